@@ -1,0 +1,154 @@
+// The C ABI: converts C arguments, calls the runtime, turns exceptions into
+// status codes with a per-thread message. No logic lives here.
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "joule/joule.h"
+#include "joule/joule.hpp"
+#include "runtime.hpp"
+
+namespace {
+
+thread_local std::string g_last_error;
+
+template <class F>
+int guarded(F&& f) noexcept {
+  try {
+    f();
+    return JOULE_OK;
+  } catch (const joule::error& e) {
+    g_last_error = e.what();
+    return e.code();
+  } catch (const std::bad_alloc&) {
+    g_last_error = "joule: out of memory";
+    return JOULE_ERR_NOMEM;
+  } catch (const std::exception& e) {
+    g_last_error = std::string("joule: a task threw: ") + e.what();
+    return JOULE_ERR_TASK_EXCEPTION;
+  } catch (...) {
+    g_last_error = "joule: a task threw a non-standard exception";
+    return JOULE_ERR_TASK_EXCEPTION;
+  }
+}
+
+joule::task_options to_options(const joule_task_options_t* o) {
+  joule::task_options out;
+  if (!o) return out;
+  out.label = o->label;
+  out.priority = o->priority;
+  out.final = o->final_ != 0;
+  out.if_ = o->if_ != 0;
+  out.cost = o->cost;
+  out.affinity = o->affinity;
+  return out;
+}
+
+joule::rt::Task* to_rt(joule_task_t* t) { return reinterpret_cast<joule::rt::Task*>(t); }
+
+int invalid(const char* msg) {
+  g_last_error = msg;
+  return JOULE_ERR_INVALID;
+}
+
+}  // namespace
+
+extern "C" {
+
+int joule_init(void) { return joule_init_with(nullptr, nullptr, 0); }
+
+int joule_init_with(const char* const* keys, const char* const* values, size_t n) {
+  if (n && (!keys || !values)) return invalid("joule_init_with: keys or values is NULL");
+  return guarded([&] {
+    joule::rt::Settings s;
+    for (size_t i = 0; i < n; ++i) s.emplace_back(keys[i] ? keys[i] : "", values[i] ? values[i] : "");
+    joule::rt::Runtime::start(s);
+  });
+}
+
+int joule_finalize(void) {
+  return guarded([] { joule::rt::Runtime::stop(); });
+}
+
+int joule_task_create(joule_task_fn_t fn, size_t args_size, const joule_task_options_t* opts,
+                      joule_task_t** task, void** args) {
+  if (!task || !args) return invalid("joule_task_create: task or args is NULL");
+  return guarded([&] {
+    auto* t = joule::rt::Runtime::get().create(fn, args_size, 16, to_options(opts));
+    *task = reinterpret_cast<joule_task_t*>(t);
+    *args = t->args;
+  });
+}
+
+int joule_task_add_dep(joule_task_t* task, joule_dep_kind_t kind, const void* addr, size_t bytes) {
+  if (!task) return invalid("joule_task_add_dep: task is NULL");
+  return guarded([&] { joule::rt::Runtime::get().add_dep(to_rt(task), kind, addr, bytes); });
+}
+
+int joule_task_add_deps(joule_task_t* task, const joule_dep_t* deps, size_t n) {
+  if (!task || (n && !deps)) return invalid("joule_task_add_deps: task or deps is NULL");
+  return guarded([&] {
+    for (size_t i = 0; i < n; ++i)
+      joule::rt::Runtime::get().add_dep(to_rt(task), deps[i].kind, deps[i].addr, deps[i].bytes);
+  });
+}
+
+int joule_task_submit(joule_task_t* task) {
+  if (!task) return invalid("joule_task_submit: task is NULL");
+  return guarded([&] { joule::rt::Runtime::get().submit(to_rt(task)); });
+}
+
+int joule_task_discard(joule_task_t* task) {
+  if (!task) return invalid("joule_task_discard: task is NULL");
+  return guarded([&] { joule::rt::Runtime::get().discard(to_rt(task)); });
+}
+
+int joule_taskwait(void) {
+  return guarded([] { joule::rt::Runtime::get().taskwait(); });
+}
+
+int joule_taskwait_on(const joule_dep_t* deps, size_t n) {
+  if (n && !deps) return invalid("joule_taskwait_on: deps is NULL");
+  return guarded([&] {
+    std::vector<joule::dep> v;
+    for (size_t i = 0; i < n; ++i)
+      v.push_back({static_cast<joule::dep_kind>(deps[i].kind), deps[i].addr, deps[i].bytes});
+    joule::rt::Runtime::get().taskwait_on(v.data(), v.size());
+  });
+}
+
+int joule_taskloop(joule_loop_fn_t fn, void* args, int64_t begin, int64_t end, int64_t grainsize,
+                   const joule_task_options_t* opts) {
+  return guarded(
+      [&] { joule::rt::Runtime::get().taskloop(fn, args, begin, end, grainsize, to_options(opts)); });
+}
+
+int joule_num_workers(void) {
+  int n = 0;
+  guarded([&] { n = joule::rt::Runtime::get().num_workers(); });
+  return n;
+}
+
+int joule_worker_id(void) {
+  if (!joule::rt::Runtime::running()) return -1;
+  auto& ctx = joule::rt::Runtime::get().context();
+  return ctx.worker ? ctx.worker->index() : -1;
+}
+
+void joule_iteration_boundary(void) {
+  // Energy policies hook in here (a later issue); today it only starts the
+  // runtime if needed so the call is valid anywhere.
+  guarded([] { (void)joule::rt::Runtime::get(); });
+}
+
+int joule_in_final(void) {
+  if (!joule::rt::Runtime::running()) return 0;
+  auto& ctx = joule::rt::Runtime::get().context();
+  return ctx.current && ctx.current->has(joule::rt::task_flag::final) ? 1 : 0;
+}
+
+const char* joule_last_error(void) { return g_last_error.c_str(); }
+
+const char* joule_version(void) { return "0.1.0"; }
+
+}  // extern "C"

@@ -1,0 +1,65 @@
+// The exported C++ entry points behind joule.hpp's templates.
+#include <limits>
+
+#include "joule/joule.hpp"
+#include "runtime.hpp"
+
+namespace joule::detail {
+namespace {
+
+rt::Task* to_rt(task* t) { return reinterpret_cast<rt::Task*>(t); }
+
+}  // namespace
+
+task* task_create(task_fn fn, std::size_t args_size, std::size_t args_align,
+                  const task_options& opts, void** args) {
+  rt::Task* t = rt::Runtime::get().create(fn, args_size, args_align, opts);
+  *args = t->args;
+  return reinterpret_cast<task*>(t);
+}
+
+void task_add_deps(task* t, const dep* deps, std::size_t n) {
+  rt::Runtime& r = rt::Runtime::get();
+  try {
+    for (std::size_t i = 0; i < n; ++i)
+      r.add_dep(to_rt(t), static_cast<int>(deps[i].kind), deps[i].addr, deps[i].bytes);
+  } catch (...) {
+    r.discard(to_rt(t));  // the body was built: it must not run, but must pass
+    throw;
+  }
+}
+
+void task_submit(task* t) { rt::Runtime::get().submit(to_rt(t)); }
+
+void task_discard(task* t) noexcept {
+  try {
+    rt::Runtime::get().discard(to_rt(t));
+  } catch (...) {
+  }
+}
+
+void taskwait() { rt::Runtime::get().taskwait(); }
+
+void taskwait_on(const dep* deps, std::size_t n) { rt::Runtime::get().taskwait_on(deps, n); }
+
+void taskloop(loop_fn fn, void* ctx, std::int64_t begin, std::int64_t end, std::int64_t grainsize,
+              const task_options& opts) {
+  rt::Runtime::get().taskloop(fn, ctx, begin, end, grainsize, opts);
+}
+
+void runtime_start(const std::pair<std::string, std::string>* settings, std::size_t n) {
+  rt::Settings s(settings, settings + n);
+  rt::Runtime::start(s);
+}
+
+void runtime_stop() { rt::Runtime::stop(); }
+
+std::size_t checked_bytes(std::size_t count, std::size_t elem_size) {
+  if (elem_size != 0 && count > std::numeric_limits<std::size_t>::max() / elem_size)
+    throw error(JOULE_ERR_INVALID, "joule: region of " + std::to_string(count) +
+                                       " elements of " + std::to_string(elem_size) +
+                                       " bytes overflows size_t");
+  return count * elem_size;
+}
+
+}  // namespace joule::detail

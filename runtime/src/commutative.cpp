@@ -1,0 +1,59 @@
+#include "commutative.hpp"
+
+#include <algorithm>
+#include <mutex>
+
+#include "task.hpp"
+
+namespace joule::rt {
+
+bool CommutativeToken::try_acquire() noexcept {
+  std::lock_guard guard(lock_);
+  if (busy_) return false;
+  busy_ = true;
+  return true;
+}
+
+bool CommutativeToken::park_if_busy(Task* t) {
+  std::lock_guard guard(lock_);
+  if (!busy_) return false;
+  parked_.push_back(t);
+  return true;
+}
+
+void CommutativeToken::release(std::vector<Task*>& wake) {
+  std::lock_guard guard(lock_);
+  busy_ = false;
+  for (Task* t : parked_) wake.push_back(t);
+  parked_.clear();
+}
+
+void hold_token(Task* t, CommutativeToken* tok) {
+  for (CommutativeToken* have : t->tokens)
+    if (have == tok) return;
+  tok->ref();
+  t->tokens.push_back(tok);
+  // A fixed global order (by address) for all-or-nothing acquisition.
+  std::sort(t->tokens.begin(), t->tokens.end());
+}
+
+bool acquire_tokens(Task* t, std::vector<Task*>& wake, bool park) {
+  for (;;) {
+    std::size_t i = 0;
+    while (i < t->tokens.size() && t->tokens[i]->try_acquire()) ++i;
+    if (i == t->tokens.size()) return true;
+    for (std::size_t j = 0; j < i; ++j) t->tokens[j]->release(wake);
+    if (!park || t->tokens[i]->park_if_busy(t)) return false;
+    // The holder let go in between: try again.
+  }
+}
+
+void release_tokens(Task* t, std::vector<Task*>& wake) {
+  for (CommutativeToken* tok : t->tokens) {
+    tok->release(wake);
+    tok->unref();
+  }
+  t->tokens.clear();
+}
+
+}  // namespace joule::rt

@@ -1,0 +1,158 @@
+#include "config.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "joule/joule.hpp"
+
+extern char** environ;
+
+namespace joule::rt {
+namespace {
+
+constexpr std::string_view kPrefix = "JOULE_";
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+[[noreturn]] void config_error(const std::string& msg) {
+  throw joule::error(JOULE_ERR_CONFIG, "joule: configuration error: " + msg);
+}
+
+std::string valid_key_list() {
+  std::string out;
+  for (const auto& k : config_keys()) out += (out.empty() ? "" : ", ") + std::string(k.name);
+  return out;
+}
+
+Settings environment_settings() {
+  Settings out;
+  for (char** e = environ; e && *e; ++e) {
+    std::string_view entry(*e);
+    if (entry.substr(0, kPrefix.size()) != kPrefix) continue;
+    auto eq = entry.find('=');
+    if (eq == std::string_view::npos) continue;
+    out.emplace_back(std::string(entry.substr(0, eq)), std::string(entry.substr(eq + 1)));
+  }
+  return out;
+}
+
+Settings file_settings(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) config_error("JOULE_CONFIG_FILE=" + path + ": cannot open the file");
+  Settings out;
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    std::string_view l = trim(line);
+    if (l.empty() || l.front() == '#') continue;
+    auto eq = l.find('=');
+    if (eq == std::string_view::npos)
+      config_error(path + ":" + std::to_string(n) + ": expected KEY=VALUE, got '" +
+                   std::string(l) + "'");
+    out.emplace_back(path + ":" + std::to_string(n) + ": " + std::string(trim(l.substr(0, eq))),
+                     std::string(trim(l.substr(eq + 1))));
+  }
+  return out;
+}
+
+std::string find_file(const Settings& env, const Settings& overrides) {
+  std::string file;
+  for (const auto* s : {&env, &overrides})
+    for (const auto& [k, v] : *s)
+      if (k == "JOULE_CONFIG_FILE") file = v;
+  return file;
+}
+
+}  // namespace
+
+bool parse_bool(std::string_view v) {
+  std::string s(v);
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (s == "1" || s == "true" || s == "yes" || s == "on") return true;
+  if (s == "0" || s == "false" || s == "no" || s == "off") return false;
+  throw std::invalid_argument("not a boolean");
+}
+
+std::int64_t parse_int(std::string_view v, std::int64_t lo, std::int64_t hi) {
+  v = trim(v);
+  std::int64_t x = 0;
+  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (ec != std::errc() || p != v.data() + v.size() || v.empty())
+    throw std::invalid_argument("not an integer");
+  if (x < lo || x > hi) throw std::invalid_argument("out of range");
+  return x;
+}
+
+std::vector<int> parse_cpu_list(std::string_view v) {
+  std::vector<int> cpus;
+  v = trim(v);
+  while (!v.empty()) {
+    auto comma = v.find(',');
+    std::string_view item = trim(v.substr(0, comma));
+    v = comma == std::string_view::npos ? std::string_view{} : v.substr(comma + 1);
+    auto dash = item.find('-');
+    int a = int(parse_int(item.substr(0, dash), 0, 65535));
+    int b = dash == std::string_view::npos ? a : int(parse_int(item.substr(dash + 1), 0, 65535));
+    if (b < a) throw std::invalid_argument("descending range");
+    for (int c = a; c <= b; ++c) cpus.push_back(c);
+  }
+  std::sort(cpus.begin(), cpus.end());
+  cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
+  return cpus;
+}
+
+std::string format_cpu_list(const std::vector<int>& cpus) {
+  std::string out;
+  for (std::size_t i = 0; i < cpus.size();) {
+    std::size_t j = i;
+    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
+    out += (out.empty() ? "" : ",") + std::to_string(cpus[i]);
+    if (j > i) out += "-" + std::to_string(cpus[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+void Config::set(std::string_view key, std::string_view value, const std::string& where) {
+  for (const auto& k : config_keys()) {
+    if (key != k.name) continue;
+    try {
+      k.set(*this, value);
+    } catch (const std::invalid_argument& e) {
+      config_error(where + std::string(key) + "=" + std::string(value) + ": " + e.what() +
+                   "; allowed values: " + k.allowed());
+    }
+    return;
+  }
+  config_error(where + "unknown key " + std::string(key) + "; valid keys: " + valid_key_list());
+}
+
+Config Config::load(const Settings& overrides) {
+  Config c;
+  Settings env = environment_settings();
+  std::string file = find_file(env, overrides);
+  if (!file.empty()) {
+    for (const auto& [located_key, value] : file_settings(file)) {
+      auto sep = located_key.rfind(": ");
+      c.set(located_key.substr(sep + 2), value, located_key.substr(0, sep + 2));
+    }
+  }
+  for (const auto& [k, v] : env) c.set(k, v);
+  for (const auto& [k, v] : overrides) c.set(k, v, "setting ");
+  return c;
+}
+
+std::string Config::dump_text() const {
+  std::ostringstream os;
+  os << "joule configuration:\n";
+  for (const auto& k : config_keys()) os << "  " << k.name << "=" << k.get(*this) << "\n";
+  return os.str();
+}
+
+}  // namespace joule::rt

@@ -1,0 +1,62 @@
+// Dependency tracking among the children of one task.
+//
+// The address space touched by the children is cut into non-overlapping
+// fragments. Each fragment remembers its current access group (the last
+// writer, or the readers / concurrent / commutative tasks since it) and the
+// group before. A new access joins the current group when it is of the same
+// group kind (in, concurrent, commutative) and then follows the previous
+// group; otherwise it follows every task of the current group and starts a
+// new one. Partial overlaps split fragments, so every byte is ordered exactly;
+// an access that matches an existing fragment exactly skips the splitting.
+//
+// Only the thread running the parent task registers accesses, so the domain
+// needs no lock. Tasks referenced by fragments are kept alive (refcounted).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory_resource>
+
+#include "small_vector.hpp"
+#include "task.hpp"
+
+namespace joule::rt {
+
+class DepDomain {
+ public:
+  DepDomain() = default;
+  DepDomain(const DepDomain&) = delete;
+  DepDomain& operator=(const DepDomain&) = delete;
+  ~DepDomain() { clear(); }
+
+  // Registers t's access to [start, end): adds edges from the tasks it must
+  // follow and, for commutative accesses, the tokens it must hold to run.
+  void add(Task* t, DepKind kind, std::uintptr_t start, std::uintptr_t end);
+  // Forgets everything (all children have finished).
+  void clear() noexcept;
+  std::size_t fragment_count() const noexcept { return frags_.size(); }
+
+ private:
+  struct Group {
+    SmallVector<Task*, 2> tasks;
+    CommutativeToken* token = nullptr;
+  };
+  struct Fragment {
+    std::uintptr_t end = 0;
+    DepKind kind = DepKind::none;
+    Group cur;
+    Group prev;
+  };
+  using Map = std::pmr::map<std::uintptr_t, Fragment>;
+
+  void split_at(std::uintptr_t at);
+  void apply(Fragment& f, Task* t, DepKind kind, CommutativeToken*& access_token);
+  static void append(Group& g, Task* t);
+  static Group copy(const Group& g);
+  static void drop(Group& g) noexcept;
+
+  std::pmr::unsynchronized_pool_resource pool_;
+  Map frags_{&pool_};
+};
+
+}  // namespace joule::rt

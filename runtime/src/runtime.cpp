@@ -1,0 +1,170 @@
+// Runtime life cycle: start (configuration, topology, workers), thread
+// contexts, and stop (wait for every task, join, restore the main thread).
+#include "runtime.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+#include "policy_registry.hpp"
+
+namespace joule::rt {
+namespace {
+
+std::mutex g_lifecycle;
+std::atomic<Runtime*> g_instance{nullptr};
+std::atomic<std::uint64_t> g_generation{0};
+thread_local ThreadContext tls_ctx;
+
+void stop_at_exit() { Runtime::stop(); }
+
+Task* make_root() {
+  Task* root = TaskPool::make_task(nullptr, 0, 16);
+  root->flags = task_flag::root;
+  root->preds.store(0, std::memory_order_relaxed);
+  return root;
+}
+
+}  // namespace
+
+ThreadContext& thread_context() noexcept { return tls_ctx; }
+
+TaskPool* current_pool() noexcept {
+  return tls_ctx.generation == g_generation.load(std::memory_order_relaxed) ? tls_ctx.pool
+                                                                             : nullptr;
+}
+
+std::uint64_t Runtime::generation() noexcept { return g_generation.load(); }
+bool Runtime::running() noexcept { return g_instance.load() != nullptr; }
+
+Runtime& Runtime::get() {
+  if (Runtime* rt = g_instance.load(std::memory_order_acquire)) return *rt;
+  std::lock_guard guard(g_lifecycle);
+  if (Runtime* rt = g_instance.load(std::memory_order_acquire)) return *rt;
+  static bool registered = false;
+  if (!registered) {
+    std::atexit(stop_at_exit);
+    registered = true;
+  }
+  auto* rt = new Runtime(Config::load({}));
+  rt->launch();
+  g_instance.store(rt, std::memory_order_release);
+  return *rt;
+}
+
+void Runtime::start(const Settings& overrides) {
+  std::lock_guard guard(g_lifecycle);
+  if (g_instance.load())
+    throw joule::error(JOULE_ERR_STATE, "joule: the runtime is already running");
+  auto* rt = new Runtime(Config::load(overrides));
+  rt->launch();
+  g_instance.store(rt, std::memory_order_release);
+}
+
+void Runtime::stop() {
+  std::lock_guard guard(g_lifecycle);
+  Runtime* rt = g_instance.load();
+  if (!rt) return;
+  rt->shutdown();
+  g_instance.store(nullptr);
+  delete rt;
+}
+
+Runtime::Runtime(Config cfg) : config_(std::move(cfg)) {
+  topology_ = std::make_unique<Topology>();
+  std::vector<int> cpus = topology_->allowed_cpus();
+  if (!config_.workers.cpus.empty()) {
+    for (int c : config_.workers.cpus)
+      if (std::find(cpus.begin(), cpus.end(), c) == cpus.end())
+        throw joule::error(JOULE_ERR_CONFIG,
+                           "joule: configuration error: JOULE_CPUS=" +
+                               format_cpu_list(config_.workers.cpus) + ": CPU " +
+                               std::to_string(c) + " is not in the process affinity mask (" +
+                               format_cpu_list(cpus) + ")");
+    cpus = config_.workers.cpus;
+  }
+  const int n = config_.workers.count > 0 ? config_.workers.count : int(cpus.size());
+  for (int i = 0; i < n; ++i)
+    workers_.push_back(std::make_unique<Worker>(*this, i, cpus[std::size_t(i) % cpus.size()]));
+  scheduler_ = std::make_unique<sched::SyncScheduler>(
+      sched::make_policy(config_.scheduler.policy, n));
+}
+
+Runtime::~Runtime() = default;
+
+void Runtime::launch() {
+  const std::uint64_t gen = g_generation.fetch_add(1) + 1;
+  ThreadContext& ctx = tls_ctx;
+  ctx = ThreadContext{};
+  ctx.generation = gen;
+  main_root_ = make_root();
+  ctx.root = ctx.current = main_root_;
+  topology_->save_current_binding();
+  workers_[0]->adopt_current_thread(ctx);
+  for (std::size_t i = 1; i < workers_.size(); ++i) workers_[i]->start();
+  if (config_.dump) {
+    std::string text = config_.dump_text();
+    text += "  (machine: " + topology_->describe() + "; workers on CPUs";
+    for (auto& w : workers_) text += " " + std::to_string(w->cpu());
+    text += ")\n";
+    std::fputs(text.c_str(), stderr);
+  }
+}
+
+void Runtime::attach_external(ThreadContext& ctx) {
+  ctx = ThreadContext{};
+  ctx.generation = g_generation.load();
+  auto pool = std::make_unique<TaskPool>();
+  Task* root = make_root();
+  std::lock_guard guard(external_mutex_);
+  ctx.pool = pool.get();
+  ctx.root = ctx.current = root;
+  external_pools_.push_back(std::move(pool));
+  external_roots_.push_back(root);
+}
+
+ThreadContext& Runtime::context() {
+  ThreadContext& ctx = tls_ctx;
+  if (ctx.generation != g_generation.load(std::memory_order_relaxed)) attach_external(ctx);
+  return ctx;
+}
+
+void Runtime::shutdown() {
+  ThreadContext& ctx = context();
+  // Everything submitted anywhere must finish before the workers go.
+  auto all_done = [&] {
+    if (main_root_->pending.load(std::memory_order_acquire) != 1) return false;
+    std::lock_guard guard(external_mutex_);
+    for (Task* r : external_roots_)
+      if (r->pending.load(std::memory_order_acquire) != 1) return false;
+    return true;
+  };
+  help_until(ctx, all_done, nullptr);
+  stopping_.store(true);
+  idle_.wake_all();
+  for (std::size_t i = 1; i < workers_.size(); ++i) workers_[i]->join();
+  topology_->restore_current_binding();
+  report_lost_exception(main_root_);
+  for (Task* r : external_roots_) report_lost_exception(r);
+  for (Task* r : external_roots_) release(r);
+  release(main_root_);
+  ctx = ThreadContext{};
+}
+
+void Runtime::report_lost_exception(Task* root) {
+  if (root->domain) {
+    delete root->domain;
+    root->domain = nullptr;
+  }
+  if (!root->exception) return;
+  try {
+    std::rethrow_exception(root->exception);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "joule: a task threw and no taskwait collected it: %s\n", e.what());
+  } catch (...) {
+    std::fprintf(stderr, "joule: a task threw a non-standard exception nobody collected\n");
+  }
+  root->exception = nullptr;
+}
+
+}  // namespace joule::rt

@@ -1,0 +1,98 @@
+// A vector that keeps its first N elements inline: successor lists and
+// fragment groups are almost always tiny, and a heap allocation per task
+// would dominate the cost of fine-grained tasks. Only for trivially copyable T.
+#pragma once
+
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+namespace joule::rt {
+
+template <class T, std::size_t N>
+class SmallVector {
+  static_assert(std::is_trivially_copyable_v<T>);
+
+ public:
+  SmallVector() noexcept = default;
+  SmallVector(const SmallVector& o) { append_all(o); }
+  SmallVector(SmallVector&& o) noexcept { steal(o); }
+  SmallVector& operator=(const SmallVector& o) {
+    if (this != &o) {
+      size_ = 0;
+      append_all(o);
+    }
+    return *this;
+  }
+  SmallVector& operator=(SmallVector&& o) noexcept {
+    if (this != &o) {
+      release();
+      steal(o);
+    }
+    return *this;
+  }
+  ~SmallVector() { release(); }
+
+  void push_back(const T& v) {
+    if (size_ == capacity_) grow();
+    data_[size_++] = v;
+  }
+  void pop_back() noexcept { --size_; }
+  void clear() noexcept { size_ = 0; }
+  // Removes element i by moving the last one into its place (order not kept).
+  void swap_remove(std::size_t i) noexcept { data_[i] = data_[--size_]; }
+
+  std::size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  T& operator[](std::size_t i) noexcept { return data_[i]; }
+  const T& operator[](std::size_t i) const noexcept { return data_[i]; }
+  T& back() noexcept { return data_[size_ - 1]; }
+  T* begin() noexcept { return data_; }
+  T* end() noexcept { return data_ + size_; }
+  const T* begin() const noexcept { return data_; }
+  const T* end() const noexcept { return data_ + size_; }
+
+ private:
+  bool is_inline() const noexcept { return data_ == reinterpret_cast<const T*>(inline_); }
+  void append_all(const SmallVector& o) {
+    for (const T& v : o) push_back(v);
+  }
+  void steal(SmallVector& o) noexcept {
+    if (o.is_inline()) {
+      std::memcpy(inline_, o.inline_, o.size_ * sizeof(T));
+      data_ = reinterpret_cast<T*>(inline_);
+    } else {
+      data_ = o.data_;
+      o.data_ = reinterpret_cast<T*>(o.inline_);
+    }
+    size_ = o.size_;
+    capacity_ = o.capacity_;
+    o.size_ = 0;
+    o.capacity_ = N;
+  }
+  void release() noexcept {
+    if (!is_inline()) std::free(data_);
+    data_ = reinterpret_cast<T*>(inline_);
+    size_ = 0;
+    capacity_ = N;
+  }
+  void grow() {
+    std::size_t cap = capacity_ * 2;
+    T* mem = static_cast<T*>(std::malloc(cap * sizeof(T)));
+    if (!mem) throw std::bad_alloc();
+    std::memcpy(mem, data_, size_ * sizeof(T));
+    if (!is_inline()) std::free(data_);
+    data_ = mem;
+    capacity_ = cap;
+  }
+
+  alignas(T) unsigned char inline_[N * sizeof(T)];
+  T* data_ = reinterpret_cast<T*>(inline_);
+  std::size_t size_ = 0;
+  std::size_t capacity_ = N;
+};
+
+}  // namespace joule::rt

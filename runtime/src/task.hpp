@@ -1,0 +1,88 @@
+// The task: what every layer (dependencies, scheduler, workers) shares.
+//
+// Life cycle: created (preds = 1 guard) -> dependencies registered -> submitted
+// (guard dropped) -> ready when preds reaches 0 -> run -> body done ->
+// complete when pending (body + live children) reaches 0: successors are
+// released, the parent is told, and the task's own reference is dropped.
+// Memory is freed when refs (own + one per dependency-domain entry) hits 0.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <exception>
+
+#include "joule/joule.h"
+#include "small_vector.hpp"
+#include "spin_lock.hpp"
+
+namespace joule::rt {
+
+class DepDomain;
+class CommutativeToken;
+class TaskPool;
+
+enum class DepKind : std::uint8_t {
+  none = 0,
+  in = JOULE_DEP_IN,
+  out = JOULE_DEP_OUT,
+  inout = JOULE_DEP_INOUT,
+  commutative = JOULE_DEP_COMMUTATIVE,
+  concurrent = JOULE_DEP_CONCURRENT,
+};
+
+namespace task_flag {
+inline constexpr std::uint16_t final = 1;       // descendants run inline
+inline constexpr std::uint16_t undeferred = 2;  // if(0): the creator runs it once ready
+inline constexpr std::uint16_t root = 4;        // implicit task of a thread
+inline constexpr std::uint16_t submitted = 8;
+inline constexpr std::uint16_t tokens_held = 16;  // commutative tokens already taken
+}  // namespace task_flag
+
+struct Task {
+  // Set at creation, read-only afterwards.
+  joule_task_fn_t fn = nullptr;
+  void* args = nullptr;
+  Task* parent = nullptr;
+  const char* label = nullptr;
+  double cost = 0.0;
+  std::uint64_t affinity = JOULE_NO_AFFINITY;
+  int priority = 0;
+  std::uint16_t flags = 0;
+  TaskPool* home = nullptr;  // pool the block came from (nullptr: malloc)
+
+  // Ready-queue links, owned by whichever queue holds the task.
+  Task* q_next = nullptr;
+  Task* q_prev = nullptr;
+
+  std::atomic<std::int32_t> preds{1};
+  std::atomic<std::int32_t> pending{1};
+  std::atomic<std::int32_t> refs{1};
+  std::atomic<bool> finished{false};
+  std::atomic<bool> waiting{false};  // its thread sleeps in taskwait
+
+  SpinLock lock;  // guards successors, exception, suppressed
+  SmallVector<Task*, 4> successors;
+  SmallVector<CommutativeToken*, 1> tokens;  // held while running (commutative)
+  DepDomain* domain = nullptr;               // children's dependencies (lazy)
+  std::exception_ptr exception;              // first one thrown below this task
+  std::uint32_t suppressed = 0;              // further exceptions dropped
+
+  bool has(std::uint16_t f) const noexcept { return (flags & f) != 0; }
+};
+
+// Adds an edge pred -> succ unless pred already finished. Safe from any thread.
+inline void add_edge(Task* pred, Task* succ) {
+  if (pred == succ || pred->finished.load(std::memory_order_acquire)) return;
+  pred->lock.lock();
+  if (!pred->finished.load(std::memory_order_relaxed) &&
+      (pred->successors.empty() || pred->successors.back() != succ)) {
+    succ->preds.fetch_add(1, std::memory_order_relaxed);
+    pred->successors.push_back(succ);
+  }
+  pred->lock.unlock();
+}
+
+void retain(Task* t) noexcept;
+void release(Task* t) noexcept;
+
+}  // namespace joule::rt

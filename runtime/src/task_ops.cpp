@@ -1,0 +1,250 @@
+// Creating, submitting, running and completing tasks: the hot path.
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "commutative.hpp"
+#include "dep_domain.hpp"
+#include "runtime.hpp"
+
+namespace joule::rt {
+namespace {
+
+[[noreturn]] void invalid(const std::string& msg) { throw joule::error(JOULE_ERR_INVALID, msg); }
+
+bool included(const Task* t) { return t->parent && t->parent->has(task_flag::final); }
+
+constexpr int kBatch = 16;
+
+}  // namespace
+
+Task* Runtime::create(joule_task_fn_t fn, std::size_t args_size, std::size_t args_align,
+                      const task_options& opts) {
+  if (!fn) invalid("joule: task body is null");
+  if (args_align == 0 || (args_align & (args_align - 1)) != 0)
+    invalid("joule: argument alignment " + std::to_string(args_align) + " is not a power of two");
+  ThreadContext& ctx = context();
+  Task* t = TaskPool::make_task(ctx.pool, args_size, args_align);
+  t->fn = fn;
+  t->parent = ctx.current;
+  t->label = opts.label;
+  t->priority = opts.priority;
+  t->cost = opts.cost;
+  t->affinity = opts.affinity;
+  // Descendants of a final task are final too: they all run inline.
+  if (opts.final || t->parent->has(task_flag::final)) t->flags |= task_flag::final;
+  if (!opts.if_) t->flags |= task_flag::undeferred;
+  return t;
+}
+
+void Runtime::add_dep(Task* t, int kind, const void* addr, std::size_t bytes) {
+  if (kind < JOULE_DEP_IN || kind > JOULE_DEP_REDUCTION)
+    invalid("joule: unknown dependency kind " + std::to_string(kind) +
+            "; allowed: in, out, inout, commutative, concurrent, reduction");
+  const auto start = reinterpret_cast<std::uintptr_t>(addr);
+  if (bytes > std::numeric_limits<std::uintptr_t>::max() - start)
+    invalid("joule: dependency region at " + std::to_string(start) + " of " +
+            std::to_string(bytes) + " bytes overflows the address space");
+  if (t->has(task_flag::submitted)) invalid("joule: dependency added after submit");
+  if (included(t)) return;  // run inline, in order: nothing to track
+  // Reductions are in-place updates in any order: commutative.
+  const auto k = kind == JOULE_DEP_REDUCTION ? DepKind::commutative : static_cast<DepKind>(kind);
+  Task* parent = t->parent;
+  if (!parent->domain) parent->domain = new DepDomain();
+  parent->domain->add(t, k, start, start + bytes);
+}
+
+void Runtime::submit(Task* t) {
+  ThreadContext& ctx = context();
+  t->flags |= task_flag::submitted;
+  t->parent->pending.fetch_add(1, std::memory_order_relaxed);
+  count_created(ctx);
+  if (included(t)) {
+    t->preds.store(0, std::memory_order_relaxed);
+    execute(t, ctx);
+    return;
+  }
+  if (t->has(task_flag::undeferred)) {
+    wait_ready_and_run(t, ctx);
+    return;
+  }
+  if (t->preds.fetch_sub(1, std::memory_order_acq_rel) == 1) make_ready(&t, 1, ctx);
+  if (config_.scheduler.throttle_tasks > 0 && ++ctx.creations >= 64) throttle(ctx);
+}
+
+void Runtime::discard(Task* t) {
+  // Dependencies may already be registered: the task still has to pass
+  // through the graph, just without a body.
+  t->fn = nullptr;
+  submit(t);
+}
+
+void Runtime::wait_ready_and_run(Task* t, ThreadContext& ctx) {
+  if (t->preds.fetch_sub(1, std::memory_order_acq_rel) != 1)
+    help_until(ctx, [t] { return t->preds.load(std::memory_order_acquire) == 0; }, nullptr);
+  if (!t->tokens.empty()) {
+    // The creator must run it itself, so it cannot park: retry, helping.
+    std::vector<Task*> wake;
+    while (!acquire_tokens(t, wake, false)) {
+      if (!wake.empty()) make_ready(wake.data(), int(wake.size()), ctx);
+      wake.clear();
+      if (!run_one(ctx)) cpu_relax();
+    }
+    if (!wake.empty()) make_ready(wake.data(), int(wake.size()), ctx);
+    t->flags |= task_flag::tokens_held;
+  }
+  execute(t, ctx);
+}
+
+bool Runtime::run_one(ThreadContext& ctx) {
+  Task* t = ctx.next;
+  if (t) {
+    ctx.next = nullptr;
+  } else {
+    t = scheduler_->pop(ctx.worker ? ctx.worker->index() : -1);
+    if (!t) return false;
+  }
+  execute(t, ctx);
+  return true;
+}
+
+void Runtime::execute(Task* t, ThreadContext& ctx) {
+  if (!t->tokens.empty() && !t->has(task_flag::tokens_held)) {
+    std::vector<Task*> wake;
+    const bool got = acquire_tokens(t, wake, true);
+    if (!wake.empty()) make_ready(wake.data(), int(wake.size()), ctx);
+    if (!got) return;  // parked; the token's holder re-queues it
+  }
+  Task* saved = ctx.current;
+  ctx.current = t;
+  if (t->fn) {
+    try {
+      t->fn(t->args);
+    } catch (...) {
+      record_exception(t->parent, std::current_exception(), 0);
+    }
+  }
+  ctx.current = saved;
+  if (t->pending.fetch_sub(1, std::memory_order_acq_rel) == 1) complete(t, ctx);
+}
+
+// Body and all descendants are done: release successors and tell the parent.
+// Iterative, because the parent may complete in turn.
+void Runtime::complete(Task* t, ThreadContext& ctx) {
+  for (;;) {
+    if (!t->tokens.empty()) {
+      std::vector<Task*> wake;
+      release_tokens(t, wake);
+      if (!wake.empty()) make_ready(wake.data(), int(wake.size()), ctx);
+    }
+    if (t->domain) {
+      delete t->domain;
+      t->domain = nullptr;
+    }
+    t->lock.lock();
+    t->finished.store(true, std::memory_order_release);
+    SmallVector<Task*, 4> successors(std::move(t->successors));
+    t->lock.unlock();
+
+    Task* ready[kBatch];
+    int n = 0;
+    for (Task* s : successors) {
+      if (s->preds.fetch_sub(1, std::memory_order_acq_rel) != 1) continue;
+      ready[n++] = s;
+      if (n == kBatch) {
+        make_ready(ready, n, ctx);
+        n = 0;
+      }
+    }
+    if (n) make_ready(ready, n, ctx);
+
+    Task* parent = t->parent;
+    if (t->exception) record_exception(parent, t->exception, t->suppressed);
+    count_completed(ctx);
+    release(t);
+    const std::int32_t left = parent->pending.fetch_sub(1, std::memory_order_acq_rel) - 1;
+    if (left == 0) {
+      t = parent;  // the parent's body already returned: it completes here
+      continue;
+    }
+    if (left == 1 && parent->waiting.load(std::memory_order_seq_cst)) idle_.wake_all();
+    return;
+  }
+}
+
+void Runtime::make_ready(Task** tasks, int n, ThreadContext& ctx) {
+  int first = 0;
+  int pushed = 0;
+  for (int i = 0; i < n; ++i) {
+    if (tasks[i]->has(task_flag::undeferred)) {  // its creator is waiting for it
+      idle_.wake_all();
+      continue;
+    }
+    if (ctx.in_loop && !ctx.next && config_.scheduler.immediate_successor) {
+      ctx.next = tasks[i];
+      continue;
+    }
+    tasks[first + pushed++] = tasks[i];
+  }
+  if (pushed == 0) return;
+  const int worker = ctx.worker ? ctx.worker->index() : -1;
+  if (pushed == 1)
+    scheduler_->push(tasks[first], worker);
+  else
+    scheduler_->push_many(tasks + first, pushed, worker);
+  idle_.wake(pushed);
+}
+
+void Runtime::record_exception(Task* parent, std::exception_ptr e, std::uint32_t suppressed) {
+  parent->lock.lock();
+  if (!parent->exception)
+    parent->exception = std::move(e);
+  else
+    ++parent->suppressed;
+  parent->suppressed += suppressed;
+  parent->lock.unlock();
+}
+
+void Runtime::count_created(ThreadContext& ctx) noexcept {
+  if (ctx.worker)
+    ctx.worker->count_created();
+  else
+    external_created_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void Runtime::count_completed(ThreadContext& ctx) noexcept {
+  if (ctx.worker)
+    ctx.worker->count_completed();
+  else
+    external_completed_.fetch_add(1, std::memory_order_relaxed);
+}
+
+std::int64_t Runtime::in_flight() const noexcept {
+  std::uint64_t created = external_created_.load(std::memory_order_relaxed);
+  std::uint64_t completed = external_completed_.load(std::memory_order_relaxed);
+  for (const auto& w : workers_) {
+    created += w->created();
+    completed += w->completed();
+  }
+  return std::int64_t(created - completed);
+}
+
+// Too many tasks in flight: the creator runs ready work instead of creating
+// more, until half the budget is free or nothing is ready (never blocks).
+void Runtime::throttle(ThreadContext& ctx) {
+  ctx.creations = 0;
+  const std::int64_t limit = config_.scheduler.throttle_tasks;
+  if (in_flight() <= limit) return;
+  const bool was_in_loop = ctx.in_loop;
+  ctx.in_loop = true;
+  while (in_flight() > limit / 2 && run_one(ctx)) {
+  }
+  ctx.in_loop = was_in_loop;
+  if (!was_in_loop && ctx.next) {
+    Task* t = ctx.next;
+    ctx.next = nullptr;
+    make_ready(&t, 1, ctx);
+  }
+}
+
+}  // namespace joule::rt

@@ -1,0 +1,95 @@
+#include "task_pool.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <new>
+
+#include "task.hpp"
+#include "thread_context.hpp"
+
+namespace joule::rt {
+namespace {
+
+constexpr std::size_t kTaskAlign = 64;
+
+constexpr std::size_t align_up(std::size_t v, std::size_t a) { return (v + a - 1) / a * a; }
+
+#ifdef JOULE_POOL_PASSTHROUGH
+constexpr bool kPassthrough = true;  // sanitizers see every allocation
+#else
+constexpr bool kPassthrough = false;
+#endif
+
+}  // namespace
+
+TaskPool::~TaskPool() {
+  for (void* s : slabs_) std::free(s);
+}
+
+Task* TaskPool::make_task(TaskPool* pool, std::size_t args_size, std::size_t args_align) {
+  if (args_align < 16) args_align = 16;
+  const std::size_t args_offset = align_up(sizeof(Task), args_align);
+  const std::size_t total = args_offset + args_size;
+  const bool pooled = !kPassthrough && pool && total <= kBlockBytes && args_align <= kTaskAlign;
+  void* mem = pooled ? pool->allocate_block()
+                     : std::aligned_alloc(std::max(kTaskAlign, args_align),
+                                          align_up(total, std::max(kTaskAlign, args_align)));
+  if (!mem) throw std::bad_alloc();
+  Task* t = ::new (mem) Task();
+  t->home = pooled ? pool : nullptr;
+  t->args = args_size ? static_cast<char*>(mem) + args_offset : nullptr;
+  return t;
+}
+
+void TaskPool::destroy_task(Task* t) noexcept {
+  TaskPool* home = t->home;
+  t->~Task();
+  if (home)
+    home->free_block(t);
+  else
+    std::free(t);
+}
+
+void* TaskPool::allocate_block() {
+  if (!local_) refill();
+  FreeBlock* b = local_;
+  local_ = b->next;
+  return b;
+}
+
+void TaskPool::refill() {
+  local_ = remote_.exchange(nullptr, std::memory_order_acquire);
+  if (local_) return;
+  char* slab = static_cast<char*>(std::aligned_alloc(kTaskAlign, kBlockBytes * kBlocksPerSlab));
+  if (!slab) throw std::bad_alloc();
+  slabs_.push_back(slab);
+  for (std::size_t i = kBlocksPerSlab; i-- > 0;) {
+    auto* b = reinterpret_cast<FreeBlock*>(slab + i * kBlockBytes);
+    b->next = local_;
+    local_ = b;
+  }
+}
+
+void TaskPool::free_block(void* p) noexcept {
+  auto* b = static_cast<FreeBlock*>(p);
+  if (current_pool() == this) {
+    b->next = local_;
+    local_ = b;
+    return;
+  }
+  // Only the owner takes from remote_, and it takes the whole list at once,
+  // so a plain CAS push has no ABA problem.
+  FreeBlock* head = remote_.load(std::memory_order_relaxed);
+  do {
+    b->next = head;
+  } while (!remote_.compare_exchange_weak(head, b, std::memory_order_release,
+                                          std::memory_order_relaxed));
+}
+
+void retain(Task* t) noexcept { t->refs.fetch_add(1, std::memory_order_relaxed); }
+
+void release(Task* t) noexcept {
+  if (t->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) TaskPool::destroy_task(t);
+}
+
+}  // namespace joule::rt

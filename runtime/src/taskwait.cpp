@@ -1,0 +1,109 @@
+// Waiting: taskwait, taskwait on data, and loops of tasks.
+#include <algorithm>
+
+#include "dep_domain.hpp"
+#include "runtime.hpp"
+
+namespace joule::rt {
+namespace {
+
+void noop(void*) {}
+
+struct LoopChunk {
+  detail::loop_fn fn;
+  void* arg;
+  std::int64_t lo;
+  std::int64_t hi;
+};
+
+void run_chunk(void* p) {
+  auto* c = static_cast<LoopChunk*>(p);
+  c->fn(c->arg, c->lo, c->hi);
+}
+
+}  // namespace
+
+void Runtime::taskwait() {
+  ThreadContext& ctx = context();
+  Task* self = ctx.current;
+  help_until(ctx, [self] { return self->pending.load(std::memory_order_acquire) == 1; },
+             &self->waiting);
+  // Every child has finished: the domain's history orders nothing any more.
+  if (self->domain) self->domain->clear();
+  self->lock.lock();
+  std::exception_ptr e = std::move(self->exception);
+  self->exception = nullptr;
+  const std::uint32_t dropped = self->suppressed;
+  self->suppressed = 0;
+  self->lock.unlock();
+  if (!e) return;
+  if (dropped)
+    std::fprintf(stderr, "joule: %u further task exception(s) dropped at this taskwait\n",
+                 dropped);
+  std::rethrow_exception(e);
+}
+
+// An empty undeferred task with the given dependencies: once it may run,
+// every earlier sibling it depends on has finished.
+void Runtime::taskwait_on(const joule::dep* deps, std::size_t n) {
+  task_options opts;
+  opts.if_ = false;
+  opts.label = "taskwait-on";
+  Task* t = create(&noop, 0, 16, opts);
+  try {
+    for (std::size_t i = 0; i < n; ++i)
+      add_dep(t, static_cast<int>(deps[i].kind), deps[i].addr, deps[i].bytes);
+  } catch (...) {
+    discard(t);
+    throw;
+  }
+  submit(t);
+}
+
+// The chunks become children of an undeferred group task, so waiting for
+// them does not wait for unrelated siblings (an implicit taskgroup).
+void Runtime::taskloop(detail::loop_fn fn, void* arg, std::int64_t begin, std::int64_t end,
+                       std::int64_t grain, const task_options& opts) {
+  if (!fn) throw joule::error(JOULE_ERR_INVALID, "joule: taskloop body is null");
+  if (end <= begin) return;
+  const auto count = static_cast<std::uint64_t>(end) - static_cast<std::uint64_t>(begin);
+  if (grain <= 0)
+    grain = std::int64_t(std::max<std::uint64_t>(1, count / (4 * std::uint64_t(num_workers()))));
+  struct Group {
+    Runtime* rt;
+    detail::loop_fn fn;
+    void* arg;
+    std::int64_t begin, end, grain;
+    task_options opts;
+    std::exception_ptr error;
+  } g{this, fn, arg, begin, end, grain, opts, nullptr};
+
+  auto body = [](void* p) {
+    Group& g = **static_cast<Group**>(p);
+    task_options chunk_opts = g.opts;
+    chunk_opts.if_ = true;
+    for (std::int64_t lo = g.begin; lo < g.end;) {
+      const auto left = static_cast<std::uint64_t>(g.end) - static_cast<std::uint64_t>(lo);
+      const std::int64_t hi = left <= std::uint64_t(g.grain) ? g.end : lo + g.grain;
+      Task* c = g.rt->create(&run_chunk, sizeof(LoopChunk), alignof(LoopChunk), chunk_opts);
+      *static_cast<LoopChunk*>(c->args) = {g.fn, g.arg, lo, hi};
+      g.rt->submit(c);
+      lo = hi;
+    }
+    try {
+      g.rt->taskwait();
+    } catch (...) {
+      g.error = std::current_exception();
+    }
+  };
+  task_options group_opts;
+  group_opts.if_ = false;
+  group_opts.label = opts.label;
+  group_opts.final = opts.final;
+  Task* t = create(body, sizeof(Group*), alignof(Group*), group_opts);
+  *static_cast<Group**>(t->args) = &g;
+  submit(t);
+  if (g.error) std::rethrow_exception(g.error);
+}
+
+}  // namespace joule::rt

@@ -1,0 +1,28 @@
+// Per-thread state of the runtime: which worker this thread is (if any),
+// which task it is running, and its task pool. Workers and external threads
+// (any thread that spawns) both have one.
+#pragma once
+
+#include <cstdint>
+
+namespace joule::rt {
+
+struct Task;
+class TaskPool;
+class Worker;
+
+struct ThreadContext {
+  std::uint64_t generation = 0;  // runtime instance this context was set up for
+  Worker* worker = nullptr;      // null on external threads
+  Task* current = nullptr;       // running task, or the thread's root task
+  Task* root = nullptr;          // implicit task owning this thread's top-level tasks
+  TaskPool* pool = nullptr;
+  Task* next = nullptr;          // immediate-successor slot
+  bool in_loop = false;          // inside a scheduling loop: `next` will be run
+  std::uint32_t creations = 0;   // since the last throttle check
+};
+
+ThreadContext& thread_context() noexcept;
+TaskPool* current_pool() noexcept;
+
+}  // namespace joule::rt

@@ -1,0 +1,55 @@
+// A worker: one thread bound to one CPU that runs ready tasks until the
+// runtime stops. Worker 0 is the thread that started the runtime; it has no
+// dispatch loop of its own and runs tasks while it waits (taskwait, throttle).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <thread>
+
+#include "task_pool.hpp"
+
+namespace joule::rt {
+
+class Runtime;
+struct ThreadContext;
+
+class Worker {
+ public:
+  Worker(Runtime& rt, int index, int cpu) : rt_(rt), index_(index), cpu_(cpu) {}
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+
+  void start();  // spawns the thread (workers 1..n-1)
+  void join();
+  // Makes the calling thread this worker (worker 0 = the starting thread).
+  void adopt_current_thread(ThreadContext& ctx);
+
+  int index() const noexcept { return index_; }
+  int cpu() const noexcept { return cpu_; }
+  TaskPool& pool() noexcept { return pool_; }
+
+  // Tasks created and completed by this worker's thread. Only that thread
+  // writes them, so no read-modify-write is needed on the hot path.
+  void count_created() noexcept { bump(created_); }
+  void count_completed() noexcept { bump(completed_); }
+  std::uint64_t created() const noexcept { return created_.load(std::memory_order_relaxed); }
+  std::uint64_t completed() const noexcept { return completed_.load(std::memory_order_relaxed); }
+
+ private:
+  static void bump(std::atomic<std::uint64_t>& c) noexcept {
+    c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
+  void run();
+  void idle_wait(ThreadContext& ctx);
+
+  Runtime& rt_;
+  const int index_;
+  const int cpu_;
+  std::thread thread_;
+  TaskPool pool_;
+  alignas(64) std::atomic<std::uint64_t> created_{0};
+  alignas(64) std::atomic<std::uint64_t> completed_{0};
+};
+
+}  // namespace joule::rt

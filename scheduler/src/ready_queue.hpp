@@ -1,0 +1,26 @@
+// A ready-queue policy: decides which ready task a worker runs next.
+// Policies hold no locks: SyncScheduler serialises every call, so a policy is
+// plain single-threaded code. A new policy is one file in policies/ plus one
+// line in policy_registry.cpp.
+#pragma once
+
+#include <memory>
+
+#include "task.hpp"
+
+namespace joule::sched {
+
+using rt::Task;
+
+class ReadyQueue {
+ public:
+  virtual ~ReadyQueue() = default;
+  // worker: index of the calling worker, or -1 for a thread that is not one.
+  virtual void push(Task* t, int worker) = 0;
+  // nullptr when the policy has nothing for this worker.
+  virtual Task* pop(int worker) = 0;
+};
+
+using PolicyFactory = std::unique_ptr<ReadyQueue> (*)(int num_workers);
+
+}  // namespace joule::sched
