@@ -18,41 +18,59 @@ void DepDomain::add(Task* t, DepKind kind, std::uintptr_t start, std::uintptr_t 
   if (kind == DepKind::out) kind = DepKind::inout;  // both are exclusive writers
   CommutativeToken* access_token = nullptr;
 
-  auto exact = frags_.find(start);
-  if (exact != frags_.end() && exact->second.end == end) {
-    apply(exact->second, t, kind, access_token);
+  Fragment* exact = by_start_.find(start);
+  if (exact && exact->end == end) {
+    apply(*exact, t, kind, access_token);
   } else {
-    split_at(start);
-    split_at(end);
     std::uintptr_t pos = start;
-    auto it = frags_.lower_bound(start);
-    while (pos < end) {
+    auto it = first_at_or_after(start);
+    for (;;) {
       if (it == frags_.end() || it->first > pos) {  // a gap nobody touched yet
-        std::uintptr_t gap_end = it == frags_.end() ? end : std::min(end, it->first);
-        it = frags_.emplace_hint(it, pos, Fragment{});
-        it->second.end = gap_end;
+        Fragment gap;
+        gap.end = it == frags_.end() ? end : std::min(end, it->first);
+        it = emplace(it, pos, std::move(gap));
+      } else if (it->second.end > end) {
+        split(it, end);
       }
       apply(it->second, t, kind, access_token);
       pos = it->second.end;
+      if (pos >= end) break;  // no ++it: stepping past the last node climbs the tree
       ++it;
     }
   }
   if (access_token) access_token->unref();  // fragments and t hold their own refs
 }
 
-void DepDomain::split_at(std::uintptr_t at) {
-  auto it = frags_.upper_bound(at);
-  if (it == frags_.begin()) return;
-  --it;
+// The first fragment starting at or after `start`, after splitting the one
+// that straddles `start`, if any. Appending past the last fragment (the
+// common case for new data) costs no tree descent.
+DepDomain::Map::iterator DepDomain::first_at_or_after(std::uintptr_t start) {
+  if (frags_.empty() || frags_.rbegin()->second.end <= start) return frags_.end();
+  auto it = frags_.upper_bound(start);
+  if (it == frags_.begin()) return it;
+  auto before = std::prev(it);
+  if (before->second.end <= start) return it;
+  if (before->first == start) return before;
+  split(before, start);
+  return std::next(before);
+}
+
+DepDomain::Map::iterator DepDomain::emplace(Map::iterator hint, std::uintptr_t start, Fragment f) {
+  auto it = frags_.emplace_hint(hint, start, std::move(f));
+  by_start_.insert(start, &it->second);
+  return it;
+}
+
+// Cuts the fragment at `at`; both halves keep the same history.
+void DepDomain::split(Map::iterator it, std::uintptr_t at) {
   Fragment& f = it->second;
-  if (!(it->first < at && at < f.end)) return;
   Fragment tail;
   tail.end = f.end;
   tail.kind = f.kind;
   tail.cur = copy(f.cur);
   tail.prev = copy(f.prev);
   f.end = at;
-  frags_.emplace_hint(std::next(it), at, std::move(tail));
+  emplace(std::next(it), at, std::move(tail));
 }
 
 void DepDomain::apply(Fragment& f, Task* t, DepKind kind, CommutativeToken*& access_token) {
@@ -117,6 +135,7 @@ void DepDomain::clear() noexcept {
     drop(f.prev);
   }
   frags_.clear();
+  by_start_.clear();
 }
 
 }  // namespace joule::rt

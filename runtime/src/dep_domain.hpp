@@ -17,6 +17,7 @@
 #include <map>
 #include <memory_resource>
 
+#include "address_index.hpp"
 #include "small_vector.hpp"
 #include "task.hpp"
 
@@ -49,7 +50,9 @@ class DepDomain {
   };
   using Map = std::pmr::map<std::uintptr_t, Fragment>;
 
-  void split_at(std::uintptr_t at);
+  Map::iterator first_at_or_after(std::uintptr_t start);
+  Map::iterator emplace(Map::iterator hint, std::uintptr_t start, Fragment f);
+  void split(Map::iterator it, std::uintptr_t at);
   void apply(Fragment& f, Task* t, DepKind kind, CommutativeToken*& access_token);
   static void append(Group& g, Task* t);
   static Group copy(const Group& g);
@@ -57,6 +60,7 @@ class DepDomain {
 
   std::pmr::unsynchronized_pool_resource pool_;
   Map frags_{&pool_};
+  AddressIndex<Fragment> by_start_;  // start -> fragment, for the exact fast path
 };
 
 }  // namespace joule::rt

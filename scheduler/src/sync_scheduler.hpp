@@ -21,8 +21,9 @@ class SyncScheduler {
   std::int64_t size() const noexcept { return size_.load(std::memory_order_seq_cst); }
 
  private:
+  // Idle workers poll size_ without the lock: keep it off the lock's line.
   alignas(64) rt::SpinLock lock_;
-  std::atomic<std::int64_t> size_{0};
+  alignas(64) std::atomic<std::int64_t> size_{0};
   std::unique_ptr<ReadyQueue> policy_;
 };
 

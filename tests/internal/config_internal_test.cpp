@@ -1,0 +1,119 @@
+// Config parsing helpers and the key table.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <set>
+
+#include "config.hpp"
+#include "joule/joule.hpp"
+
+namespace joule::rt {
+namespace {
+
+TEST(ConfigParse, Booleans) {
+  for (const char* v : {"1", "true", "YES", "on"}) EXPECT_TRUE(parse_bool(v)) << v;
+  for (const char* v : {"0", "false", "No", "OFF"}) EXPECT_FALSE(parse_bool(v)) << v;
+  EXPECT_THROW(parse_bool("maybe"), std::invalid_argument);
+  EXPECT_THROW(parse_bool(""), std::invalid_argument);
+}
+
+TEST(ConfigParse, IntegersWithRange) {
+  EXPECT_EQ(parse_int("42", 0, 100), 42);
+  EXPECT_EQ(parse_int(" 7 ", 0, 100), 7);
+  EXPECT_THROW(parse_int("101", 0, 100), std::invalid_argument);
+  EXPECT_THROW(parse_int("-1", 0, 100), std::invalid_argument);
+  EXPECT_THROW(parse_int("4x", 0, 100), std::invalid_argument);
+  EXPECT_THROW(parse_int("", 0, 100), std::invalid_argument);
+}
+
+TEST(ConfigParse, CpuListsRoundTrip) {
+  EXPECT_EQ(parse_cpu_list("0-3,6"), (std::vector<int>{0, 1, 2, 3, 6}));
+  EXPECT_EQ(parse_cpu_list("5,1,1"), (std::vector<int>{1, 5}));
+  EXPECT_EQ(format_cpu_list({0, 1, 2, 3, 6, 8, 9}), "0-3,6,8-9");
+  EXPECT_THROW(parse_cpu_list("3-1"), std::invalid_argument);
+  EXPECT_THROW(parse_cpu_list("a"), std::invalid_argument);
+}
+
+TEST(ConfigTable, KeysAreUniqueAndPrefixed) {
+  std::set<std::string> names;
+  for (const auto& k : config_keys()) {
+    EXPECT_EQ(std::string(k.name).rfind("JOULE_", 0), 0u) << k.name;
+    EXPECT_TRUE(names.insert(k.name).second) << k.name;
+    EXPECT_FALSE(k.allowed().empty()) << k.name;
+  }
+}
+
+TEST(ConfigTable, EveryKeyRoundTripsThroughTheDump) {
+  Config c;
+  c.set("JOULE_WORKERS", "3");
+  c.set("JOULE_SCHEDULER", "lifo");
+  c.set("JOULE_CPUS", "0");
+  const std::string dump = c.dump_text();
+  EXPECT_NE(dump.find("JOULE_WORKERS=3"), std::string::npos);
+  EXPECT_NE(dump.find("JOULE_SCHEDULER=lifo"), std::string::npos);
+  EXPECT_NE(dump.find("JOULE_CPUS=0"), std::string::npos);
+  for (const auto& k : config_keys()) EXPECT_NE(dump.find(k.name), std::string::npos) << k.name;
+}
+
+TEST(ConfigErrors, BadValueNamesKeyAndAllowedValues) {
+  Config c;
+  try {
+    c.set("JOULE_SCHEDULER", "random");
+    FAIL() << "no error";
+  } catch (const joule::error& e) {
+    EXPECT_EQ(e.code(), JOULE_ERR_CONFIG);
+    const std::string m = e.what();
+    EXPECT_NE(m.find("JOULE_SCHEDULER=random"), std::string::npos) << m;
+    EXPECT_NE(m.find("work-stealing"), std::string::npos) << m;
+    EXPECT_NE(m.find("priority"), std::string::npos) << m;
+  }
+}
+
+TEST(ConfigErrors, UnknownKeyListsValidKeys) {
+  Config c;
+  try {
+    c.set("JOULE_WROKERS", "2");
+    FAIL() << "no error";
+  } catch (const joule::error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("JOULE_WROKERS"), std::string::npos) << m;
+    EXPECT_NE(m.find("JOULE_WORKERS"), std::string::npos) << m;
+  }
+}
+
+TEST(ConfigFile, ValuesApplyAndErrorsCarryFileAndLine) {
+  const std::string path = ::testing::TempDir() + "joule_config_test.conf";
+  {
+    std::ofstream f(path);
+    f << "# comment\nJOULE_WORKERS = 3\n\nJOULE_SCHEDULER=fifo\n";
+  }
+  Config c = Config::load({{"JOULE_CONFIG_FILE", path}});
+  EXPECT_EQ(c.workers.count, 3);
+  EXPECT_EQ(c.scheduler.policy, "fifo");
+  {
+    std::ofstream f(path);
+    f << "JOULE_WORKERS=2\nthis line is wrong\n";
+  }
+  try {
+    Config::load({{"JOULE_CONFIG_FILE", path}});
+    FAIL() << "no error";
+  } catch (const joule::error& e) {
+    EXPECT_NE(std::string(e.what()).find(path + ":2:"), std::string::npos) << e.what();
+  }
+  std::remove(path.c_str());
+}
+
+TEST(ConfigFile, OverridesWinOverTheFile) {
+  const std::string path = ::testing::TempDir() + "joule_config_test2.conf";
+  {
+    std::ofstream f(path);
+    f << "JOULE_WORKERS=3\n";
+  }
+  Config c = Config::load({{"JOULE_CONFIG_FILE", path}, {"JOULE_WORKERS", "1"}});
+  EXPECT_EQ(c.workers.count, 1);
+  std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace joule::rt

@@ -1,0 +1,187 @@
+// DepDomain on its own: which edges each region case produces.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "commutative.hpp"
+#include "dep_domain.hpp"
+#include "task_pool.hpp"
+
+namespace joule::rt {
+namespace {
+
+class DepDomainTest : public ::testing::Test {
+ protected:
+  ~DepDomainTest() override {
+    domain_.clear();
+    for (Task* t : tasks_) {
+      for (CommutativeToken* tok : t->tokens) tok->unref();
+      t->tokens.clear();
+      EXPECT_EQ(t->refs.load(), 1) << "the domain leaked a reference";
+      release(t);
+    }
+  }
+  Task* task() {
+    tasks_.push_back(TaskPool::make_task(nullptr, 0, 16));
+    return tasks_.back();
+  }
+  Task* access(DepKind k, std::uintptr_t lo, std::uintptr_t hi) {
+    Task* t = task();
+    domain_.add(t, k, lo, hi);
+    return t;
+  }
+  static int preds(Task* t) { return t->preds.load() - 1; }  // minus the submit guard
+  static bool follows(Task* succ, Task* pred) {
+    return std::find(pred->successors.begin(), pred->successors.end(), succ) !=
+           pred->successors.end();
+  }
+
+  DepDomain domain_;
+  std::vector<Task*> tasks_;
+};
+
+TEST_F(DepDomainTest, IdenticalRegionsOrderWriterThenReaders) {
+  Task* w = access(DepKind::out, 100, 110);
+  Task* r1 = access(DepKind::in, 100, 110);
+  Task* r2 = access(DepKind::in, 100, 110);
+  EXPECT_TRUE(follows(r1, w));
+  EXPECT_TRUE(follows(r2, w));
+  EXPECT_EQ(preds(r1), 1);
+  EXPECT_FALSE(follows(r2, r1));  // readers run together
+  Task* w2 = access(DepKind::inout, 100, 110);
+  EXPECT_TRUE(follows(w2, r1));
+  EXPECT_TRUE(follows(w2, r2));
+  EXPECT_EQ(preds(w2), 2);  // the old writer is implied through the readers
+}
+
+TEST_F(DepDomainTest, WriteAfterWriteChains) {
+  Task* a = access(DepKind::inout, 0, 8);
+  Task* b = access(DepKind::inout, 0, 8);
+  Task* c = access(DepKind::out, 0, 8);
+  EXPECT_TRUE(follows(b, a));
+  EXPECT_TRUE(follows(c, b));
+  EXPECT_EQ(preds(c), 1);
+}
+
+TEST_F(DepDomainTest, NestedRegionFollowsEnclosingWriter) {
+  Task* whole = access(DepKind::out, 0, 100);
+  Task* inner = access(DepKind::in, 10, 20);
+  Task* inner_w = access(DepKind::out, 10, 20);
+  Task* whole2 = access(DepKind::out, 0, 100);
+  EXPECT_TRUE(follows(inner, whole));
+  EXPECT_TRUE(follows(inner_w, inner));
+  EXPECT_FALSE(follows(inner_w, whole));
+  EXPECT_TRUE(follows(whole2, whole));    // bytes 0-10 and 20-100
+  EXPECT_TRUE(follows(whole2, inner_w));  // bytes 10-20
+}
+
+TEST_F(DepDomainTest, PartialOverlapOrdersOnlyTheSharedBytes) {
+  Task* a = access(DepKind::out, 0, 10);
+  Task* b = access(DepKind::out, 5, 15);
+  Task* r_tail = access(DepKind::in, 12, 20);
+  Task* r_head = access(DepKind::in, 0, 4);
+  EXPECT_TRUE(follows(b, a));
+  EXPECT_TRUE(follows(r_tail, b));
+  EXPECT_FALSE(follows(r_tail, a));
+  EXPECT_TRUE(follows(r_head, a));
+  EXPECT_FALSE(follows(r_head, b));
+}
+
+TEST_F(DepDomainTest, AdjacentAndDisjointRegionsAreIndependent) {
+  Task* a = access(DepKind::out, 0, 10);
+  Task* b = access(DepKind::out, 10, 20);
+  Task* c = access(DepKind::out, 1000, 1010);
+  EXPECT_EQ(preds(b), 0);
+  EXPECT_EQ(preds(c), 0);
+  EXPECT_TRUE(a->successors.empty());
+}
+
+TEST_F(DepDomainTest, FinishedPredecessorAddsNoEdge) {
+  Task* w = access(DepKind::out, 0, 10);
+  w->finished.store(true);
+  Task* r = access(DepKind::in, 0, 10);
+  EXPECT_EQ(preds(r), 0);
+}
+
+TEST_F(DepDomainTest, EmptyRegionOrdersNothing) {
+  access(DepKind::out, 50, 60);
+  Task* r = access(DepKind::in, 55, 55);
+  EXPECT_EQ(preds(r), 0);
+}
+
+TEST_F(DepDomainTest, TaskDoesNotFollowItself) {
+  Task* t = task();
+  domain_.add(t, DepKind::in, 0, 10);
+  domain_.add(t, DepKind::out, 0, 10);
+  EXPECT_EQ(preds(t), 0);
+  Task* next = access(DepKind::in, 0, 10);
+  EXPECT_TRUE(follows(next, t));
+}
+
+TEST_F(DepDomainTest, CommutativeGroupSharesOneTokenAndNoEdges) {
+  Task* w = access(DepKind::out, 0, 10);
+  Task* c1 = access(DepKind::commutative, 0, 10);
+  Task* c2 = access(DepKind::commutative, 0, 10);
+  EXPECT_TRUE(follows(c1, w));
+  EXPECT_TRUE(follows(c2, w));
+  EXPECT_FALSE(follows(c2, c1));
+  ASSERT_EQ(c1->tokens.size(), 1u);
+  ASSERT_EQ(c2->tokens.size(), 1u);
+  EXPECT_EQ(c1->tokens[0], c2->tokens[0]);
+  Task* r = access(DepKind::in, 0, 10);
+  EXPECT_TRUE(follows(r, c1));
+  EXPECT_TRUE(follows(r, c2));
+}
+
+TEST_F(DepDomainTest, OverlappingCommutativeAccessesMeetOnAToken) {
+  Task* c1 = access(DepKind::commutative, 0, 10);
+  Task* c2 = access(DepKind::commutative, 5, 15);
+  bool shared = false;
+  for (auto* a : c1->tokens)
+    for (auto* b : c2->tokens) shared |= a == b;
+  EXPECT_TRUE(shared);
+  std::vector<Task*> wake;
+  ASSERT_TRUE(acquire_tokens(c1, wake, false));
+  EXPECT_FALSE(acquire_tokens(c2, wake, false));  // exclusive while c1 holds it
+  release_tokens(c1, wake);
+  EXPECT_TRUE(acquire_tokens(c2, wake, false));
+  release_tokens(c2, wake);
+}
+
+TEST_F(DepDomainTest, ConcurrentGroupIsOrderedAgainstOtherKinds) {
+  Task* k1 = access(DepKind::concurrent, 0, 10);
+  Task* k2 = access(DepKind::concurrent, 0, 10);
+  Task* r = access(DepKind::in, 0, 10);
+  Task* c = access(DepKind::commutative, 0, 10);
+  EXPECT_EQ(preds(k2), 0);
+  EXPECT_TRUE(follows(r, k1));
+  EXPECT_TRUE(follows(r, k2));
+  EXPECT_TRUE(follows(c, r));
+  EXPECT_TRUE(k1->tokens.empty());
+}
+
+TEST_F(DepDomainTest, LongReaderGroupsArePruned) {
+  access(DepKind::out, 0, 8);
+  std::vector<Task*> readers;
+  for (int i = 0; i < 64; ++i) {
+    Task* r = access(DepKind::in, 0, 8);
+    r->finished.store(true);
+    readers.push_back(r);
+  }
+  Task* w = access(DepKind::out, 0, 8);
+  EXPECT_LE(preds(w), 1);  // finished readers impose nothing
+  EXPECT_LT(domain_.fragment_count(), 2u);
+}
+
+TEST_F(DepDomainTest, ClearDropsEveryReference) {
+  Task* a = access(DepKind::out, 0, 10);
+  access(DepKind::in, 5, 30);
+  EXPECT_GT(a->refs.load(), 1);
+  domain_.clear();
+  EXPECT_EQ(a->refs.load(), 1);
+  EXPECT_EQ(domain_.fragment_count(), 0u);
+}
+
+}  // namespace
+}  // namespace joule::rt
