@@ -104,29 +104,39 @@ void DepDomain::append(Group& g, Task* t) {
       Task* old = g.tasks[i];
       if (old->finished.load(std::memory_order_acquire)) {
         g.tasks.swap_remove(i);
-        release(old);
+        domain_release(old);
       }
     }
   }
   if (!g.tasks.empty() && g.tasks.back() == t) return;
-  retain(t);
+  domain_retain(t);
   g.tasks.push_back(t);
 }
 
 DepDomain::Group DepDomain::copy(const Group& g) {
   Group out;
   out.tasks = g.tasks;
-  for (Task* t : out.tasks) retain(t);
+  for (Task* t : out.tasks) domain_retain(t);
   out.token = g.token;
   if (out.token) out.token->ref();
   return out;
 }
 
 void DepDomain::drop(Group& g) noexcept {
-  for (Task* t : g.tasks) release(t);
+  for (Task* t : g.tasks) domain_release(t);
   g.tasks.clear();
   if (g.token) g.token->unref();
   g.token = nullptr;
+}
+
+void DepDomain::reset() noexcept {
+  constexpr std::size_t kKeepFragments = std::size_t(1) << 16;
+  if (frags_.size() > kKeepFragments) return clear();
+  for (auto& [start, f] : frags_) {
+    drop(f.cur);
+    drop(f.prev);
+    f.kind = DepKind::none;
+  }
 }
 
 void DepDomain::clear() noexcept {

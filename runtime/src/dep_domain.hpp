@@ -35,6 +35,10 @@ class DepDomain {
   void add(Task* t, DepKind kind, std::uintptr_t start, std::uintptr_t end);
   // Forgets everything (all children have finished).
   void clear() noexcept;
+  // The same, but keeps the fragments (now empty) when there are few, so an
+  // iterative code that touches the same data every iteration finds them
+  // again on the exact-address path instead of rebuilding them.
+  void reset() noexcept;
   std::size_t fragment_count() const noexcept { return frags_.size(); }
 
  private:

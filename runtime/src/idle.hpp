@@ -21,11 +21,16 @@ class Idle {
     sleepers_.fetch_sub(1, std::memory_order_relaxed);
   }
 
-  void wake(int n) noexcept {
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+  // Wakes up to n sleepers. The caller published its work with a seq_cst
+  // read-modify-write (e.g. the ready queue's count), which orders it against
+  // a sleeper's registration without an extra fence.
+  void wake_after_publish(int n) noexcept {
     if (sleepers_.load(std::memory_order_seq_cst) > 0) signal(n);
   }
-  void wake_all() noexcept { wake(1 << 30); }
+  void wake_all() noexcept {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (sleepers_.load(std::memory_order_seq_cst) > 0) signal(1 << 30);
+  }
 
  private:
   void wait(std::uint32_t seen) noexcept;

@@ -14,14 +14,16 @@ namespace {
 std::mutex g_lifecycle;
 std::atomic<Runtime*> g_instance{nullptr};
 std::atomic<std::uint64_t> g_generation{0};
-thread_local ThreadContext tls_ctx;
+// initial-exec: the runtime is linked at start-up, and the default model
+// would make every access a call to __tls_get_addr.
+[[gnu::tls_model("initial-exec")]] thread_local ThreadContext tls_ctx;
 
 void stop_at_exit() { Runtime::stop(); }
 
 Task* make_root() {
   Task* root = TaskPool::make_task(nullptr, 0, 16);
   root->flags = task_flag::root;
-  root->preds.store(0, std::memory_order_relaxed);
+  root->preds.store(0, std::memory_order_relaxed);  // never scheduled
   return root;
 }
 
@@ -133,10 +135,10 @@ void Runtime::shutdown() {
   ThreadContext& ctx = context();
   // Everything submitted anywhere must finish before the workers go.
   auto all_done = [&] {
-    if (main_root_->pending.load(std::memory_order_acquire) != 1) return false;
+    if (!main_root_->children_done()) return false;
     std::lock_guard guard(external_mutex_);
     for (Task* r : external_roots_)
-      if (r->pending.load(std::memory_order_acquire) != 1) return false;
+      if (!r->children_done()) return false;
     return true;
   };
   help_until(ctx, all_done, nullptr);

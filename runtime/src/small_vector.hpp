@@ -62,7 +62,7 @@ class SmallVector {
   }
   void steal(SmallVector& o) noexcept {
     if (o.is_inline()) {
-      std::memcpy(inline_, o.inline_, o.size_ * sizeof(T));
+      std::memcpy(inline_, o.inline_, sizeof(inline_));  // fixed size: inlined
       data_ = reinterpret_cast<T*>(inline_);
     } else {
       data_ = o.data_;

@@ -1,9 +1,10 @@
 // The task: what every layer (dependencies, scheduler, workers) shares.
 //
-// Life cycle: created (preds = 1 guard) -> dependencies registered -> submitted
-// (guard dropped) -> ready when preds reaches 0 -> run -> body done ->
-// complete when pending (body + live children) reaches 0: successors are
-// released, the parent is told, and the task's own reference is dropped.
+// Life cycle: created (preds = kPredBias guard) -> dependencies registered
+// -> submitted (guard swapped for the edge count) -> ready when preds
+// reaches 0 -> run -> body done ->
+// complete when the body is done and every child has completed: successors
+// are released, the parent is told, and the task's own reference is dropped.
 // Memory is freed when refs (own + one per dependency-domain entry) hits 0.
 #pragma once
 
@@ -38,6 +39,12 @@ inline constexpr std::uint16_t submitted = 8;
 inline constexpr std::uint16_t tokens_held = 16;  // commutative tokens already taken
 }  // namespace task_flag
 
+inline constexpr std::int64_t kBodyBias = std::int64_t(1) << 62;
+// Predecessors that finish while the task is still being registered
+// decrement preds below the bias, never to 0; submit then adds
+// (edges - kPredBias) in one step, so registration needs no atomics.
+inline constexpr std::int32_t kPredBias = std::int32_t(1) << 30;
+
 struct Task {
   // Set at creation, read-only afterwards.
   joule_task_fn_t fn = nullptr;
@@ -54,8 +61,16 @@ struct Task {
   Task* q_next = nullptr;
   Task* q_prev = nullptr;
 
-  std::atomic<std::int32_t> preds{1};
-  std::atomic<std::int32_t> pending{1};
+  std::atomic<std::int32_t> preds{kPredBias};
+  std::int32_t pred_edges = 0;   // edges added; only the creating thread
+  std::int32_t domain_refs = 0;  // fragments naming it; only the parent's thread
+  // Children are counted without a shared read-modify-write on the creation
+  // path: `spawned` is written only by the thread running the body, and
+  // `pending` starts at kBodyBias and loses one per completed child. When
+  // the body returns, (spawned - kBodyBias) is added, so pending reaches 0
+  // exactly when body and children are all done.
+  std::atomic<std::int64_t> pending{kBodyBias};
+  std::atomic<std::int64_t> spawned{0};
   std::atomic<std::int32_t> refs{1};
   std::atomic<bool> finished{false};
   std::atomic<bool> waiting{false};  // its thread sleeps in taskwait
@@ -68,6 +83,11 @@ struct Task {
   std::uint32_t suppressed = 0;              // further exceptions dropped
 
   bool has(std::uint16_t f) const noexcept { return (flags & f) != 0; }
+  // All children submitted so far have completed (valid while the body runs).
+  bool children_done() const noexcept {
+    return pending.load(std::memory_order_seq_cst) ==
+           kBodyBias - spawned.load(std::memory_order_relaxed);
+  }
 };
 
 // Adds an edge pred -> succ unless pred already finished. Safe from any thread.
@@ -76,13 +96,23 @@ inline void add_edge(Task* pred, Task* succ) {
   pred->lock.lock();
   if (!pred->finished.load(std::memory_order_relaxed) &&
       (pred->successors.empty() || pred->successors.back() != succ)) {
-    succ->preds.fetch_add(1, std::memory_order_relaxed);
+    ++succ->pred_edges;
     pred->successors.push_back(succ);
   }
   pred->lock.unlock();
 }
 
-void retain(Task* t) noexcept;
+// Drops one of the task's references (its own, or the domain's); frees it
+// at zero. refs is 1 while the task lives, plus 1 while domain_refs > 0.
 void release(Task* t) noexcept;
+
+// References from the parent's dependency domain. Counted without atomics:
+// only the thread running the parent's body (or completing it) touches them.
+inline void domain_retain(Task* t) noexcept {
+  if (t->domain_refs++ == 0) t->refs.fetch_add(1, std::memory_order_relaxed);
+}
+inline void domain_release(Task* t) noexcept {
+  if (--t->domain_refs == 0) release(t);
+}
 
 }  // namespace joule::rt

@@ -16,6 +16,12 @@ bool included(const Task* t) { return t->parent && t->parent->has(task_flag::fin
 
 constexpr int kBatch = 16;
 
+// Swaps the registration guard for the real edge count; true if ready now.
+bool drop_guard(Task* t) {
+  const std::int32_t delta = t->pred_edges - kPredBias;
+  return t->preds.fetch_add(delta, std::memory_order_acq_rel) + delta == 0;
+}
+
 }  // namespace
 
 Task* Runtime::create(joule_task_fn_t fn, std::size_t args_size, std::size_t args_align,
@@ -57,7 +63,9 @@ void Runtime::add_dep(Task* t, int kind, const void* addr, std::size_t bytes) {
 void Runtime::submit(Task* t) {
   ThreadContext& ctx = context();
   t->flags |= task_flag::submitted;
-  t->parent->pending.fetch_add(1, std::memory_order_relaxed);
+  Task* parent = t->parent;  // only this thread runs the parent's body
+  parent->spawned.store(parent->spawned.load(std::memory_order_relaxed) + 1,
+                        std::memory_order_relaxed);
   count_created(ctx);
   if (included(t)) {
     t->preds.store(0, std::memory_order_relaxed);
@@ -68,7 +76,7 @@ void Runtime::submit(Task* t) {
     wait_ready_and_run(t, ctx);
     return;
   }
-  if (t->preds.fetch_sub(1, std::memory_order_acq_rel) == 1) make_ready(&t, 1, ctx);
+  if (drop_guard(t)) make_ready(&t, 1, ctx);
   if (config_.scheduler.throttle_tasks > 0 && ++ctx.creations >= 64) throttle(ctx);
 }
 
@@ -80,7 +88,7 @@ void Runtime::discard(Task* t) {
 }
 
 void Runtime::wait_ready_and_run(Task* t, ThreadContext& ctx) {
-  if (t->preds.fetch_sub(1, std::memory_order_acq_rel) != 1)
+  if (!drop_guard(t))
     help_until(ctx, [t] { return t->preds.load(std::memory_order_acquire) == 0; }, nullptr);
   if (!t->tokens.empty()) {
     // The creator must run it itself, so it cannot park: retry, helping.
@@ -125,7 +133,9 @@ void Runtime::execute(Task* t, ThreadContext& ctx) {
     }
   }
   ctx.current = saved;
-  if (t->pending.fetch_sub(1, std::memory_order_acq_rel) == 1) complete(t, ctx);
+  const std::int64_t body_done = t->spawned.load(std::memory_order_relaxed) - kBodyBias;
+  if (t->pending.fetch_add(body_done, std::memory_order_acq_rel) + body_done == 0)
+    complete(t, ctx);
 }
 
 // Body and all descendants are done: release successors and tell the parent.
@@ -162,12 +172,15 @@ void Runtime::complete(Task* t, ThreadContext& ctx) {
     if (t->exception) record_exception(parent, t->exception, t->suppressed);
     count_completed(ctx);
     release(t);
-    const std::int32_t left = parent->pending.fetch_sub(1, std::memory_order_acq_rel) - 1;
+    // seq_cst pairs with the waiting flag a parent in taskwait sets.
+    const std::int64_t left = parent->pending.fetch_sub(1, std::memory_order_seq_cst) - 1;
     if (left == 0) {
       t = parent;  // the parent's body already returned: it completes here
       continue;
     }
-    if (left == 1 && parent->waiting.load(std::memory_order_seq_cst)) idle_.wake_all();
+    if (parent->waiting.load(std::memory_order_seq_cst) &&
+        left == kBodyBias - parent->spawned.load(std::memory_order_relaxed))
+      idle_.wake_all();
     return;
   }
 }
@@ -192,7 +205,7 @@ void Runtime::make_ready(Task** tasks, int n, ThreadContext& ctx) {
     scheduler_->push(tasks[first], worker);
   else
     scheduler_->push_many(tasks + first, pushed, worker);
-  idle_.wake(pushed);
+  idle_.wake_after_publish(pushed);
 }
 
 void Runtime::record_exception(Task* parent, std::exception_ptr e, std::uint32_t suppressed) {

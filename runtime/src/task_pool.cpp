@@ -86,8 +86,6 @@ void TaskPool::free_block(void* p) noexcept {
                                           std::memory_order_relaxed));
 }
 
-void retain(Task* t) noexcept { t->refs.fetch_add(1, std::memory_order_relaxed); }
-
 void release(Task* t) noexcept {
   if (t->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) TaskPool::destroy_task(t);
 }

@@ -26,10 +26,9 @@ void run_chunk(void* p) {
 void Runtime::taskwait() {
   ThreadContext& ctx = context();
   Task* self = ctx.current;
-  help_until(ctx, [self] { return self->pending.load(std::memory_order_acquire) == 1; },
-             &self->waiting);
+  help_until(ctx, [self] { return self->children_done(); }, &self->waiting);
   // Every child has finished: the domain's history orders nothing any more.
-  if (self->domain) self->domain->clear();
+  if (self->domain) self->domain->reset();
   self->lock.lock();
   std::exception_ptr e = std::move(self->exception);
   self->exception = nullptr;

@@ -31,7 +31,7 @@ class DepDomainTest : public ::testing::Test {
     domain_.add(t, k, lo, hi);
     return t;
   }
-  static int preds(Task* t) { return t->preds.load() - 1; }  // minus the submit guard
+  static int preds(Task* t) { return t->pred_edges; }
   static bool follows(Task* succ, Task* pred) {
     return std::find(pred->successors.begin(), pred->successors.end(), succ) !=
            pred->successors.end();
