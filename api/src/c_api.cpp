@@ -136,9 +136,8 @@ int joule_worker_id(void) {
 }
 
 void joule_iteration_boundary(void) {
-  // Energy policies hook in here (a later issue); today it only starts the
-  // runtime if needed so the call is valid anywhere.
-  guarded([] { (void)joule::rt::Runtime::get(); });
+  // Observers (energy policies, tracing) act on it; valid anywhere.
+  guarded([] { joule::rt::Runtime::get().iteration_boundary(); });
 }
 
 int joule_in_final(void) {

@@ -27,6 +27,16 @@ struct Config {
     std::int64_t throttle_tasks = 100000;  // 0: no throttle
   } scheduler;
 
+  // The platform layer: DVFS, energy meters, thermal sensors, counters
+  // (keys in config_keys_platform.cpp).
+  struct Platform {
+  } platform;
+
+  // Observability: traces and the end-of-run report (config_keys_trace.cpp).
+  struct Trace {
+  } trace;
+
+  bool report = false;  // JOULE_REPORT: print the end-of-run report
   bool dump = false;
   std::string file;
 
@@ -47,7 +57,11 @@ struct ConfigKey {
   std::string (*get)(const Config&);
 };
 
+// The whole table: core keys plus each subsystem's section.
 const std::vector<ConfigKey>& config_keys();
+std::vector<ConfigKey> core_config_keys();
+std::vector<ConfigKey> platform_config_keys();
+std::vector<ConfigKey> trace_config_keys();
 
 // Helpers the key table uses; exposed for tests.
 bool parse_bool(std::string_view v);

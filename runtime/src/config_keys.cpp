@@ -27,7 +27,7 @@ void set_scheduler(Config& c, std::string_view v) {
   throw std::invalid_argument("unknown scheduler");
 }
 
-const std::vector<ConfigKey> kKeys = {
+const std::vector<ConfigKey> kCoreKeys = {
     {"JOULE_CPUS", [] { return std::string("a CPU list such as 0-3,6 (empty: the affinity mask)"); },
      "CPUs to run workers on; must be inside the process affinity mask",
      [](Config& c, std::string_view v) { c.workers.cpus = parse_cpu_list(v); },
@@ -53,6 +53,9 @@ const std::vector<ConfigKey> kKeys = {
      "tasks in flight above which creating threads run ready tasks instead",
      [](Config& c, std::string_view v) { c.scheduler.throttle_tasks = parse_int(v, 0, 1000000000); },
      [](const Config& c) { return std::to_string(c.scheduler.throttle_tasks); }},
+    {"JOULE_REPORT", bool_values, "print the end-of-run report (time, tasks, energy, ...)",
+     [](Config& c, std::string_view v) { c.report = parse_bool(v); },
+     [](const Config& c) { return b2s(c.report); }},
     {"JOULE_CONFIG_DUMP", bool_values, "print the effective configuration at start",
      [](Config& c, std::string_view v) { c.dump = parse_bool(v); },
      [](const Config& c) { return b2s(c.dump); }},
@@ -64,6 +67,16 @@ const std::vector<ConfigKey> kKeys = {
 
 }  // namespace
 
-const std::vector<ConfigKey>& config_keys() { return kKeys; }
+std::vector<ConfigKey> core_config_keys() { return kCoreKeys; }
+
+const std::vector<ConfigKey>& config_keys() {
+  static const std::vector<ConfigKey> all = [] {
+    std::vector<ConfigKey> keys = core_config_keys();
+    for (auto section : {platform_config_keys, trace_config_keys})
+      for (auto& k : section()) keys.push_back(k);
+    return keys;
+  }();
+  return all;
+}
 
 }  // namespace joule::rt

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <sstream>
 
 #include "policy_registry.hpp"
 
@@ -90,17 +91,21 @@ Runtime::Runtime(Config cfg) : config_(std::move(cfg)) {
     workers_.push_back(std::make_unique<Worker>(*this, i, cpus[std::size_t(i) % cpus.size()]));
   scheduler_ = std::make_unique<sched::SyncScheduler>(
       sched::make_policy(config_.scheduler.policy, n));
+  observers_ = make_observers(config_);
+  observed_ = !observers_.empty();
 }
 
 Runtime::~Runtime() = default;
 
 void Runtime::launch() {
+  start_ns_ = now_ns();
   const std::uint64_t gen = g_generation.fetch_add(1) + 1;
   ThreadContext& ctx = tls_ctx;
   ctx = ThreadContext{};
   ctx.generation = gen;
   main_root_ = make_root();
   ctx.root = ctx.current = main_root_;
+  for (auto& o : observers_) o->on_runtime_start(*this);
   topology_->save_current_binding();
   workers_[0]->adopt_current_thread(ctx);
   for (std::size_t i = 1; i < workers_.size(); ++i) workers_[i]->start();
@@ -121,6 +126,7 @@ void Runtime::attach_external(ThreadContext& ctx) {
   std::lock_guard guard(external_mutex_);
   ctx.pool = pool.get();
   ctx.root = ctx.current = root;
+  ctx.next_id = next_thread_slot_.fetch_add(1) << 40;
   external_pools_.push_back(std::move(pool));
   external_roots_.push_back(root);
 }
@@ -145,12 +151,34 @@ void Runtime::shutdown() {
   stopping_.store(true);
   idle_.wake_all();
   for (std::size_t i = 1; i < workers_.size(); ++i) workers_[i]->join();
+  for (auto& o : observers_) o->on_worker_stop(0);
   topology_->restore_current_binding();
+  for (auto& o : observers_) o->on_runtime_stop(*this);
+  if (config_.report) print_report();
   report_lost_exception(main_root_);
   for (Task* r : external_roots_) report_lost_exception(r);
   for (Task* r : external_roots_) release(r);
   release(main_root_);
   ctx = ThreadContext{};
+}
+
+void Runtime::print_report() const {
+  std::ostringstream os;
+  const double seconds = double(now_ns() - start_ns_) * 1e-9;
+  std::uint64_t completed = external_completed_.load();
+  for (const auto& w : workers_) completed += w->completed();
+  os << "== joule report ==\n"
+     << "wall time: " << seconds << " s, workers: " << workers_.size()
+     << ", tasks completed: " << completed << ", iterations: " << iterations_.load() << "\n";
+  for (const auto& o : observers_) o->report(os);
+  std::fputs(os.str().c_str(), stderr);
+}
+
+void Runtime::iteration_boundary() {
+  const std::uint64_t n = iterations_.fetch_add(1) + 1;
+  if (!observed_) return;
+  const std::uint64_t t = now_ns();
+  for (auto& o : observers_) o->on_iteration_boundary(n, t);
 }
 
 void Runtime::report_lost_exception(Task* root) {

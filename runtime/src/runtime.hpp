@@ -11,6 +11,7 @@
 
 #include "config.hpp"
 #include "idle.hpp"
+#include "observer.hpp"
 #include "joule/joule.hpp"
 #include "sync_scheduler.hpp"
 #include "task.hpp"
@@ -38,6 +39,11 @@ class Runtime {
   Topology& topology() noexcept { return *topology_; }
   // The calling thread's context, set up on first use by an external thread.
   ThreadContext& context();
+  const std::vector<std::unique_ptr<Observer>>& observers() const noexcept { return observers_; }
+  bool observed() const noexcept { return observed_; }
+  int worker_cpu(int worker) const noexcept { return workers_[std::size_t(worker)]->cpu(); }
+  void iteration_boundary();
+  std::uint64_t iterations() const noexcept { return iterations_.load(); }
 
   // ---- task operations (task_ops.cpp) ----
   Task* create(joule_task_fn_t fn, std::size_t args_size, std::size_t args_align,
@@ -65,6 +71,8 @@ class Runtime {
   void shutdown();
   void attach_external(ThreadContext& ctx);
   void complete(Task* t, ThreadContext& ctx);
+  void run_body(Task* t);
+  void run_observed(Task* t, ThreadContext& ctx);
   void make_ready(Task** tasks, int n, ThreadContext& ctx);
   void record_exception(Task* parent, std::exception_ptr e, std::uint32_t suppressed);
   void throttle(ThreadContext& ctx);
@@ -73,12 +81,18 @@ class Runtime {
   void count_completed(ThreadContext& ctx) noexcept;
   void wait_ready_and_run(Task* t, ThreadContext& ctx);
   void report_lost_exception(Task* root);
+  void print_report() const;
 
   Config config_;
   std::unique_ptr<Topology> topology_;
   std::unique_ptr<sched::SyncScheduler> scheduler_;
   std::vector<std::unique_ptr<Worker>> workers_;
   Idle idle_;
+  std::vector<std::unique_ptr<Observer>> observers_;
+  bool observed_ = false;
+  std::uint64_t start_ns_ = 0;
+  std::atomic<std::uint64_t> iterations_{0};
+  std::atomic<std::uint64_t> next_thread_slot_{1};
   std::atomic<bool> stopping_{false};
   Task* main_root_ = nullptr;
 

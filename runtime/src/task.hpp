@@ -51,6 +51,7 @@ struct Task {
   void* args = nullptr;
   Task* parent = nullptr;
   const char* label = nullptr;
+  std::uint64_t id = 0;  // unique per runtime run: creating thread in the high bits
   double cost = 0.0;
   std::uint64_t affinity = JOULE_NO_AFFINITY;
   int priority = 0;

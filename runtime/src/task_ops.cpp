@@ -32,6 +32,7 @@ Task* Runtime::create(joule_task_fn_t fn, std::size_t args_size, std::size_t arg
   ThreadContext& ctx = context();
   Task* t = TaskPool::make_task(ctx.pool, args_size, args_align);
   t->fn = fn;
+  t->id = ++ctx.next_id;
   t->parent = ctx.current;
   t->label = opts.label;
   t->priority = opts.priority;
@@ -67,6 +68,8 @@ void Runtime::submit(Task* t) {
   parent->spawned.store(parent->spawned.load(std::memory_order_relaxed) + 1,
                         std::memory_order_relaxed);
   count_created(ctx);
+  if (observed_)
+    for (auto& o : observers_) o->on_task_submit(*t, ctx.worker ? ctx.worker->index() : -1);
   if (included(t)) {
     t->preds.store(0, std::memory_order_relaxed);
     execute(t, ctx);
@@ -125,17 +128,32 @@ void Runtime::execute(Task* t, ThreadContext& ctx) {
   }
   Task* saved = ctx.current;
   ctx.current = t;
-  if (t->fn) {
-    try {
-      t->fn(t->args);
-    } catch (...) {
-      record_exception(t->parent, std::current_exception(), 0);
-    }
+  if (observed_) {
+    run_observed(t, ctx);
+  } else if (t->fn) {
+    run_body(t);
   }
   ctx.current = saved;
   const std::int64_t body_done = t->spawned.load(std::memory_order_relaxed) - kBodyBias;
   if (t->pending.fetch_add(body_done, std::memory_order_acq_rel) + body_done == 0)
     complete(t, ctx);
+}
+
+void Runtime::run_body(Task* t) {
+  try {
+    t->fn(t->args);
+  } catch (...) {
+    record_exception(t->parent, std::current_exception(), 0);
+  }
+}
+
+void Runtime::run_observed(Task* t, ThreadContext& ctx) {
+  const int worker = ctx.worker ? ctx.worker->index() : -1;
+  const std::uint64_t start = now_ns();
+  for (auto& o : observers_) o->on_task_start(*t, worker, start);
+  if (t->fn) run_body(t);
+  const std::uint64_t end = now_ns();
+  for (auto& o : observers_) o->on_task_end(*t, worker, start, end);
 }
 
 // Body and all descendants are done: release successors and tell the parent.

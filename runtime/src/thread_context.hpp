@@ -20,6 +20,7 @@ struct ThreadContext {
   Task* next = nullptr;          // immediate-successor slot
   bool in_loop = false;          // inside a scheduling loop: `next` will be run
   std::uint32_t creations = 0;   // since the last throttle check
+  std::uint64_t next_id = 0;     // task ids: thread slot << 40 | sequence
 };
 
 ThreadContext& thread_context() noexcept;

@@ -18,11 +18,13 @@ void Worker::join() {
 void Worker::adopt_current_thread(ThreadContext& ctx) {
   ctx.worker = this;
   ctx.pool = &pool_;
+  ctx.next_id = std::uint64_t(index_ + 1) << 40;
   if (rt_.config().workers.bind && !rt_.topology().bind_current_thread(cpu_)) {
     static std::atomic<bool> warned{false};
     if (!warned.exchange(true))
       std::fprintf(stderr, "joule: warning: could not bind workers to CPUs; running unbound\n");
   }
+  for (auto& o : rt_.observers()) o->on_worker_start(index_, cpu_);
 }
 
 // The dispatch loop: run what is ready; when nothing is, spin for the
@@ -38,6 +40,7 @@ void Worker::run() {
     if (rt_.stopping()) break;
     idle_wait(ctx);
   }
+  for (auto& o : rt_.observers()) o->on_worker_stop(index_);
   ctx = ThreadContext{};
 }
 
@@ -52,7 +55,11 @@ void Worker::idle_wait(ThreadContext&) {
       cpu_relax();
     }
   } while (std::chrono::steady_clock::now() < deadline);
+  if (rt_.observed())
+    for (auto& o : rt_.observers()) o->on_idle(index_, true, now_ns());
   rt_.idle().sleep_unless(work_or_stop);
+  if (rt_.observed())
+    for (auto& o : rt_.observers()) o->on_idle(index_, false, now_ns());
 }
 
 }  // namespace joule::rt

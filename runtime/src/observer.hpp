@@ -1,0 +1,54 @@
+// Hooks around the runtime's events, for optional subsystems (tracing, the
+// platform layer's DVFS emulation, meters and counters, reports). With no
+// observer registered the runtime pays one predictable branch per event.
+//
+// Thread rules: task and worker hooks run on the thread they describe; start
+// and stop hooks run on the thread that starts / stops the runtime, before
+// the workers exist and after they have been joined.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <vector>
+
+namespace joule::rt {
+
+struct Task;
+struct Config;
+class Runtime;
+
+class Observer {
+ public:
+  virtual ~Observer() = default;
+  virtual const char* name() const = 0;
+
+  virtual void on_runtime_start(const Runtime&) {}
+  virtual void on_runtime_stop(const Runtime&) {}
+  virtual void on_worker_start(int /*worker*/, int /*cpu*/) {}
+  virtual void on_worker_stop(int /*worker*/) {}
+  virtual void on_task_submit(const Task&, int /*worker*/) {}
+  virtual void on_task_start(const Task&, int /*worker*/, std::uint64_t /*now_ns*/) {}
+  // After the body returned. An emulation that stretches tasks may keep the
+  // worker busy here; it runs before successors are released.
+  virtual void on_task_end(const Task&, int /*worker*/, std::uint64_t /*start_ns*/,
+                           std::uint64_t /*end_ns*/) {}
+  virtual void on_idle(int /*worker*/, bool /*sleeping*/, std::uint64_t /*now_ns*/) {}
+  virtual void on_iteration_boundary(std::uint64_t /*iteration*/, std::uint64_t /*now_ns*/) {}
+  // Adds this subsystem's section to the end-of-run report (JOULE_REPORT=1);
+  // called after on_runtime_stop.
+  virtual void report(std::ostream&) const {}
+};
+
+// Monotonic nanoseconds shared by every observer (CLOCK_MONOTONIC).
+std::uint64_t now_ns() noexcept;
+
+using ObserverFactory = std::unique_ptr<Observer> (*)(const Config&);
+// Every subsystem's factory; each returns nullptr when its config says off.
+std::vector<std::unique_ptr<Observer>> make_observers(const Config& cfg);
+// Adds a factory used by the next starts (tools and tests); not thread-safe
+// against a concurrent start.
+void register_observer_factory(ObserverFactory make);
+void unregister_observer_factory(ObserverFactory make);
+
+}  // namespace joule::rt
