@@ -51,4 +51,8 @@ std::vector<std::unique_ptr<Observer>> make_observers(const Config& cfg);
 void register_observer_factory(ObserverFactory make);
 void unregister_observer_factory(ObserverFactory make);
 
+// Built-in subsystems (scheduler/platform, runtime/instrument).
+std::unique_ptr<Observer> make_platform_observer(const Config& cfg);
+std::unique_ptr<Observer> make_trace_observer(const Config& cfg);
+
 }  // namespace joule::rt

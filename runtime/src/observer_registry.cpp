@@ -17,7 +17,8 @@ std::uint64_t now_ns() noexcept {
 namespace {
 
 constexpr ObserverFactory kBuiltIn[] = {
-    nullptr,  // keeps the array non-empty; subsystems are listed below it
+    make_platform_observer,  // DVFS emulation, meters, thermal, counters
+    make_trace_observer,     // Paraver / Chrome traces, run statistics
 };
 
 std::vector<ObserverFactory>& registered() {

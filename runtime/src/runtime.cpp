@@ -7,6 +7,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "dep_domain.hpp"
 #include "policy_registry.hpp"
 
 namespace joule::rt {

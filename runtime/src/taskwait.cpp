@@ -78,21 +78,21 @@ void Runtime::taskloop(detail::loop_fn fn, void* arg, std::int64_t begin, std::i
   } g{this, fn, arg, begin, end, grain, opts, nullptr};
 
   auto body = [](void* p) {
-    Group& g = **static_cast<Group**>(p);
-    task_options chunk_opts = g.opts;
+    Group& grp = **static_cast<Group**>(p);
+    task_options chunk_opts = grp.opts;
     chunk_opts.if_ = true;
-    for (std::int64_t lo = g.begin; lo < g.end;) {
-      const auto left = static_cast<std::uint64_t>(g.end) - static_cast<std::uint64_t>(lo);
-      const std::int64_t hi = left <= std::uint64_t(g.grain) ? g.end : lo + g.grain;
-      Task* c = g.rt->create(&run_chunk, sizeof(LoopChunk), alignof(LoopChunk), chunk_opts);
-      *static_cast<LoopChunk*>(c->args) = {g.fn, g.arg, lo, hi};
-      g.rt->submit(c);
+    for (std::int64_t lo = grp.begin; lo < grp.end;) {
+      const auto left = static_cast<std::uint64_t>(grp.end) - static_cast<std::uint64_t>(lo);
+      const std::int64_t hi = left <= std::uint64_t(grp.grain) ? grp.end : lo + grp.grain;
+      Task* c = grp.rt->create(&run_chunk, sizeof(LoopChunk), alignof(LoopChunk), chunk_opts);
+      *static_cast<LoopChunk*>(c->args) = {grp.fn, grp.arg, lo, hi};
+      grp.rt->submit(c);
       lo = hi;
     }
     try {
-      g.rt->taskwait();
+      grp.rt->taskwait();
     } catch (...) {
-      g.error = std::current_exception();
+      grp.error = std::current_exception();
     }
   };
   task_options group_opts;
