@@ -30,11 +30,51 @@ struct Config {
   // The platform layer: DVFS, energy meters, thermal sensors, counters
   // (keys in config_keys_platform.cpp).
   struct Platform {
+    std::string dvfs = "auto";         // JOULE_DVFS: auto | none | emulated | cpufreq
+    std::string dvfs_domain = "auto";  // JOULE_DVFS_DOMAIN: auto | core | chip
+    std::string pstates_spec = "1.2-2.4:0.1";  // JOULE_PSTATES (GHz), parsed below
+    std::vector<std::uint32_t> pstates_khz;    // ascending; empty: from pstates_spec
+    int dvfs_latency_us = 10;                  // JOULE_DVFS_LATENCY_US (emulated)
+    std::vector<std::pair<std::string, double>> memory_bound;  // JOULE_MEMORY_BOUND
+    double memory_bound_default = 0.0;                         //   "*" entry
+    std::string sysfs_root = "/";  // JOULE_SYSFS_ROOT
+    std::string topology;          // JOULE_TOPOLOGY: hwloc synthetic; empty = this machine
+    std::string meter = "auto";    // JOULE_METER: auto | model | rapl | papi
+    // JOULE_POWER_BUSY: (GHz, W) of one busy core, seed-000 calibration.
+    std::vector<std::pair<double, double>> power_busy = {{1.2, 20.4}, {2.4, 36.3}};
+    double power_idle = 14.52;   // JOULE_POWER_IDLE: W per sleeping core
+    double power_uncore = 0.0;   // JOULE_POWER_UNCORE: W per chip
+    std::string thermal = "auto";  // JOULE_THERMAL: auto | model | hwmon
+    struct Rc {                    // JOULE_THERMAL_MODEL
+      double air = 22.0, alpha = 1.0, beta = 0.6, gamma = 0.0, tau_s = 20.0;
+    } rc;
+    std::vector<std::pair<int, double>> hotspots;  // JOULE_THERMAL_HOTSPOT chip:+K
+    std::string counters = "none";                 // JOULE_COUNTERS: none | papi
+    std::vector<std::string> counter_events = {"PAPI_TOT_CYC", "PAPI_TOT_INS", "PAPI_L3_TCM",
+                                               "perf::TASK-CLOCK"};
+    std::string state_dir;  // JOULE_STATE_DIR; empty: default_state_dir()
+    // $XDG_RUNTIME_DIR/joule or /run/joule: read here so that the platform
+    // layer never reads the environment.
+    static std::string default_state_dir();
+    // The P-state table in kHz (pstates_khz, or the default spec parsed).
+    std::vector<std::uint32_t> pstate_table() const;
   } platform;
 
   // Observability: traces and the end-of-run report (config_keys_trace.cpp).
   struct Trace {
+    std::string format = "none";  // JOULE_TRACE: none | paraver | chrome
+    std::string dir = ".";        // JOULE_TRACE_DIR: where trace files go
+    int buffer_kb = 1024;         // JOULE_TRACE_BUFFER_KB: per-thread buffer before a flush
+    int rank = -1;                // JOULE_TRACE_RANK: -1 = launcher_rank()
+    // The MPI launcher's rank (OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID),
+    // or -1: read here so that the trace subsystem never reads the environment.
+    static int launcher_rank();
   } trace;
+
+  // CPU lending between processes, DROM (config_keys_lewi.cpp).
+  struct Lewi {
+    std::string mode = "off";  // off | local | node
+  } lewi;
 
   bool report = false;  // JOULE_REPORT: print the end-of-run report
   bool dump = false;
@@ -62,6 +102,7 @@ const std::vector<ConfigKey>& config_keys();
 std::vector<ConfigKey> core_config_keys();
 std::vector<ConfigKey> platform_config_keys();
 std::vector<ConfigKey> trace_config_keys();
+std::vector<ConfigKey> lewi_config_keys();
 
 // Helpers the key table uses; exposed for tests.
 bool parse_bool(std::string_view v);

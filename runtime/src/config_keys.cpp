@@ -72,7 +72,7 @@ std::vector<ConfigKey> core_config_keys() { return kCoreKeys; }
 const std::vector<ConfigKey>& config_keys() {
   static const std::vector<ConfigKey> all = [] {
     std::vector<ConfigKey> keys = core_config_keys();
-    for (auto section : {platform_config_keys, trace_config_keys})
+    for (auto section : {platform_config_keys, trace_config_keys, lewi_config_keys})
       for (auto& k : section()) keys.push_back(k);
     return keys;
   }();

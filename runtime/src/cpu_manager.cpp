@@ -1,0 +1,22 @@
+#include "cpu_manager.hpp"
+
+#include "config.hpp"
+
+namespace joule::rt {
+namespace {
+
+// Keeps the process's CPUs for good: every hook is a no-op.
+class OwnCpusManager final : public CpuManager {
+ public:
+  const char* name() const override { return "own"; }
+};
+
+}  // namespace
+
+std::unique_ptr<CpuManager> make_cpu_manager(const Config& cfg) {
+  if (cfg.lewi.mode != "off")
+    if (auto m = make_lewi_cpu_manager(cfg)) return m;
+  return std::make_unique<OwnCpusManager>();
+}
+
+}  // namespace joule::rt
