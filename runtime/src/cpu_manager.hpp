@@ -44,6 +44,15 @@ class CpuManager {
   // DROM: true (and the new mask in `mask`) if another process or joule-ctl
   // changed this process's CPU mask since the last call.
   virtual bool poll_mask(std::vector<int>& /*mask*/) { return false; }
+
+  // A parked worker's view: may this process run on `cpu` now (it owns it
+  // and has not lent it, or it has borrowed it)?
+  virtual bool usable(int /*cpu*/) { return true; }
+  // Blocks until usable(cpu) may have changed, or the timeout passes.
+  // Implementations wake waiters on every transition of `cpu`.
+  virtual void wait_for_change(int /*cpu*/, unsigned /*timeout_us*/) {}
+  // Wakes whoever waits on `cpu` in this process (used at stop).
+  virtual void wake(int /*cpu*/) {}
 };
 
 // JOULE_LEWI=off gives the default manager; local / node give LeWI.

@@ -32,6 +32,8 @@ class Idle {
     if (sleepers_.load(std::memory_order_seq_cst) > 0) signal(1 << 30);
   }
 
+  int sleepers() const noexcept { return sleepers_.load(std::memory_order_relaxed); }
+
  private:
   void wait(std::uint32_t seen) noexcept;
   void signal(int n) noexcept;

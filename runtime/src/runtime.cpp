@@ -88,10 +88,16 @@ Runtime::Runtime(Config cfg) : config_(std::move(cfg)) {
     cpus = config_.workers.cpus;
   }
   const int n = config_.workers.count > 0 ? config_.workers.count : int(cpus.size());
-  for (int i = 0; i < n; ++i)
-    workers_.push_back(std::make_unique<Worker>(*this, i, cpus[std::size_t(i) % cpus.size()]));
+  cpu_manager_ = make_cpu_manager(config_);
+  lending_ = config_.lewi.mode != "off";
+  owned_workers_ = n;
+  // With lending, any CPU of the machine may be borrowed and get a worker.
+  max_workers_ = lending_ ? std::max(n, topology_->machine_cpus() + n) : n;
+  slots_ = std::make_unique<std::atomic<Worker*>[]>(std::size_t(max_workers_));
+  worker_of_cpu_.assign(std::size_t(std::max(topology_->machine_cpus(), 1) + 1), -1);
+  for (int i = 0; i < n; ++i) add_worker(cpus[std::size_t(i) % cpus.size()]);
   scheduler_ = std::make_unique<sched::SyncScheduler>(
-      sched::make_policy(config_.scheduler.policy, n));
+      sched::make_policy(config_.scheduler.policy, max_workers_));
   observers_ = make_observers(config_);
   observed_ = !observers_.empty();
 }
@@ -107,14 +113,17 @@ void Runtime::launch() {
   main_root_ = make_root();
   ctx.root = ctx.current = main_root_;
   for (auto& o : observers_) o->on_runtime_start(*this);
+  std::vector<int> owned;
+  for (int i = 0; i < owned_workers_; ++i) owned.push_back(worker(i)->cpu());
+  cpu_manager_->start(owned);
   topology_->save_current_binding();
-  workers_[0]->adopt_current_thread(ctx);
-  for (std::size_t i = 1; i < workers_.size(); ++i) workers_[i]->start();
+  worker(0)->adopt_current_thread(ctx);
+  for (int i = 1; i < owned_workers_; ++i) worker(i)->start();
   if (config_.dump) {
     std::string text = config_.dump_text();
     text += "  (machine: " + topology_->describe() + "; workers on CPUs";
-    for (auto& w : workers_) text += " " + std::to_string(w->cpu());
-    text += ")\n";
+    for (int i = 0; i < owned_workers_; ++i) text += " " + std::to_string(worker(i)->cpu());
+    text += "; CPU manager: " + std::string(cpu_manager_->name()) + ")\n";
     std::fputs(text.c_str(), stderr);
   }
 }
@@ -151,7 +160,12 @@ void Runtime::shutdown() {
   help_until(ctx, all_done, nullptr);
   stopping_.store(true);
   idle_.wake_all();
-  for (std::size_t i = 1; i < workers_.size(); ++i) workers_[i]->join();
+  {
+    std::lock_guard guard(workers_mutex_);  // no guest is added from here on
+    for (int i = 1; i < worker_count(); ++i) cpu_manager_->wake(worker(i)->cpu());
+  }
+  for (int i = 1; i < worker_count(); ++i) worker(i)->join();
+  cpu_manager_->stop();
   for (auto& o : observers_) o->on_worker_stop(0);
   topology_->restore_current_binding();
   for (auto& o : observers_) o->on_runtime_stop(*this);
@@ -167,9 +181,10 @@ void Runtime::print_report() const {
   std::ostringstream os;
   const double seconds = double(now_ns() - start_ns_) * 1e-9;
   std::uint64_t completed = external_completed_.load();
-  for (const auto& w : workers_) completed += w->completed();
+  for (int i = 0; i < worker_count(); ++i) completed += worker(i)->completed();
   os << "== joule report ==\n"
-     << "wall time: " << seconds << " s, workers: " << workers_.size()
+     << "wall time: " << seconds << " s, workers: " << owned_workers_
+     << " (+" << worker_count() - owned_workers_ << " on borrowed CPUs)"
      << ", tasks completed: " << completed << ", iterations: " << iterations_.load() << "\n";
   for (const auto& o : observers_) o->report(os);
   std::fputs(os.str().c_str(), stderr);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "config.hpp"
+#include "cpu_manager.hpp"
 #include "idle.hpp"
 #include "observer.hpp"
 #include "joule/joule.hpp"
@@ -32,7 +33,11 @@ class Runtime {
   static std::uint64_t generation() noexcept;
 
   const Config& config() const noexcept { return config_; }
-  int num_workers() const noexcept { return int(workers_.size()); }
+  // Workers on the process's own CPUs (guests on borrowed CPUs come after).
+  int num_workers() const noexcept { return owned_workers_; }
+  // All workers so far, guests included; worker(i) for i < worker_count().
+  int worker_count() const noexcept { return worker_count_.load(std::memory_order_acquire); }
+  Worker* worker(int i) const noexcept { return slots_[std::size_t(i)].load(std::memory_order_acquire); }
   sched::SyncScheduler& scheduler() noexcept { return *scheduler_; }
   Idle& idle() noexcept { return idle_; }
   bool stopping() const noexcept { return stopping_.load(std::memory_order_relaxed); }
@@ -41,7 +46,17 @@ class Runtime {
   ThreadContext& context();
   const std::vector<std::unique_ptr<Observer>>& observers() const noexcept { return observers_; }
   bool observed() const noexcept { return observed_; }
-  int worker_cpu(int worker) const noexcept { return workers_[std::size_t(worker)]->cpu(); }
+  int worker_cpu(int i) const noexcept { return worker(i)->cpu(); }
+
+  // ---- CPU lending (runtime_lending.cpp) ----
+  CpuManager& cpu_manager() noexcept { return *cpu_manager_; }
+  bool lending() const noexcept { return lending_; }
+  void note_parked(int delta) noexcept { parked_.fetch_add(delta, std::memory_order_relaxed); }
+  // After ready tasks were pushed: reclaim or borrow CPUs if they outnumber
+  // the workers that could run them.
+  void maybe_acquire();
+  // DROM: applies a changed process mask (rate-limited; any worker may call).
+  void poll_drom();
   void iteration_boundary();
   std::uint64_t iterations() const noexcept { return iterations_.load(); }
 
@@ -83,10 +98,27 @@ class Runtime {
   void report_lost_exception(Task* root);
   void print_report() const;
 
+  Worker& add_worker(int cpu);  // caller holds workers_mutex_
+  void activate_cpu(int cpu);
+  void apply_mask(const std::vector<int>& mask);
+
   Config config_;
   std::unique_ptr<Topology> topology_;
   std::unique_ptr<sched::SyncScheduler> scheduler_;
+  std::unique_ptr<CpuManager> cpu_manager_;
+  bool lending_ = false;
+  int owned_workers_ = 0;
+  int max_workers_ = 0;
+  // Workers never move or go away while the runtime runs; slots_ lets any
+  // thread read them while guests are being added under workers_mutex_.
+  std::mutex workers_mutex_;
   std::vector<std::unique_ptr<Worker>> workers_;
+  std::unique_ptr<std::atomic<Worker*>[]> slots_;
+  std::atomic<int> worker_count_{0};
+  std::vector<int> worker_of_cpu_;  // cpu -> worker index or -1 (workers_mutex_)
+  std::atomic<int> parked_{0};
+  std::atomic<std::uint64_t> last_acquire_ns_{0};
+  std::atomic<std::uint64_t> last_drom_ns_{0};
   Idle idle_;
   std::vector<std::unique_ptr<Observer>> observers_;
   bool observed_ = false;

@@ -224,6 +224,7 @@ void Runtime::make_ready(Task** tasks, int n, ThreadContext& ctx) {
   else
     scheduler_->push_many(tasks + first, pushed, worker);
   idle_.wake_after_publish(pushed);
+  if (lending_) maybe_acquire();
 }
 
 void Runtime::record_exception(Task* parent, std::exception_ptr e, std::uint32_t suppressed) {
@@ -253,9 +254,9 @@ void Runtime::count_completed(ThreadContext& ctx) noexcept {
 std::int64_t Runtime::in_flight() const noexcept {
   std::uint64_t created = external_created_.load(std::memory_order_relaxed);
   std::uint64_t completed = external_completed_.load(std::memory_order_relaxed);
-  for (const auto& w : workers_) {
-    created += w->created();
-    completed += w->completed();
+  for (int i = 0, n = worker_count(); i < n; ++i) {
+    created += worker(i)->created();
+    completed += worker(i)->completed();
   }
   return std::int64_t(created - completed);
 }

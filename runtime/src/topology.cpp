@@ -50,6 +50,11 @@ void Topology::restore_current_binding() {
   if (saved_) hwloc_set_cpubind(topo_, saved_, HWLOC_CPUBIND_THREAD);
 }
 
+int Topology::machine_cpus() const {
+  const int last = hwloc_bitmap_last(hwloc_topology_get_complete_cpuset(topo_));
+  return last < 0 ? int(allowed_.size()) : last + 1;
+}
+
 int Topology::numa_node_of(int cpu) const {
   if (numa_available() < 0) return 0;
   const int node = numa_node_of_cpu(cpu);

@@ -24,6 +24,8 @@ class Topology {
   void save_current_binding();
   void restore_current_binding();
   int numa_node_of(int cpu) const;
+  // Highest OS CPU index of the machine + 1 (not only the process mask).
+  int machine_cpus() const;
   std::string describe() const;
 
  private:

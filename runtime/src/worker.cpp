@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "cpu_manager.hpp"
 #include "runtime.hpp"
 
 namespace joule::rt {
@@ -28,14 +29,22 @@ void Worker::adopt_current_thread(ThreadContext& ctx) {
 }
 
 // The dispatch loop: run what is ready; when nothing is, spin for the
-// configured time and then sleep until a producer wakes us.
+// configured time, then lend the CPU (lending on) or sleep until woken.
+// With lending, a borrowed CPU whose owner claimed it is returned before the
+// next task, and a retired CPU (DROM) is left alone.
 void Worker::run() {
   ThreadContext& ctx = thread_context();
   ctx = ThreadContext{};
   ctx.generation = Runtime::generation();
   adopt_current_thread(ctx);
   ctx.in_loop = true;
+  const bool lending = rt_.lending();
   for (;;) {
+    if (lending && must_leave()) {
+      park(ctx);
+      if (rt_.stopping()) break;
+      continue;
+    }
     if (rt_.run_one(ctx)) continue;
     if (rt_.stopping()) break;
     idle_wait(ctx);
@@ -44,9 +53,17 @@ void Worker::run() {
   ctx = ThreadContext{};
 }
 
-void Worker::idle_wait(ThreadContext&) {
+bool Worker::must_leave() {
+  if (retired_.load(std::memory_order_relaxed)) return true;
+  return rt_.cpu_manager().must_return(cpu_);
+}
+
+// Spins; then lends the CPU and parks (lending on and the manager agrees),
+// or sleeps until a producer wakes us.
+void Worker::idle_wait(ThreadContext& ctx) {
   auto& sched = rt_.scheduler();
   auto work_or_stop = [&] { return sched.size() > 0 || rt_.stopping(); };
+  rt_.poll_drom();
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::microseconds(rt_.config().workers.spin_us);
   do {
@@ -55,11 +72,32 @@ void Worker::idle_wait(ThreadContext&) {
       cpu_relax();
     }
   } while (std::chrono::steady_clock::now() < deadline);
+  if (rt_.lending() && rt_.cpu_manager().release_idle(cpu_)) return park(ctx);
   if (rt_.observed())
     for (auto& o : rt_.observers()) o->on_idle(index_, true, now_ns());
   rt_.idle().sleep_unless(work_or_stop);
   if (rt_.observed())
     for (auto& o : rt_.observers()) o->on_idle(index_, false, now_ns());
+}
+
+// The CPU is lent, returned or retired: wait until this process may use it
+// again. Work that arrives meanwhile makes the runtime reclaim or borrow.
+void Worker::park(ThreadContext& ctx) {
+  if (ctx.next) {  // never strand the immediate successor
+    Task* t = ctx.next;
+    ctx.next = nullptr;
+    rt_.scheduler().push(t, index_);
+  }
+  parked_.store(true, std::memory_order_relaxed);
+  rt_.note_parked(+1);
+  if (rt_.observed())
+    for (auto& o : rt_.observers()) o->on_idle(index_, true, now_ns());
+  auto& cm = rt_.cpu_manager();
+  while (!rt_.stopping() && (retired_.load() || !cm.usable(cpu_))) cm.wait_for_change(cpu_, 50000);
+  if (rt_.observed())
+    for (auto& o : rt_.observers()) o->on_idle(index_, false, now_ns());
+  rt_.note_parked(-1);
+  parked_.store(false, std::memory_order_relaxed);
 }
 
 }  // namespace joule::rt

@@ -26,6 +26,11 @@ class Worker {
   void adopt_current_thread(ThreadContext& ctx);
 
   int index() const noexcept { return index_; }
+  bool parked() const noexcept { return parked_.load(std::memory_order_relaxed); }
+  // DROM: a retired worker's CPU left the process mask; it parks until the
+  // CPU comes back.
+  void set_retired(bool r) noexcept { retired_.store(r); }
+  bool retired() const noexcept { return retired_.load(); }
   int cpu() const noexcept { return cpu_; }
   TaskPool& pool() noexcept { return pool_; }
 
@@ -42,12 +47,16 @@ class Worker {
   }
   void run();
   void idle_wait(ThreadContext& ctx);
+  bool must_leave();
+  void park(ThreadContext& ctx);
 
   Runtime& rt_;
   const int index_;
   const int cpu_;
   std::thread thread_;
   TaskPool pool_;
+  std::atomic<bool> parked_{false};
+  std::atomic<bool> retired_{false};
   alignas(64) std::atomic<std::uint64_t> created_{0};
   alignas(64) std::atomic<std::uint64_t> completed_{0};
 };

@@ -158,7 +158,8 @@ void write_prv(const TraceSession& s, const std::string& path) {
   if (!f) throw std::runtime_error("cannot write " + path);
   const auto threads = s.threads();
   const int cpus = node_cpus(s);
-  std::vector<std::string> ids(threads.size()), cpu_ids(std::size_t(cpus));
+  std::vector<std::string> ids(threads.size());
+  std::vector<std::string> cpu_ids(static_cast<std::size_t>(cpus));
   for (std::size_t i = 0; i < threads.size(); ++i) {
     const int cpu_field = threads[i]->cpu() >= 0 ? threads[i]->cpu() + 1 : 0;
     ids[i] = std::to_string(cpu_field) + ":1:1:" + std::to_string(i + 1);

@@ -33,6 +33,20 @@ std::uint32_t ThreadBuffer::label_id(const char* label) {
   return e.id;
 }
 
+std::uint32_t ThreadBuffer::name_id(const char* name) {
+  if (!name) return 0;
+  CacheEntry& e = names_[(reinterpret_cast<std::uintptr_t>(name) >> 3) & 31];
+  if (e.key != name) e = CacheEntry{name, session_.intern_name(name)};
+  return e.id;
+}
+
+std::uint32_t ThreadBuffer::counter_id(const char* counter, int cpu) {
+  CacheEntry& e = counters_[((reinterpret_cast<std::uintptr_t>(counter) >> 3) + unsigned(cpu)) & 31];
+  if (!counter || e.key != counter || e.cpu != cpu)
+    e = CacheEntry{counter, session_.intern_counter(counter, cpu), cpu};
+  return e.id;
+}
+
 void ThreadBuffer::task_create(const char* label, std::uint64_t id, std::uint64_t now) {
   const std::uint32_t l = label_id(label);
   stats_.created();

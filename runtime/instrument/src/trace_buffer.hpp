@@ -34,6 +34,8 @@ class ThreadBuffer {
   }
   // Label ids are cached per thread by pointer: labels are static strings.
   std::uint32_t label_id(const char* label);
+  std::uint32_t name_id(const char* name);        // MPI call names
+  std::uint32_t counter_id(const char* counter, int cpu);  // tracks: name [cpu N]
 
   void task_create(const char* label, std::uint64_t id, std::uint64_t now);
   void task_start(const char* label, std::uint64_t id, std::uint64_t now);
@@ -71,6 +73,7 @@ class ThreadBuffer {
   struct CacheEntry {
     const char* key = nullptr;
     std::uint32_t id = 0;
+    int cpu = -1;
   };
 
   TraceSession& session_;
@@ -83,7 +86,9 @@ class ThreadBuffer {
   bool truncated_ = false;     // a flush failed: later records are dropped
   std::vector<Frame> stack_;   // tasks running on this thread (nesting)
   std::uint64_t sleep_start_ = 0;
-  CacheEntry cache_[256];
+  CacheEntry cache_[256];  // labels
+  CacheEntry names_[32];
+  CacheEntry counters_[32];
   trace_format::WorkerStats stats_;
 };
 

@@ -68,9 +68,11 @@ std::uint32_t TraceSession::intern_name(const char* name) {
   return names_.intern(name);
 }
 
-std::uint32_t TraceSession::intern_counter(const char* name) {
+std::uint32_t TraceSession::intern_counter(const char* name, int cpu) {
+  std::string track = name ? name : "counter";
+  if (cpu >= 0) track.append(" cpu ").append(std::to_string(cpu));
   std::lock_guard guard(mutex_);
-  return counters_.intern(name ? name : "counter");
+  return counters_.intern(track.c_str());
 }
 
 std::vector<const ThreadBuffer*> TraceSession::threads() const {
@@ -82,8 +84,8 @@ std::vector<const ThreadBuffer*> TraceSession::threads() const {
 
 std::string TraceSession::file_base() const {
   std::string base = opt_.dir + "/joule-" + std::to_string(::getpid());
-  if (opt_.rank >= 0) base += "-rank" + std::to_string(opt_.rank);
-  if (gen_ > 1) base += "-" + std::to_string(gen_);  // later runtimes of the same process
+  if (opt_.rank >= 0) base.append("-rank").append(std::to_string(opt_.rank));
+  if (gen_ > 1) base.append("-").append(std::to_string(gen_));  // later runtimes of this process
   return base;
 }
 

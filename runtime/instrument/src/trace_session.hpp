@@ -44,7 +44,8 @@ class TraceSession {
 
   std::uint32_t intern_label(const char* label);
   std::uint32_t intern_name(const char* name);
-  std::uint32_t intern_counter(const char* name);
+  // Counter tracks are named "<name>" or "<name> cpu <N>".
+  std::uint32_t intern_counter(const char* name, int cpu);
   void set_rank(int rank) { opt_.rank = rank; }
 
   // For the writers (after the threads stopped).

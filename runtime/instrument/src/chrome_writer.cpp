@@ -1,0 +1,187 @@
+// Chrome trace-event JSON (Perfetto, chrome://tracing): tasks, sleeps and
+// states as complete ("X") slices per thread, MPI calls as B/E slices,
+// iterations and other events as instants, counters as "C" tracks.
+// Timestamps are CLOCK_MONOTONIC microseconds, so the traces of processes
+// on one node line up when joule-trace merge concatenates them.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+#include "trace_session.hpp"
+
+namespace joule::rt {
+namespace {
+
+using namespace trace_format;
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += char(c);
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += char(c);
+    }
+  }
+  return out + "\"";
+}
+
+class ChromeOut {
+ public:
+  ChromeOut(std::FILE* f, const TraceSession& s) : f_(f), s_(s), pid_(::getpid()) {}
+
+  void begin_event(const char* ph, const std::string& name, const char* cat, int tid,
+                   std::uint64_t t) {
+    std::fprintf(f_, "%s\n{\"ph\":\"%s\",\"name\":%s,\"cat\":\"%s\",\"pid\":%d,\"tid\":%d,\"ts\":",
+                 first_ ? "" : ",", ph, json_string(name).c_str(), cat, pid_, tid);
+    first_ = false;
+    ts(t);
+  }
+  void ts(std::uint64_t t) {
+    std::fprintf(f_, "%llu.%03llu", static_cast<unsigned long long>(t / 1000),
+                 static_cast<unsigned long long>(t % 1000));
+  }
+  void dur(std::uint64_t t0, std::uint64_t t1) {
+    std::fputs(",\"dur\":", f_);
+    ts(t1 > t0 ? t1 - t0 : 0);
+  }
+  void end(const std::string& args = "") {
+    if (!args.empty()) std::fprintf(f_, ",\"args\":{%s}", args.c_str());
+    std::fputc('}', f_);
+  }
+  void thread(const ThreadBuffer& b, int tid);
+  void metadata(const std::vector<const ThreadBuffer*>& threads);
+
+ private:
+  std::FILE* f_;
+  const TraceSession& s_;
+  int pid_;
+  bool first_ = true;
+};
+
+void ChromeOut::thread(const ThreadBuffer& b, int tid) {
+  struct Open {
+    std::uint32_t what;  // label id, or state
+    std::uint64_t id, t;
+  };
+  std::vector<Open> tasks, states;
+  const auto& labels = s_.label_names();
+  auto label = [&](std::uint32_t l) { return l < labels.size() ? labels[l] : "label " + std::to_string(l); };
+  auto close_state = [&](std::uint32_t st, std::uint64_t t) {
+    for (auto it = states.rbegin(); it != states.rend(); ++it) {
+      if (it->what != st) continue;
+      begin_event("X", st == kSleeping ? "sleep" : state_name(st), "state", tid, it->t);
+      dur(it->t, t);
+      end();
+      states.erase(std::next(it).base());
+      return;
+    }
+  };
+  ThreadBuffer::Reader reader(b);
+  Record r;
+  while (reader.next(r)) {
+    const std::string args_id = "\"id\":" + std::to_string(r.b);
+    switch (r.kind) {
+      case kRecTaskStart: tasks.push_back({r.a, r.b, r.t}); break;
+      case kRecTaskEnd:
+        if (tasks.empty()) break;
+        begin_event("X", label(tasks.back().what), "task", tid, tasks.back().t);
+        dur(tasks.back().t, r.t);
+        end("\"id\":" + std::to_string(tasks.back().id));
+        tasks.pop_back();
+        break;
+      case kRecTaskCreate:
+        begin_event("i", "create " + label(r.a), "create", tid, r.t);
+        std::fputs(",\"s\":\"t\"", f_);
+        end(args_id);
+        break;
+      case kRecSleepBegin: states.push_back({kSleeping, 0, r.t}); break;
+      case kRecSleepEnd: close_state(kSleeping, r.t); break;
+      case kRecStateBegin: states.push_back({r.a, 0, r.t}); break;
+      case kRecStateEnd: close_state(r.a, r.t); break;
+      case kRecIteration:
+        begin_event("i", "iteration " + std::to_string(r.b), "iteration", tid, r.t);
+        std::fputs(",\"s\":\"p\"", f_);
+        end("\"iteration\":" + std::to_string(r.b));
+        break;
+      case kRecEvent:
+        begin_event("i", event_name(r.a), "event", tid, r.t);
+        std::fputs(",\"s\":\"t\"", f_);
+        end("\"value\":" + std::to_string(r.b));
+        break;
+      case kRecEventNamed: {
+        const bool enter = r.b != 0 && r.b < s_.names().size();
+        const std::string name = enter ? s_.names()[r.b] : std::string(event_name(r.a));
+        begin_event(r.a == kEvMpiCall ? (enter ? "B" : "E") : "i", name,
+                    r.a == kEvMpiCall ? "mpi" : "event", tid, r.t);
+        if (r.a != kEvMpiCall) std::fputs(",\"s\":\"t\"", f_);
+        end();
+        break;
+      }
+      case kRecCounter: {
+        double v;
+        std::memcpy(&v, &r.b, sizeof v);
+        const auto& cn = s_.counter_names();
+        const std::string name = r.a < cn.size() ? cn[r.a] : "counter";
+        begin_event("C", name, "counter", tid, r.t);
+        char val[64];
+        std::snprintf(val, sizeof val, "\"value\":%.9g", v);
+        end(val);
+        break;
+      }
+      default: break;
+    }
+  }
+  // Still open at the end (e.g. a worker that never woke): close at stop.
+  while (!states.empty()) close_state(states.back().what, s_.stop_ns());
+}
+
+void ChromeOut::metadata(const std::vector<const ThreadBuffer*>& threads) {
+  const std::string pname = "joule pid " + std::to_string(pid_) +
+                            (s_.options().rank >= 0 ? " rank " + std::to_string(s_.options().rank) : "");
+  std::fprintf(f_, "%s\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":%s}}",
+               first_ ? "" : ",", pid_, json_string(pname).c_str());
+  first_ = false;
+  for (std::size_t i = 0; i < threads.size(); ++i) {
+    const ThreadBuffer& b = *threads[i];
+    const std::string name = b.worker() >= 0 ? "worker " + std::to_string(b.worker()) + " (cpu " +
+                                                   std::to_string(b.cpu()) + ")"
+                                             : "thread " + std::to_string(i + 1);
+    std::fprintf(f_, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%zu,"
+                 "\"args\":{\"name\":%s,\"worker\":%d,\"cpu\":%d}}",
+                 pid_, i + 1, json_string(name).c_str(), b.worker(), b.cpu());
+    std::fprintf(f_, ",\n{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%d,\"tid\":%zu,"
+                 "\"args\":{\"sort_index\":%zu}}", pid_, i + 1, i + 1);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> write_chrome(const TraceSession& s, const std::string& base) {
+  const std::string path = base + ".json";
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) throw std::runtime_error("cannot write " + path);
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) != 0) std::strcpy(host, "localhost");
+  std::fprintf(f, "{\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"joule_format\":1,\"pid\":%d,"
+               "\"rank\":%d,\"host\":%s,\"start_ns\":%llu,\"stop_ns\":%llu},\n\"traceEvents\":[",
+               int(::getpid()), s.options().rank, json_string(host).c_str(),
+               static_cast<unsigned long long>(s.start_ns()),
+               static_cast<unsigned long long>(s.stop_ns()));
+  ChromeOut out(f, s);
+  const auto threads = s.threads();
+  out.metadata(threads);
+  for (std::size_t i = 0; i < threads.size(); ++i) out.thread(*threads[i], int(i + 1));
+  std::fputs("\n]}\n", f);
+  if (std::fclose(f) != 0) throw std::runtime_error("cannot write " + path);
+  return {path};
+}
+
+}  // namespace joule::rt

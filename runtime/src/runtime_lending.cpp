@@ -1,0 +1,90 @@
+// The runtime side of CPU lending: workers for the CPUs the CpuManager hands
+// over, and DROM mask changes. The node-wide policy lives in runtime/lending.
+#include <algorithm>
+
+#include "runtime.hpp"
+
+namespace joule::rt {
+namespace {
+
+constexpr std::uint64_t kAcquireIntervalNs = 20'000;  // ask the table at most this often
+constexpr std::uint64_t kDromIntervalNs = 1'000'000;
+
+bool rate_limited(std::atomic<std::uint64_t>& last, std::uint64_t interval) {
+  const std::uint64_t now = now_ns();
+  std::uint64_t prev = last.load(std::memory_order_relaxed);
+  if (now - prev < interval) return true;
+  return !last.compare_exchange_strong(prev, now, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+Worker& Runtime::add_worker(int cpu) {
+  const int index = worker_count_.load(std::memory_order_relaxed);
+  if (index >= max_workers_) throw joule::error(JOULE_ERR_STATE, "joule: too many workers");
+  workers_.push_back(std::make_unique<Worker>(*this, index, cpu));
+  slots_[std::size_t(index)].store(workers_.back().get(), std::memory_order_release);
+  if (cpu >= 0 && std::size_t(cpu) < worker_of_cpu_.size() && worker_of_cpu_[std::size_t(cpu)] < 0)
+    worker_of_cpu_[std::size_t(cpu)] = index;
+  worker_count_.store(index + 1, std::memory_order_release);
+  return *workers_.back();
+}
+
+// A CPU this process may now use: its parked worker wakes by itself (the
+// manager's transition woke it); a CPU without a worker gets a new guest.
+void Runtime::activate_cpu(int cpu) {
+  std::lock_guard guard(workers_mutex_);
+  if (stopping()) return;
+  if (cpu < 0 || std::size_t(cpu) >= worker_of_cpu_.size()) return;
+  const int index = worker_of_cpu_[std::size_t(cpu)];
+  if (index >= 0) {
+    worker(index)->set_retired(false);
+    cpu_manager_->wake(cpu);
+    return;
+  }
+  add_worker(cpu).start();
+}
+
+void Runtime::maybe_acquire() {
+  const std::int64_t ready = scheduler_->size();
+  if (ready <= 0) return;
+  // Idle workers of our own that are not parked will pick the work up.
+  const int awake_idle = idle_.sleepers();
+  const std::int64_t want = ready - awake_idle;
+  if (want <= 0 || rate_limited(last_acquire_ns_, kAcquireIntervalNs)) return;
+  std::vector<int> got;
+  cpu_manager_->acquire(int(std::min<std::int64_t>(want, max_workers_)), got);
+  for (int cpu : got) activate_cpu(cpu);
+}
+
+void Runtime::poll_drom() {
+  if (!lending_ || rate_limited(last_drom_ns_, kDromIntervalNs)) return;
+  std::vector<int> mask;
+  if (cpu_manager_->poll_mask(mask)) apply_mask(mask);
+}
+
+// Workers whose CPU left the mask retire (park) at their next task boundary;
+// CPUs that joined get a worker. Worker 0 (the user's thread) is never
+// retired: its CPU stays in use while that thread runs.
+void Runtime::apply_mask(const std::vector<int>& mask) {
+  std::vector<int> added;
+  {
+    std::lock_guard guard(workers_mutex_);
+    for (int i = 1; i < worker_count(); ++i) {
+      Worker* w = worker(i);
+      const bool in_mask = std::find(mask.begin(), mask.end(), w->cpu()) != mask.end();
+      if (i >= owned_workers_ && !in_mask) continue;  // a guest on a borrowed CPU
+      if (w->retired() == in_mask) {
+        w->set_retired(!in_mask);
+        cpu_manager_->wake(w->cpu());
+      }
+    }
+    for (int cpu : mask) {
+      if (cpu < 0 || std::size_t(cpu) >= worker_of_cpu_.size()) continue;
+      if (worker_of_cpu_[std::size_t(cpu)] < 0) added.push_back(cpu);
+    }
+  }
+  for (int cpu : added) activate_cpu(cpu);
+}
+
+}  // namespace joule::rt
