@@ -20,13 +20,8 @@ task* task_create(task_fn fn, std::size_t args_size, std::size_t args_align,
 
 void task_add_deps(task* t, const dep* deps, std::size_t n) {
   rt::Runtime& r = rt::Runtime::get();
-  try {
-    for (std::size_t i = 0; i < n; ++i)
-      r.add_dep(to_rt(t), static_cast<int>(deps[i].kind), deps[i].addr, deps[i].bytes);
-  } catch (...) {
-    r.discard(to_rt(t));  // the body was built: it must not run, but must pass
-    throw;
-  }
+  for (std::size_t i = 0; i < n; ++i)
+    r.add_dep(to_rt(t), static_cast<int>(deps[i].kind), deps[i].addr, deps[i].bytes);
 }
 
 void task_submit(task* t) { rt::Runtime::get().submit(to_rt(t)); }

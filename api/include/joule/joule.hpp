@@ -63,6 +63,8 @@ using loop_fn = void (*)(void*, std::int64_t, std::int64_t);
 
 JOULE_EXPORT task* task_create(task_fn fn, std::size_t args_size, std::size_t args_align,
                                const task_options& opts, void** args);
+// Throws on a bad dependency; the task is then neither submitted nor
+// discarded: the caller destroys its arguments and calls task_discard.
 JOULE_EXPORT void task_add_deps(task* t, const dep* deps, std::size_t n);
 JOULE_EXPORT void task_submit(task* t);
 JOULE_EXPORT void task_discard(task* t) noexcept;
@@ -104,7 +106,13 @@ void submit_callable(std::span<const dep> deps, F&& body, const task_options& op
     task_discard(t);
     throw;
   }
-  task_add_deps(t, deps.data(), deps.size());
+  try {
+    task_add_deps(t, deps.data(), deps.size());
+  } catch (...) {
+    static_cast<Body*>(args)->~Body();  // never runs, but must not leak
+    task_discard(t);
+    throw;
+  }
   task_submit(t);
 }
 }  // namespace detail
