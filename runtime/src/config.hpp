@@ -73,7 +73,11 @@ struct Config {
 
   // CPU lending between processes, DROM (config_keys_lewi.cpp).
   struct Lewi {
-    std::string mode = "off";  // off | local | node
+    std::string mode = "off";     // JOULE_LEWI: off | local | node
+    std::string policy = "auto";  // JOULE_LEWI_POLICY: auto (idle workers lend) | mpi
+    bool keep_cpu = false;        // JOULE_LEWI_KEEP_CPU: keep the caller's CPU in blocking calls
+    std::string shm;              // JOULE_LEWI_SHM: segment name; empty = /joule-cpus-<uid>
+    int drom_timeout_ms = 5000;   // JOULE_LEWI_DROM_TIMEOUT_MS: wait for a target to apply a mask
   } lewi;
 
   bool report = false;  // JOULE_REPORT: print the end-of-run report

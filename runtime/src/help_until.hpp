@@ -29,11 +29,7 @@ void Runtime::help_until(ThreadContext& ctx, Done done, std::atomic<bool>* waiti
   }
   if (waiting_flag) waiting_flag->store(false, std::memory_order_relaxed);
   ctx.in_loop = was_in_loop;
-  if (!was_in_loop && ctx.next) {  // nobody here will run it: hand it back
-    Task* t = ctx.next;
-    ctx.next = nullptr;
-    make_ready(&t, 1, ctx);
-  }
+  if (!was_in_loop) flush_private(ctx);  // nobody here would run them
 }
 
 }  // namespace joule::rt

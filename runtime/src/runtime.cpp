@@ -97,7 +97,7 @@ Runtime::Runtime(Config cfg) : config_(std::move(cfg)) {
   worker_of_cpu_.assign(std::size_t(std::max(topology_->machine_cpus(), 1) + 1), -1);
   for (int i = 0; i < n; ++i) add_worker(cpus[std::size_t(i) % cpus.size()]);
   scheduler_ = std::make_unique<sched::SyncScheduler>(
-      sched::make_policy(config_.scheduler.policy, max_workers_));
+      sched::make_policy(config_.scheduler.policy, max_workers_), n);
   observers_ = make_observers(config_);
   observed_ = !observers_.empty();
 }

@@ -69,6 +69,8 @@ class Runtime {
   void execute(Task* t, ThreadContext& ctx);
   // Runs one ready task if there is one.
   bool run_one(ThreadContext& ctx);
+  // Returns the thread's privately held ready tasks to the queue.
+  void flush_private(ThreadContext& ctx);
 
   // ---- waiting (taskwait.cpp) ----
   void taskwait();

@@ -111,12 +111,33 @@ bool Runtime::run_one(ThreadContext& ctx) {
   Task* t = ctx.next;
   if (t) {
     ctx.next = nullptr;
+  } else if (ctx.batch_head < ctx.batch_size) {
+    t = ctx.batch[ctx.batch_head++];
   } else {
-    t = scheduler_->pop(ctx.worker ? ctx.worker->index() : -1);
-    if (!t) return false;
+    const int max = ctx.in_loop ? ThreadContext::kBatch : 1;
+    const int n = scheduler_->pop_batch(ctx.worker ? ctx.worker->index() : -1, ctx.batch, max);
+    if (n == 0) return false;
+    t = ctx.batch[0];
+    ctx.batch_head = 1;
+    ctx.batch_size = n;
   }
   execute(t, ctx);
   return true;
+}
+
+// Leaving a scheduling loop: tasks held privately go back to the queue.
+void Runtime::flush_private(ThreadContext& ctx) {
+  if (ctx.next) {
+    scheduler_->push(ctx.next, ctx.worker ? ctx.worker->index() : -1);
+    ctx.next = nullptr;
+    idle_.wake_after_publish(1);
+  }
+  const int left = ctx.batch_size - ctx.batch_head;
+  if (left > 0) {
+    scheduler_->push_many(ctx.batch + ctx.batch_head, left, ctx.worker ? ctx.worker->index() : -1);
+    idle_.wake_after_publish(left);
+  }
+  ctx.batch_head = ctx.batch_size = 0;
 }
 
 void Runtime::execute(Task* t, ThreadContext& ctx) {
@@ -272,11 +293,7 @@ void Runtime::throttle(ThreadContext& ctx) {
   while (in_flight() > limit / 2 && run_one(ctx)) {
   }
   ctx.in_loop = was_in_loop;
-  if (!was_in_loop && ctx.next) {
-    Task* t = ctx.next;
-    ctx.next = nullptr;
-    make_ready(&t, 1, ctx);
-  }
+  if (!was_in_loop) flush_private(ctx);
 }
 
 }  // namespace joule::rt

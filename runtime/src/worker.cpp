@@ -83,11 +83,7 @@ void Worker::idle_wait(ThreadContext& ctx) {
 // The CPU is lent, returned or retired: wait until this process may use it
 // again. Work that arrives meanwhile makes the runtime reclaim or borrow.
 void Worker::park(ThreadContext& ctx) {
-  if (ctx.next) {  // never strand the immediate successor
-    Task* t = ctx.next;
-    ctx.next = nullptr;
-    rt_.scheduler().push(t, index_);
-  }
+  rt_.flush_private(ctx);  // never strand tasks on a CPU we give away
   parked_.store(true, std::memory_order_relaxed);
   rt_.note_parked(+1);
   if (rt_.observed())

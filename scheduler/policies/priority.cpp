@@ -11,6 +11,7 @@ namespace {
 class Priority final : public ReadyQueue {
  public:
   void push(Task* t, int) override { levels_[t->priority].push_back(t); }
+  bool batchable() const override { return false; }
   Task* pop(int) override {
     // Levels stay in the map once created: programs use few distinct
     // priorities, and keeping them avoids a node allocation per push.

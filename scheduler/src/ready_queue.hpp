@@ -19,6 +19,9 @@ class ReadyQueue {
   virtual void push(Task* t, int worker) = 0;
   // nullptr when the policy has nothing for this worker.
   virtual Task* pop(int worker) = 0;
+  // May a worker take several tasks at once (keeping them privately for a
+  // moment)? Policies whose order matters to the end say no.
+  virtual bool batchable() const { return true; }
 };
 
 using PolicyFactory = std::unique_ptr<ReadyQueue> (*)(int num_workers);

@@ -13,11 +13,16 @@ namespace joule::sched {
 
 class SyncScheduler {
  public:
-  explicit SyncScheduler(std::unique_ptr<ReadyQueue> policy) : policy_(std::move(policy)) {}
+  SyncScheduler(std::unique_ptr<ReadyQueue> policy, int workers)
+      : policy_(std::move(policy)), workers_(workers > 0 ? workers : 1) {}
 
   void push(Task* t, int worker);
   void push_many(Task* const* tasks, int n, int worker);
   Task* pop(int worker);
+  // Pops up to `max` tasks into `out`, but takes more than one only when the
+  // queue is long (a quarter of it per worker at most), so batching never
+  // leaves other workers without work. Returns how many.
+  int pop_batch(int worker, Task** out, int max);
   std::int64_t size() const noexcept { return size_.load(std::memory_order_seq_cst); }
 
  private:
@@ -25,6 +30,7 @@ class SyncScheduler {
   alignas(64) rt::SpinLock lock_;
   alignas(64) std::atomic<std::int64_t> size_{0};
   std::unique_ptr<ReadyQueue> policy_;
+  const int workers_;
 };
 
 }  // namespace joule::sched

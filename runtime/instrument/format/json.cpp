@@ -1,6 +1,7 @@
 #include "json.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace joule::trace_format {
@@ -223,6 +224,55 @@ bool JsonParser::next_item() {
 void JsonParser::expect_end() {
   ws();
   if (pos_ != s_.size()) fail("trailing characters");
+}
+
+std::string json_quote(std::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += char(c);
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += char(c);
+    }
+  }
+  return out + "\"";
+}
+
+std::string to_json(const JsonValue& v) {
+  switch (v.type) {
+    case JsonValue::null: return "null";
+    case JsonValue::boolean: return v.b ? "true" : "false";
+    case JsonValue::number: {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.17g", v.num);
+      return buf;
+    }
+    case JsonValue::string: return json_quote(v.str);
+    case JsonValue::array: {
+      std::string out = "[";
+      for (std::size_t i = 0; i < v.items.size(); ++i) {
+        if (i) out += ',';
+        out += to_json(v.items[i]);
+      }
+      return out + "]";
+    }
+    case JsonValue::object: {
+      std::string out = "{";
+      for (std::size_t i = 0; i < v.members.size(); ++i) {
+        if (i) out += ',';
+        out += json_quote(v.members[i].first);
+        out += ':';
+        out += to_json(v.members[i].second);
+      }
+      return out + "}";
+    }
+  }
+  return "null";
 }
 
 std::string json_error(std::string_view text) {

@@ -59,6 +59,10 @@ class JsonParser {
   std::vector<bool> first_;  // per open container: no element read yet
 };
 
+// Compact serialisation (numbers with up to 17 significant digits).
+std::string to_json(const JsonValue& v);
+std::string json_quote(std::string_view s);
+
 // Parses the whole text; returns "" if valid, else the error with its offset.
 std::string json_error(std::string_view text);
 

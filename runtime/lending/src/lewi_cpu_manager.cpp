@@ -1,8 +1,72 @@
-// Placeholder until LeWI lands: lending is not available yet.
+// The runtime's CpuManager over the process's lending session
+// (JOULE_LEWI=local|node). A thin adapter: the policy lives in Session.
+#include <cstdio>
+
+#include "config.hpp"
 #include "cpu_manager.hpp"
+#include "joule/joule.hpp"
+#include "lewi_session.hpp"
 
 namespace joule::rt {
+namespace {
 
-std::unique_ptr<CpuManager> make_lewi_cpu_manager(const Config&) { return nullptr; }
+using lending::Session;
+
+class LewiCpuManager final : public CpuManager {
+ public:
+  explicit LewiCpuManager(const Config& cfg) : opts_(lending::options_from(cfg)) {}
+  ~LewiCpuManager() override { LewiCpuManager::stop(); }
+
+  const char* name() const override {
+    if (opts_.mode == "local") return opts_.policy == "mpi" ? "lewi-local-mpi" : "lewi-local";
+    return opts_.policy == "mpi" ? "lewi-node-mpi" : "lewi-node";
+  }
+
+  void start(const std::vector<int>& owned) override {
+    try {
+      s_ = Session::join(opts_, owned);
+    } catch (const lending::TableError& e) {
+      throw joule::error(JOULE_ERR_CONFIG, e.what());
+    }
+    s_->attach_runtime(true);
+  }
+  void stop() override {
+    if (!s_) return;
+    s_->attach_runtime(false);
+    s_->return_all();  // the workers have stopped: nothing runs on borrowed CPUs
+    s_.reset();        // the last reference leaves the table
+  }
+
+  bool release_idle(int cpu) override { return s_ && s_->release_idle(cpu); }
+  bool must_return(int cpu) override { return s_ && s_->must_return(cpu); }
+  void acquire(int n, std::vector<int>& got) override {
+    if (s_) s_->acquire(n, got);
+  }
+  void enter_blocking(int keep) override {
+    if (s_) s_->enter_blocking(keep);
+  }
+  void leave_blocking() override {
+    if (s_) s_->leave_blocking();
+  }
+  bool poll_mask(std::vector<int>& mask) override { return s_ && s_->poll_mask(mask); }
+  bool usable(int cpu) override { return !s_ || s_->usable(cpu); }
+  void wait_for_change(int cpu, unsigned timeout_us) override {
+    if (s_) s_->wait_for_change(cpu, timeout_us);
+  }
+  void wake(int cpu) override {
+    if (s_) s_->wake(cpu);
+  }
+
+ private:
+  lending::LewiOptions opts_;
+  std::shared_ptr<Session> s_;
+};
+
+}  // namespace
+
+std::unique_ptr<CpuManager> make_lewi_cpu_manager(const Config& cfg) {
+  if (cfg.lewi.mode == "off") return nullptr;
+  return std::make_unique<LewiCpuManager>(cfg);
+}
 
 }  // namespace joule::rt

@@ -1,8 +1,68 @@
-// Placeholder until the platform layer lands: no backend is active.
+// The platform layer as a runtime observer, and its factory. The factory
+// also repairs what killed processes left (state files), at every start.
+#include <iostream>
+
+#include "config.hpp"
+#include "log.hpp"
 #include "observer.hpp"
+#include "platform.hpp"
+#include "restore_guard.hpp"
+#include "runtime.hpp"
+#include "state_file.hpp"
+
+namespace joule::plat {
+namespace {
+
+class PlatformObserver final : public rt::Observer {
+ public:
+  explicit PlatformObserver(std::unique_ptr<Platform> p) : p_(std::move(p)) {}
+  const char* name() const override { return "platform"; }
+
+  void on_runtime_start(const rt::Runtime& rt) override { p_->begin(rt); }
+  void on_runtime_stop(const rt::Runtime&) override { p_->end(); }
+  void on_worker_start(int worker, int) override { p_->worker_start(worker); }
+  void on_worker_stop(int worker) override { p_->worker_stop(worker); }
+  void on_task_start(const rt::Task& t, int worker, std::uint64_t) override {
+    if (worker >= 0) p_->task_start(t, worker);
+  }
+  void on_task_end(const rt::Task& t, int worker, std::uint64_t s, std::uint64_t e) override {
+    if (worker >= 0) p_->task_end(t, worker, s, e);
+  }
+  void on_idle(int worker, bool sleeping, std::uint64_t now) override { p_->idle(worker, sleeping, now); }
+  void on_iteration_boundary(std::uint64_t, std::uint64_t now) override { p_->periodic(now); }
+  void report(std::ostream& os) const override { p_->report(os); }
+
+ private:
+  std::unique_ptr<Platform> p_;
+};
+
+void repair_stale(const rt::Config& cfg) {
+  const std::string dir =
+      cfg.platform.state_dir.empty() ? rt::Config::Platform::default_state_dir() : cfg.platform.state_dir;
+  const RepairResult r = repair_stale_states(dir);
+  if (r.repaired == 0 && r.failed == 0) return;
+  for (const auto& m : r.messages) note(m + " (state file in " + dir + ")");
+}
+
+}  // namespace
+
+}  // namespace joule::plat
 
 namespace joule::rt {
 
-std::unique_ptr<Observer> make_platform_observer(const Config&) { return nullptr; }
+std::unique_ptr<Observer> make_platform_observer(const Config& cfg) {
+  plat::repair_stale(cfg);
+  const std::string dir =
+      cfg.platform.state_dir.empty() ? Config::Platform::default_state_dir() : cfg.platform.state_dir;
+  if (!plat::platform_wanted(cfg)) {
+    if (cfg.dump) plat::note("platform: off (JOULE_DVFS=" + cfg.platform.dvfs + ", nothing else asks for it)");
+    return nullptr;
+  }
+  plat::RestoreGuard::instance().set_state_dir(dir);
+  auto p = std::make_unique<plat::Platform>(cfg);
+  if (cfg.dump) plat::note(p->describe());
+  if (!p->active()) return nullptr;
+  return std::make_unique<plat::PlatformObserver>(std::move(p));
+}
 
 }  // namespace joule::rt

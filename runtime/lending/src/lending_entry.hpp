@@ -1,0 +1,41 @@
+// What the public lending APIs (joule_* in api/src/lending_api.cpp, DLB_* in
+// api/src/dlb_api.cpp) and joule-ctl need from runtime/lending: the active
+// session, starting one without the runtime, and a readable table.
+#pragma once
+
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "lewi_session.hpp"
+
+namespace joule::lending {
+
+// The process's session (from the runtime or from start_standalone), or null.
+std::shared_ptr<Session> active_session();
+
+// Joins the node table without starting the runtime. mode: "" = JOULE_LEWI
+// (off: returns false with why set), or "local" / "node". owned: the CPUs to
+// own; empty = JOULE_CPUS, else the process affinity mask. Each successful
+// call holds a reference until stop_standalone. Throws nothing.
+bool start_standalone(const std::string& mode, const std::vector<int>& owned, std::string& why);
+bool stop_standalone();  // false if there was none
+
+// The CPU table this process would use (JOULE_LEWI_SHM or the default).
+std::string configured_table_name();
+
+// The affinity mask of the calling thread's process.
+std::vector<int> affinity_cpus();
+
+// DROM from any process: asks pid to own exactly `cpus` and, with a
+// timeout, waits until it did. 0: done; 1: timed out (the request stays);
+// negative: CpuTable::DromError with why set.
+int drom_set_mask(CpuTable& t, pid_t pid, const std::vector<int>& cpus, unsigned timeout_ms,
+                  std::string& why);
+
+// A readable dump of a table: one line per CPU (owner, guest, state) and one
+// per registered process.
+void print_table(CpuTable& t, std::ostream& out);
+
+}  // namespace joule::lending

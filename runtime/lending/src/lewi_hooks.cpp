@@ -1,0 +1,195 @@
+// The session's runtime hooks: what a worker does at a task boundary, when
+// idle, when parked; acquiring CPUs for ready tasks; blocking calls.
+#include <algorithm>
+
+#include "lewi_session.hpp"
+#include "os_support.hpp"
+
+namespace joule::lending {
+namespace {
+
+// usable() records the futex sequence it saw so that the wait that follows
+// cannot miss a transition made in between.
+thread_local int tl_seen_cpu = -1;
+thread_local std::uint32_t tl_seen_seq = 0;
+
+// Blocking calls nest (an MPI call made inside another's implementation):
+// only the outermost one lends and reclaims.
+thread_local int tl_block_depth = 0;
+thread_local int tl_block_cpu = -1;
+thread_local bool tl_block_borrowed = false;
+thread_local bool tl_block_counted = false;
+std::atomic<int> g_blocked_threads{0};
+
+}  // namespace
+
+bool Session::usable(int cpu) {
+  tl_seen_cpu = cpu;
+  tl_seen_seq = table_->seq(cpu);
+  if (cpu < 0 || cpu >= table_->ncpus()) return false;
+  if (local_[cpu].load(std::memory_order_acquire) == kBlockLent) return false;
+  if (leaving_[cpu].load(std::memory_order_acquire)) return false;
+  const CpuWord w = table_->load(cpu);
+  if (!runs_on(w, pid_) || w.state == CpuState::Claimed) return false;
+  if (hint() == Hint::Single && w.owner == pid_ && cpu != single_cpu_) return false;
+  return true;
+}
+
+void Session::wait_for_change(int cpu, unsigned timeout_us) {
+  if (cpu < 0 || cpu >= table_->ncpus()) return;
+  // Only a parked worker waits here: a CPU leaving our mask can go now.
+  if (leaving_[cpu].load(std::memory_order_acquire)) finish_leaving(cpu);
+  const std::uint32_t seen = tl_seen_cpu == cpu ? tl_seen_seq : table_->seq(cpu);
+  table_->wait(cpu, seen, timeout_us);
+  maybe_reap();  // a dead guest holding our claimed CPU is noticed here
+}
+
+void Session::wake(int cpu) { table_->notify(cpu); }
+
+bool Session::wait_usable(int cpu, unsigned timeout_ms) {
+  const std::uint64_t deadline =
+      timeout_ms ? monotonic_ns() + std::uint64_t(timeout_ms) * 1'000'000ull : ~0ull;
+  for (;;) {
+    const std::uint32_t seen = table_->seq(cpu);
+    const CpuWord w = table_->load(cpu);
+    if (runs_on(w, pid_) && w.state != CpuState::Claimed) return true;
+    if (w.owner != pid_ && w.guest != pid_) return false;  // nothing to wait for
+    if (monotonic_ns() >= deadline) return false;
+    table_->wait(cpu, seen, 20'000);
+    maybe_reap();
+  }
+}
+
+// An idle worker: a borrowed CPU goes back at once; an owned one is lent by
+// autonomous workers (policy auto), or kept while the worker sleeps (policy
+// mpi: it is lent only if a blocking call starts meanwhile).
+bool Session::release_idle(int cpu) {
+  if (cpu < 0 || cpu >= table_->ncpus()) return false;
+  maybe_reap();
+  if (leaving_[cpu].load(std::memory_order_acquire)) return true;  // parks; disowned there
+  const CpuWord w = table_->load(cpu);
+  if (w.guest == pid_ && w.owner != pid_) {
+    return_cpu(cpu);
+    return true;
+  }
+  if (w.owner != pid_) return true;
+  if (w.state != CpuState::Busy) return true;  // already lent
+  const Hint h = hint();
+  if (h == Hint::Disabled) return false;
+  if (autonomous_ || (h == Hint::Single && cpu != single_cpu_))
+    return lend_cpu(cpu) == Outcome::Done;
+  std::uint8_t expect = kRunning;
+  local_[cpu].compare_exchange_strong(expect, kSleeping, std::memory_order_acq_rel);
+  return false;
+}
+
+// Before each task. The common case (our own CPU, nothing special going on)
+// is two relaxed loads.
+bool Session::must_return(int cpu) {
+  if (cpu < 0 || cpu >= table_->ncpus()) return false;
+  std::uint8_t ls = local_[cpu].load(std::memory_order_acquire);
+  if (ls == kSleeping && !local_[cpu].compare_exchange_strong(ls, kRunning)) ls = kBlockLent;
+  if (ls == kBlockLent) return true;  // lent for a blocking call: park until it ends
+  const CpuWord w = table_->load(cpu);
+  const bool plain = hint() == Hint::Enabled && max_parallelism() == 0 &&
+                     leaving_count_.load(std::memory_order_relaxed) == 0;
+  if (w.state == CpuState::Busy && w.owner == pid_) {
+    if (plain) return false;
+    if (leaving_[cpu].load()) return true;
+    const bool shrink = (hint() == Hint::Single && cpu != single_cpu_) ||
+                        (max_parallelism() > 0 && held_count() > max_parallelism());
+    return shrink && lend_cpu(cpu) == Outcome::Done;
+  }
+  if (w.state == CpuState::Borrowed && w.guest == pid_) {
+    if (plain) return false;
+    const bool give = hint() != Hint::Enabled ||
+                      (max_parallelism() > 0 && held_count() > max_parallelism());
+    return give && return_cpu(cpu) == Outcome::Done;
+  }
+  if (w.state == CpuState::Claimed && w.guest == pid_) return_cpu(cpu);
+  return true;  // lent, claimed back, or not ours
+}
+
+// More ready tasks than running workers: own lent CPUs come back first, then
+// idle CPUs of other processes are borrowed, never more than n in all.
+void Session::acquire(int n, std::vector<int>& got) {
+  if (n <= 0 || hint() != Hint::Enabled) return;
+  const bool own_lent = lent_hint_.load(std::memory_order_relaxed) > 0;
+  if (!own_lent && table_->idle_hint() <= 0) {
+    maybe_reap();
+    return;
+  }
+  maybe_reap();
+  if (const int cap = max_parallelism(); cap > 0) n = std::min(n, cap - held_count());
+  int taken = 0;
+  for (int c = 0; c < table_->ncpus() && taken < n && own_lent; ++c) {
+    const CpuWord w = table_->load(c);
+    if (w.owner != pid_ || (w.state != CpuState::Idle && w.state != CpuState::Borrowed)) continue;
+    if (local_[c].load() == kBlockLent || leaving_[c].load()) continue;
+    const Outcome o = reclaim_cpu(c);
+    if (o == Outcome::Done) got.push_back(c);
+    taken += o == Outcome::Done || o == Outcome::Pending;  // a claimed one comes back soon
+  }
+  if (taken < n && table_->idle_hint() > 0) borrow_up_to(n - taken, &got);
+}
+
+void Session::enter_blocking(int keep) {
+  if (tl_block_depth++ > 0) return;
+  tl_block_cpu = -1;
+  tl_block_borrowed = false;
+  tl_block_counted = false;
+  if (hint() == Hint::Disabled) return;
+  maybe_reap();
+  tl_block_counted = true;
+  const bool first = g_blocked_threads.fetch_add(1) == 0;
+  const int cpu = current_cpu();
+  const CpuWord w = table_->load(cpu);
+  if (keep <= 0 && runs_on(w, pid_) && w.state != CpuState::Claimed) {
+    if (w.owner == pid_) {
+      local_[cpu].store(kBlockLent, std::memory_order_release);
+      if (lend_cpu(cpu) == Outcome::Done) tl_block_cpu = cpu;
+      else local_[cpu].store(kRunning, std::memory_order_release);
+    } else if (return_cpu(cpu) == Outcome::Done) {
+      tl_block_cpu = cpu;
+      tl_block_borrowed = true;
+    }
+  } else if (w.state == CpuState::Claimed && w.guest == pid_) {
+    return_cpu(cpu);  // its owner wants it and we are about to wait anyway
+  }
+  if (autonomous_ || !first) return;
+  // Policy mpi: the CPUs of workers asleep (not running a task) are lent too.
+  for (int c = 0; c < table_->ncpus(); ++c) {
+    std::uint8_t expect = kSleeping;
+    if (c == cpu || !local_[c].compare_exchange_strong(expect, kBlockLent)) continue;
+    if (lend_cpu(c) != Outcome::Done) local_[c].store(kRunning);
+  }
+}
+
+void Session::leave_blocking() {
+  if (tl_block_depth == 0 || --tl_block_depth > 0) return;
+  const bool last = tl_block_counted && g_blocked_threads.fetch_sub(1) == 1;
+  tl_block_counted = false;
+  if (last && !autonomous_) {
+    for (int c = 0; c < table_->ncpus(); ++c) {  // the sleeping workers' CPUs
+      if (c == tl_block_cpu || local_[c].load() != kBlockLent) continue;
+      reclaim_cpu(c);
+      local_[c].store(kRunning, std::memory_order_release);
+      table_->notify(c);
+    }
+  }
+  const int cpu = tl_block_cpu;
+  tl_block_cpu = -1;
+  if (cpu < 0) return;
+  if (tl_block_borrowed) {
+    // We gave back a borrowed CPU to block: take it again if still idle; if
+    // not, this thread goes on where it is (the caveat of MPI inside tasks).
+    table_->apply(cpu, CpuOp::Borrow, pid_);
+    return;
+  }
+  reclaim_cpu(cpu);
+  wait_usable(cpu, 0);  // a guest runs there until its next task boundary
+  local_[cpu].store(kRunning, std::memory_order_release);
+  table_->notify(cpu);
+}
+
+}  // namespace joule::lending

@@ -1,0 +1,286 @@
+// The session's lifecycle and its explicit verbs (C and DLB APIs).
+#include "lewi_session.hpp"
+
+#include <algorithm>
+#include <sched.h>
+#include <unistd.h>
+
+#include "config.hpp"
+#include "os_support.hpp"
+
+namespace joule::lending {
+namespace {
+
+std::mutex g_mutex;
+std::weak_ptr<Session> g_session;
+
+std::unique_ptr<CpuTable> open_table(const LewiOptions& o) {
+  if (o.mode == "local") return CpuTable::open_private();
+  return CpuTable::open_shared(o.shm.empty() ? CpuTable::default_name() : o.shm);
+}
+
+}  // namespace
+
+LewiOptions options_from(const rt::Config& cfg) {
+  LewiOptions o;
+  o.mode = cfg.lewi.mode == "local" ? "local" : "node";
+  o.policy = cfg.lewi.policy;
+  o.shm = cfg.lewi.shm;
+  o.keep_cpu = cfg.lewi.keep_cpu;
+  o.drom_timeout_ms = unsigned(cfg.lewi.drom_timeout_ms);
+  return o;
+}
+
+std::shared_ptr<Session> Session::current() {
+  std::lock_guard guard(g_mutex);
+  auto s = g_session.lock();
+  if (s && s->pid_ != ::getpid()) return nullptr;  // inherited across fork: not ours
+  return s;
+}
+
+std::shared_ptr<Session> Session::join(const LewiOptions& opts, const std::vector<int>& owned) {
+  std::lock_guard guard(g_mutex);
+  if (auto s = g_session.lock(); s && s->pid_ == ::getpid()) {
+    s->own(owned);
+    return s;
+  }
+  for (int attempt = 0;; ++attempt) {
+    std::shared_ptr<Session> s(new Session(opts, open_table(opts)));
+    try {
+      s->slot_ = s->table_->register_process(s->pid_, opts.mode == "local" ? 1 : 2);
+      // A reused slot keeps its last DROM sequence: start from it.
+      s->drom_seen_ = s->table_->segment()->procs[s->slot_].drom_seq.load();
+    } catch (const TableError& e) {
+      // The last user removed the segment between our open and register.
+      if (e.kind() == TableError::Kind::Busy && attempt < 20) continue;
+      throw;
+    }
+    s->table_->reap_dead();  // stale CPUs of dead processes go back first
+    s->own(owned);           // on a conflict the destructor gives back what was taken
+    g_session = s;
+    return s;
+  }
+}
+
+Session::Session(LewiOptions opts, std::unique_ptr<CpuTable> table)
+    : opts_(std::move(opts)),
+      table_(std::move(table)),
+      pid_(::getpid()),
+      autonomous_(opts_.policy != "mpi"),
+      local_(new std::atomic<std::uint8_t>[std::size_t(kMaxCpus)]),
+      leaving_(new std::atomic<std::uint8_t>[std::size_t(kMaxCpus)]) {
+  for (int i = 0; i < kMaxCpus; ++i) {
+    local_[i].store(kRunning, std::memory_order_relaxed);
+    leaving_[i].store(0, std::memory_order_relaxed);
+  }
+}
+
+Session::~Session() {
+  if (pid_ != ::getpid()) return;  // a forked child's copy: the parent still owns the CPUs
+  if (slot_ >= 0) table_->unregister_process(slot_);
+}
+
+void Session::own(const std::vector<int>& cpus) {
+  for (int cpu : cpus) {
+    if (cpu < 0 || cpu >= table_->ncpus())
+      throw TableError(TableError::Kind::Corrupt,
+                       "joule: CPU " + std::to_string(cpu) + " is outside the CPU table " +
+                           table_->name() + " (" + std::to_string(table_->ncpus()) + " CPUs)");
+    const auto r = table_->apply(cpu, CpuOp::Own, pid_);
+    if (r.outcome != Outcome::Illegal) continue;
+    const pid_t other = r.before.owner;
+    std::string who = std::to_string(other);
+    for (const auto& p : table_->processes())
+      if (p.pid == other && !p.comm.empty()) who += " (" + p.comm + ")";
+    throw TableError(TableError::Kind::Busy,
+                     "joule: JOULE_LEWI: CPU " + std::to_string(cpu) +
+                         " is already owned by process " + who + " in CPU table " +
+                         table_->name() +
+                         "; give each process its own CPUs (mpirun --bind-to core, taskset, "
+                         "JOULE_CPUS) or use JOULE_LEWI=local");
+  }
+}
+
+int Session::current_cpu() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) == 1)
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &set)) return c;
+  return ::sched_getcpu();
+}
+
+void Session::maybe_reap() {
+  const std::uint64_t now = monotonic_ns();
+  std::uint64_t prev = last_reap_ns_.load(std::memory_order_relaxed);
+  if (now - prev < 50'000'000ull) return;
+  if (!last_reap_ns_.compare_exchange_strong(prev, now, std::memory_order_relaxed)) return;
+  if (table_->reap_dead() >= 0) {
+    int lent = 0;  // recount the hint: a dead guest's CPUs came back as Idle
+    for (int c = 0; c < table_->ncpus(); ++c) {
+      const CpuWord w = table_->load(c);
+      lent += w.owner == pid_ && (w.state == CpuState::Idle || w.state == CpuState::Borrowed);
+    }
+    lent_hint_.store(lent, std::memory_order_relaxed);
+  }
+}
+
+Outcome Session::lend_cpu(int cpu) {
+  const CpuWord w = table_->load(cpu);
+  if (w.guest == pid_ && w.owner != pid_) return return_cpu(cpu);
+  const auto r = table_->apply(cpu, CpuOp::Lend, pid_);
+  if (r.outcome == Outcome::Done) lent_hint_.fetch_add(1, std::memory_order_relaxed);
+  return r.outcome;
+}
+
+Outcome Session::reclaim_cpu(int cpu) {
+  const auto r = table_->apply(cpu, CpuOp::Reclaim, pid_);
+  if (r.outcome == Outcome::Done || r.outcome == Outcome::Pending)
+    lent_hint_.fetch_sub(1, std::memory_order_relaxed);
+  return r.outcome;
+}
+
+Outcome Session::borrow_cpu(int cpu) {
+  if (hint() != Hint::Enabled || over_cap()) return Outcome::Illegal;
+  return table_->apply(cpu, CpuOp::Borrow, pid_).outcome;
+}
+
+Outcome Session::return_cpu(int cpu) { return table_->apply(cpu, CpuOp::Return, pid_).outcome; }
+
+Outcome Session::acquire_cpu(int cpu) { return owns(cpu) ? reclaim_cpu(cpu) : borrow_cpu(cpu); }
+
+int Session::lend_all(bool keep_current) {
+  const int keep = keep_current ? current_cpu() : -1;
+  int n = 0;
+  for (int c = 0; c < table_->ncpus(); ++c) {
+    const CpuWord w = table_->load(c);
+    if (c == keep || !runs_on(w, pid_)) continue;
+    n += lend_cpu(c) == Outcome::Done;
+  }
+  return n;
+}
+
+int Session::reclaim_all(std::vector<int>* got) {
+  int n = 0;
+  for (int c = 0; c < table_->ncpus(); ++c) {
+    if (!owns(c)) continue;
+    const Outcome o = reclaim_cpu(c);
+    if (o == Outcome::Done && got) got->push_back(c);
+    n += o == Outcome::Done || o == Outcome::Pending;
+  }
+  return n;
+}
+
+int Session::borrow_up_to(int n, std::vector<int>* got) {
+  if (n <= 0 || hint() != Hint::Enabled) return 0;
+  if (const int cap = max_parallelism(); cap > 0) n = std::min(n, cap - held_count());
+  const int ncpus = table_->ncpus();
+  const unsigned start = borrow_cursor_.fetch_add(1, std::memory_order_relaxed);
+  int taken = 0;
+  for (int i = 0; i < ncpus && taken < n; ++i) {
+    const int c = int((start + unsigned(i)) % unsigned(ncpus));
+    const CpuWord w = table_->load(c);
+    if (w.state != CpuState::Idle || w.owner == pid_) continue;
+    if (table_->apply(c, CpuOp::Borrow, pid_).outcome != Outcome::Done) continue;
+    ++taken;
+    if (got) got->push_back(c);
+  }
+  return taken;
+}
+
+int Session::return_all() {
+  int n = 0;
+  for (int c = 0; c < table_->ncpus(); ++c)
+    if (table_->load(c).guest == pid_) n += return_cpu(c) == Outcome::Done;
+  return n;
+}
+
+int Session::return_claimed() {
+  int n = 0;
+  for (int c = 0; c < table_->ncpus(); ++c) {
+    const CpuWord w = table_->load(c);
+    if (w.state == CpuState::Claimed && w.guest == pid_) n += return_cpu(c) == Outcome::Done;
+  }
+  return n;
+}
+
+int Session::give_back(int n, std::vector<int>* given) {
+  const int keep = current_cpu();
+  int done = 0;
+  for (int pass = 0; pass < 2 && done < n; ++pass) {  // borrowed CPUs first, then own
+    for (int c = table_->ncpus() - 1; c >= 0 && done < n; --c) {
+      const CpuWord w = table_->load(c);
+      if (!runs_on(w, pid_) || c == keep) continue;
+      const bool borrowed = w.guest == pid_;
+      if (borrowed != (pass == 0)) continue;
+      if ((borrowed ? return_cpu(c) : lend_cpu(c)) != Outcome::Done) continue;
+      ++done;
+      if (given) given->push_back(c);
+    }
+  }
+  return done;
+}
+
+int Session::held_count() const {
+  int n = 0;
+  for (int c = 0; c < table_->ncpus(); ++c) n += runs_on(table_->load(c), pid_);
+  return n;
+}
+
+bool Session::over_cap() const {
+  const int cap = max_parallelism();
+  return cap > 0 && held_count() >= cap;
+}
+
+int Session::available_now() const {
+  int n = 0;
+  for (int c = 0; c < table_->ncpus(); ++c) {
+    const CpuWord w = table_->load(c);
+    n += runs_on(w, pid_) && w.state != CpuState::Claimed;
+    if (w.state == CpuState::Idle && (w.owner == pid_ || hint() == Hint::Enabled)) ++n;
+  }
+  const int cap = max_parallelism();
+  return cap > 0 ? std::min(n, cap) : n;
+}
+
+std::vector<int> Session::held_cpus() const {
+  std::vector<int> out;
+  for (int c = 0; c < table_->ncpus(); ++c)
+    if (runs_on(table_->load(c), pid_)) out.push_back(c);
+  return out;
+}
+
+std::vector<int> Session::owned_cpus() const { return table_->owned_by(pid_); }
+
+void Session::set_hint(Hint h) {
+  const Hint old = hint_.exchange(h);
+  if (h == Hint::Single) single_cpu_ = current_cpu();
+  if (h == old) return;
+  if (h == Hint::Disabled || h == Hint::Enabled) {
+    // Back to the default resources: own CPUs come home now; borrowed ones
+    // are returned by their workers at the next task boundary (must_return).
+    reclaim_all(nullptr);
+    if (h == Hint::Disabled) max_par_.store(0);
+  }
+}
+
+void Session::set_max_parallelism(int n) { max_par_.store(n > 0 ? n : 0); }
+
+int Session::set_process_mask(pid_t pid, const std::vector<int>& cpus, unsigned timeout_ms,
+                              std::string& why) {
+  const long seq = table_->drom_request(pid, cpus, why);
+  if (seq < 0) return int(seq);
+  if (pid == pid_) {  // our own mask: apply it here and now
+    std::vector<int> mask;
+    poll_mask(mask);
+  }
+  if (timeout_ms == 0) return 0;
+  if (!table_->drom_wait(pid, std::uint32_t(seq), timeout_ms)) {
+    why = "process " + std::to_string(pid) + " did not apply the new mask within " +
+          std::to_string(timeout_ms) + " ms (masks are applied at task boundaries)";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace joule::lending

@@ -1,0 +1,135 @@
+// One process's membership of the CPU table: the CPUs it owns, lends and
+// borrows, its LeWI policy and its application hints. There is at most one
+// session per process; the runtime's CpuManager (JOULE_LEWI=local|node), the
+// C lending API (joule_lending_start, DLB_Init) and the MPI interposition
+// library all share it, so they never disagree about a CPU.
+//
+// Every verb works on the shared table with one CAS per CPU; the session
+// keeps only hints and per-CPU local flags, so calls from many threads at
+// once are safe. Nothing here blocks for long except leave_blocking and
+// wait_for_change, which sleep on the CPU's futex.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cpu_table.hpp"
+
+namespace joule::rt {
+struct Config;
+}
+
+namespace joule::lending {
+
+struct LewiOptions {
+  std::string mode = "node";    // local | node
+  std::string policy = "auto";  // auto: idle workers lend; mpi: only blocking calls lend
+  std::string shm;              // segment name; empty: CpuTable::default_name()
+  bool keep_cpu = false;        // keep the caller's CPU during blocking calls
+  unsigned drom_timeout_ms = 5000;
+};
+LewiOptions options_from(const rt::Config& cfg);
+
+enum class Hint : std::uint8_t { Enabled, Disabled, Single };
+
+class Session {
+ public:
+  // The session of this process, or null.
+  static std::shared_ptr<Session> current();
+  // Joins the process's session, creating it (and registering the process,
+  // owning `owned`) if there is none; an existing one also takes `owned`.
+  // Throws TableError (e.g. a CPU already owned by another live process).
+  static std::shared_ptr<Session> join(const LewiOptions& opts, const std::vector<int>& owned);
+  ~Session();  // gives back everything, leaves the table
+
+  pid_t pid() const noexcept { return pid_; }
+  CpuTable& table() noexcept { return *table_; }
+  const LewiOptions& options() const noexcept { return opts_; }
+  bool autonomous() const noexcept { return autonomous_; }
+  // The CPU the calling thread runs on, as lending sees it (its single
+  // affinity CPU, else the CPU it is on now).
+  static int current_cpu();
+
+  // ---- explicit verbs (C API, DLB API). Return the table outcome. ----
+  Outcome lend_cpu(int cpu);     // owner: Busy -> Idle; a guest: returns it
+  Outcome reclaim_cpu(int cpu);  // owner: Idle -> Busy, Borrowed -> Claimed
+  Outcome borrow_cpu(int cpu);   // non-owner: Idle -> Borrowed
+  Outcome return_cpu(int cpu);   // guest: gives it back
+  Outcome acquire_cpu(int cpu);  // reclaim if owned, else borrow
+  int lend_all(bool keep_current);
+  int reclaim_all(std::vector<int>* got);  // immediate ones appended to got
+  int borrow_up_to(int n, std::vector<int>* got);
+  int return_all();
+  int return_claimed();  // gives back borrowed CPUs whose owner claimed them
+  int give_back(int n, std::vector<int>* given);
+  int available_now() const;  // held + reclaimable + borrowable now, capped
+  std::vector<int> held_cpus() const;
+  std::vector<int> owned_cpus() const;
+  bool usable(int cpu);  // may this process run on cpu now? (records the futex seq)
+  void wait_for_change(int cpu, unsigned timeout_us);
+  void wake(int cpu);
+  // Sleeps until usable(cpu) (reclaimed from a guest) or the timeout (0: none).
+  bool wait_usable(int cpu, unsigned timeout_ms);
+
+  // ---- runtime hooks (CpuManager) ----
+  bool release_idle(int cpu);
+  bool must_return(int cpu);
+  void acquire(int n, std::vector<int>& got);
+  void enter_blocking(int keep);
+  void leave_blocking();
+  bool poll_mask(std::vector<int>& mask);
+
+  // ---- application hints (DLB's enable/disable/single/parallel) ----
+  Hint hint() const noexcept { return hint_.load(std::memory_order_relaxed); }
+  void set_hint(Hint h);
+  void set_max_parallelism(int n);  // <= 0: no cap
+  int max_parallelism() const noexcept { return max_par_.load(std::memory_order_relaxed); }
+
+  // DROM, as a requester: set or read another process's owned CPUs.
+  int set_process_mask(pid_t pid, const std::vector<int>& cpus, unsigned timeout_ms,
+                       std::string& why);
+
+  void maybe_reap();
+  // The runtime's CpuManager uses this session: CPUs leaving the mask are
+  // then disowned only once their worker has parked.
+  void attach_runtime(bool on) noexcept { runtime_.store(on); }
+
+ private:
+  Session(LewiOptions opts, std::unique_ptr<CpuTable> table);
+  void own(const std::vector<int>& cpus);
+  bool owns(int cpu) const noexcept { return table_->load(cpu).owner == pid_; }
+  int held_count() const;
+  bool over_cap() const;
+  bool give_up(int cpu);  // lend (owned) or return (borrowed); true if done
+  void finish_leaving(int cpu);
+  void maybe_ack_drom();
+
+  // Local per-CPU flags (this process only).
+  enum Local : std::uint8_t { kRunning = 0, kSleeping = 1, kBlockLent = 2 };
+
+  const LewiOptions opts_;
+  std::unique_ptr<CpuTable> table_;
+  const pid_t pid_;
+  int slot_ = -1;
+  const bool autonomous_;
+  std::atomic<Hint> hint_{Hint::Enabled};
+  std::atomic<int> max_par_{0};
+  std::atomic<int> lent_hint_{0};  // own CPUs lent (reclaim candidates); a hint
+  std::atomic<std::uint64_t> last_reap_ns_{0};
+  std::atomic<unsigned> borrow_cursor_{0};
+  std::unique_ptr<std::atomic<std::uint8_t>[]> local_;
+  std::unique_ptr<std::atomic<std::uint8_t>[]> leaving_;  // DROM removal pending
+  std::atomic<int> leaving_count_{0};
+  std::uint32_t drom_seen_ = 0;
+  std::uint32_t drom_pending_ack_ = 0;
+  int drom_failed_cpu_ = -1;
+  std::mutex drom_mutex_;
+  int single_cpu_ = -1;
+  std::atomic<bool> runtime_{false};
+};
+
+}  // namespace joule::lending

@@ -1,0 +1,136 @@
+#include "dvfs.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include "observer.hpp"
+
+namespace joule::plat {
+namespace {
+
+const std::vector<std::uint32_t> kNoTable;
+
+class NoneDvfs final : public Dvfs {
+ public:
+  const char* name() const override { return "none"; }
+
+ protected:
+  bool apply(int, std::uint32_t) override { return false; }
+};
+
+}  // namespace
+
+std::unique_ptr<Dvfs> make_none_dvfs() { return std::make_unique<NoneDvfs>(); }
+
+int Dvfs::nearest_level(const std::vector<std::uint32_t>& table, std::uint32_t khz) {
+  if (table.empty()) return -1;
+  int best = 0;
+  for (int i = 1; i < int(table.size()); ++i) {
+    const auto d_best = std::int64_t(table[std::size_t(best)]) - std::int64_t(khz);
+    const auto d_i = std::int64_t(table[std::size_t(i)]) - std::int64_t(khz);
+    if (std::abs(d_i) <= std::abs(d_best)) best = i;  // ties go to the higher one
+  }
+  return best;
+}
+
+int Dvfs::domain_of(int cpu) const noexcept {
+  if (cpu < 0 || std::size_t(cpu) >= cpus_.size() || !cpus_[std::size_t(cpu)]) return -1;
+  return cpus_[std::size_t(cpu)]->domain;
+}
+
+const std::vector<std::uint32_t>& Dvfs::pstates(int cpu) const {
+  const int d = domain_of(cpu);
+  return d < 0 ? kNoTable : domains_[std::size_t(d)]->table;
+}
+
+int Dvfs::level(int cpu) const noexcept {
+  const int d = domain_of(cpu);
+  return d < 0 ? -1 : domains_[std::size_t(d)]->level.load(std::memory_order_relaxed);
+}
+
+std::uint32_t Dvfs::frequency(int cpu) const noexcept {
+  const int d = domain_of(cpu);
+  if (d < 0) return 0;
+  const Domain& dom = *domains_[std::size_t(d)];
+  return dom.table[std::size_t(dom.level.load(std::memory_order_relaxed))];
+}
+
+bool Dvfs::set_level(int cpu, int lvl) {
+  const int d = domain_of(cpu);
+  if (d < 0 || !can_set()) return false;
+  Domain& dom = *domains_[std::size_t(d)];
+  if (lvl < 0 || lvl >= int(dom.table.size())) return false;
+  std::lock_guard guard(mu_);
+  const int old = dom.level.load(std::memory_order_relaxed);
+  if (old == lvl) return true;
+  if (!apply(d, dom.table[std::size_t(lvl)])) return false;
+  const std::uint64_t now = rt::now_ns();
+  dom.residency[std::size_t(old)] += now - dom.since;
+  dom.since = now;
+  dom.level.store(lvl, std::memory_order_relaxed);
+  if (stall_ns_)
+    for (int c : dom.cpus) cpus_[std::size_t(c)]->stall.fetch_add(stall_ns_, std::memory_order_relaxed);
+  return true;
+}
+
+bool Dvfs::set_frequency(int cpu, std::uint32_t khz) {
+  return set_level(cpu, nearest_level(pstates(cpu), khz));
+}
+
+std::vector<std::uint64_t> Dvfs::residency(int d, std::uint64_t now) const {
+  std::lock_guard guard(mu_);
+  const Domain& dom = *domains_[std::size_t(d)];
+  std::vector<std::uint64_t> out = dom.residency;
+  const int lvl = dom.level.load(std::memory_order_relaxed);
+  if (now > dom.since) out[std::size_t(lvl)] += now - dom.since;
+  return out;
+}
+
+void Dvfs::reset_residency(std::uint64_t now) {
+  std::lock_guard guard(mu_);
+  for (auto& dom : domains_) {
+    std::fill(dom->residency.begin(), dom->residency.end(), 0);
+    dom->since = now;
+  }
+}
+
+std::uint64_t Dvfs::take_stall_ns(int cpu) noexcept {
+  if (cpu < 0 || std::size_t(cpu) >= cpus_.size() || !cpus_[std::size_t(cpu)]) return 0;
+  auto& s = cpus_[std::size_t(cpu)]->stall;
+  if (s.load(std::memory_order_relaxed) == 0) return 0;
+  return s.exchange(0, std::memory_order_relaxed);
+}
+
+void Dvfs::add_domain(std::vector<int> cpus, std::vector<std::uint32_t> table, int lvl) {
+  auto dom = std::make_unique<Domain>();
+  const int d = int(domains_.size());
+  for (int c : cpus) {
+    if (c < 0) continue;
+    if (std::size_t(c) >= cpus_.size()) cpus_.resize(std::size_t(c) + 1);
+    if (!cpus_[std::size_t(c)]) cpus_[std::size_t(c)] = std::make_unique<CpuSlot>();
+    cpus_[std::size_t(c)]->domain = d;
+  }
+  dom->cpus = std::move(cpus);
+  dom->residency.assign(table.size(), 0);
+  dom->table = std::move(table);
+  dom->level.store(std::clamp(lvl, 0, int(dom->table.size()) - 1));
+  dom->since = rt::now_ns();
+  domains_.push_back(std::move(dom));
+  bool shared = false;
+  for (auto& x : domains_) shared = shared || x->cpus.size() > 1;
+  caps_ = (caps_ & ~(kCapPerCore | kCapPerChip)) | (shared ? kCapPerChip : kCapPerCore);
+}
+
+std::string Dvfs::describe() const {
+  std::string out = name();
+  if (domains_.empty()) return out;
+  const auto& t = domains_.front()->table;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, ": %d domain(s) of %zu+ CPU(s), %zu P-states %.2f-%.2f GHz",
+                num_domains(), domains_.front()->cpus.size(), t.size(), t.front() / 1e6,
+                t.back() / 1e6);
+  return out + buf + ((caps_ & kCapPerChip) ? ", shared domains" : ", per core");
+}
+
+}  // namespace joule::plat

@@ -1,0 +1,209 @@
+// Backend selection (auto probing, fallbacks with one warning) and the API
+// that policies call.
+#include "platform.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "config.hpp"
+#include "dvfs_cpufreq.hpp"
+#include "log.hpp"
+#include "observer.hpp"
+#include "worker_slot.hpp"
+
+namespace joule::plat {
+namespace {
+
+std::atomic<Platform*> g_current{nullptr};
+
+bool cpufreq_present(const Sysfs& fs) {
+  return fs.exists("/sys/devices/system/cpu/cpu0/cpufreq") ||
+         fs.exists("/sys/devices/system/cpu/cpufreq");
+}
+
+Machine load_machine(const rt::Config& cfg) {
+  try {
+    return Machine::load(cfg.platform.topology);
+  } catch (const std::exception& e) {
+    warn_once("machine", std::string("platform: ") + e.what() + "; assuming one chip");
+    return Machine::uniform(1, 1);
+  }
+}
+
+}  // namespace
+
+Platform* current_platform() noexcept { return g_current.load(std::memory_order_acquire); }
+void set_current_platform(Platform* p) noexcept { g_current.store(p, std::memory_order_release); }
+
+bool platform_wanted(const rt::Config& cfg) {
+  const auto& p = cfg.platform;
+  if (cfg.report || p.dvfs == "emulated" || p.dvfs == "cpufreq" || p.counters != "none" ||
+      p.meter != "auto" || p.thermal != "auto")
+    return true;
+  return p.dvfs == "auto" && cpufreq_present(Sysfs(p.sysfs_root));
+}
+
+double EnergyReading::total_joules() const {
+  double t = 0;
+  for (double j : chip_joules) t += j;
+  return t;
+}
+
+Platform::Platform(const rt::Config& cfg)
+    : sysfs_(cfg.platform.sysfs_root),
+      machine_(load_machine(cfg)),
+      model_(cfg.platform.power_busy, cfg.platform.power_idle, cfg.platform.power_uncore),
+      nominal_(cfg.platform.pstate_table()),
+      memory_bound_(cfg.platform.memory_bound),
+      memory_bound_default_(cfg.platform.memory_bound_default) {
+  choose_dvfs(cfg);
+  choose_meter(cfg);
+  choose_thermal(cfg);
+  counters_ = cfg.platform.counters == "papi";
+  counter_events_ = cfg.platform.counter_events;
+  if (task_clock_meter_ &&
+      std::find(counter_events_.begin(), counter_events_.end(), "perf::TASK-CLOCK") == counter_events_.end())
+    counter_events_.push_back("perf::TASK-CLOCK");
+  if (task_clock_meter_ && !counters_) counter_events_ = {"perf::TASK-CLOCK"};
+  active_ = cfg.report || dvfs_->can_set() || counters_ || cfg.platform.meter != "auto" ||
+            cfg.platform.thermal != "auto";
+}
+
+Platform::~Platform() {
+  if (current_platform() == this) set_current_platform(nullptr);
+}
+
+void Platform::choose_dvfs(const rt::Config& cfg) {
+  const auto& p = cfg.platform;
+  std::string want = p.dvfs;
+  if (want == "auto" || want == "cpufreq") {
+    CpufreqStatus st;
+    auto cf = cpufreq_present(sysfs_) ? make_cpufreq_dvfs(sysfs_, machine_, p.dvfs_domain, &st) : nullptr;
+    const std::string where = sysfs_.path("/sys/devices/system/cpu");
+    if (cf && cf->num_domains() > 0) {
+      if (st.writable < st.domains)
+        warn_once("cpufreq-partial", "cpufreq: " + std::to_string(st.domains - st.writable) +
+                                         " frequency domain(s) left alone: " + st.detail);
+      dvfs_ = std::move(cf);
+      dvfs_note_ = want == "auto" ? "auto: cpufreq found and writable" : "";
+      return;
+    }
+    const std::string why = !cf ? "no cpufreq under " + where
+                                : st.domains > 0 ? "cpufreq under " + where +
+                                                       " is not writable (changing frequencies needs root)"
+                                                 : "no usable cpufreq policy under " + where +
+                                                       (st.detail.empty() ? "" : " (" + st.detail + ")");
+    if (want == "auto") {
+      dvfs_ = make_none_dvfs();
+      dvfs_note_ = "auto: " + why;
+      return;
+    }
+    warn_once("cpufreq-fallback", why + "; using emulated DVFS instead");
+    dvfs_note_ = "cpufreq requested: " + why;
+    want = "emulated";
+  }
+  if (want == "emulated") {
+    std::vector<std::vector<int>> groups;
+    if (p.dvfs_domain == "chip") {
+      for (int c = 0; c < machine_.num_chips(); ++c) groups.push_back(machine_.cpus_of_chip(c));
+    } else {
+      for (const auto& pu : machine_.pus()) groups.push_back({pu.cpu});
+    }
+    dvfs_ = make_emulated_dvfs(groups, nominal_, std::uint64_t(p.dvfs_latency_us) * 1000);
+    return;
+  }
+  dvfs_ = make_none_dvfs();
+}
+
+void Platform::choose_meter(const rt::Config& cfg) {
+  const std::string want = cfg.platform.meter;
+  std::string why_rapl, why_papi;
+  if (want == "rapl" || want == "auto") {
+    meter_ = make_rapl_meter(sysfs_, &why_rapl);
+    if (meter_) return;
+  }
+  if (want == "papi" || (want == "auto" && cfg.report)) {
+    // auto asks PAPI only when someone will read the result (PAPI start-up costs ~10 ms).
+    meter_ = make_papi_meter(&why_papi);
+    if (meter_) return;
+  }
+  if (want == "rapl") warn_once("meter", "rapl: " + why_rapl + "; energy is modelled");
+  if (want == "papi") {
+    PapiEventSet probe;
+    std::string why;
+    if (probe.open({"perf::TASK-CLOCK"}, nullptr, &why)) {
+      task_clock_meter_ = true;
+      meter_note_ = why_papi + "; modelled power over CPU time measured by perf::TASK-CLOCK";
+    } else {
+      warn_once("meter", "papi: " + why_papi + "; energy is modelled");
+    }
+  }
+  if (meter_note_.empty()) meter_note_ = want == "auto" && !why_rapl.empty() ? why_rapl : "";
+}
+
+void Platform::choose_thermal(const rt::Config& cfg) {
+  const std::string want = cfg.platform.thermal;
+  if (want == "hwmon" || want == "auto") {
+    std::string why;
+    thermal_ = make_sensor_thermal(sysfs_, machine_.num_chips(), &why);
+    if (thermal_) return;
+    if (want == "hwmon") warn_once("thermal", "hwmon: " + why + "; temperatures are modelled");
+    thermal_note_ = why;
+  }
+  const auto& rc = cfg.platform.rc;
+  RcParams p{rc.air, rc.alpha, rc.beta, rc.gamma, rc.tau_s, {}};
+  for (const auto& [chip, k] : cfg.platform.hotspots) {
+    if (std::size_t(chip) >= p.hotspot.size()) p.hotspot.resize(std::size_t(chip) + 1, 0.0);
+    p.hotspot[std::size_t(chip)] = k;
+  }
+  thermal_ = std::make_unique<RcThermal>(p, machine_.num_chips(), 0.0, rt::now_ns());
+}
+
+std::vector<int> Platform::worker_cpus_of_chip(int chip) const {
+  std::vector<int> out;
+  for (int c : worker_cpu_)
+    if (machine_.chip_of(c) == chip) out.push_back(c);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+const std::vector<std::uint32_t>& Platform::pstates(int cpu) const {
+  const auto& t = dvfs_->pstates(cpu);
+  return t.empty() ? nominal_ : t;
+}
+
+std::uint32_t Platform::frequency(int cpu) const {
+  const std::uint32_t f = dvfs_->frequency(cpu);
+  return f ? f : nominal_.back();
+}
+
+bool Platform::set_core_frequency(int cpu, std::uint32_t khz) { return dvfs_->set_frequency(cpu, khz); }
+
+bool Platform::set_chip_frequency(int chip, std::uint32_t khz) {
+  bool any = false, ok = true;
+  std::vector<int> done_domains;
+  for (const auto& pu : machine_.pus()) {
+    if (pu.chip != chip) continue;
+    const int d = dvfs_->domain_of(pu.cpu);
+    if (d < 0 || std::find(done_domains.begin(), done_domains.end(), d) != done_domains.end()) continue;
+    done_domains.push_back(d);
+    any = true;
+    ok = dvfs_->set_frequency(pu.cpu, khz) && ok;
+  }
+  return any && ok;
+}
+
+std::string Platform::describe() const {
+  std::string s = "platform: machine " + machine_.describe() + "; dvfs " + dvfs_->describe();
+  if (!dvfs_note_.empty()) s += " (" + dvfs_note_ + ")";
+  s += "; meter " + std::string(meter_ ? meter_->name() : task_clock_meter_ ? "model (perf::TASK-CLOCK)" : "model");
+  if (!meter_note_.empty() && !meter_) s += " (" + meter_note_ + ")";
+  s += "; thermal " + std::string(thermal_->name());
+  if (!thermal_note_.empty() && !thermal_->measured()) s += " (" + thermal_note_ + ")";
+  s += "; counters " + std::string(counters_ ? "papi" : "none");
+  return s;
+}
+
+}  // namespace joule::plat

@@ -1,0 +1,190 @@
+// The platform layer on the task path: energy accounting per worker, the
+// emulated-DVFS stretch, and per-task counters. Everything here touches
+// only the calling worker's slot.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "log.hpp"
+#include "observer.hpp"
+#include "platform.hpp"
+#include "runtime.hpp"
+#include "task.hpp"
+#include "worker_slot.hpp"
+
+namespace joule::plat {
+namespace {
+
+void relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+void add(std::atomic<std::uint64_t>& a, std::uint64_t v) noexcept {
+  a.store(a.load(std::memory_order_relaxed) + v, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+void Platform::begin(const rt::Runtime& rt) {
+  start_ns_ = rt::now_ns();
+  last_sample_ns_.store(start_ns_);
+  const int n = rt.num_workers();
+  worker_cpu_.clear();
+  slots_.clear();
+  const bool model_pus = machine_.synthetic() && !(dvfs_->caps() & kCapReal);
+  for (int w = 0; w < n; ++w) {
+    const int cpu = model_pus ? machine_.pus()[std::size_t(w) % machine_.pus().size()].cpu
+                              : rt.worker_cpu(w);
+    worker_cpu_.push_back(cpu);
+    auto s = std::make_unique<WorkerSlot>();
+    s->cpu = cpu;
+    s->chip = machine_.chip_of(cpu);
+    s->table = &pstates(cpu);
+    s->active_ns.reset(new std::atomic<std::uint64_t>[s->table->size()]);
+    for (std::size_t i = 0; i < s->table->size(); ++i) s->active_ns[i].store(0);
+    s->last.store(start_ns_);
+    s->running.store(true);
+    slots_.push_back(std::move(s));
+  }
+  dvfs_->reset_residency(start_ns_);
+  if (meter_) meter_->start();
+  max_temp_ = last_temp_ = thermal_->update(start_ns_, std::vector<double>(std::size_t(num_chips()), 0.0));
+  set_current_platform(this);
+}
+
+void Platform::charge(WorkerSlot& s, std::uint64_t now) const {
+  const std::uint64_t last = s.last.load(std::memory_order_relaxed);
+  if (now <= last) return;
+  if (s.sleeping.load(std::memory_order_relaxed)) {
+    add(s.sleep_ns, now - last);
+  } else {
+    const int lvl = dvfs_->level(s.cpu);
+    const std::size_t i = lvl < 0 ? s.table->size() - 1 : std::size_t(lvl);
+    add(s.active_ns[i], now - last);
+  }
+  s.last.store(now, std::memory_order_relaxed);
+}
+
+void Platform::worker_start(int worker) {
+  WorkerSlot& s = *slots_[std::size_t(worker)];
+  // The CPU is the process's from the start: time before the thread ran
+  // is charged as active.
+  s.running.store(true, std::memory_order_relaxed);
+  if (counter_events_.empty() || (!counters_ && !task_clock_meter_)) return;
+  std::vector<std::string> skipped;
+  std::string why;
+  if (!s.papi.open(counter_events_, &skipped, &why)) {
+    warn_once("counters", "PAPI counters unavailable (" + why + "); tasks are not counted");
+    return;
+  }
+  if (!skipped.empty() && counters_) {
+    std::string list;
+    for (auto& e : skipped) list += (list.empty() ? "" : ", ") + e;
+    warn_once("counters", "PAPI counters: " + list + " not available here; counting the others");
+  }
+  if (worker == 0) {
+    counter_names_ = s.papi.names();
+    auto it = std::find(counter_names_.begin(), counter_names_.end(), "perf::TASK-CLOCK");
+    task_clock_index_ = it == counter_names_.end() ? -1 : int(it - counter_names_.begin());
+  }
+  s.at_start.assign(s.papi.names().size(), 0);
+  s.now_values.assign(s.papi.names().size(), 0);
+}
+
+void Platform::worker_stop(int worker) {
+  WorkerSlot& s = *slots_[std::size_t(worker)];
+  charge(s, rt::now_ns());
+  s.running.store(false, std::memory_order_relaxed);
+  if (s.papi.is_open() && task_clock_meter_ && task_clock_index_ >= 0 &&
+      s.papi.read(s.now_values.data()))
+    s.task_clock_ns = s.now_values[std::size_t(task_clock_index_)];
+  s.papi.close();
+}
+
+void Platform::task_start(const rt::Task&, int worker) {
+  WorkerSlot& s = *slots_[std::size_t(worker)];
+  if (counters_ && s.papi.is_open()) s.papi.read(s.at_start.data());
+}
+
+double Platform::memory_bound(WorkerSlot& s, const char* label) const {
+  auto it = s.memory_bound.find(label);
+  if (it != s.memory_bound.end()) return it->second;
+  double m = memory_bound_default_;
+  if (label)
+    for (const auto& [l, v] : memory_bound_)
+      if (l == label) m = v;
+  s.memory_bound.emplace(label, m);
+  return m;
+}
+
+// A CPU at f < fmax runs the compute-bound part of a task fmax/f times
+// slower: after a task of wall time t the worker stays busy for
+// t * (fmax/f - 1) * (1 - m), plus any frequency-change stall it owes.
+void Platform::task_end(const rt::Task& t, int worker, std::uint64_t start_ns, std::uint64_t end_ns) {
+  WorkerSlot& s = *slots_[std::size_t(worker)];
+  LabelAcc& acc = s.labels[t.label];
+  ++acc.tasks;
+  acc.ns += end_ns - start_ns;
+  if (counters_ && s.papi.is_open() && s.papi.read(s.now_values.data())) {
+    acc.counters.resize(s.now_values.size(), 0);
+    for (std::size_t i = 0; i < s.now_values.size(); ++i) acc.counters[i] += s.now_values[i] - s.at_start[i];
+  }
+  if (dvfs_->caps() & kCapStretch) {
+    std::uint64_t extra = 0;
+    const std::uint32_t f = dvfs_->frequency(s.cpu), fmax = s.table->back();
+    if (f && f < fmax) {
+      const double factor = (double(fmax) / double(f) - 1.0) * (1.0 - memory_bound(s, t.label));
+      extra = std::uint64_t(double(end_ns - start_ns) * factor);
+      acc.stretched_ns += extra;
+      s.stretched_ns += extra;
+      ++s.stretched_tasks;
+    }
+    const std::uint64_t stall = dvfs_->take_stall_ns(s.cpu);
+    s.stalled_ns += stall;
+    extra += stall;
+    if (extra) {
+      const std::uint64_t until = end_ns + extra;
+      while (rt::now_ns() < until) relax();
+    }
+  }
+  charge(s, rt::now_ns());
+}
+
+void Platform::idle(int worker, bool sleeping, std::uint64_t now) {
+  WorkerSlot& s = *slots_[std::size_t(worker)];
+  charge(s, now);
+  s.sleeping.store(sleeping, std::memory_order_relaxed);
+}
+
+void Platform::periodic(std::uint64_t now) {
+  if (now - last_sample_ns_.load(std::memory_order_relaxed) < 20'000'000) return;  // every 20 ms at most
+  std::lock_guard guard(sample_mu_);
+  sample_locked(now);
+}
+
+void Platform::sample_locked(std::uint64_t now) {
+  last_sample_ns_.store(now, std::memory_order_relaxed);
+  if (meter_) meter_->sample();
+  const EnergyReading r = reading_at(now);
+  last_temp_ = thermal_->update(now, r.chip_joules);
+  max_temp_.resize(last_temp_.size(), -1e9);
+  for (std::size_t c = 0; c < last_temp_.size(); ++c)
+    if (!std::isnan(last_temp_[c])) max_temp_[c] = std::max(max_temp_[c], last_temp_[c]);
+}
+
+void Platform::end() {
+  const std::uint64_t now = rt::now_ns();
+  {
+    std::lock_guard guard(sample_mu_);
+    sample_locked(now);
+    end_ns_ = now;
+    final_ = reading_at(now);
+    ended_ = true;
+  }
+  if (current_platform() == this) set_current_platform(nullptr);
+  dvfs_->restore();
+}
+
+}  // namespace joule::plat

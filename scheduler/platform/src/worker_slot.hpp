@@ -1,0 +1,38 @@
+// Per-worker accounting of the platform layer. Written only by the worker's
+// own thread on the task path (relaxed loads and stores, no locks); other
+// threads read the atomics for mid-run energy estimates.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "papi.hpp"
+
+namespace joule::plat {
+
+struct LabelAcc {
+  std::uint64_t tasks = 0, ns = 0, stretched_ns = 0;
+  std::vector<long long> counters;
+};
+
+struct alignas(64) WorkerSlot {
+  int cpu = 0;   // platform CPU
+  int chip = 0;
+  const std::vector<std::uint32_t>* table = nullptr;  // this CPU's P-states
+  std::unique_ptr<std::atomic<std::uint64_t>[]> active_ns;  // per P-state
+  std::atomic<std::uint64_t> sleep_ns{0};
+  std::atomic<std::uint64_t> last{0};      // end of the charged time
+  std::atomic<bool> sleeping{false};
+  std::atomic<bool> running{false};        // between worker start and stop
+  std::uint64_t stretched_ns = 0, stalled_ns = 0, stretched_tasks = 0;
+  std::unordered_map<const char*, LabelAcc> labels;
+  std::unordered_map<const char*, double> memory_bound;  // cache by label pointer
+  PapiEventSet papi;
+  std::vector<long long> at_start, now_values;
+  long long task_clock_ns = -1;  // measured CPU time (papi meter mode)
+};
+
+}  // namespace joule::plat
