@@ -35,6 +35,7 @@ struct Config {
     std::string pstates_spec = "1.2-2.4:0.1";  // JOULE_PSTATES (GHz), parsed below
     std::vector<std::uint32_t> pstates_khz;    // ascending; empty: from pstates_spec
     int dvfs_latency_us = 10;                  // JOULE_DVFS_LATENCY_US (emulated)
+    std::string dvfs_start;  // JOULE_DVFS_START: "" (as found), min, max or GHz
     std::vector<std::pair<std::string, double>> memory_bound;  // JOULE_MEMORY_BOUND
     double memory_bound_default = 0.0;                         //   "*" entry
     std::string sysfs_root = "/";  // JOULE_SYSFS_ROOT

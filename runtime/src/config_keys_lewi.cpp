@@ -19,7 +19,8 @@ std::string shm_name(std::string_view v) {
   if (n.size() < 2 || n.size() > 200 || n.find('/', 1) != std::string::npos)
     throw std::invalid_argument("bad shared-memory name");
   for (char ch : n)
-    if (ch == '\0' || ch == ' ' || ch == '\n') throw std::invalid_argument("bad shared-memory name");
+    if (ch == '\0' || ch == ' ' || ch == '\n')
+      throw std::invalid_argument("bad shared-memory name");
   return n;
 }
 

@@ -219,6 +219,14 @@ const std::vector<ConfigKey> kPlatformKeys = {
      "emulated frequency-change latency: the core stalls this long after a change",
      [](Config& c, std::string_view v) { c.platform.dvfs_latency_us = int(parse_int(v, 0, 100000)); },
      [](const Config& c) { return std::to_string(c.platform.dvfs_latency_us); }},
+    {"JOULE_DVFS_START", [] { return str("empty (leave as found), min, max, or a frequency in GHz"); },
+     "frequency every worker's CPU is set to when the runtime starts",
+     [](Config& c, std::string_view v) {
+       v = trim(v);
+       if (!v.empty() && v != "min" && v != "max") parse_double(v, 0.01, 20);
+       c.platform.dvfs_start = std::string(v);
+     },
+     [](const Config& c) { return c.platform.dvfs_start; }},
     {"JOULE_MEMORY_BOUND", [] { return str("LABEL:FRACTION list, fractions 0..1, '*' for other labels (e.g. lu:0.3,*:0.1)"); },
      "memory-bound fraction per task label: the part of a task that emulated DVFS does not slow",
      set_memory_bound, get_memory_bound},

@@ -10,6 +10,16 @@
 namespace joule::rt {
 
 template <class Done>
+void Runtime::sleep_while_waiting(ThreadContext& ctx, Done& done) {
+  const int worker = ctx.worker ? ctx.worker->index() : -1;
+  if (observed_)
+    for (auto& o : observers_) o->on_idle(worker, true, now_ns());
+  idle_.sleep_unless([&] { return done() || scheduler_->size() > 0; });
+  if (observed_)
+    for (auto& o : observers_) o->on_idle(worker, false, now_ns());
+}
+
+template <class Done>
 void Runtime::help_until(ThreadContext& ctx, Done done, std::atomic<bool>* waiting_flag) {
   const bool was_in_loop = ctx.in_loop;
   ctx.in_loop = true;
@@ -25,7 +35,7 @@ void Runtime::help_until(ThreadContext& ctx, Done done, std::atomic<bool>* waiti
         progress = done() || scheduler_->size() > 0;
       }
     }
-    if (!progress) idle_.sleep_unless([&] { return done() || scheduler_->size() > 0; });
+    if (!progress) sleep_while_waiting(ctx, done);
   }
   if (waiting_flag) waiting_flag->store(false, std::memory_order_relaxed);
   ctx.in_loop = was_in_loop;

@@ -80,6 +80,8 @@ class Runtime {
   // Runs ready tasks (and sleeps when there are none) until done() holds.
   template <class Done>
   void help_until(ThreadContext& ctx, Done done, std::atomic<bool>* waiting_flag);
+  template <class Done>
+  void sleep_while_waiting(ThreadContext& ctx, Done& done);
 
  private:
   explicit Runtime(Config cfg);

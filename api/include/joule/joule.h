@@ -113,6 +113,103 @@ JOULE_EXPORT int joule_in_final(void);
 JOULE_EXPORT const char *joule_last_error(void);
 JOULE_EXPORT const char *joule_version(void);
 
+/* ---- CPU lending (LeWI / DROM) ---- */
+/* CPUs shared between the processes of a node through a table in shared
+ * memory (docs/lending.md). Every CPU has one owner; an owner lends a CPU it
+ * does not use, another process borrows it, and only the owner reclaims it:
+ * at once if it is idle, else the borrower gives it back at its next task
+ * boundary. With JOULE_LEWI=local|node the runtime joins the table when it
+ * starts and its workers lend, borrow and return by themselves;
+ * joule_lending_start() joins without starting the runtime (a plain MPI rank,
+ * DLB_Init). The calls below return JOULE_ERR_STATE when this process is not
+ * in a table, JOULE_ERR_INVALID for a CPU number outside it. A CPU is an OS
+ * CPU number. None of them starts the runtime. */
+
+#define JOULE_LENDING_FROM_CONFIG 0 /* JOULE_LEWI decides (off: JOULE_ERR_STATE) */
+#define JOULE_LENDING_LOCAL 1       /* a private table: this process only */
+#define JOULE_LENDING_NODE 2        /* the node table of JOULE_LEWI_SHM */
+
+/* Joins the CPU table owning the process's CPUs (JOULE_CPUS, else its
+ * affinity mask). Fails with JOULE_ERR_CONFIG when a CPU is owned by another
+ * live process or the table is corrupt, foreign or of another version.
+ * Calls nest: each start needs a stop. */
+JOULE_EXPORT int joule_lending_start(int mode);
+/* Leaves the table: borrowed CPUs are returned, lent ones taken back. */
+JOULE_EXPORT int joule_lending_stop(void);
+/* 1 if this process is in a CPU table now, else 0. */
+JOULE_EXPORT int joule_lending_active(void);
+
+/* Lend every CPU this process runs on except the calling thread's (borrowed
+ * ones are returned); the runtime's workers there park at their next task
+ * boundary. */
+JOULE_EXPORT int joule_lend(void);
+/* Take back every own lent CPU: idle ones now, borrowed ones when their
+ * borrower reaches a task boundary. */
+JOULE_EXPORT int joule_reclaim(void);
+/* Borrow every idle CPU of the node (up to the max-parallelism hint). */
+JOULE_EXPORT int joule_borrow(void);
+/* Give back every borrowed CPU. */
+JOULE_EXPORT int joule_return(void);
+JOULE_EXPORT int joule_lend_cpu(int cpu);    /* owner: lend it; borrower: return it */
+JOULE_EXPORT int joule_reclaim_cpu(int cpu); /* owner only (JOULE_ERR_STATE otherwise) */
+JOULE_EXPORT int joule_borrow_cpu(int cpu);  /* an idle CPU of another process */
+JOULE_EXPORT int joule_acquire_cpu(int cpu); /* reclaim if owned, else borrow */
+JOULE_EXPORT int joule_return_cpu(int cpu);  /* borrower only */
+
+/* Lending as the OpenMP layer sizes a team at each parallel region:
+ * how many CPUs this process could run on now (held + own idle + other
+ * processes' idle, capped by max parallelism); take up to n more (own lent
+ * CPUs first, then idle ones), writing their numbers to cpus (room for n, or
+ * NULL) and their count to *got; give back up to n (borrowed first, never
+ * the caller's CPU). */
+JOULE_EXPORT int joule_cpus_available_now(int *n);
+JOULE_EXPORT int joule_borrow_up_to(int n, int *cpus, int *got);
+JOULE_EXPORT int joule_give_back(int n, int *cpus, int *given);
+
+/* One CPU as the table sees it. */
+typedef enum joule_cpu_state {
+  JOULE_CPU_DISABLED = 0, /* owned by no process in the table */
+  JOULE_CPU_BUSY = 1,     /* its owner uses it */
+  JOULE_CPU_IDLE = 2,     /* lent: free to borrow */
+  JOULE_CPU_BORROWED = 3, /* run by guest_pid */
+  JOULE_CPU_CLAIMED = 4   /* its owner wants it back; the guest returns it soon */
+} joule_cpu_state_t;
+typedef struct joule_cpu_info {
+  int state; /* joule_cpu_state_t */
+  int owner_pid;
+  int guest_pid;
+  int usable; /* non-zero: this process may run on it now */
+} joule_cpu_info_t;
+JOULE_EXPORT int joule_get_cpu_info(int cpu, joule_cpu_info_t *info);
+
+/* Blocking calls (the MPI interposition library calls these around every
+ * blocking MPI call): lend the caller's CPU unless JOULE_LEWI_KEEP_CPU=1,
+ * and take it back after, waiting for its borrower's task boundary. */
+JOULE_EXPORT int joule_blocking_enter(void);
+JOULE_EXPORT int joule_blocking_leave(void);
+
+/* Application hints (DLB's enable / disable / single / parallel). */
+#define JOULE_LENDING_ENABLE 0   /* lend and borrow freely (default) */
+#define JOULE_LENDING_DISABLE 1  /* no lending; back to the process's own CPUs */
+#define JOULE_LENDING_SINGLE 2   /* serial phase: keep the caller's CPU, lend the rest */
+#define JOULE_LENDING_PARALLEL 3 /* end of the serial phase: same as ENABLE */
+JOULE_EXPORT int joule_lending_hint(int hint);
+/* At most n CPUs in use by this process (0: no cap). */
+JOULE_EXPORT int joule_set_max_parallelism(int n);
+
+/* DROM: set the CPUs process pid owns (pid 0: this process). The target
+ * applies the mask at its next task boundary; the call waits for that up to
+ * JOULE_LEWI_DROM_TIMEOUT_MS and fails with JOULE_ERR_STATE if it does not
+ * happen (the request stays). A CPU owned by a third process is refused. */
+JOULE_EXPORT int joule_set_process_mask(int pid, const int *cpus, size_t n);
+/* The CPUs pid owns now (pid 0: this process): up to cap numbers into cpus,
+ * the full count into *n. */
+JOULE_EXPORT int joule_get_process_mask(int pid, int *cpus, size_t cap, size_t *n);
+/* Has someone changed this process's mask since the last poll? *changed is
+ * set to 1 and the new mask written as in joule_get_process_mask. The
+ * runtime polls by itself; this is for programs without it. */
+JOULE_EXPORT int joule_poll_drom(int *changed, int *cpus, size_t cap, size_t *n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -30,8 +30,8 @@ void append_utf8(std::string& out, unsigned cp) {
 }  // namespace
 
 const JsonValue* JsonValue::find(std::string_view key) const {
-  for (const auto& m : members)
-    if (m.first == key) return &m.second;
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    if (keys[i] == key) return &items[i];
   return nullptr;
 }
 
@@ -140,7 +140,10 @@ JsonValue JsonParser::parse_value() {
     v.type = JsonValue::object;
     begin_object();
     std::string key;
-    while (next_key(key)) v.members.emplace_back(std::move(key), parse_value());
+    while (next_key(key)) {
+      v.keys.push_back(std::move(key));
+      v.items.push_back(parse_value());
+    }
   } else if (c == '[') {
     v.type = JsonValue::array;
     begin_array();
@@ -263,11 +266,11 @@ std::string to_json(const JsonValue& v) {
     }
     case JsonValue::object: {
       std::string out = "{";
-      for (std::size_t i = 0; i < v.members.size(); ++i) {
+      for (std::size_t i = 0; i < v.keys.size(); ++i) {
         if (i) out += ',';
-        out += json_quote(v.members[i].first);
+        out += json_quote(v.keys[i]);
         out += ':';
-        out += to_json(v.members[i].second);
+        out += to_json(v.items[i]);
       }
       return out + "}";
     }

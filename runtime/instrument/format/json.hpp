@@ -22,8 +22,8 @@ struct JsonValue {
   bool b = false;
   double num = 0;
   std::string str;
-  std::vector<JsonValue> items;                            // array
-  std::vector<std::pair<std::string, JsonValue>> members;  // object, in order
+  std::vector<JsonValue> items;   // array elements, or object values
+  std::vector<std::string> keys;  // object keys, parallel to items
 
   const JsonValue* find(std::string_view key) const;
   double number_or(std::string_view key, double fallback) const;

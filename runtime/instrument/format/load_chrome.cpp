@@ -77,6 +77,7 @@ void Loader::event(const JsonValue& e) {
     r.name = args->string_or("name", r.name);
     r.worker = int(args->number_or("worker", -1));
     r.cpu = int(args->number_or("cpu", -1));
+    if (const JsonValue* g = args->find("borrowed")) r.guest = g->type == JsonValue::boolean && g->b;
     return;
   }
   if (ph != "C") {
@@ -108,8 +109,8 @@ void Loader::event(const JsonValue& e) {
     }
     double v = 0;
     if (args)
-      for (const auto& a : args->members)
-        if (a.second.type == JsonValue::number) { v = a.second.num; break; }
+      for (const auto& a : args->items)
+        if (a.type == JsonValue::number) { v = a.num; break; }
     m.counters[std::size_t(it->second)].samples.emplace_back(t, v);
   } else if (ph == "i" || ph == "I") {
     if (cat == "iteration" && args)

@@ -111,7 +111,7 @@ TraceModel load_paraver(const std::string& prv_path) {
   }
   for (const auto& it : info.threads) {
     Row& r = L.m.rows[std::size_t(L.row(it.task, it.thread))];
-    r.worker = it.worker, r.cpu = it.cpu;
+    r.worker = it.worker, r.cpu = it.cpu, r.guest = it.guest;
     r.name = it.worker >= 0 ? "worker " + std::to_string(it.worker) + " (cpu " + std::to_string(it.cpu) + ")"
                             : "thread " + std::to_string(it.thread);
   }

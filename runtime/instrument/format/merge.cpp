@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <queue>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
@@ -176,13 +177,36 @@ std::vector<std::string> merge_paraver(const std::vector<std::string>& paths,
   for (const auto& t : info.threads) {
     const auto& p = info.procs[std::size_t(t.task - 1)];
     row << (p.rank >= 0 ? "rank " + std::to_string(p.rank) : "pid " + std::to_string(p.pid))
-        << (t.worker >= 0 ? " worker " + std::to_string(t.worker) + " (cpu " + std::to_string(t.cpu) + ")"
+        << (t.worker >= 0 ? " worker " + std::to_string(t.worker) + " (cpu " + std::to_string(t.cpu) +
+                                (t.guest ? ", borrowed)" : ")")
                           : " thread " + std::to_string(t.thread))
         << "\n";
   }
   write_info(info, out_base + ".info");
   return {out_base + ".prv", out_base + ".pcf", out_base + ".row", out_base + ".info"};
 }
+
+namespace {
+
+// Two traces from one process (two runtime runs): give the second a new pid
+// so the viewers keep them apart. Rare, so re-serialising is fine.
+void renumber(std::string& events, JsonValue& other, long pid) {
+  const std::string text = "[" + events + "]";
+  JsonParser p(text);
+  std::string out;
+  p.begin_array();
+  while (p.next_item()) {
+    JsonValue ev = p.parse_value();
+    for (std::size_t i = 0; i < ev.keys.size(); ++i)
+      if (ev.keys[i] == "pid") ev.items[i].num = double(pid);
+    out += (out.empty() ? "\n" : ",\n") + to_json(ev);
+  }
+  events = out;
+  for (std::size_t i = 0; i < other.keys.size(); ++i)
+    if (other.keys[i] == "pid") other.items[i].num = double(pid);
+}
+
+}  // namespace
 
 void merge_chrome(const std::vector<std::string>& paths, const std::string& out_path) {
   struct Part {
@@ -224,6 +248,11 @@ void merge_chrome(const std::vector<std::string>& paths, const std::string& out_
   std::stable_sort(parts.begin(), parts.end(), [](const Part& a, const Part& b) {
     return std::make_tuple(a.rank < 0, a.rank, a.pid) < std::make_tuple(b.rank < 0, b.rank, b.pid);
   });
+  std::set<long> pids;
+  long next_pid = 0;
+  for (const Part& p : parts) next_pid = std::max(next_pid, p.pid + 1);
+  for (Part& p : parts)
+    if (!pids.insert(p.pid).second) renumber(p.events, p.other, p.pid = next_pid++);
   std::ofstream out(out_path);
   out << "{\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"joule_format\":1,\"merged\":[";
   for (std::size_t i = 0; i < parts.size(); ++i) out << (i ? "," : "") << to_json(parts[i].other);

@@ -161,7 +161,9 @@ InfoFile read_info(const std::string& path) {
     } else if (key == "thread") {
       InfoFile::Thread t;
       std::string id;
+      int guest = 0;
       v >> id >> t.worker >> t.cpu;
+      if (v >> guest) t.guest = guest != 0;
       const auto dot = id.find('.');
       if (dot != std::string::npos) {
         t.task = std::stoi(id.substr(0, dot));
@@ -184,7 +186,8 @@ void write_info(const InfoFile& info, const std::string& path) {
     os << "process=" << p.task << " " << p.rank << " " << p.pid << " " << p.host << " "
        << p.start_ns << " " << p.stop_ns << " " << p.offset_ns << "\n";
   for (const auto& t : info.threads)
-    os << "thread=" << t.task << "." << t.thread << " " << t.worker << " " << t.cpu << "\n";
+    os << "thread=" << t.task << "." << t.thread << " " << t.worker << " " << t.cpu << " "
+       << int(t.guest) << "\n";
   if (!os) throw std::runtime_error("cannot write " + path);
 }
 

@@ -45,6 +45,7 @@ struct InfoFile {
   };
   struct Thread {
     int task = 1, thread = 1, worker = -1, cpu = -1;
+    bool guest = false;  // a worker on a borrowed CPU
   };
   std::vector<Proc> procs;
   std::vector<Thread> threads;

@@ -137,6 +137,7 @@ class Painter {
   std::vector<std::string> colors_;  // by label index
   std::vector<std::uint32_t> legend_labels_;
   double fmin_ = 0, fmax_ = 0;
+  std::uint32_t states_seen_ = 0;  // bit per State drawn somewhere
   std::ostringstream body_;
 };
 
@@ -189,16 +190,18 @@ void Painter::axis(int y) {
       break;
     }
   const bool secs = span >= 2e9;
+  const double unit = secs ? 1e9 : 1e6;
+  const int decimals = std::max(0, -int(std::floor(std::log10(step / unit) + 1e-9)));
   body_ << "<g class=\"axis\">\n";
   for (double t = 0; t <= span + 1; t += step) {
     const double x = kLeft + t / span * v_.w;
     const double shown = double(v_.a - m_.t0) + t;
     body_ << "<line x1=\"" << num(x) << "\" y1=\"" << y << "\" x2=\"" << num(x) << "\" y2=\""
           << y + 5 << "\" stroke=\"#444\"/><text x=\"" << num(x) << "\" y=\"" << y - 3
-          << "\" text-anchor=\"middle\">" << (secs ? num(shown * 1e-9, 2) : num(shown * 1e-6, 3))
+          << "\" text-anchor=\"" << (t == 0 ? "start" : "middle") << "\">" << num(shown / unit, decimals)
           << "</text>\n";
   }
-  body_ << "<text x=\"" << kLeft - 6 << "\" y=\"" << y - 3 << "\" text-anchor=\"end\">time ("
+  body_ << "<text x=\"" << kLeft - 10 << "\" y=\"" << y - 3 << "\" text-anchor=\"end\">time ("
         << (secs ? "s" : "ms") << ")</text>\n</g>\n";
 }
 
@@ -211,7 +214,10 @@ void Painter::row(const Row& r, int y) {
     bins.add(s.what, s.t0, s.t1, +1);
     open.emplace_back(s.t1, s.what);
   }
-  for (const Slice& s : r.states) bins.add(kStateCat | s.what, s.t0, s.t1, +1);
+  for (const Slice& s : r.states) {
+    bins.add(kStateCat | s.what, s.t0, s.t1, +1);
+    if (s.what < 32) states_seen_ |= 1u << s.what;
+  }
   const auto cols = bins.dominant();
   body_ << "<rect x=\"" << kLeft << "\" y=\"" << y << "\" width=\"" << v_.w << "\" height=\""
         << kRowH << "\" fill=\"#f3f7fb\"/>\n";
@@ -284,6 +290,17 @@ int Painter::panels(int y) {
           body_ << kLeft + c << "," << num(y + kPanelH - 2 - (v - lo) / (hi - lo) * (kPanelH - 4)) << " ";
       }
       body_ << "\"/>\n";
+      if (series.size() > 1) {  // which line is which
+        const Counter& c = *series[s];
+        std::string who = "series " + std::to_string(s + 1);
+        if (std::size_t(c.process) < m_.processes.size()) {
+          const Process& p = m_.processes[std::size_t(c.process)];
+          who = p.rank >= 0 ? "rank " + std::to_string(p.rank) : "pid " + std::to_string(p.pid);
+        }
+        if (c.cpu >= 0) who += " cpu " + std::to_string(c.cpu);
+        body_ << "<text x=\"" << kLeft + 4 + int(s) * 110 << "\" y=\"" << y + 11 << "\" fill=\""
+              << kPalette[s % kPaletteSize] << "\">" << xml_escape(who) << "</text>\n";
+      }
     }
     body_ << "</g>\n";
     y += kPanelH + 16;
@@ -302,7 +319,8 @@ void Painter::legend(int y) {
   body_ << "<g class=\"legend\">\n";
   for (std::uint32_t l : legend_labels_) item(colors_[l], m_.labels[l]);
   if (legend_labels_.size() < m_.labels.size() - 2) item("#999999", "other labels");
-  for (std::uint32_t s : {kSleeping, kLent, kBorrowed, kMpi, kOffload}) item(state_color(s), state_name(s));
+  for (std::uint32_t s : {kSleeping, kLent, kBorrowed, kMpi, kOffload})
+    if (states_seen_ & (1u << s)) item(state_color(s), state_name(s));
   if (fmax_ > 0) {
     item("rgb(0,60,255)", "frequency " + num(fmin_, 0));
     item("rgb(255,60,0)", "frequency " + num(fmax_, 0));
@@ -316,7 +334,8 @@ std::string Painter::svg() {
   const int rows_top = y;
   int last_process = -1;
   for (const Row& r : m_.rows) {
-    if (m_.processes.size() > 1 && r.process != last_process) {
+    if (m_.processes.size() > 1 && r.process != last_process &&
+        std::size_t(r.process) < m_.processes.size()) {
       const Process& p = m_.processes[std::size_t(r.process)];
       y += 4;
       body_ << "<text x=\"4\" y=\"" << y + 10 << "\" font-weight=\"bold\">"
@@ -326,7 +345,10 @@ std::string Painter::svg() {
     }
     last_process = r.process;
     body_ << "<text x=\"" << kLeft - 6 << "\" y=\"" << y + 11 << "\" text-anchor=\"end\">"
-          << xml_escape(r.cpu >= 0 ? "cpu " + std::to_string(r.cpu) + " · " + r.name : r.name) << "</text>\n";
+          << xml_escape(r.worker >= 0 ? "cpu " + std::to_string(r.cpu) + " · worker " +
+                                            std::to_string(r.worker) + (r.guest ? " (borrowed)" : "")
+                                      : r.name)
+          << "</text>\n";
     this->row(r, y);
     y += kRowH;
     if (const Counter* f = frequency_for(r)) {

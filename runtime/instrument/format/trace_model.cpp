@@ -71,7 +71,7 @@ TraceSummary summarize(const TraceModel& m) {
       l.total_ns += d;
       l.max_ns = std::max(l.max_ns, d);
     }
-    if (r.worker < 0 || std::size_t(r.process) >= useful.size()) continue;
+    if (r.worker < 0 || r.guest || std::size_t(r.process) >= useful.size()) continue;
     useful[std::size_t(r.process)].push_back(u);
     all.push_back(u);
     per_process[std::size_t(r.process)] += u;

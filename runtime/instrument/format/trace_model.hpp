@@ -26,6 +26,7 @@ struct Row {
   std::string name;
   std::vector<Slice> tasks;   // sorted by t0
   std::vector<Slice> states;  // non-idle, non-running states, sorted by t0
+  bool guest = false;         // a worker on a CPU borrowed from another process
 };
 
 struct Counter {

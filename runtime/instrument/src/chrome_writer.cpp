@@ -39,8 +39,13 @@ class ChromeOut {
 
   void begin_event(const char* ph, const std::string& name, const char* cat, int tid,
                    std::uint64_t t) {
+    begin_quoted(ph, json_string(name), cat, tid, t);
+  }
+  // `quoted`: the name already as a JSON string (cached for labels).
+  void begin_quoted(const char* ph, const std::string& quoted, const char* cat, int tid,
+                    std::uint64_t t) {
     std::fprintf(f_, "%s\n{\"ph\":\"%s\",\"name\":%s,\"cat\":\"%s\",\"pid\":%d,\"tid\":%d,\"ts\":",
-                 first_ ? "" : ",", ph, json_string(name).c_str(), cat, pid_, tid);
+                 first_ ? "" : ",", ph, quoted.c_str(), cat, pid_, tid);
     first_ = false;
     ts(t);
   }
@@ -74,6 +79,14 @@ void ChromeOut::thread(const ThreadBuffer& b, int tid) {
   std::vector<Open> tasks, states;
   const auto& labels = s_.label_names();
   auto label = [&](std::uint32_t l) { return l < labels.size() ? labels[l] : "label " + std::to_string(l); };
+  std::vector<std::string> quoted, created;  // JSON names per label id, made once
+  for (const auto& l : labels) {
+    quoted.push_back(json_string(l));
+    created.push_back(json_string("create " + l));
+  }
+  auto q = [&](std::vector<std::string>& v, std::uint32_t l, const char* prefix) {
+    return l < v.size() ? v[l] : json_string(prefix + label(l));
+  };
   auto close_state = [&](std::uint32_t st, std::uint64_t t) {
     for (auto it = states.rbegin(); it != states.rend(); ++it) {
       if (it->what != st) continue;
@@ -87,20 +100,19 @@ void ChromeOut::thread(const ThreadBuffer& b, int tid) {
   ThreadBuffer::Reader reader(b);
   Record r;
   while (reader.next(r)) {
-    const std::string args_id = "\"id\":" + std::to_string(r.b);
     switch (r.kind) {
       case kRecTaskStart: tasks.push_back({r.a, r.b, r.t}); break;
       case kRecTaskEnd:
         if (tasks.empty()) break;
-        begin_event("X", label(tasks.back().what), "task", tid, tasks.back().t);
+        begin_quoted("X", q(quoted, tasks.back().what, ""), "task", tid, tasks.back().t);
         dur(tasks.back().t, r.t);
-        end("\"id\":" + std::to_string(tasks.back().id));
+        std::fprintf(f_, ",\"args\":{\"id\":%llu}}", static_cast<unsigned long long>(tasks.back().id));
         tasks.pop_back();
         break;
       case kRecTaskCreate:
-        begin_event("i", "create " + label(r.a), "create", tid, r.t);
+        begin_quoted("i", q(created, r.a, "create "), "create", tid, r.t);
         std::fputs(",\"s\":\"t\"", f_);
-        end(args_id);
+        std::fprintf(f_, ",\"args\":{\"id\":%llu}}", static_cast<unsigned long long>(r.b));
         break;
       case kRecSleepBegin: states.push_back({kSleeping, 0, r.t}); break;
       case kRecSleepEnd: close_state(kSleeping, r.t); break;
@@ -152,11 +164,13 @@ void ChromeOut::metadata(const std::vector<const ThreadBuffer*>& threads) {
   for (std::size_t i = 0; i < threads.size(); ++i) {
     const ThreadBuffer& b = *threads[i];
     const std::string name = b.worker() >= 0 ? "worker " + std::to_string(b.worker()) + " (cpu " +
-                                                   std::to_string(b.cpu()) + ")"
+                                                   std::to_string(b.cpu()) +
+                                                   (b.guest() ? ", borrowed)" : ")")
                                              : "thread " + std::to_string(i + 1);
     std::fprintf(f_, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%zu,"
-                 "\"args\":{\"name\":%s,\"worker\":%d,\"cpu\":%d}}",
-                 pid_, i + 1, json_string(name).c_str(), b.worker(), b.cpu());
+                 "\"args\":{\"name\":%s,\"worker\":%d,\"cpu\":%d,\"borrowed\":%s}}",
+                 pid_, i + 1, json_string(name).c_str(), b.worker(), b.cpu(),
+                 b.guest() ? "true" : "false");
     std::fprintf(f_, ",\n{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%d,\"tid\":%zu,"
                  "\"args\":{\"sort_index\":%zu}}", pid_, i + 1, i + 1);
   }
@@ -168,6 +182,7 @@ std::vector<std::string> write_chrome(const TraceSession& s, const std::string& 
   const std::string path = base + ".json";
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (!f) throw std::runtime_error("cannot write " + path);
+  std::setvbuf(f, nullptr, _IOFBF, 1 << 20);
   char host[256] = {};
   if (::gethostname(host, sizeof host - 1) != 0) std::strcpy(host, "localhost");
   std::fprintf(f, "{\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"joule_format\":1,\"pid\":%d,"

@@ -42,9 +42,10 @@ void write_row_and_info(const TraceSession& s, const std::string& base, int cpus
   os << "format=joule-paraver 1\npid=" << ::getpid() << "\nrank=" << s.options().rank
      << "\nhost=" << host << "\nstart_ns=" << s.start_ns() << "\nstop_ns=" << s.stop_ns()
      << "\ncpus=" << cpus << "\nthreads=" << threads.size() << "\n";
-  // thread=<paraver thread number> <worker or -1> <cpu or -1>
+  // thread=<paraver thread number> <worker or -1> <cpu or -1> <1: on a borrowed CPU>
   for (std::size_t i = 0; i < threads.size(); ++i)
-    os << "thread=" << i + 1 << " " << threads[i]->worker() << " " << threads[i]->cpu() << "\n";
+    os << "thread=" << i + 1 << " " << threads[i]->worker() << " " << threads[i]->cpu() << " "
+       << int(threads[i]->guest()) << "\n";
   check(os, base + ".info");
 }
 

@@ -7,6 +7,7 @@
 // around them closes. A k-way merge over the threads then sorts the file.
 #include <unistd.h>
 
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <tuple>
@@ -15,6 +16,7 @@
 #include <deque>
 #include <fstream>
 #include <queue>
+#include <string_view>
 #include <stdexcept>
 
 #include "trace_session.hpp"
@@ -24,10 +26,26 @@ namespace {
 
 using namespace trace_format;
 
+// One output line, formatted in place: no allocation per record.
 struct Line {
   std::uint64_t key;
   int prio;  // 0: state record (first on ties), 1: event
-  std::string text;
+  std::uint16_t len = 0;
+  char text[118];
+
+  Line(std::uint64_t k, int p) : key(k), prio(p) {}
+  Line& num(std::int64_t v) {
+    len = std::uint16_t(std::to_chars(text + len, text + sizeof text, v).ptr - text);
+    return *this;
+  }
+  Line& str(std::string_view v) {
+    const std::size_t n = std::min(v.size(), sizeof text - len);
+    std::memcpy(text + len, v.data(), n);
+    len = std::uint16_t(len + n);
+    return *this;
+  }
+  Line& sep() { return str(":"); }
+  Line& pair(std::int64_t type, std::int64_t value) { return sep().num(type).sep().num(value); }
 };
 
 // Turns one thread's records into Paraver lines in time order.
@@ -66,19 +84,20 @@ class ThreadStream {
     if (shown() != before) close_with(t, before);
   }
   void close_with(std::uint64_t t, std::uint32_t state) {
-    if (t > since_)
-      ready_.push_back(Line{since_, 0, "1:" + ids_ + ":" + std::to_string(since_) + ":" +
-                                            std::to_string(t) + ":" + std::to_string(state)});
+    if (t > since_) {
+      Line& l = ready_.emplace_back(since_, 0);
+      l.str("1:").str(ids_).sep().num(std::int64_t(since_)).sep().num(std::int64_t(t)).sep().num(state);
+    }
     since_ = std::max(since_, t);
-    for (auto& l : held_) ready_.push_back(std::move(l));
+    for (auto& l : held_) ready_.push_back(l);
     held_.clear();
   }
-  void event(std::uint64_t t, const std::string& ids, const std::string& pairs) {
-    held_.push_back(Line{t, 1, "2:" + ids + ":" + std::to_string(t) + ":" + pairs});
+  // Starts an event line at t on the row `ids`; the caller appends pairs.
+  Line& event(std::uint64_t t, const std::string& ids) {
     if (held_.size() >= kMaxHeld) close_with(t, shown());
-  }
-  static std::string pair(std::int64_t type, std::int64_t value) {
-    return std::to_string(type) + ":" + std::to_string(value);
+    Line& l = held_.emplace_back(t, 1);
+    l.str("2:").str(ids).sep().num(std::int64_t(t));
+    return l;
   }
 
   void step() {
@@ -89,36 +108,35 @@ class ThreadStream {
       return;
     }
     const std::uint64_t t = rel(r.t);
+    const auto b = std::int64_t(r.b);
     switch (r.kind) {
       case kRecTaskStart:
         tasks_.push_back({r.a, r.b});
         transition(t, kRunning, true);
-        event(t, ids_, pair(kTypeTaskLabel, r.a) + ":" + pair(kTypeTaskId, std::int64_t(r.b)));
+        event(t, ids_).pair(kTypeTaskLabel, r.a).pair(kTypeTaskId, b);
         break;
       case kRecTaskEnd: {
         if (!tasks_.empty()) tasks_.pop_back();
         const auto outer = tasks_.empty() ? std::pair<std::uint32_t, std::uint64_t>{0, 0} : tasks_.back();
         transition(t, kRunning, false);
-        event(t, ids_, pair(kTypeTaskLabel, outer.first) + ":" + pair(kTypeTaskId, std::int64_t(outer.second)));
+        event(t, ids_).pair(kTypeTaskLabel, outer.first).pair(kTypeTaskId, std::int64_t(outer.second));
         break;
       }
-      case kRecTaskCreate:
-        event(t, ids_, pair(kTypeTaskCreate, r.a) + ":" + pair(kTypeTaskCreateId, std::int64_t(r.b)));
-        break;
+      case kRecTaskCreate: event(t, ids_).pair(kTypeTaskCreate, r.a).pair(kTypeTaskCreateId, b); break;
       case kRecSleepBegin: transition(t, kSleeping, true); break;
       case kRecSleepEnd: transition(t, kSleeping, false); break;
       case kRecStateBegin: transition(t, r.a, true); break;
       case kRecStateEnd: transition(t, r.a, false); break;
-      case kRecIteration: event(t, ids_, pair(kTypeIteration, std::int64_t(r.b))); break;
+      case kRecIteration: event(t, ids_).pair(kTypeIteration, b); break;
       case kRecEvent:
-      case kRecEventNamed: event(t, ids_, pair(kTypeEventBase + r.a, std::int64_t(r.b))); break;
+      case kRecEventNamed: event(t, ids_).pair(kTypeEventBase + r.a, b); break;
       case kRecCounter: {
         double v;
         std::memcpy(&v, &r.b, sizeof v);
         // A per-CPU counter goes on the row of the worker on that CPU.
         const std::string& where =
             r.cpu < cpu_ids_.size() && !cpu_ids_[r.cpu].empty() ? cpu_ids_[r.cpu] : ids_;
-        event(t, where, pair(kTypeCounterBase + r.a, std::llround(v * kCounterScale)));
+        event(t, where).pair(kTypeCounterBase + r.a, std::llround(v * kCounterScale));
         break;
       }
       default: break;
@@ -149,13 +167,16 @@ int node_cpus(const TraceSession& s) {
 }
 
 std::string thread_name(const ThreadBuffer& b, std::size_t i) {
-  if (b.worker() >= 0) return "worker " + std::to_string(b.worker()) + " (cpu " + std::to_string(b.cpu()) + ")";
+  if (b.worker() >= 0)
+    return "worker " + std::to_string(b.worker()) + " (cpu " + std::to_string(b.cpu()) +
+           (b.guest() ? ", borrowed)" : ")");
   return "thread " + std::to_string(i + 1) + " (not a worker)";
 }
 
 void write_prv(const TraceSession& s, const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (!f) throw std::runtime_error("cannot write " + path);
+  std::setvbuf(f, nullptr, _IOFBF, 1 << 20);
   const auto threads = s.threads();
   const int cpus = node_cpus(s);
   std::vector<std::string> ids(threads.size());
@@ -184,7 +205,8 @@ void write_prv(const TraceSession& s, const std::string& path) {
   while (!heap.empty()) {
     const std::size_t i = std::get<2>(heap.top());
     heap.pop();
-    std::fputs(streams[i]->front()->text.c_str(), f);
+    const Line* l = streams[i]->front();
+    std::fwrite(l->text, 1, l->len, f);
     std::fputc('\n', f);
     streams[i]->pop();
     push(i);

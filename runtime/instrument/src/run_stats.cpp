@@ -15,14 +15,21 @@ std::string fmt(const char* f, double v) {
 
 }  // namespace
 
-void RunStats::add_thread(int worker, int cpu, const WorkerStats& s) {
-  threads_.push_back(Thread{worker, cpu, s});
+void RunStats::add_thread(int worker, int cpu, const WorkerStats& s, bool guest) {
+  threads_.push_back(Thread{worker, cpu, s, guest});
+}
+
+std::uint64_t RunStats::guest_useful_ns() const {
+  std::uint64_t n = 0;
+  for (const auto& t : threads_)
+    if (t.guest) n += t.stats.useful_ns();
+  return n;
 }
 
 PopMetrics RunStats::pop() const {
   std::vector<std::uint64_t> useful;
   for (const auto& t : threads_)
-    if (t.worker >= 0) useful.push_back(t.stats.useful_ns());
+    if (t.worker >= 0 && !t.guest) useful.push_back(t.stats.useful_ns());
   return compute_pop(useful, elapsed_ns_);
 }
 
@@ -71,12 +78,14 @@ void RunStats::print(std::ostream& os) const {
      << "  = avg useful / max useful over workers\n"
      << "  communication efficiency " << fmt("%.3f", m.comm_efficiency)
      << "  = max useful / elapsed (runtime, dependency waits, serial code)\n";
+  if (const std::uint64_t g = guest_useful_ns())
+    os << "  plus " << fmt("%.6f", g * 1e-9) << " s useful on borrowed CPUs (not in the metrics above)\n";
   os << "  worker  cpu      tasks    useful_s     sleep_s\n";
   for (const auto& t : threads_) {
     if (t.worker < 0 && t.stats.tasks() == 0) continue;
     char line[160];
-    std::snprintf(line, sizeof line, "  %6s %4d %10llu %11.6f %11.6f\n",
-                  t.worker >= 0 ? std::to_string(t.worker).c_str() : "other", t.cpu,
+    const std::string who = t.worker < 0 ? "other" : std::to_string(t.worker) + (t.guest ? "b" : "");
+    std::snprintf(line, sizeof line, "  %6s %4d %10llu %11.6f %11.6f\n", who.c_str(), t.cpu,
                   static_cast<unsigned long long>(t.stats.tasks()), t.stats.useful_ns() * 1e-9,
                   t.stats.sleep_ns() * 1e-9);
     os << line;

@@ -64,8 +64,10 @@ struct LabelRow {
 class RunStats {
  public:
   // worker < 0: a thread that is not a worker (external spawner, sampler);
-  // its tasks count in the label table but not in the POP metrics.
-  void add_thread(int worker, int cpu, const WorkerStats& s);
+  // guest: a worker on a CPU borrowed from another process. Both count in the
+  // label table but not as units of the POP metrics, which describe the
+  // process's own CPUs (guests' useful time is reported beside them).
+  void add_thread(int worker, int cpu, const WorkerStats& s, bool guest = false);
   void set_elapsed_ns(std::uint64_t ns) { elapsed_ns_ = ns; }
   // Names by label id (id 0 is unused, 1 is "unlabelled").
   void set_label_names(std::vector<std::string> names) { names_ = std::move(names); }
@@ -74,12 +76,14 @@ class RunStats {
   std::vector<LabelRow> labels() const;  // by total time, largest first
   std::array<std::uint64_t, kNumLending> lending() const;
   std::uint64_t tasks() const;
+  std::uint64_t guest_useful_ns() const;
   void print(std::ostream& os) const;
 
  private:
   struct Thread {
     int worker, cpu;
     WorkerStats stats;
+    bool guest;
   };
   std::vector<Thread> threads_;
   std::vector<std::string> names_;

@@ -15,8 +15,9 @@ namespace joule::rt {
 
 using namespace trace_format;
 
-ThreadBuffer::ThreadBuffer(TraceSession& session, int worker, int cpu, std::size_t capacity)
-    : session_(session), worker_(worker), cpu_(cpu), capacity_(capacity) {
+ThreadBuffer::ThreadBuffer(TraceSession& session, int worker, int cpu, std::size_t capacity,
+                           bool guest)
+    : session_(session), worker_(worker), cpu_(cpu), guest_(guest), capacity_(capacity) {
   // new[] without value-initialisation: pages are touched only when used.
   if (capacity_) records_.reset(new Record[capacity_]);
   stack_.reserve(16);

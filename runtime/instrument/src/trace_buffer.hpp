@@ -19,17 +19,24 @@ class TraceSession;
 class ThreadBuffer {
  public:
   // capacity 0: statistics only (JOULE_REPORT without JOULE_TRACE).
-  ThreadBuffer(TraceSession& session, int worker, int cpu, std::size_t capacity);
+  // guest: a worker the runtime started on a CPU borrowed from another process.
+  ThreadBuffer(TraceSession& session, int worker, int cpu, std::size_t capacity, bool guest = false);
   ~ThreadBuffer();
   ThreadBuffer(const ThreadBuffer&) = delete;
   ThreadBuffer& operator=(const ThreadBuffer&) = delete;
 
   int worker() const { return worker_; }
   int cpu() const { return cpu_; }
+  bool guest() const { return guest_; }
 
-  void push(const trace_format::Record& r) {
+  // Times handed in by the runtime may trail a record another observer's
+  // hook emitted just before (by nanoseconds): clamp, so that each thread's
+  // records stay in time order, which the writers rely on.
+  void push(trace_format::Record r) {
     if (capacity_ == 0) return;
     if (size_ == capacity_) flush();
+    if (r.t < last_t_) r.t = last_t_;
+    last_t_ = r.t;
     records_[size_++] = r;
   }
   // Label ids are cached per thread by pointer: labels are static strings.
@@ -78,8 +85,10 @@ class ThreadBuffer {
 
   TraceSession& session_;
   int worker_, cpu_;
+  bool guest_;
   std::size_t capacity_;
   std::size_t size_ = 0;
+  std::uint64_t last_t_ = 0;
   std::unique_ptr<trace_format::Record[]> records_;
   int fd_ = -1;                // spill file, opened at the first flush
   std::uint64_t spilled_ = 0;  // records in the spill file

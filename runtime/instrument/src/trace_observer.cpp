@@ -31,6 +31,7 @@ class TraceObserver final : public Observer {
     std::vector<int> cpus;
     for (int w = 0; w < rt.num_workers(); ++w) cpus.push_back(rt.worker_cpu(w));
     session_.start(cpus, now_ns());
+    alone_ = rt.observers().size() == 1;
     g_session.store(&session_, std::memory_order_release);
     trace::detail::g_on.store(true, std::memory_order_release);
   }
@@ -41,7 +42,11 @@ class TraceObserver final : public Observer {
     if (!session_.write_error().empty())
       std::fprintf(stderr, "joule: warning: trace not written: %s\n", session_.write_error().c_str());
   }
-  void on_worker_start(int worker, int) override { session_.bind_worker(worker); }
+  void on_worker_start(int worker, int cpu) override { session_.bind_worker(worker, cpu, now_ns()); }
+  void on_worker_stop(int) override {
+    ThreadBuffer& b = session_.this_thread();
+    if (b.guest()) b.push(Record{now_ns(), kRecStateEnd, kNoCpu, kBorrowed, 0});
+  }
 
   void on_task_submit(const Task& t, int worker) override {
     buffer(worker).task_create(t.label, t.id, now_ns());
@@ -49,10 +54,10 @@ class TraceObserver final : public Observer {
   void on_task_start(const Task& t, int worker, std::uint64_t now) override {
     buffer(worker).task_start(t.label, t.id, now);
   }
-  // The end is read here, not taken from end_ns: an observer before this one
-  // (the DVFS emulation) may have kept the worker busy since the body ended.
-  void on_task_end(const Task&, int worker, std::uint64_t, std::uint64_t) override {
-    buffer(worker).task_end(now_ns());
+  // With other observers, the end is read here: one before this one (the
+  // DVFS emulation) may have kept the worker busy since the body ended.
+  void on_task_end(const Task&, int worker, std::uint64_t, std::uint64_t end) override {
+    buffer(worker).task_end(alone_ ? end : now_ns());
   }
   void on_idle(int worker, bool sleeping, std::uint64_t now) override {
     buffer(worker).sleep(sleeping, now);
@@ -63,12 +68,11 @@ class TraceObserver final : public Observer {
   void report(std::ostream& os) const override;
 
  private:
-  ThreadBuffer& buffer(int worker) {
-    return worker >= 0 ? session_.worker_buffer(worker) : session_.this_thread();
-  }
+  ThreadBuffer& buffer(int worker) { return session_.buffer(worker); }
 
   TraceSession session_;
   bool report_;
+  bool alone_ = true;  // no other observer: the runtime's end time is ours
 };
 
 void TraceObserver::report(std::ostream& os) const {

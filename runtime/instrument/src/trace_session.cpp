@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <filesystem>
 #include <stdexcept>
 
 namespace joule::rt {
@@ -40,12 +41,31 @@ TraceSession::~TraceSession() = default;
 
 void TraceSession::start(const std::vector<int>& cpus, std::uint64_t now) {
   start_ns_ = now;
+  if (opt_.format != Format::none) {
+    std::error_code ec;  // a missing directory is made; a failure shows at the first write
+    std::filesystem::create_directories(opt_.dir, ec);
+  }
   const std::size_t cap = opt_.format == Format::none ? 0 : opt_.buffer_bytes / sizeof(trace_format::Record);
   for (std::size_t w = 0; w < cpus.size(); ++w)
     workers_.push_back(std::make_unique<ThreadBuffer>(*this, int(w), cpus[w], cap));
 }
 
-void TraceSession::bind_worker(int w) { tl_binding = Binding{gen_, workers_[std::size_t(w)].get()}; }
+void TraceSession::bind_worker(int w, int cpu, std::uint64_t now) {
+  if (w >= 0 && std::size_t(w) < workers_.size()) {
+    tl_binding = Binding{gen_, workers_[std::size_t(w)].get()};
+    return;
+  }
+  const std::size_t cap = opt_.format == Format::none ? 0 : opt_.buffer_bytes / sizeof(trace_format::Record);
+  ThreadBuffer* b;
+  {
+    std::lock_guard guard(mutex_);
+    others_.push_back(std::make_unique<ThreadBuffer>(*this, w, cpu, cap, true));
+    b = others_.back().get();
+  }
+  tl_binding = Binding{gen_, b};
+  b->push(trace_format::Record{now, trace_format::kRecStateBegin, trace_format::kNoCpu,
+                               trace_format::kBorrowed, 0});
+}
 
 ThreadBuffer& TraceSession::this_thread() {
   Binding& b = tl_binding;
@@ -101,7 +121,8 @@ void TraceSession::stop(std::uint64_t now) {
   stats_ = trace_format::RunStats{};
   stats_.set_elapsed_ns(stop_ns_ - start_ns_);
   stats_.set_label_names(labels_.names);
-  for (const ThreadBuffer* b : threads()) stats_.add_thread(b->worker(), b->cpu(), b->stats());
+  for (const ThreadBuffer* b : threads())
+    stats_.add_thread(b->worker(), b->cpu(), b->stats(), b->guest());
   try {
     if (opt_.format == Format::paraver) files_ = write_paraver(*this, file_base());
     if (opt_.format == Format::chrome) files_ = write_chrome(*this, file_base());

@@ -36,11 +36,17 @@ class TraceSession {
   // Writes the files (if tracing) and combines the statistics.
   void stop(std::uint64_t now);
 
-  ThreadBuffer& worker_buffer(int w) { return *workers_[std::size_t(w)]; }
+  // The buffer of worker w when called on its thread: the owned workers'
+  // are indexed; guests (on borrowed CPUs) and other threads go through TLS.
+  ThreadBuffer& buffer(int w) {
+    return w >= 0 && std::size_t(w) < workers_.size() ? *workers_[std::size_t(w)] : this_thread();
+  }
   // The calling thread's buffer: a worker's after bind_worker, else a new
   // one registered on first use.
   ThreadBuffer& this_thread();
-  void bind_worker(int w);
+  // On the worker's own thread, when it starts. A worker beyond the owned
+  // ones runs on a borrowed CPU: it gets a new buffer, in the Borrowed state.
+  void bind_worker(int w, int cpu, std::uint64_t now);
 
   std::uint32_t intern_label(const char* label);
   std::uint32_t intern_name(const char* name);
@@ -52,7 +58,7 @@ class TraceSession {
   const Options& options() const { return opt_; }
   std::uint64_t start_ns() const { return start_ns_; }
   std::uint64_t stop_ns() const { return stop_ns_; }
-  // Workers in order, then other threads in registration order.
+  // Owned workers in order, then guests and other threads in registration order.
   std::vector<const ThreadBuffer*> threads() const;
   const std::vector<std::string>& label_names() const { return labels_.names; }
   const std::vector<std::string>& names() const { return names_.names; }

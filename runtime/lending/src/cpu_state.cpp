@@ -58,56 +58,81 @@ Transition give_back(CpuWord w, pid_t a) {
 Transition apply(CpuWord w, CpuOp op, pid_t actor) noexcept {
   if (actor <= 0 || !valid(w)) return illegal(w);
   switch (op) {
-    case CpuOp::Own: return own(w, actor);
-    case CpuOp::Disown: return disown(w, actor);
-    case CpuOp::Lend: return lend(w, actor);
-    case CpuOp::Reclaim: return reclaim(w, actor);
-    case CpuOp::Borrow: return borrow(w, actor);
-    case CpuOp::Return: return give_back(w, actor);
+    case CpuOp::Own:
+      return own(w, actor);
+    case CpuOp::Disown:
+      return disown(w, actor);
+    case CpuOp::Lend:
+      return lend(w, actor);
+    case CpuOp::Reclaim:
+      return reclaim(w, actor);
+    case CpuOp::Borrow:
+      return borrow(w, actor);
+    case CpuOp::Return:
+      return give_back(w, actor);
   }
   return illegal(w);
 }
 
 bool valid(CpuWord w) noexcept {
   switch (w.state) {
-    case S::Disabled: return w.owner == 0 && w.guest == 0;
+    case S::Disabled:
+      return w.owner == 0 && w.guest == 0;
     case S::Busy:
-    case S::Idle: return w.owner > 0 && w.guest == 0;
-    case S::Borrowed: return w.owner > 0 && w.guest > 0 && w.owner != w.guest;
-    case S::Claimed: return w.owner >= 0 && w.guest > 0 && w.owner != w.guest;
+    case S::Idle:
+      return w.owner > 0 && w.guest == 0;
+    case S::Borrowed:
+      return w.owner > 0 && w.guest > 0 && w.owner != w.guest;
+    case S::Claimed:
+      return w.owner >= 0 && w.guest > 0 && w.owner != w.guest;
   }
   return false;
 }
 
 const char* state_name(CpuState s) noexcept {
   switch (s) {
-    case S::Disabled: return "disabled";
-    case S::Busy: return "busy";
-    case S::Idle: return "idle";
-    case S::Borrowed: return "borrowed";
-    case S::Claimed: return "claimed";
+    case S::Disabled:
+      return "disabled";
+    case S::Busy:
+      return "busy";
+    case S::Idle:
+      return "idle";
+    case S::Borrowed:
+      return "borrowed";
+    case S::Claimed:
+      return "claimed";
   }
   return "corrupt";
 }
 
 const char* op_name(CpuOp op) noexcept {
   switch (op) {
-    case CpuOp::Own: return "own";
-    case CpuOp::Disown: return "disown";
-    case CpuOp::Lend: return "lend";
-    case CpuOp::Reclaim: return "reclaim";
-    case CpuOp::Borrow: return "borrow";
-    case CpuOp::Return: return "return";
+    case CpuOp::Own:
+      return "own";
+    case CpuOp::Disown:
+      return "disown";
+    case CpuOp::Lend:
+      return "lend";
+    case CpuOp::Reclaim:
+      return "reclaim";
+    case CpuOp::Borrow:
+      return "borrow";
+    case CpuOp::Return:
+      return "return";
   }
   return "?";
 }
 
 const char* outcome_name(Outcome o) noexcept {
   switch (o) {
-    case Outcome::Done: return "done";
-    case Outcome::Pending: return "pending";
-    case Outcome::NoChange: return "no-change";
-    case Outcome::Illegal: return "illegal";
+    case Outcome::Done:
+      return "done";
+    case Outcome::Pending:
+      return "pending";
+    case Outcome::NoChange:
+      return "no-change";
+    case Outcome::Illegal:
+      return "illegal";
   }
   return "?";
 }

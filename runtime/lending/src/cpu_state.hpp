@@ -11,8 +11,8 @@
 // (disown for its owned CPUs, return for its borrowed ones).
 #pragma once
 
-#include <cstdint>
 #include <sys/types.h>
+#include <cstdint>
 
 namespace joule::lending {
 

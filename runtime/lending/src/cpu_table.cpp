@@ -1,11 +1,11 @@
 // Transitions, the process registry, dead-process cleaning and DROM requests.
 #include "cpu_table.hpp"
 
+#include <sys/mman.h>
+#include <unistd.h>
 #include <climits>
 #include <cstring>
-#include <sys/mman.h>
 #include <thread>
-#include <unistd.h>
 
 #include "os_support.hpp"
 
@@ -116,7 +116,8 @@ int CpuTable::register_process(pid_t pid, int mode) {
   }
   if (slot < 0) {
     unlock();
-    throw TableError(Kind::Full, "joule: CPU table " + name_ + " has no room for another process (" +
+    throw TableError(Kind::Full, "joule: CPU table " + name_ +
+                                     " has no room for another process (" +
                                      std::to_string(kMaxProcs) + " registered)");
   }
   ShmProc& p = seg_->procs[slot];

@@ -1,16 +1,16 @@
 // Creating, attaching, validating and removing the shared segment.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
-#include <fcntl.h>
 #include <new>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <thread>
-#include <unistd.h>
 
 #include "cpu_table.hpp"
 #include "os_support.hpp"
@@ -71,8 +71,10 @@ void CpuTable::init_header(pid_t creator) {
 }
 
 std::unique_ptr<CpuTable> CpuTable::open_private() {
-  void* p = ::mmap(nullptr, kSegmentSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) throw TableError(Kind::System, sys_error("cannot allocate the", "(private)"));
+  void* p =
+      ::mmap(nullptr, kSegmentSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    throw TableError(Kind::System, sys_error("cannot allocate the", "(private)"));
   auto* seg = new (p) ShmSegment();
   std::unique_ptr<CpuTable> t(new CpuTable(seg, "(private)", false, -1));
   t->init_header(::getpid());
@@ -80,7 +82,9 @@ std::unique_ptr<CpuTable> CpuTable::open_private() {
   return t;
 }
 
-std::unique_ptr<CpuTable> CpuTable::open_shared(const std::string& name) { return open(name, true); }
+std::unique_ptr<CpuTable> CpuTable::open_shared(const std::string& name) {
+  return open(name, true);
+}
 
 std::unique_ptr<CpuTable> CpuTable::attach_existing(const std::string& name) {
   return open(name, false);
@@ -134,7 +138,7 @@ std::unique_ptr<CpuTable> CpuTable::try_attach(const std::string& name, int fd, 
     ::close(fd);
     throw TableError(k, msg);
   };
-  struct stat st{};
+  struct stat st {};
   if (::fstat(fd, &st) != 0) return fail(Kind::System, sys_error("cannot stat the", name));
   if (st.st_uid != ::geteuid())
     return fail(Kind::Foreign, "joule: CPU table " + name + " belongs to uid " +
@@ -183,18 +187,16 @@ std::unique_ptr<CpuTable> CpuTable::try_attach(const std::string& name, int fd, 
   if (magic != kMagic) {
     char hex[32];
     std::snprintf(hex, sizeof hex, "%016" PRIx64, magic);
-    throw TableError(Kind::Corrupt, "joule: " + name +
-                                        " is not a joule CPU table (bad magic 0x" + hex +
-                                        "): another program uses this name or it is corrupt." +
-                                        hint_remove(name));
+    throw TableError(Kind::Corrupt,
+                     "joule: " + name + " is not a joule CPU table (bad magic 0x" + hex +
+                         "): another program uses this name or it is corrupt." + hint_remove(name));
   }
   if (h.version != kVersion)
-    throw TableError(Kind::Version,
-                     "joule: CPU table " + name + " has layout version " +
-                         std::to_string(h.version) + " but this joule uses version " +
-                         std::to_string(kVersion) +
-                         ": a joule of another version is (or was) running on this node." +
-                         hint_remove(name));
+    throw TableError(
+        Kind::Version,
+        "joule: CPU table " + name + " has layout version " + std::to_string(h.version) +
+            " but this joule uses version " + std::to_string(kVersion) +
+            ": a joule of another version is (or was) running on this node." + hint_remove(name));
   if (std::size_t(st.st_size) != kSegmentSize || h.header_size != sizeof(ShmHeader) ||
       h.segment_size != kSegmentSize || h.max_cpus != kMaxCpus || h.max_procs != kMaxProcs ||
       h.ncpus == 0 || h.ncpus > kMaxCpus || h.procs_used.load() > kMaxProcs)

@@ -2,7 +2,6 @@
 
 #include <sched.h>
 
-#include <cstdio>
 #include <mutex>
 
 #include "config.hpp"
@@ -13,17 +12,6 @@ namespace {
 
 std::mutex g_mutex;
 std::vector<std::shared_ptr<Session>> g_standalone;  // references held by start_standalone
-
-std::string pid_label(pid_t pid, const std::vector<ProcInfo>& procs) {
-  if (pid == 0) return "-";
-  std::string s = std::to_string(pid);
-  for (const auto& p : procs)
-    if (p.pid == pid) {
-      if (!p.comm.empty()) s += " (" + p.comm + ")";
-      if (!p.alive) s += " [dead]";
-    }
-  return s;
-}
 
 }  // namespace
 
@@ -48,29 +36,36 @@ std::string configured_table_name() {
   }
 }
 
-bool start_standalone(const std::string& mode, const std::vector<int>& owned, std::string& why) {
+StartResult start_standalone(const std::string& mode, const std::vector<int>& owned,
+                             std::string& why) {
+  if (auto s = Session::current()) {  // the runtime (or an earlier start) joined already
+    std::lock_guard guard(g_mutex);
+    g_standalone.push_back(std::move(s));
+    return StartResult::Ok;
+  }
+  rt::Config cfg;
   try {
-    if (auto s = Session::current()) {  // the runtime (or an earlier start) joined already
-      std::lock_guard guard(g_mutex);
-      g_standalone.push_back(std::move(s));
-      return true;
-    }
-    const rt::Config cfg = rt::Config::load({});
-    LewiOptions o = options_from(cfg);
-    if (mode.empty() && cfg.lewi.mode == "off") {
-      why = "CPU lending is off (JOULE_LEWI=off)";
-      return false;
-    }
-    if (!mode.empty()) o.mode = mode;
-    std::vector<int> cpus = owned;
-    if (cpus.empty()) cpus = cfg.workers.cpus.empty() ? affinity_cpus() : cfg.workers.cpus;
+    cfg = rt::Config::load({});
+  } catch (const std::exception& e) {
+    why = e.what();
+    return StartResult::BadConfig;
+  }
+  if (mode.empty() && cfg.lewi.mode == "off") {
+    why = "joule: CPU lending is off (JOULE_LEWI=off)";
+    return StartResult::Off;
+  }
+  LewiOptions o = options_from(cfg);
+  if (!mode.empty()) o.mode = mode;
+  std::vector<int> cpus = owned;
+  if (cpus.empty()) cpus = cfg.workers.cpus.empty() ? affinity_cpus() : cfg.workers.cpus;
+  try {
     auto s = Session::join(o, cpus);
     std::lock_guard guard(g_mutex);
     g_standalone.push_back(std::move(s));
-    return true;
+    return StartResult::Ok;
   } catch (const std::exception& e) {
     why = e.what();
-    return false;
+    return StartResult::TableFailed;
   }
 }
 
@@ -96,34 +91,6 @@ int drom_set_mask(CpuTable& t, pid_t pid, const std::vector<int>& cpus, unsigned
   why = "process " + std::to_string(pid) + " did not apply the new mask within " +
         std::to_string(timeout_ms) + " ms (masks are applied at task boundaries)";
   return 1;
-}
-
-void print_table(CpuTable& t, std::ostream& out) {
-  const auto procs = t.processes();
-  char line[256];
-  out << "CPU table " << t.name() << ": " << t.ncpus() << " CPUs, " << procs.size()
-      << " process(es), " << t.idle_hint() << " idle\n";
-  std::snprintf(line, sizeof line, "%5s  %-9s  %-28s  %s\n", "CPU", "STATE", "OWNER", "GUEST");
-  out << line;
-  for (int c = 0; c < t.ncpus(); ++c) {
-    const CpuWord w = t.load(c);
-    if (w.state == CpuState::Disabled) continue;
-    std::snprintf(line, sizeof line, "%5d  %-9s  %-28s  %s\n", c, state_name(w.state),
-                  pid_label(w.owner, procs).c_str(), pid_label(w.guest, procs).c_str());
-    out << line;
-  }
-  int disabled = 0;
-  for (int c = 0; c < t.ncpus(); ++c) disabled += t.load(c).state == CpuState::Disabled;
-  if (disabled) out << "  (" << disabled << " CPU(s) disabled: owned by no joule process)\n";
-  for (const auto& p : procs) {
-    std::vector<int> owned = t.owned_by(p.pid);
-    std::string list;
-    for (int c : owned) list += (list.empty() ? "" : ",") + std::to_string(c);
-    std::snprintf(line, sizeof line, "process %-8d %-16s %-6s %-5s owns [%s]\n", int(p.pid),
-                  p.comm.c_str(), p.mode == 1 ? "local" : "node", p.alive ? "alive" : "dead",
-                  list.c_str());
-    out << line;
-  }
 }
 
 }  // namespace joule::lending

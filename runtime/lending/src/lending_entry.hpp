@@ -9,17 +9,20 @@
 #include <vector>
 
 #include "lewi_session.hpp"
+#include "table_print.hpp"
 
 namespace joule::lending {
 
 // The process's session (from the runtime or from start_standalone), or null.
 std::shared_ptr<Session> active_session();
 
-// Joins the node table without starting the runtime. mode: "" = JOULE_LEWI
-// (off: returns false with why set), or "local" / "node". owned: the CPUs to
-// own; empty = JOULE_CPUS, else the process affinity mask. Each successful
-// call holds a reference until stop_standalone. Throws nothing.
-bool start_standalone(const std::string& mode, const std::vector<int>& owned, std::string& why);
+// Joins the node table without starting the runtime. mode: "" = JOULE_LEWI,
+// or "local" / "node". owned: the CPUs to own; empty = JOULE_CPUS, else the
+// process affinity mask. Each successful call holds a reference until
+// stop_standalone. Throws nothing; on failure why says what happened.
+enum class StartResult { Ok, Off, BadConfig, TableFailed };
+StartResult start_standalone(const std::string& mode, const std::vector<int>& owned,
+                             std::string& why);
 bool stop_standalone();  // false if there was none
 
 // The CPU table this process would use (JOULE_LEWI_SHM or the default).
@@ -33,9 +36,5 @@ std::vector<int> affinity_cpus();
 // negative: CpuTable::DromError with why set.
 int drom_set_mask(CpuTable& t, pid_t pid, const std::vector<int>& cpus, unsigned timeout_ms,
                   std::string& why);
-
-// A readable dump of a table: one line per CPU (owner, guest, state) and one
-// per registered process.
-void print_table(CpuTable& t, std::ostream& out);
 
 }  // namespace joule::lending

@@ -29,6 +29,11 @@ class LewiCpuManager final : public CpuManager {
       throw joule::error(JOULE_ERR_CONFIG, e.what());
     }
     s_->attach_runtime(true);
+    // More workers than CPUs (a testing mode): a CPU shared by two workers is
+    // never lent, since one may run while the other is idle.
+    for (std::size_t i = 0; i < owned.size(); ++i)
+      for (std::size_t j = i + 1; j < owned.size(); ++j)
+        if (owned[i] == owned[j]) s_->never_lend(owned[i]);
   }
   void stop() override {
     if (!s_) return;

@@ -32,7 +32,7 @@ bool Session::poll_mask(std::vector<int>& mask) {
     const CpuWord w = table_->load(c);
     local_[c].store(kRunning);
     if (w.state == CpuState::Busy && runtime_.load()) {
-      if (!leaving_[c].exchange(1)) leaving_count_.fetch_add(1);
+      if (!(leaving_[c].fetch_or(kLeaving) & kLeaving)) leaving_count_.fetch_add(1);
       table_->notify(c);  // its worker, if parked, lets it go now
     } else {
       table_->apply(c, CpuOp::Disown, pid_);
@@ -45,7 +45,7 @@ bool Session::poll_mask(std::vector<int>& mask) {
 }
 
 void Session::finish_leaving(int cpu) {
-  if (!leaving_[cpu].exchange(0)) return;
+  if (!(leaving_[cpu].fetch_and(std::uint8_t(~kLeaving)) & kLeaving)) return;
   table_->apply(cpu, CpuOp::Disown, pid_);
   leaving_count_.fetch_sub(1);
   std::lock_guard guard(drom_mutex_);

@@ -28,17 +28,21 @@ bool Session::usable(int cpu) {
   tl_seen_seq = table_->seq(cpu);
   if (cpu < 0 || cpu >= table_->ncpus()) return false;
   if (local_[cpu].load(std::memory_order_acquire) == kBlockLent) return false;
-  if (leaving_[cpu].load(std::memory_order_acquire)) return false;
+  if (leaving(cpu)) return false;
   const CpuWord w = table_->load(cpu);
   if (!runs_on(w, pid_) || w.state == CpuState::Claimed) return false;
-  if (hint() == Hint::Single && w.owner == pid_ && cpu != single_cpu_) return false;
+  if (hint() == Hint::Single && w.owner == pid_ && cpu != single_cpu_.load()) return false;
   return true;
 }
 
 void Session::wait_for_change(int cpu, unsigned timeout_us) {
   if (cpu < 0 || cpu >= table_->ncpus()) return;
-  // Only a parked worker waits here: a CPU leaving our mask can go now.
-  if (leaving_[cpu].load(std::memory_order_acquire)) finish_leaving(cpu);
+  // Only a parked worker waits here, so nothing of ours runs on cpu: a CPU
+  // leaving our mask can go now, and a borrowed CPU its owner claimed (after
+  // we borrowed it for this worker, before the worker woke) goes back.
+  if (leaving(cpu)) finish_leaving(cpu);
+  const CpuWord w = table_->load(cpu);
+  if (w.state == CpuState::Claimed && w.guest == pid_) return_cpu(cpu);
   const std::uint32_t seen = tl_seen_cpu == cpu ? tl_seen_seq : table_->seq(cpu);
   table_->wait(cpu, seen, timeout_us);
   maybe_reap();  // a dead guest holding our claimed CPU is noticed here
@@ -66,7 +70,7 @@ bool Session::wait_usable(int cpu, unsigned timeout_ms) {
 bool Session::release_idle(int cpu) {
   if (cpu < 0 || cpu >= table_->ncpus()) return false;
   maybe_reap();
-  if (leaving_[cpu].load(std::memory_order_acquire)) return true;  // parks; disowned there
+  if (leaving(cpu)) return true;  // parks; disowned there
   const CpuWord w = table_->load(cpu);
   if (w.guest == pid_ && w.owner != pid_) {
     return_cpu(cpu);
@@ -75,8 +79,8 @@ bool Session::release_idle(int cpu) {
   if (w.owner != pid_) return true;
   if (w.state != CpuState::Busy) return true;  // already lent
   const Hint h = hint();
-  if (h == Hint::Disabled) return false;
-  if (autonomous_ || (h == Hint::Single && cpu != single_cpu_))
+  if (h == Hint::Disabled || no_lend(cpu)) return false;
+  if (autonomous_ || (h == Hint::Single && cpu != single_cpu_.load()))
     return lend_cpu(cpu) == Outcome::Done;
   std::uint8_t expect = kRunning;
   local_[cpu].compare_exchange_strong(expect, kSleeping, std::memory_order_acq_rel);
@@ -95,15 +99,15 @@ bool Session::must_return(int cpu) {
                      leaving_count_.load(std::memory_order_relaxed) == 0;
   if (w.state == CpuState::Busy && w.owner == pid_) {
     if (plain) return false;
-    if (leaving_[cpu].load()) return true;
-    const bool shrink = (hint() == Hint::Single && cpu != single_cpu_) ||
-                        (max_parallelism() > 0 && held_count() > max_parallelism());
-    return shrink && lend_cpu(cpu) == Outcome::Done;
+    if (leaving(cpu)) return true;
+    const bool single = hint() == Hint::Single && cpu != single_cpu_.load();
+    const bool capped = max_parallelism() > 0 && held_count() > max_parallelism();
+    return !no_lend(cpu) && (single || capped) && lend_cpu(cpu) == Outcome::Done;
   }
   if (w.state == CpuState::Borrowed && w.guest == pid_) {
     if (plain) return false;
-    const bool give = hint() != Hint::Enabled ||
-                      (max_parallelism() > 0 && held_count() > max_parallelism());
+    const bool give =
+        hint() != Hint::Enabled || (max_parallelism() > 0 && held_count() > max_parallelism());
     return give && return_cpu(cpu) == Outcome::Done;
   }
   if (w.state == CpuState::Claimed && w.guest == pid_) return_cpu(cpu);
@@ -125,7 +129,7 @@ void Session::acquire(int n, std::vector<int>& got) {
   for (int c = 0; c < table_->ncpus() && taken < n && own_lent; ++c) {
     const CpuWord w = table_->load(c);
     if (w.owner != pid_ || (w.state != CpuState::Idle && w.state != CpuState::Borrowed)) continue;
-    if (local_[c].load() == kBlockLent || leaving_[c].load()) continue;
+    if (local_[c].load() == kBlockLent || leaving(c)) continue;
     const Outcome o = reclaim_cpu(c);
     if (o == Outcome::Done) got.push_back(c);
     taken += o == Outcome::Done || o == Outcome::Pending;  // a claimed one comes back soon
@@ -144,11 +148,13 @@ void Session::enter_blocking(int keep) {
   const bool first = g_blocked_threads.fetch_add(1) == 0;
   const int cpu = current_cpu();
   const CpuWord w = table_->load(cpu);
-  if (keep <= 0 && runs_on(w, pid_) && w.state != CpuState::Claimed) {
+  if (keep <= 0 && !no_lend(cpu) && runs_on(w, pid_) && w.state != CpuState::Claimed) {
     if (w.owner == pid_) {
       local_[cpu].store(kBlockLent, std::memory_order_release);
-      if (lend_cpu(cpu) == Outcome::Done) tl_block_cpu = cpu;
-      else local_[cpu].store(kRunning, std::memory_order_release);
+      if (lend_cpu(cpu) == Outcome::Done)
+        tl_block_cpu = cpu;
+      else
+        local_[cpu].store(kRunning, std::memory_order_release);
     } else if (return_cpu(cpu) == Outcome::Done) {
       tl_block_cpu = cpu;
       tl_block_borrowed = true;

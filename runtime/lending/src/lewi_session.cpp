@@ -1,9 +1,9 @@
 // The session's lifecycle and its explicit verbs (C and DLB APIs).
 #include "lewi_session.hpp"
 
-#include <algorithm>
 #include <sched.h>
 #include <unistd.h>
+#include <algorithm>
 
 #include "config.hpp"
 #include "os_support.hpp"
@@ -94,8 +94,7 @@ void Session::own(const std::vector<int>& cpus) {
       if (p.pid == other && !p.comm.empty()) who += " (" + p.comm + ")";
     throw TableError(TableError::Kind::Busy,
                      "joule: JOULE_LEWI: CPU " + std::to_string(cpu) +
-                         " is already owned by process " + who + " in CPU table " +
-                         table_->name() +
+                         " is already owned by process " + who + " in CPU table " + table_->name() +
                          "; give each process its own CPUs (mpirun --bind-to core, taskset, "
                          "JOULE_CPUS) or use JOULE_LEWI=local");
   }
@@ -253,8 +252,8 @@ std::vector<int> Session::held_cpus() const {
 std::vector<int> Session::owned_cpus() const { return table_->owned_by(pid_); }
 
 void Session::set_hint(Hint h) {
+  if (h == Hint::Single) single_cpu_.store(current_cpu());  // before workers see Single
   const Hint old = hint_.exchange(h);
-  if (h == Hint::Single) single_cpu_ = current_cpu();
   if (h == old) return;
   if (h == Hint::Disabled || h == Hint::Enabled) {
     // Back to the default resources: own CPUs come home now; borrowed ones

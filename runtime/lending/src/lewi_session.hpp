@@ -97,11 +97,17 @@ class Session {
   // The runtime's CpuManager uses this session: CPUs leaving the mask are
   // then disowned only once their worker has parked.
   void attach_runtime(bool on) noexcept { runtime_.store(on); }
+  // Never lend cpu (two workers share it: JOULE_WORKERS above the CPUs).
+  void never_lend(int cpu) noexcept {
+    if (cpu >= 0 && cpu < kMaxCpus) leaving_[cpu].fetch_or(kNeverLend);
+  }
 
  private:
   Session(LewiOptions opts, std::unique_ptr<CpuTable> table);
   void own(const std::vector<int>& cpus);
   bool owns(int cpu) const noexcept { return table_->load(cpu).owner == pid_; }
+  bool leaving(int cpu) const noexcept { return leaving_[cpu].load() & kLeaving; }
+  bool no_lend(int cpu) const noexcept { return leaving_[cpu].load() & kNeverLend; }
   int held_count() const;
   bool over_cap() const;
   bool give_up(int cpu);  // lend (owned) or return (borrowed); true if done
@@ -110,6 +116,7 @@ class Session {
 
   // Local per-CPU flags (this process only).
   enum Local : std::uint8_t { kRunning = 0, kSleeping = 1, kBlockLent = 2 };
+  static constexpr std::uint8_t kLeaving = 1, kNeverLend = 2;  // bits of leaving_
 
   const LewiOptions opts_;
   std::unique_ptr<CpuTable> table_;
@@ -122,13 +129,13 @@ class Session {
   std::atomic<std::uint64_t> last_reap_ns_{0};
   std::atomic<unsigned> borrow_cursor_{0};
   std::unique_ptr<std::atomic<std::uint8_t>[]> local_;
-  std::unique_ptr<std::atomic<std::uint8_t>[]> leaving_;  // DROM removal pending
+  std::unique_ptr<std::atomic<std::uint8_t>[]> leaving_;  // kLeaving (DROM), kNeverLend
   std::atomic<int> leaving_count_{0};
   std::uint32_t drom_seen_ = 0;
   std::uint32_t drom_pending_ack_ = 0;
   int drom_failed_cpu_ = -1;
   std::mutex drom_mutex_;
-  int single_cpu_ = -1;
+  std::atomic<int> single_cpu_{-1};  // the CPU kept by the single hint
   std::atomic<bool> runtime_{false};
 };
 

@@ -1,15 +1,15 @@
 #include "os_support.hpp"
 
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <cerrno>
 #include <climits>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
-#include <fcntl.h>
-#include <linux/futex.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 namespace joule::lending {
 namespace {
@@ -66,7 +66,8 @@ std::string process_comm(pid_t pid) {
 void futex_wait(std::atomic<std::uint32_t>* word, std::uint32_t expected, unsigned timeout_us) {
   if (timeout_us == 0) return;
   timespec ts{time_t(timeout_us / 1000000), long(timeout_us % 1000000) * 1000};
-  ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(word), FUTEX_WAIT, expected, &ts, nullptr, 0);
+  ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(word), FUTEX_WAIT, expected, &ts, nullptr,
+            0);
 }
 
 void futex_wake(std::atomic<std::uint32_t>* word, int n) {

@@ -3,10 +3,10 @@
 // futexes on shared memory that wake threads of any process.
 #pragma once
 
+#include <sys/types.h>
 #include <atomic>
 #include <cstdint>
 #include <string>
-#include <sys/types.h>
 
 namespace joule::lending {
 

@@ -26,13 +26,13 @@ struct alignas(64) ShmHeader {
   std::uint64_t segment_size;
   std::uint32_t max_cpus;
   std::uint32_t max_procs;
-  std::uint32_t ncpus;        // CPUs of the node when the segment was created
+  std::uint32_t ncpus;  // CPUs of the node when the segment was created
   std::uint32_t creator_pid;
   std::uint32_t uid;
-  std::atomic<std::uint32_t> ready;    // 1 once the creator has initialised everything
-  std::atomic<std::uint32_t> closing;  // 1 once the last process unlinked it
-  std::atomic<std::uint32_t> lock;     // pid holding the registry lock, 0 if free
-  std::atomic<std::int32_t> idle_hint;  // number of Idle CPUs; a hint, recounted when cleaning
+  std::atomic<std::uint32_t> ready;       // 1 once the creator has initialised everything
+  std::atomic<std::uint32_t> closing;     // 1 once the last process unlinked it
+  std::atomic<std::uint32_t> lock;        // pid holding the registry lock, 0 if free
+  std::atomic<std::int32_t> idle_hint;    // number of Idle CPUs; a hint, recounted when cleaning
   std::atomic<std::uint32_t> procs_used;  // high-water mark of registry slots
   std::atomic<std::uint64_t> epoch;       // bumped by every registration change
 };

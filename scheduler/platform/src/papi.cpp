@@ -61,14 +61,17 @@ class PapiMeter final : public EnergyMeter {
     }
     set_ = PAPI_NULL;
     if (PAPI_create_eventset(&set_) != PAPI_OK) return false;
-    std::vector<std::string> kept;
-    std::vector<double> kept_scale;
-    std::vector<MeterDomain> kept_dom;
+    std::size_t kept = 0;  // keep, in place, the events the set accepts
     for (std::size_t i = 0; i < names_.size(); ++i) {
       if (PAPI_add_named_event(set_, names_[i].c_str()) != PAPI_OK) continue;
-      kept.push_back(names_[i]), kept_scale.push_back(scale_[i]), kept_dom.push_back(domains_[i]);
+      names_[kept] = names_[i];
+      scale_[kept] = scale_[i];
+      domains_[kept] = domains_[i];
+      ++kept;
     }
-    names_ = kept, scale_ = kept_scale, domains_ = kept_dom;
+    names_.resize(kept);
+    scale_.resize(kept);
+    domains_.resize(kept);
     last_.assign(names_.size(), 0);
     if (names_.empty() || PAPI_start(set_) != PAPI_OK) {
       if (why) *why = "PAPI energy events could not be started";

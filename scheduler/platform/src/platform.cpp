@@ -17,9 +17,12 @@ namespace {
 
 std::atomic<Platform*> g_current{nullptr};
 
+// Cheap enough for every start: one stat, one small directory listing.
 bool cpufreq_present(const Sysfs& fs) {
-  return fs.exists("/sys/devices/system/cpu/cpu0/cpufreq") ||
-         fs.exists("/sys/devices/system/cpu/cpufreq");
+  if (fs.exists("/sys/devices/system/cpu/cpu0/cpufreq")) return true;
+  for (const auto& e : fs.list("/sys/devices/system/cpu/cpufreq"))
+    if (e.rfind("policy", 0) == 0) return true;
+  return false;
 }
 
 Machine load_machine(const rt::Config& cfg) {
@@ -55,6 +58,7 @@ Platform::Platform(const rt::Config& cfg)
       machine_(load_machine(cfg)),
       model_(cfg.platform.power_busy, cfg.platform.power_idle, cfg.platform.power_uncore),
       nominal_(cfg.platform.pstate_table()),
+      start_frequency_(cfg.platform.dvfs_start),
       memory_bound_(cfg.platform.memory_bound),
       memory_bound_default_(cfg.platform.memory_bound_default) {
   choose_dvfs(cfg);
@@ -193,6 +197,19 @@ bool Platform::set_chip_frequency(int chip, std::uint32_t khz) {
     ok = dvfs_->set_frequency(pu.cpu, khz) && ok;
   }
   return any && ok;
+}
+
+void Platform::apply_start_frequency() {
+  if (start_frequency_.empty() || !dvfs_->can_set()) return;
+  for (int cpu : worker_cpu_) {
+    const auto& t = dvfs_->pstates(cpu);
+    if (t.empty()) continue;
+    const std::uint32_t khz = start_frequency_ == "min"   ? t.front()
+                              : start_frequency_ == "max" ? t.back()
+                                                          : std::uint32_t(std::stod(start_frequency_) * 1e6 + 0.5);
+    dvfs_->set_frequency(cpu, khz);
+    dvfs_->take_stall_ns(cpu);  // the start is not a task's transition
+  }
 }
 
 std::string Platform::describe() const {

@@ -101,6 +101,7 @@ class Platform {
   void choose_dvfs(const rt::Config& cfg);
   void choose_meter(const rt::Config& cfg);
   void choose_thermal(const rt::Config& cfg);
+  void apply_start_frequency();
   double memory_bound(WorkerSlot& s, const char* label) const;
   void charge(WorkerSlot& s, std::uint64_t now) const;
   std::vector<std::uint64_t> active_of(const WorkerSlot& s, std::uint64_t now, std::uint64_t* sleep) const;
@@ -117,6 +118,7 @@ class Platform {
   std::unique_ptr<Thermal> thermal_;
   std::string dvfs_note_, meter_note_, thermal_note_, counters_note_;
   std::vector<std::uint32_t> nominal_;  // P-states of uncontrolled CPUs
+  std::string start_frequency_;         // JOULE_DVFS_START
   std::vector<std::pair<std::string, double>> memory_bound_;
   double memory_bound_default_ = 0;
   bool counters_ = false, task_clock_meter_ = false, active_ = false;

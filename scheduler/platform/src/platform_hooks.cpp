@@ -48,6 +48,7 @@ void Platform::begin(const rt::Runtime& rt) {
     s->running.store(true);
     slots_.push_back(std::move(s));
   }
+  apply_start_frequency();
   dvfs_->reset_residency(start_ns_);
   if (meter_) meter_->start();
   max_temp_ = last_temp_ = thermal_->update(start_ns_, std::vector<double>(std::size_t(num_chips()), 0.0));
@@ -105,6 +106,7 @@ void Platform::worker_stop(int worker) {
 
 void Platform::task_start(const rt::Task&, int worker) {
   WorkerSlot& s = *slots_[std::size_t(worker)];
+  s.excluded.push_back(0);
   if (counters_ && s.papi.is_open()) s.papi.read(s.at_start.data());
 }
 
@@ -122,8 +124,15 @@ double Platform::memory_bound(WorkerSlot& s, const char* label) const {
 // A CPU at f < fmax runs the compute-bound part of a task fmax/f times
 // slower: after a task of wall time t the worker stays busy for
 // t * (fmax/f - 1) * (1 - m), plus any frequency-change stall it owes.
+// t excludes what ran inside the task's taskwait (nested tasks, with their
+// own stretch) and reported sleep there, so nothing is stretched twice.
 void Platform::task_end(const rt::Task& t, int worker, std::uint64_t start_ns, std::uint64_t end_ns) {
   WorkerSlot& s = *slots_[std::size_t(worker)];
+  std::uint64_t own = end_ns - start_ns;
+  if (!s.excluded.empty()) {
+    own -= std::min(own, s.excluded.back());
+    s.excluded.pop_back();
+  }
   LabelAcc& acc = s.labels[t.label];
   ++acc.tasks;
   acc.ns += end_ns - start_ns;
@@ -136,7 +145,7 @@ void Platform::task_end(const rt::Task& t, int worker, std::uint64_t start_ns, s
     const std::uint32_t f = dvfs_->frequency(s.cpu), fmax = s.table->back();
     if (f && f < fmax) {
       const double factor = (double(fmax) / double(f) - 1.0) * (1.0 - memory_bound(s, t.label));
-      extra = std::uint64_t(double(end_ns - start_ns) * factor);
+      extra = std::uint64_t(double(own) * factor);
       acc.stretched_ns += extra;
       s.stretched_ns += extra;
       ++s.stretched_tasks;
@@ -149,13 +158,17 @@ void Platform::task_end(const rt::Task& t, int worker, std::uint64_t start_ns, s
       while (rt::now_ns() < until) relax();
     }
   }
-  charge(s, rt::now_ns());
+  const std::uint64_t now = rt::now_ns();
+  if (!s.excluded.empty()) s.excluded.back() += now - start_ns;  // not the parent's own
+  charge(s, now);
 }
 
 void Platform::idle(int worker, bool sleeping, std::uint64_t now) {
   WorkerSlot& s = *slots_[std::size_t(worker)];
   charge(s, now);
   s.sleeping.store(sleeping, std::memory_order_relaxed);
+  if (sleeping) s.sleep_since = now;
+  else if (!s.excluded.empty() && now > s.sleep_since) s.excluded.back() += now - s.sleep_since;
 }
 
 void Platform::periodic(std::uint64_t now) {

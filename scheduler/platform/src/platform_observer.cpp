@@ -28,7 +28,9 @@ class PlatformObserver final : public rt::Observer {
   void on_task_end(const rt::Task& t, int worker, std::uint64_t s, std::uint64_t e) override {
     if (worker >= 0) p_->task_end(t, worker, s, e);
   }
-  void on_idle(int worker, bool sleeping, std::uint64_t now) override { p_->idle(worker, sleeping, now); }
+  void on_idle(int worker, bool sleeping, std::uint64_t now) override {
+    if (worker >= 0) p_->idle(worker, sleeping, now);
+  }
   void on_iteration_boundary(std::uint64_t, std::uint64_t now) override { p_->periodic(now); }
   void report(std::ostream& os) const override { p_->report(os); }
 

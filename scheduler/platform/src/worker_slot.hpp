@@ -28,6 +28,10 @@ struct alignas(64) WorkerSlot {
   std::atomic<bool> sleeping{false};
   std::atomic<bool> running{false};        // between worker start and stop
   std::uint64_t stretched_ns = 0, stalled_ns = 0, stretched_tasks = 0;
+  // Per task open on this worker (nested tasks run inside a taskwait):
+  // time inside it that was not its own work (nested tasks, sleeping).
+  std::vector<std::uint64_t> excluded;
+  std::uint64_t sleep_since = 0;
   std::unordered_map<const char*, LabelAcc> labels;
   std::unordered_map<const char*, double> memory_bound;  // cache by label pointer
   PapiEventSet papi;

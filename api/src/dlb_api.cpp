@@ -1,0 +1,499 @@
+// DLB-compatible entry points (joule/dlb.h) over the lending session.
+// Polling mode: callbacks run inside DLB_* calls, on the caller's thread.
+#include <sched.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "config.hpp"
+#include "joule/dlb.h"
+#include "lending_entry.hpp"
+
+namespace {
+
+using joule::lending::CpuState;
+using joule::lending::Outcome;
+using joule::lending::Session;
+using CpuCallback = void (*)(int, void*);
+using MaskCallback = void (*)(const_dlb_cpu_set_t, void*);
+
+struct Callback {
+  dlb_callback_t fn = nullptr;
+  void* arg = nullptr;
+};
+
+std::mutex g_mutex;
+bool g_init = false;
+Callback g_callbacks[7];
+std::set<int> g_pending;  // reclaimed CPUs still run by their borrower
+std::unique_ptr<joule::lending::CpuTable> g_drom_table;
+
+std::vector<int> from_mask(const_dlb_cpu_set_t mask) {
+  std::vector<int> out;
+  const auto* set = static_cast<const cpu_set_t*>(mask);
+  for (int c = 0; set && c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, set)) out.push_back(c);
+  return out;
+}
+
+void to_mask(const std::vector<int>& cpus, dlb_cpu_set_t mask) {
+  auto* set = static_cast<cpu_set_t*>(mask);
+  if (!set) return;
+  CPU_ZERO(set);
+  for (int c : cpus)
+    if (c < CPU_SETSIZE) CPU_SET(c, set);
+}
+
+void cpu_callback(dlb_callbacks_t which, int cpu) {
+  const Callback cb = g_callbacks[which];
+  if (cb.fn) reinterpret_cast<CpuCallback>(cb.fn)(cpu, cb.arg);
+}
+
+// The polling step of every call: pending reclaims that completed enable
+// their CPU; borrowed CPUs claimed by their owner are handed back (only when
+// the program said how to stop using them: a disable_cpu callback).
+void poll(Session& s) {
+  for (auto it = g_pending.begin(); it != g_pending.end();) {
+    const auto w = s.table().load(*it);
+    if (w.owner != s.pid()) {
+      it = g_pending.erase(it);
+    } else if (runs_on(w, s.pid()) && w.state != CpuState::Claimed) {
+      cpu_callback(dlb_callback_enable_cpu, *it);
+      it = g_pending.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  if (!g_callbacks[dlb_callback_disable_cpu].fn) return;
+  for (int c = 0; c < s.table().ncpus(); ++c) {
+    const auto w = s.table().load(c);
+    if (w.state != CpuState::Claimed || w.guest != s.pid()) continue;
+    cpu_callback(dlb_callback_disable_cpu, c);
+    s.return_cpu(c);
+  }
+}
+
+// Runs f(session) under the DLB lock after polling; DLB's error codes for
+// "not initialised" and "disabled".
+template <class F>
+int call(F&& f, bool allowed_when_disabled = false) {
+  std::lock_guard guard(g_mutex);
+  if (!g_init) return DLB_ERR_NOINIT;
+  auto s = joule::lending::active_session();
+  if (!s) return DLB_ERR_NOINIT;
+  try {
+    poll(*s);
+    if (!allowed_when_disabled && s->hint() == joule::lending::Hint::Disabled)
+      return DLB_ERR_DISBLD;
+    return f(*s);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "joule: DLB: %s\n", e.what());
+    return DLB_ERR_UNKNOWN;
+  }
+}
+
+int after_acquire(Session& s, int cpu, Outcome o) {
+  switch (o) {
+    case Outcome::Done:
+      cpu_callback(dlb_callback_enable_cpu, cpu);
+      return DLB_SUCCESS;
+    case Outcome::Pending:
+      g_pending.insert(cpu);
+      return DLB_NOTED;
+    case Outcome::NoChange:
+      return DLB_NOUPDT;
+    case Outcome::Illegal:
+      break;
+  }
+  (void)s;
+  return DLB_ERR_PERM;
+}
+
+int simple(Outcome o) {
+  if (o == Outcome::Done) return DLB_SUCCESS;
+  return o == Outcome::Illegal ? DLB_ERR_PERM : DLB_NOUPDT;
+}
+
+bool valid_cpu(Session& s, int cpu) { return cpu >= 0 && cpu < s.table().ncpus(); }
+
+// Applies a single-CPU verb to every CPU of a mask; the best result wins.
+template <class Verb>
+int each(const_dlb_cpu_set_t mask, Verb verb) {
+  return call([&](Session& s) -> int {
+    int rc = DLB_NOUPDT;
+    for (int c : from_mask(mask)) {
+      if (!valid_cpu(s, c)) return DLB_ERR_PERM;
+      const int r = verb(s, c);
+      if (r < 0) return r;
+      if (r < rc) rc = r;  // SUCCESS (0) < NOTED (1) < NOUPDT (2)
+    }
+    return rc;
+  });
+}
+
+joule::lending::CpuTable* drom_table() {
+  if (auto s = joule::lending::active_session()) return &s->table();
+  return g_drom_table.get();
+}
+
+unsigned drom_timeout() {
+  try {
+    return unsigned(joule::rt::Config::load({}).lewi.drom_timeout_ms);
+  } catch (const std::exception&) {
+    return 5000;
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+int DLB_Init(int /*ncpus*/, const_dlb_cpu_set_t mask, const char* /*dlb_args*/) {
+  std::lock_guard guard(g_mutex);
+  if (g_init) return DLB_ERR_INIT;
+  std::string why;
+  std::string mode = "node";
+  try {
+    if (joule::rt::Config::load({}).lewi.mode == "local") mode = "local";
+  } catch (const std::exception&) {
+  }
+  if (joule::lending::start_standalone(mode, from_mask(mask), why) !=
+      joule::lending::StartResult::Ok) {
+    std::fprintf(stderr, "joule: DLB_Init: %s\n", why.c_str());
+    return why.find("owned by") != std::string::npos ? DLB_ERR_PERM : DLB_ERR_NOSHMEM;
+  }
+  g_init = true;
+  return DLB_SUCCESS;
+}
+
+int DLB_Finalize(void) {
+  std::lock_guard guard(g_mutex);
+  if (!g_init) return DLB_ERR_NOINIT;
+  g_init = false;
+  g_pending.clear();
+  for (auto& cb : g_callbacks) cb = Callback{};
+  joule::lending::stop_standalone();
+  return DLB_SUCCESS;
+}
+
+int DLB_Enable(void) {
+  return call(
+      [](Session& s) -> int { return s.set_hint(joule::lending::Hint::Enabled), DLB_SUCCESS; },
+      true);
+}
+int DLB_Disable(void) {
+  return call(
+      [](Session& s) -> int {
+        s.set_hint(joule::lending::Hint::Disabled);
+        return DLB_SUCCESS;
+      },
+      true);
+}
+int DLB_SetMaxParallelism(int max) {
+  return call([&](Session& s) -> int { return s.set_max_parallelism(max), DLB_SUCCESS; });
+}
+int DLB_UnsetMaxParallelism(void) {
+  return call([](Session& s) -> int { return s.set_max_parallelism(0), DLB_SUCCESS; });
+}
+int DLB_Single(void) {
+  return call(
+      [](Session& s) -> int { return s.set_hint(joule::lending::Hint::Single), DLB_SUCCESS; });
+}
+int DLB_Parallel(void) {
+  return call(
+      [](Session& s) -> int { return s.set_hint(joule::lending::Hint::Enabled), DLB_SUCCESS; },
+      true);
+}
+
+int DLB_CallbackSet(dlb_callbacks_t which, dlb_callback_t callback, void* arg) {
+  if (int(which) < 0 || int(which) > int(dlb_callback_disable_cpu)) return DLB_ERR_NOCBK;
+  std::lock_guard guard(g_mutex);
+  if (!g_init) return DLB_ERR_NOINIT;
+  g_callbacks[which] = {callback, arg};
+  return DLB_SUCCESS;
+}
+
+int DLB_CallbackGet(dlb_callbacks_t which, dlb_callback_t* callback, void** arg) {
+  if (int(which) < 0 || int(which) > int(dlb_callback_disable_cpu)) return DLB_ERR_NOCBK;
+  std::lock_guard guard(g_mutex);
+  if (!g_init) return DLB_ERR_NOINIT;
+  if (callback) *callback = g_callbacks[which].fn;
+  if (arg) *arg = g_callbacks[which].arg;
+  return g_callbacks[which].fn ? DLB_SUCCESS : DLB_ERR_NOCBK;
+}
+
+int DLB_Lend(void) {
+  return call([](Session& s) -> int { return s.lend_all(false), DLB_SUCCESS; });
+}
+int DLB_LendCpu(int cpuid) {
+  return call([&](Session& s) -> int {
+    return valid_cpu(s, cpuid) ? simple(s.lend_cpu(cpuid)) : DLB_ERR_PERM;
+  });
+}
+int DLB_LendCpus(int ncpus) {
+  return call([&](Session& s) -> int {
+    const int n = s.give_back(ncpus, nullptr);
+    return n > 0 ? DLB_SUCCESS : DLB_NOUPDT;
+  });
+}
+int DLB_LendCpuMask(const_dlb_cpu_set_t mask) {
+  return each(mask, [](Session& s, int c) -> int { return simple(s.lend_cpu(c)); });
+}
+
+int DLB_Reclaim(void) {
+  return call([](Session& s) -> int {
+    int rc = DLB_NOUPDT;
+    for (int c : s.owned_cpus()) {
+      const int r = after_acquire(s, c, s.reclaim_cpu(c));
+      if (r >= 0 && r < rc) rc = r;
+    }
+    return rc;
+  });
+}
+int DLB_ReclaimCpu(int cpuid) {
+  return call([&](Session& s) -> int {
+    return valid_cpu(s, cpuid) ? after_acquire(s, cpuid, s.reclaim_cpu(cpuid)) : DLB_ERR_PERM;
+  });
+}
+int DLB_ReclaimCpus(int ncpus) {
+  return call([&](Session& s) -> int {
+    int rc = DLB_NOUPDT, done = 0;
+    for (int c : s.owned_cpus()) {
+      if (done >= ncpus) break;
+      const CpuState st = s.table().load(c).state;
+      if (st != CpuState::Idle && st != CpuState::Borrowed) continue;
+      const int r = after_acquire(s, c, s.reclaim_cpu(c));
+      done += r == DLB_SUCCESS || r == DLB_NOTED;
+      if (r >= 0 && r < rc) rc = r;
+    }
+    return rc;
+  });
+}
+int DLB_ReclaimCpuMask(const_dlb_cpu_set_t mask) {
+  return each(mask, [](Session& s, int c) -> int { return after_acquire(s, c, s.reclaim_cpu(c)); });
+}
+
+int DLB_AcquireCpu(int cpuid) {
+  return call([&](Session& s) -> int {
+    return valid_cpu(s, cpuid) ? after_acquire(s, cpuid, s.acquire_cpu(cpuid)) : DLB_ERR_PERM;
+  });
+}
+int DLB_AcquireCpus(int ncpus) {
+  return call([&](Session& s) -> int {
+    std::vector<int> got;
+    s.acquire(ncpus, got);
+    for (int c : got) cpu_callback(dlb_callback_enable_cpu, c);
+    return got.empty() ? DLB_NOUPDT : DLB_SUCCESS;
+  });
+}
+int DLB_AcquireCpuMask(const_dlb_cpu_set_t mask) {
+  return each(mask, [](Session& s, int c) -> int { return after_acquire(s, c, s.acquire_cpu(c)); });
+}
+
+int DLB_Borrow(void) {
+  return call([](Session& s) -> int {
+    std::vector<int> got;
+    s.borrow_up_to(s.table().ncpus(), &got);
+    for (int c : got) cpu_callback(dlb_callback_enable_cpu, c);
+    return got.empty() ? DLB_NOUPDT : DLB_SUCCESS;
+  });
+}
+int DLB_BorrowCpu(int cpuid) {
+  return call([&](Session& s) -> int {
+    return valid_cpu(s, cpuid) ? after_acquire(s, cpuid, s.borrow_cpu(cpuid)) : DLB_ERR_PERM;
+  });
+}
+int DLB_BorrowCpus(int ncpus) {
+  return call([&](Session& s) -> int {
+    std::vector<int> got;
+    s.borrow_up_to(ncpus, &got);
+    for (int c : got) cpu_callback(dlb_callback_enable_cpu, c);
+    return got.empty() ? DLB_NOUPDT : DLB_SUCCESS;
+  });
+}
+int DLB_BorrowCpuMask(const_dlb_cpu_set_t mask) {
+  return each(mask, [](Session& s, int c) -> int { return after_acquire(s, c, s.borrow_cpu(c)); });
+}
+
+int DLB_Return(void) {
+  return call([](Session& s) -> int { return s.return_all() > 0 ? DLB_SUCCESS : DLB_NOUPDT; },
+              true);
+}
+int DLB_ReturnCpu(int cpuid) {
+  return call(
+      [&](Session& s) -> int {
+        return valid_cpu(s, cpuid) ? simple(s.return_cpu(cpuid)) : DLB_ERR_PERM;
+      },
+      true);
+}
+int DLB_ReturnCpuMask(const_dlb_cpu_set_t mask) {
+  return each(mask, [](Session& s, int c) -> int { return simple(s.return_cpu(c)); });
+}
+
+int DLB_CheckCpuAvailability(int cpuid) {
+  return call(
+      [&](Session& s) -> int {
+        if (!valid_cpu(s, cpuid)) return DLB_ERR_PERM;
+        const auto w = s.table().load(cpuid);
+        if (w.owner != s.pid() && w.guest != s.pid()) return DLB_ERR_PERM;
+        return runs_on(w, s.pid()) && w.state != CpuState::Claimed ? DLB_SUCCESS : DLB_NOUPDT;
+      },
+      true);
+}
+
+int DLB_PollDROM(int* ncpus, dlb_cpu_set_t mask) {
+  return call(
+      [&](Session& s) -> int {
+        std::vector<int> cpus;
+        if (!s.poll_mask(cpus)) return DLB_NOUPDT;
+        if (ncpus) *ncpus = int(cpus.size());
+        to_mask(cpus, mask);
+        return DLB_SUCCESS;
+      },
+      true);
+}
+
+int DLB_PollDROM_Update(void) {
+  return call(
+      [](Session& s) -> int {
+        std::vector<int> cpus;
+        if (!s.poll_mask(cpus)) return DLB_NOUPDT;
+        const Callback cb = g_callbacks[dlb_callback_set_process_mask];
+        if (!cb.fn) return DLB_ERR_NOCBK;
+        cpu_set_t set;
+        to_mask(cpus, &set);
+        reinterpret_cast<MaskCallback>(cb.fn)(&set, cb.arg);
+        return DLB_SUCCESS;
+      },
+      true);
+}
+
+int DLB_DROM_Attach(void) {
+  std::lock_guard guard(g_mutex);
+  if (g_drom_table) return DLB_ERR_INIT;
+  try {
+    g_drom_table = joule::lending::CpuTable::open_shared(joule::lending::configured_table_name());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "joule: DLB_DROM_Attach: %s\n", e.what());
+    return DLB_ERR_NOSHMEM;
+  }
+  return DLB_SUCCESS;
+}
+
+int DLB_DROM_Detach(void) {
+  std::lock_guard guard(g_mutex);
+  if (!g_drom_table) return DLB_ERR_NOINIT;
+  g_drom_table.reset();
+  return DLB_SUCCESS;
+}
+
+int DLB_DROM_GetNumCpus(int* ncpus) {
+  std::lock_guard guard(g_mutex);
+  auto* t = drom_table();
+  if (!t) return DLB_ERR_NOSHMEM;
+  if (ncpus) *ncpus = t->ncpus();
+  return DLB_SUCCESS;
+}
+
+int DLB_DROM_GetPidList(int* pidlist, int* nelems, int max_len) {
+  std::lock_guard guard(g_mutex);
+  auto* t = drom_table();
+  if (!t) return DLB_ERR_NOSHMEM;
+  int n = 0;
+  for (const auto& p : t->processes())
+    if (p.alive && n < max_len) pidlist[n++] = int(p.pid);
+  if (nelems) *nelems = n;
+  return DLB_SUCCESS;
+}
+
+int DLB_DROM_GetProcessMask(int pid, dlb_cpu_set_t mask, dlb_drom_flags_t /*flags*/) {
+  std::lock_guard guard(g_mutex);
+  auto* t = drom_table();
+  if (!t) return DLB_ERR_NOSHMEM;
+  const pid_t p = pid ? pid_t(pid) : ::getpid();
+  if (t->find_slot(p) < 0) return DLB_ERR_NOPROC;
+  to_mask(t->owned_by(p), mask);
+  return DLB_SUCCESS;
+}
+
+int DLB_DROM_SetProcessMask(int pid, const_dlb_cpu_set_t mask, dlb_drom_flags_t flags) {
+  joule::lending::CpuTable* t;
+  {
+    std::lock_guard guard(g_mutex);
+    t = drom_table();
+  }
+  if (!t) return DLB_ERR_NOSHMEM;
+  std::string why;
+  const unsigned timeout = (flags & DLB_SYNC_QUERY) ? drom_timeout() : 0;
+  const int rc = joule::lending::drom_set_mask(*t, pid ? pid_t(pid) : ::getpid(), from_mask(mask),
+                                               timeout, why);
+  if (rc == 0) return DLB_SUCCESS;
+  if (rc == 1) return DLB_ERR_TIMEOUT;
+  if (rc == joule::lending::CpuTable::kNoProc) return DLB_ERR_NOPROC;
+  return DLB_ERR_PERM;
+}
+
+int DLB_GetProcessMask(int pid, dlb_cpu_set_t mask) {
+  return DLB_DROM_GetProcessMask(pid, mask, DLB_DROM_FLAGS_NONE);
+}
+
+int DLB_SetProcessMask(int pid, const_dlb_cpu_set_t mask) {
+  return DLB_DROM_SetProcessMask(pid, mask, DLB_SYNC_QUERY);
+}
+
+const char* DLB_Strerror(int errnum) {
+  switch (errnum) {
+    case DLB_NOUPDT:
+      return "The requested operation does not need any action";
+    case DLB_NOTED:
+      return "The operation cannot be performed now, but it has been noted";
+    case DLB_SUCCESS:
+      return "Success";
+    case DLB_ERR_NOINIT:
+      return "DLB has not been initialized";
+    case DLB_ERR_INIT:
+      return "DLB is already initialized";
+    case DLB_ERR_DISBLD:
+      return "DLB is disabled";
+    case DLB_ERR_NOSHMEM:
+      return "The CPU table cannot be opened";
+    case DLB_ERR_NOPROC:
+      return "The process is not in the CPU table";
+    case DLB_ERR_PDIRTY:
+      return "The process has another mask change in progress";
+    case DLB_ERR_PERM:
+      return "The resource cannot be acquired: not owned or not available";
+    case DLB_ERR_TIMEOUT:
+      return "The operation timed out";
+    case DLB_ERR_NOCBK:
+      return "The callback is not defined";
+    case DLB_ERR_NOENT:
+      return "The entry does not exist";
+    case DLB_ERR_NOCOMP:
+      return "The operation is not compatible with the configuration";
+    case DLB_ERR_REQST:
+      return "Too many requests";
+    case DLB_ERR_NOMEM:
+      return "The CPU table has no room for another process";
+    case DLB_ERR_NOPOL:
+      return "No policy";
+    default:
+      return "Unknown error";
+  }
+}
+
+int DLB_PrintShmem(int /*num_columns*/, int /*print_flags*/) {
+  std::lock_guard guard(g_mutex);
+  auto* t = drom_table();
+  if (!t) return DLB_ERR_NOSHMEM;
+  joule::lending::print_table(*t, std::cerr);
+  return DLB_SUCCESS;
+}
+
+}  // extern "C"

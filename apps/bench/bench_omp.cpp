@@ -1,0 +1,122 @@
+// The four workloads of workloads.hpp with OpenMP tasks and `depend`.
+// Compiled twice: g++ -fopenmp (libgomp) and clang++ -fopenmp (LLVM libomp).
+// The benchmark loop runs inside `parallel` + `single`, so the team stays up
+// for the whole benchmark and only task creation, dependency handling,
+// scheduling and taskwait are timed.
+#include <omp.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "workloads.hpp"
+
+namespace {
+
+using bench::Cell;
+
+// Runs body(iteration) as the benchmark loop on one thread of a team of
+// `workers` threads; the others execute tasks at the single's barrier.
+// Returns the number of iterations run.
+template <class F>
+long in_team(benchmark::State& st, long tasks, F&& body) {
+  const int workers = static_cast<int>(st.range(0));
+  omp_set_num_threads(workers);
+  int team = 0;
+  long iterations = 0;
+#pragma omp parallel num_threads(workers)
+#pragma omp single
+  {
+    team = omp_get_num_threads();
+    iterations = bench::timed_loop(st, tasks, body);
+  }
+  if (team != workers) st.SkipWithError("OpenMP team smaller than requested");
+  return iterations;
+}
+
+void independent_iteration() {
+  for (int i = 0; i < bench::kIndependentTasks; ++i) {
+#pragma omp task
+    bench::empty_body();
+  }
+#pragma omp taskwait
+}
+
+void chain_iteration(std::uint64_t* x) {
+  for (int i = 0; i < bench::kChainTasks; ++i) {
+#pragma omp task depend(inout : x[0])
+    ++x[0];
+  }
+#pragma omp taskwait
+}
+
+void wavefront_iteration(Cell* g) {
+  constexpr int s = bench::kWaveStride;
+  for (int i = 1; i <= bench::kWaveSide; ++i) {
+    for (int j = 1; j <= bench::kWaveSide; ++j) {
+#pragma omp task depend(in : g[i * s + j - 1], g[(i - 1) * s + j]) depend(inout : g[i * s + j])
+      bench::wave_body(g, i, j);
+    }
+  }
+#pragma omp taskwait
+}
+
+void fan_iteration(std::uint64_t* x, std::uint64_t* leaves) {
+  for (int r = 0; r < bench::kFanRounds; ++r) {
+#pragma omp task depend(inout : x[0])
+    bench::fan_writer(x, leaves);
+    for (int k = 0; k < bench::kFanWidth; ++k) {
+#pragma omp task depend(in : x[0])
+      bench::fan_reader(x, leaves, k);
+    }
+  }
+#pragma omp taskwait
+}
+
+void bm_independent(benchmark::State& st) {
+  in_team(st, bench::kIndependentTasks, [](long) { independent_iteration(); });
+}
+
+void bm_chain(benchmark::State& st) {
+  std::uint64_t x = 0;
+  long iterations = in_team(st, bench::kChainTasks, [&](long) { chain_iteration(&x); });
+  if (x != static_cast<std::uint64_t>(iterations) * bench::kChainTasks) {
+    st.SkipWithError("chain: wrong result");
+  }
+}
+
+void bm_wavefront(benchmark::State& st) {
+  std::vector<Cell> grid(bench::kWaveStride * bench::kWaveStride);
+  bool ok = true;
+  in_team(st, bench::kWaveTasks, [&](long it) {
+    bench::wave_reset(grid.data(), static_cast<std::uint64_t>(it));
+    wavefront_iteration(grid.data());
+    ok = ok && bench::wave_check(grid.data(), static_cast<std::uint64_t>(it));
+  });
+  if (!ok) st.SkipWithError("wavefront: wrong result");
+}
+
+void bm_fan(benchmark::State& st) {
+  std::uint64_t x = 0;
+  std::vector<std::uint64_t> leaves(bench::kFanWidth, 0);
+  long iterations =
+      in_team(st, bench::kFanTasks, [&](long) { fan_iteration(&x, leaves.data()); });
+  if (x != bench::fan_expected(iterations * bench::kFanRounds)) st.SkipWithError("fan: wrong result");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bench::register_workloads("", {bm_independent, bm_chain, bm_wavefront, bm_fan});
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::AddCustomContext("openmp_runtime",
+#if defined(__clang__)
+                              "libomp (clang)"
+#else
+                              "libgomp (gcc)"
+#endif
+  );
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,159 @@
+// The four workloads of workloads.hpp with oneTBB, run inside a task_arena of
+// `workers` slots (the benchmark thread plus workers - 1 TBB workers).
+//   independent  task_group::run x N, then wait;
+//   chain        flow::graph of continue_nodes linked in a line;
+//   wavefront    flow::graph of continue_nodes, edges from left and top;
+//   fan          task_group: per round one writer task that runs the
+//                kFanWidth readers into the same group; wait() is the fan-in.
+// The graphs are built, run and destroyed inside each timed iteration, as the
+// other runtimes discover their dependencies per iteration. The *_prebuilt
+// variants build the graph once and only run it per iteration (TBB's best
+// case for a static graph; reported for information, not for the ratios).
+#include <oneapi/tbb/flow_graph.h>
+#include <oneapi/tbb/task_arena.h>
+#include <oneapi/tbb/task_group.h>
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "workloads.hpp"
+
+namespace {
+
+namespace flow = oneapi::tbb::flow;
+using bench::Cell;
+using Node = flow::continue_node<flow::continue_msg>;
+
+template <class F>
+long in_arena(benchmark::State& st, long tasks, F&& body) {
+  oneapi::tbb::task_arena arena(static_cast<int>(st.range(0)));
+  long iterations = 0;
+  arena.execute([&] { iterations = bench::timed_loop(st, tasks, body); });
+  return iterations;
+}
+
+// Nodes of a chain incrementing *x; the caller puts a message into the front.
+void build_chain(flow::graph& g, std::deque<Node>& nodes, std::uint64_t* x) {
+  for (int i = 0; i < bench::kChainTasks; ++i) {
+    nodes.emplace_back(g, [x](const flow::continue_msg&) { ++*x; });
+    if (i > 0) flow::make_edge(nodes[i - 1], nodes[i]);
+  }
+}
+
+// Node (i,j) is nodes[(i-1) * side + (j-1)]; the caller starts nodes.front().
+void build_wavefront(flow::graph& g, std::deque<Node>& nodes, Cell* grid) {
+  constexpr int side = bench::kWaveSide;
+  for (int i = 1; i <= side; ++i) {
+    for (int j = 1; j <= side; ++j) {
+      nodes.emplace_back(g, [grid, i, j](const flow::continue_msg&) { bench::wave_body(grid, i, j); });
+      Node& self = nodes.back();
+      if (j > 1) flow::make_edge(nodes[(i - 1) * side + (j - 2)], self);
+      if (i > 1) flow::make_edge(nodes[(i - 2) * side + (j - 1)], self);
+    }
+  }
+}
+
+void run_graph(flow::graph& g, Node& first) {
+  first.try_put(flow::continue_msg());
+  g.wait_for_all();
+}
+
+void bm_independent(benchmark::State& st) {
+  in_arena(st, bench::kIndependentTasks, [](long) {
+    oneapi::tbb::task_group tg;
+    for (int i = 0; i < bench::kIndependentTasks; ++i) tg.run([] { bench::empty_body(); });
+    tg.wait();
+  });
+}
+
+void bm_chain(benchmark::State& st) {
+  std::uint64_t x = 0;
+  long iterations = in_arena(st, bench::kChainTasks, [&](long) {
+    flow::graph g;
+    std::deque<Node> nodes;
+    build_chain(g, nodes, &x);
+    run_graph(g, nodes.front());
+  });
+  if (x != static_cast<std::uint64_t>(iterations) * bench::kChainTasks) {
+    st.SkipWithError("chain: wrong result");
+  }
+}
+
+void bm_wavefront(benchmark::State& st) {
+  std::vector<Cell> grid(bench::kWaveStride * bench::kWaveStride);
+  bool ok = true;
+  in_arena(st, bench::kWaveTasks, [&](long it) {
+    bench::wave_reset(grid.data(), static_cast<std::uint64_t>(it));
+    flow::graph g;
+    std::deque<Node> nodes;
+    build_wavefront(g, nodes, grid.data());
+    run_graph(g, nodes.front());
+    ok = ok && bench::wave_check(grid.data(), static_cast<std::uint64_t>(it));
+  });
+  if (!ok) st.SkipWithError("wavefront: wrong result");
+}
+
+void bm_fan(benchmark::State& st) {
+  std::uint64_t x = 0;
+  std::vector<std::uint64_t> leaves(bench::kFanWidth, 0);
+  std::uint64_t* px = &x;
+  std::uint64_t* pl = leaves.data();
+  long iterations = in_arena(st, bench::kFanTasks, [&](long) {
+    oneapi::tbb::task_group tg;
+    for (int r = 0; r < bench::kFanRounds; ++r) {
+      tg.run([&tg, px, pl] {
+        bench::fan_writer(px, pl);
+        for (int k = 0; k < bench::kFanWidth; ++k) tg.run([px, pl, k] { bench::fan_reader(px, pl, k); });
+      });
+      tg.wait();
+    }
+  });
+  if (x != bench::fan_expected(iterations * bench::kFanRounds)) st.SkipWithError("fan: wrong result");
+}
+
+// ---- prebuilt graphs (informational) ------------------------------------
+
+void bm_chain_prebuilt(benchmark::State& st) {
+  std::uint64_t x = 0;
+  oneapi::tbb::task_arena arena(static_cast<int>(st.range(0)));
+  long iterations = 0;
+  arena.execute([&] {
+    flow::graph g;
+    std::deque<Node> nodes;
+    build_chain(g, nodes, &x);
+    iterations = bench::timed_loop(st, bench::kChainTasks, [&](long) { run_graph(g, nodes.front()); });
+  });
+  if (x != static_cast<std::uint64_t>(iterations) * bench::kChainTasks) {
+    st.SkipWithError("chain: wrong result");
+  }
+}
+
+void bm_wavefront_prebuilt(benchmark::State& st) {
+  std::vector<Cell> grid(bench::kWaveStride * bench::kWaveStride);
+  bool ok = true;
+  oneapi::tbb::task_arena arena(static_cast<int>(st.range(0)));
+  arena.execute([&] {
+    flow::graph g;
+    std::deque<Node> nodes;
+    build_wavefront(g, nodes, grid.data());
+    bench::timed_loop(st, bench::kWaveTasks, [&](long it) {
+      bench::wave_reset(grid.data(), static_cast<std::uint64_t>(it));
+      run_graph(g, nodes.front());
+      ok = ok && bench::wave_check(grid.data(), static_cast<std::uint64_t>(it));
+    });
+  });
+  if (!ok) st.SkipWithError("wavefront: wrong result");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bench::register_workloads("", {bm_independent, bm_chain, bm_wavefront, bm_fan});
+  bench::register_workloads("prebuilt_", {nullptr, bm_chain_prebuilt, bm_wavefront_prebuilt, nullptr});
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

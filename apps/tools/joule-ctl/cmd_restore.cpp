@@ -1,0 +1,65 @@
+// joule-ctl restore: replays the state files that joule processes write
+// before changing cpufreq files, for processes that are gone (SIGKILL, a
+// crash, a node-level kill). The runtime does the same at every start.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "commands.hpp"
+#include "state_file.hpp"
+
+namespace joule::ctl {
+namespace {
+
+void restore_usage(std::FILE* out) {
+  std::fprintf(out,
+               "usage: joule-ctl restore [--state-dir DIR] [--all] [--dry-run]\n\n"
+               "Writes back the CPU frequency settings (governor, scaling_setspeed,\n"
+               "scaling_min/max_freq) that joule processes changed and could not restore.\n\n"
+               "  --state-dir DIR  where the state files are (default: $JOULE_STATE_DIR,\n"
+               "                   else $XDG_RUNTIME_DIR/joule, else /run/joule)\n"
+               "  --all            also undo the changes of joule processes still running\n"
+               "  --dry-run        only say what would be restored\n");
+}
+
+std::string default_dir() {
+  if (const char* d = std::getenv("JOULE_STATE_DIR"); d && *d) return d;
+  if (const char* x = std::getenv("XDG_RUNTIME_DIR"); x && *x) return std::string(x) + "/joule";
+  return "/run/joule";
+}
+
+}  // namespace
+
+int cmd_restore(int argc, char** argv) {
+  std::string dir = default_dir();
+  bool all = false, dry = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--help" || a == "-h") {
+      restore_usage(stdout);
+      return kOk;
+    } else if (a == "--state-dir" && i + 1 < argc) {
+      dir = argv[++i];
+    } else if (a.rfind("--state-dir=", 0) == 0) {
+      dir = a.substr(12);
+    } else if (a == "--all") {
+      all = true;
+    } else if (a == "--dry-run") {
+      dry = true;
+    } else {
+      std::fprintf(stderr, "joule-ctl restore: unknown option '%s'\n", a.c_str());
+      restore_usage(stderr);
+      return kUsage;
+    }
+  }
+  const plat::RepairResult r = plat::repair_stale_states(dir, all, dry);
+  for (const auto& m : r.messages) std::printf("%s\n", m.c_str());
+  if (r.live > 0)
+    std::printf("%d state file(s) belong to running processes; left alone%s\n", r.live,
+                all ? "" : " (--all to restore them too)");
+  if (r.messages.empty() && r.live == 0) std::printf("nothing to restore in %s\n", dir.c_str());
+  return r.failed > 0 ? kFailed : kOk;
+}
+
+}  // namespace joule::ctl

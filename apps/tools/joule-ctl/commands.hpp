@@ -1,0 +1,23 @@
+// joule-ctl subcommands. Adding one: a function here, a file for it, and a
+// row in kCommands (main.cpp).
+#pragma once
+
+namespace joule::ctl {
+
+struct Command {
+  const char* name;
+  const char* summary;
+  int (*run)(int argc, char** argv);  // argv[0] is the subcommand name
+};
+
+// Exit codes shared by the subcommands.
+inline constexpr int kOk = 0;
+inline constexpr int kFailed = 1;
+inline constexpr int kUsage = 2;
+
+int cmd_restore(int argc, char** argv);
+int cmd_show(int argc, char** argv);   // cmd_lending.cpp
+int cmd_drom(int argc, char** argv);   // cmd_lending.cpp
+int cmd_clean(int argc, char** argv);  // cmd_lending.cpp
+
+}  // namespace joule::ctl

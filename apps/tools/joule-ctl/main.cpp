@@ -1,0 +1,38 @@
+// joule-ctl <command> [options]: node-level housekeeping for joule.
+#include <cstdio>
+#include <cstring>
+
+#include "commands.hpp"
+
+namespace joule::ctl {
+namespace {
+
+constexpr Command kCommands[] = {
+    {"restore", "undo CPU frequency and governor changes left by killed joule processes",
+     cmd_restore},
+    {"show", "print the node's CPU lending table: owner, guest and state of each CPU", cmd_show},
+    {"drom", "set the CPUs a running joule process owns (DROM)", cmd_drom},
+    {"clean", "remove CPU lending tables left by dead processes", cmd_clean},
+};
+
+void usage(std::FILE* out) {
+  std::fprintf(out, "usage: joule-ctl <command> [options]\n\ncommands:\n");
+  for (const auto& c : kCommands) std::fprintf(out, "  %-10s %s\n", c.name, c.summary);
+  std::fprintf(out, "\n'joule-ctl <command> --help' describes a command.\n");
+}
+
+}  // namespace
+}  // namespace joule::ctl
+
+int main(int argc, char** argv) {
+  using namespace joule::ctl;
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+    usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? kUsage : kOk;
+  }
+  for (const auto& c : kCommands)
+    if (!std::strcmp(argv[1], c.name)) return c.run(argc - 1, argv + 1);
+  std::fprintf(stderr, "joule-ctl: unknown command '%s'\n\n", argv[1]);
+  usage(stderr);
+  return kUsage;
+}

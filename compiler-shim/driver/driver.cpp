@@ -1,0 +1,385 @@
+// The compiler driver: translate each C/C++ source, run the user's compiler
+// on the translations with its own arguments, link joule.
+#include "driver.hpp"
+
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <set>
+
+#include "../translator/translate.hpp"
+
+extern char** environ;
+
+namespace joulecc {
+namespace {
+
+bool ends_with(const std::string& s, const std::string& e) {
+  return s.size() >= e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0;
+}
+
+// 0: C, 1: C++, -1: not a source.
+int source_kind(const std::string& a, const std::string& forced_lang, bool cxx_compiler) {
+  if (!forced_lang.empty() && forced_lang != "none") {
+    if (forced_lang == "c") return cxx_compiler ? 1 : 0;
+    if (forced_lang == "c++") return 1;
+    return -1;
+  }
+  if (ends_with(a, ".c")) return cxx_compiler ? 1 : 0;
+  for (const char* e : {".cc", ".cpp", ".cxx", ".c++", ".C", ".cp", ".CPP"})
+    if (ends_with(a, e)) return 1;
+  return -1;
+}
+
+// Options whose value is the next argument.
+bool takes_value(const std::string& a) {
+  static const std::set<std::string> k = {
+      "-o", "-I", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote", "-idirafter", "-x", "-MF", "-MT",
+      "-MQ", "-L", "-Xlinker", "-Xpreprocessor", "-Xassembler", "-isysroot", "--sysroot", "-target", "-T", "-u",
+      "-z", "-e", "-arch", "-aux-info", "--param", "-iprefix", "-iwithprefix", "-iwithprefixbefore"};
+  return k.count(a) != 0;
+}
+
+// Flags that change how the source parses, passed to the translator.
+bool parse_relevant(const std::string& a) {
+  static const char* const prefixes[] = {"-I", "-D", "-U", "-std=", "-isystem", "-iquote", "-idirafter",
+                                         "-include", "-imacros", "--sysroot", "-isysroot", "-march=", "-mtune=",
+                                         "-msse", "-mavx", "-mfma", "-O", "-funsigned-char", "-fsigned-char",
+                                         "-fno-exceptions", "-fexceptions", "-fms-extensions", "-fgnu89-inline"};
+  for (const char* p : prefixes)
+    if (a.rfind(p, 0) == 0) return true;
+  static const std::set<std::string> exact = {"-m32", "-m64", "-ansi", "-pthread", "-nostdinc", "-nostdinc++",
+                                              "-ffreestanding"};
+  return exact.count(a) != 0;
+}
+
+std::string dir_of(const std::string& p) {
+  std::size_t k = p.find_last_of('/');
+  if (k == std::string::npos) return ".";
+  return k == 0 ? "/" : p.substr(0, k);
+}
+
+std::string base_of(const std::string& p) {
+  std::size_t k = p.find_last_of('/');
+  return k == std::string::npos ? p : p.substr(k + 1);
+}
+
+int run_command(const std::vector<std::string>& cmd, bool verbose) {
+  if (verbose) {
+    for (const std::string& a : cmd) std::cerr << a << ' ';
+    std::cerr << '\n';
+  }
+  std::vector<char*> argv;
+  for (const std::string& a : cmd) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid;
+  if (posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) {
+    std::cerr << "joulecc: error: cannot run '" << cmd[0] << "': " << std::strerror(errno) << '\n';
+    return 127;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+void remove_tree(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+}
+
+// Compiler wrappers (mpicc, ...) add include directories the translator must
+// see too: ask the compiler for its search list and keep the non-standard ones.
+std::vector<std::string> wrapper_include_dirs(const std::string& compiler, bool cxx) {
+  static const char* const plain[] = {"gcc", "g++", "cc", "c++", "clang", "clang++"};
+  std::string name = base_of(compiler);
+  for (const char* p : plain) {
+    std::string n(p);
+    if (name == n || (name.rfind(n + "-", 0) == 0 && name.find_first_not_of("0123456789.", n.size() + 1) == std::string::npos))
+      return {};
+  }
+  std::string cmd = "'" + compiler + "' -E -v -x " + (cxx ? "c++" : "c") + " /dev/null 2>&1";
+  std::vector<std::string> dirs;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return dirs;
+  char line[4096];
+  bool in_list = false;
+  while (fgets(line, sizeof(line), p)) {
+    std::string l(line);
+    while (!l.empty() && (l.back() == '\n' || l.back() == '\r')) l.pop_back();
+    if (l.find("search starts here") != std::string::npos) in_list = true;
+    else if (l.find("End of search list") != std::string::npos) in_list = false;
+    else if (in_list && !l.empty() && l[0] == ' ') {
+      std::string d = l.substr(l.find_first_not_of(' '));
+      bool standard = d == "/usr/include" || d == "/usr/local/include" || d.rfind("/usr/include/", 0) == 0 ||
+                      d.find("/gcc/") != std::string::npos || d.find("/llvm") != std::string::npos ||
+                      d.find("/clang/") != std::string::npos;
+      if (!standard) dirs.push_back(d);
+    }
+  }
+  pclose(p);
+  return dirs;
+}
+
+// The compiler's default C++ standard, as a -std flag for the translator's
+// parse (g++ 12 defaults to gnu++17, Clang 14 to gnu++14: headers differ).
+std::string default_cxx_std(const std::string& compiler) {
+  std::string cmd = "'" + compiler + "' -dM -E -x c++ /dev/null 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return {};
+  char line[512];
+  long v = 0;
+  while (fgets(line, sizeof(line), p))
+    if (std::strncmp(line, "#define __cplusplus ", 20) == 0) v = std::strtol(line + 20, nullptr, 10);
+  pclose(p);
+  if (v == 0) return {};
+  if (v <= 199711L) return "-std=gnu++98";
+  if (v <= 201103L) return "-std=gnu++11";
+  if (v <= 201402L) return "-std=gnu++14";
+  if (v <= 201703L) return "-std=gnu++17";
+  if (v <= 202002L) return "-std=gnu++20";
+  return "-std=gnu++2b";
+}
+
+}  // namespace
+
+bool plan_driver(const std::vector<std::string>& in, DriverPlan& p, std::string& err) {
+  std::size_t i = 0;
+  for (; i < in.size() && in[i].rfind("--", 0) == 0; ++i) {
+    const std::string& a = in[i];
+    if (a == "--keep") p.keep = true;
+    else if (a == "--joule-E") p.print = true;
+    else if (a == "--joule-verbose") p.verbose = true;
+    else if (a == "--ompss") p.mode = 1;
+    else if (a == "--ompss-2") p.mode = 2;
+    else {
+      err = "unknown joulecc option '" + a + "'";
+      return false;
+    }
+  }
+  if (i >= in.size()) {
+    err = "no compiler given (usage: joulecc [--keep] [--joule-E] <compiler> [arguments] files...)";
+    return false;
+  }
+  p.compiler = in[i++];
+  std::string cname = base_of(p.compiler);
+  bool cxx_compiler = cname.find("++") != std::string::npos;
+  std::string lang;
+  for (; i < in.size(); ++i) {
+    const std::string& a = in[i];
+    if (a == "--keep" || a == "--joule-E" || a == "--joule-verbose") {  // accepted anywhere
+      p.keep |= a == "--keep";
+      p.print |= a == "--joule-E";
+      p.verbose |= a == "--joule-verbose";
+      continue;
+    }
+    p.args.push_back(a);
+    if (a == "-c" || a == "-S" || a == "-E" || a == "-M" || a == "-MM" || a == "-fsyntax-only") p.link = false;
+    if (a == "-fopenmp" || a.rfind("-fopenmp=", 0) == 0) p.openmp = true;
+    if (a == "-x" && i + 1 < in.size()) lang = in[i + 1];
+    else if (a.rfind("-x", 0) == 0 && a.size() > 2) lang = a.substr(2);
+    if (takes_value(a) && i + 1 < in.size()) {
+      if (parse_relevant(a)) {
+        p.parse_flags.push_back(a);
+        p.parse_flags.push_back(in[i + 1]);
+      }
+      p.args.push_back(in[++i]);
+      continue;
+    }
+    if (!a.empty() && a[0] == '-') {
+      if (parse_relevant(a)) p.parse_flags.push_back(a);
+      continue;
+    }
+    int k = source_kind(a, lang, cxx_compiler);
+    if (k >= 0) {
+      p.sources.push_back(p.args.size() - 1);
+      p.source_lang.push_back(k);
+    }
+  }
+  return true;
+}
+
+int driver_main(const std::vector<std::string>& args, const Paths& paths) {
+  DriverPlan p;
+  std::string err;
+  if (!plan_driver(args, p, err)) {
+    std::cerr << "joulecc: error: " << err << '\n';
+    return 2;
+  }
+  char tmpl[] = "/tmp/joulecc.XXXXXX";
+  std::string tmp;
+  if (const char* t = std::getenv("TMPDIR"); t && *t) {
+    std::string s = std::string(t) + "/joulecc.XXXXXX";
+    std::vector<char> buf(s.begin(), s.end());
+    buf.push_back('\0');
+    if (mkdtemp(buf.data())) tmp = buf.data();
+  }
+  if (tmp.empty()) {
+    if (!mkdtemp(tmpl)) {
+      std::cerr << "joulecc: error: cannot create a temporary directory\n";
+      return 1;
+    }
+    tmp = tmpl;
+  }
+  std::vector<std::string> cmd = {p.compiler};
+  std::set<std::string> quote_dirs;
+  if (!p.sources.empty()) {
+    bool cxx = false;
+    for (int l : p.source_lang) cxx = cxx || l == 1;
+    for (const std::string& d : wrapper_include_dirs(p.compiler, cxx)) {
+      p.parse_flags.push_back("-isystem");
+      p.parse_flags.push_back(d);
+    }
+    bool has_std = false;
+    for (const std::string& f : p.parse_flags) has_std = has_std || f.rfind("-std=", 0) == 0;
+    if (cxx && !has_std) {
+      std::string std_flag = default_cxx_std(p.compiler);
+      if (!std_flag.empty()) p.parse_flags.push_back(std_flag);
+    }
+  }
+  int rc = 0;
+  bool header_pragmas = false;
+  for (std::size_t s = 0; s < p.sources.size() && rc == 0; ++s) {
+    std::string src = p.args[p.sources[s]];
+    TranslateOptions o;
+    o.input = src;
+    o.flags = p.parse_flags;
+    o.lang = p.source_lang[s];
+    o.openmp = p.openmp;
+    o.mode = p.mode;
+    o.resource_dir = paths.resource_dir;
+    TranslateResult r;
+    if (translate(o, r) != 0) {
+      rc = 1;
+      break;
+    }
+    header_pragmas = header_pragmas || r.header_pragmas;
+    if (p.print) {
+      std::cout << r.output;
+      continue;
+    }
+    std::string dir = tmp + "/" + std::to_string(s);
+    mkdir(dir.c_str(), 0700);
+    std::string out = dir + "/" + base_of(src);
+    std::ofstream(out, std::ios::binary) << r.output;
+    if (p.keep) {
+      std::string b = base_of(src);
+      std::size_t dot = b.find_last_of('.');
+      std::string kept = (dot == std::string::npos ? b : b.substr(0, dot)) + ".joule" +
+                         (dot == std::string::npos ? "" : b.substr(dot));
+      std::ofstream(kept, std::ios::binary) << r.output;
+      std::cerr << "joulecc: kept " << kept << '\n';
+    }
+    quote_dirs.insert(dir_of(src));
+    p.args[p.sources[s]] = out;
+  }
+  if (rc == 0 && !p.print) {
+    for (const std::string& d : quote_dirs) {
+      cmd.push_back("-iquote");
+      cmd.push_back(d);
+    }
+    for (const std::string& d : paths.include_dirs) cmd.push_back("-I" + d);
+    for (const std::string& a : p.args) cmd.push_back(a);
+    // The OmpSs pragmas left in headers were handled: g++ <= 12 ignores the
+    // translation's `#pragma GCC diagnostic` for them, so say it here.
+    if (header_pragmas) cmd.push_back("-Wno-unknown-pragmas");
+    if (p.link) {
+      for (const std::string& d : paths.lib_dirs) {
+        cmd.push_back("-L" + d);
+        cmd.push_back("-Wl,-rpath," + d);
+      }
+      cmd.push_back("-ljoule_ompss");
+      if (!p.openmp) cmd.push_back("-ljoule_omp_compat");
+      cmd.push_back("-ljoule");
+      cmd.push_back("-lpthread");
+    }
+    rc = run_command(cmd, p.verbose);
+  }
+  remove_tree(tmp);
+  return rc;
+}
+
+int translate_main(const std::vector<std::string>& args, const Paths& paths) {
+  TranslateOptions o;
+  o.resource_dir = paths.resource_dir;
+  std::string output = "-", depfile, dep_target;
+  std::size_t i = 0;
+  auto value = [&](std::string& v) {
+    if (i + 1 >= args.size()) return false;
+    v = args[++i];
+    return true;
+  };
+  for (; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    bool ok = true;
+    if (a == "--") {
+      o.flags.assign(args.begin() + static_cast<long>(i) + 1, args.end());
+      break;
+    }
+    if (a == "-o") ok = value(output);
+    else if (a == "--line-name") ok = value(o.line_name);
+    else if (a == "--depfile") ok = value(depfile);
+    else if (a == "--dep-target") ok = value(dep_target);
+    else if (a == "--lang=c") o.lang = 0;
+    else if (a == "--lang=c++") o.lang = 1;
+    else if (a == "--openmp") o.openmp = true;
+    else if (a == "--ompss") o.mode = 1;
+    else if (a == "--ompss-2") o.mode = 2;
+    else if (a.rfind("-", 0) == 0) {
+      std::cerr << "joulecc --translate: unknown option '" << a << "'\n";
+      return 2;
+    } else if (o.input.empty()) o.input = a;
+    else ok = false;
+    if (!ok) {
+      std::cerr << "joulecc --translate: bad arguments (usage: joulecc --translate [-o out] "
+                   "[--line-name name] [--lang=c|c++] [--openmp] [--ompss|--ompss-2] [--depfile f "
+                   "--dep-target t] input -- compiler-flags...)\n";
+      return 2;
+    }
+  }
+  if (o.input.empty()) {
+    std::cerr << "joulecc --translate: no input file\n";
+    return 2;
+  }
+  TranslateResult r;
+  int rc = translate(o, r);
+  if (rc != 0) {
+    if (output != "-") std::remove(output.c_str());  // no stale output after an error
+    return rc;
+  }
+  if (output == "-") {
+    std::cout << r.output;
+  } else {
+    std::string part = output + ".part";
+    std::ofstream(part, std::ios::binary) << r.output;
+    if (std::rename(part.c_str(), output.c_str()) != 0) {
+      std::cerr << "joulecc --translate: cannot write '" << output << "'\n";
+      return 1;
+    }
+  }
+  if (!depfile.empty()) {
+    std::ofstream d(depfile);
+    d << (dep_target.empty() ? output : dep_target) << ":";
+    for (const std::string& f : r.files) {
+      std::string esc;
+      for (char c : f) {
+        if (c == ' ') esc += '\\';
+        esc += c;
+      }
+      d << " \\\n  " << esc;
+    }
+    d << "\n";
+  }
+  return 0;
+}
+
+}  // namespace joulecc

@@ -1,0 +1,37 @@
+// joulecc's command lines: the compiler driver (`joulecc gcc -O2 x.c -o x`)
+// and the translator alone (`joulecc --translate x.c -o x.joule.c -- -I...`).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace joulecc {
+
+// Where joule's headers, libraries and Clang's resource directory are.
+struct Paths {
+  std::vector<std::string> include_dirs;
+  std::vector<std::string> lib_dirs;
+  std::string resource_dir;
+};
+Paths find_paths(const char* argv0);
+
+int driver_main(const std::vector<std::string>& args, const Paths& paths);
+int translate_main(const std::vector<std::string>& args, const Paths& paths);
+
+// What the driver does with a compiler command line (exposed for tests).
+struct DriverPlan {
+  std::string compiler;
+  std::vector<std::string> args;          // the compiler's arguments, sources included
+  std::vector<std::size_t> sources;       // indices into args of C/C++ sources
+  std::vector<int> source_lang;           // 0 C, 1 C++ for each source
+  std::vector<std::string> parse_flags;   // flags the translator needs (-I, -D, -std, ...)
+  bool link = true;
+  bool openmp = false;
+  bool keep = false;
+  bool print = false;                     // --joule-E: print the translated sources
+  bool verbose = false;
+  int mode = 0;                           // 0 auto, 1 --ompss, 2 --ompss-2
+};
+bool plan_driver(const std::vector<std::string>& args, DriverPlan& plan, std::string& err);
+
+}  // namespace joulecc

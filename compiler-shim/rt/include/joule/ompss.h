@@ -1,0 +1,151 @@
+/* joule OmpSs support library: what code translated by joulecc calls, on top
+ * of the public C ABI in <joule/joule.h>. Not meant to be written by hand,
+ * but stable within a joule release (JOULE_OSS_ABI_VERSION).
+ *
+ * Errors reported by the runtime (bad region, out of memory) print the
+ * runtime's message and abort: translated code has no way to handle them.
+ */
+#ifndef JOULE_OMPSS_H
+#define JOULE_OMPSS_H
+
+#include <joule/joule.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define JOULE_OSS_ABI_VERSION 1
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A growing list of dependencies, kept on the creator's stack. */
+typedef struct joule_oss_deps {
+  size_t n, cap;
+  joule_dep_t *deps;
+  joule_dep_t local[8];
+} joule_oss_deps_t;
+
+static inline void joule_oss_deps_init(joule_oss_deps_t *d) {
+  d->n = 0;
+  d->cap = 8;
+  d->deps = d->local;
+}
+
+/* One dependency on [addr, addr + bytes); zero bytes adds nothing. */
+JOULE_EXPORT void joule_oss_dep(joule_oss_deps_t *d, int kind, const void *addr, size_t bytes);
+/* A multi-dimensional section: ndims dimensions, outermost first; start is
+ * the address of the first element; strides in bytes; lens in elements of
+ * each dimension. Adds one dependency per contiguous run (rows that touch
+ * are merged). */
+JOULE_EXPORT void joule_oss_dep_strided(joule_oss_deps_t *d, int kind, const void *start, int ndims,
+                                        const size_t *strides, const size_t *lens);
+/* Shaping [e0]..[en-1]base with optional sections (lo/len NULL: whole). */
+JOULE_EXPORT void joule_oss_dep_shaped(joule_oss_deps_t *d, int kind, const void *base,
+                                       size_t elem_size, int ndims, const size_t *extents,
+                                       const ptrdiff_t *lo, const size_t *len);
+/* Frees what joule_oss_deps_t grew (called by submit/taskwait_on). */
+JOULE_EXPORT void joule_oss_deps_free(joule_oss_deps_t *d);
+
+/* Creates a task and returns its argument block (aborts on failure). */
+JOULE_EXPORT void *joule_oss_task_create(joule_task_fn_t fn, size_t args_size,
+                                         const joule_task_options_t *opts, joule_task_t **task);
+/* Adds the dependencies, submits and frees d. */
+JOULE_EXPORT void joule_oss_task_submit(joule_task_t *task, joule_oss_deps_t *d);
+/* taskwait / taskwait on(...) for C code: a failed child aborts with its message. */
+JOULE_EXPORT void joule_oss_taskwait(void);
+JOULE_EXPORT void joule_oss_taskwait_on(joule_oss_deps_t *d);
+/* `release` clauses: joule releases dependencies when a task ends, so this
+ * only frees d (the data stay held until then, which is always safe). */
+JOULE_EXPORT void joule_oss_release(joule_oss_deps_t *d);
+/* Runs fn(args, lo, hi) over [0, n) in chunks and waits for them. */
+JOULE_EXPORT void joule_oss_taskloop(joule_loop_fn_t fn, void *args, int64_t n, int64_t grainsize,
+                                     const joule_task_options_t *opts);
+/* The grain size that splits n iterations into num_tasks chunks. */
+JOULE_EXPORT int64_t joule_oss_grain_for_tasks(int64_t n, int64_t num_tasks);
+/* Iterations of `for (v = lo; v OP hi; v += step)`; op: 0 <, 1 <=, 2 >, 3 >=, 4 !=. */
+JOULE_EXPORT int64_t joule_oss_trip_count(int64_t lo, int64_t hi, int64_t step, int op);
+
+/* critical[(name)]: one process-wide lock per name; *handle caches it. */
+JOULE_EXPORT void joule_oss_critical_enter(void **handle, const char *name);
+JOULE_EXPORT void joule_oss_critical_exit(void **handle);
+/* atomic without OpenMP in the compiler: one global lock. */
+JOULE_EXPORT void joule_oss_atomic_enter(void);
+JOULE_EXPORT void joule_oss_atomic_exit(void);
+/* Combining the private copies of a taskloop reduction: a lock per address. */
+JOULE_EXPORT void joule_oss_lock_address(const void *addr);
+JOULE_EXPORT void joule_oss_unlock_address(const void *addr);
+
+/* device(..) and copy clauses: recorded for the offload layer; tasks run on
+ * the host. Counters are readable through joule_oss_device_records(). */
+JOULE_EXPORT void joule_oss_record_device(const char *devices, int copy_deps, int n_copies);
+JOULE_EXPORT uint64_t joule_oss_device_records(const char *device);
+
+#ifdef __cplusplus
+} /* extern "C" */
+
+#include <new>
+#include <type_traits>
+
+/* C++ translation targets lambdas: a task body is a closure stored in the
+ * task's argument block; exceptions reach the parent's taskwait. */
+namespace joule_oss {
+
+JOULE_EXPORT void taskwait();                        // rethrows a child's exception
+JOULE_EXPORT void taskwait_on(joule_oss_deps_t *d);  // likewise
+JOULE_EXPORT void taskloop_run(joule_loop_fn_t fn, void *ctx, int64_t n, int64_t grainsize,
+                               const joule_task_options_t *opts);  // rethrows
+
+template <class F>
+void run_closure(void *p) {
+  F *f = static_cast<F *>(p);
+  struct Destroy {
+    F *f;
+    ~Destroy() { f->~F(); }
+  } guard = {f};
+  (*f)();
+}
+
+template <class F>
+void spawn(joule_oss_deps_t *d, const joule_task_options_t *o, F &&body) {
+  typedef typename std::decay<F>::type B;
+  static_assert(alignof(B) <= 16, "joulecc: a task captures an over-aligned object");
+  joule_task_t *t = 0;
+  void *a = joule_oss_task_create(&run_closure<B>, sizeof(B), o, &t);
+  try {
+    ::new (a) B(static_cast<F &&>(body));
+  } catch (...) {
+    joule_task_discard(t);
+    joule_oss_deps_free(d);
+    throw;
+  }
+  joule_oss_task_submit(t, d);
+}
+
+// critical and atomic regions release their lock on every way out.
+struct critical_guard {
+  void **h;
+  explicit critical_guard(void **handle) : h(handle) {}
+  ~critical_guard() { joule_oss_critical_exit(h); }
+};
+struct atomic_guard {
+  atomic_guard() { joule_oss_atomic_enter(); }
+  ~atomic_guard() { joule_oss_atomic_exit(); }
+};
+
+// Each chunk runs on its own copy of the closure (firstprivate per chunk).
+template <class F>
+void run_chunk(void *ctx, int64_t lo, int64_t hi) {
+  F f(*static_cast<F *>(ctx));
+  f(lo, hi);
+}
+
+template <class F>
+void taskloop(int64_t n, int64_t grainsize, const joule_task_options_t *o, F &&body) {
+  typedef typename std::remove_reference<F>::type B;
+  taskloop_run(&run_chunk<B>, const_cast<void *>(static_cast<const void *>(&body)), n, grainsize, o);
+}
+
+}  // namespace joule_oss
+#endif
+
+#endif /* JOULE_OMPSS_H */

@@ -1,0 +1,698 @@
+// The LibTooling front end: parses the source with Clang, records the OmpSs
+// pragmas (Clang ignores them), ties each to the statement or function that
+// follows, and builds the Model that codegen turns into C or C++.
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Lex/PPCallbacks.h>
+#include <clang/Lex/Preprocessor.h>
+#include <clang/Tooling/Tooling.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/VirtualFileSystem.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "clang_internal.hpp"
+#include "translate.hpp"
+
+using namespace clang;
+
+namespace joulecc {
+namespace {
+
+struct PragmaSeen {
+  FileID fid;
+  unsigned offset;
+};
+
+class PragmaRecorder : public PPCallbacks {
+ public:
+  PragmaRecorder(SourceManager& sm, std::vector<PragmaSeen>& seen, std::set<std::string>& macros,
+                 std::vector<SourceLocation>& underscore)
+      : sm_(sm), seen_(seen), macros_(macros), underscore_(underscore) {}
+
+  void PragmaDirective(SourceLocation loc, PragmaIntroducerKind kind) override {
+    if (kind != PIK_HashPragma) {
+      underscore_.push_back(loc);
+      return;
+    }
+    auto [fid, off] = sm_.getDecomposedLoc(sm_.getExpansionLoc(loc));
+    seen_.push_back({fid, off});
+  }
+  void MacroDefined(const clang::Token& name, const MacroDirective*) override {
+    macros_.insert(name.getIdentifierInfo()->getName().str());
+  }
+
+ private:
+  SourceManager& sm_;
+  std::vector<PragmaSeen>& seen_;
+  std::set<std::string>& macros_;
+  std::vector<SourceLocation>& underscore_;
+};
+
+// Where statements start (main file), where declarations start (any file),
+// the function bodies and the calls.
+class Indexer : public RecursiveASTVisitor<Indexer> {
+ public:
+  explicit Indexer(Context& cx) : cx_(cx) {}
+
+  bool VisitDecl(Decl* d) {
+    if (isa<TranslationUnitDecl>(d)) return true;
+    SourceLocation b = cx_.sm.getExpansionLoc(d->getBeginLoc());
+    if (b.isValid()) decls.emplace(cx_.sm.getDecomposedLoc(b), d);
+    return true;
+  }
+  bool VisitFunctionDecl(FunctionDecl* fd) {
+    if (!fd->doesThisDeclarationHaveABody() || fd->isTemplateInstantiation()) return true;
+    unsigned b, e;
+    if (!cx_.stmt_range(fd->getBody(), b, e)) return true;
+    bodies.push_back({b, e, fd});
+    walk(fd->getBody(), fd, false);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr* ce) {
+    calls.push_back(ce);
+    return true;
+  }
+
+  // Innermost function whose body holds the main-file offset.
+  const FunctionDecl* function_at(unsigned off) const {
+    const FunctionDecl* best = nullptr;
+    unsigned width = ~0u;
+    for (auto [b, e, fd] : bodies)
+      if (off >= b && off < e && e - b < width) {
+        best = fd;
+        width = e - b;
+      }
+    return best;
+  }
+
+  std::map<unsigned, std::pair<const Stmt*, const FunctionDecl*>> stmts;
+  std::map<std::pair<FileID, unsigned>, const Decl*> decls;
+  std::vector<std::tuple<unsigned, unsigned, const FunctionDecl*>> bodies;
+  std::vector<const CallExpr*> calls;
+
+ private:
+  void walk(const Stmt* s, const FunctionDecl* fn, bool stmt_pos) {
+    if (!s) return;
+    if (stmt_pos) {
+      unsigned b;
+      if (cx_.main_offset(s->getBeginLoc(), b)) stmts.emplace(b, std::make_pair(s, fn));
+    }
+    if (const auto* l = dyn_cast<LambdaExpr>(s)) {
+      unsigned b, e;
+      if (cx_.stmt_range(l->getBody(), b, e)) bodies.push_back({b, e, l->getCallOperator()});
+      walk(l->getBody(), l->getCallOperator(), false);
+      return;
+    }
+    if (isa<CompoundStmt>(s)) {
+      for (const Stmt* c : s->children()) walk(c, fn, true);
+      return;
+    }
+    std::set<const Stmt*> bodies_of;
+    if (const auto* i = dyn_cast<IfStmt>(s)) bodies_of = {i->getThen(), i->getElse()};
+    else if (const auto* f = dyn_cast<ForStmt>(s)) bodies_of = {f->getBody()};
+    else if (const auto* w = dyn_cast<WhileStmt>(s)) bodies_of = {w->getBody()};
+    else if (const auto* d = dyn_cast<DoStmt>(s)) bodies_of = {d->getBody()};
+    else if (const auto* r = dyn_cast<CXXForRangeStmt>(s)) bodies_of = {r->getBody()};
+    else if (const auto* sw = dyn_cast<SwitchStmt>(s)) bodies_of = {sw->getBody()};
+    else if (const auto* sc = dyn_cast<SwitchCase>(s)) bodies_of = {sc->getSubStmt()};
+    else if (const auto* ls = dyn_cast<LabelStmt>(s)) bodies_of = {ls->getSubStmt()};
+    else if (const auto* as = dyn_cast<AttributedStmt>(s)) bodies_of = {as->getSubStmt()};
+    for (const Stmt* c : s->children()) walk(c, fn, c && bodies_of.count(c));
+  }
+
+  Context& cx_;
+};
+
+// Offset of the first token at or after `from` (spaces and comments skipped).
+unsigned next_token(const std::string& buf, unsigned from) {
+  unsigned i = from;
+  while (i < buf.size()) {
+    char c = buf[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+      ++i;
+    } else if (c == '\\' && i + 1 < buf.size() && buf[i + 1] == '\n') {
+      i += 2;
+    } else if (c == '/' && i + 1 < buf.size() && buf[i + 1] == '*') {
+      std::size_t e = buf.find("*/", i + 2);
+      i = e == std::string::npos ? static_cast<unsigned>(buf.size()) : static_cast<unsigned>(e + 2);
+    } else if (c == '/' && i + 1 < buf.size() && buf[i + 1] == '/') {
+      while (i < buf.size() && buf[i] != '\n') ++i;
+    } else {
+      break;
+    }
+  }
+  return i;
+}
+
+class Builder {
+ public:
+  Builder(Context& cx, std::vector<PragmaSeen>& seen, std::vector<SourceLocation>& underscore,
+          const std::string& line_name)
+      : cx_(cx), seen_(seen), underscore_(underscore), line_name_(line_name) {}
+
+  void run() {
+    Model& m = cx_.model;
+    m.files.push_back(make_file(cx_.main_fid, line_name_));
+    cx_.src_index[cx_.main_fid] = 0;
+    for (SourceLocation l : underscore_) note_underscore(l);
+    Indexer ix(cx_);
+    ix.TraverseDecl(cx_.ast.getTranslationUnitDecl());
+    ix_ = &ix;
+    for (const PragmaSeen& p : seen_) pragma(p);
+    if (pending_target_) target_without_task();
+    for (std::size_t i = 0; i < m.constructs.size(); ++i) analyze(i);
+    calls();
+    if (cx_.is_c()) c_only();
+  }
+
+ private:
+  SourceFile make_file(FileID fid, const std::string& name) {
+    SourceFile f;
+    f.line_name = name;
+    f.text = cx_.sm.getBufferData(fid).str();
+    f.lines = std::make_unique<LineTable>(f.text);
+    return f;
+  }
+
+  int src_of(FileID fid) {
+    auto it = cx_.src_index.find(fid);
+    if (it != cx_.src_index.end()) return it->second;
+    const FileEntry* fe = cx_.sm.getFileEntryForID(fid);
+    std::string name = fe ? fe->getName().str() : "<unknown>";
+    cx_.model.files.push_back(make_file(fid, name));
+    int idx = static_cast<int>(cx_.model.files.size()) - 1;
+    cx_.src_index[fid] = idx;
+    return idx;
+  }
+
+  void note_underscore(SourceLocation l) {
+    SourceLocation s = cx_.sm.getSpellingLoc(l);
+    bool invalid = false;
+    const char* p = cx_.sm.getCharacterData(s, &invalid);
+    if (invalid || !p) return;
+    std::string t(p, strnlen(p, 64));
+    if (t.find("oss") != std::string::npos || t.find("omp task") != std::string::npos)
+      cx_.warning(l, "joulecc does not translate _Pragma(...) OmpSs directives; use #pragma");
+  }
+
+  void pragma(const PragmaSeen& p) {
+    bool main = p.fid == cx_.main_fid;
+    llvm::StringRef buf = cx_.sm.getBufferData(p.fid);
+    PragmaText pt;
+    if (!read_pragma(std::string_view(buf.data(), buf.size()), p.offset, pt)) return;
+    std::string ns = pragma_namespace(pt);
+    if (ns != "oss" && ns != "omp") return;
+    Construct c;
+    c.pragma = pt;
+    c.src = src_of(p.fid);
+    ParseError err;
+    if (!parse_directive(pt.text, c.dir, err)) {
+      cx_.error(cx_.loc(c.src, pt.offset_of(err.pos)), err.message);
+      return;
+    }
+    if (c.dir.kind == DirKind::Passthrough) return;
+    if (c.dir.kind == DirKind::Atomic && cx_.model.openmp && c.dir.prefix == Prefix::Omp) return;
+    if (!parse_regions(c)) return;
+    if (!main) {
+      cx_.model.header_pragmas = true;
+      header_pragma(c, p);
+      return;
+    }
+    unsigned next = next_token(cx_.model.files[0].text, pt.end);
+    c.begin = pt.begin;
+    c.end = pt.end;
+    c.id = static_cast<int>(cx_.model.constructs.size()) + 1;
+    if (pending_target_) {
+      if (c.dir.kind != DirKind::Task || c.begin != pending_next_) {
+        target_without_task();
+      } else {
+        for (const Clause& cl : pending_target_->dir.clauses) c.dir.clauses.push_back(cl);
+        for (const RegionRef& r : pending_target_->copies) c.copies.push_back(r);
+        pending_target_.reset();
+      }
+    }
+    switch (c.dir.kind) {
+      case DirKind::Target:
+        pending_target_ = std::make_unique<Construct>(c);
+        pending_next_ = next;
+        c.kind = CKind::Remove;
+        break;
+      case DirKind::Task: return task(std::move(c), next, p);
+      case DirKind::Taskloop: c.kind = CKind::Taskloop; break;
+      case DirKind::Critical: c.kind = CKind::Critical; break;
+      case DirKind::Atomic: c.kind = CKind::Atomic; break;
+      case DirKind::Taskgroup: c.kind = CKind::Taskgroup; break;
+      case DirKind::Taskwait: c.kind = CKind::Taskwait; break;
+      case DirKind::Release: c.kind = CKind::Release; break;
+      case DirKind::Taskyield: c.kind = CKind::Taskyield; break;
+      case DirKind::Flush: c.kind = CKind::Flush; break;
+      default: c.kind = CKind::Remove; break;
+    }
+    bool wraps = c.kind == CKind::Taskloop || c.kind == CKind::Critical || c.kind == CKind::Taskgroup ||
+                 (c.kind == CKind::Atomic && !cx_.model.openmp);
+    if (wraps && !attach_statement(c, next)) return;
+    cx_.model.constructs.push_back(std::move(c));
+  }
+
+  void target_without_task() {
+    cx_.error_at(*pending_target_, pending_target_->dir.name_pos,
+                 "'#pragma omp target' must be followed by a '#pragma omp task'");
+    pending_target_.reset();
+  }
+
+  bool parse_regions(Construct& c) {
+    bool ok = true;
+    for (const Clause& cl : c.dir.clauses) {
+      bool dep = is_dependence_clause(cl);
+      bool copy = cl.canonical.rfind("copy_", 0) == 0 && cl.form == ArgForm::Regions;
+      if (!dep && !copy) continue;
+      for (const Expr& a : cl.args) {
+        RegionRef r;
+        ParseError err;
+        if (!parse_region(a, cl.canonical == "depend", r.region, err)) {
+          cx_.error_at(c, err.pos, err.message);
+          ok = false;
+          continue;
+        }
+        r.kind = cl.canonical == "depend" ? cl.modifier : cl.canonical;
+        if (cl.canonical == "reduction") r.red_op = cl.modifier;
+        (copy ? c.copies : c.deps).push_back(std::move(r));
+      }
+    }
+    return ok;
+  }
+
+  bool attach_statement(Construct& c, unsigned next) {
+    auto it = ix_->stmts.find(next);
+    if (it == ix_->stmts.end()) {
+      cx_.error_at(c, c.dir.name_pos, "'#pragma " + c.dir.spelled() + "' must be followed by a statement");
+      return false;
+    }
+    const Stmt* s = it->second.first;
+    if (isa<DeclStmt>(s)) {
+      cx_.error_at(c, c.dir.name_pos, "'#pragma " + c.dir.spelled() + "' cannot apply to a declaration");
+      return false;
+    }
+    if (c.kind == CKind::Taskloop && !isa<ForStmt>(s)) {
+      cx_.error_at(c, c.dir.name_pos, "'#pragma " + c.dir.spelled() + "' must be followed by a for loop");
+      return false;
+    }
+    unsigned b, e;
+    if (!cx_.stmt_extent(s, b, e)) return false;
+    c.body_begin = b;
+    c.body_end = e;
+    c.end = e;
+    stmt_of_[c.id] = s;
+    fn_of_[c.id] = it->second.second;
+    return true;
+  }
+
+  void task(Construct c, unsigned next, const PragmaSeen& p) {
+    c.kind = CKind::Task;
+    if (ix_->stmts.count(next)) {
+      if (attach_statement(c, next)) cx_.model.constructs.push_back(std::move(c));
+      return;
+    }
+    auto d = ix_->decls.find({p.fid, next});
+    if (d == ix_->decls.end() || !isa<FunctionDecl>(d->second)) {
+      if (d != ix_->decls.end() && isa<FunctionTemplateDecl>(d->second))
+        cx_.error_at(c, c.dir.name_pos, "joulecc does not support template task functions");
+      else
+        cx_.error_at(c, c.dir.name_pos,
+                     "'#pragma " + c.dir.spelled() + "' must be followed by a statement or a function declaration");
+      return;
+    }
+    function_task(std::move(c), cast<FunctionDecl>(d->second));
+  }
+
+  void header_pragma(Construct& c, const PragmaSeen& p) {
+    if (c.dir.kind == DirKind::Target) {
+      header_target_ = std::make_unique<Construct>(c);
+      header_target_next_ = next_token(cx_.model.files[c.src].text, c.pragma.end);
+      return;
+    }
+    if (c.dir.kind != DirKind::Task) {
+      if (c.dir.kind != DirKind::Atomic)
+        cx_.warning(cx_.loc(c.src, c.pragma.begin),
+                    "'#pragma " + c.dir.spelled() + "' in a header is not translated (joulecc rewrites "
+                    "only the source file it is given)");
+      return;
+    }
+    if (header_target_ && header_target_->src == c.src && header_target_next_ == c.pragma.begin) {
+      for (const Clause& cl : header_target_->dir.clauses) c.dir.clauses.push_back(cl);
+      for (const RegionRef& r : header_target_->copies) c.copies.push_back(r);
+    }
+    header_target_.reset();
+    unsigned next = next_token(cx_.model.files[c.src].text, c.pragma.end);
+    auto d = ix_->decls.find({p.fid, next});
+    if (d == ix_->decls.end() || !isa<FunctionDecl>(d->second)) {
+      cx_.warning(cx_.loc(c.src, c.pragma.begin),
+                  "'#pragma " + c.dir.spelled() + "' in a header applies only to function declarations; ignored");
+      return;
+    }
+    c.kind = CKind::Task;
+    c.id = static_cast<int>(cx_.model.constructs.size()) + 1;
+    function_task(std::move(c), cast<FunctionDecl>(d->second));
+  }
+
+  void function_task(Construct c, const FunctionDecl* fd) {
+    bool main = c.src == 0;
+    const FunctionDecl* canon = fd->getCanonicalDecl();
+    if (task_fns_.count(canon)) {  // a second pragma'd declaration: the first one rules
+      if (main) {
+        c.kind = CKind::Remove;
+        cx_.model.constructs.push_back(std::move(c));
+      }
+      return;
+    }
+    for (const Clause& cl : c.dir.clauses)
+      if (cl.form == ArgForm::Names || cl.canonical == "default")
+        cx_.error_at(c, cl.pos, "clause '" + cl.name + "' is not allowed on a task function");
+    FunctionTask f;
+    if (!analyze_function(cx_, f, fd)) return;
+    f.id = c.id;
+    c.function_task = true;
+    c.begin = main ? c.pragma.begin : 0;
+    c.end = main ? c.pragma.end : 0;
+    f.construct = static_cast<int>(cx_.model.constructs.size());
+    int fi = static_cast<int>(cx_.model.functions.size());
+    c.function = fi;
+    fn_of_[c.id] = fd;
+    task_fns_[canon] = fi;
+    cx_.model.functions.push_back(std::move(f));
+    cx_.model.constructs.push_back(std::move(c));
+    function_inserts(fi, fd, main);
+  }
+
+  // The wrapper's prototype goes before the first declaration (or after the
+  // #include that brought it), its definition after the pragma'd declaration.
+  void function_inserts(int fi, const FunctionDecl* fd, bool main) {
+    const FunctionDecl* first = fd->getFirstDecl();
+    unsigned proto = 0, def = 0;
+    bool first_main = cx_.main_offset(first->getBeginLoc(), proto);
+    bool proto_ok = first_main || include_point(first->getBeginLoc(), proto);
+    bool def_ok = main ? decl_end(fd, def) : (def = proto, proto_ok);
+    if (!proto_ok || !def_ok) {
+      cx_.error(fd->getLocation(), "joulecc cannot place the task wrapper of '" + fd->getNameAsString() + "'");
+      return;
+    }
+    Construct p;
+    p.kind = CKind::Insert;
+    p.function = fi;
+    p.begin = p.end = proto;
+    p.outside = !first_main;
+    p.id = static_cast<int>(cx_.model.constructs.size()) + 1;
+    cx_.model.constructs.push_back(p);
+    Construct d = p;
+    d.insert_definition = true;
+    d.begin = d.end = def;
+    d.outside = !main;
+    d.id = p.id + 1;
+    cx_.model.constructs.push_back(d);
+  }
+
+  // Start of the line after the main-file #include that (transitively) includes l.
+  bool include_point(SourceLocation l, unsigned& off) {
+    FileID fid = cx_.sm.getFileID(cx_.sm.getExpansionLoc(l));
+    for (int guard = 0; guard < 256 && fid.isValid(); ++guard) {
+      SourceLocation inc = cx_.sm.getIncludeLoc(fid);
+      if (inc.isInvalid()) return false;
+      if (cx_.sm.getFileID(inc) == cx_.main_fid) {
+        const std::string& t = cx_.model.files[0].text;
+        std::size_t nl = t.find('\n', cx_.sm.getFileOffset(inc));
+        off = nl == std::string::npos ? static_cast<unsigned>(t.size()) : static_cast<unsigned>(nl + 1);
+        return true;
+      }
+      fid = cx_.sm.getFileID(inc);
+    }
+    return false;
+  }
+
+  bool decl_end(const FunctionDecl* fd, unsigned& off) {
+    SourceLocation e = cx_.sm.getExpansionLoc(fd->getEndLoc());
+    SourceLocation after = Lexer::getLocForEndOfToken(e, 0, cx_.sm, cx_.ast.getLangOpts());
+    if (!cx_.main_offset(after, off)) return false;
+    if (!fd->doesThisDeclarationHaveABody()) {
+      auto tok = Lexer::findNextToken(e, cx_.sm, cx_.ast.getLangOpts());
+      if (tok && tok->is(tok::semi)) cx_.main_offset(tok->getEndLoc(), off);
+    }
+    return true;
+  }
+
+  void analyze(std::size_t i) {
+    Construct& c = cx_.model.constructs[i];
+    if (c.kind == CKind::Insert || c.kind == CKind::Remove) return;
+    const FunctionDecl* fn = fn_of_.count(c.id) ? fn_of_[c.id] : ix_->function_at(c.begin);
+    unsigned at = c.function_task ? 0 : c.pragma.begin;
+    check_regions(cx_, c, at, fn);
+    all_.push_back({&c, fn});
+    if (c.kind != CKind::Task && c.kind != CKind::Taskloop) return;
+    if (c.function_task) return;
+    const Stmt* body = stmt_of_[c.id];
+    std::set<const VarDecl*> loop_vars;
+    if (c.kind == CKind::Taskloop) {
+      if (!analyze_loop(cx_, c, cast<ForStmt>(body), loop_vars, body)) return;
+      unsigned b, e;
+      if (!cx_.stmt_extent(body, b, e)) return;
+      c.body_begin = b;
+      c.body_end = e;
+    }
+    analyze_captures(cx_, c, body, fn, loop_vars);
+  }
+
+  void calls() {
+    for (const CallExpr* ce : ix_->calls) {
+      const FunctionDecl* callee = ce->getDirectCallee();
+      if (!callee) continue;
+      auto it = task_fns_.find(callee->getCanonicalDecl());
+      if (it == task_fns_.end()) continue;
+      const auto* dre = dyn_cast<DeclRefExpr>(ce->getCallee()->IgnoreParenImpCasts());
+      if (!dre) continue;
+      SourceLocation l = dre->getNameInfo().getLoc();
+      if (l.isMacroID() && cx_.sm.isMacroArgExpansion(l)) l = cx_.sm.getSpellingLoc(l);
+      auto [fid, off] = cx_.sm.getDecomposedLoc(l);
+      if (!l.isFileID() || fid != cx_.main_fid) {
+        if (cx_.sm.getFileID(cx_.sm.getExpansionLoc(l)) == cx_.main_fid)
+          cx_.warning(cx_.sm.getExpansionLoc(l), "this call to task function '" + callee->getNameAsString() +
+                                                     "' comes from a macro body and is not turned into a task");
+        continue;
+      }
+      Construct c;
+      c.kind = CKind::TaskCall;
+      c.function = it->second;
+      c.begin = off;
+      c.end = off + static_cast<unsigned>(callee->getName().size());
+      c.id = static_cast<int>(cx_.model.constructs.size()) + 1;
+      cx_.model.constructs.push_back(std::move(c));
+    }
+  }
+
+  // Outlined C tasks need their top-level function, the renamed references
+  // and the variables named by clauses of nested constructs.
+  void c_only() {
+    add_clause_captures(cx_, all_);
+    std::vector<Construct> extra;
+    std::set<const Decl*> tops;
+    for (Construct& c : cx_.model.constructs) {
+      if ((c.kind != CKind::Task && c.kind != CKind::Taskloop) || c.function_task) continue;
+      const FunctionDecl* fn = fn_of_[c.id];
+      const Decl* top = fn;
+      while (top && !isa<TranslationUnitDecl>(top->getDeclContext()))
+        top = cast<Decl>(top->getDeclContext());
+      if (!top || !tops.insert(top).second) continue;
+      Construct t;
+      t.kind = CKind::TopDecl;
+      unsigned b, e;
+      SourceLocation end = Lexer::getLocForEndOfToken(cx_.sm.getExpansionLoc(top->getEndLoc()), 0, cx_.sm,
+                                                      cx_.ast.getLangOpts());
+      if (!cx_.main_offset(top->getBeginLoc(), b) || !cx_.main_offset(end, e)) continue;
+      t.begin = b;
+      t.end = e;
+      extra.push_back(std::move(t));
+    }
+    for (auto& [off, v] : cx_.renames) {
+      Construct r;
+      r.kind = CKind::Rename;
+      r.begin = off;
+      r.end = off + static_cast<unsigned>(v.second.size());
+      r.var_id = v.first;
+      r.var_name = v.second;
+      extra.push_back(std::move(r));
+    }
+    for (Construct& c : extra) {
+      c.id = static_cast<int>(cx_.model.constructs.size()) + 1;
+      cx_.model.constructs.push_back(std::move(c));
+    }
+  }
+
+  Context& cx_;
+  std::vector<PragmaSeen>& seen_;
+  std::vector<SourceLocation>& underscore_;
+  std::string line_name_;
+  Indexer* ix_ = nullptr;
+  std::unique_ptr<Construct> pending_target_, header_target_;
+  unsigned pending_next_ = 0, header_target_next_ = 0;
+  std::map<int, const Stmt*> stmt_of_;
+  std::map<int, const FunctionDecl*> fn_of_;
+  std::map<const FunctionDecl*, int> task_fns_;
+  std::vector<std::pair<Construct*, const FunctionDecl*>> all_;
+};
+
+struct RunState {
+  const TranslateOptions* opts;
+  Lang lang;
+  bool ompss2;
+  TranslateResult* result;
+  bool ok = false;
+};
+
+class Consumer : public ASTConsumer {
+ public:
+  Consumer(CompilerInstance& ci, RunState& st, std::vector<PragmaSeen>& seen, std::set<std::string>& macros,
+           std::vector<SourceLocation>& underscore)
+      : ci_(ci), st_(st), seen_(seen), macros_(macros), underscore_(underscore) {}
+
+  void HandleTranslationUnit(ASTContext& ast) override {
+    DiagnosticsEngine& d = ci_.getDiagnostics();
+    if (d.hasErrorOccurred()) return;
+    Model m;
+    m.lang = st_.lang;
+    m.cxx20 = ast.getLangOpts().CPlusPlus20;
+    m.openmp = st_.opts->openmp;
+    m.ompss2 = st_.ompss2;
+    Context cx(ast, d, m);
+    cx.macros = macros_;
+    std::string name = st_.opts->line_name.empty() ? st_.opts->input : st_.opts->line_name;
+    Builder(cx, seen_, underscore_, name).run();
+    if (cx.errors || d.hasErrorOccurred()) return;
+    st_.result->output = generate(m);
+    st_.result->header_pragmas = m.header_pragmas;
+    SourceManager& sm = ast.getSourceManager();
+    for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it)
+      st_.result->files.push_back(it->getFirst()->getName().str());
+    st_.ok = true;
+  }
+
+ private:
+  CompilerInstance& ci_;
+  RunState& st_;
+  std::vector<PragmaSeen>& seen_;
+  std::set<std::string>& macros_;
+  std::vector<SourceLocation>& underscore_;
+};
+
+class Action : public ASTFrontendAction {
+ public:
+  explicit Action(RunState& st) : st_(st) {}
+  bool BeginSourceFileAction(CompilerInstance& ci) override {
+    ci.getPreprocessor().addPPCallbacks(
+        std::make_unique<PragmaRecorder>(ci.getSourceManager(), seen_, macros_, underscore_));
+    return true;
+  }
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& ci, llvm::StringRef) override {
+    return std::make_unique<Consumer>(ci, st_, seen_, macros_, underscore_);
+  }
+
+ private:
+  RunState& st_;
+  std::vector<PragmaSeen> seen_;
+  std::set<std::string> macros_;
+  std::vector<SourceLocation> underscore_;
+};
+
+class Factory : public tooling::FrontendActionFactory {
+ public:
+  explicit Factory(RunState& st) : st_(st) {}
+  std::unique_ptr<FrontendAction> create() override { return std::make_unique<Action>(st_); }
+
+ private:
+  RunState& st_;
+};
+
+bool is_cxx_name(const std::string& path) {
+  static const char* const exts[] = {".cc", ".cpp", ".cxx", ".c++", ".C", ".cp", ".CPP", ".ii", ".hpp", ".hh"};
+  for (const char* e : exts) {
+    std::size_t n = std::strlen(e);
+    if (path.size() > n && path.compare(path.size() - n, n, e) == 0) return true;
+  }
+  return false;
+}
+
+bool has_oss_pragma(const std::string& text) {
+  std::size_t i = 0;
+  while ((i = text.find("pragma", i)) != std::string::npos) {
+    std::size_t j = i + 6;
+    while (j < text.size() && (text[j] == ' ' || text[j] == '\t')) ++j;
+    if (text.compare(j, 3, "oss") == 0 && (j + 3 >= text.size() || !std::isalnum(static_cast<unsigned char>(text[j + 3]))))
+      return true;
+    i = j;
+  }
+  return false;
+}
+
+}  // namespace
+
+int translate(const TranslateOptions& opts, TranslateResult& result) {
+  RunState st;
+  st.opts = &opts;
+  st.result = &result;
+  st.lang = opts.lang == 1 || (opts.lang < 0 && is_cxx_name(opts.input)) ? Lang::Cxx : Lang::C;
+  std::string text;
+  if (opts.contents) {
+    text = *opts.contents;
+  } else {
+    std::ifstream in(opts.input, std::ios::binary);
+    if (!in) {
+      std::string msg = "joulecc: error: cannot open '" + opts.input + "'\n";
+      if (opts.diagnostics) *opts.diagnostics += msg;
+      else llvm::errs() << msg;
+      return 1;
+    }
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+  }
+  st.ompss2 = opts.mode == 2 || (opts.mode == 0 && has_oss_pragma(text));
+  std::vector<std::string> args = {st.lang == Lang::Cxx ? "-xc++" : "-xc"};
+  for (const std::string& f : opts.flags) args.push_back(f);
+  args.push_back("-w");
+  args.push_back("-Wno-unknown-pragmas");
+  args.push_back("-ferror-limit=20");
+  args.push_back("-D_OMPSS=1");
+  if (st.ompss2) args.push_back("-D_OMPSS_2=1");
+  if (!opts.resource_dir.empty()) args.push_back("-resource-dir=" + opts.resource_dir);
+  // ToolInvocation keeps the file name as given, so diagnostics read like the compiler's.
+  std::vector<std::string> cmd = {"joulecc", "-fsyntax-only"};
+  cmd.insert(cmd.end(), args.begin(), args.end());
+  cmd.push_back(opts.input);
+  auto fs = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  if (opts.contents) {  // the text to parse comes from memory (tests, fuzzing)
+    auto mem = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    if (auto cwd = fs->getCurrentWorkingDirectory()) mem->setCurrentWorkingDirectory(*cwd);
+    mem->addFile(opts.input, 0, llvm::MemoryBuffer::getMemBufferCopy(*opts.contents));
+    fs->pushOverlay(mem);
+  }
+  llvm::IntrusiveRefCntPtr<FileManager> files(new FileManager(FileSystemOptions(), fs));
+  tooling::ToolInvocation inv(cmd, std::make_unique<Action>(st), files.get());
+  std::string diag_text;
+  llvm::raw_string_ostream diag_os(diag_text);
+  DiagnosticOptions* dopts = new DiagnosticOptions;
+  dopts->ShowColors = !opts.diagnostics && llvm::errs().has_colors();
+  llvm::raw_ostream& dest = opts.diagnostics ? static_cast<llvm::raw_ostream&>(diag_os) : llvm::errs();
+  TextDiagnosticPrinter printer(dest, dopts);
+  inv.setDiagnosticConsumer(&printer);
+  int rc = inv.run() ? 0 : 1;
+  diag_os.flush();
+  if (opts.diagnostics) *opts.diagnostics += diag_os.str();
+  return rc == 0 && st.ok ? 0 : 1;
+}
+
+}  // namespace joulecc

@@ -1,0 +1,80 @@
+// Code generation from the Model: the main file with every construct
+// replaced by calls to <joule/ompss.h>. C tasks become outlined functions with
+// argument structs; C++ tasks become lambdas. #line directives keep the
+// user's file, line and column for diagnostics and debuggers.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model.hpp"
+
+namespace joulecc {
+
+// What names mean where code is being generated (C: shared variables are
+// reached through pointers inside outlined functions).
+struct Scope {
+  std::map<int, std::string> by_id;
+  std::vector<std::pair<std::string, std::string>> by_name;
+  std::string* pre = nullptr;   // C: text placed before the current top-level function
+  std::string* post = nullptr;  // C: text placed after it
+  std::string access(int id, const std::string& name) const {
+    auto it = by_id.find(id);
+    return it == by_id.end() ? name : it->second;
+  }
+  std::string access_name(const std::string& name) const {
+    for (const auto& [n, a] : by_name)
+      if (n == name) return a;
+    return name;
+  }
+};
+
+class Generator {
+ public:
+  explicit Generator(Model& m);
+  std::string run();
+
+ private:
+  // ---- text and positions (codegen.cpp)
+  std::string line(int src, unsigned offset) const;  // "\n#line L \"file\"\n"
+  std::string sync(unsigned main_offset) const;      // line + indent: the next char is at offset
+  std::string user(const Construct& c, const Expr& e, const Scope& s) const;  // a clause expression
+  std::string inline_text(const Expr& e, const Scope& s) const;
+  std::string source(unsigned off, const std::string& text, const Scope& s) const;  // main-file text
+  std::string text(unsigned b, unsigned e) const;
+  std::string label(const Construct& c) const;
+
+  // ---- tree and simple constructs (codegen.cpp)
+  void build_tree();
+  std::string render_range(unsigned b, unsigned e, const std::vector<Construct*>& kids, Scope& s);
+  std::string render(Construct& c, Scope& s);
+  std::string body(Construct& c, Scope& s);
+  std::string taskwait(Construct& c, Scope& s);
+  std::string wrapped(Construct& c, Scope& s, const std::string& enter, const std::string& exit);
+  std::string top_decl(Construct& c, Scope& s);
+  std::string options(const Construct& c, const Scope& s, const std::string& label_text = "");
+  std::string deps(const Construct& c, const std::vector<RegionRef>& list, const Scope& s);
+  std::string region(const Construct& c, const RegionRef& r, const Scope& s);
+  std::string device(const Construct& c) const;
+
+  // ---- tasks (codegen_tasks.cpp)
+  std::string task_c(Construct& c, Scope& s);
+  std::string task_cxx(Construct& c, Scope& s);
+  std::string taskloop_c(Construct& c, Scope& s);
+  std::string taskloop_cxx(Construct& c, Scope& s);
+  std::string function_insert(Construct& c);
+  std::string fields_c(const Construct& c) const;
+  std::string capture_c(const Construct& c, const Scope& s, bool& dynamic) const;
+  std::string prologue_c(const Construct& c, bool chunk, Scope& inner) const;
+  std::string loop_levels_c(const Construct& c, const Scope& s) const;
+  std::string loop_levels_cxx(const Construct& c, const Scope& s) const;
+  std::string loop_indices(const Construct& c, bool cxx) const;
+  std::string capture_list_cxx(const Construct& c, bool inner) const;
+
+  Model& m_;
+  const SourceFile& main_;
+  std::vector<Construct*> roots_;
+};
+
+}  // namespace joulecc

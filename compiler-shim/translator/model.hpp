@@ -1,0 +1,131 @@
+// What the Clang front end learns about a translation unit, in plain data:
+// the constructs to rewrite, the variables each task captures and how, the
+// task functions. Code generation works on this model only, so it builds
+// without Clang headers.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../parser/directive.hpp"
+#include "../parser/pragma_text.hpp"
+#include "../parser/region.hpp"
+
+namespace joulecc {
+
+enum class Lang { C, Cxx };
+enum class Sharing { Shared, FirstPrivate, Private };
+
+// A file whose text appears in diagnostics or #line directives.
+struct SourceFile {
+  std::string line_name;  // name written in #line directives
+  std::string text;
+  std::unique_ptr<LineTable> lines;
+};
+
+// How a C variable is declared. Declarators use '@' for the name.
+struct CType {
+  enum class Shape { Scalar, Record, Array, PtrToArray };
+  Shape shape = Shape::Scalar;
+  std::string decl;               // Scalar/Record, top-level qualifiers dropped: "double *@"
+  std::string decl_q;             // with qualifiers: "const int @"
+  std::string elem;               // Array/PtrToArray: element declarator ("double @")
+  std::vector<std::string> dims;  // outermost first; "" = run-time size (VLA)
+  bool variable() const {
+    for (const auto& d : dims)
+      if (d.empty()) return true;
+    return false;
+  }
+};
+
+struct Capture {
+  int var_id = 0;  // identity of the variable in this translation unit
+  std::string name;
+  Sharing sharing = Sharing::FirstPrivate;
+  CType type;                    // C only
+  bool static_storage = false;   // a static local: always reached through a pointer
+  bool reduction = false;        // taskloop reduction: private copy combined at the end
+  std::string red_op, red_identity;
+  bool loop_var = false;         // a taskloop variable declared before the loop
+};
+
+// A dependence (or copy) item and what the analysis learnt about it.
+struct RegionRef {
+  Region region;
+  std::string kind;         // in, out, inout, commutative, concurrent, reduction, copy_in, ...
+  std::string array_param;  // the base is a parameter declared as an array: its first dimension
+  std::string red_op;       // reduction operator
+};
+
+struct LoopLevel {
+  std::string var;       // loop variable name
+  std::string var_decl;  // its declarator with '@' ("int @")
+  bool declared_in_init = true;
+  std::string lo, hi, step;  // source text of the bounds and the step (signed)
+  unsigned lo_off = 0, hi_off = 0, step_off = 0;
+  int op = 0;  // 0 <, 1 <=, 2 >, 3 >=, 4 !=
+};
+
+struct FunctionTask {
+  std::string name;
+  std::string wrapper;                 // __joule_spawn_<name>
+  std::string params_proto;            // "int n, double a[n][n]" (C++: with default arguments)
+  std::string params_def;              // the same without default arguments
+  std::vector<std::string> namespaces; // C++: enclosing namespaces, outermost first
+  std::vector<std::string> param_names;
+  std::vector<CType> param_types;      // C
+  std::vector<bool> param_is_ref;      // C++: reference parameters are captured by reference
+  int construct = -1;                  // index of the Task construct holding the clauses
+  int id = 0;
+};
+
+enum class CKind {
+  Task, Taskloop, Taskwait, Release, Critical, Atomic, Taskgroup, Taskyield, Flush,
+  Remove,    // a pragma that vanishes (function task pragma, assert, target)
+  Rename,    // C: a reference to a variable reached through a pointer in outlined code
+  TaskCall,  // the callee name of a call to a task function
+  Insert,    // text for a function task (prototype or definition) at an offset
+  TopDecl,   // C: a top-level declaration whose tasks are outlined before/after it
+};
+
+struct Construct {
+  CKind kind = CKind::Remove;
+  int id = 0;
+  unsigned begin = 0, end = 0;            // the main-file range this construct replaces
+  int src = 0;                            // index of the file holding the pragma
+  PragmaText pragma;
+  Directive dir;
+  unsigned body_begin = 0, body_end = 0;  // associated statement (main file)
+  std::vector<Capture> captures;
+  std::vector<RegionRef> deps;
+  std::vector<RegionRef> copies;
+  std::vector<Expr> critical_name;
+  bool uses_this = false;
+  bool function_task = false;             // the clauses of a task function
+  std::vector<LoopLevel> loop;            // taskloop (collapse levels)
+  int var_id = 0;                         // Rename
+  std::string var_name;                   // Rename
+  int function = -1;                      // TaskCall / Insert / function Task
+  bool insert_definition = false;         // Insert: definition (true) or prototype
+  bool outside = false;                   // Insert: placed outside the function's namespaces
+  std::vector<std::string> macro_shared;  // C: shared names referenced from macro bodies
+  std::vector<Construct*> children;       // filled by the renderer
+};
+
+struct Model {
+  Lang lang = Lang::C;
+  bool cxx20 = false;
+  bool openmp = false;  // the compiler runs OpenMP: atomic goes to it
+  bool ompss2 = false;  // defines _OMPSS_2
+  bool header_pragmas = false;  // headers hold OmpSs pragmas the compiler will see
+  int main_src = 0;
+  std::vector<SourceFile> files;
+  std::vector<Construct> constructs;
+  std::vector<FunctionTask> functions;
+};
+
+// Produces the translated main file.
+std::string generate(Model& m);
+
+}  // namespace joulecc

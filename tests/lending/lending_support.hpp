@@ -1,0 +1,118 @@
+// Helpers for the lending tests: a unique shared-memory name per test (so
+// tests never touch a real user's table and can run in parallel), forked
+// children that report failures through their exit code, and pipes to step
+// two processes in lock-step.
+#pragma once
+
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+
+namespace lending_test {
+
+inline std::string unique_shm(const char* tag) {
+  static std::atomic<int> counter{0};
+  return "/joule-test-" + std::string(tag) + "-" + std::to_string(::getpid()) + "-" +
+         std::to_string(counter.fetch_add(1));
+}
+
+// Unlinks the segment when the test ends, whatever happened.
+struct ShmGuard {
+  std::string name;
+  explicit ShmGuard(std::string n) : name(std::move(n)) { ::shm_unlink(name.c_str()); }
+  ~ShmGuard() { ::shm_unlink(name.c_str()); }
+};
+
+// In a child: a failed check prints and exits with status 1.
+#define CHILD_CHECK(cond)                                                                    \
+  do {                                                                                       \
+    if (!(cond)) {                                                                           \
+      std::fprintf(stderr, "child %d: %s:%d: check failed: %s\n", int(::getpid()), __FILE__, \
+                   __LINE__, #cond);                                                         \
+      ::_exit(1);                                                                            \
+    }                                                                                        \
+  } while (0)
+
+// Runs fn in a child process; the child exits 0 when fn returns.
+inline pid_t fork_child(const std::function<void()>& fn) {
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    fn();
+    ::_exit(0);
+  }
+  return pid;
+}
+
+// The child's exit status (0 = passed), or -signal if it was killed.
+inline int wait_child(pid_t pid) {
+  int status = 0;
+  if (::waitpid(pid, &status, 0) != pid) return -1000;
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return -WTERMSIG(status);
+  return -1001;
+}
+
+// One-way byte channel; recv waits at most timeout_ms (returns 0 on timeout).
+class Channel {
+ public:
+  Channel() {
+    if (::pipe(fd_) != 0) std::abort();
+  }
+  ~Channel() {
+    ::close(fd_[0]);
+    ::close(fd_[1]);
+  }
+  void send(char c) {
+    if (::write(fd_[1], &c, 1) != 1) std::abort();
+  }
+  char recv(int timeout_ms = 20000) {
+    pollfd p{fd_[0], POLLIN, 0};
+    if (::poll(&p, 1, timeout_ms) != 1) return 0;
+    char c = 0;
+    return ::read(fd_[0], &c, 1) == 1 ? c : 0;
+  }
+
+ private:
+  int fd_[2];
+};
+
+inline bool pin_to(int cpu) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  return ::sched_setaffinity(0, sizeof set, &set) == 0;
+}
+
+inline int online_cpus() { return int(::sysconf(_SC_NPROCESSORS_ONLN)); }
+
+// Polls cond() until it holds or timeout_ms passes; returns the last value.
+template <class Cond>
+bool eventually(Cond&& cond, int timeout_ms = 20000) {
+  for (int i = 0; i < timeout_ms; ++i) {
+    if (cond()) return true;
+    ::usleep(1000);
+  }
+  return cond();
+}
+
+// Restores the process's affinity at scope exit (tests pin themselves).
+class AffinityGuard {
+ public:
+  AffinityGuard() { ::sched_getaffinity(0, sizeof set_, &set_); }
+  ~AffinityGuard() { ::sched_setaffinity(0, sizeof set_, &set_); }
+
+ private:
+  cpu_set_t set_;
+};
+
+}  // namespace lending_test

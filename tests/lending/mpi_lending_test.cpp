@@ -1,0 +1,60 @@
+// mpirun -np 2 with libjoule-mpi, linked and by LD_PRELOAD, on loopback.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "lending_support.hpp"
+
+namespace {
+
+std::string run(const std::string& cmd) {
+  std::string out;
+  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
+  if (!p) return "popen failed";
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, p)) out += buf;
+  const int rc = ::pclose(p);
+  return out + "\n[exit " + std::to_string(WEXITSTATUS(rc)) + "]";
+}
+
+std::string mpirun(const std::string& shm, const std::string& extra, const char* exe) {
+  return run(std::string("OMPI_MCA_btl=self,vader OMPI_MCA_mpi_yield_when_idle=1 "
+                         "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ") +
+             JOULE_MPIEXEC + " -np 2 --oversubscribe --bind-to core -x JOULE_LEWI=node" +
+             " -x JOULE_LEWI_SHM=" + shm + " " + extra + " " + exe);
+}
+
+class MpiLending : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (lending_test::online_cpus() < 2) GTEST_SKIP() << "needs 2 CPUs";
+  }
+  lending_test::ShmGuard shm_{lending_test::unique_shm("mpi")};
+};
+
+TEST_F(MpiLending, LinkedInterpositionLendsInBarrier) {
+  const std::string out = mpirun(shm_.name, "", JOULE_MPI_PROBE_LINKED);
+  EXPECT_NE(out.find("MPI-LENDING OK"), std::string::npos) << out;
+  EXPECT_NE(out.find("[exit 0]"), std::string::npos) << out;
+}
+
+TEST_F(MpiLending, PreloadedInterpositionLendsInBarrier) {
+  const std::string out =
+      mpirun(shm_.name, std::string("-x LD_PRELOAD=") + JOULE_MPI_LIB, JOULE_MPI_PROBE_PLAIN);
+  EXPECT_NE(out.find("MPI-LENDING OK"), std::string::npos) << out;
+  EXPECT_NE(out.find("[exit 0]"), std::string::npos) << out;
+}
+
+TEST_F(MpiLending, PilsRunsWithLending) {
+#ifndef JOULE_PILS
+  GTEST_SKIP() << "pils is not built (JOULE_BUILD_APPS=OFF)";
+#else
+  const std::string out =
+      mpirun(shm_.name, "", JOULE_PILS " --loads 25,75 --unit-ms 1 --iterations 2");
+  EXPECT_NE(out.find("RESULT ranks=2"), std::string::npos) << out;
+  EXPECT_NE(out.find("[exit 0]"), std::string::npos) << out;
+#endif
+}
+
+}  // namespace

@@ -1,0 +1,130 @@
+// Several processes lend, reclaim, borrow, return and "run" on two CPUs at
+// random, one of them killed with SIGKILL half-way. Invariants: at most one
+// process runs on a CPU at any time, only owners reclaim or lend, and at the
+// end every owner has its CPUs back and the table is empty (nothing lost).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <random>
+
+#include "lending_support.hpp"
+#include "lewi_session.hpp"
+#include "os_support.hpp"
+
+namespace {
+
+using namespace joule::lending;
+using namespace lending_test;
+
+struct Shared {
+  std::atomic<pid_t> runner[2];  // who "runs" on each CPU now (pid), 0 if nobody
+  std::atomic<int> overlaps;
+  std::atomic<int> forbidden;  // a verb succeeded for an actor not entitled to it
+  std::atomic<long> runs;
+  std::atomic<int> go;
+};
+
+Shared* make_shared() {
+  void* p =
+      ::mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  return new (p) Shared();
+}
+
+// Claims the CPU's occupancy slot; a dead previous runner counts as gone.
+bool enter_cpu(Shared& sh, int cpu, pid_t me) {
+  pid_t expect = 0;
+  if (sh.runner[cpu].compare_exchange_strong(expect, me)) return true;
+  if (!pid_exists(expect) && sh.runner[cpu].compare_exchange_strong(expect, me)) return true;
+  sh.overlaps.fetch_add(1);
+  return false;
+}
+
+void run_process(Shared& sh, const std::string& shm, std::vector<int> owned, unsigned seed,
+                 double seconds) {
+  LewiOptions o;
+  o.shm = shm;
+  auto s = Session::join(o, owned);
+  const pid_t me = ::getpid();
+  while (!sh.go.load()) ::usleep(100);
+  std::mt19937 rng(seed);
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < end) {
+    const int c = int(rng() % 2);
+    // Nobody else can make us owner or guest of c: these stay true or false.
+    const bool mine = s->table().load(c).owner == me;
+    const bool was_guest = s->table().load(c).guest == me;
+    Outcome out = Outcome::Illegal;
+    std::vector<int> got;
+    switch (rng() % 9) {
+      case 0:
+      case 1:
+        if (s->usable(c) && enter_cpu(sh, c, me)) {  // a task runs on c
+          sh.runs.fetch_add(1);
+          for (int i = 0, n = int(rng() % 2000); i < n; ++i) {
+            asm volatile("" ::: "memory");
+          }
+          sh.runner[c].store(0);
+        }
+        break;
+      case 2:
+        out = s->lend_cpu(c);  // a guest's lend is a return
+        if (!mine && !was_guest && out == Outcome::Done) sh.forbidden.fetch_add(1);
+        break;
+      case 3:
+        out = s->reclaim_cpu(c);
+        if (!mine && (out == Outcome::Done || out == Outcome::Pending)) sh.forbidden.fetch_add(1);
+        break;
+      case 4:
+        s->acquire(1 + int(rng() % 2), got);
+        break;
+      case 5:
+        s->must_return(c);
+        break;
+      case 6:
+        s->return_cpu(c);
+        break;
+      case 7:
+        out = s->borrow_cpu(c);
+        if (mine && out == Outcome::Done) sh.forbidden.fetch_add(1);
+        break;
+      case 8:
+        s->release_idle(c);
+        break;
+    }
+  }
+  // Quiesce: give back what we borrowed, take back what we own.
+  s->return_all();
+  s->reclaim_all(nullptr);
+  for (int c : owned) CHILD_CHECK(s->wait_usable(c, 10000));
+  for (int c : owned) CHILD_CHECK(s->table().load(c) == (CpuWord{CpuState::Busy, me, 0}));
+}
+
+TEST(LendingStress, RandomVerbsKeepTheInvariants) {
+  if (online_cpus() < 2) GTEST_SKIP() << "needs 2 CPUs";
+  ShmGuard g(unique_shm("stress"));
+  Shared* sh = make_shared();
+  const std::vector<std::vector<int>> owned = {{0}, {1}, {}, {}, {}};
+  std::vector<pid_t> kids;
+  for (std::size_t i = 0; i < owned.size(); ++i)
+    kids.push_back(fork_child(
+        [&, i] { run_process(*sh, g.name, owned[i], unsigned(1000 + i), i == 4 ? 30.0 : 1.0); }));
+  ::usleep(100000);  // every child registered
+  sh->go.store(1);
+  ::usleep(400000);
+  ::kill(kids[4], SIGKILL);  // dies holding whatever it had
+  EXPECT_EQ(wait_child(kids[4]), -SIGKILL);
+  for (std::size_t i = 0; i + 1 < kids.size(); ++i) EXPECT_EQ(wait_child(kids[i]), 0) << i;
+  EXPECT_EQ(sh->overlaps.load(), 0);
+  EXPECT_EQ(sh->forbidden.load(), 0);
+  EXPECT_GT(sh->runs.load(), 100);
+  std::printf("[ stress ] %ld runs\n", sh->runs.load());
+  // The killed process is cleaned by whoever attaches next; then all is free.
+  auto t = CpuTable::attach_existing(g.name);
+  if (t) {  // the live ones left it to the dead one: clean and check
+    t->reap_dead();
+    for (int c = 0; c < t->ncpus(); ++c) EXPECT_EQ(t->load(c).state, CpuState::Disabled) << c;
+  }
+  ::munmap(sh, sizeof(Shared));
+}
+
+}  // namespace

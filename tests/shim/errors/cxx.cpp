@@ -1,0 +1,12 @@
+// C++: task functions that joulecc does not support.
+struct S {
+#pragma oss task
+  void method();
+};
+template <typename T>
+#pragma oss task in(x)
+void templated(T x);
+#pragma oss task inout(v[0;n])
+void ok(int* v, int n);
+// expect: 4:8: error: joulecc does not support task pragmas on member functions
+// expect: 8:6: error: joulecc does not support template task functions

@@ -1,0 +1,82 @@
+// Bad input: each file under errors/ lists the diagnostics it must produce as
+// `// expect: LINE:COL: error: TEXT` comments. joulecc must print each one in
+// the compiler's format (file:line:col: error: ...), exit non-zero, write no
+// output file, and never crash. The driver behaves the same and leaves no object.
+#include <gtest/gtest.h>
+
+#include "shim_support.hpp"
+
+namespace {
+
+const std::string kDir = std::string(SHIM_DIR) + "/errors";
+
+std::vector<std::string> expectations(const std::string& path) {
+  std::vector<std::string> out;
+  for (const std::string& l : shim::split_lines(shim::read_file(path))) {
+    std::size_t k = l.find("// expect: ");
+    if (k != std::string::npos) out.push_back(l.substr(k + 11));
+  }
+  return out;
+}
+
+class Errors : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(Errors, ReportsEachDiagnostic) {
+  const std::string name = GetParam();
+  shim::TempDir tmp;
+  const std::string out = tmp.path + "/out.c";
+  shim::Result r = shim::run("cd " + shim::quote(kDir) + " && " + JOULECC_PATH + " --translate -o " +
+                             shim::quote(out) + " " + name);
+  EXPECT_EQ(r.status, 1) << r.output;  // 1: diagnosed; a crash would be 128+
+  EXPECT_FALSE(shim::file_exists(out)) << "an output file was written";
+  std::vector<std::string> want = expectations(kDir + "/" + name);
+  ASSERT_FALSE(want.empty());
+  for (const std::string& w : want)
+    EXPECT_NE(r.output.find(name + ":" + w), std::string::npos) << "missing: " << name << ":" << w << "\n"
+                                                                << r.output;
+  for (const std::string& line : shim::split_lines(r.output)) {
+    if (line.find(": error: ") != std::string::npos) {
+      EXPECT_EQ(line.rfind(name + ":", 0), 0u) << "diagnostic not in file:line:col form: " << line;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, Errors,
+                         ::testing::Values("malformed.c", "semantic.c", "functions.c", "c_limits.c", "cxx.cpp"),
+                         [](const ::testing::TestParamInfo<const char*>& i) {
+                           std::string s = i.param;
+                           for (char& ch : s)
+                             if (ch == '.') ch = '_';
+                           return s;
+                         });
+
+TEST(Errors, DriverStopsBeforeTheCompiler) {
+  shim::TempDir tmp;
+  shim::Result r = shim::run("cd " + shim::quote(tmp.path) + " && " + JOULECC_PATH + " gcc -c " +
+                             shim::quote(kDir + "/malformed.c") + " -o bad.o");
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_FALSE(shim::file_exists(tmp.path + "/bad.o"));
+  EXPECT_NE(r.output.find("malformed.c:4:27: error: unknown clause 'foo'"), std::string::npos) << r.output;
+}
+
+TEST(Errors, CompilerErrorsPointAtThePragma) {
+  // Names joulecc leaves to the compiler (C++ lookup) are reported by it at the
+  // user's line and column through #line.
+  shim::TempDir tmp;
+  shim::write_file(tmp.path + "/e.cpp", "int main() {\n  int x = 0;\n#pragma oss task inout(nosuch)\n  x++;\n}\n");
+  shim::Result r = shim::run("cd " + shim::quote(tmp.path) + " && " + JOULECC_PATH + " g++ -c e.cpp -o e.o");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("e.cpp:3:24: error:"), std::string::npos) << r.output;
+  EXPECT_FALSE(shim::file_exists(tmp.path + "/e.o"));
+}
+
+TEST(Errors, SyntaxErrorsInTheProgram) {
+  shim::TempDir tmp;
+  shim::write_file(tmp.path + "/s.c", "int main(void) {\n  return 0\n}\n");
+  shim::Result r = shim::run("cd " + shim::quote(tmp.path) + " && " + JOULECC_PATH + " --translate s.c -o s.out");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("s.c:2:11: error: expected ';'"), std::string::npos) << r.output;
+  EXPECT_FALSE(shim::file_exists(tmp.path + "/s.out"));
+}
+
+}  // namespace

@@ -1,0 +1,33 @@
+// Helpers of the joulecc tests: run a command, temporary directories, files.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace shim {
+
+struct Result {
+  int status = -1;      // exit status, or 128 + signal
+  std::string output;   // stdout and stderr together
+};
+
+// Runs a shell command line (sh -c) and captures its output.
+Result run(const std::string& command);
+std::string read_file(const std::string& path);
+void write_file(const std::string& path, const std::string& text);
+bool file_exists(const std::string& path);
+// A fresh directory under $TMPDIR (or /tmp), removed by the destructor.
+struct TempDir {
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string path;
+};
+// Whether a program is on PATH.
+bool have_program(const std::string& name);
+std::vector<std::string> split_lines(const std::string& text);
+// Single-quoted for sh.
+std::string quote(const std::string& s);
+
+}  // namespace shim
