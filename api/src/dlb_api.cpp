@@ -1,20 +1,19 @@
-// DLB-compatible entry points (joule/dlb.h) over the lending session.
+// DLB-compatible entry points (joule/dlb.h) over the lending session:
+// management, hints, callbacks and the LeWI verbs (DROM: dlb_drom_api.cpp).
 // Polling mode: callbacks run inside DLB_* calls, on the caller's thread.
 #include <sched.h>
 #include <unistd.h>
 
 #include <cstdio>
-#include <iostream>
-#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "config.hpp"
-#include "joule/dlb.h"
-#include "lending_entry.hpp"
+#include "dlb_internal.hpp"
 
+namespace joule::dlb {
 namespace {
 
 using joule::lending::CpuState;
@@ -28,11 +27,25 @@ struct Callback {
   void* arg = nullptr;
 };
 
-std::mutex g_mutex;
-bool g_init = false;
 Callback g_callbacks[7];
 std::set<int> g_pending;  // reclaimed CPUs still run by their borrower
-std::unique_ptr<joule::lending::CpuTable> g_drom_table;
+
+void cpu_callback(dlb_callbacks_t which, int cpu) {
+  const Callback cb = g_callbacks[which];
+  if (cb.fn) reinterpret_cast<CpuCallback>(cb.fn)(cpu, cb.arg);
+}
+
+}  // namespace
+
+std::mutex& api_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+bool& initialised() {
+  static bool init = false;
+  return init;
+}
 
 std::vector<int> from_mask(const_dlb_cpu_set_t mask) {
   std::vector<int> out;
@@ -50,14 +63,6 @@ void to_mask(const std::vector<int>& cpus, dlb_cpu_set_t mask) {
     if (c < CPU_SETSIZE) CPU_SET(c, set);
 }
 
-void cpu_callback(dlb_callbacks_t which, int cpu) {
-  const Callback cb = g_callbacks[which];
-  if (cb.fn) reinterpret_cast<CpuCallback>(cb.fn)(cpu, cb.arg);
-}
-
-// The polling step of every call: pending reclaims that completed enable
-// their CPU; borrowed CPUs claimed by their owner are handed back (only when
-// the program said how to stop using them: a disable_cpu callback).
 void poll(Session& s) {
   for (auto it = g_pending.begin(); it != g_pending.end();) {
     const auto w = s.table().load(*it);
@@ -79,24 +84,16 @@ void poll(Session& s) {
   }
 }
 
-// Runs f(session) under the DLB lock after polling; DLB's error codes for
-// "not initialised" and "disabled".
-template <class F>
-int call(F&& f, bool allowed_when_disabled = false) {
-  std::lock_guard guard(g_mutex);
-  if (!g_init) return DLB_ERR_NOINIT;
-  auto s = joule::lending::active_session();
-  if (!s) return DLB_ERR_NOINIT;
-  try {
-    poll(*s);
-    if (!allowed_when_disabled && s->hint() == joule::lending::Hint::Disabled)
-      return DLB_ERR_DISBLD;
-    return f(*s);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "joule: DLB: %s\n", e.what());
-    return DLB_ERR_UNKNOWN;
-  }
+bool call_mask_callback(const std::vector<int>& cpus) {
+  const Callback cb = g_callbacks[dlb_callback_set_process_mask];
+  if (!cb.fn) return false;
+  cpu_set_t set;
+  to_mask(cpus, &set);
+  reinterpret_cast<MaskCallback>(cb.fn)(&set, cb.arg);
+  return true;
 }
+
+namespace {
 
 int after_acquire(Session& s, int cpu, Outcome o) {
   switch (o) {
@@ -137,26 +134,16 @@ int each(const_dlb_cpu_set_t mask, Verb verb) {
   });
 }
 
-joule::lending::CpuTable* drom_table() {
-  if (auto s = joule::lending::active_session()) return &s->table();
-  return g_drom_table.get();
-}
-
-unsigned drom_timeout() {
-  try {
-    return unsigned(joule::rt::Config::load({}).lewi.drom_timeout_ms);
-  } catch (const std::exception&) {
-    return 5000;
-  }
-}
-
 }  // namespace
+}  // namespace joule::dlb
+
+using namespace joule::dlb;
 
 extern "C" {
 
 int DLB_Init(int /*ncpus*/, const_dlb_cpu_set_t mask, const char* /*dlb_args*/) {
-  std::lock_guard guard(g_mutex);
-  if (g_init) return DLB_ERR_INIT;
+  std::lock_guard guard(api_mutex());
+  if (initialised()) return DLB_ERR_INIT;
   std::string why;
   std::string mode = "node";
   try {
@@ -168,14 +155,14 @@ int DLB_Init(int /*ncpus*/, const_dlb_cpu_set_t mask, const char* /*dlb_args*/) 
     std::fprintf(stderr, "joule: DLB_Init: %s\n", why.c_str());
     return why.find("owned by") != std::string::npos ? DLB_ERR_PERM : DLB_ERR_NOSHMEM;
   }
-  g_init = true;
+  initialised() = true;
   return DLB_SUCCESS;
 }
 
 int DLB_Finalize(void) {
-  std::lock_guard guard(g_mutex);
-  if (!g_init) return DLB_ERR_NOINIT;
-  g_init = false;
+  std::lock_guard guard(api_mutex());
+  if (!initialised()) return DLB_ERR_NOINIT;
+  initialised() = false;
   g_pending.clear();
   for (auto& cb : g_callbacks) cb = Callback{};
   joule::lending::stop_standalone();
@@ -213,16 +200,16 @@ int DLB_Parallel(void) {
 
 int DLB_CallbackSet(dlb_callbacks_t which, dlb_callback_t callback, void* arg) {
   if (int(which) < 0 || int(which) > int(dlb_callback_disable_cpu)) return DLB_ERR_NOCBK;
-  std::lock_guard guard(g_mutex);
-  if (!g_init) return DLB_ERR_NOINIT;
+  std::lock_guard guard(api_mutex());
+  if (!initialised()) return DLB_ERR_NOINIT;
   g_callbacks[which] = {callback, arg};
   return DLB_SUCCESS;
 }
 
 int DLB_CallbackGet(dlb_callbacks_t which, dlb_callback_t* callback, void** arg) {
   if (int(which) < 0 || int(which) > int(dlb_callback_disable_cpu)) return DLB_ERR_NOCBK;
-  std::lock_guard guard(g_mutex);
-  if (!g_init) return DLB_ERR_NOINIT;
+  std::lock_guard guard(api_mutex());
+  if (!initialised()) return DLB_ERR_NOINIT;
   if (callback) *callback = g_callbacks[which].fn;
   if (arg) *arg = g_callbacks[which].arg;
   return g_callbacks[which].fn ? DLB_SUCCESS : DLB_ERR_NOCBK;
@@ -345,155 +332,6 @@ int DLB_CheckCpuAvailability(int cpuid) {
         return runs_on(w, s.pid()) && w.state != CpuState::Claimed ? DLB_SUCCESS : DLB_NOUPDT;
       },
       true);
-}
-
-int DLB_PollDROM(int* ncpus, dlb_cpu_set_t mask) {
-  return call(
-      [&](Session& s) -> int {
-        std::vector<int> cpus;
-        if (!s.poll_mask(cpus)) return DLB_NOUPDT;
-        if (ncpus) *ncpus = int(cpus.size());
-        to_mask(cpus, mask);
-        return DLB_SUCCESS;
-      },
-      true);
-}
-
-int DLB_PollDROM_Update(void) {
-  return call(
-      [](Session& s) -> int {
-        std::vector<int> cpus;
-        if (!s.poll_mask(cpus)) return DLB_NOUPDT;
-        const Callback cb = g_callbacks[dlb_callback_set_process_mask];
-        if (!cb.fn) return DLB_ERR_NOCBK;
-        cpu_set_t set;
-        to_mask(cpus, &set);
-        reinterpret_cast<MaskCallback>(cb.fn)(&set, cb.arg);
-        return DLB_SUCCESS;
-      },
-      true);
-}
-
-int DLB_DROM_Attach(void) {
-  std::lock_guard guard(g_mutex);
-  if (g_drom_table) return DLB_ERR_INIT;
-  try {
-    g_drom_table = joule::lending::CpuTable::open_shared(joule::lending::configured_table_name());
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "joule: DLB_DROM_Attach: %s\n", e.what());
-    return DLB_ERR_NOSHMEM;
-  }
-  return DLB_SUCCESS;
-}
-
-int DLB_DROM_Detach(void) {
-  std::lock_guard guard(g_mutex);
-  if (!g_drom_table) return DLB_ERR_NOINIT;
-  g_drom_table.reset();
-  return DLB_SUCCESS;
-}
-
-int DLB_DROM_GetNumCpus(int* ncpus) {
-  std::lock_guard guard(g_mutex);
-  auto* t = drom_table();
-  if (!t) return DLB_ERR_NOSHMEM;
-  if (ncpus) *ncpus = t->ncpus();
-  return DLB_SUCCESS;
-}
-
-int DLB_DROM_GetPidList(int* pidlist, int* nelems, int max_len) {
-  std::lock_guard guard(g_mutex);
-  auto* t = drom_table();
-  if (!t) return DLB_ERR_NOSHMEM;
-  int n = 0;
-  for (const auto& p : t->processes())
-    if (p.alive && n < max_len) pidlist[n++] = int(p.pid);
-  if (nelems) *nelems = n;
-  return DLB_SUCCESS;
-}
-
-int DLB_DROM_GetProcessMask(int pid, dlb_cpu_set_t mask, dlb_drom_flags_t /*flags*/) {
-  std::lock_guard guard(g_mutex);
-  auto* t = drom_table();
-  if (!t) return DLB_ERR_NOSHMEM;
-  const pid_t p = pid ? pid_t(pid) : ::getpid();
-  if (t->find_slot(p) < 0) return DLB_ERR_NOPROC;
-  to_mask(t->owned_by(p), mask);
-  return DLB_SUCCESS;
-}
-
-int DLB_DROM_SetProcessMask(int pid, const_dlb_cpu_set_t mask, dlb_drom_flags_t flags) {
-  joule::lending::CpuTable* t;
-  {
-    std::lock_guard guard(g_mutex);
-    t = drom_table();
-  }
-  if (!t) return DLB_ERR_NOSHMEM;
-  std::string why;
-  const unsigned timeout = (flags & DLB_SYNC_QUERY) ? drom_timeout() : 0;
-  const int rc = joule::lending::drom_set_mask(*t, pid ? pid_t(pid) : ::getpid(), from_mask(mask),
-                                               timeout, why);
-  if (rc == 0) return DLB_SUCCESS;
-  if (rc == 1) return DLB_ERR_TIMEOUT;
-  if (rc == joule::lending::CpuTable::kNoProc) return DLB_ERR_NOPROC;
-  return DLB_ERR_PERM;
-}
-
-int DLB_GetProcessMask(int pid, dlb_cpu_set_t mask) {
-  return DLB_DROM_GetProcessMask(pid, mask, DLB_DROM_FLAGS_NONE);
-}
-
-int DLB_SetProcessMask(int pid, const_dlb_cpu_set_t mask) {
-  return DLB_DROM_SetProcessMask(pid, mask, DLB_SYNC_QUERY);
-}
-
-const char* DLB_Strerror(int errnum) {
-  switch (errnum) {
-    case DLB_NOUPDT:
-      return "The requested operation does not need any action";
-    case DLB_NOTED:
-      return "The operation cannot be performed now, but it has been noted";
-    case DLB_SUCCESS:
-      return "Success";
-    case DLB_ERR_NOINIT:
-      return "DLB has not been initialized";
-    case DLB_ERR_INIT:
-      return "DLB is already initialized";
-    case DLB_ERR_DISBLD:
-      return "DLB is disabled";
-    case DLB_ERR_NOSHMEM:
-      return "The CPU table cannot be opened";
-    case DLB_ERR_NOPROC:
-      return "The process is not in the CPU table";
-    case DLB_ERR_PDIRTY:
-      return "The process has another mask change in progress";
-    case DLB_ERR_PERM:
-      return "The resource cannot be acquired: not owned or not available";
-    case DLB_ERR_TIMEOUT:
-      return "The operation timed out";
-    case DLB_ERR_NOCBK:
-      return "The callback is not defined";
-    case DLB_ERR_NOENT:
-      return "The entry does not exist";
-    case DLB_ERR_NOCOMP:
-      return "The operation is not compatible with the configuration";
-    case DLB_ERR_REQST:
-      return "Too many requests";
-    case DLB_ERR_NOMEM:
-      return "The CPU table has no room for another process";
-    case DLB_ERR_NOPOL:
-      return "No policy";
-    default:
-      return "Unknown error";
-  }
-}
-
-int DLB_PrintShmem(int /*num_columns*/, int /*print_flags*/) {
-  std::lock_guard guard(g_mutex);
-  auto* t = drom_table();
-  if (!t) return DLB_ERR_NOSHMEM;
-  joule::lending::print_table(*t, std::cerr);
-  return DLB_SUCCESS;
 }
 
 }  // extern "C"

@@ -11,7 +11,7 @@ namespace pils {
 // cannot drop the loop.
 double compute(std::uint64_t iters);
 
-// Iterations of compute() per microsecond, measured over about `ms`.
+// Iterations of compute() per microsecond of CPU time, measured over about `ms`.
 double calibrate(int ms);
 
 double now_s();

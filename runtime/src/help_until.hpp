@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <vector>
 
 #include "runtime.hpp"
 
@@ -19,14 +20,21 @@ void Runtime::sleep_while_waiting(ThreadContext& ctx, Done& done) {
     for (auto& o : observers_) o->on_idle(worker, false, now_ns());
 }
 
+// Beyond this many nested taskwaits on one stack, a waiting thread runs only
+// the waiting task's own descendants: their dependencies never leave that
+// subtree, so this cannot deadlock, and the stack stays bounded.
+inline constexpr int kMaxHelpDepth = 32;
+
 template <class Done>
-void Runtime::help_until(ThreadContext& ctx, Done done, std::atomic<bool>* waiting_flag) {
+void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter) {
   const bool was_in_loop = ctx.in_loop;
   ctx.in_loop = true;
-  if (waiting_flag) waiting_flag->store(true, std::memory_order_seq_cst);
+  const bool restricted = waiter && ++ctx.help_depth > kMaxHelpDepth;
+  std::vector<Task*> deferred;
+  if (restricted) flush_private(ctx);
   const auto spin = std::chrono::microseconds(config_.workers.spin_us);
   while (!done()) {
-    if (run_one(ctx)) continue;
+    if (restricted ? run_one_within(ctx, waiter, deferred) : run_one(ctx)) continue;
     const auto deadline = std::chrono::steady_clock::now() + spin;
     bool progress = false;
     while (!progress && std::chrono::steady_clock::now() < deadline) {
@@ -37,7 +45,11 @@ void Runtime::help_until(ThreadContext& ctx, Done done, std::atomic<bool>* waiti
     }
     if (!progress) sleep_while_waiting(ctx, done);
   }
-  if (waiting_flag) waiting_flag->store(false, std::memory_order_relaxed);
+  if (waiter) --ctx.help_depth;
+  if (!deferred.empty()) {
+    scheduler_->push_many(deferred.data(), int(deferred.size()), -1);
+    idle_.wake_after_publish(int(deferred.size()));
+  }
   ctx.in_loop = was_in_loop;
   if (!was_in_loop) flush_private(ctx);  // nobody here would run them
 }

@@ -71,6 +71,9 @@ class Runtime {
   bool run_one(ThreadContext& ctx);
   // Returns the thread's privately held ready tasks to the queue.
   void flush_private(ThreadContext& ctx);
+  // Deep in nested taskwaits: runs only descendants of `waiter`, setting
+  // other ready tasks aside in `deferred` (so the stack stays bounded).
+  bool run_one_within(ThreadContext& ctx, Task* waiter, std::vector<Task*>& deferred);
 
   // ---- waiting (taskwait.cpp) ----
   void taskwait();
@@ -79,7 +82,8 @@ class Runtime {
                 std::int64_t grain, const task_options& opts);
   // Runs ready tasks (and sleeps when there are none) until done() holds.
   template <class Done>
-  void help_until(ThreadContext& ctx, Done done, std::atomic<bool>* waiting_flag);
+  // `waiter` is the task whose children a taskwait waits for (else null).
+  void help_until(ThreadContext& ctx, Done done, Task* waiter);
   template <class Done>
   void sleep_while_waiting(ThreadContext& ctx, Done& done);
 

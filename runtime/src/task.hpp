@@ -74,7 +74,6 @@ struct Task {
   std::atomic<std::int64_t> spawned{0};
   std::atomic<std::int32_t> refs{1};
   std::atomic<bool> finished{false};
-  std::atomic<bool> waiting{false};  // its thread sleeps in taskwait
 
   SpinLock lock;  // guards successors, exception, suppressed
   SmallVector<Task*, 4> successors;

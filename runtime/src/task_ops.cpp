@@ -125,6 +125,32 @@ bool Runtime::run_one(ThreadContext& ctx) {
   return true;
 }
 
+bool Runtime::run_one_within(ThreadContext& ctx, Task* waiter, std::vector<Task*>& deferred) {
+  Task* t = ctx.next;
+  if (t)
+    ctx.next = nullptr;
+  else
+    t = scheduler_->pop(ctx.worker ? ctx.worker->index() : -1);
+  if (!t) {
+    // Never sit on others' tasks while waiting: another thread (perhaps
+    // also deep in a taskwait) may need exactly those.
+    if (!deferred.empty()) {
+      scheduler_->push_many(deferred.data(), int(deferred.size()), -1);
+      idle_.wake_after_publish(int(deferred.size()));
+      deferred.clear();
+    }
+    return false;
+  }
+  for (Task* p = t->parent; p; p = p->parent) {
+    if (p == waiter) {
+      execute(t, ctx);
+      return true;
+    }
+  }
+  deferred.push_back(t);  // ready, but not ours to run this deep: back at exit
+  return true;
+}
+
 // Leaving a scheduling loop: tasks held privately go back to the queue.
 void Runtime::flush_private(ThreadContext& ctx) {
   if (ctx.next) {
@@ -211,15 +237,18 @@ void Runtime::complete(Task* t, ThreadContext& ctx) {
     if (t->exception) record_exception(parent, t->exception, t->suppressed);
     count_completed(ctx);
     release(t);
-    // seq_cst pairs with the waiting flag a parent in taskwait sets.
+    // After the decrement the parent may finish and be freed on another
+    // thread, so everything needed is read before it.
+    const std::int64_t spawned = parent->spawned.load(std::memory_order_relaxed);
     const std::int64_t left = parent->pending.fetch_sub(1, std::memory_order_seq_cst) - 1;
     if (left == 0) {
       t = parent;  // the parent's body already returned: it completes here
       continue;
     }
-    if (parent->waiting.load(std::memory_order_seq_cst) &&
-        left == kBodyBias - parent->spawned.load(std::memory_order_relaxed))
-      idle_.wake_all();
+    // Every child the parent had spawned (as of our read) is done: a taskwait
+    // may be sleeping on that. The seq_cst decrement pairs with the sleeper's
+    // registration in Idle, so the wake cannot be missed.
+    if (left <= kBodyBias - spawned) idle_.wake_all();
     return;
   }
 }

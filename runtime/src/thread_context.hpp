@@ -25,6 +25,7 @@ struct ThreadContext {
   int batch_size = 0;
   bool in_loop = false;          // inside a scheduling loop: `next` will be run
   std::uint32_t creations = 0;   // since the last throttle check
+  int help_depth = 0;            // nested waits on this thread's stack
   std::uint64_t next_id = 0;     // task ids: thread slot << 40 | sequence
 };
 

@@ -100,14 +100,9 @@ void Session::own(const std::vector<int>& cpus) {
   }
 }
 
-int Session::current_cpu() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) == 1)
-    for (int c = 0; c < CPU_SETSIZE; ++c)
-      if (CPU_ISSET(c, &set)) return c;
-  return ::sched_getcpu();
-}
+// A worker (or an MPI rank's thread) is pinned to one CPU, so the CPU it runs
+// on is its CPU; sched_getcpu is a vDSO call, unlike reading the affinity.
+int Session::current_cpu() { return ::sched_getcpu(); }
 
 void Session::maybe_reap() {
   const std::uint64_t now = monotonic_ns();

@@ -50,8 +50,7 @@ class Session {
   CpuTable& table() noexcept { return *table_; }
   const LewiOptions& options() const noexcept { return opts_; }
   bool autonomous() const noexcept { return autonomous_; }
-  // The CPU the calling thread runs on, as lending sees it (its single
-  // affinity CPU, else the CPU it is on now).
+  // The CPU the calling thread runs on (workers and ranks are pinned).
   static int current_cpu();
 
   // ---- explicit verbs (C API, DLB API). Return the table outcome. ----

@@ -89,6 +89,9 @@ class Platform {
   // ---- the observer's hooks (platform_hooks.cpp) ----
   void begin(const rt::Runtime& rt);
   void end();
+  bool has_slot(int worker) const noexcept {
+    return worker >= 0 && std::size_t(worker) < slots_.size();
+  }
   void worker_start(int worker);
   void worker_stop(int worker);
   void task_start(const rt::Task& t, int worker);

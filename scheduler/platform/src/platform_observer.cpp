@@ -20,16 +20,22 @@ class PlatformObserver final : public rt::Observer {
 
   void on_runtime_start(const rt::Runtime& rt) override { p_->begin(rt); }
   void on_runtime_stop(const rt::Runtime&) override { p_->end(); }
-  void on_worker_start(int worker, int) override { p_->worker_start(worker); }
-  void on_worker_stop(int worker) override { p_->worker_stop(worker); }
+  // Only the process's own workers have slots: threads that are not workers
+  // (-1) and workers on borrowed CPUs (beyond the slots) are not modelled.
+  void on_worker_start(int worker, int) override {
+    if (p_->has_slot(worker)) p_->worker_start(worker);
+  }
+  void on_worker_stop(int worker) override {
+    if (p_->has_slot(worker)) p_->worker_stop(worker);
+  }
   void on_task_start(const rt::Task& t, int worker, std::uint64_t) override {
-    if (worker >= 0) p_->task_start(t, worker);
+    if (p_->has_slot(worker)) p_->task_start(t, worker);
   }
   void on_task_end(const rt::Task& t, int worker, std::uint64_t s, std::uint64_t e) override {
-    if (worker >= 0) p_->task_end(t, worker, s, e);
+    if (p_->has_slot(worker)) p_->task_end(t, worker, s, e);
   }
   void on_idle(int worker, bool sleeping, std::uint64_t now) override {
-    if (worker >= 0) p_->idle(worker, sleeping, now);
+    if (p_->has_slot(worker)) p_->idle(worker, sleeping, now);
   }
   void on_iteration_boundary(std::uint64_t, std::uint64_t now) override { p_->periodic(now); }
   void report(std::ostream& os) const override { p_->report(os); }
