@@ -116,6 +116,37 @@ TEST_P(DepKinds, CommutativeOrderedAgainstInOut) {
   EXPECT_EQ(seen_end, 2 * k);
 }
 
+// An undeferred (if_=false) commutative task still excludes the deferred
+// ones, and its creator runs it once it holds the exclusion.
+TEST_P(DepKinds, UndeferredCommutativeIsExclusive) {
+  long value = 0;
+  occupancy occ;
+  auto add = [&] {
+    occ.enter();
+    const long v = value;
+    spin_for(microseconds(30));
+    value = v + 1;
+    occ.leave();
+  };
+  joule::task_options undeferred;
+  undeferred.if_ = false;
+  long expect = 0;
+  for (int round = 0; round < 10; ++round) {
+    // A predecessor finishing on another worker releases the undeferred one.
+    joule::spawn({joule::inout(value)}, [&value] {
+      spin_for(microseconds(100));
+      value += 100;
+    });
+    joule::spawn({joule::commutative(value)}, add, undeferred);
+    for (int i = 0; i < 3; ++i) joule::spawn({joule::commutative(value)}, add);
+    joule::spawn({joule::commutative(value)}, add, undeferred);
+    expect += 105;
+  }
+  joule::taskwait();
+  EXPECT_EQ(occ.max.load(), 1);
+  EXPECT_EQ(value, expect);
+}
+
 // Commutative tasks on different objects need no exclusion; they complete.
 TEST_P(DepKinds, CommutativeOnDifferentObjectsComplete) {
   long a = 0, b = 0;
