@@ -36,7 +36,6 @@ inline constexpr std::uint16_t final = 1;       // descendants run inline
 inline constexpr std::uint16_t undeferred = 2;  // if(0): the creator runs it once ready
 inline constexpr std::uint16_t root = 4;        // implicit task of a thread
 inline constexpr std::uint16_t submitted = 8;
-inline constexpr std::uint16_t tokens_held = 16;  // commutative tokens already taken
 }  // namespace task_flag
 
 inline constexpr std::int64_t kBodyBias = std::int64_t(1) << 62;
@@ -56,6 +55,9 @@ struct Task {
   std::uint64_t affinity = JOULE_NO_AFFINITY;
   int priority = 0;
   std::uint16_t flags = 0;
+  // Commutative tokens already taken by the creator of an undeferred task.
+  // Its own field: other threads read `flags` while the creator sets this.
+  bool tokens_held = false;
   TaskPool* home = nullptr;  // pool the block came from (nullptr: malloc)
 
   // Ready-queue links, owned by whichever queue holds the task.

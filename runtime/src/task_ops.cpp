@@ -102,7 +102,7 @@ void Runtime::wait_ready_and_run(Task* t, ThreadContext& ctx) {
       if (!run_one(ctx)) cpu_relax();
     }
     if (!wake.empty()) make_ready(wake.data(), int(wake.size()), ctx);
-    t->flags |= task_flag::tokens_held;
+    t->tokens_held = true;
   }
   execute(t, ctx);
 }
@@ -167,7 +167,7 @@ void Runtime::flush_private(ThreadContext& ctx) {
 }
 
 void Runtime::execute(Task* t, ThreadContext& ctx) {
-  if (!t->tokens.empty() && !t->has(task_flag::tokens_held)) {
+  if (!t->tokens.empty() && !t->tokens_held) {
     std::vector<Task*> wake;
     const bool got = acquire_tokens(t, wake, true);
     if (!wake.empty()) make_ready(wake.data(), int(wake.size()), ctx);
