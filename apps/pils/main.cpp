@@ -166,10 +166,13 @@ int main(int argc, char** argv) {
 
   // The model: each rank's work in CPU-seconds, the CPUs of the node.
   const bool serial_here = o.serial_us > 0 && (o.serial_rank < 0 || o.serial_rank == r.id);
-  const double work =
-      o.iterations * (r.load * o.unit_ms * 1e-3 + (serial_here ? o.serial_us * 1e-6 : 0));
+  const double tasks_s = o.iterations * r.load * o.unit_ms * 1e-3;
+  const double serial_s = serial_here ? o.iterations * o.serial_us * 1e-6 : 0;
+  const double work = tasks_s + serial_s;
   double total_work = 0, max_time = 0, cpus = double(r.cpus.size()), total_cpus = 0;
-  const double alone = work / cpus;  // time without balancing: own CPUs only
+  // Time without balancing: the tasks on the rank's own CPUs, then the
+  // serial phase on one of them.
+  const double alone = tasks_s / cpus + serial_s;
   MPI_Reduce(&work, &total_work, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   MPI_Reduce(&alone, &max_time, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   MPI_Reduce(&cpus, &total_cpus, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);

@@ -34,7 +34,15 @@ void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter) {
   if (restricted) flush_private(ctx);
   const auto spin = std::chrono::microseconds(config_.workers.spin_us);
   while (!done()) {
-    if (restricted ? run_one_within(ctx, waiter, deferred) : run_one(ctx)) continue;
+    if (restricted ? run_one_within(ctx, waiter, deferred) : run_one(ctx)) {
+      // A task boundary: queued work may borrow CPUs lent since it was
+      // pushed, and a DROM mask applies even when no other worker is idle.
+      if (lending_) {
+        maybe_acquire();
+        poll_drom();
+      }
+      continue;
+    }
     const auto deadline = std::chrono::steady_clock::now() + spin;
     bool progress = false;
     while (!progress && std::chrono::steady_clock::now() < deadline) {

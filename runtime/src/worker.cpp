@@ -45,7 +45,13 @@ void Worker::run() {
       if (rt_.stopping()) break;
       continue;
     }
-    if (rt_.run_one(ctx)) continue;
+    if (rt_.run_one(ctx)) {
+      if (lending) {  // task boundary: borrow for queued work, apply DROM
+        rt_.maybe_acquire();
+        rt_.poll_drom();
+      }
+      continue;
+    }
     if (rt_.stopping()) break;
     idle_wait(ctx);
   }

@@ -94,10 +94,8 @@ TEST_F(RuntimeLending, WorkSubmittedAfterTheLendRunsOnTheBorrowedCpu) {
 }
 
 // The pils case: the work is already queued when the other process starts
-// to block; the runtime must notice the idle CPU at its task boundaries.
-// DISABLED until Runtime::maybe_acquire() is also called at task boundaries
-// (today only make_ready() calls it, so queued work never borrows).
-TEST_F(RuntimeLending, DISABLED_QueuedWorkBorrowsACpuLentLater) {
+// to block; the runtime notices the idle CPU at its task boundaries.
+TEST_F(RuntimeLending, QueuedWorkBorrowsACpuLentLater) {
   Channel to_child, to_parent;
   const pid_t child = blocking_child(shm_.name, to_child, to_parent);
   ASSERT_EQ(start_runtime(shm_.name, "0"), JOULE_OK);
@@ -174,10 +172,9 @@ void drom_while_running(const std::string& shm, const std::vector<std::vector<in
 
 TEST_F(RuntimeLending, DromRemovesACpuWhileTasksRun) { drom_while_running(shm_.name, {{0}}); }
 
-// DISABLED until the runtime polls DROM somewhere else than in the idle loop
-// of workers >= 1 (today, once worker 1 is retired nobody polls, so the CPU
-// never comes back; a one-worker process never applies a mask at all).
-TEST_F(RuntimeLending, DISABLED_DromRemovesThenAddsBackACpuWhileTasksRun) {
+// Once worker 1 is retired, worker 0 applies the next mask at its task
+// boundaries (in taskwait).
+TEST_F(RuntimeLending, DromRemovesThenAddsBackACpuWhileTasksRun) {
   drom_while_running(shm_.name, {{0}, {0, 1}});
 }
 

@@ -171,3 +171,31 @@ JOULE_BLOCKING(Neighbor_alltoallw,
                (const void* s, const int sn[], const MPI_Aint sd[], const MPI_Datatype st[],
                 void* r, const int rn[], const MPI_Aint rd[], const MPI_Datatype rt[], MPI_Comm c),
                (s, sn, sd, st, r, rn, rd, rt, c))
+
+// MPI-2/3 one-sided synchronisation: each may wait for other ranks (the
+// fence is collective; wait/complete/start pair with post/start of others;
+// an exclusive lock may wait for its holder).
+JOULE_BLOCKING(Win_fence, (int a, MPI_Win w), (a, w))
+JOULE_BLOCKING(Win_wait, (MPI_Win w), (w))
+JOULE_BLOCKING(Win_complete, (MPI_Win w), (w))
+JOULE_BLOCKING(Win_start, (MPI_Group g, int a, MPI_Win w), (g, a, w))
+JOULE_BLOCKING(Win_lock, (int type, int rank, int a, MPI_Win w), (type, rank, a, w))
+
+// Collective file I/O waits for every rank of the file's communicator.
+JOULE_BLOCKING(File_read_all, (MPI_File f, void* b, int n, MPI_Datatype t, MPI_Status* st),
+               (f, b, n, t, st))
+JOULE_BLOCKING(File_write_all, (MPI_File f, const void* b, int n, MPI_Datatype t, MPI_Status* st),
+               (f, b, n, t, st))
+JOULE_BLOCKING(File_read_at_all,
+               (MPI_File f, MPI_Offset o, void* b, int n, MPI_Datatype t, MPI_Status* st),
+               (f, o, b, n, t, st))
+JOULE_BLOCKING(File_write_at_all,
+               (MPI_File f, MPI_Offset o, const void* b, int n, MPI_Datatype t, MPI_Status* st),
+               (f, o, b, n, t, st))
+
+// Communicator creation is collective (ranks wait for the slowest).
+JOULE_BLOCKING(Comm_split, (MPI_Comm c, int color, int key, MPI_Comm* out), (c, color, key, out))
+JOULE_BLOCKING(Comm_split_type, (MPI_Comm c, int type, int key, MPI_Info i, MPI_Comm* out),
+               (c, type, key, i, out))
+JOULE_BLOCKING(Comm_dup, (MPI_Comm c, MPI_Comm* out), (c, out))
+JOULE_BLOCKING(Comm_create, (MPI_Comm c, MPI_Group g, MPI_Comm* out), (c, g, out))
