@@ -7,6 +7,7 @@
 #include "joule/joule.h"
 #include "joule/joule.hpp"
 #include "runtime.hpp"
+#include "trace_api.hpp"
 
 namespace {
 
@@ -139,6 +140,22 @@ void joule_iteration_boundary(void) {
   // Observers (energy policies, tracing) act on it; valid anywhere.
   guarded([] { joule::rt::Runtime::get().iteration_boundary(); });
 }
+
+void joule_trace_mpi_enter(const char* name) {
+  namespace tr = joule::rt::trace;
+  if (!tr::enabled()) return;
+  tr::begin_state(tr::State::kMpi);
+  tr::emit_named(tr::Event::kEvMpiCall, name ? name : "MPI");
+}
+
+void joule_trace_mpi_leave(void) {
+  namespace tr = joule::rt::trace;
+  if (!tr::enabled()) return;
+  tr::emit_named(tr::Event::kEvMpiCall, nullptr);
+  tr::end_state(tr::State::kMpi);
+}
+
+void joule_trace_set_rank(int rank) { joule::rt::trace::set_rank(rank); }
 
 int joule_in_final(void) {
   if (!joule::rt::Runtime::running()) return 0;

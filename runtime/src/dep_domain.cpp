@@ -3,12 +3,26 @@
 #include <algorithm>
 
 #include "commutative.hpp"
+#include "trace_api.hpp"
 
 namespace joule::rt {
 namespace {
 
 bool is_group_kind(DepKind k) {
   return k == DepKind::in || k == DepKind::concurrent || k == DepKind::commutative;
+}
+
+// add_edge, traced. An edge counts only if add_edge really added it (the
+// predecessor had not finished and the edge is not a repeat), which shows as
+// a new pred_edges: only the creating thread, this one, writes that field.
+// Tracing off: one relaxed load and a predictable branch per edge.
+void link(Task* pred, Task* succ) {
+  if (!trace::enabled()) return add_edge(pred, succ);
+  const std::int32_t before = succ->pred_edges;
+  add_edge(pred, succ);
+  if (succ->pred_edges == before) return;
+  trace::emit_event(trace::Event::kEvDependencyFrom, pred->id);
+  trace::emit_event(trace::Event::kEvDependency, succ->id);
 }
 
 }  // namespace
@@ -75,12 +89,12 @@ void DepDomain::split(Map::iterator it, std::uintptr_t at) {
 
 void DepDomain::apply(Fragment& f, Task* t, DepKind kind, CommutativeToken*& access_token) {
   if (is_group_kind(kind) && f.kind == kind) {
-    for (Task* p : f.prev.tasks) add_edge(p, t);
+    for (Task* p : f.prev.tasks) link(p, t);
     append(f.cur, t);
     if (kind == DepKind::commutative) hold_token(t, f.cur.token);
     return;
   }
-  for (Task* p : f.cur.tasks) add_edge(p, t);
+  for (Task* p : f.cur.tasks) link(p, t);
   drop(f.prev);
   f.prev = std::move(f.cur);
   f.cur = Group{};

@@ -55,6 +55,12 @@ struct Loader {
   }
 
   void event(const JsonValue& e);
+  // A lend / borrow / reclaim / return instant (args.event, args.value = cpu + 1).
+  void lending_event(const JsonValue& args, std::uint64_t t, int p) {
+    const auto e = std::uint32_t(args.number_or("event", 0));
+    if (e >= kEvCpuLend && e <= kEvCpuReturn)
+      m.lending.push_back({t, p, int(args.number_or("value", 0)) - 1, e});
+  }
 };
 
 State state_of(const std::string& name) {
@@ -115,6 +121,7 @@ void Loader::event(const JsonValue& e) {
   } else if (ph == "i" || ph == "I") {
     if (cat == "iteration" && args)
       m.iterations.push_back({t, std::uint64_t(args->number_or("iteration", 0)), process(pid)});
+    if (cat == "event" && args) lending_event(*args, t, process(pid));
   }
 }
 

@@ -71,6 +71,9 @@ struct Loader {
       else if (type == kTypeTaskId) id = value;
       else if (type == kTypeIteration) m.iterations.push_back({t, std::uint64_t(value), m.rows[std::size_t(ri)].process});
       else if (type >= kTypeCounterBase) counter(ri, t, type, value);
+      else if (type >= kTypeEventBase + kEvCpuLend && type <= kTypeEventBase + kEvCpuReturn)
+        m.lending.push_back({t, m.rows[std::size_t(ri)].process, int(value) - 1,
+                             std::uint32_t(type - kTypeEventBase)});
     }
     if (label >= 0) task_event(ri, t, std::uint32_t(label), id);
   }

@@ -15,6 +15,7 @@ std::uint32_t TraceModel::label_index(const std::string& name) {
 }
 
 void TraceModel::finish() {
+  add_lending_periods(*this);
   auto by_start = [](const Slice& a, const Slice& b) {
     return a.t0 != b.t0 ? a.t0 < b.t0 : a.t1 > b.t1;
   };

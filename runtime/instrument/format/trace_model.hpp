@@ -36,6 +36,14 @@ struct Counter {
   std::vector<std::pair<std::uint64_t, double>> samples;
 };
 
+// A CPU-lending event of a process: trace::Event kEvCpuLend .. kEvCpuReturn.
+struct LendingEvent {
+  std::uint64_t t;
+  int process;
+  int cpu;
+  std::uint32_t event;
+};
+
 struct Process {
   int rank = -1;
   long pid = 0;
@@ -53,11 +61,18 @@ struct TraceModel {
     int process;
   };
   std::vector<Mark> iterations;
+  std::vector<LendingEvent> lending;  // as loaded; finish() turns them into states
   std::uint64_t t0 = 0, t1 = 0;  // whole span
 
   std::uint32_t label_index(const std::string& name);  // adds unknown names
-  void finish();  // sorts slices, computes spans
+  void finish();  // lending periods, sorts slices, computes spans
 };
+
+// Lent and Borrowed state slices from the lending events (lending_periods.cpp):
+// a CPU is lent from its lend to its reclaim, on the row of the process's
+// own worker on that CPU, and borrowed from its borrow to its return, on the
+// process's worker started on that CPU. Called by TraceModel::finish().
+void add_lending_periods(TraceModel& m);
 
 // Reads a .prv (with its .pcf / .info beside it, if present) or a Chrome
 // .json. Throws std::runtime_error naming the file and line on bad input.

@@ -62,6 +62,17 @@ class ChromeOut {
     std::fputc('}', f_);
   }
   void thread(const ThreadBuffer& b, int tid);
+  // A subsystem event as an instant; args.event is its trace::Event number
+  // (readers match on it, not on the name), a dependency edge also names
+  // both tasks.
+  void point_event(const Record& r, int tid, std::uint64_t pred) {
+    begin_event("i", event_name(r.a), "event", tid, r.t);
+    std::fputs(",\"s\":\"t\"", f_);
+    std::string args = "\"event\":" + std::to_string(r.a) + ",\"value\":" + std::to_string(r.b);
+    if (r.a == kEvDependency)
+      args += ",\"pred\":" + std::to_string(pred) + ",\"succ\":" + std::to_string(r.b);
+    end(args);
+  }
   void metadata(const std::vector<const ThreadBuffer*>& threads);
 
  private:
@@ -99,6 +110,7 @@ void ChromeOut::thread(const ThreadBuffer& b, int tid) {
   };
   ThreadBuffer::Reader reader(b);
   Record r;
+  std::uint64_t pred = 0;  // the predecessor of the next dependency edge
   while (reader.next(r)) {
     switch (r.kind) {
       case kRecTaskStart: tasks.push_back({r.a, r.b, r.t}); break;
@@ -124,9 +136,12 @@ void ChromeOut::thread(const ThreadBuffer& b, int tid) {
         end("\"iteration\":" + std::to_string(r.b));
         break;
       case kRecEvent:
-        begin_event("i", event_name(r.a), "event", tid, r.t);
-        std::fputs(",\"s\":\"t\"", f_);
-        end("\"value\":" + std::to_string(r.b));
+        if (r.a == kEvDependencyFrom) {
+          pred = r.b;  // its edge event follows at once: one instant for both
+          break;
+        }
+        point_event(r, tid, pred);
+        pred = 0;
         break;
       case kRecEventNamed: {
         const bool enter = r.b != 0 && r.b < s_.names().size();

@@ -39,18 +39,25 @@ inline constexpr std::int64_t kTypeEventBase = 93000100;
 inline constexpr std::int64_t kTypeCounterBase = 93001000;
 inline constexpr double kCounterScale = 1000.0;
 
-// Events of subsystems (see trace_api.hpp for who emits them).
+// Events of subsystems and who emits them (docs/observability.md has the
+// table). The numbers are part of the file formats: append, never renumber.
 enum Event : std::uint32_t {
-  kEvDependency = 1,    // value: successor task id
-  kEvCpuLend = 2,       // value: cpu + 1
-  kEvCpuBorrow = 3,     // value: cpu + 1
-  kEvCpuReclaim = 4,    // value: cpu + 1
-  kEvCpuReturn = 5,     // value: cpu + 1
-  kEvMpiCall = 6,       // value: interned call name id, 0 on leave
+  // runtime/src/dep_domain.cpp, on the creating thread, for every edge
+  // pred -> succ really added: kEvDependencyFrom then kEvDependency, at once.
+  kEvDependency = 1,      // value: successor task id
+  // runtime/lending (CpuTable::apply), on the thread that made the change.
+  kEvCpuLend = 2,         // value: cpu + 1
+  kEvCpuBorrow = 3,       // value: cpu + 1
+  kEvCpuReclaim = 4,      // value: cpu + 1
+  kEvCpuReturn = 5,       // value: cpu + 1
+  kEvMpiCall = 6,         // libjoule-mpi: interned call name id, 0 on leave
+  // Reserved for the offload layer (not built yet): it will emit a copy's
+  // size when it starts and 0 when it completes, and a launch's task id / 0.
   kEvOffloadCopyIn = 7,   // value: bytes, 0 when done
   kEvOffloadCopyOut = 8,  // value: bytes, 0 when done
   kEvOffloadLaunch = 9,   // value: task id, 0 when done
-  kNumEvents = 10,
+  kEvDependencyFrom = 10, // value: predecessor task id (just before kEvDependency)
+  kNumEvents = 11,
 };
 
 inline const char* event_name(std::uint32_t e) {
@@ -63,7 +70,8 @@ inline const char* event_name(std::uint32_t e) {
                                        "MPI call",
                                        "Offload copy in (bytes)",
                                        "Offload copy out (bytes)",
-                                       "Offload launch (task id)"};
+                                       "Offload launch (task id)",
+                                       "Dependency edge from (predecessor task id)"};
   return e < kNumEvents ? kNames[e] : "Unknown event";
 }
 

@@ -8,10 +8,31 @@
 #include <thread>
 
 #include "os_support.hpp"
+#include "trace_api.hpp"
 
 namespace joule::lending {
 
 using Kind = TableError::Kind;
+
+namespace {
+
+// Every lend / borrow / reclaim / return of this process passes here, so the
+// trace sees them all (value cpu + 1). Changes made on behalf of another
+// process (cleaning a dead one) are not ours to trace.
+void trace_transition(int cpu, CpuOp op, pid_t actor) noexcept {
+  namespace tr = rt::trace;
+  tr::Event e;
+  switch (op) {
+    case CpuOp::Lend: e = tr::Event::kEvCpuLend; break;
+    case CpuOp::Borrow: e = tr::Event::kEvCpuBorrow; break;
+    case CpuOp::Reclaim: e = tr::Event::kEvCpuReclaim; break;
+    case CpuOp::Return: e = tr::Event::kEvCpuReturn; break;
+    default: return;
+  }
+  if (actor == ::getpid()) tr::emit_event(e, std::uint64_t(cpu) + 1);
+}
+
+}  // namespace
 
 CpuWord CpuTable::load(int cpu) const noexcept {
   if (cpu < 0 || cpu >= ncpus_) return {};
@@ -34,6 +55,7 @@ CpuTable::Result CpuTable::apply(int cpu, CpuOp op, pid_t actor) noexcept {
       if (was_idle != is_idle)
         seg_->header.idle_hint.fetch_add(is_idle ? 1 : -1, std::memory_order_acq_rel);
       notify(cpu);
+      if (rt::trace::enabled()) trace_transition(cpu, op, actor);
       return {t.outcome, before, t.next};
     }
   }

@@ -3,8 +3,10 @@
 // docs/lending.md; none with JOULE_LEWI_KEEP_CPU=1) and on return it is
 // reclaimed, waiting for a borrower to reach its task boundary. Works by
 // LD_PRELOAD or by linking; only the joule_* C API is used, so an MPI program
-// without the joule runtime is a plain lender. With JOULE_LEWI=off every
-// wrapper is a straight call to PMPI.
+// without the joule runtime is a plain lender. Every wrapper also marks the
+// call in the trace (MPI state and call name, JOULE_TRACE=paraver|chrome).
+// With JOULE_LEWI=off and tracing off, a wrapper is a call to PMPI plus two
+// calls into libjoule that return at once.
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
@@ -19,13 +21,17 @@ namespace {
 // checked with one load so that off costs nothing.
 std::atomic<bool> g_lending{false};
 
+// The trace brackets the lending, so that the lend and reclaim events of a
+// call fall inside its MPI state.
 struct BlockingScope {
   const bool on = g_lending.load(std::memory_order_relaxed) || joule_lending_active();
-  BlockingScope() {
+  explicit BlockingScope(const char* name) {
+    joule_trace_mpi_enter(name);
     if (on) joule_blocking_enter();
   }
   ~BlockingScope() {
     if (on) joule_blocking_leave();
+    joule_trace_mpi_leave();
   }
   BlockingScope(const BlockingScope&) = delete;
   BlockingScope& operator=(const BlockingScope&) = delete;
@@ -34,6 +40,8 @@ struct BlockingScope {
 bool g_started = false;  // MPI_Init joined the table (and must leave it)
 
 void after_init() {
+  int rank = -1;
+  if (PMPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS) joule_trace_set_rank(rank);
   g_started = joule_lending_start(JOULE_LENDING_FROM_CONFIG) == JOULE_OK;
   g_lending.store(g_started, std::memory_order_relaxed);
 }
@@ -42,7 +50,7 @@ void after_init() {
 
 #define JOULE_BLOCKING(name, params, args) \
   extern "C" int MPI_##name params {       \
-    BlockingScope scope;                   \
+    BlockingScope scope("MPI_" #name);     \
     return PMPI_##name args;               \
   }
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "observer.hpp"
+#include "trace_api.hpp"
 
 namespace joule::plat {
 namespace {
@@ -71,7 +72,22 @@ bool Dvfs::set_level(int cpu, int lvl) {
   dom.level.store(lvl, std::memory_order_relaxed);
   if (stall_ns_)
     for (int c : dom.cpus) cpus_[std::size_t(c)]->stall.fetch_add(stall_ns_, std::memory_order_relaxed);
+  if (rt::trace::enabled()) trace_change(dom, dom.table[std::size_t(lvl)]);
   return true;
+}
+
+// One sample per trace CPU of the domain, so that each worker's row shows
+// its own clock (a chip-wide change moves every row of the chip).
+void Dvfs::trace_change(const Domain& dom, std::uint32_t khz) const noexcept {
+  const double mhz = khz / 1000.0;
+  for (int c : dom.cpus) {
+    if (trace_cpus_.empty()) {
+      rt::trace::emit_counter("frequency_mhz", mhz, c);
+      continue;
+    }
+    if (c < 0 || std::size_t(c) >= trace_cpus_.size()) continue;
+    for (int real : trace_cpus_[std::size_t(c)]) rt::trace::emit_counter("frequency_mhz", mhz, real);
+  }
 }
 
 bool Dvfs::set_frequency(int cpu, std::uint32_t khz) {

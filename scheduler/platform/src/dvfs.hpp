@@ -49,6 +49,11 @@ class Dvfs {
   std::uint64_t take_stall_ns(int cpu) noexcept;
   // Puts the machine back as it was found (real backends).
   virtual void restore() {}
+  // Where frequency changes appear in a trace (counter "frequency_mhz" of a
+  // CPU): real_of[c] lists the CPUs of the workers that platform CPU c
+  // stands for (a synthetic topology maps workers to model PUs). Unset, a
+  // CPU is its own trace CPU. Set before the workers start.
+  void set_trace_cpus(std::vector<std::vector<int>> real_of) { trace_cpus_ = std::move(real_of); }
   std::string describe() const;
 
   static int nearest_level(const std::vector<std::uint32_t>& table, std::uint32_t khz);
@@ -73,7 +78,10 @@ class Dvfs {
     std::atomic<std::uint64_t> stall{0};
   };
   std::vector<std::unique_ptr<Domain>> domains_;
+  void trace_change(const Domain& dom, std::uint32_t khz) const noexcept;
+
   std::vector<std::unique_ptr<CpuSlot>> cpus_;  // indexed by CPU number
+  std::vector<std::vector<int>> trace_cpus_;    // see set_trace_cpus
   std::uint64_t stall_ns_ = 0;
   mutable std::mutex mu_;
 };

@@ -112,6 +112,11 @@ class Platform {
   void sample_locked(std::uint64_t now);
   void report_residency(std::ostream& os) const;
   void report_labels(std::ostream& os) const;
+  // Trace samples (platform_trace.cpp): the worker's starting frequency,
+  // once, on its own thread; power and temperatures at each sample.
+  void trace_cpus();
+  void trace_first(WorkerSlot& s) const noexcept;
+  void trace_sample(std::uint64_t now, const EnergyReading& r);
 
   Sysfs sysfs_;
   Machine machine_;
@@ -136,6 +141,8 @@ class Platform {
   std::vector<double> max_temp_, last_temp_;
   EnergyReading final_;
   bool ended_ = false;
+  std::uint64_t traced_ns_ = 0;  // the last power sample in the trace (under sample_mu_)
+  double traced_joules_ = 0;
 };
 
 // The platform of the running runtime; nullptr when the layer is off.

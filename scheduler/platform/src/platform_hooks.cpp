@@ -10,6 +10,7 @@
 #include "platform.hpp"
 #include "runtime.hpp"
 #include "task.hpp"
+#include "trace_api.hpp"
 #include "worker_slot.hpp"
 
 namespace joule::plat {
@@ -46,8 +47,12 @@ void Platform::begin(const rt::Runtime& rt) {
     for (std::size_t i = 0; i < s->table->size(); ++i) s->active_ns[i].store(0);
     s->last.store(start_ns_);
     s->running.store(true);
+    s->trace_cpu = rt.worker_cpu(w);
     slots_.push_back(std::move(s));
   }
+  trace_cpus();
+  traced_ns_ = start_ns_;
+  traced_joules_ = 0;
   apply_start_frequency();
   dvfs_->reset_residency(start_ns_);
   if (meter_) meter_->start();
@@ -106,6 +111,7 @@ void Platform::worker_stop(int worker) {
 
 void Platform::task_start(const rt::Task&, int worker) {
   WorkerSlot& s = *slots_[std::size_t(worker)];
+  if (rt::trace::enabled() && !s.traced) trace_first(s);
   s.excluded.push_back(0);
   if (counters_ && s.papi.is_open()) s.papi.read(s.at_start.data());
 }
@@ -165,6 +171,7 @@ void Platform::task_end(const rt::Task& t, int worker, std::uint64_t start_ns, s
 
 void Platform::idle(int worker, bool sleeping, std::uint64_t now) {
   WorkerSlot& s = *slots_[std::size_t(worker)];
+  if (rt::trace::enabled() && !s.traced) trace_first(s);
   charge(s, now);
   s.sleeping.store(sleeping, std::memory_order_relaxed);
   if (sleeping) s.sleep_since = now;
@@ -185,6 +192,7 @@ void Platform::sample_locked(std::uint64_t now) {
   max_temp_.resize(last_temp_.size(), -1e9);
   for (std::size_t c = 0; c < last_temp_.size(); ++c)
     if (!std::isnan(last_temp_[c])) max_temp_[c] = std::max(max_temp_[c], last_temp_[c]);
+  if (rt::trace::enabled()) trace_sample(now, r);
 }
 
 void Platform::end() {

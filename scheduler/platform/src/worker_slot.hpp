@@ -21,6 +21,8 @@ struct LabelAcc {
 struct alignas(64) WorkerSlot {
   int cpu = 0;   // platform CPU
   int chip = 0;
+  int trace_cpu = -1;   // the worker's real CPU: its row in a trace
+  bool traced = false;  // its starting frequency is in the trace
   const std::vector<std::uint32_t>* table = nullptr;  // this CPU's P-states
   std::unique_ptr<std::atomic<std::uint64_t>[]> active_ns;  // per P-state
   std::atomic<std::uint64_t> sleep_ns{0};
