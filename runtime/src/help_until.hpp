@@ -7,15 +7,26 @@
 #include <vector>
 
 #include "runtime.hpp"
+#include "task_pool.hpp"
 
 namespace joule::rt {
 
+// watched: the task whose children are awaited, when this thread runs its
+// body; its last child then wakes us (Task::begin_sleep_wait). Otherwise the
+// wake comes from make_ready (undeferred tasks) or the bounded sleep.
 template <class Done>
-void Runtime::sleep_while_waiting(ThreadContext& ctx, Done& done) {
+void Runtime::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched) {
   const int worker = ctx.worker ? ctx.worker->index() : -1;
   if (observed_)
     for (auto& o : observers_) o->on_idle(worker, true, now_ns());
-  idle_.sleep_unless([&] { return done() || scheduler_->size() > 0; });
+  TaskPool::flush_remote_frees();
+  if (watched) {
+    const std::int64_t delta = watched->begin_sleep_wait();
+    idle_.sleep_unless([&] { return watched->sleep_wait_done() || scheduler_->size() > 0; });
+    watched->end_sleep_wait(delta);
+  } else {
+    idle_.sleep_unless([&] { return done() || scheduler_->size() > 0; });
+  }
   if (observed_)
     for (auto& o : observers_) o->on_idle(worker, false, now_ns());
 }
@@ -26,7 +37,7 @@ void Runtime::sleep_while_waiting(ThreadContext& ctx, Done& done) {
 inline constexpr int kMaxHelpDepth = 32;
 
 template <class Done>
-void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter) {
+void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watched) {
   const bool was_in_loop = ctx.in_loop;
   ctx.in_loop = true;
   const bool restricted = waiter && ++ctx.help_depth > kMaxHelpDepth;
@@ -51,7 +62,7 @@ void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter) {
         progress = done() || scheduler_->size() > 0;
       }
     }
-    if (!progress) sleep_while_waiting(ctx, done);
+    if (!progress) sleep_while_waiting(ctx, done, watched);
   }
   if (waiter) --ctx.help_depth;
   if (!deferred.empty()) {

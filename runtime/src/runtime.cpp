@@ -96,8 +96,10 @@ Runtime::Runtime(Config cfg) : config_(std::move(cfg)) {
   slots_ = std::make_unique<std::atomic<Worker*>[]>(std::size_t(max_workers_));
   worker_of_cpu_.assign(std::size_t(std::max(topology_->machine_cpus(), 1) + 1), -1);
   for (int i = 0; i < n; ++i) add_worker(cpus[std::size_t(i) % cpus.size()]);
+  const std::string policy = config_.scheduler.policy;
+  const int max_workers = max_workers_;
   scheduler_ = std::make_unique<sched::SyncScheduler>(
-      sched::make_policy(config_.scheduler.policy, max_workers_), n);
+      [&] { return sched::make_policy(policy, max_workers); }, max_workers_, n);
   observers_ = make_observers(config_);
   observed_ = !observers_.empty();
 }
@@ -157,6 +159,10 @@ void Runtime::shutdown() {
       if (!r->children_done()) return false;
     return true;
   };
+  // The main root first: when this thread owns it, its last child wakes us.
+  Task* main = main_root_;
+  help_until(ctx, [main] { return main->children_done(); }, nullptr,
+             ctx.root == main_root_ ? main_root_ : nullptr);
   help_until(ctx, all_done, nullptr);
   stopping_.store(true);
   idle_.wake_all();
@@ -174,6 +180,7 @@ void Runtime::shutdown() {
   for (Task* r : external_roots_) report_lost_exception(r);
   for (Task* r : external_roots_) release(r);
   release(main_root_);
+  TaskPool::flush_remote_frees();
   ctx = ThreadContext{};
 }
 

@@ -81,11 +81,13 @@ class Runtime {
   void taskloop(detail::loop_fn fn, void* arg, std::int64_t begin, std::int64_t end,
                 std::int64_t grain, const task_options& opts);
   // Runs ready tasks (and sleeps when there are none) until done() holds.
+  // `waiter`: the task whose children a taskwait waits for (bounds helping
+  // depth); `watched`: a task whose body this thread runs and whose last
+  // child should wake it (both null when neither applies).
   template <class Done>
-  // `waiter` is the task whose children a taskwait waits for (else null).
-  void help_until(ThreadContext& ctx, Done done, Task* waiter);
+  void help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watched = nullptr);
   template <class Done>
-  void sleep_while_waiting(ThreadContext& ctx, Done& done);
+  void sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched);
 
  private:
   explicit Runtime(Config cfg);

@@ -43,41 +43,47 @@ inline constexpr std::int64_t kBodyBias = std::int64_t(1) << 62;
 // decrement preds below the bias, never to 0; submit then adds
 // (edges - kPredBias) in one step, so registration needs no atomics.
 inline constexpr std::int32_t kPredBias = std::int32_t(1) << 30;
+// `pending` of a body sleeping in taskwait once all its children are done
+// (see Task::begin_sleep_wait). Never a value pending takes otherwise: a
+// running body keeps it within 2^61 below kBodyBias, a finished one below 2^61.
+inline constexpr std::int64_t kWaitBase = std::int64_t(1) << 61;
 
 struct Task {
-  // Set at creation, read-only afterwards.
+  // Line 0: set at creation. Afterwards only the thread running the body
+  // writes here (spawned), so a parent with many children running elsewhere
+  // keeps this line in its own cache.
   joule_task_fn_t fn = nullptr;
   void* args = nullptr;
   Task* parent = nullptr;
   const char* label = nullptr;
-  std::uint64_t id = 0;  // unique per runtime run: creating thread in the high bits
-  double cost = 0.0;
-  std::uint64_t affinity = JOULE_NO_AFFINITY;
-  int priority = 0;
-  std::uint16_t flags = 0;
-  // Commutative tokens already taken by the creator of an undeferred task.
-  // Its own field: other threads read `flags` while the creator sets this.
-  bool tokens_held = false;
+  std::uint64_t id = 0;      // unique per runtime run: creating thread in the high bits
   TaskPool* home = nullptr;  // pool the block came from (nullptr: malloc)
-
-  // Ready-queue links, owned by whichever queue holds the task.
-  Task* q_next = nullptr;
-  Task* q_prev = nullptr;
-
-  std::atomic<std::int32_t> preds{kPredBias};
-  std::int32_t pred_edges = 0;   // edges added; only the creating thread
-  std::int32_t domain_refs = 0;  // fragments naming it; only the parent's thread
   // Children are counted without a shared read-modify-write on the creation
   // path: `spawned` is written only by the thread running the body, and
   // `pending` starts at kBodyBias and loses one per completed child. When
   // the body returns, (spawned - kBodyBias) is added, so pending reaches 0
   // exactly when body and children are all done.
-  std::atomic<std::int64_t> pending{kBodyBias};
   std::atomic<std::int64_t> spawned{0};
+  std::uint16_t flags = 0;
+  // Commutative tokens already taken by the creator of an undeferred task.
+  // Its own field: other threads read `flags` while the creator sets this.
+  bool tokens_held = false;
+
+  // Line 1: what other threads update (completing children, predecessors).
+  alignas(64) std::atomic<std::int64_t> pending{kBodyBias};
+  std::atomic<std::int32_t> preds{kPredBias};
+  std::int32_t pred_edges = 0;   // edges added; only the creating thread
+  std::int32_t domain_refs = 0;  // fragments naming it; only the parent's thread
   std::atomic<std::int32_t> refs{1};
   std::atomic<bool> finished{false};
-
   SpinLock lock;  // guards successors, exception, suppressed
+  // Ready-queue links, owned by whichever queue holds the task.
+  Task* q_next = nullptr;
+  Task* q_prev = nullptr;
+  double cost = 0.0;
+  std::uint64_t affinity = JOULE_NO_AFFINITY;
+
+  int priority = 0;
   SmallVector<Task*, 4> successors;
   SmallVector<CommutativeToken*, 1> tokens;  // held while running (commutative)
   DepDomain* domain = nullptr;               // children's dependencies (lazy)
@@ -89,6 +95,22 @@ struct Task {
   bool children_done() const noexcept {
     return pending.load(std::memory_order_seq_cst) ==
            kBodyBias - spawned.load(std::memory_order_relaxed);
+  }
+
+  // A body about to sleep in taskwait rebases `pending` so that "every child
+  // done" reads kWaitBase: the child completing last sees that in its own
+  // decrement and wakes the sleeper, and no completion has to read
+  // `spawned`. Only the body's thread calls these, in pairs.
+  std::int64_t begin_sleep_wait() noexcept {
+    const std::int64_t delta = kWaitBase - kBodyBias + spawned.load(std::memory_order_relaxed);
+    pending.fetch_add(delta, std::memory_order_seq_cst);
+    return delta;
+  }
+  bool sleep_wait_done() const noexcept {
+    return pending.load(std::memory_order_seq_cst) == kWaitBase;
+  }
+  void end_sleep_wait(std::int64_t delta) noexcept {
+    pending.fetch_sub(delta, std::memory_order_seq_cst);
   }
 };
 

@@ -238,17 +238,15 @@ void Runtime::complete(Task* t, ThreadContext& ctx) {
     count_completed(ctx);
     release(t);
     // After the decrement the parent may finish and be freed on another
-    // thread, so everything needed is read before it.
-    const std::int64_t spawned = parent->spawned.load(std::memory_order_relaxed);
+    // thread: it is not touched again unless this was its last reference.
     const std::int64_t left = parent->pending.fetch_sub(1, std::memory_order_seq_cst) - 1;
     if (left == 0) {
       t = parent;  // the parent's body already returned: it completes here
       continue;
     }
-    // Every child the parent had spawned (as of our read) is done: a taskwait
-    // may be sleeping on that. The seq_cst decrement pairs with the sleeper's
-    // registration in Idle, so the wake cannot be missed.
-    if (left <= kBodyBias - spawned) idle_.wake_all();
+    // The parent sleeps in taskwait and this was its last child. The seq_cst
+    // decrement pairs with the sleeper's registration in Idle.
+    if (left == kWaitBase) idle_.wake_all();
     return;
   }
 }

@@ -72,17 +72,42 @@ void TaskPool::refill() {
 
 void TaskPool::free_block(void* p) noexcept {
   auto* b = static_cast<FreeBlock*>(p);
-  if (current_pool() == this) {
+  TaskPool* mine = current_pool();
+  if (mine == this) {
     b->next = local_;
     local_ = b;
     return;
   }
-  // Only the owner takes from remote_, and it takes the whole list at once,
-  // so a plain CAS push has no ABA problem.
-  FreeBlock* head = remote_.load(std::memory_order_relaxed);
+  if (!mine) {  // a thread outside this runtime: no batch to keep
+    push_remote(b, b);
+    return;
+  }
+  auto& batch = thread_context().remote_frees;
+  if (batch.home != this) {
+    flush_remote_frees();
+    batch.home = this;
+    batch.tail = b;
+  }
+  b->next = static_cast<FreeBlock*>(batch.head);
+  batch.head = b;
+  if (++batch.count == kRemoteBatch) flush_remote_frees();
+}
+
+void TaskPool::flush_remote_frees() noexcept {
+  auto& batch = thread_context().remote_frees;
+  if (batch.count > 0)
+    batch.home->push_remote(static_cast<FreeBlock*>(batch.head),
+                            static_cast<FreeBlock*>(batch.tail));
+  batch = ThreadContext::RemoteFrees{};
+}
+
+// Only the owner takes from remote_, and it takes the whole list at once,
+// so a plain CAS push has no ABA problem.
+void TaskPool::push_remote(FreeBlock* head, FreeBlock* tail) noexcept {
+  FreeBlock* old = remote_.load(std::memory_order_relaxed);
   do {
-    b->next = head;
-  } while (!remote_.compare_exchange_weak(head, b, std::memory_order_release,
+    tail->next = old;
+  } while (!remote_.compare_exchange_weak(old, head, std::memory_order_release,
                                           std::memory_order_relaxed));
 }
 

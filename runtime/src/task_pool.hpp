@@ -26,6 +26,11 @@ class TaskPool {
   // The pool may be null (a thread without a context): then malloc is used.
   static Task* make_task(TaskPool* pool, std::size_t args_size, std::size_t args_align);
   static void destroy_task(Task* t) noexcept;
+  // Hands the blocks this thread freed for other pools back to them. Called
+  // when the thread goes idle or leaves the runtime; never needed for
+  // correctness, only to bound what a quiet thread holds (kRemoteBatch).
+  static void flush_remote_frees() noexcept;
+  static constexpr int kRemoteBatch = 32;
 
  private:
   struct FreeBlock {
@@ -33,10 +38,12 @@ class TaskPool {
   };
   void* allocate_block();
   void free_block(void* p) noexcept;
+  void push_remote(FreeBlock* head, FreeBlock* tail) noexcept;
   void refill();
 
   FreeBlock* local_ = nullptr;
-  std::atomic<FreeBlock*> remote_{nullptr};
+  // Other threads push here: its own line, away from the owner's local_.
+  alignas(64) std::atomic<FreeBlock*> remote_{nullptr};
   std::vector<void*> slabs_;
 };
 

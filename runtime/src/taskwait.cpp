@@ -26,7 +26,7 @@ void run_chunk(void* p) {
 void Runtime::taskwait() {
   ThreadContext& ctx = context();
   Task* self = ctx.current;
-  help_until(ctx, [self] { return self->children_done(); }, self);
+  help_until(ctx, [self] { return self->children_done(); }, self, self);
   // Every child has finished: the domain's history orders nothing any more.
   if (self->domain) self->domain->reset();
   self->lock.lock();

@@ -27,6 +27,14 @@ struct ThreadContext {
   std::uint32_t creations = 0;   // since the last throttle check
   int help_depth = 0;            // nested waits on this thread's stack
   std::uint64_t next_id = 0;     // task ids: thread slot << 40 | sequence
+  // Blocks of one other thread's pool freed here, handed back in one push
+  // (TaskPool::free_block): one contended atomic per batch, not per task.
+  struct RemoteFrees {
+    TaskPool* home = nullptr;
+    void* head = nullptr;
+    void* tail = nullptr;
+    int count = 0;
+  } remote_frees;
 };
 
 ThreadContext& thread_context() noexcept;

@@ -5,6 +5,7 @@
 
 #include "cpu_manager.hpp"
 #include "runtime.hpp"
+#include "task_pool.hpp"
 
 namespace joule::rt {
 
@@ -56,6 +57,7 @@ void Worker::run() {
     idle_wait(ctx);
   }
   for (auto& o : rt_.observers()) o->on_worker_stop(index_);
+  TaskPool::flush_remote_frees();
   ctx = ThreadContext{};
 }
 
@@ -78,6 +80,7 @@ void Worker::idle_wait(ThreadContext& ctx) {
       cpu_relax();
     }
   } while (std::chrono::steady_clock::now() < deadline);
+  TaskPool::flush_remote_frees();
   if (rt_.lending() && rt_.cpu_manager().release_idle(cpu_)) return park(ctx);
   if (rt_.observed())
     for (auto& o : rt_.observers()) o->on_idle(index_, true, now_ns());

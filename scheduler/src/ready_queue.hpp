@@ -22,6 +22,14 @@ class ReadyQueue {
   // May a worker take several tasks at once (keeping them privately for a
   // moment)? Policies whose order matters to the end say no.
   virtual bool batchable() const { return true; }
+
+  // A sharded policy keeps one instance per worker (a shard), each behind its
+  // own lock, so pushing to and popping from one's own shard never contends.
+  // The owner calls push/pop on its shard; other threads call steal.
+  virtual bool sharded() const { return false; }
+  virtual Task* steal(int thief) { return pop(thief); }
+  // The shard a task pushed by `worker` goes to (sharded policies only).
+  virtual int home_shard(const Task* /*t*/, int worker, int /*shards*/) const { return worker; }
 };
 
 using PolicyFactory = std::unique_ptr<ReadyQueue> (*)(int num_workers);

@@ -5,40 +5,111 @@
 
 namespace joule::sched {
 
+SyncScheduler::SyncScheduler(const std::function<std::unique_ptr<ReadyQueue>()>& make, int shards,
+                             int workers)
+    : workers_(workers > 0 ? workers : 1) {
+  auto first = make();
+  sharded_ = first->sharded();
+  batchable_ = first->batchable();
+  shard_count_ = sharded_ ? std::max(shards, 1) : 1;
+  shards_ = std::make_unique<Shard[]>(std::size_t(shard_count_));
+  shards_[0].queue = std::move(first);
+  for (int i = 1; i < shard_count_; ++i) shards_[i].queue = make();
+}
+
+int SyncScheduler::shard_of(const Task* t, int worker) {
+  if (!sharded_) return 0;
+  // Threads that are not workers spread their tasks round-robin.
+  if (worker < 0) worker = int(next_external_.fetch_add(1, std::memory_order_relaxed) % unsigned(workers_));
+  const int s = shards_[0].queue->home_shard(t, worker, workers_);
+  return s >= 0 && s < shard_count_ ? s : worker % shard_count_;
+}
+
 void SyncScheduler::push(Task* t, int worker) {
-  std::lock_guard guard(lock_);
-  policy_->push(t, worker);
-  size_.fetch_add(1, std::memory_order_seq_cst);
+  Shard& s = shards_[shard_of(t, worker)];
+  std::lock_guard guard(s.lock);
+  s.queue->push(t, worker);
+  s.size.fetch_add(1, std::memory_order_seq_cst);
 }
 
+// Consecutive tasks for the same shard are pushed under one lock.
 void SyncScheduler::push_many(Task* const* tasks, int n, int worker) {
-  std::lock_guard guard(lock_);
-  for (int i = 0; i < n; ++i) policy_->push(tasks[i], worker);
-  size_.fetch_add(n, std::memory_order_seq_cst);
+  for (int i = 0; i < n;) {
+    const int home = shard_of(tasks[i], worker);
+    Shard& s = shards_[home];
+    int pushed = 0;
+    std::lock_guard guard(s.lock);
+    do {
+      s.queue->push(tasks[i++], worker);
+      ++pushed;
+    } while (i < n && shard_of(tasks[i], worker) == home);
+    s.size.fetch_add(pushed, std::memory_order_seq_cst);
+  }
 }
 
-int SyncScheduler::pop_batch(int worker, Task** out, int max) {
-  if (size_.load(std::memory_order_relaxed) == 0) return 0;
-  std::lock_guard guard(lock_);
+int SyncScheduler::take_own(Shard& s, int worker, Task** out, int max) {
+  if (s.size.load(std::memory_order_relaxed) == 0) return 0;
+  std::lock_guard guard(s.lock);
   std::int64_t take = 1;
-  if (max > 1 && policy_->batchable())
-    take = std::clamp<std::int64_t>(size_.load(std::memory_order_relaxed) / (4 * workers_), 1, max);
+  if (max > 1 && batchable_)
+    take = std::clamp<std::int64_t>(s.size.load(std::memory_order_relaxed) / (4 * workers_), 1, max);
   int n = 0;
   while (n < take) {
-    Task* t = policy_->pop(worker);
+    Task* t = s.queue->pop(worker);
     if (!t) break;
     out[n++] = t;
   }
-  if (n) size_.fetch_sub(n, std::memory_order_relaxed);
+  if (n) s.size.fetch_sub(n, std::memory_order_relaxed);
   return n;
 }
 
-Task* SyncScheduler::pop(int worker) {
-  if (size_.load(std::memory_order_relaxed) == 0) return nullptr;
-  std::lock_guard guard(lock_);
-  Task* t = policy_->pop(worker);
-  if (t) size_.fetch_sub(1, std::memory_order_relaxed);
-  return t;
+int SyncScheduler::take_stolen(Shard& s, int thief, Task** out, int max) {
+  if (s.size.load(std::memory_order_relaxed) == 0) return 0;
+  std::lock_guard guard(s.lock);
+  std::int64_t take = 1;
+  if (max > 1 && batchable_)
+    take = std::clamp<std::int64_t>(s.size.load(std::memory_order_relaxed) / 2, 1, max);
+  int n = 0;
+  while (n < take) {
+    Task* t = s.queue->steal(thief);
+    if (!t) break;
+    out[n++] = t;
+  }
+  if (n) s.size.fetch_sub(n, std::memory_order_relaxed);
+  return n;
+}
+
+// A thief that would take less than a full batch waits a moment first:
+// when a producer is streaming tasks, the victim's shard grows meanwhile and
+// the thief takes a full batch under one lock instead of fighting the
+// producer for its lock on every task. A lone long task is taken a few µs
+// later.
+int SyncScheduler::pop_batch(int worker, Task** out, int max) {
+  if (!sharded_) return take_own(shards_[0], worker, out, max);
+  const bool owner = worker >= 0 && worker < shard_count_;
+  if (owner)
+    if (int n = take_own(shards_[worker], worker, out, max)) return n;
+  const int start = owner ? worker + 1 : 0;
+  const std::int64_t full = batchable_ ? 2 * std::int64_t(max) : 1;
+  int partial = -1;
+  for (int i = 0; i < shard_count_; ++i) {
+    const int victim = (start + i) % shard_count_;
+    if (victim == worker) continue;
+    const std::int64_t size = shards_[victim].size.load(std::memory_order_relaxed);
+    if (size >= full) return take_stolen(shards_[victim], worker, out, max);
+    if (size > 0 && partial < 0) partial = victim;
+  }
+  if (partial < 0) return 0;
+  Shard& s = shards_[partial];
+  for (int spin = 0; spin < kStealPatience && s.size.load(std::memory_order_relaxed) < full; ++spin)
+    rt::cpu_relax();
+  return take_stolen(s, worker, out, max);
+}
+
+std::int64_t SyncScheduler::size() const noexcept {
+  std::int64_t total = 0;
+  for (int i = 0; i < shard_count_; ++i) total += shards_[i].size.load(std::memory_order_seq_cst);
+  return total;
 }
 
 }  // namespace joule::sched

@@ -1,9 +1,14 @@
-// The lock around a ReadyQueue policy. All synchronisation of the ready queue
-// lives here; the atomic count lets idle workers poll without the lock.
+// The locks around a ReadyQueue policy. All synchronisation of the ready
+// queues lives here. A plain policy is one shard behind one lock; a sharded
+// policy (work-stealing) gets one shard per worker, each with its own lock
+// and count, so a worker's own pushes and pops touch only its own lines and
+// thieves take half a victim's shard at a time. The atomic counts let idle
+// workers poll without any lock.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 #include "ready_queue.hpp"
@@ -13,24 +18,42 @@ namespace joule::sched {
 
 class SyncScheduler {
  public:
-  SyncScheduler(std::unique_ptr<ReadyQueue> policy, int workers)
-      : policy_(std::move(policy)), workers_(workers > 0 ? workers : 1) {}
+  // make: builds one policy instance (called once per shard). shards: the
+  // most workers that may ever run (guests on borrowed CPUs included);
+  // workers: those the process owns (affinity keys map onto them).
+  SyncScheduler(const std::function<std::unique_ptr<ReadyQueue>()>& make, int shards, int workers);
 
   void push(Task* t, int worker);
   void push_many(Task* const* tasks, int n, int worker);
-  Task* pop(int worker);
-  // Pops up to `max` tasks into `out`, but takes more than one only when the
-  // queue is long (a quarter of it per worker at most), so batching never
-  // leaves other workers without work. Returns how many.
+  Task* pop(int worker) {
+    Task* t = nullptr;
+    return pop_batch(worker, &t, 1) ? t : nullptr;
+  }
+  // Pops up to `max` tasks into `out`. From one's own shard it takes more
+  // than one only when the shard is long (a quarter of it per worker at most);
+  // a thief takes up to half of its victim. Returns how many.
   int pop_batch(int worker, Task** out, int max);
-  std::int64_t size() const noexcept { return size_.load(std::memory_order_seq_cst); }
+  std::int64_t size() const noexcept;
 
  private:
-  // Idle workers poll size_ without the lock: keep it off the lock's line.
-  alignas(64) rt::SpinLock lock_;
-  alignas(64) std::atomic<std::int64_t> size_{0};
-  std::unique_ptr<ReadyQueue> policy_;
+  struct Shard {
+    alignas(64) rt::SpinLock lock;
+    std::unique_ptr<ReadyQueue> queue;
+    // Polled by idle workers: off the lock's line.
+    alignas(64) std::atomic<std::int64_t> size{0};
+  };
+  // Pauses a thief waits for a one-task shard to grow (see pop_batch).
+  static constexpr int kStealPatience = 64;
+  int shard_of(const Task* t, int worker);
+  int take_own(Shard& s, int worker, Task** out, int max);
+  int take_stolen(Shard& s, int thief, Task** out, int max);
+
+  std::unique_ptr<Shard[]> shards_;
+  int shard_count_ = 1;
+  bool sharded_ = false;
+  bool batchable_ = true;
   const int workers_;
+  std::atomic<unsigned> next_external_{0};
 };
 
 }  // namespace joule::sched

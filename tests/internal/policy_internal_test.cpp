@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "policy_registry.hpp"
+#include "sync_scheduler.hpp"
 #include "task_pool.hpp"
 
 namespace joule::sched {
@@ -69,24 +70,78 @@ TEST(Policies, PriorityHighestFirstFifoWithinLevel) {
 TEST(Policies, WorkStealingOwnDequeLifoStealFifo) {
   Tasks ts;
   auto q = make_policy("work-stealing", 2);
+  EXPECT_TRUE(q->sharded());
   Task* a = ts.make();
   Task* b = ts.make();
   Task* c = ts.make();
   q->push(a, 0);
   q->push(b, 0);
   q->push(c, 0);
-  EXPECT_EQ(q->pop(0), c);  // own: newest
-  EXPECT_EQ(q->pop(1), a);  // thief: oldest
-  EXPECT_EQ(q->pop(1), b);
+  EXPECT_EQ(q->pop(0), c);    // own: newest
+  EXPECT_EQ(q->steal(1), a);  // thief: oldest
+  EXPECT_EQ(q->steal(1), b);
   EXPECT_EQ(q->pop(0), nullptr);
 }
 
 TEST(Policies, WorkStealingHonoursAffinityKeys) {
   Tasks ts;
   auto q = make_policy("work-stealing", 4);
-  Task* t = ts.make(0, 6);  // 6 % 4 = worker 2
-  q->push(t, 0);
-  EXPECT_EQ(q->pop(2), t);
+  EXPECT_EQ(q->home_shard(ts.make(0, 6), 0, 4), 2);  // 6 % 4
+  EXPECT_EQ(q->home_shard(ts.make(), 3, 4), 3);      // no key: the pusher's own
+}
+
+SyncScheduler sharded(int shards, int workers) {
+  return SyncScheduler([] { return make_policy("work-stealing", 4); }, shards, workers);
+}
+
+TEST(SyncScheduler, OwnerPopsNewestThiefTakesHalfOfTheOldest) {
+  Tasks ts;
+  auto s = sharded(2, 2);
+  std::vector<Task*> pushed;
+  for (int i = 0; i < 8; ++i) pushed.push_back(ts.make());
+  s.push_many(pushed.data(), 8, 0);
+  EXPECT_EQ(s.size(), 8);
+  EXPECT_EQ(s.pop(0), pushed[7]);
+  Task* got[8] = {};
+  ASSERT_EQ(s.pop_batch(1, got, 8), 3);  // half of the 7 left, rounded down
+  EXPECT_EQ(got[0], pushed[0]);
+  EXPECT_EQ(got[2], pushed[2]);
+  EXPECT_EQ(s.size(), 4);
+  EXPECT_EQ(s.pop_batch(1, got, 1), 1);  // max respected
+  EXPECT_EQ(got[0], pushed[3]);
+}
+
+TEST(SyncScheduler, AffinityKeysPickTheShardAndAnyoneCanSteal) {
+  Tasks ts;
+  auto s = sharded(4, 2);
+  Task* keyed = ts.make(0, 3);  // 3 % 2 workers = shard 1
+  Task* plain = ts.make();
+  Task* batch[2] = {keyed, plain};
+  s.push_many(batch, 2, 0);
+  EXPECT_EQ(s.pop(1), keyed);  // its own shard first
+  EXPECT_EQ(s.pop(3), plain);  // a guest worker steals from shard 0
+  EXPECT_EQ(s.pop(0), nullptr);
+  EXPECT_EQ(s.size(), 0);
+}
+
+TEST(SyncScheduler, ExternalThreadsSpreadAndSteal) {
+  Tasks ts;
+  auto s = sharded(2, 2);
+  for (int i = 0; i < 4; ++i) s.push(ts.make(), -1);
+  int got = 0;
+  while (s.pop(-1)) ++got;
+  EXPECT_EQ(got, 4);
+}
+
+TEST(SyncScheduler, PlainPolicyIsOneShard) {
+  Tasks ts;
+  SyncScheduler s([] { return make_policy("fifo", 2); }, 4, 2);
+  Task* a = ts.make();
+  Task* b = ts.make();
+  s.push(a, 0);
+  s.push(b, 1);
+  EXPECT_EQ(s.pop(1), a);
+  EXPECT_EQ(s.pop(0), b);
 }
 
 }  // namespace
