@@ -34,6 +34,9 @@ class Observer {
   virtual void on_task_end(const Task&, int /*worker*/, std::uint64_t /*start_ns*/,
                            std::uint64_t /*end_ns*/) {}
   virtual void on_idle(int /*worker*/, bool /*sleeping*/, std::uint64_t /*now_ns*/) {}
+  // The worker's CPU is lent, returned to its owner or retired (DROM): the
+  // worker parks until it may run there again.
+  virtual void on_parked(int /*worker*/, bool /*parked*/, std::uint64_t /*now_ns*/) {}
   virtual void on_iteration_boundary(std::uint64_t /*iteration*/, std::uint64_t /*now_ns*/) {}
   // Adds this subsystem's section to the end-of-run report (JOULE_REPORT=1);
   // called after on_runtime_stop.

@@ -96,11 +96,11 @@ void Worker::park(ThreadContext& ctx) {
   parked_.store(true, std::memory_order_relaxed);
   rt_.note_parked(+1);
   if (rt_.observed())
-    for (auto& o : rt_.observers()) o->on_idle(index_, true, now_ns());
+    for (auto& o : rt_.observers()) o->on_parked(index_, true, now_ns());
   auto& cm = rt_.cpu_manager();
   while (!rt_.stopping() && (retired_.load() || !cm.usable(cpu_))) cm.wait_for_change(cpu_, 50000);
   if (rt_.observed())
-    for (auto& o : rt_.observers()) o->on_idle(index_, false, now_ns());
+    for (auto& o : rt_.observers()) o->on_parked(index_, false, now_ns());
   rt_.note_parked(-1);
   parked_.store(false, std::memory_order_relaxed);
 }

@@ -62,6 +62,11 @@ class TraceObserver final : public Observer {
   void on_idle(int worker, bool sleeping, std::uint64_t now) override {
     buffer(worker).sleep(sleeping, now);
   }
+  // A parked worker's CPU runs another process (or nothing): the Lent state.
+  void on_parked(int worker, bool parked, std::uint64_t now) override {
+    buffer(worker).push(
+        Record{now, parked ? kRecStateBegin : kRecStateEnd, kNoCpu, kLent, 0});
+  }
   void on_iteration_boundary(std::uint64_t n, std::uint64_t now) override {
     session_.this_thread().push(Record{now, kRecIteration, kNoCpu, 0, n});
   }

@@ -37,6 +37,10 @@ class PlatformObserver final : public rt::Observer {
   void on_idle(int worker, bool sleeping, std::uint64_t now) override {
     if (p_->has_slot(worker)) p_->idle(worker, sleeping, now);
   }
+  // A parked worker runs nothing of ours: idle, as far as energy goes.
+  void on_parked(int worker, bool parked, std::uint64_t now) override {
+    on_idle(worker, parked, now);
+  }
   void on_iteration_boundary(std::uint64_t, std::uint64_t now) override { p_->periodic(now); }
   void report(std::ostream& os) const override { p_->report(os); }
 
