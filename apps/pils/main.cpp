@@ -115,6 +115,9 @@ struct Rank {
   double iters_per_us = 1;
   std::vector<int> cpus;
   std::atomic<long> tasks{0}, borrowed{0};
+  // Wall time of the tasks on own and on borrowed CPUs (-v): a borrowed CPU
+  // shared with a lender that busy-waits shows as slower tasks there.
+  std::atomic<double> own_s{0}, borrowed_s{0};
   bool owns(int cpu) const { return std::find(cpus.begin(), cpus.end(), cpu) != cpus.end(); }
 };
 
@@ -127,10 +130,17 @@ void compute_phase(const Options& o, Rank& r) {
   for (int g = 0; g < o.regions; ++g) {
     for (int k = 0; k < ntasks; ++k)
       joule::spawn([&r, iters] {
+        const double t0 = pils::now_s();
         volatile double sink = pils::compute(iters);
         (void)sink;
+        const double dt = pils::now_s() - t0;
         r.tasks.fetch_add(1, std::memory_order_relaxed);
-        if (!r.owns(sched_getcpu())) r.borrowed.fetch_add(1, std::memory_order_relaxed);
+        if (r.owns(sched_getcpu())) {
+          r.own_s.fetch_add(dt, std::memory_order_relaxed);
+        } else {
+          r.borrowed.fetch_add(1, std::memory_order_relaxed);
+          r.borrowed_s.fetch_add(dt, std::memory_order_relaxed);
+        }
       });
     joule::taskwait();
   }
@@ -158,7 +168,7 @@ int main(int argc, char** argv) {
   for (int it = 0; it < o.warmup + o.iterations; ++it) {
     MPI_Barrier(MPI_COMM_WORLD);
     const double t0 = pils::now_s();
-    if (it == o.warmup) r.tasks = 0, r.borrowed = 0;
+    if (it == o.warmup) r.tasks = 0, r.borrowed = 0, r.own_s = 0, r.borrowed_s = 0;
     compute_phase(o, r);
     MPI_Barrier(MPI_COMM_WORLD);
     if (it >= o.warmup) elapsed += pils::now_s() - t0;
@@ -178,9 +188,15 @@ int main(int argc, char** argv) {
   MPI_Reduce(&cpus, &total_cpus, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   long counts[2] = {r.tasks.load(), r.borrowed.load()}, sums[2] = {0, 0};
   MPI_Reduce(counts, sums, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-  if (o.verbose)
-    std::fprintf(stderr, "pils: rank %d load %.1f cpus %zu tasks %ld borrowed %ld\n", r.id, r.load,
-                 r.cpus.size(), counts[0], counts[1]);
+  if (o.verbose) {
+    const long own = counts[0] - counts[1];
+    std::fprintf(stderr,
+                 "pils: rank %d load %.1f cpus %zu tasks %ld borrowed %ld; mean task %.0f us on own "
+                 "CPUs, %.0f us on borrowed ones\n",
+                 r.id, r.load, r.cpus.size(), counts[0], counts[1],
+                 own ? 1e6 * r.own_s.load() / double(own) : 0.0,
+                 counts[1] ? 1e6 * r.borrowed_s.load() / double(counts[1]) : 0.0);
+  }
   if (r.id == 0) {
     const char* lewi = std::getenv("JOULE_LEWI");
     std::string loads;
