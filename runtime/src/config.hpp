@@ -24,6 +24,10 @@ struct Config {
   struct Scheduler {
     std::string policy = "work-stealing";
     bool immediate_successor = true;
+    // One worker and no lending: run every task inline at submit, in
+    // creation order (a valid order for any dependencies), skipping
+    // dependency tracking and queues altogether.
+    bool serial_inline = true;
     std::int64_t throttle_tasks = 100000;  // 0: no throttle
   } scheduler;
 

@@ -22,9 +22,11 @@ std::atomic<std::uint64_t> g_generation{0};
 
 void stop_at_exit() { Runtime::stop(); }
 
-Task* make_root() {
+// serial: the runtime runs tasks inline (Config::Scheduler::serial_inline);
+// the flag passes to every task below the root.
+Task* make_root(bool serial) {
   Task* root = TaskPool::make_task(nullptr, 0, 16);
-  root->flags = task_flag::root;
+  root->flags = task_flag::root | (serial ? task_flag::serial : 0);
   root->preds.store(0, std::memory_order_relaxed);  // never scheduled
   return root;
 }
@@ -42,7 +44,13 @@ std::uint64_t Runtime::generation() noexcept { return g_generation.load(); }
 bool Runtime::running() noexcept { return g_instance.load() != nullptr; }
 
 Runtime& Runtime::get() {
-  if (Runtime* rt = g_instance.load(std::memory_order_acquire)) return *rt;
+  if (Runtime* rt = g_instance.load(std::memory_order_acquire)) [[likely]]
+    return *rt;
+  return start_implicitly();
+}
+
+// Out of line: the hot path of get() stays a load and a branch.
+Runtime& Runtime::start_implicitly() {
   std::lock_guard guard(g_lifecycle);
   if (Runtime* rt = g_instance.load(std::memory_order_acquire)) return *rt;
   static bool registered = false;
@@ -100,6 +108,9 @@ Runtime::Runtime(Config cfg) : config_(std::move(cfg)) {
   const int max_workers = max_workers_;
   scheduler_ = std::make_unique<sched::SyncScheduler>(
       [&] { return sched::make_policy(policy, max_workers); }, max_workers_, n);
+  // Inline execution runs tasks in creation order: not for a policy whose
+  // order is the point (priority), nor when lending may add workers.
+  serial_ = config_.scheduler.serial_inline && n == 1 && !lending_ && !scheduler_->order_matters();
   observers_ = make_observers(config_);
   observed_ = !observers_.empty();
 }
@@ -112,7 +123,7 @@ void Runtime::launch() {
   ThreadContext& ctx = tls_ctx;
   ctx = ThreadContext{};
   ctx.generation = gen;
-  main_root_ = make_root();
+  main_root_ = make_root(serial_);
   ctx.root = ctx.current = main_root_;
   for (auto& o : observers_) o->on_runtime_start(*this);
   std::vector<int> owned;
@@ -134,7 +145,7 @@ void Runtime::attach_external(ThreadContext& ctx) {
   ctx = ThreadContext{};
   ctx.generation = g_generation.load();
   auto pool = std::make_unique<TaskPool>();
-  Task* root = make_root();
+  Task* root = make_root(serial_);
   std::lock_guard guard(external_mutex_);
   ctx.pool = pool.get();
   ctx.root = ctx.current = root;

@@ -27,6 +27,7 @@ class Runtime {
   // The running instance, started with the environment's configuration if
   // there is none yet.
   static Runtime& get();
+  [[gnu::noinline]] static Runtime& start_implicitly();
   static void start(const Settings& overrides);  // throws JOULE_ERR_STATE if running
   static void stop();                             // no-op if not running
   static bool running() noexcept;
@@ -117,6 +118,7 @@ class Runtime {
   std::unique_ptr<sched::SyncScheduler> scheduler_;
   std::unique_ptr<CpuManager> cpu_manager_;
   bool lending_ = false;
+  bool serial_ = false;  // one worker, no lending: tasks run inline (serial_inline)
   int owned_workers_ = 0;
   int max_workers_ = 0;
   // Workers never move or go away while the runtime runs; slots_ lets any

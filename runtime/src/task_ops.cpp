@@ -12,7 +12,11 @@ namespace {
 
 [[noreturn]] void invalid(const std::string& msg) { throw joule::error(JOULE_ERR_INVALID, msg); }
 
-bool included(const Task* t) { return t->parent && t->parent->has(task_flag::final); }
+// Runs inline at submit, in creation order, with no dependency tracking:
+// below a final task, or when the runtime runs everything inline.
+bool included(const Task* t) {
+  return t->parent && t->parent->has(task_flag::final | task_flag::serial);
+}
 
 constexpr int kBatch = 16;
 
@@ -40,6 +44,7 @@ Task* Runtime::create(joule_task_fn_t fn, std::size_t args_size, std::size_t arg
   t->affinity = opts.affinity;
   // Descendants of a final task are final too: they all run inline.
   if (opts.final || t->parent->has(task_flag::final)) t->flags |= task_flag::final;
+  t->flags |= t->parent->flags & task_flag::serial;
   if (!opts.if_) t->flags |= task_flag::undeferred;
   return t;
 }

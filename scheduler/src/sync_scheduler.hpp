@@ -34,6 +34,8 @@ class SyncScheduler {
   // a thief takes up to half of its victim. Returns how many.
   int pop_batch(int worker, Task** out, int max);
   std::int64_t size() const noexcept;
+  // The policy's order matters to the end (see ReadyQueue::batchable).
+  bool order_matters() const noexcept { return !batchable_; }
 
  private:
   struct Shard {

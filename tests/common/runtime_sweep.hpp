@@ -19,6 +19,9 @@ struct sweep_config {
   int workers = 2;
   std::string scheduler = "work-stealing";
   bool immediate_successor = true;
+  // One worker only: tasks run inline at submit (JOULE_SERIAL_INLINE). Off
+  // elsewhere, so one-worker configurations exercise the deferred path.
+  bool serial_inline = false;
 };
 
 using setting = std::pair<std::string, std::string>;
@@ -29,15 +32,17 @@ inline std::unique_ptr<joule::runtime> start_runtime(const sweep_config& c,
   const setting w{"JOULE_WORKERS", std::to_string(c.workers)};
   const setting s{"JOULE_SCHEDULER", c.scheduler};
   const setting is{"JOULE_IMMEDIATE_SUCCESSOR", c.immediate_successor ? "1" : "0"};
+  const setting si{"JOULE_SERIAL_INLINE", c.serial_inline ? "1" : "0"};
   // joule::runtime takes an initializer_list, so the shapes are spelled out.
   switch (extra.size()) {
     case 0:
-      return std::make_unique<joule::runtime>(std::initializer_list<setting>{w, s, is});
+      return std::make_unique<joule::runtime>(std::initializer_list<setting>{w, s, is, si});
     case 1:
-      return std::make_unique<joule::runtime>(std::initializer_list<setting>{w, s, is, extra[0]});
+      return std::make_unique<joule::runtime>(
+          std::initializer_list<setting>{w, s, is, si, extra[0]});
     default:
       return std::make_unique<joule::runtime>(
-          std::initializer_list<setting>{w, s, is, extra[0], extra[1]});
+          std::initializer_list<setting>{w, s, is, si, extra[0], extra[1]});
   }
 }
 
@@ -49,6 +54,7 @@ inline std::string short_scheduler(const std::string& s) {
 inline std::string config_name(const sweep_config& c) {
   std::string n = short_scheduler(c.scheduler) + "_" + std::to_string(c.workers) + "workers";
   if (!c.immediate_successor) n += "_nois";
+  if (c.serial_inline) n += "_inline";
   return n;
 }
 
@@ -74,13 +80,15 @@ inline std::vector<sweep_config> scheduler_sweep() {
   return v;
 }
 
-// workers x schedulers x immediate successor on/off (24 configurations): for
-// the dependency tests, where the successor hand-off matters.
+// workers x schedulers x immediate successor on/off (24 configurations), plus
+// one worker running tasks inline: for the dependency tests, where the
+// successor hand-off matters.
 inline std::vector<sweep_config> full_sweep() {
   std::vector<sweep_config> v;
   for (int w : {1, 2, 4})
     for (const auto& s : all_schedulers())
       for (bool is : {true, false}) v.push_back({w, s, is});
+  v.push_back({1, "work-stealing", true, true});  // one worker running tasks inline
   return v;
 }
 
