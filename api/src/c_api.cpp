@@ -81,7 +81,9 @@ int joule_task_create(joule_task_fn_t fn, size_t args_size, const joule_task_opt
   });
 }
 
-int joule_task_add_dep(joule_task_t* task, joule_dep_kind_t kind, const void* addr, size_t bytes) {
+// kind is an int, not the enum: a C caller may pass any value, and an
+// out-of-range enum value is undefined in C++; add_dep rejects it.
+int joule_task_add_dep(joule_task_t* task, int kind, const void* addr, size_t bytes) {
   if (!task) return invalid("joule_task_add_dep: task is NULL");
   return guarded([&] { joule::rt::Runtime::get().add_dep(to_rt(task), kind, addr, bytes); });
 }

@@ -84,8 +84,8 @@ JOULE_EXPORT int joule_finalize(void);
 JOULE_EXPORT int joule_task_create(joule_task_fn_t fn, size_t args_size,
                                    const joule_task_options_t *opts, joule_task_t **task,
                                    void **args);
-JOULE_EXPORT int joule_task_add_dep(joule_task_t *task, joule_dep_kind_t kind, const void *addr,
-                                    size_t bytes);
+JOULE_EXPORT int joule_task_add_dep(joule_task_t *task, int kind /* joule_dep_kind_t */,
+                                    const void *addr, size_t bytes);
 JOULE_EXPORT int joule_task_add_deps(joule_task_t *task, const joule_dep_t *deps, size_t n);
 JOULE_EXPORT int joule_task_submit(joule_task_t *task);
 /* Drop a created task that will not be submitted (e.g. after an add_dep error). */
