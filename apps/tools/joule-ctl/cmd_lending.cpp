@@ -182,7 +182,10 @@ int cmd_drom(int argc, char** argv) {
       return kFailed;
     }
     std::string list;
-    for (int c : t->owned_by(pid_t(pid))) list += (list.empty() ? "" : ",") + std::to_string(c);
+    for (int c : t->owned_by(pid_t(pid))) {
+      if (!list.empty()) list += ',';
+      list += std::to_string(c);
+    }
     std::printf("process %ld owns [%s]%s\n", pid, list.c_str(),
                 timeout_ms ? "" : " (request sent, not yet applied)");
     return kOk;
