@@ -47,31 +47,19 @@ void SyncScheduler::push_many(Task* const* tasks, int n, int worker) {
   }
 }
 
-int SyncScheduler::take_own(Shard& s, int worker, Task** out, int max) {
+// From one's own shard a worker takes more than one task only when the shard
+// is long (a quarter of it per worker at most); a thief takes up to half.
+int SyncScheduler::take(Shard& s, int worker, Task** out, int max, bool steal) {
   if (s.size.load(std::memory_order_relaxed) == 0) return 0;
   std::lock_guard guard(s.lock);
   std::int64_t take = 1;
-  if (max > 1 && batchable_)
-    take = std::clamp<std::int64_t>(s.size.load(std::memory_order_relaxed) / (4 * workers_), 1, max);
-  int n = 0;
-  while (n < take) {
-    Task* t = s.queue->pop(worker);
-    if (!t) break;
-    out[n++] = t;
+  if (max > 1 && batchable_) {
+    const std::int64_t size = s.size.load(std::memory_order_relaxed);
+    take = std::clamp<std::int64_t>(steal ? size / 2 : size / (4 * workers_), 1, max);
   }
-  if (n) s.size.fetch_sub(n, std::memory_order_relaxed);
-  return n;
-}
-
-int SyncScheduler::take_stolen(Shard& s, int thief, Task** out, int max) {
-  if (s.size.load(std::memory_order_relaxed) == 0) return 0;
-  std::lock_guard guard(s.lock);
-  std::int64_t take = 1;
-  if (max > 1 && batchable_)
-    take = std::clamp<std::int64_t>(s.size.load(std::memory_order_relaxed) / 2, 1, max);
   int n = 0;
   while (n < take) {
-    Task* t = s.queue->steal(thief);
+    Task* t = steal ? s.queue->steal(worker) : s.queue->pop(worker);
     if (!t) break;
     out[n++] = t;
   }
@@ -85,10 +73,10 @@ int SyncScheduler::take_stolen(Shard& s, int thief, Task** out, int max) {
 // producer for its lock on every task. A lone long task is taken a few µs
 // later.
 int SyncScheduler::pop_batch(int worker, Task** out, int max) {
-  if (!sharded_) return take_own(shards_[0], worker, out, max);
+  if (!sharded_) return take(shards_[0], worker, out, max, false);
   const bool owner = worker >= 0 && worker < shard_count_;
   if (owner)
-    if (int n = take_own(shards_[worker], worker, out, max)) return n;
+    if (int n = take(shards_[worker], worker, out, max, false)) return n;
   const int start = owner ? worker + 1 : 0;
   const std::int64_t full = batchable_ ? 2 * std::int64_t(max) : 1;
   int partial = -1;
@@ -96,14 +84,14 @@ int SyncScheduler::pop_batch(int worker, Task** out, int max) {
     const int victim = (start + i) % shard_count_;
     if (victim == worker) continue;
     const std::int64_t size = shards_[victim].size.load(std::memory_order_relaxed);
-    if (size >= full) return take_stolen(shards_[victim], worker, out, max);
+    if (size >= full) return take(shards_[victim], worker, out, max, true);
     if (size > 0 && partial < 0) partial = victim;
   }
   if (partial < 0) return 0;
   Shard& s = shards_[partial];
   for (int spin = 0; spin < kStealPatience && s.size.load(std::memory_order_relaxed) < full; ++spin)
     rt::cpu_relax();
-  return take_stolen(s, worker, out, max);
+  return take(s, worker, out, max, true);
 }
 
 std::int64_t SyncScheduler::size() const noexcept {

@@ -47,8 +47,7 @@ class SyncScheduler {
   // Pauses a thief waits for a one-task shard to grow (see pop_batch).
   static constexpr int kStealPatience = 64;
   int shard_of(const Task* t, int worker);
-  int take_own(Shard& s, int worker, Task** out, int max);
-  int take_stolen(Shard& s, int thief, Task** out, int max);
+  int take(Shard& s, int worker, Task** out, int max, bool steal);
 
   std::unique_ptr<Shard[]> shards_;
   int shard_count_ = 1;
