@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "lending_support.hpp"
@@ -54,6 +55,11 @@ TEST_F(MpiLending, PilsRunsWithLending) {
       mpirun(shm_.name, "", JOULE_PILS " --loads 25,75 --unit-ms 1 --iterations 2");
   EXPECT_NE(out.find("RESULT ranks=2"), std::string::npos) << out;
   EXPECT_NE(out.find("[exit 0]"), std::string::npos) << out;
+  // The loaded rank's tasks are all queued when the other rank enters its
+  // barrier: some of them must still run on the CPU lent there.
+  const std::size_t at = out.find("borrowed_tasks=");
+  ASSERT_NE(at, std::string::npos) << out;
+  EXPECT_GT(std::atol(out.c_str() + at + 15), 0L) << out;
 #endif
 }
 
