@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Prints the markdown table of scripts/bench from the Google Benchmark JSON
-files in a directory (joule.json, libgomp.json, libomp.json, tbb.json).
+files in a directory (joule.json, libgomp.json, libomp.json, tbb.json,
+starpu.json); a missing file reads n/a in its columns.
 
 Rows are workload x workers; columns the median ns per task of each runtime,
 the ratios joule/peer (< 1: joule is faster) and whether joule meets the
@@ -9,8 +10,8 @@ import json
 import sys
 from pathlib import Path
 
-RUNTIMES = ["joule", "libgomp", "libomp", "tbb"]
-PEERS = ["libgomp", "libomp", "tbb"]
+RUNTIMES = ["joule", "libgomp", "libomp", "tbb", "starpu"]
+PEERS = ["libgomp", "libomp", "tbb", "starpu"]
 WORKLOADS = ["independent", "chain", "wavefront", "fan"]
 WORKERS = [1, 2]
 
