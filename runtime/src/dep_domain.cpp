@@ -42,6 +42,7 @@ void DepDomain::add(Task* t, DepKind kind, std::uintptr_t start, std::uintptr_t 
       if (it == frags_.end() || it->first > pos) {  // a gap nobody touched yet
         Fragment gap;
         gap.end = it == frags_.end() ? end : std::min(end, it->first);
+        gap.epoch = epoch_;
         it = emplace(it, pos, std::move(gap));
       } else if (it->second.end > end) {
         split(it, end);
@@ -78,8 +79,10 @@ DepDomain::Map::iterator DepDomain::emplace(Map::iterator hint, std::uintptr_t s
 // Cuts the fragment at `at`; both halves keep the same history.
 void DepDomain::split(Map::iterator it, std::uintptr_t at) {
   Fragment& f = it->second;
+  refresh(f);
   Fragment tail;
   tail.end = f.end;
+  tail.epoch = epoch_;
   tail.kind = f.kind;
   tail.cur = copy(f.cur);
   tail.prev = copy(f.prev);
@@ -87,7 +90,18 @@ void DepDomain::split(Map::iterator it, std::uintptr_t at) {
   emplace(std::next(it), at, std::move(tail));
 }
 
+// A fragment last used before the latest reset(): everything it remembers
+// finished before that taskwait, so it orders nothing now.
+void DepDomain::refresh(Fragment& f) noexcept {
+  if (f.epoch == epoch_) return;
+  drop(f.cur);
+  drop(f.prev);
+  f.kind = DepKind::none;
+  f.epoch = epoch_;
+}
+
 void DepDomain::apply(Fragment& f, Task* t, DepKind kind, CommutativeToken*& access_token) {
+  refresh(f);
   if (is_group_kind(kind) && f.kind == kind) {
     for (Task* p : f.prev.tasks) link(p, t);
     append(f.cur, t);
@@ -146,11 +160,7 @@ void DepDomain::drop(Group& g) noexcept {
 void DepDomain::reset() noexcept {
   constexpr std::size_t kKeepFragments = std::size_t(1) << 16;
   if (frags_.size() > kKeepFragments) return clear();
-  for (auto& [start, f] : frags_) {
-    drop(f.cur);
-    drop(f.prev);
-    f.kind = DepKind::none;
-  }
+  if (++epoch_ == 0) clear();  // wrapped: a fragment might match a stale epoch
 }
 
 void DepDomain::clear() noexcept {

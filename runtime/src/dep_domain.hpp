@@ -35,9 +35,12 @@ class DepDomain {
   void add(Task* t, DepKind kind, std::uintptr_t start, std::uintptr_t end);
   // Forgets everything (all children have finished).
   void clear() noexcept;
-  // The same, but keeps the fragments (now empty) when there are few, so an
-  // iterative code that touches the same data every iteration finds them
-  // again on the exact-address path instead of rebuilding them.
+  // The same, but keeps the fragments when there are few, so an iterative
+  // code that touches the same data every iteration finds them again on the
+  // exact-address path instead of rebuilding them. Their history is dropped
+  // lazily: reset() only starts a new epoch, and a fragment from an older one
+  // is emptied when next used. So the taskwait costs O(1) instead of a walk
+  // over every fragment while the other workers idle.
   void reset() noexcept;
   std::size_t fragment_count() const noexcept { return frags_.size(); }
 
@@ -49,6 +52,7 @@ class DepDomain {
   struct Fragment {
     std::uintptr_t end = 0;
     DepKind kind = DepKind::none;
+    std::uint32_t epoch = 0;  // reset() count when last used (see refresh)
     Group cur;
     Group prev;
   };
@@ -57,6 +61,7 @@ class DepDomain {
   Map::iterator first_at_or_after(std::uintptr_t start);
   Map::iterator emplace(Map::iterator hint, std::uintptr_t start, Fragment f);
   void split(Map::iterator it, std::uintptr_t at);
+  void refresh(Fragment& f) noexcept;
   void apply(Fragment& f, Task* t, DepKind kind, CommutativeToken*& access_token);
   static void append(Group& g, Task* t);
   static Group copy(const Group& g);
@@ -65,6 +70,7 @@ class DepDomain {
   std::pmr::unsynchronized_pool_resource pool_;
   Map frags_{&pool_};
   AddressIndex<Fragment> by_start_;  // start -> fragment, for the exact fast path
+  std::uint32_t epoch_ = 0;          // bumped by reset()
 };
 
 }  // namespace joule::rt

@@ -183,5 +183,26 @@ TEST_F(DepDomainTest, ClearDropsEveryReference) {
   EXPECT_EQ(domain_.fragment_count(), 0u);
 }
 
+// reset() (taskwait) keeps the fragments but forgets their history lazily: a
+// later access to the same bytes, exact or partial, follows none of the
+// earlier tasks, and the references are dropped when a fragment is reused.
+TEST_F(DepDomainTest, ResetForgetsHistoryWhenAFragmentIsReused) {
+  Task* a = access(DepKind::out, 0, 10);
+  Task* b = access(DepKind::out, 20, 30);
+  const std::size_t kept = domain_.fragment_count();
+  domain_.reset();
+  EXPECT_EQ(domain_.fragment_count(), kept);
+  Task* exact = access(DepKind::inout, 0, 10);
+  EXPECT_EQ(preds(exact), 0);
+  EXPECT_EQ(a->refs.load(), 1);   // dropped on reuse
+  EXPECT_GT(b->refs.load(), 1);   // not reused yet: still held
+  Task* partial = access(DepKind::in, 25, 40);  // splits b's stale fragment
+  EXPECT_EQ(preds(partial), 0);
+  Task* after = access(DepKind::inout, 20, 30);  // history of this epoch only
+  EXPECT_TRUE(follows(after, partial));
+  EXPECT_FALSE(follows(after, b));
+  EXPECT_EQ(b->refs.load(), 1);
+}
+
 }  // namespace
 }  // namespace joule::rt
