@@ -6,18 +6,11 @@
 #include <string>
 
 #include "lending_support.hpp"
+#include "run_command.hpp"
 
 namespace {
 
-std::string run(const std::string& cmd) {
-  std::string out;
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return "popen failed";
-  char buf[512];
-  while (std::fgets(buf, sizeof buf, p)) out += buf;
-  const int rc = ::pclose(p);
-  return out + "\n[exit " + std::to_string(WEXITSTATUS(rc)) + "]";
-}
+std::string run(const std::string& cmd) { return joule_test::run_command(cmd); }
 
 std::string mpirun(const std::string& shm, const std::string& extra, const char* exe) {
   return run(std::string("OMPI_MCA_btl=self,vader OMPI_MCA_mpi_yield_when_idle=1 "

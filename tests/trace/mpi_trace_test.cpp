@@ -6,20 +6,13 @@
 #include <string>
 
 #include "event_test_util.hpp"
+#include "run_command.hpp"
 
 namespace {
 
 using namespace trace_test;
 
-std::string run(const std::string& cmd) {
-  std::string out;
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return "popen failed";
-  char buf[512];
-  while (std::fgets(buf, sizeof buf, p)) out += buf;
-  const int rc = ::pclose(p);
-  return out + "\n[exit " + std::to_string(WEXITSTATUS(rc)) + "]";
-}
+std::string run(const std::string& cmd) { return joule_test::run_command(cmd); }
 
 TEST(MpiTrace, BarriersAreMpiCallsInEveryRank) {
   for (const std::string format : {"paraver", "chrome"}) {
