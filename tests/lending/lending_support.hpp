@@ -11,6 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <gtest/gtest.h>
+#include <joule/joule.h>
+
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -113,6 +116,27 @@ class AffinityGuard {
 
  private:
   cpu_set_t set_;
+};
+
+// A test with node-wide lending on a private segment, restoring the
+// environment, the affinity mask and any lending session afterwards.
+class NodeLendingTest : public ::testing::Test {
+ protected:
+  explicit NodeLendingTest(const char* tag) : shm_{unique_shm(tag)} {}
+  void SetUp() override {
+    if (online_cpus() < 2) GTEST_SKIP() << "needs 2 CPUs";
+    ::setenv("JOULE_LEWI_SHM", shm_.name.c_str(), 1);
+    ::setenv("JOULE_LEWI", "node", 1);
+    ::unsetenv("JOULE_CPUS");
+  }
+  void TearDown() override {
+    while (joule_lending_stop() == JOULE_OK) {
+    }
+    ::unsetenv("JOULE_LEWI_SHM");
+    ::unsetenv("JOULE_LEWI");
+  }
+  AffinityGuard affinity_;
+  ShmGuard shm_;
 };
 
 }  // namespace lending_test

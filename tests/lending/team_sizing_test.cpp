@@ -12,22 +12,9 @@ namespace {
 
 using namespace lending_test;
 
-class TeamSizing : public ::testing::Test {
+class TeamSizing : public NodeLendingTest {
  protected:
-  void SetUp() override {
-    if (online_cpus() < 2) GTEST_SKIP() << "needs 2 CPUs";
-    ::setenv("JOULE_LEWI_SHM", shm_.name.c_str(), 1);
-    ::setenv("JOULE_LEWI", "node", 1);
-    ::unsetenv("JOULE_CPUS");
-  }
-  void TearDown() override {
-    while (joule_lending_stop() == JOULE_OK) {
-    }
-    ::unsetenv("JOULE_LEWI_SHM");
-    ::unsetenv("JOULE_LEWI");
-  }
-  AffinityGuard affinity_;
-  ShmGuard shm_{unique_shm("team")};
+  TeamSizing() : NodeLendingTest("team") {}
 };
 
 int available() {
