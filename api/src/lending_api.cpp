@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "config.hpp"
 #include "joule/joule.h"
 #include "lending_entry.hpp"
 
@@ -171,6 +172,17 @@ int joule_blocking_enter(void) {
 
 int joule_blocking_leave(void) {
   return with_session([](Session& s) -> int { return s.leave_blocking(), JOULE_OK; });
+}
+
+int joule_mpi_should_yield(int* yield) {
+  if (!yield) return fail(JOULE_ERR_INVALID, "joule_mpi_should_yield: yield is NULL");
+  try {
+    const auto c = joule::rt::Config::load({});
+    *yield = c.lewi.mpi_yield == "on" || (c.lewi.mpi_yield == "auto" && c.lewi.mode != "off");
+    return JOULE_OK;
+  } catch (const std::exception& e) {
+    return fail(JOULE_ERR_CONFIG, e.what());
+  }
 }
 
 int joule_lending_hint(int hint) {

@@ -83,6 +83,7 @@ struct Config {
     bool keep_cpu = false;        // JOULE_LEWI_KEEP_CPU: keep the caller's CPU in blocking calls
     std::string shm;              // JOULE_LEWI_SHM: segment name; empty = /joule-cpus-<uid>
     int drom_timeout_ms = 5000;   // JOULE_LEWI_DROM_TIMEOUT_MS: wait for a target to apply a mask
+    std::string mpi_yield = "auto";  // JOULE_MPI_YIELD: auto | on | off (the MPI library's waiting)
   } lewi;
 
   bool report = false;  // JOULE_REPORT: print the end-of-run report

@@ -59,6 +59,14 @@ std::vector<ConfigKey> lewi_config_keys() {
        "how long a DROM mask change waits for the target process to apply it (0: do not wait)",
        [](Config& c, std::string_view v) { c.lewi.drom_timeout_ms = int(parse_int(v, 0, 600000)); },
        [](const Config& c) { return std::to_string(c.lewi.drom_timeout_ms); }},
+      {"JOULE_MPI_YIELD", [] { return std::string("auto, on, off"); },
+       "libjoule-mpi makes blocking MPI calls leave a lent CPU to its borrower: auto (when "
+       "JOULE_LEWI is not off), on, off (the MPI library waits as configured)",
+       [](Config& c, std::string_view v) {
+         if (v != "auto" && v != "on" && v != "off") throw std::invalid_argument("unknown mode");
+         c.lewi.mpi_yield = std::string(v);
+       },
+       [](const Config& c) { return c.lewi.mpi_yield; }},
   };
 }
 

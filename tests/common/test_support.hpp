@@ -1,30 +1,88 @@
 // Small helpers shared by joule's black-box tests: waiting without timing
-// assertions, busy spins, scoped environment variables and temporary files.
+// assertions (eventually, holds_for, finishes_within: a generous timeout
+// bounds a wait, the outcome is what is asserted), busy spins, scoped
+// environment variables and temporary files.
 #pragma once
 
+#include <unistd.h>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <thread>
-#include <unistd.h>
 
 namespace joule_test {
 
 using namespace std::chrono_literals;
 
-// Polls cond() (yielding) until it holds or timeout passes. Returns the last
-// value of cond(), so a test asserts on the outcome, never on the time taken.
+// The pause between two polls of a condition: a yield at first (the event
+// is usually near), then short sleeps, so that a long wait leaves the CPU to
+// the threads it waits for (tests run on 2 CPUs, often with more workers).
+inline void pause_between_polls(int polls) {
+  if (polls < 100) {
+    std::this_thread::yield();
+  } else {
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+// Polls cond() until it holds or timeout passes. Returns the last value of
+// cond(), so a test asserts on the outcome, never on the time taken: use it
+// instead of a sleep that "gives" another thread time to do something.
 template <class Cond>
 bool eventually(Cond&& cond, std::chrono::milliseconds timeout = 20s) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!cond()) {
+  for (int polls = 0; !cond(); ++polls) {
     if (std::chrono::steady_clock::now() >= deadline) return cond();
-    std::this_thread::yield();
+    pause_between_polls(polls);
   }
+  return true;
+}
+
+// Polls cond() for the duration d: true if it held at every poll, false at
+// the first poll where it did not. For "this must not happen" checks: the
+// window only bounds how long the test looks; it can still fail at once.
+template <class Cond>
+bool holds_for(Cond&& cond, std::chrono::milliseconds d) {
+  const auto end = std::chrono::steady_clock::now() + d;
+  for (int polls = 0; std::chrono::steady_clock::now() < end; ++polls) {
+    if (!cond()) return false;
+    pause_between_polls(polls);
+  }
+  return cond();
+}
+
+// Runs fn on a thread of its own and waits up to timeout for it to return:
+// true if it did (an exception it threw is rethrown here). A call that hangs
+// cannot be interrupted: its thread is then left running, detached, and the
+// test fails with a message instead of hanging until the ctest timeout (fn
+// must then not touch what the test frees: capture shared state by value).
+template <class Fn>
+bool finishes_within(Fn fn, std::chrono::milliseconds timeout = 20s) {
+  struct state {
+    std::atomic<bool> done{false};
+    std::exception_ptr error;
+  };
+  auto st = std::make_shared<state>();
+  std::thread t([fn = std::move(fn), st]() mutable {
+    try {
+      fn();
+    } catch (...) {
+      st->error = std::current_exception();
+    }
+    st->done.store(true, std::memory_order_release);
+  });
+  if (!eventually([&] { return st->done.load(std::memory_order_acquire); }, timeout)) {
+    t.detach();
+    return false;
+  }
+  t.join();
+  if (st->error) std::rethrow_exception(st->error);
   return true;
 }
 

@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include "config.hpp"
+#include "joule/joule.h"
 #include "joule/joule.hpp"
+#include "test_support.hpp"
 
 namespace {
 
@@ -27,16 +29,19 @@ TEST(LewiConfig, DefaultsAndValues) {
   EXPECT_EQ(c.lewi.policy, "auto");
   EXPECT_FALSE(c.lewi.keep_cpu);
   EXPECT_EQ(c.lewi.drom_timeout_ms, 5000);
+  EXPECT_EQ(c.lewi.mpi_yield, "auto");
   c.set("JOULE_LEWI", "node");
   c.set("JOULE_LEWI_POLICY", "mpi");
   c.set("JOULE_LEWI_KEEP_CPU", "yes");
   c.set("JOULE_LEWI_SHM", "joule-cpus-test");
   c.set("JOULE_LEWI_DROM_TIMEOUT_MS", "0");
+  c.set("JOULE_MPI_YIELD", "off");
   EXPECT_EQ(c.lewi.mode, "node");
   EXPECT_EQ(c.lewi.policy, "mpi");
   EXPECT_TRUE(c.lewi.keep_cpu);
   EXPECT_EQ(c.lewi.shm, "/joule-cpus-test");
   EXPECT_EQ(c.lewi.drom_timeout_ms, 0);
+  EXPECT_EQ(c.lewi.mpi_yield, "off");
   const std::string dump = c.dump_text();
   EXPECT_NE(dump.find("/joule-cpus-test"), std::string::npos) << dump;
   EXPECT_NE(Config{}.dump_text().find("/joule-cpus-" + std::to_string(::geteuid())),
@@ -54,6 +59,31 @@ TEST(LewiConfig, BadValuesNameTheKeyAndTheAllowedValues) {
   EXPECT_NE(error_of("JOULE_LEWI_SHM", std::string(300, 'x').c_str()), "");
   EXPECT_NE(error_of("JOULE_LEWI_DROM_TIMEOUT_MS", "-1"), "");
   EXPECT_NE(error_of("JOULE_LEWI_KEEP_CPU", "maybe"), "");
+  e = error_of("JOULE_MPI_YIELD", "1");
+  EXPECT_NE(e.find("JOULE_MPI_YIELD=1"), std::string::npos) << e;
+  EXPECT_NE(e.find("auto, on, off"), std::string::npos) << e;
+}
+
+// What libjoule-mpi asks before MPI_Init: auto follows JOULE_LEWI.
+TEST(LewiConfig, MpiShouldYieldFollowsTheKeyAndTheLendingMode) {
+  struct Case {
+    const char *lewi, *yield;
+    int expect;
+  };
+  for (const Case& k : {Case{"off", nullptr, 0}, Case{"node", nullptr, 1}, Case{"local", "auto", 1},
+                        Case{"node", "off", 0}, Case{"off", "on", 1}}) {
+    joule_test::scoped_env lewi("JOULE_LEWI", k.lewi);
+    joule_test::scoped_env yield("JOULE_MPI_YIELD",
+                                 k.yield ? std::optional<std::string>(k.yield) : std::nullopt);
+    int got = -1;
+    EXPECT_EQ(joule_mpi_should_yield(&got), JOULE_OK);
+    EXPECT_EQ(got, k.expect) << "JOULE_LEWI=" << k.lewi
+                             << " JOULE_MPI_YIELD=" << (k.yield ? k.yield : "");
+  }
+  joule_test::scoped_env bad("JOULE_MPI_YIELD", "sometimes");
+  int got = -1;
+  EXPECT_EQ(joule_mpi_should_yield(&got), JOULE_ERR_CONFIG);
+  EXPECT_EQ(joule_mpi_should_yield(nullptr), JOULE_ERR_INVALID);
 }
 
 }  // namespace

@@ -15,10 +15,14 @@
 #include <joule/joule.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <string>
+#include <utility>
+
+#include "test_support.hpp"
 
 namespace lending_test {
 
@@ -98,14 +102,11 @@ inline bool pin_to(int cpu) {
 
 inline int online_cpus() { return int(::sysconf(_SC_NPROCESSORS_ONLN)); }
 
-// Polls cond() until it holds or timeout_ms passes; returns the last value.
+// Polls cond() until it holds or timeout_ms passes; returns the last value
+// (tests/common's eventually, with the timeout in milliseconds).
 template <class Cond>
 bool eventually(Cond&& cond, int timeout_ms = 20000) {
-  for (int i = 0; i < timeout_ms; ++i) {
-    if (cond()) return true;
-    ::usleep(1000);
-  }
-  return cond();
+  return joule_test::eventually(std::forward<Cond>(cond), std::chrono::milliseconds(timeout_ms));
 }
 
 // Restores the process's affinity at scope exit (tests pin themselves).

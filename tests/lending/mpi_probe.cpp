@@ -7,19 +7,23 @@
 //    Ibarrier, Reduce_scatter_block, a neighbourhood collective, a window
 //    fence, ...), rank 1 enters it first and rank 0 joins only once rank 1's
 //    CPU is idle in the table: a call that is not intercepted shows up as a
-//    named failure (after a timeout), never as a hang.
+//    named failure (after a timeout), never as a hang. The point-to-point
+//    and completion calls that wait politely (through MPI_Test) also check
+//    the data and statuses they deliver.
 // Exit 0 = pass; rank 0 prints "MPI-LENDING OK".
 #define OMPI_SKIP_MPICXX 1
 #include <mpi.h>
 #include <sched.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <utility>
 #include <vector>
 
 #include "joule/joule.h"
+#include "test_support.hpp"
 
 namespace {
 
@@ -29,9 +33,8 @@ int state_of(int cpu) {
 }
 
 bool wait_state(int cpu, int state, int ms = 10000) {
-  for (int i = 0; i < ms; ++i, ::usleep(1000))
-    if (state_of(cpu) == state) return true;
-  return false;
+  return joule_test::eventually([&] { return state_of(cpu) == state; },
+                                std::chrono::milliseconds(ms));
 }
 
 int failures = 0;
@@ -51,7 +54,12 @@ void signal_next(int k) {
     int got = -1;
     MPI_Irecv(&got, 1, MPI_INT, 1, 77, MPI_COMM_WORLD, &r);
   }
-  for (int done = 0; !done; ::usleep(100)) MPI_Test(&r, &done, MPI_STATUS_IGNORE);
+  const bool arrived = joule_test::eventually([&] {
+    int done = 0;
+    MPI_Test(&r, &done, MPI_STATUS_IGNORE);
+    return done != 0;
+  });
+  check(arrived, "rank 1's signal for the next call");
 }
 
 void borrow_during_barrier(const int cpus[2]) {
@@ -65,10 +73,10 @@ void borrow_during_barrier(const int cpus[2]) {
   // Rank 1 also lends during the Allgather before: retry until its CPU is
   // idle for good (it stays so while rank 1 waits in the barrier).
   int got = 0, cpu = -1;
-  for (int i = 0; i < 10000 && got == 0; ++i) {
-    if (wait_state(cpus[1], JOULE_CPU_IDLE)) joule_borrow_up_to(1, &cpu, &got);
-    if (got == 0) ::usleep(1000);
-  }
+  joule_test::eventually([&] {
+    if (state_of(cpus[1]) == JOULE_CPU_IDLE) joule_borrow_up_to(1, &cpu, &got);
+    return got == 1;
+  });
   check(got == 1 && cpu == cpus[1], "borrow rank 1's CPU while it waits in MPI_Barrier");
   check(joule_return_cpu(cpus[1]) == JOULE_OK, "return it");
   MPI_Barrier(MPI_COMM_WORLD);
@@ -95,8 +103,10 @@ std::vector<Call> blocking_calls(MPI_Comm ring, MPI_Win win) {
        }},
       {"MPI_Recv",
        [] {
-         if (rank == 1) MPI_Recv(a, 1, MPI_INT, 0, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-         else MPI_Send(b, 1, MPI_INT, 1, 6, MPI_COMM_WORLD);
+         if (rank == 1)
+           MPI_Recv(a, 1, MPI_INT, 0, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+         else
+           MPI_Send(b, 1, MPI_INT, 1, 6, MPI_COMM_WORLD);
        }},
       {"MPI_Sendrecv",
        [peer] {
@@ -115,6 +125,65 @@ std::vector<Call> blocking_calls(MPI_Comm ring, MPI_Win win) {
          MPI_Comm dup;
          MPI_Comm_dup(MPI_COMM_WORLD, &dup);
          MPI_Comm_free(&dup);
+       }},
+  };
+}
+
+// Point-to-point and completion calls that libjoule-mpi waits for through
+// their non-blocking forms on a lent CPU (polite waits): each must still lend
+// and deliver. Rank 0 sends 100 + tag with tag; rank 1 checks what it got.
+std::vector<Call> polite_calls() {
+  static const auto send = [](int tag) {
+    const int v = 100 + tag;
+    MPI_Send(&v, 1, MPI_INT, 1, tag, MPI_COMM_WORLD);
+  };
+  static const auto recv_nb = [](int tag, int* v, MPI_Request* r) {
+    MPI_Irecv(v, 1, MPI_INT, 0, tag, MPI_COMM_WORLD, r);
+  };
+  return {
+      {"MPI_Probe",
+       [] {
+         if (rank == 0) return send(20);
+         MPI_Status st;
+         int v = 0;
+         MPI_Probe(0, 20, MPI_COMM_WORLD, &st);
+         MPI_Recv(&v, 1, MPI_INT, 0, 20, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+         check(st.MPI_TAG == 20 && v == 120, "MPI_Probe's status, then MPI_Recv's data");
+       }},
+      {"MPI_Mprobe and MPI_Mrecv",
+       [] {
+         if (rank == 0) return send(21);
+         MPI_Message m;
+         int v = 0;
+         MPI_Mprobe(0, 21, MPI_COMM_WORLD, &m, MPI_STATUS_IGNORE);
+         MPI_Mrecv(&v, 1, MPI_INT, &m, MPI_STATUS_IGNORE);
+         check(v == 121, "MPI_Mrecv's data");
+       }},
+      {"MPI_Waitany (of an MPI_Irecv)",
+       [] {
+         if (rank == 0) return send(22);
+         MPI_Request r;
+         int v = 0, index = -1;
+         recv_nb(22, &v, &r);
+         MPI_Waitany(1, &r, &index, MPI_STATUS_IGNORE);
+         check(index == 0 && v == 122, "MPI_Waitany's index and data");
+       }},
+      {"MPI_Waitsome (of an MPI_Irecv)",
+       [] {
+         if (rank == 0) return send(23);
+         MPI_Request r;
+         int v = 0, count = 0, index = -1;
+         recv_nb(23, &v, &r);
+         MPI_Waitsome(1, &r, &count, &index, MPI_STATUSES_IGNORE);
+         check(count == 1 && index == 0 && v == 123, "MPI_Waitsome's count and data");
+       }},
+      {"MPI_Ssend",
+       [] {
+         int v = 124;
+         if (rank == 1) return (void)MPI_Ssend(&v, 1, MPI_INT, 0, 24, MPI_COMM_WORLD);
+         v = 0;
+         MPI_Recv(&v, 1, MPI_INT, 1, 24, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+         check(v == 124, "MPI_Ssend's data");
        }},
   };
 }
@@ -146,6 +215,7 @@ int main(int argc, char** argv) {
   MPI_Win win;
   MPI_Win_create(window, sizeof window, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
   each_call_lends(cpus, blocking_calls(ring, win));
+  each_call_lends(cpus, polite_calls());
   MPI_Win_free(&win);
   MPI_Comm_free(&ring);
 

@@ -21,6 +21,8 @@ struct Shared {
   std::atomic<int> overlaps;
   std::atomic<int> forbidden;  // a verb succeeded for an actor not entitled to it
   std::atomic<long> runs;
+  std::atomic<int> joined;     // children that joined the table
+  std::atomic<long> steps[5];  // verbs each child has performed
   std::atomic<int> go;
 };
 
@@ -39,13 +41,14 @@ bool enter_cpu(Shared& sh, int cpu, pid_t me) {
   return false;
 }
 
-void run_process(Shared& sh, const std::string& shm, std::vector<int> owned, unsigned seed,
-                 double seconds) {
+void run_process(Shared& sh, const std::string& shm, int index, std::vector<int> owned,
+                 unsigned seed, double seconds) {
   LewiOptions o;
   o.shm = shm;
   auto s = Session::join(o, owned);
   const pid_t me = ::getpid();
-  while (!sh.go.load()) ::usleep(100);
+  sh.joined.fetch_add(1);
+  CHILD_CHECK(eventually([&] { return sh.go.load() != 0; }));
   std::mt19937 rng(seed);
   const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   while (std::chrono::steady_clock::now() < end) {
@@ -55,6 +58,7 @@ void run_process(Shared& sh, const std::string& shm, std::vector<int> owned, uns
     const bool was_guest = s->table().load(c).guest == me;
     Outcome out = Outcome::Illegal;
     std::vector<int> got;
+    sh.steps[index].fetch_add(1);
     switch (rng() % 9) {
       case 0:
       case 1:
@@ -106,11 +110,18 @@ TEST(LendingStress, RandomVerbsKeepTheInvariants) {
   const std::vector<std::vector<int>> owned = {{0}, {1}, {}, {}, {}};
   std::vector<pid_t> kids;
   for (std::size_t i = 0; i < owned.size(); ++i)
-    kids.push_back(fork_child(
-        [&, i] { run_process(*sh, g.name, owned[i], unsigned(1000 + i), i == 4 ? 30.0 : 1.0); }));
-  ::usleep(100000);  // every child registered
+    kids.push_back(fork_child([&, i] {
+      run_process(*sh, g.name, int(i), owned[i], unsigned(1000 + i), i == 4 ? 30.0 : 1.0);
+    }));
+  EXPECT_TRUE(eventually([&] { return sh->joined.load() == int(kids.size()); }))
+      << "not every child joined the table";
   sh->go.store(1);
-  ::usleep(400000);
+  // Kill child 4 in the middle of its run: once it and the others are busy.
+  EXPECT_TRUE(eventually([&] {
+    for (const auto& n : sh->steps)
+      if (n.load() < 500) return false;
+    return true;
+  })) << "the children made no progress";
   ::kill(kids[4], SIGKILL);  // dies holding whatever it had
   EXPECT_EQ(wait_child(kids[4]), -SIGKILL);
   for (std::size_t i = 0; i + 1 < kids.size(); ++i) EXPECT_EQ(wait_child(kids[i]), 0) << i;

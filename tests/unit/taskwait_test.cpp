@@ -11,6 +11,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <memory>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -52,10 +54,40 @@ TEST_P(Taskwait, WaitsForAllChildrenAndDescendants) {
   EXPECT_EQ(done.load(), 40);
 }
 
+// A taskwait with nothing to wait for returns without waiting for (or
+// running) tasks that are not its children, and leaves nothing behind: an
+// exception already rethrown is not rethrown again, and new tasks still run.
+// The wait is bounded by finishes_within (a generous timeout), not timed.
 TEST_P(Taskwait, NoChildrenReturnsAtOnce) {
+  joule::spawn([] { throw std::runtime_error("child"); });
+  EXPECT_THROW(joule::taskwait(), std::runtime_error);
+  EXPECT_NO_THROW(joule::taskwait()) << "a consumed exception was rethrown";
+
+  // A task of the main thread that stays unfinished until released.
+  auto release = std::make_shared<std::atomic<bool>>(false);
+  auto finished = std::make_shared<std::atomic<bool>>(false);
+  joule::spawn([release, finished] {
+    wait_flag(*release);
+    finished->store(true);
+  });
+  // Another thread has no children: its taskwait returns meanwhile (10 s:
+  // well before the task above gives up waiting for its release).
+  EXPECT_TRUE(finishes_within(
+      [] {
+        joule::taskwait();
+        joule::taskwait();
+      },
+      10s))
+      << "taskwait without children did not return";
+  EXPECT_FALSE(finished->load()) << "it waited for a task that is not its child";
+  release->store(true);
   joule::taskwait();
+  EXPECT_TRUE(finished->load());
+
+  std::atomic<int> after{0};
+  for (int i = 0; i < 10; ++i) joule::spawn([&after] { after.fetch_add(1); });
   joule::taskwait();
-  SUCCEED();
+  EXPECT_EQ(after.load(), 10) << "tasks spawned after the empty taskwaits";
 }
 
 TEST_P(Taskwait, ReusableAcrossRounds) {

@@ -196,6 +196,10 @@ JOULE_EXPORT int joule_get_cpu_info(int cpu, joule_cpu_info_t *info);
  * and take it back after, waiting for its borrower's task boundary. */
 JOULE_EXPORT int joule_blocking_enter(void);
 JOULE_EXPORT int joule_blocking_leave(void);
+/* For libjoule-mpi before MPI_Init: *yield = 1 when blocking MPI calls should
+ * leave a lent CPU to its borrower (JOULE_MPI_YIELD=on, or auto with
+ * JOULE_LEWI not off), else 0. JOULE_ERR_CONFIG for a bad configuration. */
+JOULE_EXPORT int joule_mpi_should_yield(int *yield);
 
 /* Application hints (DLB's enable / disable / single / parallel). */
 #define JOULE_LENDING_ENABLE 0   /* lend and borrow freely (default) */

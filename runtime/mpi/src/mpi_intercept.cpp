@@ -7,6 +7,14 @@
 // call in the trace (MPI state and call name, JOULE_TRACE=paraver|chrome).
 // With JOULE_LEWI=off and tracing off, a wrapper is a call to PMPI plus two
 // calls into libjoule that return at once.
+//
+// A lent CPU must not be burnt by the lender's waiting (JOULE_MPI_YIELD, on
+// by default with lending): MPI_Init asks the MPI library to yield in its
+// blocking waits (mpi_yield.hpp), and the point-to-point and completion calls
+// below wait through their non-blocking forms, backing off while a borrower
+// runs on the lent CPU (polite_wait.hpp). Collectives, one-sided and file
+// calls keep their blocking form: a non-blocking collective does not match a
+// blocking one on another rank.
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
@@ -14,20 +22,31 @@
 #include <atomic>
 
 #include "joule/joule.h"
+#include "mpi_yield.hpp"
+#include "polite_wait.hpp"
 
 namespace {
+
+using joule::mpi::polite_wait;
+using joule::mpi::polite_wait_request;
 
 // Set once the process joined the CPU table in MPI_Init (or the runtime did):
 // checked with one load so that off costs nothing.
 std::atomic<bool> g_lending{false};
+// JOULE_MPI_YIELD resolved in MPI_Init: wait politely on a lent CPU.
+std::atomic<bool> g_polite{false};
 
 // The trace brackets the lending, so that the lend and reclaim events of a
-// call fall inside its MPI state.
+// call fall inside its MPI state. cpu: the CPU the call gave up, when it
+// should wait politely; -1 otherwise.
 struct BlockingScope {
   const bool on = g_lending.load(std::memory_order_relaxed) || joule_lending_active();
+  int cpu = -1;
   explicit BlockingScope(const char* name) {
     joule_trace_mpi_enter(name);
-    if (on) joule_blocking_enter();
+    if (!on) return;
+    joule_blocking_enter();
+    if (g_polite.load(std::memory_order_relaxed)) cpu = joule::mpi::given_up_cpu();
   }
   ~BlockingScope() {
     if (on) joule_blocking_leave();
@@ -39,11 +58,26 @@ struct BlockingScope {
 
 bool g_started = false;  // MPI_Init joined the table (and must leave it)
 
+// Before PMPI_Init: JOULE_MPI_YIELD decides whether the MPI library is asked
+// to yield while it waits (the user's own setting of the library wins).
+void before_init() {
+  int yield = 0;
+  if (joule_mpi_should_yield(&yield) != JOULE_OK || !yield) return;
+  g_polite.store(true, std::memory_order_relaxed);
+  joule::mpi::ask_library_to_yield(joule::mpi::detect_library());
+}
+
 void after_init() {
   int rank = -1;
   if (PMPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS) joule_trace_set_rank(rank);
   g_started = joule_lending_start(JOULE_LENDING_FROM_CONFIG) == JOULE_OK;
   g_lending.store(g_started, std::memory_order_relaxed);
+}
+
+// Sendrecv's error: the receive's, else the send's (statuses of Testall).
+int first_error(int rc, const MPI_Status st[2]) {
+  if (rc != MPI_ERR_IN_STATUS) return rc;
+  return st[0].MPI_ERROR != MPI_SUCCESS ? st[0].MPI_ERROR : st[1].MPI_ERROR;
 }
 
 }  // namespace
@@ -54,13 +88,35 @@ void after_init() {
     return PMPI_##name args;               \
   }
 
+// A blocking call that, on a CPU it gave up, starts its non-blocking form
+// (PMPI_<nb> nb_args, which ends with &r) and completes it politely.
+#define JOULE_BLOCKING_VIA(name, nb, params, args, nb_args, status)     \
+  extern "C" int MPI_##name params {                                    \
+    BlockingScope scope("MPI_" #name);                                  \
+    if (scope.cpu < 0) return PMPI_##name args;                         \
+    MPI_Request r;                                                      \
+    if (const int rc = PMPI_##nb nb_args; rc != MPI_SUCCESS) return rc; \
+    return polite_wait_request(scope.cpu, &r, status);                  \
+  }
+
+// A blocking call that, on a CPU it gave up, polls `poll` (an expression
+// with `done`) politely instead.
+#define JOULE_BLOCKING_POLL(name, params, args, poll)               \
+  extern "C" int MPI_##name params {                                \
+    BlockingScope scope("MPI_" #name);                              \
+    if (scope.cpu < 0) return PMPI_##name args;                     \
+    return polite_wait(scope.cpu, [&](int* done) { return poll; }); \
+  }
+
 extern "C" int MPI_Init(int* argc, char*** argv) {
+  before_init();
   const int rc = PMPI_Init(argc, argv);
   if (rc == MPI_SUCCESS) after_init();
   return rc;
 }
 
 extern "C" int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  before_init();
   const int rc = PMPI_Init_thread(argc, argv, required, provided);
   if (rc == MPI_SUCCESS) after_init();
   return rc;
@@ -74,34 +130,59 @@ extern "C" int MPI_Finalize(void) {
 }
 
 // Point to point.
-JOULE_BLOCKING(Send, (const void* b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c),
-               (b, n, t, d, tag, c))
-JOULE_BLOCKING(Ssend, (const void* b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c),
-               (b, n, t, d, tag, c))
-JOULE_BLOCKING(Rsend, (const void* b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c),
-               (b, n, t, d, tag, c))
-JOULE_BLOCKING(Recv, (void* b, int n, MPI_Datatype t, int s, int tag, MPI_Comm c, MPI_Status* st),
-               (b, n, t, s, tag, c, st))
-JOULE_BLOCKING(Sendrecv,
-               (const void* sb, int sn, MPI_Datatype st, int d, int stag, void* rb, int rn,
-                MPI_Datatype rt, int s, int rtag, MPI_Comm c, MPI_Status* status),
-               (sb, sn, st, d, stag, rb, rn, rt, s, rtag, c, status))
+JOULE_BLOCKING_VIA(Send, Isend, (const void* b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c),
+                   (b, n, t, d, tag, c), (b, n, t, d, tag, c, &r), MPI_STATUS_IGNORE)
+JOULE_BLOCKING_VIA(Ssend, Issend,
+                   (const void* b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c),
+                   (b, n, t, d, tag, c), (b, n, t, d, tag, c, &r), MPI_STATUS_IGNORE)
+JOULE_BLOCKING_VIA(Rsend, Irsend,
+                   (const void* b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c),
+                   (b, n, t, d, tag, c), (b, n, t, d, tag, c, &r), MPI_STATUS_IGNORE)
+JOULE_BLOCKING_VIA(Recv, Irecv,
+                   (void* b, int n, MPI_Datatype t, int s, int tag, MPI_Comm c, MPI_Status* st),
+                   (b, n, t, s, tag, c, st), (b, n, t, s, tag, c, &r), st)
+JOULE_BLOCKING_VIA(Mrecv, Imrecv, (void* b, int n, MPI_Datatype t, MPI_Message* m, MPI_Status* st),
+                   (b, n, t, m, st), (b, n, t, m, &r), st)
+JOULE_BLOCKING_POLL(Probe, (int s, int tag, MPI_Comm c, MPI_Status* st), (s, tag, c, st),
+                    PMPI_Iprobe(s, tag, c, done, st))
+JOULE_BLOCKING_POLL(Mprobe, (int s, int tag, MPI_Comm c, MPI_Message* m, MPI_Status* st),
+                    (s, tag, c, m, st), PMPI_Improbe(s, tag, c, done, m, st))
 JOULE_BLOCKING(Sendrecv_replace,
                (void* b, int n, MPI_Datatype t, int d, int stag, int s, int rtag, MPI_Comm c,
                 MPI_Status* status),
                (b, n, t, d, stag, s, rtag, c, status))
-JOULE_BLOCKING(Probe, (int s, int tag, MPI_Comm c, MPI_Status* st), (s, tag, c, st))
-JOULE_BLOCKING(Mprobe, (int s, int tag, MPI_Comm c, MPI_Message* m, MPI_Status* st),
-               (s, tag, c, m, st))
-JOULE_BLOCKING(Mrecv, (void* b, int n, MPI_Datatype t, MPI_Message* m, MPI_Status* st),
-               (b, n, t, m, st))
+
+extern "C" int MPI_Sendrecv(const void* sb, int sn, MPI_Datatype st, int d, int stag, void* rb,
+                            int rn, MPI_Datatype rt, int s, int rtag, MPI_Comm c,
+                            MPI_Status* status) {
+  BlockingScope scope("MPI_Sendrecv");
+  if (scope.cpu < 0) return PMPI_Sendrecv(sb, sn, st, d, stag, rb, rn, rt, s, rtag, c, status);
+  MPI_Request r[2];
+  if (const int rc = PMPI_Irecv(rb, rn, rt, s, rtag, c, &r[0]); rc != MPI_SUCCESS) return rc;
+  if (const int rc = PMPI_Isend(sb, sn, st, d, stag, c, &r[1]); rc != MPI_SUCCESS) {
+    PMPI_Cancel(&r[0]);
+    PMPI_Request_free(&r[0]);
+    return rc;
+  }
+  MPI_Status both[2] = {};
+  const int rc = polite_wait(scope.cpu, [&](int* done) { return PMPI_Testall(2, r, done, both); });
+  if (status != MPI_STATUS_IGNORE) *status = both[0];
+  return first_error(rc, both);
+}
 
 // Completion.
-JOULE_BLOCKING(Wait, (MPI_Request * r, MPI_Status* st), (r, st))
-JOULE_BLOCKING(Waitall, (int n, MPI_Request r[], MPI_Status* st), (n, r, st))
-JOULE_BLOCKING(Waitany, (int n, MPI_Request r[], int* i, MPI_Status* st), (n, r, i, st))
-JOULE_BLOCKING(Waitsome, (int n, MPI_Request r[], int* out, int idx[], MPI_Status st[]),
-               (n, r, out, idx, st))
+JOULE_BLOCKING_POLL(Wait, (MPI_Request * r, MPI_Status* st), (r, st), PMPI_Test(r, done, st))
+JOULE_BLOCKING_POLL(Waitall, (int n, MPI_Request r[], MPI_Status* st), (n, r, st),
+                    PMPI_Testall(n, r, done, st))
+JOULE_BLOCKING_POLL(Waitany, (int n, MPI_Request r[], int* i, MPI_Status* st), (n, r, i, st),
+                    PMPI_Testany(n, r, i, done, st))
+// Testsome reports no completion as outcount 0 (MPI_UNDEFINED: none active).
+JOULE_BLOCKING_POLL(Waitsome, (int n, MPI_Request r[], int* out, int idx[], MPI_Status st[]),
+                    (n, r, out, idx, st), [&] {
+                      const int rc = PMPI_Testsome(n, r, out, idx, st);
+                      *done = *out != 0;
+                      return rc;
+                    }())
 
 // Collectives.
 JOULE_BLOCKING(Barrier, (MPI_Comm c), (c))
