@@ -117,6 +117,14 @@ Runtime::Runtime(Config cfg) : config_(std::move(cfg)) {
 
 Runtime::~Runtime() = default;
 
+RunInfo Runtime::run_info() const {
+  RunInfo run;
+  for (int i = 0; i < owned_workers_; ++i) run.worker_cpus.push_back(worker(i)->cpu());
+  run.observers = observers_.size();
+  run.start_ns = start_ns_;
+  return run;
+}
+
 void Runtime::launch() {
   start_ns_ = now_ns();
   const std::uint64_t gen = g_generation.fetch_add(1) + 1;
@@ -125,9 +133,9 @@ void Runtime::launch() {
   ctx.generation = gen;
   main_root_ = make_root(serial_);
   ctx.root = ctx.current = main_root_;
-  for (auto& o : observers_) o->on_runtime_start(*this);
-  std::vector<int> owned;
-  for (int i = 0; i < owned_workers_; ++i) owned.push_back(worker(i)->cpu());
+  const RunInfo run = run_info();
+  for (auto& o : observers_) o->on_runtime_start(run);
+  const std::vector<int>& owned = run.worker_cpus;
   cpu_manager_->start(owned);
   topology_->save_current_binding();
   worker(0)->adopt_current_thread(ctx);
@@ -185,7 +193,8 @@ void Runtime::shutdown() {
   cpu_manager_->stop();
   for (auto& o : observers_) o->on_worker_stop(0);
   topology_->restore_current_binding();
-  for (auto& o : observers_) o->on_runtime_stop(*this);
+  const RunInfo run = run_info();
+  for (auto& o : observers_) o->on_runtime_stop(run);
   if (config_.report) print_report();
   report_lost_exception(main_root_);
   for (Task* r : external_roots_) report_lost_exception(r);

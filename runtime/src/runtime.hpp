@@ -13,7 +13,7 @@
 #include "cpu_manager.hpp"
 #include "idle.hpp"
 #include "observer.hpp"
-#include "joule/joule.hpp"
+#include "joule/types.hpp"
 #include "sync_scheduler.hpp"
 #include "task.hpp"
 #include "thread_context.hpp"
@@ -21,6 +21,10 @@
 #include "worker.hpp"
 
 namespace joule::rt {
+
+// The engine's keys: JOULE_CPUS, JOULE_WORKERS, JOULE_BIND, JOULE_SPIN_US,
+// JOULE_SERIAL_INLINE, JOULE_THROTTLE_TASKS (config_keys_engine.cpp).
+std::vector<ConfigKey> engine_config_keys();
 
 class Runtime {
  public:
@@ -108,6 +112,7 @@ class Runtime {
   void wait_ready_and_run(Task* t, ThreadContext& ctx);
   void report_lost_exception(Task* root);
   void print_report() const;
+  RunInfo run_info() const;
 
   Worker& add_worker(int cpu);  // caller holds workers_mutex_
   void activate_cpu(int cpu);

@@ -45,18 +45,6 @@ void push(joule_oss_deps_t* d, int kind, const void* addr, size_t bytes) {
   d->deps[d->n++] = joule_dep_t{kind, addr, bytes};
 }
 
-joule::task_options to_cxx(const joule_task_options_t* o) {
-  joule::task_options out;
-  if (!o) return out;
-  out.label = o->label;
-  out.priority = o->priority;
-  out.final = o->final_ != 0;
-  out.if_ = o->if_ != 0;
-  out.cost = o->cost;
-  out.affinity = o->affinity;
-  return out;
-}
-
 }  // namespace
 
 extern "C" {
@@ -191,7 +179,7 @@ void taskwait_on(joule_oss_deps_t* d) {
 void taskloop_run(joule_loop_fn_t fn, void* ctx, int64_t n, int64_t grainsize,
                   const joule_task_options_t* opts) {
   if (n <= 0) return;
-  joule::detail::taskloop(fn, ctx, 0, n, grainsize, to_cxx(opts));
+  joule::detail::taskloop(fn, ctx, 0, n, grainsize, joule::detail::to_options(opts));
 }
 
 }  // namespace joule_oss

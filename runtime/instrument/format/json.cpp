@@ -1,5 +1,7 @@
 #include "json.hpp"
 
+#include "text.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -229,23 +231,6 @@ void JsonParser::expect_end() {
   if (pos_ != s_.size()) fail("trailing characters");
 }
 
-std::string json_quote(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += char(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += char(c);
-    }
-  }
-  return out + "\"";
-}
-
 std::string to_json(const JsonValue& v) {
   switch (v.type) {
     case JsonValue::null: return "null";
@@ -255,7 +240,7 @@ std::string to_json(const JsonValue& v) {
       std::snprintf(buf, sizeof buf, "%.17g", v.num);
       return buf;
     }
-    case JsonValue::string: return json_quote(v.str);
+    case JsonValue::string: return rt::json_quote(v.str);
     case JsonValue::array: {
       std::string out = "[";
       for (std::size_t i = 0; i < v.items.size(); ++i) {
@@ -268,7 +253,7 @@ std::string to_json(const JsonValue& v) {
       std::string out = "{";
       for (std::size_t i = 0; i < v.keys.size(); ++i) {
         if (i) out += ',';
-        out += json_quote(v.keys[i]);
+        out += rt::json_quote(v.keys[i]);
         out += ':';
         out += to_json(v.items[i]);
       }

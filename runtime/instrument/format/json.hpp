@@ -61,7 +61,6 @@ class JsonParser {
 
 // Compact serialisation (numbers with up to 17 significant digits).
 std::string to_json(const JsonValue& v);
-std::string json_quote(std::string_view s);
 
 // Parses the whole text; returns "" if valid, else the error with its offset.
 std::string json_error(std::string_view text);

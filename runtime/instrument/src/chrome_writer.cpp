@@ -9,6 +9,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "text.hpp"
 #include "trace_session.hpp"
 
 namespace joule::rt {
@@ -16,30 +17,13 @@ namespace {
 
 using namespace trace_format;
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += char(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += char(c);
-    }
-  }
-  return out + "\"";
-}
-
 class ChromeOut {
  public:
   ChromeOut(std::FILE* f, const TraceSession& s) : f_(f), s_(s), pid_(::getpid()) {}
 
   void begin_event(const char* ph, const std::string& name, const char* cat, int tid,
                    std::uint64_t t) {
-    begin_quoted(ph, json_string(name), cat, tid, t);
+    begin_quoted(ph, json_quote(name), cat, tid, t);
   }
   // `quoted`: the name already as a JSON string (cached for labels).
   void begin_quoted(const char* ph, const std::string& quoted, const char* cat, int tid,
@@ -92,11 +76,11 @@ void ChromeOut::thread(const ThreadBuffer& b, int tid) {
   auto label = [&](std::uint32_t l) { return l < labels.size() ? labels[l] : "label " + std::to_string(l); };
   std::vector<std::string> quoted, created;  // JSON names per label id, made once
   for (const auto& l : labels) {
-    quoted.push_back(json_string(l));
-    created.push_back(json_string("create " + l));
+    quoted.push_back(json_quote(l));
+    created.push_back(json_quote("create " + l));
   }
   auto q = [&](std::vector<std::string>& v, std::uint32_t l, const char* prefix) {
-    return l < v.size() ? v[l] : json_string(prefix + label(l));
+    return l < v.size() ? v[l] : json_quote(prefix + label(l));
   };
   auto close_state = [&](std::uint32_t st, std::uint64_t t) {
     for (auto it = states.rbegin(); it != states.rend(); ++it) {
@@ -174,7 +158,7 @@ void ChromeOut::metadata(const std::vector<const ThreadBuffer*>& threads) {
   const std::string pname = "joule pid " + std::to_string(pid_) +
                             (s_.options().rank >= 0 ? " rank " + std::to_string(s_.options().rank) : "");
   std::fprintf(f_, "%s\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":%s}}",
-               first_ ? "" : ",", pid_, json_string(pname).c_str());
+               first_ ? "" : ",", pid_, json_quote(pname).c_str());
   first_ = false;
   for (std::size_t i = 0; i < threads.size(); ++i) {
     const ThreadBuffer& b = *threads[i];
@@ -184,7 +168,7 @@ void ChromeOut::metadata(const std::vector<const ThreadBuffer*>& threads) {
                                              : "thread " + std::to_string(i + 1);
     std::fprintf(f_, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%zu,"
                  "\"args\":{\"name\":%s,\"worker\":%d,\"cpu\":%d,\"borrowed\":%s}}",
-                 pid_, i + 1, json_string(name).c_str(), b.worker(), b.cpu(),
+                 pid_, i + 1, json_quote(name).c_str(), b.worker(), b.cpu(),
                  b.guest() ? "true" : "false");
     std::fprintf(f_, ",\n{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%d,\"tid\":%zu,"
                  "\"args\":{\"sort_index\":%zu}}", pid_, i + 1, i + 1);
@@ -202,7 +186,7 @@ std::vector<std::string> write_chrome(const TraceSession& s, const std::string& 
   if (::gethostname(host, sizeof host - 1) != 0) std::strcpy(host, "localhost");
   std::fprintf(f, "{\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"joule_format\":1,\"pid\":%d,"
                "\"rank\":%d,\"host\":%s,\"start_ns\":%llu,\"stop_ns\":%llu},\n\"traceEvents\":[",
-               int(::getpid()), s.options().rank, json_string(host).c_str(),
+               int(::getpid()), s.options().rank, json_quote(host).c_str(),
                static_cast<unsigned long long>(s.start_ns()),
                static_cast<unsigned long long>(s.stop_ns()));
   ChromeOut out(f, s);

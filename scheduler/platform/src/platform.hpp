@@ -27,7 +27,7 @@
 namespace joule::rt {
 struct Config;
 struct Task;
-class Runtime;
+struct RunInfo;
 }  // namespace joule::rt
 
 namespace joule::plat {
@@ -87,7 +87,7 @@ class Platform {
   bool active() const noexcept { return active_; }
 
   // ---- the observer's hooks (platform_hooks.cpp) ----
-  void begin(const rt::Runtime& rt);
+  void begin(const rt::RunInfo& run);
   void end();
   bool has_slot(int worker) const noexcept {
     return worker >= 0 && std::size_t(worker) < slots_.size();

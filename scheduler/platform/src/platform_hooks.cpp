@@ -8,7 +8,6 @@
 #include "log.hpp"
 #include "observer.hpp"
 #include "platform.hpp"
-#include "runtime.hpp"
 #include "task.hpp"
 #include "trace_api.hpp"
 #include "worker_slot.hpp"
@@ -28,16 +27,16 @@ void add(std::atomic<std::uint64_t>& a, std::uint64_t v) noexcept {
 
 }  // namespace
 
-void Platform::begin(const rt::Runtime& rt) {
+void Platform::begin(const rt::RunInfo& run) {
   start_ns_ = rt::now_ns();
   last_sample_ns_.store(start_ns_);
-  const int n = rt.num_workers();
+  const int n = int(run.worker_cpus.size());
   worker_cpu_.clear();
   slots_.clear();
   const bool model_pus = machine_.synthetic() && !(dvfs_->caps() & kCapReal);
   for (int w = 0; w < n; ++w) {
     const int cpu = model_pus ? machine_.pus()[std::size_t(w) % machine_.pus().size()].cpu
-                              : rt.worker_cpu(w);
+                              : run.worker_cpus[std::size_t(w)];
     worker_cpu_.push_back(cpu);
     auto s = std::make_unique<WorkerSlot>();
     s->cpu = cpu;
@@ -47,7 +46,7 @@ void Platform::begin(const rt::Runtime& rt) {
     for (std::size_t i = 0; i < s->table->size(); ++i) s->active_ns[i].store(0);
     s->last.store(start_ns_);
     s->running.store(true);
-    s->trace_cpu = rt.worker_cpu(w);
+    s->trace_cpu = run.worker_cpus[std::size_t(w)];
     slots_.push_back(std::move(s));
   }
   trace_cpus();

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <exception>
 
-#include "joule/joule.h"
+#include "joule/types.h"
 #include "small_vector.hpp"
 #include "spin_lock.hpp"
 

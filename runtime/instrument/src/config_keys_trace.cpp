@@ -24,7 +24,13 @@ void set_dir(Config& c, std::string_view v) {
   c.trace.dir = std::string(v);
 }
 
-const std::vector<ConfigKey> kTraceKeys = {
+
+}  // namespace
+
+// Built at each call, not at static initialisation: api/ adds the sections
+// from a static initialiser of its own.
+std::vector<ConfigKey> trace_config_keys() {
+  return {
     {"JOULE_TRACE", [] { return std::string("none, paraver, chrome"); },
      "write a trace: Paraver .prv/.pcf/.row or Chrome/Perfetto JSON (see docs/observability.md)",
      set_format, [](const Config& c) { return c.trace.format; }},
@@ -39,21 +45,7 @@ const std::vector<ConfigKey> kTraceKeys = {
      "MPI rank for trace file names; -1 reads OMPI_COMM_WORLD_RANK, PMI_RANK or SLURM_PROCID",
      [](Config& c, std::string_view v) { c.trace.rank = int(parse_int(v, -1, 16777215)); },
      [](const Config& c) { return std::to_string(c.trace.rank); }},
-};
-
-}  // namespace
-
-int Config::Trace::launcher_rank() {
-  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"}) {
-    const char* v = std::getenv(var);
-    if (!v || !*v) continue;
-    char* end = nullptr;
-    const long r = std::strtol(v, &end, 10);
-    if (*end == '\0' && r >= 0 && r < (1L << 24)) return int(r);
-  }
-  return -1;
+  };
 }
-
-std::vector<ConfigKey> trace_config_keys() { return kTraceKeys; }
 
 }  // namespace joule::rt

@@ -12,14 +12,13 @@
 
 #include "config.hpp"
 
-namespace joule::rt {
-namespace {
+namespace joule::plat {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
+using rt::Config;
+using rt::ConfigKey;
+using rt::parse_int;
+using rt::trim;
+namespace {
 
 std::vector<std::string_view> split(std::string_view v, char sep) {
   std::vector<std::string_view> out;
@@ -199,7 +198,13 @@ void set_topology(Config& c, std::string_view v) {
 
 std::string str(const char* s) { return s; }
 
-const std::vector<ConfigKey> kPlatformKeys = {
+
+}  // namespace
+
+// Built at each call, not at static initialisation: api/ adds the sections
+// from a static initialiser of its own.
+std::vector<rt::ConfigKey> platform_config_keys() {
+  return {
     {"JOULE_DVFS", [] { return str("auto, none, emulated, cpufreq"); },
      "DVFS backend; auto = cpufreq when writable, else none",
      [](Config& c, std::string_view v) { set_choice(c.platform.dvfs, v, {"auto", "none", "emulated", "cpufreq"}); },
@@ -271,20 +276,7 @@ const std::vector<ConfigKey> kPlatformKeys = {
      "where the DVFS state file lives, for repair after a killed process (joule-ctl restore)",
      [](Config& c, std::string_view v) { c.platform.state_dir = std::string(trim(v)); },
      [](const Config& c) { return c.platform.state_dir; }},
-};
-
-}  // namespace
-
-std::string Config::Platform::default_state_dir() {
-  const char* x = std::getenv("XDG_RUNTIME_DIR");
-  if (x && *x) return std::string(x) + "/joule";
-  return "/run/joule";
+  };
 }
 
-std::vector<std::uint32_t> Config::Platform::pstate_table() const {
-  return pstates_khz.empty() ? parse_pstates(pstates_spec) : pstates_khz;
-}
-
-std::vector<ConfigKey> platform_config_keys() { return kPlatformKeys; }
-
-}  // namespace joule::rt
+}  // namespace joule::plat
