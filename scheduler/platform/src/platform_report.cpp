@@ -7,6 +7,7 @@
 
 #include "observer.hpp"
 #include "platform.hpp"
+#include "text.hpp"
 #include "worker_slot.hpp"
 
 namespace joule::plat {
@@ -16,18 +17,6 @@ std::string fmt(const char* f, double a) {
   char buf[64];
   std::snprintf(buf, sizeof buf, f, a);
   return buf;
-}
-
-std::string cpu_list(const std::vector<int>& cpus) {
-  std::string out;
-  for (std::size_t i = 0; i < cpus.size();) {
-    std::size_t j = i;
-    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
-    out += (out.empty() ? "" : ",") + std::to_string(cpus[i]);
-    if (j > i) out += "-" + std::to_string(cpus[j]);
-    i = j + 1;
-  }
-  return out;
 }
 
 }  // namespace
@@ -178,7 +167,7 @@ void Platform::report_residency(std::ostream& os) const {
     std::uint64_t total = 0;
     for (auto v : res) total += v;
     const auto& table = dvfs_->pstates(s->cpu);
-    os << "  cpu " << cpu_list(dvfs_->domain_cpus(d)) << ":";
+    os << "  cpu " << rt::format_cpu_list(dvfs_->domain_cpus(d)) << ":";
     for (std::size_t i = table.size(); i-- > 0;)
       if (res[i]) os << " " << fmt("%.2f", table[i] / 1e6) << " GHz " << fmt("%.1f", 100.0 * double(res[i]) / double(std::max<std::uint64_t>(1, total))) << "%";
     os << "\n";
