@@ -8,8 +8,12 @@
 # parsing (the target's include directories, definitions and language
 # standard are passed already).
 #
+# Works with every generator: the output directories are created here, at
+# configure time (Makefiles do not create them for custom commands), and
+# joulecc --translate also creates them.
+#
 # In joule's build tree JOULECC_EXECUTABLE is the joulecc target; an installed
-# joule provides it through find_program.
+# joule sets it in jouleConfig.cmake (find_package(joule)); otherwise find_program.
 if(NOT JOULECC_EXECUTABLE)
   find_program(JOULECC_EXECUTABLE joulecc REQUIRED)
 endif()
@@ -58,7 +62,9 @@ function(joule_ompss_sources target)
     endif()
     string(MD5 tag "${abs}")
     string(SUBSTRING "${tag}" 0 8 tag)
-    set(out "${CMAKE_CURRENT_BINARY_DIR}/joule_ompss/${target}/${tag}/${name}")
+    set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/joule_ompss/${target}/${tag}")
+    set(out "${out_dir}/${name}")
+    file(MAKE_DIRECTORY "${out_dir}")
     get_filename_component(dir "${abs}" DIRECTORY)
     add_custom_command(
       OUTPUT "${out}"

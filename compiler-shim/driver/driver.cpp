@@ -7,10 +7,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
-#include <filesystem>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <set>
@@ -41,23 +42,53 @@ int source_kind(const std::string& a, const std::string& forced_lang, bool cxx_c
 
 // Options whose value is the next argument.
 bool takes_value(const std::string& a) {
-  static const std::set<std::string> k = {
-      "-o", "-I", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote", "-idirafter", "-x", "-MF", "-MT",
-      "-MQ", "-L", "-Xlinker", "-Xpreprocessor", "-Xassembler", "-isysroot", "--sysroot", "-target", "-T", "-u",
-      "-z", "-e", "-arch", "-aux-info", "--param", "-iprefix", "-iwithprefix", "-iwithprefixbefore"};
+  static const std::set<std::string> k = {"-o",           "-I",
+                                          "-D",           "-U",
+                                          "-include",     "-imacros",
+                                          "-isystem",     "-iquote",
+                                          "-idirafter",   "-x",
+                                          "-MF",          "-MT",
+                                          "-MQ",          "-L",
+                                          "-Xlinker",     "-Xpreprocessor",
+                                          "-Xassembler",  "-isysroot",
+                                          "--sysroot",    "-target",
+                                          "-T",           "-u",
+                                          "-z",           "-e",
+                                          "-arch",        "-aux-info",
+                                          "--param",      "-iprefix",
+                                          "-iwithprefix", "-iwithprefixbefore"};
   return k.count(a) != 0;
 }
 
 // Flags that change how the source parses, passed to the translator.
 bool parse_relevant(const std::string& a) {
-  static const char* const prefixes[] = {"-I", "-D", "-U", "-std=", "-isystem", "-iquote", "-idirafter",
-                                         "-include", "-imacros", "--sysroot", "-isysroot", "-march=", "-mtune=",
-                                         "-msse", "-mavx", "-mfma", "-O", "-funsigned-char", "-fsigned-char",
-                                         "-fno-exceptions", "-fexceptions", "-fms-extensions", "-fgnu89-inline"};
+  static const char* const prefixes[] = {"-I",
+                                         "-D",
+                                         "-U",
+                                         "-std=",
+                                         "-isystem",
+                                         "-iquote",
+                                         "-idirafter",
+                                         "-include",
+                                         "-imacros",
+                                         "--sysroot",
+                                         "-isysroot",
+                                         "-march=",
+                                         "-mtune=",
+                                         "-msse",
+                                         "-mavx",
+                                         "-mfma",
+                                         "-O",
+                                         "-funsigned-char",
+                                         "-fsigned-char",
+                                         "-fno-exceptions",
+                                         "-fexceptions",
+                                         "-fms-extensions",
+                                         "-fgnu89-inline"};
   for (const char* p : prefixes)
     if (a.rfind(p, 0) == 0) return true;
-  static const std::set<std::string> exact = {"-m32", "-m64", "-ansi", "-pthread", "-nostdinc", "-nostdinc++",
-                                              "-ffreestanding"};
+  static const std::set<std::string> exact = {
+      "-m32", "-m64", "-ansi", "-pthread", "-nostdinc", "-nostdinc++", "-ffreestanding"};
   return exact.count(a) != 0;
 }
 
@@ -92,6 +123,49 @@ int run_command(const std::vector<std::string>& cmd, bool verbose) {
   return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
+// Creates the missing directories above `file` (as the build tools expect of
+// a command told to write there); false with the reason when that fails.
+bool make_parent_dirs(const std::string& file, std::string& why) {
+  std::filesystem::path parent = std::filesystem::path(file).parent_path();
+  if (parent.empty()) return true;
+  std::error_code ec;
+  std::filesystem::create_directories(parent, ec);
+  if (ec) why = ec.message();
+  return !ec;
+}
+
+// A make-style depfile: `target: files...`. Each file is written as its real
+// path: Clang reaches libstdc++ through paths such as
+// /../lib/gcc/x86_64-linux-gnu/12/../../../../include/c++/12/vector, which the
+// kernel resolves through the /lib symlink but CMake's Makefile generator
+// normalises lexically into a file that does not exist (always out of date).
+bool write_depfile(const std::string& depfile, const std::string& target,
+                   const std::vector<std::string>& files) {
+  std::string why;
+  if (!make_parent_dirs(depfile, why)) {
+    std::cerr << "joulecc --translate: cannot write '" << depfile << "': " << why << '\n';
+    return false;
+  }
+  std::ofstream d(depfile);
+  d << target << ":";
+  std::set<std::string> seen;
+  for (const std::string& f : files) {
+    std::error_code ec;
+    std::string real = std::filesystem::canonical(f, ec).string();
+    if (ec) real = f;
+    if (!seen.insert(real).second) continue;
+    std::string esc;
+    for (char c : real) {
+      if (c == ' ') esc += '\\';
+      esc += c;
+    }
+    d << " \\\n  " << esc;
+  }
+  d << "\n";
+  if (!d) std::cerr << "joulecc --translate: cannot write '" << depfile << "'\n";
+  return static_cast<bool>(d);
+}
+
 void remove_tree(const std::string& dir) {
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
@@ -104,7 +178,8 @@ std::vector<std::string> wrapper_include_dirs(const std::string& compiler, bool 
   std::string name = base_of(compiler);
   for (const char* p : plain) {
     std::string n(p);
-    if (name == n || (name.rfind(n + "-", 0) == 0 && name.find_first_not_of("0123456789.", n.size() + 1) == std::string::npos))
+    if (name == n || (name.rfind(n + "-", 0) == 0 &&
+                      name.find_first_not_of("0123456789.", n.size() + 1) == std::string::npos))
       return {};
   }
   std::string cmd = "'" + compiler + "' -E -v -x " + (cxx ? "c++" : "c") + " /dev/null 2>&1";
@@ -116,12 +191,15 @@ std::vector<std::string> wrapper_include_dirs(const std::string& compiler, bool 
   while (fgets(line, sizeof(line), p)) {
     std::string l(line);
     while (!l.empty() && (l.back() == '\n' || l.back() == '\r')) l.pop_back();
-    if (l.find("search starts here") != std::string::npos) in_list = true;
-    else if (l.find("End of search list") != std::string::npos) in_list = false;
+    if (l.find("search starts here") != std::string::npos)
+      in_list = true;
+    else if (l.find("End of search list") != std::string::npos)
+      in_list = false;
     else if (in_list && !l.empty() && l[0] == ' ') {
       std::string d = l.substr(l.find_first_not_of(' '));
-      bool standard = d == "/usr/include" || d == "/usr/local/include" || d.rfind("/usr/include/", 0) == 0 ||
-                      d.find("/gcc/") != std::string::npos || d.find("/llvm") != std::string::npos ||
+      bool standard = d == "/usr/include" || d == "/usr/local/include" ||
+                      d.rfind("/usr/include/", 0) == 0 || d.find("/gcc/") != std::string::npos ||
+                      d.find("/llvm") != std::string::npos ||
                       d.find("/clang/") != std::string::npos;
       if (!standard) dirs.push_back(d);
     }
@@ -139,7 +217,8 @@ std::string default_cxx_std(const std::string& compiler) {
   char line[512];
   long v = 0;
   while (fgets(line, sizeof(line), p))
-    if (std::strncmp(line, "#define __cplusplus ", 20) == 0) v = std::strtol(line + 20, nullptr, 10);
+    if (std::strncmp(line, "#define __cplusplus ", 20) == 0)
+      v = std::strtol(line + 20, nullptr, 10);
   pclose(p);
   if (v == 0) return {};
   if (v <= 199711L) return "-std=gnu++98";
@@ -150,24 +229,52 @@ std::string default_cxx_std(const std::string& compiler) {
   return "-std=gnu++2b";
 }
 
+// What the compile sees besides the user's flags, the translator's parse must
+// see too: the wrapper's include directories, joule's headers (the compiler
+// gets them as -I) and the compiler's default C++ standard.
+void complete_parse_flags(DriverPlan& p, const Paths& paths) {
+  bool cxx = false;
+  for (int l : p.source_lang) cxx = cxx || l == 1;
+  for (const std::string& d : wrapper_include_dirs(p.compiler, cxx)) {
+    p.parse_flags.push_back("-isystem");
+    p.parse_flags.push_back(d);
+  }
+  for (const std::string& d : paths.include_dirs) p.parse_flags.push_back("-I" + d);
+  bool has_std = false;
+  for (const std::string& f : p.parse_flags) has_std = has_std || f.rfind("-std=", 0) == 0;
+  if (cxx && !has_std) {
+    std::string std_flag = default_cxx_std(p.compiler);
+    if (!std_flag.empty()) p.parse_flags.push_back(std_flag);
+  }
+}
+
 }  // namespace
 
 bool plan_driver(const std::vector<std::string>& in, DriverPlan& p, std::string& err) {
   std::size_t i = 0;
   for (; i < in.size() && in[i].rfind("--", 0) == 0; ++i) {
     const std::string& a = in[i];
-    if (a == "--keep") p.keep = true;
-    else if (a == "--joule-E") p.print = true;
-    else if (a == "--joule-verbose") p.verbose = true;
-    else if (a == "--ompss") p.mode = 1;
-    else if (a == "--ompss-2") p.mode = 2;
+    if (a == "--keep")
+      p.keep = true;
+    else if (a == "--joule-E")
+      p.print = true;
+    else if (a == "--joule-verbose")
+      p.verbose = true;
+    else if (a == "--joule-no-rpath")
+      p.rpath = false;
+    else if (a == "--ompss")
+      p.mode = 1;
+    else if (a == "--ompss-2")
+      p.mode = 2;
     else {
       err = "unknown joulecc option '" + a + "'";
       return false;
     }
   }
   if (i >= in.size()) {
-    err = "no compiler given (usage: joulecc [--keep] [--joule-E] <compiler> [arguments] files...)";
+    err =
+        "no compiler given (usage: joulecc [joulecc options] <compiler> [arguments] files...; see "
+        "joulecc --help)";
     return false;
   }
   p.compiler = in[i++];
@@ -176,17 +283,21 @@ bool plan_driver(const std::vector<std::string>& in, DriverPlan& p, std::string&
   std::string lang;
   for (; i < in.size(); ++i) {
     const std::string& a = in[i];
-    if (a == "--keep" || a == "--joule-E" || a == "--joule-verbose") {  // accepted anywhere
-      p.keep |= a == "--keep";
+    if (a == "--keep" || a == "--joule-E" || a == "--joule-verbose" || a == "--joule-no-rpath") {
+      p.keep |= a == "--keep";  // joulecc's own options are accepted anywhere
       p.print |= a == "--joule-E";
       p.verbose |= a == "--joule-verbose";
+      p.rpath = p.rpath && a != "--joule-no-rpath";
       continue;
     }
     p.args.push_back(a);
-    if (a == "-c" || a == "-S" || a == "-E" || a == "-M" || a == "-MM" || a == "-fsyntax-only") p.link = false;
+    if (a == "-c" || a == "-S" || a == "-E" || a == "-M" || a == "-MM" || a == "-fsyntax-only")
+      p.link = false;
     if (a == "-fopenmp" || a.rfind("-fopenmp=", 0) == 0) p.openmp = true;
-    if (a == "-x" && i + 1 < in.size()) lang = in[i + 1];
-    else if (a.rfind("-x", 0) == 0 && a.size() > 2) lang = a.substr(2);
+    if (a == "-x" && i + 1 < in.size())
+      lang = in[i + 1];
+    else if (a.rfind("-x", 0) == 0 && a.size() > 2)
+      lang = a.substr(2);
     if (takes_value(a) && i + 1 < in.size()) {
       if (parse_relevant(a)) {
         p.parse_flags.push_back(a);
@@ -206,6 +317,40 @@ bool plan_driver(const std::vector<std::string>& in, DriverPlan& p, std::string&
     }
   }
   return true;
+}
+
+bool is_system_lib_dir(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::path p = std::filesystem::weakly_canonical(dir, ec);
+  if (ec) p = std::filesystem::path(dir).lexically_normal();
+  std::string d = p.string();
+  while (d.size() > 1 && d.back() == '/') d.pop_back();
+  for (const char* base : {"/lib", "/usr/lib"}) {
+    std::string b(base);
+    if (d == b || d == b + "64" || d == b + "32") return true;
+    // A multiarch directory: /usr/lib/<cpu>-linux-<abi> (x86_64-linux-gnu, arm-linux-gnueabihf,
+    // ...).
+    if (d.rfind(b + "/", 0) == 0) {
+      std::string sub = d.substr(b.size() + 1);
+      if (sub.find('/') == std::string::npos && sub.find("-linux-") != std::string::npos)
+        return true;
+    }
+  }
+  return false;
+}
+
+std::vector<std::string> link_args(const DriverPlan& plan, const Paths& paths) {
+  std::vector<std::string> out;
+  for (const std::string& d : paths.lib_dirs) {
+    out.push_back("-L" + d);
+    // As MPI's wrappers do: the program finds joule where it was linked, without LD_LIBRARY_PATH.
+    if (plan.rpath && !is_system_lib_dir(d)) out.push_back("-Wl,-rpath," + d);
+  }
+  out.push_back("-ljoule_ompss");
+  if (!plan.openmp) out.push_back("-ljoule_omp_compat");
+  out.push_back("-ljoule");
+  out.push_back("-lpthread");
+  return out;
 }
 
 int driver_main(const std::vector<std::string>& args, const Paths& paths) {
@@ -232,20 +377,7 @@ int driver_main(const std::vector<std::string>& args, const Paths& paths) {
   }
   std::vector<std::string> cmd = {p.compiler};
   std::set<std::string> quote_dirs;
-  if (!p.sources.empty()) {
-    bool cxx = false;
-    for (int l : p.source_lang) cxx = cxx || l == 1;
-    for (const std::string& d : wrapper_include_dirs(p.compiler, cxx)) {
-      p.parse_flags.push_back("-isystem");
-      p.parse_flags.push_back(d);
-    }
-    bool has_std = false;
-    for (const std::string& f : p.parse_flags) has_std = has_std || f.rfind("-std=", 0) == 0;
-    if (cxx && !has_std) {
-      std::string std_flag = default_cxx_std(p.compiler);
-      if (!std_flag.empty()) p.parse_flags.push_back(std_flag);
-    }
-  }
+  if (!p.sources.empty()) complete_parse_flags(p, paths);
   int rc = 0;
   bool header_pragmas = false;
   for (std::size_t s = 0; s < p.sources.size() && rc == 0; ++s) {
@@ -293,14 +425,7 @@ int driver_main(const std::vector<std::string>& args, const Paths& paths) {
     // translation's `#pragma GCC diagnostic` for them, so say it here.
     if (header_pragmas) cmd.push_back("-Wno-unknown-pragmas");
     if (p.link) {
-      for (const std::string& d : paths.lib_dirs) {
-        cmd.push_back("-L" + d);
-        cmd.push_back("-Wl,-rpath," + d);
-      }
-      cmd.push_back("-ljoule_ompss");
-      if (!p.openmp) cmd.push_back("-ljoule_omp_compat");
-      cmd.push_back("-ljoule");
-      cmd.push_back("-lpthread");
+      for (std::string& a : link_args(p, paths)) cmd.push_back(std::move(a));
     }
     rc = run_command(cmd, p.verbose);
   }
@@ -325,20 +450,31 @@ int translate_main(const std::vector<std::string>& args, const Paths& paths) {
       o.flags.assign(args.begin() + static_cast<long>(i) + 1, args.end());
       break;
     }
-    if (a == "-o") ok = value(output);
-    else if (a == "--line-name") ok = value(o.line_name);
-    else if (a == "--depfile") ok = value(depfile);
-    else if (a == "--dep-target") ok = value(dep_target);
-    else if (a == "--lang=c") o.lang = 0;
-    else if (a == "--lang=c++") o.lang = 1;
-    else if (a == "--openmp") o.openmp = true;
-    else if (a == "--ompss") o.mode = 1;
-    else if (a == "--ompss-2") o.mode = 2;
+    if (a == "-o")
+      ok = value(output);
+    else if (a == "--line-name")
+      ok = value(o.line_name);
+    else if (a == "--depfile")
+      ok = value(depfile);
+    else if (a == "--dep-target")
+      ok = value(dep_target);
+    else if (a == "--lang=c")
+      o.lang = 0;
+    else if (a == "--lang=c++")
+      o.lang = 1;
+    else if (a == "--openmp")
+      o.openmp = true;
+    else if (a == "--ompss")
+      o.mode = 1;
+    else if (a == "--ompss-2")
+      o.mode = 2;
     else if (a.rfind("-", 0) == 0) {
       std::cerr << "joulecc --translate: unknown option '" << a << "'\n";
       return 2;
-    } else if (o.input.empty()) o.input = a;
-    else ok = false;
+    } else if (o.input.empty())
+      o.input = a;
+    else
+      ok = false;
     if (!ok) {
       std::cerr << "joulecc --translate: bad arguments (usage: joulecc --translate [-o out] "
                    "[--line-name name] [--lang=c|c++] [--openmp] [--ompss|--ompss-2] [--depfile f "
@@ -350,6 +486,9 @@ int translate_main(const std::vector<std::string>& args, const Paths& paths) {
     std::cerr << "joulecc --translate: no input file\n";
     return 2;
   }
+  // joule's headers last: a target's own include directories do not list them
+  // (they come from the joule::ompss it links), the compile sees them anyway.
+  for (const std::string& d : paths.include_dirs) o.flags.push_back("-I" + d);
   TranslateResult r;
   int rc = translate(o, r);
   if (rc != 0) {
@@ -360,25 +499,18 @@ int translate_main(const std::vector<std::string>& args, const Paths& paths) {
     std::cout << r.output;
   } else {
     std::string part = output + ".part";
-    std::ofstream(part, std::ios::binary) << r.output;
-    if (std::rename(part.c_str(), output.c_str()) != 0) {
-      std::cerr << "joulecc --translate: cannot write '" << output << "'\n";
+    std::string why;
+    if (!make_parent_dirs(output, why) || !(std::ofstream(part, std::ios::binary) << r.output) ||
+        std::rename(part.c_str(), output.c_str()) != 0) {
+      if (why.empty()) why = std::strerror(errno);
+      std::cerr << "joulecc --translate: cannot write '" << output << "': " << why << '\n';
+      std::remove(part.c_str());
       return 1;
     }
   }
-  if (!depfile.empty()) {
-    std::ofstream d(depfile);
-    d << (dep_target.empty() ? output : dep_target) << ":";
-    for (const std::string& f : r.files) {
-      std::string esc;
-      for (char c : f) {
-        if (c == ' ') esc += '\\';
-        esc += c;
-      }
-      d << " \\\n  " << esc;
-    }
-    d << "\n";
-  }
+  if (!depfile.empty() &&
+      !write_depfile(depfile, dep_target.empty() ? output : dep_target, r.files))
+    return 1;
   return 0;
 }
 

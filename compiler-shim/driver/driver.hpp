@@ -21,17 +21,27 @@ int translate_main(const std::vector<std::string>& args, const Paths& paths);
 // What the driver does with a compiler command line (exposed for tests).
 struct DriverPlan {
   std::string compiler;
-  std::vector<std::string> args;          // the compiler's arguments, sources included
-  std::vector<std::size_t> sources;       // indices into args of C/C++ sources
-  std::vector<int> source_lang;           // 0 C, 1 C++ for each source
-  std::vector<std::string> parse_flags;   // flags the translator needs (-I, -D, -std, ...)
+  std::vector<std::string> args;         // the compiler's arguments, sources included
+  std::vector<std::size_t> sources;      // indices into args of C/C++ sources
+  std::vector<int> source_lang;          // 0 C, 1 C++ for each source
+  std::vector<std::string> parse_flags;  // flags the translator needs (-I, -D, -std, ...)
   bool link = true;
   bool openmp = false;
   bool keep = false;
-  bool print = false;                     // --joule-E: print the translated sources
+  bool print = false;  // --joule-E: print the translated sources
   bool verbose = false;
-  int mode = 0;                           // 0 auto, 1 --ompss, 2 --ompss-2
+  bool rpath = true;  // --joule-no-rpath: no -Wl,-rpath for joule's libdir
+  int mode = 0;       // 0 auto, 1 --ompss, 2 --ompss-2
 };
 bool plan_driver(const std::vector<std::string>& args, DriverPlan& plan, std::string& err);
+
+// True for the directories the dynamic loader searches anyway (/lib, /usr/lib,
+// their lib64/lib32 variants and multiarch subdirectories such as
+// /usr/lib/x86_64-linux-gnu): linking with a library there needs no run path.
+bool is_system_lib_dir(const std::string& dir);
+
+// The arguments that link joule: -L and, unless plan.rpath is off or the
+// directory is a system one, -Wl,-rpath for each of paths.lib_dirs; then the libraries.
+std::vector<std::string> link_args(const DriverPlan& plan, const Paths& paths);
 
 }  // namespace joulecc

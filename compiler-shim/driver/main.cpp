@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -48,7 +49,10 @@ std::vector<std::string> split(const std::string& s) {
 Paths find_paths(const char* argv0) {
   Paths p;
   std::string dir = exe_dir(argv0);
-  std::string prefix = dir + "/..";
+  // Normalised: the library directory below it also becomes the programs' run path.
+  std::error_code ec;
+  std::string prefix = std::filesystem::weakly_canonical(dir + "/..", ec).string();
+  if (ec) prefix = dir + "/..";
   if (exists(prefix + "/include/joule/ompss.h") && !exists(dir + "/CMakeFiles")) {
     p.include_dirs = {prefix + "/include"};
     p.lib_dirs = {prefix + "/" + JOULECC_INSTALL_LIBDIR};
@@ -78,13 +82,19 @@ int main(int argc, char** argv) {
   }
   if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
     std::printf(
-        "usage: joulecc [--keep] [--joule-E] [--joule-verbose] [--ompss|--ompss-2] <compiler> [args] files...\n"
-        "       joulecc --translate [-o out] [--line-name n] [--lang=c|c++] [--openmp] input -- flags...\n"
+        "usage: joulecc [options] <compiler> [args] files...\n"
+        "       joulecc --translate [-o out] [--line-name n] [--lang=c|c++] [--openmp]\n"
+        "               [--ompss|--ompss-2] [--depfile f --dep-target t] input -- flags...\n"
         "Translates OmpSs pragmas (#pragma oss / #pragma omp task ...) into calls to joule, then\n"
         "runs <compiler> (gcc, g++, clang, clang++, mpicc, ...) on the result and links joule.\n"
-        "  --keep         keep the translated sources as <name>.joule.<ext> in the current directory\n"
-        "  --joule-E      print the translated sources instead of compiling\n"
-        "  --joule-verbose  print the compiler command\n"
+        "options:\n"
+        "  --keep            keep the translated sources as <name>.joule.<ext> in the current\n"
+        "                    directory\n"
+        "  --joule-E         print the translated sources instead of compiling\n"
+        "  --joule-verbose   print the compiler command\n"
+        "  --joule-no-rpath  do not add -Wl,-rpath,<joule's libdir> when linking (it is added\n"
+        "                    unless that is a system directory); the program then needs\n"
+        "                    LD_LIBRARY_PATH or ldconfig to find libjoule\n"
         "  --ompss-2 / --ompss  define _OMPSS_2 or not (default: when the file has #pragma oss)\n");
     return 0;
   }

@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
-# Installs a joule build into a temporary prefix and builds and runs two
-# consumers against it: main.cpp through find_package(joule) and consumer.c
-# through `pkg-config --cflags --libs joule`.
+# Installs a joule build with `cmake --install BUILD_DIR --prefix <fresh temporary
+# prefix>` (not the prefix it was configured with) and checks, with CMake's default
+# generator, that the install is usable from there:
+#   1. find_package(joule) consumer (main.cpp, this directory's CMakeLists.txt);
+#   2. the README's pkg-config recipe: main.cpp with g++ and consumer.c with cc;
+#   3. programs built by the installed joulecc start without LD_LIBRARY_PATH
+#      (run path), and with --joule-no-rpath need it;
+#   4. a joule_ompss_sources() project (ompss/) built against the install.
+# Steps 3 and 4 are skipped when the build has no joulecc (no LLVM/Clang 14).
 #   tests/install/check.sh [BUILD_DIR]     (default: build/release)
 set -euo pipefail
 
@@ -9,30 +15,98 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build_dir=${1:-$root/build/release}
 
-prefix=$(mktemp -d "${TMPDIR:-/tmp}/joule-install.XXXXXX")
-trap 'rm -rf "$prefix"' EXIT
+work=$(mktemp -d "${TMPDIR:-/tmp}/joule-install.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+prefix=$work/prefix
+log=$work/log
 
-echo "install check: installing $build_dir into $prefix"
-cmake --install "$build_dir" --prefix "$prefix" >/dev/null
-
-echo "install check: find_package(joule) consumer"
-cmake -S "$here" -B "$prefix/consumer-build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
-cmake --build "$prefix/consumer-build" >/dev/null
-"$prefix/consumer-build/consumer_cxx"
-
-echo "install check: pkg-config consumer"
-pc_file=$(find "$prefix" -name joule.pc -print -quit)
-if [[ -z $pc_file ]]; then
-  echo "install check: no joule.pc under $prefix" >&2
+say() { echo "install check: $*"; }
+fail() {
+  echo "install check: FAIL: $*" >&2
+  if [[ -s $log ]]; then tail -n 40 "$log" >&2; fi
   exit 1
+}
+# quiet CMD...: runs CMD with its output in $log (shown on failure).
+quiet() { "$@" >"$log" 2>&1; }
+# run_ok NAME CMD...: runs CMD with LD_LIBRARY_PATH unset (CMD may be
+# `env LD_LIBRARY_PATH=... prog`); it must exit 0 and print OK.
+run_ok() {
+  local name=$1 out
+  shift
+  out=$(env -u LD_LIBRARY_PATH "$@" 2>&1) || fail "$name exited with $?: $out"
+  echo "  $out"
+  [[ $out == *OK* ]] || fail "$name: no OK in its output"
+}
+# cmake_project NAME SRC_DIR: configure (default generator) and build against the prefix.
+cmake_project() {
+  local name=$1 src=$2
+  quiet cmake -S "$src" -B "$work/$name" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_PREFIX_PATH="$prefix" || fail "configuring $name"
+  say "  $name: generator $(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$work/$name/CMakeCache.txt")"
+  quiet cmake --build "$work/$name" -j 2 || fail "building $name"
+}
+
+say "installing $build_dir into $prefix (cmake --install --prefix)"
+quiet cmake --install "$build_dir" --prefix "$prefix" || fail "cmake --install"
+pc_file=$(find "$prefix" -name joule.pc -print -quit)
+[[ -n $pc_file ]] || fail "no joule.pc under $prefix"
+lib_dir=$(dirname "$(dirname "$pc_file")")
+
+say "1. find_package(joule) consumer, default generator"
+cmake_project consumer-cmake "$here"
+run_ok consumer_cxx "$work/consumer-cmake/consumer_cxx"
+
+PKG_CONFIG_PATH=$(dirname "$pc_file")
+export PKG_CONFIG_PATH
+say "2. pkg-config: PKG_CONFIG_PATH=$PKG_CONFIG_PATH"
+pc_prefix=$(pkg-config --variable=prefix joule) || fail "pkg-config joule"
+[[ $(realpath "$pc_prefix") == "$(realpath "$prefix")" ]] ||
+  fail "joule.pc prefix is $pc_prefix, not the install prefix $prefix"
+read -r -a pc_flags <<<"$(pkg-config --cflags --libs joule)"
+echo "  ${CXX:-g++} -std=c++20 -O2 main.cpp ${pc_flags[*]}"
+quiet "${CXX:-g++}" -std=c++20 -O2 "$here/main.cpp" "${pc_flags[@]}" -o "$work/sum" ||
+  fail "g++ with pkg-config flags"
+run_ok sum env LD_LIBRARY_PATH="$lib_dir" "$work/sum"
+echo "  ${CC:-cc} -O2 consumer.c ${pc_flags[*]}"
+quiet "${CC:-cc}" -O2 -Wall "$here/consumer.c" "${pc_flags[@]}" -o "$work/consumer_c" ||
+  fail "cc with pkg-config flags"
+run_ok consumer_c env LD_LIBRARY_PATH="$lib_dir" "$work/consumer_c"
+unset PKG_CONFIG_PATH
+
+joulecc=$prefix/bin/joulecc
+if [[ ! -x $joulecc ]]; then
+  say "3. and 4. skipped: the build has no joulecc"
+  say "PASS"
+  exit 0
 fi
-pc_dir=$(dirname "$pc_file")
-lib_dir=$(dirname "$pc_dir")
-# prefix= is written at configure time; point it at the temporary prefix.
-read -r -a pc_flags <<<"$(PKG_CONFIG_PATH=$pc_dir pkg-config --define-variable=prefix="$prefix" \
-  --cflags --libs joule)"
-echo "  ${CC:-cc} consumer.c ${pc_flags[*]}"
-"${CC:-cc}" -O2 -Wall "$here/consumer.c" "${pc_flags[@]}" -o "$prefix/consumer_c"
-LD_LIBRARY_PATH="$lib_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$prefix/consumer_c"
-echo "install check: PASS"
+
+say "3. installed joulecc: run path"
+for src in chain.cpp chain.c; do
+  cc=g++
+  [[ $src == *.c ]] && cc=gcc
+  exe=$work/joulecc-${src/./-}
+  echo "  joulecc $cc -O2 $src -o $(basename "$exe")"
+  (cd "$work" && quiet "$joulecc" "$cc" -O2 -Wall "$here/ompss/$src" -o "$exe") ||
+    fail "joulecc $cc $src"
+  run_ok "$(basename "$exe")" "$exe"
+done
+echo "  joulecc --joule-no-rpath g++ -O2 chain.cpp -o norpath"
+(cd "$work" && quiet "$joulecc" --joule-no-rpath g++ -O2 "$here/ompss/chain.cpp" -o "$work/norpath") ||
+  fail "joulecc --joule-no-rpath"
+if out=$(env -u LD_LIBRARY_PATH "$work/norpath" 2>&1); then
+  # Only possible when another joule is in the loader's default path.
+  env -u LD_LIBRARY_PATH ldd "$work/norpath" | grep -q "$lib_dir" &&
+    fail "--joule-no-rpath: the program found $lib_dir without LD_LIBRARY_PATH"
+  echo "  note: started through a joule in the system library path: $out"
+else
+  echo "  without LD_LIBRARY_PATH (expected to fail): ${out%%$'\n'*}"
+  [[ $out == *"cannot open shared object file"* ]] || fail "--joule-no-rpath: unexpected failure"
+fi
+run_ok norpath env LD_LIBRARY_PATH="$lib_dir" "$work/norpath"
+
+say "4. joule_ompss_sources() project, default generator"
+cmake_project consumer-ompss "$here/ompss"
+run_ok ompss_chain_c "$work/consumer-ompss/ompss_chain_c"
+run_ok ompss_chain_cxx "$work/consumer-ompss/ompss_chain_cxx"
+
+say "PASS"
