@@ -50,7 +50,8 @@ int joule_init_with(const char* const* keys, const char* const* values, size_t n
   if (n && (!keys || !values)) return invalid("joule_init_with: keys or values is NULL");
   return guarded([&] {
     joule::rt::Settings s;
-    for (size_t i = 0; i < n; ++i) s.emplace_back(keys[i] ? keys[i] : "", values[i] ? values[i] : "");
+    for (size_t i = 0; i < n; ++i)
+      s.emplace_back(keys[i] ? keys[i] : "", values[i] ? values[i] : "");
     joule::rt::Runtime::start(s);
   });
 }
@@ -110,8 +111,10 @@ int joule_taskwait_on(const joule_dep_t* deps, size_t n) {
 
 int joule_taskloop(joule_loop_fn_t fn, void* args, int64_t begin, int64_t end, int64_t grainsize,
                    const joule_task_options_t* opts) {
-  return guarded(
-      [&] { joule::rt::Runtime::get().taskloop(fn, args, begin, end, grainsize, joule::detail::to_options(opts)); });
+  return guarded([&] {
+    joule::rt::Runtime::get().taskloop(fn, args, begin, end, grainsize,
+                                       joule::detail::to_options(opts));
+  });
 }
 
 int joule_num_workers(void) {

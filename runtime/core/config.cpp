@@ -1,8 +1,8 @@
 #include "config.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <charconv>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -48,8 +48,8 @@ Settings file_settings(const std::string& path) {
     if (l.empty() || l.front() == '#') continue;
     auto eq = l.find('=');
     if (eq == std::string_view::npos)
-      config_error(path + ":" + std::to_string(n) + ": expected KEY=VALUE, got '" +
-                   std::string(l) + "'");
+      config_error(path + ":" + std::to_string(n) + ": expected KEY=VALUE, got '" + std::string(l) +
+                   "'");
     out.emplace_back(path + ":" + std::to_string(n) + ": " + std::string(trim(l.substr(0, eq))),
                      std::string(trim(l.substr(eq + 1))));
   }

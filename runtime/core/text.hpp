@@ -34,7 +34,6 @@ inline int parse_cpu(std::string_view v) {
 
 }  // namespace text_detail
 
-
 // "0-3,6" -> {0,1,2,3,6}, sorted, without repeats; "" -> {}. Throws
 // std::invalid_argument on anything else (a descending range, a CPU > 65535).
 inline std::vector<int> parse_cpu_list(std::string_view v) {
@@ -46,7 +45,8 @@ inline std::vector<int> parse_cpu_list(std::string_view v) {
     v = comma == std::string_view::npos ? std::string_view{} : v.substr(comma + 1);
     const auto dash = item.find('-');
     const int a = text_detail::parse_cpu(item.substr(0, dash));
-    const int b = dash == std::string_view::npos ? a : text_detail::parse_cpu(item.substr(dash + 1));
+    const int b =
+        dash == std::string_view::npos ? a : text_detail::parse_cpu(item.substr(dash + 1));
     if (b < a) throw std::invalid_argument("descending range");
     for (int c = a; c <= b; ++c) cpus.push_back(c);
   }
@@ -73,10 +73,18 @@ inline std::string json_quote(std::string_view s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c < 0x20) {
           char buf[8];

@@ -37,7 +37,7 @@ ThreadContext& thread_context() noexcept { return tls_ctx; }
 
 TaskPool* current_pool() noexcept {
   return tls_ctx.generation == g_generation.load(std::memory_order_relaxed) ? tls_ctx.pool
-                                                                             : nullptr;
+                                                                            : nullptr;
 }
 
 std::uint64_t Runtime::generation() noexcept { return g_generation.load(); }
@@ -88,11 +88,11 @@ Runtime::Runtime(Config cfg) : config_(std::move(cfg)) {
   if (!config_.workers.cpus.empty()) {
     for (int c : config_.workers.cpus)
       if (std::find(cpus.begin(), cpus.end(), c) == cpus.end())
-        throw joule::error(JOULE_ERR_CONFIG,
-                           "joule: configuration error: JOULE_CPUS=" +
-                               format_cpu_list(config_.workers.cpus) + ": CPU " +
-                               std::to_string(c) + " is not in the process affinity mask (" +
-                               format_cpu_list(cpus) + ")");
+        throw joule::error(
+            JOULE_ERR_CONFIG,
+            "joule: configuration error: JOULE_CPUS=" + format_cpu_list(config_.workers.cpus) +
+                ": CPU " + std::to_string(c) + " is not in the process affinity mask (" +
+                format_cpu_list(cpus) + ")");
     cpus = config_.workers.cpus;
   }
   const int n = config_.workers.count > 0 ? config_.workers.count : int(cpus.size());
@@ -180,8 +180,9 @@ void Runtime::shutdown() {
   };
   // The main root first: when this thread owns it, its last child wakes us.
   Task* main = main_root_;
-  help_until(ctx, [main] { return main->children_done(); }, nullptr,
-             ctx.root == main_root_ ? main_root_ : nullptr);
+  help_until(
+      ctx, [main] { return main->children_done(); }, nullptr,
+      ctx.root == main_root_ ? main_root_ : nullptr);
   help_until(ctx, all_done, nullptr);
   stopping_.store(true);
   idle_.wake_all();
@@ -210,8 +211,8 @@ void Runtime::print_report() const {
   std::uint64_t completed = external_completed_.load();
   for (int i = 0; i < worker_count(); ++i) completed += worker(i)->completed();
   os << "== joule report ==\n"
-     << "wall time: " << seconds << " s, workers: " << owned_workers_
-     << " (+" << worker_count() - owned_workers_ << " on borrowed CPUs)"
+     << "wall time: " << seconds << " s, workers: " << owned_workers_ << " (+"
+     << worker_count() - owned_workers_ << " on borrowed CPUs)"
      << ", tasks completed: " << completed << ", iterations: " << iterations_.load() << "\n";
   for (const auto& o : observers_) o->report(os);
   std::fputs(os.str().c_str(), stderr);

@@ -26,7 +26,7 @@ typedef enum joule_status {
   JOULE_ERR_CONFIG = 2,         /* unknown JOULE_* key or value */
   JOULE_ERR_TASK_EXCEPTION = 3, /* a child task threw; message in joule_last_error() */
   JOULE_ERR_NOMEM = 4,
-  JOULE_ERR_STATE = 5           /* call not allowed now (e.g. init twice) */
+  JOULE_ERR_STATE = 5 /* call not allowed now (e.g. init twice) */
 } joule_status_t;
 
 typedef enum joule_dep_kind {
@@ -48,13 +48,13 @@ typedef struct joule_dep {
 #define JOULE_NO_AFFINITY UINT64_MAX
 
 typedef struct joule_task_options {
-  size_t struct_size;    /* sizeof(joule_task_options_t): lets the ABI grow */
-  const char *label;     /* static string naming the task type, or NULL */
-  int priority;          /* higher runs first under the `priority` scheduler */
-  int final_;            /* non-zero: this task and its descendants run inline */
-  int if_;               /* zero: undeferred, run by the creator once ready */
-  double cost;           /* relative cost hint for energy policies (0: unknown) */
-  uint64_t affinity;     /* affinity key, JOULE_NO_AFFINITY for none */
+  size_t struct_size; /* sizeof(joule_task_options_t): lets the ABI grow */
+  const char *label;  /* static string naming the task type, or NULL */
+  int priority;       /* higher runs first under the `priority` scheduler */
+  int final_;         /* non-zero: this task and its descendants run inline */
+  int if_;            /* zero: undeferred, run by the creator once ready */
+  double cost;        /* relative cost hint for energy policies (0: unknown) */
+  uint64_t affinity;  /* affinity key, JOULE_NO_AFFINITY for none */
 } joule_task_options_t;
 
 #define JOULE_TASK_OPTIONS_INIT \

@@ -42,11 +42,11 @@ struct dep {
 inline constexpr std::uint64_t no_affinity = JOULE_NO_AFFINITY;
 
 struct task_options {
-  const char* label = nullptr;  // static string naming the task type
-  int priority = 0;             // used by the `priority` scheduler
-  bool final = false;           // this task and its descendants run inline
-  bool if_ = true;              // false: undeferred, run by the creator once ready
-  double cost = 0.0;            // relative cost hint (0: unknown)
+  const char* label = nullptr;           // static string naming the task type
+  int priority = 0;                      // used by the `priority` scheduler
+  bool final = false;                    // this task and its descendants run inline
+  bool if_ = true;                       // false: undeferred, run by the creator once ready
+  double cost = 0.0;                     // relative cost hint (0: unknown)
   std::uint64_t affinity = no_affinity;  // tasks with equal keys prefer one worker
 };
 

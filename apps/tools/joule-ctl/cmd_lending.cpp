@@ -14,8 +14,8 @@
 
 #include "commands.hpp"
 #include "cpu_table.hpp"
-#include "text.hpp"
 #include "table_print.hpp"
+#include "text.hpp"
 
 namespace joule::ctl {
 namespace {

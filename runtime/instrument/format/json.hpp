@@ -40,7 +40,7 @@ class JsonParser {
   void begin_object();
   bool next_key(std::string& key);  // false at '}'
   void begin_array();
-  bool next_item();  // false at ']'
+  bool next_item();   // false at ']'
   void expect_end();  // only whitespace left
   std::size_t offset() const { return pos_; }
 

@@ -73,7 +73,9 @@ void ChromeOut::thread(const ThreadBuffer& b, int tid) {
   };
   std::vector<Open> tasks, states;
   const auto& labels = s_.label_names();
-  auto label = [&](std::uint32_t l) { return l < labels.size() ? labels[l] : "label " + std::to_string(l); };
+  auto label = [&](std::uint32_t l) {
+    return l < labels.size() ? labels[l] : "label " + std::to_string(l);
+  };
   std::vector<std::string> quoted, created;  // JSON names per label id, made once
   for (const auto& l : labels) {
     quoted.push_back(json_quote(l));
@@ -97,12 +99,15 @@ void ChromeOut::thread(const ThreadBuffer& b, int tid) {
   std::uint64_t pred = 0;  // the predecessor of the next dependency edge
   while (reader.next(r)) {
     switch (r.kind) {
-      case kRecTaskStart: tasks.push_back({r.a, r.b, r.t}); break;
+      case kRecTaskStart:
+        tasks.push_back({r.a, r.b, r.t});
+        break;
       case kRecTaskEnd:
         if (tasks.empty()) break;
         begin_quoted("X", q(quoted, tasks.back().what, ""), "task", tid, tasks.back().t);
         dur(tasks.back().t, r.t);
-        std::fprintf(f_, ",\"args\":{\"id\":%llu}}", static_cast<unsigned long long>(tasks.back().id));
+        std::fprintf(f_, ",\"args\":{\"id\":%llu}}",
+                     static_cast<unsigned long long>(tasks.back().id));
         tasks.pop_back();
         break;
       case kRecTaskCreate:
@@ -110,10 +115,18 @@ void ChromeOut::thread(const ThreadBuffer& b, int tid) {
         std::fputs(",\"s\":\"t\"", f_);
         std::fprintf(f_, ",\"args\":{\"id\":%llu}}", static_cast<unsigned long long>(r.b));
         break;
-      case kRecSleepBegin: states.push_back({kSleeping, 0, r.t}); break;
-      case kRecSleepEnd: close_state(kSleeping, r.t); break;
-      case kRecStateBegin: states.push_back({r.a, 0, r.t}); break;
-      case kRecStateEnd: close_state(r.a, r.t); break;
+      case kRecSleepBegin:
+        states.push_back({kSleeping, 0, r.t});
+        break;
+      case kRecSleepEnd:
+        close_state(kSleeping, r.t);
+        break;
+      case kRecStateBegin:
+        states.push_back({r.a, 0, r.t});
+        break;
+      case kRecStateEnd:
+        close_state(r.a, r.t);
+        break;
       case kRecIteration:
         begin_event("i", "iteration " + std::to_string(r.b), "iteration", tid, r.t);
         std::fputs(",\"s\":\"p\"", f_);
@@ -147,7 +160,8 @@ void ChromeOut::thread(const ThreadBuffer& b, int tid) {
         end(val);
         break;
       }
-      default: break;
+      default:
+        break;
     }
   }
   // Still open at the end (e.g. a worker that never woke): close at stop.
@@ -155,23 +169,27 @@ void ChromeOut::thread(const ThreadBuffer& b, int tid) {
 }
 
 void ChromeOut::metadata(const std::vector<const ThreadBuffer*>& threads) {
-  const std::string pname = "joule pid " + std::to_string(pid_) +
-                            (s_.options().rank >= 0 ? " rank " + std::to_string(s_.options().rank) : "");
+  const std::string pname =
+      "joule pid " + std::to_string(pid_) +
+      (s_.options().rank >= 0 ? " rank " + std::to_string(s_.options().rank) : "");
   std::fprintf(f_, "%s\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":%s}}",
                first_ ? "" : ",", pid_, json_quote(pname).c_str());
   first_ = false;
   for (std::size_t i = 0; i < threads.size(); ++i) {
     const ThreadBuffer& b = *threads[i];
-    const std::string name = b.worker() >= 0 ? "worker " + std::to_string(b.worker()) + " (cpu " +
-                                                   std::to_string(b.cpu()) +
-                                                   (b.guest() ? ", borrowed)" : ")")
-                                             : "thread " + std::to_string(i + 1);
-    std::fprintf(f_, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%zu,"
+    const std::string name = b.worker() >= 0
+                                 ? "worker " + std::to_string(b.worker()) + " (cpu " +
+                                       std::to_string(b.cpu()) + (b.guest() ? ", borrowed)" : ")")
+                                 : "thread " + std::to_string(i + 1);
+    std::fprintf(f_,
+                 ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%zu,"
                  "\"args\":{\"name\":%s,\"worker\":%d,\"cpu\":%d,\"borrowed\":%s}}",
                  pid_, i + 1, json_quote(name).c_str(), b.worker(), b.cpu(),
                  b.guest() ? "true" : "false");
-    std::fprintf(f_, ",\n{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%d,\"tid\":%zu,"
-                 "\"args\":{\"sort_index\":%zu}}", pid_, i + 1, i + 1);
+    std::fprintf(f_,
+                 ",\n{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%d,\"tid\":%zu,"
+                 "\"args\":{\"sort_index\":%zu}}",
+                 pid_, i + 1, i + 1);
   }
 }
 
@@ -184,7 +202,8 @@ std::vector<std::string> write_chrome(const TraceSession& s, const std::string& 
   std::setvbuf(f, nullptr, _IOFBF, 1 << 20);
   char host[256] = {};
   if (::gethostname(host, sizeof host - 1) != 0) std::strcpy(host, "localhost");
-  std::fprintf(f, "{\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"joule_format\":1,\"pid\":%d,"
+  std::fprintf(f,
+               "{\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"joule_format\":1,\"pid\":%d,"
                "\"rank\":%d,\"host\":%s,\"start_ns\":%llu,\"stop_ns\":%llu},\n\"traceEvents\":[",
                int(::getpid()), s.options().rank, json_quote(host).c_str(),
                static_cast<unsigned long long>(s.start_ns()),

@@ -20,10 +20,14 @@ using namespace trace_format;
 
 Lending lending_of(Event e) {
   switch (e) {
-    case kEvCpuLend: return kLend;
-    case kEvCpuBorrow: return kBorrow;
-    case kEvCpuReclaim: return kReclaim;
-    default: return kReturn;
+    case kEvCpuLend:
+      return kLend;
+    case kEvCpuBorrow:
+      return kBorrow;
+    case kEvCpuReclaim:
+      return kReclaim;
+    default:
+      return kReturn;
   }
 }
 
@@ -42,9 +46,12 @@ class TraceObserver final : public Observer, public trace::Sink {
     trace::install(nullptr);
     session_.stop(now_ns());
     if (!session_.write_error().empty())
-      std::fprintf(stderr, "joule: warning: trace not written: %s\n", session_.write_error().c_str());
+      std::fprintf(stderr, "joule: warning: trace not written: %s\n",
+                   session_.write_error().c_str());
   }
-  void on_worker_start(int worker, int cpu) override { session_.bind_worker(worker, cpu, now_ns()); }
+  void on_worker_start(int worker, int cpu) override {
+    session_.bind_worker(worker, cpu, now_ns());
+  }
   void on_worker_stop(int) override {
     ThreadBuffer& b = session_.this_thread();
     if (b.guest()) b.push(Record{now_ns(), kRecStateEnd, kNoCpu, kBorrowed, 0});
@@ -66,8 +73,7 @@ class TraceObserver final : public Observer, public trace::Sink {
   }
   // A parked worker's CPU runs another process (or nothing): the Lent state.
   void on_parked(int worker, bool parked, std::uint64_t now) override {
-    buffer(worker).push(
-        Record{now, parked ? kRecStateBegin : kRecStateEnd, kNoCpu, kLent, 0});
+    buffer(worker).push(Record{now, parked ? kRecStateBegin : kRecStateEnd, kNoCpu, kLent, 0});
   }
   void on_iteration_boundary(std::uint64_t n, std::uint64_t now) override {
     session_.this_thread().push(Record{now, kRecIteration, kNoCpu, 0, n});
@@ -121,7 +127,7 @@ void TraceObserver::counter(const char* name, double value, int cpu) noexcept {
 std::unique_ptr<Observer> make_trace_observer(const Config& cfg) {
   TraceSession::Options opt;
   const std::string& f = cfg.trace.format;
-  opt.format = f == "paraver" ? TraceSession::Format::paraver
+  opt.format = f == "paraver"  ? TraceSession::Format::paraver
                : f == "chrome" ? TraceSession::Format::chrome
                                : TraceSession::Format::none;
   if (opt.format == TraceSession::Format::none && !cfg.report) return nullptr;

@@ -91,8 +91,10 @@ void set_memory_bound(Config& c, std::string_view v) {
       throw std::invalid_argument("expected LABEL:FRACTION");
     const double m = parse_double(item.substr(colon + 1), 0.0, 1.0);
     const std::string label(trim(item.substr(0, colon)));
-    if (label == "*") def = m;
-    else out.emplace_back(label, m);
+    if (label == "*")
+      def = m;
+    else
+      out.emplace_back(label, m);
   }
   c.platform.memory_bound = std::move(out);
   c.platform.memory_bound_default = def;
@@ -100,7 +102,8 @@ void set_memory_bound(Config& c, std::string_view v) {
 
 std::string get_memory_bound(const Config& c) {
   std::string out;
-  for (const auto& [l, m] : c.platform.memory_bound) out += (out.empty() ? "" : ",") + l + ":" + fmt(m);
+  for (const auto& [l, m] : c.platform.memory_bound)
+    out += (out.empty() ? "" : ",") + l + ":" + fmt(m);
   if (c.platform.memory_bound_default != 0.0)
     out += (out.empty() ? "*:" : ",*:") + fmt(c.platform.memory_bound_default);
   return out;
@@ -123,7 +126,8 @@ void set_power_busy(Config& c, std::string_view v) {
 
 std::string get_power_busy(const Config& c) {
   std::string out;
-  for (const auto& [f, w] : c.platform.power_busy) out += (out.empty() ? "" : ",") + fmt(f) + ":" + fmt(w);
+  for (const auto& [f, w] : c.platform.power_busy)
+    out += (out.empty() ? "" : ",") + fmt(f) + ":" + fmt(w);
   return out;
 }
 
@@ -134,12 +138,18 @@ void set_rc(Config& c, std::string_view v) {
     if (eq == std::string_view::npos) throw std::invalid_argument("expected NAME=VALUE");
     const auto name = trim(item.substr(0, eq));
     const auto val = item.substr(eq + 1);
-    if (name == "air") rc.air = parse_double(val, -50, 150);
-    else if (name == "alpha") rc.alpha = parse_double(val, 0, 100);
-    else if (name == "beta") rc.beta = parse_double(val, 0, 100);
-    else if (name == "gamma") rc.gamma = parse_double(val, -200, 200);
-    else if (name == "tau") rc.tau_s = parse_double(val, 0.001, 1e6);
-    else throw std::invalid_argument("unknown parameter " + std::string(name));
+    if (name == "air")
+      rc.air = parse_double(val, -50, 150);
+    else if (name == "alpha")
+      rc.alpha = parse_double(val, 0, 100);
+    else if (name == "beta")
+      rc.beta = parse_double(val, 0, 100);
+    else if (name == "gamma")
+      rc.gamma = parse_double(val, -200, 200);
+    else if (name == "tau")
+      rc.tau_s = parse_double(val, 0.001, 1e6);
+    else
+      throw std::invalid_argument("unknown parameter " + std::string(name));
   }
   c.platform.rc = rc;
 }
@@ -198,84 +208,116 @@ void set_topology(Config& c, std::string_view v) {
 
 std::string str(const char* s) { return s; }
 
-
 }  // namespace
 
 // Built at each call, not at static initialisation: api/ adds the sections
 // from a static initialiser of its own.
 std::vector<rt::ConfigKey> platform_config_keys() {
   return {
-    {"JOULE_DVFS", [] { return str("auto, none, emulated, cpufreq"); },
-     "DVFS backend; auto = cpufreq when writable, else none",
-     [](Config& c, std::string_view v) { set_choice(c.platform.dvfs, v, {"auto", "none", "emulated", "cpufreq"}); },
-     [](const Config& c) { return c.platform.dvfs; }},
-    {"JOULE_DVFS_DOMAIN", [] { return str("auto, core, chip"); },
-     "frequency domain: per core, per chip (package), or auto (cpufreq: related_cpus; emulated: core)",
-     [](Config& c, std::string_view v) { set_choice(c.platform.dvfs_domain, v, {"auto", "core", "chip"}); },
-     [](const Config& c) { return c.platform.dvfs_domain; }},
-    {"JOULE_PSTATES", [] { return str("GHz as LO-HI:STEP (e.g. 1.2-2.4:0.1) or a list (e.g. 1.2,1.8,2.4)"); },
-     "P-state table of the emulated backend (and of the power model with dvfs=none)",
-     [](Config& c, std::string_view v) {
-       c.platform.pstates_khz = parse_pstates(v);
-       c.platform.pstates_spec = std::string(trim(v));
-     },
-     [](const Config& c) { return c.platform.pstates_spec; }},
-    {"JOULE_DVFS_LATENCY_US", [] { return str("an integer 0..100000 (microseconds)"); },
-     "emulated frequency-change latency: the core stalls this long after a change",
-     [](Config& c, std::string_view v) { c.platform.dvfs_latency_us = int(parse_int(v, 0, 100000)); },
-     [](const Config& c) { return std::to_string(c.platform.dvfs_latency_us); }},
-    {"JOULE_DVFS_START", [] { return str("empty (leave as found), min, max, or a frequency in GHz"); },
-     "frequency every worker's CPU is set to when the runtime starts",
-     [](Config& c, std::string_view v) {
-       v = trim(v);
-       if (!v.empty() && v != "min" && v != "max") parse_double(v, 0.01, 20);
-       c.platform.dvfs_start = std::string(v);
-     },
-     [](const Config& c) { return c.platform.dvfs_start; }},
-    {"JOULE_MEMORY_BOUND", [] { return str("LABEL:FRACTION list, fractions 0..1, '*' for other labels (e.g. lu:0.3,*:0.1)"); },
-     "memory-bound fraction per task label: the part of a task that emulated DVFS does not slow",
-     set_memory_bound, get_memory_bound},
-    {"JOULE_SYSFS_ROOT", [] { return str("a directory path (default /)"); },
-     "root under which /sys paths (cpufreq, powercap, hwmon, thermal) are read and written",
-     [](Config& c, std::string_view v) {
-       if (trim(v).empty()) throw std::invalid_argument("empty path");
-       c.platform.sysfs_root = std::string(trim(v));
-     },
-     [](const Config& c) { return c.platform.sysfs_root; }},
-    {"JOULE_TOPOLOGY", [] { return str("empty (this machine) or an hwloc synthetic description such as 'package:2 core:4 pu:1'"); },
-     "machine model for chips and cores; CPU i of the process maps to PU i mod N", set_topology,
-     [](const Config& c) { return c.platform.topology; }},
-    {"JOULE_METER", [] { return str("auto, model, rapl, papi"); },
-     "energy meter; auto = RAPL powercap if readable, else PAPI energy events, else the power model",
-     [](Config& c, std::string_view v) { set_choice(c.platform.meter, v, {"auto", "model", "rapl", "papi"}); },
-     [](const Config& c) { return c.platform.meter; }},
-    {"JOULE_POWER_BUSY", [] { return str("GHZ:WATTS list of one busy core, at least one point (e.g. 1.2:20.4,2.4:36.3)"); },
-     "power model: busy power per core, interpolated linearly in f^3 between points",
-     set_power_busy, get_power_busy},
-    {"JOULE_POWER_IDLE", [] { return str("watts 0..10000"); }, "power model: a sleeping core",
-     [](Config& c, std::string_view v) { c.platform.power_idle = parse_double(v, 0, 10000); },
-     [](const Config& c) { return fmt(c.platform.power_idle); }},
-    {"JOULE_POWER_UNCORE", [] { return str("watts 0..10000"); }, "power model: per chip, always drawn",
-     [](Config& c, std::string_view v) { c.platform.power_uncore = parse_double(v, 0, 10000); },
-     [](const Config& c) { return fmt(c.platform.power_uncore); }},
-    {"JOULE_THERMAL", [] { return str("auto, model, hwmon"); },
-     "temperature source; auto = hwmon / thermal zones when they name chips, else the RC model",
-     [](Config& c, std::string_view v) { set_choice(c.platform.thermal, v, {"auto", "model", "hwmon"}); },
-     [](const Config& c) { return c.platform.thermal; }},
-    {"JOULE_THERMAL_MODEL", [] { return str("NAME=VALUE list of air, alpha, beta, gamma, tau (seconds)"); },
-     "RC model per chip: steady T = alpha*air + beta*P_chip + gamma, time constant tau", set_rc, get_rc},
-    {"JOULE_THERMAL_HOTSPOT", [] { return str("CHIP:KELVIN list (e.g. 1:11), or empty"); },
-     "RC model: extra inlet temperature of some chips (a hot spot)", set_hotspots, get_hotspots},
-    {"JOULE_COUNTERS", [] { return str("none, papi"); }, "per-task hardware counters, aggregated per label",
-     [](Config& c, std::string_view v) { set_choice(c.platform.counters, v, {"none", "papi"}); },
-     [](const Config& c) { return c.platform.counters; }},
-    {"JOULE_COUNTER_EVENTS", [] { return str("comma-separated PAPI event names"); },
-     "events tried for JOULE_COUNTERS=papi; those the machine lacks are skipped", set_events,
-     get_events},
-    {"JOULE_STATE_DIR", [] { return str("a directory path (empty: $XDG_RUNTIME_DIR/joule or /run/joule)"); },
-     "where the DVFS state file lives, for repair after a killed process (joule-ctl restore)",
-     [](Config& c, std::string_view v) { c.platform.state_dir = std::string(trim(v)); },
-     [](const Config& c) { return c.platform.state_dir; }},
+      {"JOULE_DVFS", [] { return str("auto, none, emulated, cpufreq"); },
+       "DVFS backend; auto = cpufreq when writable, else none",
+       [](Config& c, std::string_view v) {
+         set_choice(c.platform.dvfs, v, {"auto", "none", "emulated", "cpufreq"});
+       },
+       [](const Config& c) { return c.platform.dvfs; }},
+      {"JOULE_DVFS_DOMAIN", [] { return str("auto, core, chip"); },
+       "frequency domain: per core, per chip (package), or auto (cpufreq: related_cpus; emulated: "
+       "core)",
+       [](Config& c, std::string_view v) {
+         set_choice(c.platform.dvfs_domain, v, {"auto", "core", "chip"});
+       },
+       [](const Config& c) { return c.platform.dvfs_domain; }},
+      {"JOULE_PSTATES",
+       [] { return str("GHz as LO-HI:STEP (e.g. 1.2-2.4:0.1) or a list (e.g. 1.2,1.8,2.4)"); },
+       "P-state table of the emulated backend (and of the power model with dvfs=none)",
+       [](Config& c, std::string_view v) {
+         c.platform.pstates_khz = parse_pstates(v);
+         c.platform.pstates_spec = std::string(trim(v));
+       },
+       [](const Config& c) { return c.platform.pstates_spec; }},
+      {"JOULE_DVFS_LATENCY_US", [] { return str("an integer 0..100000 (microseconds)"); },
+       "emulated frequency-change latency: the core stalls this long after a change",
+       [](Config& c, std::string_view v) {
+         c.platform.dvfs_latency_us = int(parse_int(v, 0, 100000));
+       },
+       [](const Config& c) { return std::to_string(c.platform.dvfs_latency_us); }},
+      {"JOULE_DVFS_START",
+       [] { return str("empty (leave as found), min, max, or a frequency in GHz"); },
+       "frequency every worker's CPU is set to when the runtime starts",
+       [](Config& c, std::string_view v) {
+         v = trim(v);
+         if (!v.empty() && v != "min" && v != "max") parse_double(v, 0.01, 20);
+         c.platform.dvfs_start = std::string(v);
+       },
+       [](const Config& c) { return c.platform.dvfs_start; }},
+      {"JOULE_MEMORY_BOUND",
+       [] {
+         return str(
+             "LABEL:FRACTION list, fractions 0..1, '*' for other labels (e.g. lu:0.3,*:0.1)");
+       },
+       "memory-bound fraction per task label: the part of a task that emulated DVFS does not slow",
+       set_memory_bound, get_memory_bound},
+      {"JOULE_SYSFS_ROOT", [] { return str("a directory path (default /)"); },
+       "root under which /sys paths (cpufreq, powercap, hwmon, thermal) are read and written",
+       [](Config& c, std::string_view v) {
+         if (trim(v).empty()) throw std::invalid_argument("empty path");
+         c.platform.sysfs_root = std::string(trim(v));
+       },
+       [](const Config& c) { return c.platform.sysfs_root; }},
+      {"JOULE_TOPOLOGY",
+       [] {
+         return str(
+             "empty (this machine) or an hwloc synthetic description such as 'package:2 core:4 "
+             "pu:1'");
+       },
+       "machine model for chips and cores; CPU i of the process maps to PU i mod N", set_topology,
+       [](const Config& c) { return c.platform.topology; }},
+      {"JOULE_METER", [] { return str("auto, model, rapl, papi"); },
+       "energy meter; auto = RAPL powercap if readable, else PAPI energy events, else the power "
+       "model",
+       [](Config& c, std::string_view v) {
+         set_choice(c.platform.meter, v, {"auto", "model", "rapl", "papi"});
+       },
+       [](const Config& c) { return c.platform.meter; }},
+      {"JOULE_POWER_BUSY",
+       [] {
+         return str("GHZ:WATTS list of one busy core, at least one point (e.g. 1.2:20.4,2.4:36.3)");
+       },
+       "power model: busy power per core, interpolated linearly in f^3 between points",
+       set_power_busy, get_power_busy},
+      {"JOULE_POWER_IDLE", [] { return str("watts 0..10000"); }, "power model: a sleeping core",
+       [](Config& c, std::string_view v) { c.platform.power_idle = parse_double(v, 0, 10000); },
+       [](const Config& c) { return fmt(c.platform.power_idle); }},
+      {"JOULE_POWER_UNCORE", [] { return str("watts 0..10000"); },
+       "power model: per chip, always drawn",
+       [](Config& c, std::string_view v) { c.platform.power_uncore = parse_double(v, 0, 10000); },
+       [](const Config& c) { return fmt(c.platform.power_uncore); }},
+      {"JOULE_THERMAL", [] { return str("auto, model, hwmon"); },
+       "temperature source; auto = hwmon / thermal zones when they name chips, else the RC model",
+       [](Config& c, std::string_view v) {
+         set_choice(c.platform.thermal, v, {"auto", "model", "hwmon"});
+       },
+       [](const Config& c) { return c.platform.thermal; }},
+      {"JOULE_THERMAL_MODEL",
+       [] { return str("NAME=VALUE list of air, alpha, beta, gamma, tau (seconds)"); },
+       "RC model per chip: steady T = alpha*air + beta*P_chip + gamma, time constant tau", set_rc,
+       get_rc},
+      {"JOULE_THERMAL_HOTSPOT", [] { return str("CHIP:KELVIN list (e.g. 1:11), or empty"); },
+       "RC model: extra inlet temperature of some chips (a hot spot)", set_hotspots, get_hotspots},
+      {"JOULE_COUNTERS", [] { return str("none, papi"); },
+       "per-task hardware counters, aggregated per label",
+       [](Config& c, std::string_view v) {
+         set_choice(c.platform.counters, v, {"none", "papi"});
+       },
+       [](const Config& c) { return c.platform.counters; }},
+      {"JOULE_COUNTER_EVENTS", [] { return str("comma-separated PAPI event names"); },
+       "events tried for JOULE_COUNTERS=papi; those the machine lacks are skipped", set_events,
+       get_events},
+      {"JOULE_STATE_DIR",
+       [] { return str("a directory path (empty: $XDG_RUNTIME_DIR/joule or /run/joule)"); },
+       "where the DVFS state file lives, for repair after a killed process (joule-ctl restore)",
+       [](Config& c, std::string_view v) { c.platform.state_dir = std::string(trim(v)); },
+       [](const Config& c) { return c.platform.state_dir; }},
   };
 }
 

@@ -6,8 +6,8 @@
 #include "log.hpp"
 #include "observer.hpp"
 #include "platform.hpp"
-#include "restore_guard.hpp"
 #include "platform_observer.hpp"
+#include "restore_guard.hpp"
 #include "state_file.hpp"
 
 namespace joule::plat {
@@ -49,8 +49,8 @@ class PlatformObserver final : public rt::Observer {
 };
 
 void repair_stale(const rt::Config& cfg) {
-  const std::string dir =
-      cfg.platform.state_dir.empty() ? rt::Config::Platform::default_state_dir() : cfg.platform.state_dir;
+  const std::string dir = cfg.platform.state_dir.empty() ? rt::Config::Platform::default_state_dir()
+                                                         : cfg.platform.state_dir;
   const RepairResult r = repair_stale_states(dir);
   if (r.repaired == 0 && r.failed == 0) return;
   for (const auto& m : r.messages) note(m + " (state file in " + dir + ")");
@@ -60,10 +60,11 @@ void repair_stale(const rt::Config& cfg) {
 
 std::unique_ptr<rt::Observer> make_platform_observer(const rt::Config& cfg) {
   repair_stale(cfg);
-  const std::string dir =
-      cfg.platform.state_dir.empty() ? rt::Config::Platform::default_state_dir() : cfg.platform.state_dir;
+  const std::string dir = cfg.platform.state_dir.empty() ? rt::Config::Platform::default_state_dir()
+                                                         : cfg.platform.state_dir;
   if (!platform_wanted(cfg)) {
-    if (cfg.dump) note("platform: off (JOULE_DVFS=" + cfg.platform.dvfs + ", nothing else asks for it)");
+    if (cfg.dump)
+      note("platform: off (JOULE_DVFS=" + cfg.platform.dvfs + ", nothing else asks for it)");
     return nullptr;
   }
   RestoreGuard::instance().set_state_dir(dir);
