@@ -33,18 +33,6 @@ int guarded(F&& f) noexcept {
   }
 }
 
-joule::task_options to_options(const joule_task_options_t* o) {
-  joule::task_options out;
-  if (!o) return out;
-  out.label = o->label;
-  out.priority = o->priority;
-  out.final = o->final_ != 0;
-  out.if_ = o->if_ != 0;
-  out.cost = o->cost;
-  out.affinity = o->affinity;
-  return out;
-}
-
 joule::rt::Task* to_rt(joule_task_t* t) { return reinterpret_cast<joule::rt::Task*>(t); }
 
 int invalid(const char* msg) {
@@ -62,7 +50,8 @@ int joule_init_with(const char* const* keys, const char* const* values, size_t n
   if (n && (!keys || !values)) return invalid("joule_init_with: keys or values is NULL");
   return guarded([&] {
     joule::rt::Settings s;
-    for (size_t i = 0; i < n; ++i) s.emplace_back(keys[i] ? keys[i] : "", values[i] ? values[i] : "");
+    for (size_t i = 0; i < n; ++i)
+      s.emplace_back(keys[i] ? keys[i] : "", values[i] ? values[i] : "");
     joule::rt::Runtime::start(s);
   });
 }
@@ -75,7 +64,7 @@ int joule_task_create(joule_task_fn_t fn, size_t args_size, const joule_task_opt
                       joule_task_t** task, void** args) {
   if (!task || !args) return invalid("joule_task_create: task or args is NULL");
   return guarded([&] {
-    auto* t = joule::rt::Runtime::get().create(fn, args_size, 16, to_options(opts));
+    auto* t = joule::rt::Runtime::get().create(fn, args_size, 16, joule::detail::to_options(opts));
     *task = reinterpret_cast<joule_task_t*>(t);
     *args = t->args;
   });
@@ -122,8 +111,10 @@ int joule_taskwait_on(const joule_dep_t* deps, size_t n) {
 
 int joule_taskloop(joule_loop_fn_t fn, void* args, int64_t begin, int64_t end, int64_t grainsize,
                    const joule_task_options_t* opts) {
-  return guarded(
-      [&] { joule::rt::Runtime::get().taskloop(fn, args, begin, end, grainsize, to_options(opts)); });
+  return guarded([&] {
+    joule::rt::Runtime::get().taskloop(fn, args, begin, end, grainsize,
+                                       joule::detail::to_options(opts));
+  });
 }
 
 int joule_num_workers(void) {

@@ -51,9 +51,8 @@ void runtime_stop() { rt::Runtime::stop(); }
 
 std::size_t checked_bytes(std::size_t count, std::size_t elem_size) {
   if (elem_size != 0 && count > std::numeric_limits<std::size_t>::max() / elem_size)
-    throw error(JOULE_ERR_INVALID, "joule: region of " + std::to_string(count) +
-                                       " elements of " + std::to_string(elem_size) +
-                                       " bytes overflows size_t");
+    throw error(JOULE_ERR_INVALID, "joule: region of " + std::to_string(count) + " elements of " +
+                                       std::to_string(elem_size) + " bytes overflows size_t");
   return count * elem_size;
 }
 

@@ -1,4 +1,4 @@
-// The four workloads of workloads.hpp on joule (C++ API: spawn with
+// The workloads of workloads.hpp on joule (C++ API: spawn with
 // in/inout, taskwait). The runtime is started once per worker count with
 // JOULE_WORKERS and otherwise default settings, and kept alive between
 // benchmarks of the same count (only one joule::runtime may exist at a time).
@@ -13,15 +13,13 @@
 
 namespace {
 
-using bench::Cell;
-
 class RuntimeHolder {
  public:
   void ensure(int workers) {
     if (rt_ && workers_ == workers) return;
     rt_.reset();  // the previous runtime must be gone before the next starts
-    rt_ = std::make_unique<joule::runtime>(
-        std::initializer_list<std::pair<std::string, std::string>>{
+    rt_ =
+        std::make_unique<joule::runtime>(std::initializer_list<std::pair<std::string, std::string>>{
             {"JOULE_WORKERS", std::to_string(workers)}});
     workers_ = workers;
   }
@@ -64,22 +62,24 @@ void bm_chain(benchmark::State& st) {
   }
 }
 
-void wavefront_iteration(Cell* g) {
-  for (int i = 1; i <= bench::kWaveSide; ++i) {
-    for (int j = 1; j <= bench::kWaveSide; ++j) {
-      joule::spawn({joule::in(g[bench::wave_index(i, j - 1)]),
-                    joule::in(g[bench::wave_index(i - 1, j)]),
-                    joule::inout(g[bench::wave_index(i, j)])},
+template <class T>
+void wavefront_iteration(T* g) {
+  using W = bench::WaveGrid<T>;
+  for (int i = 1; i <= W::side; ++i) {
+    for (int j = 1; j <= W::side; ++j) {
+      joule::spawn({joule::in(g[W::index(i, j - 1)]), joule::in(g[W::index(i - 1, j)]),
+                    joule::inout(g[W::index(i, j)])},
                    [g, i, j] { bench::wave_body(g, i, j); });
     }
   }
   joule::taskwait();
 }
 
+template <class T>
 void bm_wavefront(benchmark::State& st) {
-  std::vector<Cell> grid(bench::kWaveStride * bench::kWaveStride);
+  std::vector<T> grid(bench::WaveGrid<T>::cells);
   bool ok = true;
-  on_joule(st, bench::kWaveTasks, [&](long it) {
+  on_joule(st, bench::WaveGrid<T>::tasks, [&](long it) {
     bench::wave_reset(grid.data(), static_cast<std::uint64_t>(it));
     wavefront_iteration(grid.data());
     ok = ok && bench::wave_check(grid.data(), static_cast<std::uint64_t>(it));
@@ -100,15 +100,19 @@ void fan_iteration(std::uint64_t* x, std::uint64_t* leaves) {
 void bm_fan(benchmark::State& st) {
   std::uint64_t x = 0;
   std::vector<std::uint64_t> leaves(bench::kFanWidth, 0);
-  long iterations =
-      on_joule(st, bench::kFanTasks, [&](long) { fan_iteration(&x, leaves.data()); });
-  if (x != bench::fan_expected(iterations * bench::kFanRounds)) st.SkipWithError("fan: wrong result");
+  long iterations = on_joule(st, bench::kFanTasks, [&](long) { fan_iteration(&x, leaves.data()); });
+  if (x != bench::fan_expected(iterations * bench::kFanRounds))
+    st.SkipWithError("fan: wrong result");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  bench::register_workloads("", {bm_independent, bm_chain, bm_wavefront, bm_fan});
+  bench::register_workloads("", {.independent = bm_independent,
+                                 .chain = bm_chain,
+                                 .wavefront = bm_wavefront<bench::Cell>,
+                                 .wavefront8 = bm_wavefront<bench::Cell8>,
+                                 .fan = bm_fan});
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

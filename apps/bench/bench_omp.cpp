@@ -1,4 +1,4 @@
-// The four workloads of workloads.hpp with OpenMP tasks and `depend`.
+// The workloads of workloads.hpp with OpenMP tasks and `depend`.
 // Compiled twice: g++ -fopenmp (libgomp) and clang++ -fopenmp (LLVM libomp).
 // The benchmark loop runs inside `parallel` + `single`, so the team stays up
 // for the whole benchmark and only task creation, dependency handling,
@@ -11,8 +11,6 @@
 #include "workloads.hpp"
 
 namespace {
-
-using bench::Cell;
 
 // Runs body(iteration) as the benchmark loop on one thread of a team of
 // `workers` threads; the others execute tasks at the single's barrier.
@@ -49,10 +47,11 @@ void chain_iteration(std::uint64_t* x) {
 #pragma omp taskwait
 }
 
-void wavefront_iteration(Cell* g) {
-  constexpr int s = bench::kWaveStride;
-  for (int i = 1; i <= bench::kWaveSide; ++i) {
-    for (int j = 1; j <= bench::kWaveSide; ++j) {
+template <class T>
+void wavefront_iteration(T* g) {
+  constexpr int s = bench::WaveGrid<T>::stride;
+  for (int i = 1; i <= bench::WaveGrid<T>::side; ++i) {
+    for (int j = 1; j <= bench::WaveGrid<T>::side; ++j) {
 #pragma omp task depend(in : g[i * s + j - 1], g[(i - 1) * s + j]) depend(inout : g[i * s + j])
       bench::wave_body(g, i, j);
     }
@@ -84,10 +83,11 @@ void bm_chain(benchmark::State& st) {
   }
 }
 
+template <class T>
 void bm_wavefront(benchmark::State& st) {
-  std::vector<Cell> grid(bench::kWaveStride * bench::kWaveStride);
+  std::vector<T> grid(bench::WaveGrid<T>::cells);
   bool ok = true;
-  in_team(st, bench::kWaveTasks, [&](long it) {
+  in_team(st, bench::WaveGrid<T>::tasks, [&](long it) {
     bench::wave_reset(grid.data(), static_cast<std::uint64_t>(it));
     wavefront_iteration(grid.data());
     ok = ok && bench::wave_check(grid.data(), static_cast<std::uint64_t>(it));
@@ -98,15 +98,19 @@ void bm_wavefront(benchmark::State& st) {
 void bm_fan(benchmark::State& st) {
   std::uint64_t x = 0;
   std::vector<std::uint64_t> leaves(bench::kFanWidth, 0);
-  long iterations =
-      in_team(st, bench::kFanTasks, [&](long) { fan_iteration(&x, leaves.data()); });
-  if (x != bench::fan_expected(iterations * bench::kFanRounds)) st.SkipWithError("fan: wrong result");
+  long iterations = in_team(st, bench::kFanTasks, [&](long) { fan_iteration(&x, leaves.data()); });
+  if (x != bench::fan_expected(iterations * bench::kFanRounds))
+    st.SkipWithError("fan: wrong result");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  bench::register_workloads("", {bm_independent, bm_chain, bm_wavefront, bm_fan});
+  bench::register_workloads("", {.independent = bm_independent,
+                                 .chain = bm_chain,
+                                 .wavefront = bm_wavefront<bench::Cell>,
+                                 .wavefront8 = bm_wavefront<bench::Cell8>,
+                                 .fan = bm_fan});
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::AddCustomContext("openmp_runtime",

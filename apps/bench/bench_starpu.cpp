@@ -1,11 +1,12 @@
-// The four workloads of workloads.hpp with StarPU (1.3): codelets with one CPU
+// The workloads of workloads.hpp with StarPU (1.3): codelets with one CPU
 // function each, data handles registered with starpu_variable_data_register,
 // tasks submitted with starpu_task_insert(STARPU_R / STARPU_RW) under the
 // default sequential consistency (StarPU infers the dependencies from the
 // access modes and submission order), and starpu_task_wait_for_all.
 //   independent  codelet without buffers, N tasks;
 //   chain        one handle on x, every task STARPU_RW on it;
-//   wavefront    one handle per grid cell, STARPU_R left and top, STARPU_RW self;
+//   wavefront    one handle per grid cell, STARPU_R left and top, STARPU_RW self
+//                (wavefront8: the same on 8-byte cells, one handle per double);
 //   fan          one handle on x: the writer STARPU_RW, the readers STARPU_R.
 // StarPU is initialised once per worker count with conf.ncpus = workers and
 // no CUDA/OpenCL, and shut down before the next count. Its CPU workers are
@@ -13,7 +14,6 @@
 // runs tasks (unlike the OpenMP and TBB peers, where it is one of the workers).
 #include <starpu.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -24,8 +24,6 @@
 #include "workloads.hpp"
 
 namespace {
-
-using bench::Cell;
 
 // ---- StarPU lifetime ------------------------------------------------------
 
@@ -126,10 +124,10 @@ void empty_cpu(void* /*buffers*/[], void* /*cl_arg*/) { bench::empty_body(); }
 void increment_cpu(void* buffers[], void* /*cl_arg*/) { ++*buffer_ptr<std::uint64_t>(buffers[0]); }
 
 // Same computation as bench::wave_body, on the three cells the task was given.
+template <class T>
 void wave_cpu(void* buffers[], void* /*cl_arg*/) {
-  const Cell* left = buffer_ptr<Cell>(buffers[0]);
-  const Cell* top = buffer_ptr<Cell>(buffers[1]);
-  buffer_ptr<Cell>(buffers[2])->v = std::max(left->v, top->v) + 1;
+  bench::wave_update(*buffer_ptr<T>(buffers[0]), *buffer_ptr<T>(buffers[1]),
+                     *buffer_ptr<T>(buffers[2]));
 }
 
 // The leaves have no handles, as in the other peers: their accesses are
@@ -164,7 +162,8 @@ starpu_codelet make_codelet(const char* name, starpu_cpu_func_t f,
 // Tasks keep a pointer to their codelet, so the codelets live for the program.
 starpu_codelet empty_cl = make_codelet("empty", empty_cpu, {});
 starpu_codelet increment_cl = make_codelet("increment", increment_cpu, {STARPU_RW});
-starpu_codelet wave_cl = make_codelet("wave", wave_cpu, {STARPU_R, STARPU_R, STARPU_RW});
+template <class T>
+starpu_codelet wave_cl = make_codelet("wave", wave_cpu<T>, {STARPU_R, STARPU_R, STARPU_RW});
 starpu_codelet fan_writer_cl = make_codelet("fan_writer", fan_writer_cpu, {STARPU_RW});
 starpu_codelet fan_reader_cl = make_codelet("fan_reader", fan_reader_cpu, {STARPU_R});
 
@@ -217,26 +216,28 @@ void bm_chain(benchmark::State& st) {
   }
 }
 
+template <class T>
 void wavefront_iteration(const Handles& h) {
-  for (int i = 1; i <= bench::kWaveSide; ++i) {
-    for (int j = 1; j <= bench::kWaveSide; ++j) {
-      insert_or_abort(starpu_task_insert(&wave_cl, STARPU_R, h[bench::wave_index(i, j - 1)],
-                                         STARPU_R, h[bench::wave_index(i - 1, j)], STARPU_RW,
-                                         h[bench::wave_index(i, j)], 0));
+  using W = bench::WaveGrid<T>;
+  for (int i = 1; i <= W::side; ++i) {
+    for (int j = 1; j <= W::side; ++j) {
+      insert_or_abort(starpu_task_insert(&wave_cl<T>, STARPU_R, h[W::index(i, j - 1)], STARPU_R,
+                                         h[W::index(i - 1, j)], STARPU_RW, h[W::index(i, j)], 0));
     }
   }
   starpu_task_wait_for_all();
 }
 
+template <class T>
 void bm_wavefront(benchmark::State& st) {
-  std::vector<Cell> grid(bench::kWaveStride * bench::kWaveStride);
+  std::vector<T> grid(bench::WaveGrid<T>::cells);
   if (!starpu_ready(st)) return;
   Handles h;
-  for (Cell& c : grid) h.add(&c, sizeof c);  // handle k is grid[k]
+  for (T& c : grid) h.add(&c, sizeof c);  // handle k is grid[k]
   bool ok = true;
-  bench::timed_loop(st, bench::kWaveTasks, [&](long it) {
+  bench::timed_loop(st, bench::WaveGrid<T>::tasks, [&](long it) {
     bench::wave_reset(grid.data(), static_cast<std::uint64_t>(it));
-    wavefront_iteration(h);
+    wavefront_iteration<T>(h);
     ok = ok && bench::wave_check(grid.data(), static_cast<std::uint64_t>(it));
   });
   if (!ok) st.SkipWithError("wavefront: wrong result");
@@ -277,7 +278,11 @@ void bm_fan(benchmark::State& st) {
 
 int main(int argc, char** argv) {
   const std::string starpu_home = prepare_environment();
-  bench::register_workloads("", {bm_independent, bm_chain, bm_wavefront, bm_fan});
+  bench::register_workloads("", {.independent = bm_independent,
+                                 .chain = bm_chain,
+                                 .wavefront = bm_wavefront<bench::Cell>,
+                                 .wavefront8 = bm_wavefront<bench::Cell8>,
+                                 .fan = bm_fan});
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   int major = 0, minor = 0, release = 0;

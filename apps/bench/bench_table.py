@@ -12,7 +12,7 @@ from pathlib import Path
 
 RUNTIMES = ["joule", "libgomp", "libomp", "tbb", "starpu"]
 PEERS = ["libgomp", "libomp", "tbb", "starpu"]
-WORKLOADS = ["independent", "chain", "wavefront", "fan"]
+WORKLOADS = ["independent", "chain", "wavefront", "wavefront8", "fan"]
 WORKERS = [1, 2]
 
 

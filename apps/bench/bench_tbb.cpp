@@ -1,8 +1,9 @@
-// The four workloads of workloads.hpp with oneTBB, run inside a task_arena of
+// The workloads of workloads.hpp with oneTBB, run inside a task_arena of
 // `workers` slots (the benchmark thread plus workers - 1 TBB workers).
 //   independent  task_group::run x N, then wait;
 //   chain        flow::graph of continue_nodes linked in a line;
-//   wavefront    flow::graph of continue_nodes, edges from left and top;
+//   wavefront    flow::graph of continue_nodes, edges from left and top
+//                (wavefront8: the same graph, its bodies on 8-byte cells);
 //   fan          task_group: per round one writer task that runs the
 //                kFanWidth readers into the same group; wait() is the fan-in.
 // The graphs are built, run and destroyed inside each timed iteration, as the
@@ -22,7 +23,6 @@
 namespace {
 
 namespace flow = oneapi::tbb::flow;
-using bench::Cell;
 using Node = flow::continue_node<flow::continue_msg>;
 
 template <class F>
@@ -42,11 +42,13 @@ void build_chain(flow::graph& g, std::deque<Node>& nodes, std::uint64_t* x) {
 }
 
 // Node (i,j) is nodes[(i-1) * side + (j-1)]; the caller starts nodes.front().
-void build_wavefront(flow::graph& g, std::deque<Node>& nodes, Cell* grid) {
-  constexpr int side = bench::kWaveSide;
+template <class T>
+void build_wavefront(flow::graph& g, std::deque<Node>& nodes, T* grid) {
+  constexpr int side = bench::WaveGrid<T>::side;
   for (int i = 1; i <= side; ++i) {
     for (int j = 1; j <= side; ++j) {
-      nodes.emplace_back(g, [grid, i, j](const flow::continue_msg&) { bench::wave_body(grid, i, j); });
+      nodes.emplace_back(g,
+                         [grid, i, j](const flow::continue_msg&) { bench::wave_body(grid, i, j); });
       Node& self = nodes.back();
       if (j > 1) flow::make_edge(nodes[(i - 1) * side + (j - 2)], self);
       if (i > 1) flow::make_edge(nodes[(i - 2) * side + (j - 1)], self);
@@ -80,10 +82,11 @@ void bm_chain(benchmark::State& st) {
   }
 }
 
+template <class T>
 void bm_wavefront(benchmark::State& st) {
-  std::vector<Cell> grid(bench::kWaveStride * bench::kWaveStride);
+  std::vector<T> grid(bench::WaveGrid<T>::cells);
   bool ok = true;
-  in_arena(st, bench::kWaveTasks, [&](long it) {
+  in_arena(st, bench::WaveGrid<T>::tasks, [&](long it) {
     bench::wave_reset(grid.data(), static_cast<std::uint64_t>(it));
     flow::graph g;
     std::deque<Node> nodes;
@@ -104,12 +107,14 @@ void bm_fan(benchmark::State& st) {
     for (int r = 0; r < bench::kFanRounds; ++r) {
       tg.run([&tg, px, pl] {
         bench::fan_writer(px, pl);
-        for (int k = 0; k < bench::kFanWidth; ++k) tg.run([px, pl, k] { bench::fan_reader(px, pl, k); });
+        for (int k = 0; k < bench::kFanWidth; ++k)
+          tg.run([px, pl, k] { bench::fan_reader(px, pl, k); });
       });
       tg.wait();
     }
   });
-  if (x != bench::fan_expected(iterations * bench::kFanRounds)) st.SkipWithError("fan: wrong result");
+  if (x != bench::fan_expected(iterations * bench::kFanRounds))
+    st.SkipWithError("fan: wrong result");
 }
 
 // ---- prebuilt graphs (informational) ------------------------------------
@@ -122,22 +127,24 @@ void bm_chain_prebuilt(benchmark::State& st) {
     flow::graph g;
     std::deque<Node> nodes;
     build_chain(g, nodes, &x);
-    iterations = bench::timed_loop(st, bench::kChainTasks, [&](long) { run_graph(g, nodes.front()); });
+    iterations =
+        bench::timed_loop(st, bench::kChainTasks, [&](long) { run_graph(g, nodes.front()); });
   });
   if (x != static_cast<std::uint64_t>(iterations) * bench::kChainTasks) {
     st.SkipWithError("chain: wrong result");
   }
 }
 
+template <class T>
 void bm_wavefront_prebuilt(benchmark::State& st) {
-  std::vector<Cell> grid(bench::kWaveStride * bench::kWaveStride);
+  std::vector<T> grid(bench::WaveGrid<T>::cells);
   bool ok = true;
   oneapi::tbb::task_arena arena(static_cast<int>(st.range(0)));
   arena.execute([&] {
     flow::graph g;
     std::deque<Node> nodes;
     build_wavefront(g, nodes, grid.data());
-    bench::timed_loop(st, bench::kWaveTasks, [&](long it) {
+    bench::timed_loop(st, bench::WaveGrid<T>::tasks, [&](long it) {
       bench::wave_reset(grid.data(), static_cast<std::uint64_t>(it));
       run_graph(g, nodes.front());
       ok = ok && bench::wave_check(grid.data(), static_cast<std::uint64_t>(it));
@@ -149,8 +156,16 @@ void bm_wavefront_prebuilt(benchmark::State& st) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bench::register_workloads("", {bm_independent, bm_chain, bm_wavefront, bm_fan});
-  bench::register_workloads("prebuilt_", {nullptr, bm_chain_prebuilt, bm_wavefront_prebuilt, nullptr});
+  bench::register_workloads("", {.independent = bm_independent,
+                                 .chain = bm_chain,
+                                 .wavefront = bm_wavefront<bench::Cell>,
+                                 .wavefront8 = bm_wavefront<bench::Cell8>,
+                                 .fan = bm_fan});
+  bench::register_workloads("prebuilt_", {.independent = nullptr,
+                                          .chain = bm_chain_prebuilt,
+                                          .wavefront = bm_wavefront_prebuilt<bench::Cell>,
+                                          .wavefront8 = bm_wavefront_prebuilt<bench::Cell8>,
+                                          .fan = nullptr});
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -1,11 +1,17 @@
-// The four runtime-core micro-benchmark workloads, shared by every runtime
-// (joule, OpenMP with libgomp and libomp, oneTBB) so each does identical work.
+// The runtime-core micro-benchmark workloads, shared by every runtime
+// (joule, OpenMP with libgomp and libomp, oneTBB, StarPU) so each does
+// identical work.
 //
 // One benchmark iteration creates a whole task graph and waits for it:
 //   independent  kIndependentTasks empty tasks, no dependencies;
 //   chain        kChainTasks tasks, each inout on one object (a serial chain);
 //   wavefront    kWaveSide x kWaveSide blocks, block (i,j) in from its left and
-//                top neighbour and inout on itself;
+//                top neighbour and inout on itself; one 64-byte Cell per block;
+//   wavefront8   the same graph, kWave8Side x kWave8Side blocks on contiguous
+//                8-byte cells (one std::vector of double): the reproducer of
+//                the dependency index's hash clustering on contiguous keys
+//                (at 100 x 100 the old hash did not cluster; at 200 x 200 it
+//                did in most launches);
 //   fan          kFanRounds rounds of one writer (inout x) followed by
 //                kFanWidth readers (in x); the next round's writer waits for
 //                all readers (fan-in through the anti-dependency on x).
@@ -18,6 +24,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace bench {
@@ -25,11 +32,11 @@ namespace bench {
 inline constexpr int kIndependentTasks = 10000;
 inline constexpr int kChainTasks = 10000;
 inline constexpr int kWaveSide = 100;
+inline constexpr int kWave8Side = 200;
 inline constexpr int kFanWidth = 127;
 inline constexpr int kFanRounds = 80;
 inline constexpr int kMaxWorkers = 2;
 
-inline constexpr long kWaveTasks = long{kWaveSide} * kWaveSide;
 inline constexpr long kFanTasks = long{kFanRounds} * (kFanWidth + 1);
 
 // Body of an "empty" task: an empty compiler barrier, so no compiler can
@@ -41,28 +48,58 @@ struct alignas(64) Cell {
   std::uint64_t v = 0;
 };
 
-// The wavefront grid has one extra row and column (index 0) of boundary cells
-// that tasks only read, so every task has exactly two `in` and one `inout`.
-inline constexpr int kWaveStride = kWaveSide + 1;
-inline int wave_index(int i, int j) { return i * kWaveStride + j; }
+// wavefront8's cell: eight contiguous bytes, eight cells per cache line.
+using Cell8 = double;
+
+// The value a wavefront task computes with, for either cell type.
+inline std::uint64_t& cell_value(Cell& c) { return c.v; }
+inline const std::uint64_t& cell_value(const Cell& c) { return c.v; }
+inline double& cell_value(Cell8& c) { return c; }
+inline const double& cell_value(const Cell8& c) { return c; }
+
+// The shape of a wavefront grid of T cells. It has one extra row and column
+// (index 0) of boundary cells that tasks only read, so every task has exactly
+// two `in` and one `inout`.
+template <class T>
+struct WaveGrid {
+  static constexpr int side = std::is_same_v<T, Cell8> ? kWave8Side : kWaveSide;
+  static constexpr int stride = side + 1;
+  static constexpr int cells = stride * stride;
+  static constexpr long tasks = long{side} * side;
+  static int index(int i, int j) { return i * stride + j; }
+};
+
+// What a wavefront task does to its three cells. Values stay below 2^53, so
+// double cells count exactly like integer ones.
+template <class T>
+void wave_update(const T& left, const T& top, T& self) {
+  cell_value(self) = std::max(cell_value(left), cell_value(top)) + 1;
+}
 
 // Body of wavefront block (i,j), 1-based.
-inline void wave_body(Cell* grid, int i, int j) {
-  grid[wave_index(i, j)].v =
-      std::max(grid[wave_index(i, j - 1)].v, grid[wave_index(i - 1, j)].v) + 1;
+template <class T>
+void wave_body(T* grid, int i, int j) {
+  using W = WaveGrid<T>;
+  wave_update(grid[W::index(i, j - 1)], grid[W::index(i - 1, j)], grid[W::index(i, j)]);
 }
 
 // Sets the boundary to the iteration stamp g: the corner then must read
-// g + 2 * kWaveSide - 1, which a missed dependency would very likely break.
-inline void wave_reset(Cell* grid, std::uint64_t g) {
-  for (int k = 0; k < kWaveStride; ++k) {
-    grid[wave_index(0, k)].v = g;
-    grid[wave_index(k, 0)].v = g;
+// g + 2 * side - 1, which a missed dependency would very likely break.
+template <class T>
+void wave_reset(T* grid, std::uint64_t g) {
+  using W = WaveGrid<T>;
+  using V = std::remove_cvref_t<decltype(cell_value(*grid))>;
+  for (int k = 0; k < W::stride; ++k) {
+    cell_value(grid[W::index(0, k)]) = static_cast<V>(g);
+    cell_value(grid[W::index(k, 0)]) = static_cast<V>(g);
   }
 }
 
-inline bool wave_check(const Cell* grid, std::uint64_t g) {
-  return grid[wave_index(kWaveSide, kWaveSide)].v == g + 2 * kWaveSide - 1;
+template <class T>
+bool wave_check(const T* grid, std::uint64_t g) {
+  using W = WaveGrid<T>;
+  using V = std::remove_cvref_t<decltype(cell_value(*grid))>;
+  return cell_value(grid[W::index(W::side, W::side)]) == static_cast<V>(g + 2 * W::side - 1);
 }
 
 // Fan bodies (unsigned arithmetic wraps, so any number of rounds is defined).
@@ -111,6 +148,7 @@ struct Workloads {
   BenchFn independent;
   BenchFn chain;
   BenchFn wavefront;
+  BenchFn wavefront8;
   BenchFn fan;
 };
 
@@ -118,9 +156,11 @@ struct Workloads {
 // count so runtimes that keep their threads alive restart them only once per
 // count. A null entry is a workload this runtime does not provide.
 inline void register_workloads(const std::string& prefix, const Workloads& w) {
-  const std::pair<const char*, BenchFn> all[] = {
-      {"independent", w.independent}, {"chain", w.chain}, {"wavefront", w.wavefront},
-      {"fan", w.fan}};
+  const std::pair<const char*, BenchFn> all[] = {{"independent", w.independent},
+                                                 {"chain", w.chain},
+                                                 {"wavefront", w.wavefront},
+                                                 {"wavefront8", w.wavefront8},
+                                                 {"fan", w.fan}};
   for (int workers = 1; workers <= kMaxWorkers; ++workers) {
     for (const auto& [name, fn] : all) {
       if (fn == nullptr) continue;

@@ -190,12 +190,13 @@ int main(int argc, char** argv) {
   MPI_Reduce(counts, sums, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   if (o.verbose) {
     const long own = counts[0] - counts[1];
-    std::fprintf(stderr,
-                 "pils: rank %d load %.1f cpus %zu tasks %ld borrowed %ld; mean task %.0f us on own "
-                 "CPUs, %.0f us on borrowed ones\n",
-                 r.id, r.load, r.cpus.size(), counts[0], counts[1],
-                 own ? 1e6 * r.own_s.load() / double(own) : 0.0,
-                 counts[1] ? 1e6 * r.borrowed_s.load() / double(counts[1]) : 0.0);
+    std::fprintf(
+        stderr,
+        "pils: rank %d load %.1f cpus %zu tasks %ld borrowed %ld; mean task %.0f us on own "
+        "CPUs, %.0f us on borrowed ones\n",
+        r.id, r.load, r.cpus.size(), counts[0], counts[1],
+        own ? 1e6 * r.own_s.load() / double(own) : 0.0,
+        counts[1] ? 1e6 * r.borrowed_s.load() / double(counts[1]) : 0.0);
   }
   if (r.id == 0) {
     const char* lewi = std::getenv("JOULE_LEWI");

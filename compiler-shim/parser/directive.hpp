@@ -10,14 +10,14 @@ namespace joulecc {
 enum class Prefix { Omp, Oss };
 
 enum class DirKind {
-  Task,         // task on a statement or a function declaration
+  Task,  // task on a statement or a function declaration
   Taskloop,
   Taskwait,
   Critical,
-  Atomic,       // kept for the compiler (with OpenMP) or run under a lock
+  Atomic,  // kept for the compiler (with OpenMP) or run under a lock
   Release,
-  Target,       // OmpSs-1 `omp target device(..) copy_..`: applies to the next task
-  Taskgroup,    // OpenMP taskgroup: the statement, then a taskwait
+  Target,     // OmpSs-1 `omp target device(..) copy_..`: applies to the next task
+  Taskgroup,  // OpenMP taskgroup: the statement, then a taskwait
   Taskyield,
   Flush,
   Assert,       // OmpSs-2 assert("..."): accepted and dropped
@@ -38,9 +38,9 @@ struct Clause {
   std::string name;       // as written ("input", "weakin", ...)
   std::string canonical;  // dependence kind or option: "in", "out", "inout", "commutative", ...
   ArgForm form = ArgForm::None;
-  bool weak = false;      // weakin/weakout/... (treated as the strong kind)
+  bool weak = false;  // weakin/weakout/... (treated as the strong kind)
   unsigned pos = 0;
-  std::string modifier;   // reduction operator, depend type, default kind, device names
+  std::string modifier;  // reduction operator, depend type, default kind, device names
   unsigned modifier_pos = 0;
   std::vector<Expr> args;
 };
@@ -48,10 +48,10 @@ struct Clause {
 struct Directive {
   Prefix prefix = Prefix::Oss;
   DirKind kind = DirKind::Passthrough;
-  std::string name;       // "task", "taskloop", "taskwait", ...
+  std::string name;  // "task", "taskloop", "taskwait", ...
   unsigned name_pos = 0;
   std::vector<Clause> clauses;
-  Expr argument;          // critical(name), flush(list), assert("...")
+  Expr argument;  // critical(name), flush(list), assert("...")
 
   const Clause* find(const std::string& canonical) const {
     for (const Clause& c : clauses)

@@ -11,7 +11,9 @@ bool ident_start(char c) {
 }
 bool ident_char(char c) { return ident_start(c) || (c >= '0' && c <= '9'); }
 bool digit(char c) { return c >= '0' && c <= '9'; }
-bool space(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r' || c == '\n'; }
+bool space(char c) {
+  return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r' || c == '\n';
+}
 
 // Longest punctuator first.
 constexpr std::array<std::string_view, 26> kPunct3or2 = {
@@ -24,9 +26,11 @@ unsigned lex_number(std::string_view t, unsigned i) {
   ++i;
   while (i < t.size()) {
     char c = t[i];
-    if ((c == '+' || c == '-') && (t[i - 1] == 'e' || t[i - 1] == 'E' || t[i - 1] == 'p' || t[i - 1] == 'P')) {
+    if ((c == '+' || c == '-') &&
+        (t[i - 1] == 'e' || t[i - 1] == 'E' || t[i - 1] == 'p' || t[i - 1] == 'P')) {
       ++i;
-    } else if (ident_char(c) || c == '.' || (c == '\'' && i + 1 < t.size() && ident_char(t[i + 1]))) {
+    } else if (ident_char(c) || c == '.' ||
+               (c == '\'' && i + 1 < t.size() && ident_char(t[i + 1]))) {
       ++i;
     } else {
       break;
@@ -45,7 +49,8 @@ bool lex_quoted(std::string_view t, unsigned& i, LexError& err) {
     ++i;
   }
   if (i >= t.size() || t[i] != q) {
-    err = {start, q == '"' ? "missing terminating '\"' character" : "missing terminating ' character"};
+    err = {start,
+           q == '"' ? "missing terminating '\"' character" : "missing terminating ' character"};
     return false;
   }
   ++i;
@@ -65,7 +70,8 @@ bool lex(std::string_view t, std::vector<Token>& out, LexError& err) {
     char c = t[i];
     // Encoding prefixes of literals: u8"", u"", U"", L"", and the same for chars.
     unsigned p = i;
-    while (p < t.size() && p - i < 2 && (t[p] == 'u' || t[p] == 'U' || t[p] == 'L' || t[p] == '8')) ++p;
+    while (p < t.size() && p - i < 2 && (t[p] == 'u' || t[p] == 'U' || t[p] == 'L' || t[p] == '8'))
+      ++p;
     bool prefixed = p > i && p < t.size() && (t[p] == '"' || t[p] == '\'') && t[i] != '8';
     if (prefixed || c == '"' || c == '\'') {
       unsigned q = prefixed ? p : i;
@@ -88,8 +94,8 @@ bool lex(std::string_view t, std::vector<Token>& out, LexError& err) {
         }
       if (len == 0 && kPunct1.find(c) != std::string_view::npos) len = 1;
       if (len == 0) {
-        err = {i, std::string("invalid character '") + (c >= 32 && c < 127 ? std::string(1, c) : "?") +
-                      "' in pragma"};
+        err = {i, std::string("invalid character '") +
+                      (c >= 32 && c < 127 ? std::string(1, c) : "?") + "' in pragma"};
         return false;
       }
       i += len;

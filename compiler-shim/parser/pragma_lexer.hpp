@@ -16,7 +16,9 @@ struct Token {
   std::string text;
   unsigned pos = 0;  // index of the first character in the lexed text
   unsigned end = 0;  // index after the last character
-  bool is(std::string_view p) const { return (kind == Tok::Punct || kind == Tok::Ident) && text == p; }
+  bool is(std::string_view p) const {
+    return (kind == Tok::Punct || kind == Tok::Ident) && text == p;
+  }
 };
 
 struct LexError {

@@ -76,19 +76,26 @@ const ClauseSpec* find_spec(const std::string& name) {
 
 unsigned dir_mask(DirKind k) {
   switch (k) {
-    case DirKind::Task: return kTask;
-    case DirKind::Taskloop: return kLoop;
-    case DirKind::Taskwait: return kWait;
-    case DirKind::Release: return kRelease;
-    case DirKind::Target: return kTarget;
-    case DirKind::Critical: return kCritical;
-    default: return 0;
+    case DirKind::Task:
+      return kTask;
+    case DirKind::Taskloop:
+      return kLoop;
+    case DirKind::Taskwait:
+      return kWait;
+    case DirKind::Release:
+      return kRelease;
+    case DirKind::Target:
+      return kTarget;
+    case DirKind::Critical:
+      return kCritical;
+    default:
+      return 0;
   }
 }
 
 // Clauses that mean "this is an OmpSs-1 target", not an OpenMP offload target.
 bool ompss_target_clause(const std::string& n) {
-  static const std::set<std::string> k = {"device", "copy_in", "copy_out", "copy_inout",
+  static const std::set<std::string> k = {"device",    "copy_in",      "copy_out",   "copy_inout",
                                           "copy_deps", "no_copy_deps", "implements", "ndrange"};
   return k.count(n) != 0;
 }
@@ -143,13 +150,20 @@ class Parser {
       ++i_;
       d_.name = "taskloop for";
     }
-    if (s == "task") d_.kind = DirKind::Task;
-    else if (s == "taskloop") d_.kind = DirKind::Taskloop;
-    else if (s == "taskwait") d_.kind = DirKind::Taskwait;
-    else if (s == "critical") d_.kind = DirKind::Critical;
-    else if (s == "atomic") d_.kind = DirKind::Atomic;
-    else if (s == "release") d_.kind = DirKind::Release;
-    else if (s == "assert") d_.kind = DirKind::Assert;
+    if (s == "task")
+      d_.kind = DirKind::Task;
+    else if (s == "taskloop")
+      d_.kind = DirKind::Taskloop;
+    else if (s == "taskwait")
+      d_.kind = DirKind::Taskwait;
+    else if (s == "critical")
+      d_.kind = DirKind::Critical;
+    else if (s == "atomic")
+      d_.kind = DirKind::Atomic;
+    else if (s == "release")
+      d_.kind = DirKind::Release;
+    else if (s == "assert")
+      d_.kind = DirKind::Assert;
     else if (s == "taskiter" || s == "declare")
       return fail(n.pos, "'#pragma oss " + s + "' is not supported by joulecc");
     else
@@ -160,16 +174,26 @@ class Parser {
   bool omp_name(const Token& n) {
     const std::string& s = n.text;
     if (s == "taskloop" && peek().is("simd")) ++i_;  // the simd part is left to the compiler
-    if (s == "task") d_.kind = DirKind::Task;
-    else if (s == "taskloop") d_.kind = DirKind::Taskloop;
-    else if (s == "taskwait") d_.kind = DirKind::Taskwait;
-    else if (s == "critical") d_.kind = DirKind::Critical;
-    else if (s == "atomic") d_.kind = DirKind::Atomic;
-    else if (s == "taskgroup") d_.kind = DirKind::Taskgroup;
-    else if (s == "taskyield") d_.kind = DirKind::Taskyield;
-    else if (s == "flush") d_.kind = DirKind::Flush;
-    else if (s == "target" && is_ompss_target()) d_.kind = DirKind::Target;
-    else d_.kind = DirKind::Passthrough;
+    if (s == "task")
+      d_.kind = DirKind::Task;
+    else if (s == "taskloop")
+      d_.kind = DirKind::Taskloop;
+    else if (s == "taskwait")
+      d_.kind = DirKind::Taskwait;
+    else if (s == "critical")
+      d_.kind = DirKind::Critical;
+    else if (s == "atomic")
+      d_.kind = DirKind::Atomic;
+    else if (s == "taskgroup")
+      d_.kind = DirKind::Taskgroup;
+    else if (s == "taskyield")
+      d_.kind = DirKind::Taskyield;
+    else if (s == "flush")
+      d_.kind = DirKind::Flush;
+    else if (s == "target" && is_ompss_target())
+      d_.kind = DirKind::Target;
+    else
+      d_.kind = DirKind::Passthrough;
     return true;
   }
 
@@ -180,8 +204,10 @@ class Parser {
     int depth = 0;
     for (; k < t_.size() && t_[k].kind != Tok::End; ++k) {
       const Token& t = t_[k];
-      if (t.is("(")) ++depth;
-      else if (t.is(")")) --depth;
+      if (t.is("("))
+        ++depth;
+      else if (t.is(")"))
+        --depth;
       else if (depth == 0 && t.kind == Tok::Ident) {
         if (!ompss_target_clause(t.text)) return false;
         any = true;
@@ -192,7 +218,8 @@ class Parser {
 
   // critical(name), flush(list), assert("text").
   bool directive_argument() {
-    bool takes = d_.kind == DirKind::Critical || d_.kind == DirKind::Flush || d_.kind == DirKind::Assert;
+    bool takes =
+        d_.kind == DirKind::Critical || d_.kind == DirKind::Flush || d_.kind == DirKind::Assert;
     if (!takes || !peek().is("(")) {
       if (d_.kind == DirKind::Assert) return fail(peek().pos, "expected '(' after 'assert'");
       return true;
@@ -200,8 +227,7 @@ class Parser {
     std::size_t open = i_, close;
     if (!match_paren(close)) return false;
     d_.argument = span(open + 1, close);
-    if (d_.kind == DirKind::Critical &&
-        (close != open + 2 || t_[open + 1].kind != Tok::Ident))
+    if (d_.kind == DirKind::Critical && (close != open + 2 || t_[open + 1].kind != Tok::Ident))
       return fail(t_[open + 1].pos, "expected a name in 'critical(...)'");
     if (d_.kind == DirKind::Assert && (close != open + 2 || t_[open + 1].kind != Tok::String))
       return fail(t_[open + 1].pos, "expected a string in 'assert(...)'");
@@ -245,14 +271,17 @@ class Parser {
   }
 
   // Splits [first, last) at top-level commas.
-  std::vector<std::pair<std::size_t, std::size_t>> split(std::size_t first, std::size_t last) const {
+  std::vector<std::pair<std::size_t, std::size_t>> split(std::size_t first,
+                                                         std::size_t last) const {
     std::vector<std::pair<std::size_t, std::size_t>> out;
     int depth = 0;
     std::size_t b = first;
     for (std::size_t k = first; k < last; ++k) {
       const Token& t = t_[k];
-      if (t.is("(") || t.is("[") || t.is("{")) ++depth;
-      else if (t.is(")") || t.is("]") || t.is("}")) --depth;
+      if (t.is("(") || t.is("[") || t.is("{"))
+        ++depth;
+      else if (t.is(")") || t.is("]") || t.is("}"))
+        --depth;
       else if (depth == 0 && t.is(",")) {
         out.emplace_back(b, k);
         b = k + 1;
@@ -267,7 +296,8 @@ class Parser {
     while (peek().kind != Tok::End) {
       if (peek().is(",") && !d_.clauses.empty()) ++i_;
       const Token& n = peek();
-      if (n.kind != Tok::Ident) return fail(n.pos, "expected a clause name, found '" + n.text + "'");
+      if (n.kind != Tok::Ident)
+        return fail(n.pos, "expected a clause name, found '" + n.text + "'");
       if (!clause(n, seen)) return false;
     }
     return true;
@@ -280,7 +310,8 @@ class Parser {
       return fail(n.pos, "clause '" + n.text + "' is not supported by joulecc");
     if (!s) return fail(n.pos, "unknown clause '" + n.text + "' on '#pragma " + d_.spelled() + "'");
     if (!(s->dirs & dir_mask(d_.kind)))
-      return fail(n.pos, "clause '" + n.text + "' is not allowed on '#pragma " + d_.spelled() + "'");
+      return fail(n.pos,
+                  "clause '" + n.text + "' is not allowed on '#pragma " + d_.spelled() + "'");
     if (s->once && !seen.insert(s->name).second)
       return fail(n.pos, "clause '" + n.text + "' appears more than once");
     Clause c;
@@ -308,21 +339,30 @@ class Parser {
 
   bool arguments(Clause& c, std::size_t first, std::size_t last) {
     switch (c.form) {
-      case ArgForm::Expr1: return expr1(c, first, last);
-      case ArgForm::Regions: return regions(c, first, last);
-      case ArgForm::Names: return names(c, first, last);
-      case ArgForm::Reduction: return reduction(c, first, last);
-      case ArgForm::Depend: return depend(c, first, last);
-      case ArgForm::Device: return device(c, first, last);
-      case ArgForm::Default: return default_kind(c, first, last);
-      case ArgForm::None: break;
+      case ArgForm::Expr1:
+        return expr1(c, first, last);
+      case ArgForm::Regions:
+        return regions(c, first, last);
+      case ArgForm::Names:
+        return names(c, first, last);
+      case ArgForm::Reduction:
+        return reduction(c, first, last);
+      case ArgForm::Depend:
+        return depend(c, first, last);
+      case ArgForm::Device:
+        return device(c, first, last);
+      case ArgForm::Default:
+        return default_kind(c, first, last);
+      case ArgForm::None:
+        break;
     }
     return true;
   }
 
   bool expr1(Clause& c, std::size_t first, std::size_t last) {
     auto parts = split(first, last);
-    if (parts.size() != 1) return fail(t_[parts[1].first - 1].pos, "'" + c.name + "' takes one expression");
+    if (parts.size() != 1)
+      return fail(t_[parts[1].first - 1].pos, "'" + c.name + "' takes one expression");
     if (first == last) return fail(t_[first].pos, "expected an expression in '" + c.name + "'");
     c.args.push_back(span(first, last));
     return true;
@@ -352,9 +392,12 @@ class Parser {
     int depth = 0;
     for (std::size_t k = first; k < last; ++k) {
       const Token& t = t_[k];
-      if (t.is("(") || t.is("[")) ++depth;
-      else if (t.is(")") || t.is("]")) --depth;
-      else if (depth == 0 && t.is(":")) return k;
+      if (t.is("(") || t.is("["))
+        ++depth;
+      else if (t.is(")") || t.is("]"))
+        --depth;
+      else if (depth == 0 && t.is(":"))
+        return k;
     }
     return last;
   }
@@ -362,7 +405,8 @@ class Parser {
   bool reduction(Clause& c, std::size_t first, std::size_t last) {
     std::size_t k = colon(first, last);
     if (k == last) return fail(t_[first].pos, "expected 'operator:' in '" + c.name + "'");
-    static const std::set<std::string> ops = {"+", "-", "*", "&", "|", "^", "&&", "||", "max", "min"};
+    static const std::set<std::string> ops = {"+", "-",  "*",  "&",   "|",
+                                              "^", "&&", "||", "max", "min"};
     std::string op = token_span(text_, t_, first, k);
     if (k != first + 1 || !ops.count(op))
       return fail(t_[first].pos, "unsupported reduction operator '" + op +
@@ -405,7 +449,8 @@ class Parser {
   bool default_kind(Clause& c, std::size_t first, std::size_t last) {
     const std::string k = token_span(text_, t_, first, last);
     if (k != "shared" && k != "none" && k != "firstprivate" && k != "private")
-      return fail(t_[first].pos, "expected 'shared', 'none', 'firstprivate' or 'private' in 'default'");
+      return fail(t_[first].pos,
+                  "expected 'shared', 'none', 'firstprivate' or 'private' in 'default'");
     c.modifier = k;
     c.modifier_pos = t_[first].pos;
     return true;
@@ -433,8 +478,8 @@ bool parse_directive(const std::string& text, Directive& out, ParseError& err) {
 }
 
 bool is_dependence_clause(const Clause& c) {
-  static const std::set<std::string> k = {"in", "out", "inout", "concurrent", "commutative",
-                                          "reduction", "depend"};
+  static const std::set<std::string> k = {"in",          "out",       "inout", "concurrent",
+                                          "commutative", "reduction", "depend"};
   return k.count(c.canonical) != 0;
 }
 

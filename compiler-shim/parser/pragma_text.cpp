@@ -25,7 +25,8 @@ unsigned skip_directive_space(std::string_view b, unsigned i) {
       i += s;
     } else if (i + 1 < b.size() && b[i] == '/' && b[i + 1] == '*') {
       std::size_t e = b.find("*/", i + 2);
-      i = e == std::string_view::npos ? static_cast<unsigned>(b.size()) : static_cast<unsigned>(e + 2);
+      i = e == std::string_view::npos ? static_cast<unsigned>(b.size())
+                                      : static_cast<unsigned>(e + 2);
     } else {
       return i;
     }
@@ -66,7 +67,8 @@ struct Collector {
       } else if (b[i] == '/' && i + 1 < b.size() && b[i + 1] == '*') {
         put(' ', i);
         std::size_t e = b.find("*/", i + 2);
-        i = e == std::string_view::npos ? static_cast<unsigned>(b.size()) : static_cast<unsigned>(e + 2);
+        i = e == std::string_view::npos ? static_cast<unsigned>(b.size())
+                                        : static_cast<unsigned>(e + 2);
       } else if (b[i] == '/' && i + 1 < b.size() && b[i + 1] == '/') {
         while (i < b.size() && b[i] != '\n') i += splice_at(b, i) ? splice_at(b, i) : 1;
       } else if (b[i] == '"' || b[i] == '\'') {
@@ -100,7 +102,8 @@ bool read_pragma(std::string_view buf, unsigned hash, PragmaText& out) {
   i += kPragma.size();
   if (i < buf.size()) {
     char c = buf[i];
-    bool ident = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    bool ident =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
     if (ident) return false;
   }
   Collector c{buf, out};
@@ -139,7 +142,8 @@ unsigned LineTable::line_start(unsigned line) const {
 std::string LineTable::indent_for(unsigned offset) const {
   unsigned s = line_start(line(offset));
   std::string pad;
-  for (unsigned i = s; i < offset && i < buf_.size(); ++i) pad.push_back(buf_[i] == '\t' ? '\t' : ' ');
+  for (unsigned i = s; i < offset && i < buf_.size(); ++i)
+    pad.push_back(buf_[i] == '\t' ? '\t' : ' ');
   return pad;
 }
 

@@ -42,16 +42,20 @@ class RegionParser {
   std::size_t close_of(std::size_t b, std::size_t e) const {
     int depth = 0;
     for (std::size_t k = b; k < e; ++k) {
-      if (is_open(t_[k])) ++depth;
-      else if (is_close(t_[k]) && --depth == 0) return k;
+      if (is_open(t_[k]))
+        ++depth;
+      else if (is_close(t_[k]) && --depth == 0)
+        return k;
     }
     return e;
   }
   std::size_t open_of(std::size_t close, std::size_t b) const {
     int depth = 0;
     for (std::size_t k = close + 1; k-- > b;) {
-      if (is_close(t_[k])) ++depth;
-      else if (is_open(t_[k]) && --depth == 0) return k;
+      if (is_close(t_[k]))
+        ++depth;
+      else if (is_open(t_[k]) && --depth == 0)
+        return k;
     }
     return close;
   }
@@ -77,11 +81,13 @@ class RegionParser {
   bool balanced(std::size_t b, std::size_t e) {
     std::vector<std::size_t> st;
     for (std::size_t k = b; k < e; ++k) {
-      if (is_open(t_[k])) st.push_back(k);
+      if (is_open(t_[k]))
+        st.push_back(k);
       else if (is_close(t_[k])) {
         if (st.empty()) return fail(t_[k].pos, "unbalanced '" + t_[k].text + "'");
         const std::string& o = t_[st.back()].text;
-        bool ok = (o == "(" && t_[k].is(")")) || (o == "[" && t_[k].is("]")) || (o == "{" && t_[k].is("}"));
+        bool ok = (o == "(" && t_[k].is(")")) || (o == "[" && t_[k].is("]")) ||
+                  (o == "{" && t_[k].is("}"));
         if (!ok) return fail(t_[k].pos, "mismatched '" + t_[k].text + "'");
         st.pop_back();
       }
@@ -139,12 +145,17 @@ class RegionParser {
     int depth = 0, questions = 0;
     for (std::size_t k = b; k < e; ++k) {
       const Token& t = t_[k];
-      if (is_open(t)) ++depth;
-      else if (is_close(t)) --depth;
-      else if (depth == 0 && t.is("?")) ++questions;
+      if (is_open(t))
+        ++depth;
+      else if (is_close(t))
+        --depth;
+      else if (depth == 0 && t.is("?"))
+        ++questions;
       else if (depth == 0 && t.is(":")) {
-        if (questions > 0) --questions;
-        else return k;
+        if (questions > 0)
+          --questions;
+        else
+          return k;
       } else if (depth == 0 && t.is(";")) {
         return k;
       }
@@ -190,8 +201,8 @@ class RegionParser {
       const Token& t = t_[i];
       if (is_open(t)) {
         std::size_t c = close_of(i, e);
-        bool cast = i == first && t.is("(") && c + 1 < e && !t_[c + 1].is(".") && !t_[c + 1].is("->") &&
-                    !t_[c + 1].is("[") && !t_[c + 1].is("(");
+        bool cast = i == first && t.is("(") && c + 1 < e && !t_[c + 1].is(".") &&
+                    !t_[c + 1].is("->") && !t_[c + 1].is("[") && !t_[c + 1].is("(");
         if (cast && !deref) {
           ok = false;
           break;

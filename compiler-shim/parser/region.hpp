@@ -25,9 +25,9 @@ struct Region {
   std::vector<Section> sections;  // outermost first
   std::string base_name;          // first identifier of the base ("" if none)
   unsigned base_name_pos = 0;
-  bool lvalue_syntax = false;     // the base can name an object (no operators at its top level)
-  bool base_is_call = false;      // the base is `f(...)`: an lvalue only in C++ (references)
-  bool base_is_name = false;      // the base is exactly one identifier
+  bool lvalue_syntax = false;  // the base can name an object (no operators at its top level)
+  bool base_is_call = false;   // the base is `f(...)`: an lvalue only in C++ (references)
+  bool base_is_name = false;   // the base is exactly one identifier
 };
 
 // Parses the text of one clause item. In `depend(...)` colon_is_length is

@@ -94,9 +94,12 @@ const NamedDecl* local_type(QualType t) {
       if (tag->getParentFunctionOrMethod()) return tag;
       return nullptr;
     }
-    if (t->isPointerType() || t->isReferenceType()) t = t->getPointeeType();
-    else if (t->isArrayType()) t = QualType(t->getPointeeOrArrayElementType(), 0);
-    else return nullptr;
+    if (t->isPointerType() || t->isReferenceType())
+      t = t->getPointeeType();
+    else if (t->isArrayType())
+      t = QualType(t->getPointeeOrArrayElementType(), 0);
+    else
+      return nullptr;
   }
   return nullptr;
 }
@@ -146,7 +149,8 @@ namespace {
 bool ends_without_semi(const Stmt* s) {
   if (!s) return true;
   if (isa<CompoundStmt>(s) || isa<NullStmt>(s) || isa<DeclStmt>(s)) return true;
-  if (const auto* i = dyn_cast<IfStmt>(s)) return ends_without_semi(i->getElse() ? i->getElse() : i->getThen());
+  if (const auto* i = dyn_cast<IfStmt>(s))
+    return ends_without_semi(i->getElse() ? i->getElse() : i->getThen());
   if (const auto* f = dyn_cast<ForStmt>(s)) return ends_without_semi(f->getBody());
   if (const auto* w = dyn_cast<WhileStmt>(s)) return ends_without_semi(w->getBody());
   if (const auto* r = dyn_cast<CXXForRangeStmt>(s)) return ends_without_semi(r->getBody());
@@ -232,17 +236,20 @@ void check_named_region(Context& cx, Construct& c, RegionRef& r, const VarDecl* 
     bool open_end = s.form != Section::Form::Single && s.second.empty();
     if (const ArrayType* at = cx.ast.getAsArrayType(t)) {
       if (open_end && isa<IncompleteArrayType>(at))
-        cx.error_at(c, s.lo.pos, "the section of '" + g.base_name + "' needs a length: its size is unknown");
+        cx.error_at(c, s.lo.pos,
+                    "the section of '" + g.base_name + "' needs a length: its size is unknown");
       t = at->getElementType();
     } else if (t->isPointerType() && i == 0) {
       if (open_end)
-        cx.error_at(c, g.base_name_pos,
-                    "the section of pointer '" + g.base_name + "' needs a length or an upper bound");
+        cx.error_at(
+            c, g.base_name_pos,
+            "the section of pointer '" + g.base_name + "' needs a length or an upper bound");
       t = t->getPointeeType();
     } else if (t->isPointerType()) {
       cx.error_at(c, g.base_name_pos,
-                  "'" + g.base_name + "': only the first dimension of a section may be a pointer; "
-                  "use shaping ([n][m]p) or an array type");
+                  "'" + g.base_name +
+                      "': only the first dimension of a section may be a pointer; "
+                      "use shaping ([n][m]p) or an array type");
       return;
     } else {
       cx.error_at(c, g.base_name_pos,
@@ -260,8 +267,9 @@ void check_regions(Context& cx, Construct& c, unsigned at, const FunctionDecl* f
       const Region& g = r.region;
       if (g.shape.empty() && (!g.lvalue_syntax || (g.base_is_call && cx.is_c()))) {
         cx.error_at(c, g.whole.pos,
-                    "'" + g.whole.text + "' is not an lvalue: a dependence names data "
-                    "(x, *p, p->f, a[i], a[lo;len], [n]p)");
+                    "'" + g.whole.text +
+                        "' is not an lvalue: a dependence names data "
+                        "(x, *p, p->f, a[i], a[lo;len], [n]p)");
         continue;
       }
       if (g.base_name.empty() || g.base_name == "this") continue;
@@ -284,7 +292,8 @@ void check_regions(Context& cx, Construct& c, unsigned at, const FunctionDecl* f
 
 // ---- C types --------------------------------------------------------------------
 
-bool describe_type(Context& cx, QualType t, CType& out, SourceLocation at, const std::string& name) {
+bool describe_type(Context& cx, QualType t, CType& out, SourceLocation at,
+                   const std::string& name) {
   out = CType{};
   if (const auto* dt = t->getAs<DecayedType>()) t = dt->getDecayedType();
   if (t->isPointerType() && !t->getPointeeType()->isVariablyModifiedType() &&
@@ -296,14 +305,16 @@ bool describe_type(Context& cx, QualType t, CType& out, SourceLocation at, const
                      "so declare the type at file scope");
     return false;
   }
-  if (t->isArrayType() || (t->isPointerType() && t->getPointeeType()->isArrayType() &&
-                           t->isVariablyModifiedType())) {
+  if (t->isArrayType() ||
+      (t->isPointerType() && t->getPointeeType()->isArrayType() && t->isVariablyModifiedType())) {
     bool ptr = t->isPointerType();
     out.shape = ptr ? CType::Shape::PtrToArray : CType::Shape::Array;
     QualType q = ptr ? t->getPointeeType() : t;
     while (const ArrayType* a = cx.ast.getAsArrayType(q)) {
-      if (const auto* ca = dyn_cast<ConstantArrayType>(a)) out.dims.push_back(llvm::toString(ca->getSize(), 10, false));
-      else if (isa<VariableArrayType>(a)) out.dims.push_back("");
+      if (const auto* ca = dyn_cast<ConstantArrayType>(a))
+        out.dims.push_back(llvm::toString(ca->getSize(), 10, false));
+      else if (isa<VariableArrayType>(a))
+        out.dims.push_back("");
       else {
         cx.error(at, "'" + name + "' has an array type of unknown size");
         return false;
@@ -327,9 +338,11 @@ bool describe_type(Context& cx, QualType t, CType& out, SourceLocation at, const
                      : t;
   out.decl = print_type(cx, unq, "@");
   out.decl_q = print_type(cx, t, "@");
-  if (out.decl.find("(unnamed") != std::string::npos || out.decl.find("(anonymous") != std::string::npos) {
-    cx.error(at, "the task uses '" + name + "' whose type has no name; give the type a name "
-                 "(or a typedef) at file scope");
+  if (out.decl.find("(unnamed") != std::string::npos ||
+      out.decl.find("(anonymous") != std::string::npos) {
+    cx.error(at, "the task uses '" + name +
+                     "' whose type has no name; give the type a name "
+                     "(or a typedef) at file scope");
     return false;
   }
   return true;
@@ -355,15 +368,18 @@ class RefCollector : public RecursiveASTVisitor<RefCollector> {
     const auto* v = dyn_cast<VarDecl>(e->getDecl());
     if (!v || loop_vars_.count(v) || !captured_kind(v)) return true;
     unsigned off;
-    if (cx_.main_offset(v->getLocation(), off) && off >= b_ && off < e_) return true;  // declared inside
+    if (cx_.main_offset(v->getLocation(), off) && off >= b_ && off < e_)
+      return true;  // declared inside
     auto [it, fresh] = index_.emplace(v, refs_.size());
     if (fresh) refs_.push_back({v, {}, false, e->getLocation()});
     Ref& r = refs_[it->second];
     SourceLocation l = e->getLocation();
     if (l.isMacroID() && cx_.sm.isMacroArgExpansion(l)) l = cx_.sm.getSpellingLoc(l);
     auto [fid, o] = cx_.sm.getDecomposedLoc(l);
-    if (l.isFileID() && fid == cx_.main_fid) r.offsets.push_back(o);
-    else r.macro = true;
+    if (l.isFileID() && fid == cx_.main_fid)
+      r.offsets.push_back(o);
+    else
+      r.macro = true;
     return true;
   }
   bool VisitCXXThisExpr(CXXThisExpr*) {
@@ -371,7 +387,9 @@ class RefCollector : public RecursiveASTVisitor<RefCollector> {
     return true;
   }
   bool VisitTagTypeLoc(TagTypeLoc tl) { return check_local(tl.getDecl(), tl.getBeginLoc()); }
-  bool VisitTypedefTypeLoc(TypedefTypeLoc tl) { return check_local(tl.getTypedefNameDecl(), tl.getBeginLoc()); }
+  bool VisitTypedefTypeLoc(TypedefTypeLoc tl) {
+    return check_local(tl.getTypedefNameDecl(), tl.getBeginLoc());
+  }
 
   std::vector<Ref>& refs() { return refs_; }
   bool uses_this() const { return uses_this_; }
@@ -430,7 +448,8 @@ std::string identity(Context& cx, QualType t, const std::string& op) {
 Sharing explicit_sharing(const Construct& c, const std::string& name, bool& found) {
   found = true;
   for (const Clause& cl : c.dir.clauses) {
-    if (cl.canonical != "shared" && cl.canonical != "private" && cl.canonical != "firstprivate") continue;
+    if (cl.canonical != "shared" && cl.canonical != "private" && cl.canonical != "firstprivate")
+      continue;
     for (const Expr& a : cl.args) {
       if (a.text != name) continue;
       if (cl.canonical == "shared") return Sharing::Shared;
@@ -472,8 +491,10 @@ void decide(Context& cx, Construct& c, const VarDecl* v, Capture& cap, SourceLoc
     return;
   }
   if (const Clause* d = c.dir.find("default")) {
-    if (d->modifier == "shared") cap.sharing = Sharing::Shared;
-    else if (d->modifier == "private") cap.sharing = Sharing::Private;
+    if (d->modifier == "shared")
+      cap.sharing = Sharing::Shared;
+    else if (d->modifier == "private")
+      cap.sharing = Sharing::Private;
     else if (d->modifier == "none")
       cx.error(first, "variable '" + cap.name +
                           "' needs an explicit data-sharing clause: default(none) is in effect");
@@ -505,9 +526,10 @@ void analyze_captures(Context& cx, Construct& c, const Stmt* body, const Functio
       if (!describe_type(cx, r.var->getType(), cap.type, r.first, cap.name)) continue;
       for (unsigned off : r.offsets) cx.renames[off] = {cap.var_id, cap.name};
       bool array = cap.type.shape == CType::Shape::Array && cap.sharing != Sharing::Private;
-      bool via_pointer = !cap.reduction && (array || ((cap.sharing == Sharing::Shared || cap.static_storage) &&
-                                                      cap.type.shape != CType::Shape::PtrToArray &&
-                                                      cap.sharing != Sharing::Private));
+      bool via_pointer =
+          !cap.reduction && (array || ((cap.sharing == Sharing::Shared || cap.static_storage) &&
+                                       cap.type.shape != CType::Shape::PtrToArray &&
+                                       cap.sharing != Sharing::Private));
       if (r.macro && via_pointer) c.macro_shared.push_back(cap.name);
     }
     c.captures.push_back(std::move(cap));
@@ -515,7 +537,8 @@ void analyze_captures(Context& cx, Construct& c, const Stmt* body, const Functio
 }
 
 // C: variables named only by clauses of nested constructs.
-void add_clause_captures(Context& cx, const std::vector<std::pair<Construct*, const FunctionDecl*>>& all) {
+void add_clause_captures(Context& cx,
+                         const std::vector<std::pair<Construct*, const FunctionDecl*>>& all) {
   for (auto [t, tfn] : all) {
     if (t->kind != CKind::Task && t->kind != CKind::Taskloop) continue;
     if (t->function_task) continue;
@@ -528,7 +551,8 @@ void add_clause_captures(Context& cx, const std::vector<std::pair<Construct*, co
             if (!v || (!v->isLocalVarDeclOrParm() && !v->getParentFunctionOrMethod())) continue;
             if (v->isFileVarDecl()) continue;
             unsigned off;
-            if (cx.main_offset(v->getLocation(), off) && off >= t->body_begin && off < t->body_end) continue;
+            if (cx.main_offset(v->getLocation(), off) && off >= t->body_begin && off < t->body_end)
+              continue;
             int id_v = cx.var_id(v);
             bool have = false;
             for (const Capture& c : t->captures) have = have || c.var_id == id_v;
@@ -538,7 +562,8 @@ void add_clause_captures(Context& cx, const std::vector<std::pair<Construct*, co
             cap.name = id;
             cap.static_storage = v->hasGlobalStorage();
             decide(cx, *t, v, cap, cx.loc(n->src, n->pragma.offset_of(a.pos)));
-            if (!describe_type(cx, v->getType(), cap.type, cx.loc(n->src, n->pragma.begin), id)) continue;
+            if (!describe_type(cx, v->getType(), cap.type, cx.loc(n->src, n->pragma.begin), id))
+              continue;
             t->captures.push_back(std::move(cap));
           }
         }
@@ -553,7 +578,8 @@ namespace {
 
 const VarDecl* var_of(const clang::Expr* e) {
   if (!e) return nullptr;
-  if (const auto* d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts())) return dyn_cast<VarDecl>(d->getDecl());
+  if (const auto* d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()))
+    return dyn_cast<VarDecl>(d->getDecl());
   return nullptr;
 }
 
@@ -568,7 +594,8 @@ bool refers_to(const Stmt* s, const std::set<const VarDecl*>& vars) {
 
 bool level(Context& cx, const ForStmt* f, LoopLevel& lv, const VarDecl*& var) {
   auto bad = [&](SourceLocation at, const std::string& what) {
-    cx.error(at, "taskloop needs a loop 'for (i = lo; i < hi; i += step)' over an integer: " + what);
+    cx.error(at,
+             "taskloop needs a loop 'for (i = lo; i < hi; i += step)' over an integer: " + what);
     return false;
   };
   var = nullptr;
@@ -578,37 +605,43 @@ bool level(Context& cx, const ForStmt* f, LoopLevel& lv, const VarDecl*& var) {
     var = dyn_cast<VarDecl>(ds->getSingleDecl());
     lo = var ? var->getInit() : nullptr;
     lv.declared_in_init = true;
-  } else if (const auto* bo = dyn_cast_or_null<BinaryOperator>(init); bo && bo->getOpcode() == BO_Assign) {
+  } else if (const auto* bo = dyn_cast_or_null<BinaryOperator>(init);
+             bo && bo->getOpcode() == BO_Assign) {
     var = var_of(bo->getLHS());
     lo = bo->getRHS();
     lv.declared_in_init = false;
   }
   if (!var || !lo) return bad(f->getBeginLoc(), "cannot find the loop variable and its start");
-  if (!var->getType()->isIntegerType()) return bad(var->getLocation(), "the loop variable is not an integer");
+  if (!var->getType()->isIntegerType())
+    return bad(var->getLocation(), "the loop variable is not an integer");
   lv.var = var->getNameAsString();
   lv.var_decl = print_type(cx, var->getType().getCanonicalType().getUnqualifiedType(), "@");
   lv.lo = cx.text(lo->getSourceRange());
   cx.main_offset(lo->getBeginLoc(), lv.lo_off);
-  const auto* cond = dyn_cast_or_null<BinaryOperator>(f->getCond() ? f->getCond()->IgnoreParenImpCasts() : nullptr);
+  const auto* cond = dyn_cast_or_null<BinaryOperator>(
+      f->getCond() ? f->getCond()->IgnoreParenImpCasts() : nullptr);
   if (!cond) return bad(f->getBeginLoc(), "the condition must compare the variable");
   int ops[] = {BO_LT, BO_LE, BO_GT, BO_GE, BO_NE};
   int op = -1;
   for (int i = 0; i < 5; ++i)
     if (cond->getOpcode() == ops[i]) op = i;
   const clang::Expr* hi = nullptr;
-  if (op >= 0 && var_of(cond->getLHS()) == var) hi = cond->getRHS();
+  if (op >= 0 && var_of(cond->getLHS()) == var)
+    hi = cond->getRHS();
   else if (op >= 0 && var_of(cond->getRHS()) == var) {
     hi = cond->getLHS();
     static const int flip[] = {2, 3, 0, 1, 4};
     op = flip[op];
   }
-  if (!hi) return bad(cond->getBeginLoc(), "the condition must compare the variable with <, <=, >, >= or !=");
+  if (!hi)
+    return bad(cond->getBeginLoc(),
+               "the condition must compare the variable with <, <=, >, >= or !=");
   lv.op = op;
   lv.hi = cx.text(hi->getSourceRange());
   cx.main_offset(hi->getBeginLoc(), lv.hi_off);
   const clang::Expr* inc = f->getInc() ? f->getInc()->IgnoreParenImpCasts() : nullptr;
-  if (const auto* u = dyn_cast_or_null<UnaryOperator>(inc); u && var_of(u->getSubExpr()) == var &&
-                                                         (u->isIncrementOp() || u->isDecrementOp())) {
+  if (const auto* u = dyn_cast_or_null<UnaryOperator>(inc);
+      u && var_of(u->getSubExpr()) == var && (u->isIncrementOp() || u->isDecrementOp())) {
     lv.step = u->isIncrementOp() ? "1" : "-1";
     cx.main_offset(u->getBeginLoc(), lv.step_off);
   } else if (const auto* ca = dyn_cast_or_null<CompoundAssignOperator>(inc);
@@ -617,14 +650,15 @@ bool level(Context& cx, const ForStmt* f, LoopLevel& lv, const VarDecl*& var) {
     std::string s = cx.text(ca->getRHS()->getSourceRange());
     lv.step = ca->getOpcode() == BO_AddAssign ? "(" + s + ")" : "-(" + s + ")";
     cx.main_offset(ca->getRHS()->getBeginLoc(), lv.step_off);
-  } else if (const auto* as = dyn_cast_or_null<BinaryOperator>(inc); as && as->getOpcode() == BO_Assign &&
-                                                                     var_of(as->getLHS()) == var) {
+  } else if (const auto* as = dyn_cast_or_null<BinaryOperator>(inc);
+             as && as->getOpcode() == BO_Assign && var_of(as->getLHS()) == var) {
     const auto* rhs = dyn_cast<BinaryOperator>(as->getRHS()->IgnoreParenImpCasts());
     if (!rhs || (rhs->getOpcode() != BO_Add && rhs->getOpcode() != BO_Sub))
       return bad(inc->getBeginLoc(), "the increment must be i++, i--, i += s, i -= s or i = i + s");
     const clang::Expr* other = var_of(rhs->getLHS()) == var ? rhs->getRHS()
-                               : (rhs->getOpcode() == BO_Add && var_of(rhs->getRHS()) == var) ? rhs->getLHS()
-                                                                                            : nullptr;
+                               : (rhs->getOpcode() == BO_Add && var_of(rhs->getRHS()) == var)
+                                   ? rhs->getLHS()
+                                   : nullptr;
     if (!other) return bad(inc->getBeginLoc(), "the increment must be i = i + s or i = i - s");
     std::string s = cx.text(other->getSourceRange());
     lv.step = rhs->getOpcode() == BO_Add ? "(" + s + ")" : "-(" + s + ")";
@@ -638,8 +672,8 @@ bool level(Context& cx, const ForStmt* f, LoopLevel& lv, const VarDecl*& var) {
 
 }  // namespace
 
-bool analyze_loop(Context& cx, Construct& c, const ForStmt* loop, std::set<const VarDecl*>& loop_vars,
-                  const Stmt*& body) {
+bool analyze_loop(Context& cx, Construct& c, const ForStmt* loop,
+                  std::set<const VarDecl*>& loop_vars, const Stmt*& body) {
   int depth = 1;
   if (const Clause* cl = c.dir.find("collapse")) {
     const std::string& t = cl->args[0].text;
@@ -658,8 +692,9 @@ bool analyze_loop(Context& cx, Construct& c, const ForStmt* loop, std::set<const
     if (!level(cx, f, lv, var)) return false;
     if (d > 0 && (refers_to(f->getInit(), loop_vars) || refers_to(f->getCond(), loop_vars) ||
                   refers_to(f->getInc(), loop_vars))) {
-      cx.error(f->getBeginLoc(), "collapsed loops must be rectangular: the bounds of an inner loop "
-                                 "cannot use an outer loop variable");
+      cx.error(f->getBeginLoc(),
+               "collapsed loops must be rectangular: the bounds of an inner loop "
+               "cannot use an outer loop variable");
       return false;
     }
     loop_vars.insert(var);
@@ -667,7 +702,8 @@ bool analyze_loop(Context& cx, Construct& c, const ForStmt* loop, std::set<const
     body = f->getBody();
     if (d + 1 == depth) break;
     const Stmt* next = body;
-    if (const auto* cs = dyn_cast<CompoundStmt>(next); cs && cs->size() == 1) next = cs->body_front();
+    if (const auto* cs = dyn_cast<CompoundStmt>(next); cs && cs->size() == 1)
+      next = cs->body_front();
     f = dyn_cast<ForStmt>(next);
     if (!f) {
       cx.error(body->getBeginLoc(), "collapse(" + std::to_string(depth) + ") needs " +
@@ -687,8 +723,9 @@ bool analyze_function(Context& cx, FunctionTask& f, const FunctionDecl* fd) {
     return false;
   }
   if (isa<CXXMethodDecl>(fd)) {
-    cx.error(at, "joulecc does not support task pragmas on member functions; put the pragma on a "
-                 "statement instead");
+    cx.error(at,
+             "joulecc does not support task pragmas on member functions; put the pragma on a "
+             "statement instead");
     return false;
   }
   if (fd->isTemplated() || fd->isVariadic()) {

@@ -116,15 +116,24 @@ class Indexer : public RecursiveASTVisitor<Indexer> {
       return;
     }
     std::set<const Stmt*> bodies_of;
-    if (const auto* i = dyn_cast<IfStmt>(s)) bodies_of = {i->getThen(), i->getElse()};
-    else if (const auto* f = dyn_cast<ForStmt>(s)) bodies_of = {f->getBody()};
-    else if (const auto* w = dyn_cast<WhileStmt>(s)) bodies_of = {w->getBody()};
-    else if (const auto* d = dyn_cast<DoStmt>(s)) bodies_of = {d->getBody()};
-    else if (const auto* r = dyn_cast<CXXForRangeStmt>(s)) bodies_of = {r->getBody()};
-    else if (const auto* sw = dyn_cast<SwitchStmt>(s)) bodies_of = {sw->getBody()};
-    else if (const auto* sc = dyn_cast<SwitchCase>(s)) bodies_of = {sc->getSubStmt()};
-    else if (const auto* ls = dyn_cast<LabelStmt>(s)) bodies_of = {ls->getSubStmt()};
-    else if (const auto* as = dyn_cast<AttributedStmt>(s)) bodies_of = {as->getSubStmt()};
+    if (const auto* i = dyn_cast<IfStmt>(s))
+      bodies_of = {i->getThen(), i->getElse()};
+    else if (const auto* f = dyn_cast<ForStmt>(s))
+      bodies_of = {f->getBody()};
+    else if (const auto* w = dyn_cast<WhileStmt>(s))
+      bodies_of = {w->getBody()};
+    else if (const auto* d = dyn_cast<DoStmt>(s))
+      bodies_of = {d->getBody()};
+    else if (const auto* r = dyn_cast<CXXForRangeStmt>(s))
+      bodies_of = {r->getBody()};
+    else if (const auto* sw = dyn_cast<SwitchStmt>(s))
+      bodies_of = {sw->getBody()};
+    else if (const auto* sc = dyn_cast<SwitchCase>(s))
+      bodies_of = {sc->getSubStmt()};
+    else if (const auto* ls = dyn_cast<LabelStmt>(s))
+      bodies_of = {ls->getSubStmt()};
+    else if (const auto* as = dyn_cast<AttributedStmt>(s))
+      bodies_of = {as->getSubStmt()};
     for (const Stmt* c : s->children()) walk(c, fn, c && bodies_of.count(c));
   }
 
@@ -245,19 +254,38 @@ class Builder {
         pending_next_ = next;
         c.kind = CKind::Remove;
         break;
-      case DirKind::Task: return task(std::move(c), next, p);
-      case DirKind::Taskloop: c.kind = CKind::Taskloop; break;
-      case DirKind::Critical: c.kind = CKind::Critical; break;
-      case DirKind::Atomic: c.kind = CKind::Atomic; break;
-      case DirKind::Taskgroup: c.kind = CKind::Taskgroup; break;
-      case DirKind::Taskwait: c.kind = CKind::Taskwait; break;
-      case DirKind::Release: c.kind = CKind::Release; break;
-      case DirKind::Taskyield: c.kind = CKind::Taskyield; break;
-      case DirKind::Flush: c.kind = CKind::Flush; break;
-      default: c.kind = CKind::Remove; break;
+      case DirKind::Task:
+        return task(std::move(c), next, p);
+      case DirKind::Taskloop:
+        c.kind = CKind::Taskloop;
+        break;
+      case DirKind::Critical:
+        c.kind = CKind::Critical;
+        break;
+      case DirKind::Atomic:
+        c.kind = CKind::Atomic;
+        break;
+      case DirKind::Taskgroup:
+        c.kind = CKind::Taskgroup;
+        break;
+      case DirKind::Taskwait:
+        c.kind = CKind::Taskwait;
+        break;
+      case DirKind::Release:
+        c.kind = CKind::Release;
+        break;
+      case DirKind::Taskyield:
+        c.kind = CKind::Taskyield;
+        break;
+      case DirKind::Flush:
+        c.kind = CKind::Flush;
+        break;
+      default:
+        c.kind = CKind::Remove;
+        break;
     }
-    bool wraps = c.kind == CKind::Taskloop || c.kind == CKind::Critical || c.kind == CKind::Taskgroup ||
-                 (c.kind == CKind::Atomic && !cx_.model.openmp);
+    bool wraps = c.kind == CKind::Taskloop || c.kind == CKind::Critical ||
+                 c.kind == CKind::Taskgroup || (c.kind == CKind::Atomic && !cx_.model.openmp);
     if (wraps && !attach_statement(c, next)) return;
     cx_.model.constructs.push_back(std::move(c));
   }
@@ -293,16 +321,19 @@ class Builder {
   bool attach_statement(Construct& c, unsigned next) {
     auto it = ix_->stmts.find(next);
     if (it == ix_->stmts.end()) {
-      cx_.error_at(c, c.dir.name_pos, "'#pragma " + c.dir.spelled() + "' must be followed by a statement");
+      cx_.error_at(c, c.dir.name_pos,
+                   "'#pragma " + c.dir.spelled() + "' must be followed by a statement");
       return false;
     }
     const Stmt* s = it->second.first;
     if (isa<DeclStmt>(s)) {
-      cx_.error_at(c, c.dir.name_pos, "'#pragma " + c.dir.spelled() + "' cannot apply to a declaration");
+      cx_.error_at(c, c.dir.name_pos,
+                   "'#pragma " + c.dir.spelled() + "' cannot apply to a declaration");
       return false;
     }
     if (c.kind == CKind::Taskloop && !isa<ForStmt>(s)) {
-      cx_.error_at(c, c.dir.name_pos, "'#pragma " + c.dir.spelled() + "' must be followed by a for loop");
+      cx_.error_at(c, c.dir.name_pos,
+                   "'#pragma " + c.dir.spelled() + "' must be followed by a for loop");
       return false;
     }
     unsigned b, e;
@@ -327,7 +358,8 @@ class Builder {
         cx_.error_at(c, c.dir.name_pos, "joulecc does not support template task functions");
       else
         cx_.error_at(c, c.dir.name_pos,
-                     "'#pragma " + c.dir.spelled() + "' must be followed by a statement or a function declaration");
+                     "'#pragma " + c.dir.spelled() +
+                         "' must be followed by a statement or a function declaration");
       return;
     }
     function_task(std::move(c), cast<FunctionDecl>(d->second));
@@ -342,8 +374,9 @@ class Builder {
     if (c.dir.kind != DirKind::Task) {
       if (c.dir.kind != DirKind::Atomic)
         cx_.warning(cx_.loc(c.src, c.pragma.begin),
-                    "'#pragma " + c.dir.spelled() + "' in a header is not translated (joulecc rewrites "
-                    "only the source file it is given)");
+                    "'#pragma " + c.dir.spelled() +
+                        "' in a header is not translated (joulecc rewrites "
+                        "only the source file it is given)");
       return;
     }
     if (header_target_ && header_target_->src == c.src && header_target_next_ == c.pragma.begin) {
@@ -355,7 +388,8 @@ class Builder {
     auto d = ix_->decls.find({p.fid, next});
     if (d == ix_->decls.end() || !isa<FunctionDecl>(d->second)) {
       cx_.warning(cx_.loc(c.src, c.pragma.begin),
-                  "'#pragma " + c.dir.spelled() + "' in a header applies only to function declarations; ignored");
+                  "'#pragma " + c.dir.spelled() +
+                      "' in a header applies only to function declarations; ignored");
       return;
     }
     c.kind = CKind::Task;
@@ -401,7 +435,8 @@ class Builder {
     bool proto_ok = first_main || include_point(first->getBeginLoc(), proto);
     bool def_ok = main ? decl_end(fd, def) : (def = proto, proto_ok);
     if (!proto_ok || !def_ok) {
-      cx_.error(fd->getLocation(), "joulecc cannot place the task wrapper of '" + fd->getNameAsString() + "'");
+      cx_.error(fd->getLocation(),
+                "joulecc cannot place the task wrapper of '" + fd->getNameAsString() + "'");
       return;
     }
     Construct p;
@@ -428,7 +463,8 @@ class Builder {
       if (cx_.sm.getFileID(inc) == cx_.main_fid) {
         const std::string& t = cx_.model.files[0].text;
         std::size_t nl = t.find('\n', cx_.sm.getFileOffset(inc));
-        off = nl == std::string::npos ? static_cast<unsigned>(t.size()) : static_cast<unsigned>(nl + 1);
+        off = nl == std::string::npos ? static_cast<unsigned>(t.size())
+                                      : static_cast<unsigned>(nl + 1);
         return true;
       }
       fid = cx_.sm.getFileID(inc);
@@ -481,8 +517,9 @@ class Builder {
       auto [fid, off] = cx_.sm.getDecomposedLoc(l);
       if (!l.isFileID() || fid != cx_.main_fid) {
         if (cx_.sm.getFileID(cx_.sm.getExpansionLoc(l)) == cx_.main_fid)
-          cx_.warning(cx_.sm.getExpansionLoc(l), "this call to task function '" + callee->getNameAsString() +
-                                                     "' comes from a macro body and is not turned into a task");
+          cx_.warning(cx_.sm.getExpansionLoc(l),
+                      "this call to task function '" + callee->getNameAsString() +
+                          "' comes from a macro body and is not turned into a task");
         continue;
       }
       Construct c;
@@ -511,8 +548,8 @@ class Builder {
       Construct t;
       t.kind = CKind::TopDecl;
       unsigned b, e;
-      SourceLocation end = Lexer::getLocForEndOfToken(cx_.sm.getExpansionLoc(top->getEndLoc()), 0, cx_.sm,
-                                                      cx_.ast.getLangOpts());
+      SourceLocation end = Lexer::getLocForEndOfToken(cx_.sm.getExpansionLoc(top->getEndLoc()), 0,
+                                                      cx_.sm, cx_.ast.getLangOpts());
       if (!cx_.main_offset(top->getBeginLoc(), b) || !cx_.main_offset(end, e)) continue;
       t.begin = b;
       t.end = e;
@@ -556,8 +593,8 @@ struct RunState {
 
 class Consumer : public ASTConsumer {
  public:
-  Consumer(CompilerInstance& ci, RunState& st, std::vector<PragmaSeen>& seen, std::set<std::string>& macros,
-           std::vector<SourceLocation>& underscore)
+  Consumer(CompilerInstance& ci, RunState& st, std::vector<PragmaSeen>& seen,
+           std::set<std::string>& macros, std::vector<SourceLocation>& underscore)
       : ci_(ci), st_(st), seen_(seen), macros_(macros), underscore_(underscore) {}
 
   void HandleTranslationUnit(ASTContext& ast) override {
@@ -618,7 +655,8 @@ class Factory : public tooling::FrontendActionFactory {
 };
 
 bool is_cxx_name(const std::string& path) {
-  static const char* const exts[] = {".cc", ".cpp", ".cxx", ".c++", ".C", ".cp", ".CPP", ".ii", ".hpp", ".hh"};
+  static const char* const exts[] = {".cc", ".cpp", ".cxx", ".c++", ".C",
+                                     ".cp", ".CPP", ".ii",  ".hpp", ".hh"};
   for (const char* e : exts) {
     std::size_t n = std::strlen(e);
     if (path.size() > n && path.compare(path.size() - n, n, e) == 0) return true;
@@ -631,7 +669,8 @@ bool has_oss_pragma(const std::string& text) {
   while ((i = text.find("pragma", i)) != std::string::npos) {
     std::size_t j = i + 6;
     while (j < text.size() && (text[j] == ' ' || text[j] == '\t')) ++j;
-    if (text.compare(j, 3, "oss") == 0 && (j + 3 >= text.size() || !std::isalnum(static_cast<unsigned char>(text[j + 3]))))
+    if (text.compare(j, 3, "oss") == 0 &&
+        (j + 3 >= text.size() || !std::isalnum(static_cast<unsigned char>(text[j + 3]))))
       return true;
     i = j;
   }
@@ -652,8 +691,10 @@ int translate(const TranslateOptions& opts, TranslateResult& result) {
     std::ifstream in(opts.input, std::ios::binary);
     if (!in) {
       std::string msg = "joulecc: error: cannot open '" + opts.input + "'\n";
-      if (opts.diagnostics) *opts.diagnostics += msg;
-      else llvm::errs() << msg;
+      if (opts.diagnostics)
+        *opts.diagnostics += msg;
+      else
+        llvm::errs() << msg;
       return 1;
     }
     std::ostringstream ss;
@@ -686,7 +727,8 @@ int translate(const TranslateOptions& opts, TranslateResult& result) {
   llvm::raw_string_ostream diag_os(diag_text);
   DiagnosticOptions* dopts = new DiagnosticOptions;
   dopts->ShowColors = !opts.diagnostics && llvm::errs().has_colors();
-  llvm::raw_ostream& dest = opts.diagnostics ? static_cast<llvm::raw_ostream&>(diag_os) : llvm::errs();
+  llvm::raw_ostream& dest =
+      opts.diagnostics ? static_cast<llvm::raw_ostream&>(diag_os) : llvm::errs();
   TextDiagnosticPrinter printer(dest, dopts);
   inv.setDiagnosticConsumer(&printer);
   int rc = inv.run() ? 0 : 1;

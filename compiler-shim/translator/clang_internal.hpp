@@ -81,7 +81,8 @@ void check_regions(Context& cx, Construct& c, unsigned at, const clang::Function
 
 // Fills c.captures from the statement's references (task and taskloop).
 void analyze_captures(Context& cx, Construct& c, const clang::Stmt* body,
-                      const clang::FunctionDecl* fn, const std::set<const clang::VarDecl*>& loop_vars);
+                      const clang::FunctionDecl* fn,
+                      const std::set<const clang::VarDecl*>& loop_vars);
 
 // Taskloop: the canonical loop nest of c.loop (collapse levels) and the body.
 bool analyze_loop(Context& cx, Construct& c, const clang::ForStmt* loop,
@@ -89,7 +90,8 @@ bool analyze_loop(Context& cx, Construct& c, const clang::ForStmt* loop,
 
 // C: the variables named in the clauses of constructs nested in a task body
 // must reach the outlined code too.
-void add_clause_captures(Context& cx, const std::vector<std::pair<Construct*, const clang::FunctionDecl*>>& all);
+void add_clause_captures(Context& cx,
+                         const std::vector<std::pair<Construct*, const clang::FunctionDecl*>>& all);
 
 // Parameters of a task function.
 bool analyze_function(Context& cx, FunctionTask& f, const clang::FunctionDecl* fd);

@@ -47,7 +47,9 @@ std::string Generator::line(int src, unsigned offset) const {
   return "\n#line " + std::to_string(f.lines->line(offset)) + " " + quote(f.line_name) + "\n";
 }
 
-std::string Generator::sync(unsigned off) const { return line(m_.main_src, off) + main_.lines->indent_for(off); }
+std::string Generator::sync(unsigned off) const {
+  return line(m_.main_src, off) + main_.lines->indent_for(off);
+}
 
 std::string Generator::inline_text(const Expr& e, const Scope& s) const {
   return "(" + rename_identifiers(e.text, s.by_name) + ")";
@@ -71,8 +73,10 @@ std::string Generator::text(unsigned b, unsigned e) const {
 std::string Generator::label(const Construct& c) const {
   if (const Clause* l = c.dir.find("label")) {
     const std::string& t = l->args[0].text;
-    bool ident = !t.empty() && t.find_first_not_of(
-        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == std::string::npos;
+    bool ident =
+        !t.empty() &&
+        t.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+            std::string::npos;
     return ident ? quote(t) : "(" + t + ")";
   }
   if (c.function_task) return quote(m_.functions[c.function].name);
@@ -108,7 +112,8 @@ void Generator::build_tree() {
   }
 }
 
-std::string Generator::render_range(unsigned b, unsigned e, const std::vector<Construct*>& kids, Scope& s) {
+std::string Generator::render_range(unsigned b, unsigned e, const std::vector<Construct*>& kids,
+                                    Scope& s) {
   std::string out;
   unsigned pos = b;
   for (Construct* k : kids) {
@@ -128,29 +133,43 @@ std::string Generator::body(Construct& c, Scope& s) {
 std::string Generator::render(Construct& c, Scope& s) {
   bool cxx = m_.lang == Lang::Cxx;
   switch (c.kind) {
-    case CKind::Rename: return s.access(c.var_id, c.var_name);
-    case CKind::TaskCall: return m_.functions[c.function].wrapper;
+    case CKind::Rename:
+      return s.access(c.var_id, c.var_name);
+    case CKind::TaskCall:
+      return m_.functions[c.function].wrapper;
     case CKind::Remove:
-    case CKind::Taskyield: return "";
-    case CKind::Flush: return "__sync_synchronize();";
-    case CKind::Insert: return function_insert(c);
-    case CKind::TopDecl: return top_decl(c, s);
+    case CKind::Taskyield:
+      return "";
+    case CKind::Flush:
+      return "__sync_synchronize();";
+    case CKind::Insert:
+      return function_insert(c);
+    case CKind::TopDecl:
+      return top_decl(c, s);
     case CKind::Taskwait:
-    case CKind::Release: return taskwait(c, s);
+    case CKind::Release:
+      return taskwait(c, s);
     case CKind::Task:
       if (c.function_task) return "";
       return cxx ? task_cxx(c, s) : task_c(c, s);
-    case CKind::Taskloop: return cxx ? taskloop_cxx(c, s) : taskloop_c(c, s);
+    case CKind::Taskloop:
+      return cxx ? taskloop_cxx(c, s) : taskloop_c(c, s);
     case CKind::Critical: {
       std::string id = "__jcs_" + std::to_string(c.id);
       std::string name = c.dir.argument.empty() ? "" : c.dir.argument.text;
-      std::string enter = "static void *" + id + "; joule_oss_critical_enter(&" + id + ", " + quote(name) + ");";
-      if (cxx) return wrapped(c, s, enter + " ::joule_oss::critical_guard __jcg_" + std::to_string(c.id) + "(&" + id + ");", "");
+      std::string enter =
+          "static void *" + id + "; joule_oss_critical_enter(&" + id + ", " + quote(name) + ");";
+      if (cxx)
+        return wrapped(
+            c, s,
+            enter + " ::joule_oss::critical_guard __jcg_" + std::to_string(c.id) + "(&" + id + ");",
+            "");
       return wrapped(c, s, enter, "joule_oss_critical_exit(&" + id + ");");
     }
     case CKind::Atomic:
       if (m_.openmp) return "#pragma omp atomic " + c.dir.argument.text;
-      if (cxx) return wrapped(c, s, "::joule_oss::atomic_guard __jag_" + std::to_string(c.id) + ";", "");
+      if (cxx)
+        return wrapped(c, s, "::joule_oss::atomic_guard __jag_" + std::to_string(c.id) + ";", "");
       return wrapped(c, s, "joule_oss_atomic_enter();", "joule_oss_atomic_exit();");
     case CKind::Taskgroup:
       return wrapped(c, s, "", cxx ? "::joule_oss::taskwait();" : "joule_oss_taskwait();");
@@ -159,13 +178,15 @@ std::string Generator::render(Construct& c, Scope& s) {
 }
 
 // { enter <statement> exit } with the statement at its own lines.
-std::string Generator::wrapped(Construct& c, Scope& s, const std::string& enter, const std::string& exit) {
+std::string Generator::wrapped(Construct& c, Scope& s, const std::string& enter,
+                               const std::string& exit) {
   return "{" + line(c.src, c.pragma.begin) + enter + body(c, s) + exit + "}" + sync(c.end);
 }
 
 std::string Generator::taskwait(Construct& c, Scope& s) {
   bool cxx = m_.lang == Lang::Cxx;
-  if (c.kind == CKind::Taskwait && c.deps.empty()) return cxx ? "::joule_oss::taskwait();" : "joule_oss_taskwait();";
+  if (c.kind == CKind::Taskwait && c.deps.empty())
+    return cxx ? "::joule_oss::taskwait();" : "joule_oss_taskwait();";
   std::string call = c.kind == CKind::Release ? "joule_oss_release(&__jd);"
                      : cxx                    ? "::joule_oss::taskwait_on(&__jd);"
                                               : "joule_oss_taskwait_on(&__jd);";
@@ -201,7 +222,8 @@ std::string Generator::options(const Construct& c, const Scope& s, const std::st
   return o;
 }
 
-std::string Generator::deps(const Construct& c, const std::vector<RegionRef>& list, const Scope& s) {
+std::string Generator::deps(const Construct& c, const std::vector<RegionRef>& list,
+                            const Scope& s) {
   std::string d = "joule_oss_deps_t __jd; joule_oss_deps_init(&__jd);\n";
   for (const RegionRef& r : list) d += region(c, r, s);
   return d;
@@ -215,8 +237,8 @@ std::string Generator::region(const Construct& c, const RegionRef& r, const Scop
   if (g.shape.empty() && g.sections.empty()) {
     if (!r.array_param.empty())
       return "{ const size_t __je[1] = {(size_t)(" + rename_identifiers(r.array_param, s.by_name) +
-             ")}; joule_oss_dep_shaped(&__jd, " + k + ", (const void *)" + first + ", sizeof(*" + base +
-             "), 1, __je, 0, 0); }\n";
+             ")}; joule_oss_dep_shaped(&__jd, " + k + ", (const void *)" + first + ", sizeof(*" +
+             base + "), 1, __je, 0, 0); }\n";
     return "joule_oss_dep(&__jd, " + k + ", (const void *)&" + first + ", sizeof" + base + ");\n";
   }
   if (!g.shape.empty()) {
@@ -231,10 +253,14 @@ std::string Generator::region(const Construct& c, const RegionRef& r, const Scop
         l = sec.form == Section::Form::Single ? inline_text(sec.second, s)
             : sec.lo.empty()                  ? "0"
                                               : inline_text(sec.lo, s);
-        if (sec.form == Section::Form::Single) ln = "1";
-        else if (sec.second.empty()) ln = e + " - (size_t)" + l;
-        else if (sec.form == Section::Form::Length) ln = "(size_t)" + inline_text(sec.second, s);
-        else ln = "(size_t)(" + inline_text(sec.second, s) + " - " + l + " + 1)";
+        if (sec.form == Section::Form::Single)
+          ln = "1";
+        else if (sec.second.empty())
+          ln = e + " - (size_t)" + l;
+        else if (sec.form == Section::Form::Length)
+          ln = "(size_t)" + inline_text(sec.second, s);
+        else
+          ln = "(size_t)(" + inline_text(sec.second, s) + " - " + l + " + 1)";
       }
       lo += (i ? ", " : "") + std::string("(ptrdiff_t)") + l;
       len += (i ? ", " : "") + ln;
@@ -242,11 +268,11 @@ std::string Generator::region(const Construct& c, const RegionRef& r, const Scop
     std::string ns = std::to_string(n);
     std::string head = "{ const size_t __je[" + ns + "] = {" + ext + "}; ";
     if (g.sections.empty())
-      return head + "joule_oss_dep_shaped(&__jd, " + k + ", (const void *)" + first + ", sizeof(*" + base + "), " +
-             ns + ", __je, 0, 0); }\n";
-    return head + "const ptrdiff_t __jlo[" + ns + "] = {" + lo + "}; const size_t __jln[" + ns + "] = {" + len +
-           "}; joule_oss_dep_shaped(&__jd, " + k + ", (const void *)" + first + ", sizeof(*" + base + "), " + ns +
-           ", __je, __jlo, __jln); }\n";
+      return head + "joule_oss_dep_shaped(&__jd, " + k + ", (const void *)" + first + ", sizeof(*" +
+             base + "), " + ns + ", __je, 0, 0); }\n";
+    return head + "const ptrdiff_t __jlo[" + ns + "] = {" + lo + "}; const size_t __jln[" + ns +
+           "] = {" + len + "}; joule_oss_dep_shaped(&__jd, " + k + ", (const void *)" + first +
+           ", sizeof(*" + base + "), " + ns + ", __je, __jlo, __jln); }\n";
   }
   std::size_t n = g.sections.size();
   std::string strides, lens, subs;
@@ -258,26 +284,30 @@ std::string Generator::region(const Construct& c, const RegionRef& r, const Scop
                     : sec.lo.empty()                  ? "0"
                                                       : inline_text(sec.lo, s);
     std::string ln;
-    if (sec.form == Section::Form::Single) ln = "1";
-    else if (sec.second.empty()) ln = extent + " - (size_t)" + l;
-    else if (sec.form == Section::Form::Length) ln = "(size_t)" + inline_text(sec.second, s);
-    else ln = "(size_t)(" + inline_text(sec.second, s) + " - " + l + " + 1)";
+    if (sec.form == Section::Form::Single)
+      ln = "1";
+    else if (sec.second.empty())
+      ln = extent + " - (size_t)" + l;
+    else if (sec.form == Section::Form::Length)
+      ln = "(size_t)" + inline_text(sec.second, s);
+    else
+      ln = "(size_t)(" + inline_text(sec.second, s) + " - " + l + " + 1)";
     strides += (i ? ", " : "") + stride;
     lens += (i ? ", " : "") + ln;
     subs += "[" + l + "]";
   }
   std::string ns = std::to_string(n);
-  return "{ const size_t __js[" + ns + "] = {" + strides + "}; const size_t __jl[" + ns + "] = {" + lens +
-         "}; joule_oss_dep_strided(&__jd, " + k + ", (const void *)&" + first + subs + ", " + ns +
-         ", __js, __jl); }\n";
+  return "{ const size_t __js[" + ns + "] = {" + strides + "}; const size_t __jl[" + ns + "] = {" +
+         lens + "}; joule_oss_dep_strided(&__jd, " + k + ", (const void *)&" + first + subs + ", " +
+         ns + ", __js, __jl); }\n";
 }
 
 std::string Generator::device(const Construct& c) const {
   const Clause* d = c.dir.find("device");
   bool copy_deps = c.dir.find("copy_deps") != nullptr;
   if (!d && c.copies.empty() && !copy_deps) return "";
-  return "joule_oss_record_device(" + quote(d ? d->modifier : "smp") + ", " + (copy_deps ? "1" : "0") + ", " +
-         std::to_string(c.copies.size()) + ");\n";
+  return "joule_oss_record_device(" + quote(d ? d->modifier : "smp") + ", " +
+         (copy_deps ? "1" : "0") + ", " + std::to_string(c.copies.size()) + ");\n";
 }
 
 // ---- the file ---------------------------------------------------------------------
@@ -285,7 +315,8 @@ std::string Generator::device(const Construct& c) const {
 std::string Generator::run() {
   build_tree();
   Scope top;
-  std::string out = "/* Translated by joulecc from " + main_.line_name + ": edit the original, not this file. */\n";
+  std::string out = "/* Translated by joulecc from " + main_.line_name +
+                    ": edit the original, not this file. */\n";
   out += "#define _OMPSS 1\n";
   if (m_.ompss2) out += "#define _OMPSS_2 1\n";
   if (m_.header_pragmas)  // joulecc handled them; the compiler would warn about each one

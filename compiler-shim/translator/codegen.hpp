@@ -41,7 +41,8 @@ class Generator {
   std::string sync(unsigned main_offset) const;      // line + indent: the next char is at offset
   std::string user(const Construct& c, const Expr& e, const Scope& s) const;  // a clause expression
   std::string inline_text(const Expr& e, const Scope& s) const;
-  std::string source(unsigned off, const std::string& text, const Scope& s) const;  // main-file text
+  std::string source(unsigned off, const std::string& text,
+                     const Scope& s) const;  // main-file text
   std::string text(unsigned b, unsigned e) const;
   std::string label(const Construct& c) const;
 

@@ -28,14 +28,18 @@ bool array_view(const Capture& c) {
   return c.type.shape == CType::Shape::Array && !c.reduction && c.sharing != Sharing::Private;
 }
 
-bool skipped(const Capture& c) { return c.loop_var || (c.sharing == Sharing::Private && !c.reduction); }
+bool skipped(const Capture& c) {
+  return c.loop_var || (c.sharing == Sharing::Private && !c.reduction);
+}
 
 // Array dimensions as declarator text, from dimension `from`; variable ones
 // are the locals __jd_<name>_<i>.
 std::string dims_text(const Capture& c, std::size_t from) {
   std::string s;
   for (std::size_t i = from; i < c.type.dims.size(); ++i)
-    s += "[" + (c.type.dims[i].empty() ? "__jd_" + c.name + "_" + std::to_string(i) : c.type.dims[i]) + "]";
+    s += "[" +
+         (c.type.dims[i].empty() ? "__jd_" + c.name + "_" + std::to_string(i) : c.type.dims[i]) +
+         "]";
   return s;
 }
 
@@ -63,11 +67,14 @@ std::string Generator::fields_c(const Construct& c) const {
       case CType::Shape::Scalar:
       case CType::Shape::Record:
         f += subst(via_pointer(cap) || cap.reduction ? t.decl_q : t.decl,
-                   via_pointer(cap) || cap.reduction ? "(*" + n + ")" : n) + ";\n";
+                   via_pointer(cap) || cap.reduction ? "(*" + n + ")" : n) +
+             ";\n";
         break;
       case CType::Shape::Array:
         if (!t.variable()) {
-          f += subst(t.elem, via_pointer(cap) ? "(*" + n + ")" + dims_text(cap, 0) : n + dims_text(cap, 0)) + ";\n";
+          f += subst(t.elem, via_pointer(cap) ? "(*" + n + ")" + dims_text(cap, 0)
+                                              : n + dims_text(cap, 0)) +
+               ";\n";
           break;
         }
         [[fallthrough]];
@@ -110,17 +117,18 @@ std::string Generator::capture_c(const Construct& c, const Scope& s, bool& dynam
       bool array = t.shape == CType::Shape::Array;
       if (array && !ptr) {  // a firstprivate VLA: copied behind the struct
         dynamic = true;
-        size += "size_t __jvo_" + n + " = __jsz; __jsz += (sizeof(" + acc + ") + 15) & ~(size_t)15;\n";
-        a += field + " = (char *)__ja + __jvo_" + n + "; __builtin_memcpy(" + field + ", " + acc + ", sizeof(" +
-             acc + "));\n";
+        size +=
+            "size_t __jvo_" + n + " = __jsz; __jsz += (sizeof(" + acc + ") + 15) & ~(size_t)15;\n";
+        a += field + " = (char *)__ja + __jvo_" + n + "; __builtin_memcpy(" + field + ", " + acc +
+             ", sizeof(" + acc + "));\n";
       } else {
         a += field + " = (void *)" + (array ? "&" : "") + acc + ";\n";
       }
       for (std::size_t i = 0; i < t.dims.size(); ++i) {
         if (!t.dims[i].empty()) continue;
         std::size_t k = array ? i : i + 1;
-        a += "__ja->__jd_" + n + "_" + std::to_string(i) + " = (long)(sizeof((" + acc + ")" + zeros(k) +
-             ") / sizeof((" + acc + ")" + zeros(k + 1) + "));\n";
+        a += "__ja->__jd_" + n + "_" + std::to_string(i) + " = (long)(sizeof((" + acc + ")" +
+             zeros(k) + ") / sizeof((" + acc + ")" + zeros(k + 1) + "));\n";
       }
     }
   }
@@ -137,11 +145,14 @@ std::string Generator::prologue_c(const Construct& c, bool chunk, Scope& inner) 
     std::string acc = n;
     for (std::size_t i = 0; i < t.dims.size(); ++i)
       if (t.dims[i].empty() && cap.sharing != Sharing::Private)
-        p += "const long __jd_" + n + "_" + std::to_string(i) + " = __ja->__jd_" + n + "_" + std::to_string(i) + ";\n";
+        p += "const long __jd_" + n + "_" + std::to_string(i) + " = __ja->__jd_" + n + "_" +
+             std::to_string(i) + ";\n";
     bool scalar = t.shape == CType::Shape::Scalar || t.shape == CType::Shape::Record;
     if (cap.sharing == Sharing::Private && !cap.reduction) {
-      if (t.variable() || t.shape == CType::Shape::PtrToArray) p += "#error \"joulecc: private(" + n + ") of a variable-length array\"\n";
-      else p += (scalar ? subst(t.decl, n) : subst(t.elem, n + dims_text(cap, 0))) + ";\n";
+      if (t.variable() || t.shape == CType::Shape::PtrToArray)
+        p += "#error \"joulecc: private(" + n + ") of a variable-length array\"\n";
+      else
+        p += (scalar ? subst(t.decl, n) : subst(t.elem, n + dims_text(cap, 0))) + ";\n";
     } else if (cap.reduction) {
       p += subst(t.decl_q, "(*const __jp_" + n + ")") + " = __ja->" + n + ";\n";
       p += subst(t.decl, n) + " = " + cap.red_identity + ";\n";
@@ -157,8 +168,8 @@ std::string Generator::prologue_c(const Construct& c, bool chunk, Scope& inner) 
       if (!t.variable() && !via_pointer(cap)) {  // firstprivate: the copy in the argument block
         from = "&__ja->" + n;
         if (chunk) {  // each taskloop chunk gets its own copy
-          p += subst(t.elem, "__jl_" + n + dims_text(cap, 0)) + "; __builtin_memcpy(__jl_" + n + ", __ja->" + n +
-               ", sizeof(__jl_" + n + "));\n";
+          p += subst(t.elem, "__jl_" + n + dims_text(cap, 0)) + "; __builtin_memcpy(__jl_" + n +
+               ", __ja->" + n + ", sizeof(__jl_" + n + "));\n";
           from = "&__jl_" + n;
         }
       }
@@ -177,7 +188,8 @@ std::string Generator::task_c(Construct& c, Scope& s) {
   if (!s.pre) return "\n#error \"joulecc: a task outside a function\"\n";
   std::string id = std::to_string(c.id);
   std::string st = "struct __joule_args_" + id, fn = "__joule_task_" + id;
-  *s.pre += line(c.src, c.pragma.begin) + st + " {\n" + fields_c(c) + "};\nstatic void " + fn + "(void *);\n";
+  *s.pre += line(c.src, c.pragma.begin) + st + " {\n" + fields_c(c) + "};\nstatic void " + fn +
+            "(void *);\n";
   bool dynamic = false;
   std::string assign = capture_c(c, s, dynamic), size;
   if (dynamic) {
@@ -185,8 +197,9 @@ std::string Generator::task_c(Construct& c, Scope& s) {
     size = "size_t __jsz = (sizeof(" + st + ") + 15) & ~(size_t)15;\n" + assign.substr(1, e - 1);
     assign = assign.substr(e + 1);
   }
-  std::string site = "{" + line(c.src, c.pragma.begin) + options(c, s) + deps(c, c.deps, s) + device(c) + size +
-                     "joule_task_t *__jt;\n" + st + " *__ja = (" + st + " *)joule_oss_task_create(" + fn + ", " +
+  std::string site = "{" + line(c.src, c.pragma.begin) + options(c, s) + deps(c, c.deps, s) +
+                     device(c) + size + "joule_task_t *__jt;\n" + st + " *__ja = (" + st +
+                     " *)joule_oss_task_create(" + fn + ", " +
                      (dynamic ? "__jsz" : "sizeof(" + st + ")") + ", &__jo, &__jt);\n" + assign +
                      "(void)__ja;\njoule_oss_task_submit(__jt, &__jd);\n}" + sync(c.end);
   Scope inner;
@@ -198,8 +211,9 @@ std::string Generator::task_c(Construct& c, Scope& s) {
     undefs += "#undef " + n + "\n";
   }
   std::string b = body(c, inner);
-  *s.post += line(c.src, c.pragma.begin) + "static void " + fn + "(void *__jv)\n{\n" + st + " *__ja = (" + st +
-             " *)__jv;\n" + pro + "(void)__ja;\n" + defs + "{" + b + "}\n" + undefs + "}\n";
+  *s.post += line(c.src, c.pragma.begin) + "static void " + fn + "(void *__jv)\n{\n" + st +
+             " *__ja = (" + st + " *)__jv;\n" + pro + "(void)__ja;\n" + defs + "{" + b + "}\n" +
+             undefs + "}\n";
   return site;
 }
 
@@ -211,18 +225,22 @@ std::string Generator::loop_levels_c(const Construct& c, const Scope& s) const {
     std::string k = std::to_string(l);
     t += "__ja->__jlo" + k + " = (int64_t)" + source(lv.lo_off, lv.lo, s) + ";\n";
     t += "__ja->__jst" + k + " = (int64_t)" + source(lv.step_off, lv.step, s) + ";\n";
-    t += "__ja->__jn" + k + " = joule_oss_trip_count(__ja->__jlo" + k + ", (int64_t)" + source(lv.hi_off, lv.hi, s) +
-         ", __ja->__jst" + k + ", " + ops[lv.op] + ");\n";
+    t += "__ja->__jn" + k + " = joule_oss_trip_count(__ja->__jlo" + k + ", (int64_t)" +
+         source(lv.hi_off, lv.hi, s) + ", __ja->__jst" + k + ", " + ops[lv.op] + ");\n";
   }
-  for (const LoopLevel& lv : c.loop)  // a variable declared before the loop is not used by it any more
+  for (const LoopLevel& lv :
+       c.loop)  // a variable declared before the loop is not used by it any more
     if (!lv.declared_in_init) t += "(void)" + s.access_name(lv.var) + ";\n";
   t += "__ja->__jn = 1";
   for (std::size_t l = 0; l < c.loop.size(); ++l) t += " * __ja->__jn" + std::to_string(l);
   t += ";\n";
-  if (const Clause* g = c.dir.find("grainsize")) t += "__ja->__jgrain = (int64_t)(" + user(c, g->args[0], s) + ");\n";
+  if (const Clause* g = c.dir.find("grainsize"))
+    t += "__ja->__jgrain = (int64_t)(" + user(c, g->args[0], s) + ");\n";
   else if (const Clause* n = c.dir.find("num_tasks"))
-    t += "__ja->__jgrain = joule_oss_grain_for_tasks(__ja->__jn, (int64_t)(" + user(c, n->args[0], s) + "));\n";
-  else t += "__ja->__jgrain = 0;\n";
+    t += "__ja->__jgrain = joule_oss_grain_for_tasks(__ja->__jn, (int64_t)(" +
+         user(c, n->args[0], s) + "));\n";
+  else
+    t += "__ja->__jgrain = 0;\n";
   return t;
 }
 
@@ -233,8 +251,9 @@ std::string Generator::loop_indices(const Construct& c, bool cxx) const {
     const LoopLevel& lv = c.loop[l];
     std::string k = std::to_string(l);
     std::string pre = cxx ? "__j" : "__ja->__j";
-    t += subst(lv.var_decl, lv.var) + " = (" + subst(lv.var_decl, "") + ")(" + pre + "lo" + k + " + (__jr % " + pre +
-         "n" + k + ") * " + pre + "st" + k + ");\n__jr /= " + pre + "n" + k + ";\n";
+    t += subst(lv.var_decl, lv.var) + " = (" + subst(lv.var_decl, "") + ")(" + pre + "lo" + k +
+         " + (__jr % " + pre + "n" + k + ") * " + pre + "st" + k + ");\n__jr /= " + pre + "n" + k +
+         ";\n";
   }
   return t + "(void)__jr;\n";
 }
@@ -242,7 +261,8 @@ std::string Generator::loop_indices(const Construct& c, bool cxx) const {
 std::string Generator::taskloop_c(Construct& c, Scope& s) {
   if (!s.pre) return "\n#error \"joulecc: a taskloop outside a function\"\n";
   std::string id = std::to_string(c.id);
-  std::string st = "struct __joule_args_" + id, wrap = "__joule_tlwrap_" + id, chunk = "__joule_tlchunk_" + id;
+  std::string st = "struct __joule_args_" + id, wrap = "__joule_tlwrap_" + id,
+              chunk = "__joule_tlchunk_" + id;
   *s.pre += line(c.src, c.pragma.begin) + st + " {\n" + fields_c(c) + "};\nstatic void " + wrap +
             "(void *);\nstatic void " + chunk + "(void *, int64_t, int64_t);\n";
   bool dynamic = false;
@@ -252,11 +272,14 @@ std::string Generator::taskloop_c(Construct& c, Scope& s) {
     size = "size_t __jsz = (sizeof(" + st + ") + 15) & ~(size_t)15;\n" + assign.substr(1, e - 1);
     assign = assign.substr(e + 1);
   }
-  std::string site = "{" + line(c.src, c.pragma.begin) + options(c, s) + (omp_sync_loop(c) ? "__jo.if_ = 0;\n" : "") +
-                     deps(c, c.deps, s) + device(c) + size + "joule_task_t *__jt;\n" + st + " *__ja = (" + st +
-                     " *)joule_oss_task_create(" + wrap + ", " + (dynamic ? "__jsz" : "sizeof(" + st + ")") +
-                     ", &__jo, &__jt);\n" + assign + loop_levels_c(c, s) + line(c.src, c.pragma.begin) +
-                     "__ja->__jco = __jo; __ja->__jco.if_ = 1;\njoule_oss_task_submit(__jt, &__jd);\n}" + sync(c.end);
+  std::string site =
+      "{" + line(c.src, c.pragma.begin) + options(c, s) +
+      (omp_sync_loop(c) ? "__jo.if_ = 0;\n" : "") + deps(c, c.deps, s) + device(c) + size +
+      "joule_task_t *__jt;\n" + st + " *__ja = (" + st + " *)joule_oss_task_create(" + wrap + ", " +
+      (dynamic ? "__jsz" : "sizeof(" + st + ")") + ", &__jo, &__jt);\n" + assign +
+      loop_levels_c(c, s) + line(c.src, c.pragma.begin) +
+      "__ja->__jco = __jo; __ja->__jco.if_ = 1;\njoule_oss_task_submit(__jt, &__jd);\n}" +
+      sync(c.end);
   Scope inner;
   inner.pre = s.pre;
   inner.post = s.post;
@@ -268,15 +291,17 @@ std::string Generator::taskloop_c(Construct& c, Scope& s) {
   for (const Capture& cap : c.captures) {
     if (!cap.reduction) continue;
     std::string p = "__jp_" + cap.name;
-    comb += "joule_oss_lock_address(" + p + "); *" + p + " = " + combine("*" + p, cap.name, cap.red_op) +
-            "; joule_oss_unlock_address(" + p + ");\n";
+    comb += "joule_oss_lock_address(" + p + "); *" + p + " = " +
+            combine("*" + p, cap.name, cap.red_op) + "; joule_oss_unlock_address(" + p + ");\n";
   }
   std::string b = body(c, inner);
-  *s.post += line(c.src, c.pragma.begin) + "static void " + chunk + "(void *__jv, int64_t __jb, int64_t __je)\n{\n" +
-             st + " *__ja = (" + st + " *)__jv;\n" + pro + "(void)__ja;\n" + defs +
-             "for (int64_t __jk = __jb; __jk < __je; ++__jk) {\n" + loop_indices(c, false) + "{" + b + "}\n}\n" +
-             comb + undefs + "}\nstatic void " + wrap + "(void *__jv)\n{\n" + st + " *__ja = (" + st +
-             " *)__jv;\njoule_oss_taskloop(" + chunk + ", __jv, __ja->__jn, __ja->__jgrain, &__ja->__jco);\n}\n";
+  *s.post += line(c.src, c.pragma.begin) + "static void " + chunk +
+             "(void *__jv, int64_t __jb, int64_t __je)\n{\n" + st + " *__ja = (" + st +
+             " *)__jv;\n" + pro + "(void)__ja;\n" + defs +
+             "for (int64_t __jk = __jb; __jk < __je; ++__jk) {\n" + loop_indices(c, false) + "{" +
+             b + "}\n}\n" + comb + undefs + "}\nstatic void " + wrap + "(void *__jv)\n{\n" + st +
+             " *__ja = (" + st + " *)__jv;\njoule_oss_taskloop(" + chunk +
+             ", __jv, __ja->__jn, __ja->__jgrain, &__ja->__jco);\n}\n";
   return site;
 }
 
@@ -286,8 +311,10 @@ std::string Generator::capture_list_cxx(const Construct& c, bool inner) const {
   std::string l = "=";
   for (const Capture& cap : c.captures) {
     if (cap.loop_var || cap.static_storage || cap.sharing != Sharing::Shared) continue;
-    if (cap.reduction && inner) l += ", &__jr_" + cap.name + " = " + cap.name;
-    else l += ", &" + cap.name;
+    if (cap.reduction && inner)
+      l += ", &__jr_" + cap.name + " = " + cap.name;
+    else
+      l += ", &" + cap.name;
   }
   if (c.uses_this && m_.cxx20) l += ", this";
   return l;
@@ -300,8 +327,8 @@ std::string Generator::task_cxx(Construct& c, Scope& s) {
       priv += "typename std::remove_cv<typename std::remove_reference<decltype(" + cap.name +
               ")>::type>::type " + cap.name + ";\n";
   return "{" + line(c.src, c.pragma.begin) + options(c, s) + deps(c, c.deps, s) + device(c) +
-         "::joule_oss::spawn(&__jd, &__jo, [" + capture_list_cxx(c, false) + "]() mutable {\n" + priv + body(c, s) +
-         "});\n}" + sync(c.end);
+         "::joule_oss::spawn(&__jd, &__jo, [" + capture_list_cxx(c, false) + "]() mutable {\n" +
+         priv + body(c, s) + "});\n}" + sync(c.end);
 }
 
 std::string Generator::loop_levels_cxx(const Construct& c, const Scope& s) const {
@@ -313,17 +340,20 @@ std::string Generator::loop_levels_cxx(const Construct& c, const Scope& s) const
     std::string k = std::to_string(l);
     t += "const int64_t __jlo" + k + " = (int64_t)" + source(lv.lo_off, lv.lo, s) + ";\n";
     t += "const int64_t __jst" + k + " = (int64_t)" + source(lv.step_off, lv.step, s) + ";\n";
-    t += "const int64_t __jn" + k + " = joule_oss_trip_count(__jlo" + k + ", (int64_t)" + source(lv.hi_off, lv.hi, s) +
-         ", __jst" + k + ", " + ops[lv.op] + ");\n";
+    t += "const int64_t __jn" + k + " = joule_oss_trip_count(__jlo" + k + ", (int64_t)" +
+         source(lv.hi_off, lv.hi, s) + ", __jst" + k + ", " + ops[lv.op] + ");\n";
     total += " * __jn" + k;
   }
   t += total + ";\n";
   for (const LoopLevel& lv : c.loop)
     if (!lv.declared_in_init) t += "(void)" + lv.var + ";\n";
-  if (const Clause* g = c.dir.find("grainsize")) t += "const int64_t __jg = (int64_t)(" + user(c, g->args[0], s) + ");\n";
+  if (const Clause* g = c.dir.find("grainsize"))
+    t += "const int64_t __jg = (int64_t)(" + user(c, g->args[0], s) + ");\n";
   else if (const Clause* n = c.dir.find("num_tasks"))
-    t += "const int64_t __jg = joule_oss_grain_for_tasks(__jn, (int64_t)(" + user(c, n->args[0], s) + "));\n";
-  else t += "const int64_t __jg = 0;\n";
+    t += "const int64_t __jg = joule_oss_grain_for_tasks(__jn, (int64_t)(" +
+         user(c, n->args[0], s) + "));\n";
+  else
+    t += "const int64_t __jg = 0;\n";
   return t;
 }
 
@@ -335,17 +365,19 @@ std::string Generator::taskloop_cxx(Construct& c, Scope& s) {
               ")>::type>::type " + cap.name + ";\n";
     if (!cap.reduction) continue;
     std::string r = "__jr_" + cap.name;
-    priv += "typename std::remove_reference<decltype(" + r + ")>::type " + cap.name + " = " + cap.red_identity + ";\n";
-    comb += "::joule_oss_lock_address(&" + r + "); " + r + " = " + combine(r, cap.name, cap.red_op) +
-            "; ::joule_oss_unlock_address(&" + r + ");\n";
+    priv += "typename std::remove_reference<decltype(" + r + ")>::type " + cap.name + " = " +
+            cap.red_identity + ";\n";
+    comb += "::joule_oss_lock_address(&" + r + "); " + r + " = " +
+            combine(r, cap.name, cap.red_op) + "; ::joule_oss_unlock_address(&" + r + ");\n";
   }
-  return "{" + line(c.src, c.pragma.begin) + options(c, s) + (omp_sync_loop(c) ? "__jo.if_ = 0;\n" : "") +
-         deps(c, c.deps, s) + device(c) + loop_levels_cxx(c, s) + line(c.src, c.pragma.begin) +
+  return "{" + line(c.src, c.pragma.begin) + options(c, s) +
+         (omp_sync_loop(c) ? "__jo.if_ = 0;\n" : "") + deps(c, c.deps, s) + device(c) +
+         loop_levels_cxx(c, s) + line(c.src, c.pragma.begin) +
          "joule_task_options_t __jco = __jo; __jco.if_ = 1;\n::joule_oss::spawn(&__jd, &__jo, [" +
          capture_list_cxx(c, false) + "]() mutable {\n::joule_oss::taskloop(__jn, __jg, &__jco, [" +
          capture_list_cxx(c, true) + "](int64_t __jb, int64_t __je) mutable {\n" + priv +
-         "for (int64_t __jk = __jb; __jk < __je; ++__jk) {\n" + loop_indices(c, true) + body(c, s) + "}\n" + comb +
-         "});\n});\n}" + sync(c.end);
+         "for (int64_t __jk = __jb; __jk < __je; ++__jk) {\n" + loop_indices(c, true) + body(c, s) +
+         "}\n" + comb + "});\n});\n}" + sync(c.end);
 }
 
 // ---- task functions -----------------------------------------------------------
@@ -354,7 +386,8 @@ std::string Generator::function_insert(Construct& c) {
   const FunctionTask& f = m_.functions[c.function];
   const Construct& t = m_.constructs[f.construct];
   bool cxx = m_.lang == Lang::Cxx;
-  std::string id = std::to_string(f.id), st = "struct __joule_fargs_" + id, run = "__joule_frun_" + id;
+  std::string id = std::to_string(f.id), st = "struct __joule_fargs_" + id,
+              run = "__joule_frun_" + id;
   std::string open, close;
   if (cxx && c.outside)
     for (const std::string& ns : f.namespaces) {
@@ -382,7 +415,8 @@ std::string Generator::function_insert(Construct& c) {
   for (std::size_t i = 0; i < f.param_names.size(); ++i) {
     const std::string& n = f.param_names[i];
     std::string sep = i ? ", " : "";
-    if (!cxx) args += sep + "__ja->" + n;
+    if (!cxx)
+      args += sep + "__ja->" + n;
     else if (f.param_is_ref[i]) {
       args += sep + n;
       caps += sep + "&" + n;
@@ -393,20 +427,24 @@ std::string Generator::function_insert(Construct& c) {
   }
   std::string head = options(t, none) + deps(t, t.deps, none) + device(t);
   if (cxx) {
-    out += "inline void " + f.wrapper + "(" + f.params_def + ")\n{\n" + head + "::joule_oss::spawn(&__jd, &__jo, [" +
-           caps + "]() mutable { " + f.name + "(" + args + "); });\n}\n";
+    out += "inline void " + f.wrapper + "(" + f.params_def + ")\n{\n" + head +
+           "::joule_oss::spawn(&__jd, &__jo, [" + caps + "]() mutable { " + f.name + "(" + args +
+           "); });\n}\n";
     return out + close + sync(c.begin);
   }
-  out += "static void " + run + "(void *__jv)\n{\n" + st + " *__ja = (" + st + " *)__jv;\n(void)__ja;\n" + f.name +
-         "(" + args + ");\n}\nstatic void " + f.wrapper + "(" + f.params_def + ")\n{\n" + head +
-         "joule_task_t *__jt;\n" + st + " *__ja = (" + st + " *)joule_oss_task_create(" + run + ", sizeof(" + st +
-         "), &__jo, &__jt);\n";
+  out += "static void " + run + "(void *__jv)\n{\n" + st + " *__ja = (" + st +
+         " *)__jv;\n(void)__ja;\n" + f.name + "(" + args + ");\n}\nstatic void " + f.wrapper + "(" +
+         f.params_def + ")\n{\n" + head + "joule_task_t *__jt;\n" + st + " *__ja = (" + st +
+         " *)joule_oss_task_create(" + run + ", sizeof(" + st + "), &__jo, &__jt);\n";
   for (std::size_t i = 0; i < f.param_names.size(); ++i) {
     const std::string& n = f.param_names[i];
     const CType& ty = f.param_types[i];
-    if (ty.shape == CType::Shape::Record) out += "__builtin_memcpy(&__ja->" + n + ", &" + n + ", sizeof(__ja->" + n + "));\n";
-    else if (ty.shape == CType::Shape::PtrToArray) out += "__ja->" + n + " = (void *)" + n + ";\n";
-    else out += "__ja->" + n + " = " + n + ";\n";
+    if (ty.shape == CType::Shape::Record)
+      out += "__builtin_memcpy(&__ja->" + n + ", &" + n + ", sizeof(__ja->" + n + "));\n";
+    else if (ty.shape == CType::Shape::PtrToArray)
+      out += "__ja->" + n + " = (void *)" + n + ";\n";
+    else
+      out += "__ja->" + n + " = " + n + ";\n";
   }
   return out + "joule_oss_task_submit(__jt, &__jd);\n}\n" + sync(c.begin);
 }

@@ -43,11 +43,11 @@ struct Capture {
   int var_id = 0;  // identity of the variable in this translation unit
   std::string name;
   Sharing sharing = Sharing::FirstPrivate;
-  CType type;                    // C only
-  bool static_storage = false;   // a static local: always reached through a pointer
-  bool reduction = false;        // taskloop reduction: private copy combined at the end
+  CType type;                   // C only
+  bool static_storage = false;  // a static local: always reached through a pointer
+  bool reduction = false;       // taskloop reduction: private copy combined at the end
   std::string red_op, red_identity;
-  bool loop_var = false;         // a taskloop variable declared before the loop
+  bool loop_var = false;  // a taskloop variable declared before the loop
 };
 
 // A dependence (or copy) item and what the analysis learnt about it.
@@ -69,19 +69,27 @@ struct LoopLevel {
 
 struct FunctionTask {
   std::string name;
-  std::string wrapper;                 // __joule_spawn_<name>
-  std::string params_proto;            // "int n, double a[n][n]" (C++: with default arguments)
-  std::string params_def;              // the same without default arguments
-  std::vector<std::string> namespaces; // C++: enclosing namespaces, outermost first
+  std::string wrapper;                  // __joule_spawn_<name>
+  std::string params_proto;             // "int n, double a[n][n]" (C++: with default arguments)
+  std::string params_def;               // the same without default arguments
+  std::vector<std::string> namespaces;  // C++: enclosing namespaces, outermost first
   std::vector<std::string> param_names;
-  std::vector<CType> param_types;      // C
-  std::vector<bool> param_is_ref;      // C++: reference parameters are captured by reference
-  int construct = -1;                  // index of the Task construct holding the clauses
+  std::vector<CType> param_types;  // C
+  std::vector<bool> param_is_ref;  // C++: reference parameters are captured by reference
+  int construct = -1;              // index of the Task construct holding the clauses
   int id = 0;
 };
 
 enum class CKind {
-  Task, Taskloop, Taskwait, Release, Critical, Atomic, Taskgroup, Taskyield, Flush,
+  Task,
+  Taskloop,
+  Taskwait,
+  Release,
+  Critical,
+  Atomic,
+  Taskgroup,
+  Taskyield,
+  Flush,
   Remove,    // a pragma that vanishes (function task pragma, assert, target)
   Rename,    // C: a reference to a variable reached through a pointer in outlined code
   TaskCall,  // the callee name of a call to a task function
@@ -92,8 +100,8 @@ enum class CKind {
 struct Construct {
   CKind kind = CKind::Remove;
   int id = 0;
-  unsigned begin = 0, end = 0;            // the main-file range this construct replaces
-  int src = 0;                            // index of the file holding the pragma
+  unsigned begin = 0, end = 0;  // the main-file range this construct replaces
+  int src = 0;                  // index of the file holding the pragma
   PragmaText pragma;
   Directive dir;
   unsigned body_begin = 0, body_end = 0;  // associated statement (main file)
@@ -116,8 +124,8 @@ struct Construct {
 struct Model {
   Lang lang = Lang::C;
   bool cxx20 = false;
-  bool openmp = false;  // the compiler runs OpenMP: atomic goes to it
-  bool ompss2 = false;  // defines _OMPSS_2
+  bool openmp = false;          // the compiler runs OpenMP: atomic goes to it
+  bool ompss2 = false;          // defines _OMPSS_2
   bool header_pragmas = false;  // headers hold OmpSs pragmas the compiler will see
   int main_src = 0;
   std::vector<SourceFile> files;

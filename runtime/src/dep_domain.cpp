@@ -28,7 +28,7 @@ void link(Task* pred, Task* succ) {
 }  // namespace
 
 void DepDomain::add(Task* t, DepKind kind, std::uintptr_t start, std::uintptr_t end) {
-  if (start >= end) return;  // an empty region orders nothing
+  if (start >= end) return;                         // an empty region orders nothing
   if (kind == DepKind::out) kind = DepKind::inout;  // both are exclusive writers
   CommutativeToken* access_token = nullptr;
 

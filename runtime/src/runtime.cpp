@@ -37,7 +37,7 @@ ThreadContext& thread_context() noexcept { return tls_ctx; }
 
 TaskPool* current_pool() noexcept {
   return tls_ctx.generation == g_generation.load(std::memory_order_relaxed) ? tls_ctx.pool
-                                                                             : nullptr;
+                                                                            : nullptr;
 }
 
 std::uint64_t Runtime::generation() noexcept { return g_generation.load(); }
@@ -88,11 +88,11 @@ Runtime::Runtime(Config cfg) : config_(std::move(cfg)) {
   if (!config_.workers.cpus.empty()) {
     for (int c : config_.workers.cpus)
       if (std::find(cpus.begin(), cpus.end(), c) == cpus.end())
-        throw joule::error(JOULE_ERR_CONFIG,
-                           "joule: configuration error: JOULE_CPUS=" +
-                               format_cpu_list(config_.workers.cpus) + ": CPU " +
-                               std::to_string(c) + " is not in the process affinity mask (" +
-                               format_cpu_list(cpus) + ")");
+        throw joule::error(
+            JOULE_ERR_CONFIG,
+            "joule: configuration error: JOULE_CPUS=" + format_cpu_list(config_.workers.cpus) +
+                ": CPU " + std::to_string(c) + " is not in the process affinity mask (" +
+                format_cpu_list(cpus) + ")");
     cpus = config_.workers.cpus;
   }
   const int n = config_.workers.count > 0 ? config_.workers.count : int(cpus.size());
@@ -117,6 +117,14 @@ Runtime::Runtime(Config cfg) : config_(std::move(cfg)) {
 
 Runtime::~Runtime() = default;
 
+RunInfo Runtime::run_info() const {
+  RunInfo run;
+  for (int i = 0; i < owned_workers_; ++i) run.worker_cpus.push_back(worker(i)->cpu());
+  run.observers = observers_.size();
+  run.start_ns = start_ns_;
+  return run;
+}
+
 void Runtime::launch() {
   start_ns_ = now_ns();
   const std::uint64_t gen = g_generation.fetch_add(1) + 1;
@@ -125,9 +133,9 @@ void Runtime::launch() {
   ctx.generation = gen;
   main_root_ = make_root(serial_);
   ctx.root = ctx.current = main_root_;
-  for (auto& o : observers_) o->on_runtime_start(*this);
-  std::vector<int> owned;
-  for (int i = 0; i < owned_workers_; ++i) owned.push_back(worker(i)->cpu());
+  const RunInfo run = run_info();
+  for (auto& o : observers_) o->on_runtime_start(run);
+  const std::vector<int>& owned = run.worker_cpus;
   cpu_manager_->start(owned);
   topology_->save_current_binding();
   worker(0)->adopt_current_thread(ctx);
@@ -172,8 +180,9 @@ void Runtime::shutdown() {
   };
   // The main root first: when this thread owns it, its last child wakes us.
   Task* main = main_root_;
-  help_until(ctx, [main] { return main->children_done(); }, nullptr,
-             ctx.root == main_root_ ? main_root_ : nullptr);
+  help_until(
+      ctx, [main] { return main->children_done(); }, nullptr,
+      ctx.root == main_root_ ? main_root_ : nullptr);
   help_until(ctx, all_done, nullptr);
   stopping_.store(true);
   idle_.wake_all();
@@ -185,7 +194,8 @@ void Runtime::shutdown() {
   cpu_manager_->stop();
   for (auto& o : observers_) o->on_worker_stop(0);
   topology_->restore_current_binding();
-  for (auto& o : observers_) o->on_runtime_stop(*this);
+  const RunInfo run = run_info();
+  for (auto& o : observers_) o->on_runtime_stop(run);
   if (config_.report) print_report();
   report_lost_exception(main_root_);
   for (Task* r : external_roots_) report_lost_exception(r);
@@ -201,8 +211,8 @@ void Runtime::print_report() const {
   std::uint64_t completed = external_completed_.load();
   for (int i = 0; i < worker_count(); ++i) completed += worker(i)->completed();
   os << "== joule report ==\n"
-     << "wall time: " << seconds << " s, workers: " << owned_workers_
-     << " (+" << worker_count() - owned_workers_ << " on borrowed CPUs)"
+     << "wall time: " << seconds << " s, workers: " << owned_workers_ << " (+"
+     << worker_count() - owned_workers_ << " on borrowed CPUs)"
      << ", tasks completed: " << completed << ", iterations: " << iterations_.load() << "\n";
   for (const auto& o : observers_) o->report(os);
   std::fputs(os.str().c_str(), stderr);

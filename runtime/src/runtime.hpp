@@ -12,8 +12,8 @@
 #include "config.hpp"
 #include "cpu_manager.hpp"
 #include "idle.hpp"
+#include "joule/types.hpp"
 #include "observer.hpp"
-#include "joule/joule.hpp"
 #include "sync_scheduler.hpp"
 #include "task.hpp"
 #include "thread_context.hpp"
@@ -22,6 +22,10 @@
 
 namespace joule::rt {
 
+// The engine's keys: JOULE_CPUS, JOULE_WORKERS, JOULE_BIND, JOULE_SPIN_US,
+// JOULE_SERIAL_INLINE, JOULE_THROTTLE_TASKS (config_keys_engine.cpp).
+std::vector<ConfigKey> engine_config_keys();
+
 class Runtime {
  public:
   // The running instance, started with the environment's configuration if
@@ -29,7 +33,7 @@ class Runtime {
   static Runtime& get();
   [[gnu::noinline]] static Runtime& start_implicitly();
   static void start(const Settings& overrides);  // throws JOULE_ERR_STATE if running
-  static void stop();                             // no-op if not running
+  static void stop();                            // no-op if not running
   static bool running() noexcept;
   static std::uint64_t generation() noexcept;
 
@@ -38,7 +42,9 @@ class Runtime {
   int num_workers() const noexcept { return owned_workers_; }
   // All workers so far, guests included; worker(i) for i < worker_count().
   int worker_count() const noexcept { return worker_count_.load(std::memory_order_acquire); }
-  Worker* worker(int i) const noexcept { return slots_[std::size_t(i)].load(std::memory_order_acquire); }
+  Worker* worker(int i) const noexcept {
+    return slots_[std::size_t(i)].load(std::memory_order_acquire);
+  }
   sched::SyncScheduler& scheduler() noexcept { return *scheduler_; }
   Idle& idle() noexcept { return idle_; }
   bool stopping() const noexcept { return stopping_.load(std::memory_order_relaxed); }
@@ -108,6 +114,7 @@ class Runtime {
   void wait_ready_and_run(Task* t, ThreadContext& ctx);
   void report_lost_exception(Task* root);
   void print_report() const;
+  RunInfo run_info() const;
 
   Worker& add_worker(int cpu);  // caller holds workers_mutex_
   void activate_cpu(int cpu);

@@ -97,7 +97,8 @@ void Runtime::discard(Task* t) {
 
 void Runtime::wait_ready_and_run(Task* t, ThreadContext& ctx) {
   if (!drop_guard(t))
-    help_until(ctx, [t] { return t->preds.load(std::memory_order_acquire) == 0; }, nullptr);
+    help_until(
+        ctx, [t] { return t->preds.load(std::memory_order_acquire) == 0; }, nullptr);
   if (!t->tokens.empty()) {
     // The creator must run it itself, so it cannot park: retry, helping.
     std::vector<Task*> wake;
@@ -187,8 +188,7 @@ void Runtime::execute(Task* t, ThreadContext& ctx) {
   }
   ctx.current = saved;
   const std::int64_t body_done = t->spawned.load(std::memory_order_relaxed) - kBodyBias;
-  if (t->pending.fetch_add(body_done, std::memory_order_acq_rel) + body_done == 0)
-    complete(t, ctx);
+  if (t->pending.fetch_add(body_done, std::memory_order_acq_rel) + body_done == 0) complete(t, ctx);
 }
 
 void Runtime::run_body(Task* t) {

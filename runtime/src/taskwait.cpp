@@ -26,7 +26,8 @@ void run_chunk(void* p) {
 void Runtime::taskwait() {
   ThreadContext& ctx = context();
   Task* self = ctx.current;
-  help_until(ctx, [self] { return self->children_done(); }, self, self);
+  help_until(
+      ctx, [self] { return self->children_done(); }, self, self);
   // Every child has finished: the domain's history orders nothing any more.
   if (self->domain) self->domain->reset();
   self->lock.lock();
@@ -37,8 +38,7 @@ void Runtime::taskwait() {
   self->lock.unlock();
   if (!e) return;
   if (dropped)
-    std::fprintf(stderr, "joule: %u further task exception(s) dropped at this taskwait\n",
-                 dropped);
+    std::fprintf(stderr, "joule: %u further task exception(s) dropped at this taskwait\n", dropped);
   std::rethrow_exception(e);
 }
 

@@ -17,16 +17,16 @@ struct ThreadContext {
   Task* current = nullptr;       // running task, or the thread's root task
   Task* root = nullptr;          // implicit task owning this thread's top-level tasks
   TaskPool* pool = nullptr;
-  Task* next = nullptr;          // immediate-successor slot
+  Task* next = nullptr;  // immediate-successor slot
   // Tasks taken from a long ready queue in one go, run before asking again.
   static constexpr int kBatch = 8;
   Task* batch[kBatch] = {};
   int batch_head = 0;
   int batch_size = 0;
-  bool in_loop = false;          // inside a scheduling loop: `next` will be run
-  std::uint32_t creations = 0;   // since the last throttle check
-  int help_depth = 0;            // nested waits on this thread's stack
-  std::uint64_t next_id = 0;     // task ids: thread slot << 40 | sequence
+  bool in_loop = false;         // inside a scheduling loop: `next` will be run
+  std::uint32_t creations = 0;  // since the last throttle check
+  int help_depth = 0;           // nested waits on this thread's stack
+  std::uint64_t next_id = 0;    // task ids: thread slot << 40 | sequence
   // Blocks of one other thread's pool freed here, handed back in one push
   // (TaskPool::free_block): one contended atomic per batch, not per task.
   struct RemoteFrees {

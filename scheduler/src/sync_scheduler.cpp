@@ -20,7 +20,8 @@ SyncScheduler::SyncScheduler(const std::function<std::unique_ptr<ReadyQueue>()>&
 int SyncScheduler::shard_of(const Task* t, int worker) {
   if (!sharded_) return 0;
   // Threads that are not workers spread their tasks round-robin.
-  if (worker < 0) worker = int(next_external_.fetch_add(1, std::memory_order_relaxed) % unsigned(workers_));
+  if (worker < 0)
+    worker = int(next_external_.fetch_add(1, std::memory_order_relaxed) % unsigned(workers_));
   const int s = shards_[0].queue->home_shard(t, worker, workers_);
   return s >= 0 && s < shard_count_ ? s : worker % shard_count_;
 }

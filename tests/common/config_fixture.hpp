@@ -21,9 +21,9 @@ extern char** environ;
 namespace joule_test {
 
 inline const std::vector<std::string> kKeys = {
-    "JOULE_CPUS",           "JOULE_WORKERS",       "JOULE_SCHEDULER",
-    "JOULE_IMMEDIATE_SUCCESSOR", "JOULE_BIND",     "JOULE_SPIN_US",
-    "JOULE_THROTTLE_TASKS", "JOULE_CONFIG_DUMP",   "JOULE_CONFIG_FILE"};
+    "JOULE_CPUS",       "JOULE_WORKERS", "JOULE_SCHEDULER",      "JOULE_IMMEDIATE_SUCCESSOR",
+    "JOULE_BIND",       "JOULE_SPIN_US", "JOULE_THROTTLE_TASKS", "JOULE_CONFIG_DUMP",
+    "JOULE_CONFIG_FILE"};
 
 inline std::vector<int> read_affinity() {
   cpu_set_t set;
@@ -51,9 +51,7 @@ inline bool run_a_few_tasks() {
   long x = 0;
   std::atomic<long> sum{0};
   for (int i = 0; i < 20; ++i) joule::spawn({joule::inout(x)}, [&x] { ++x; });
-  joule::spawn({joule::inout(x)}, [&x] {
-    joule::spawn({joule::inout(x)}, [&x] { x *= 2; });
-  });
+  joule::spawn({joule::inout(x)}, [&x] { joule::spawn({joule::inout(x)}, [&x] { x *= 2; }); });
   joule::taskloop(0, 100, 10, [&](int i) { sum.fetch_add(i); });
   joule::taskwait();
   return x == 40 && sum.load() == 4950;

@@ -26,30 +26,42 @@ namespace joule_test {
 
 enum class access_kind { in, out, inout, commutative, concurrent, reduction };
 
-inline constexpr access_kind all_accesses[] = {access_kind::in,          access_kind::out,
-                                          access_kind::inout,       access_kind::commutative,
-                                          access_kind::concurrent, access_kind::reduction};
+inline constexpr access_kind all_accesses[] = {access_kind::in,         access_kind::out,
+                                               access_kind::inout,      access_kind::commutative,
+                                               access_kind::concurrent, access_kind::reduction};
 
 inline const char* access_name(access_kind a) {
   switch (a) {
-    case access_kind::in: return "in";
-    case access_kind::out: return "out";
-    case access_kind::inout: return "inout";
-    case access_kind::commutative: return "commutative";
-    case access_kind::concurrent: return "concurrent";
-    case access_kind::reduction: return "reduction";
+    case access_kind::in:
+      return "in";
+    case access_kind::out:
+      return "out";
+    case access_kind::inout:
+      return "inout";
+    case access_kind::commutative:
+      return "commutative";
+    case access_kind::concurrent:
+      return "concurrent";
+    case access_kind::reduction:
+      return "reduction";
   }
   return "?";
 }
 
 inline joule::dep make_dep(access_kind a, const void* p, std::size_t n) {
   switch (a) {
-    case access_kind::in: return {joule::dep_kind::in, p, n};
-    case access_kind::out: return {joule::dep_kind::out, p, n};
-    case access_kind::inout: return {joule::dep_kind::inout, p, n};
-    case access_kind::commutative: return {joule::dep_kind::commutative, p, n};
-    case access_kind::concurrent: return {joule::dep_kind::concurrent, p, n};
-    case access_kind::reduction: return {joule::dep_kind::reduction, p, n};
+    case access_kind::in:
+      return {joule::dep_kind::in, p, n};
+    case access_kind::out:
+      return {joule::dep_kind::out, p, n};
+    case access_kind::inout:
+      return {joule::dep_kind::inout, p, n};
+    case access_kind::commutative:
+      return {joule::dep_kind::commutative, p, n};
+    case access_kind::concurrent:
+      return {joule::dep_kind::concurrent, p, n};
+    case access_kind::reduction:
+      return {joule::dep_kind::reduction, p, n};
   }
   return {joule::dep_kind::in, p, n};
 }

@@ -46,9 +46,7 @@ inline std::unique_ptr<joule::runtime> start_runtime(const sweep_config& c,
   }
 }
 
-inline std::string short_scheduler(const std::string& s) {
-  return s == "work-stealing" ? "ws" : s;
-}
+inline std::string short_scheduler(const std::string& s) { return s == "work-stealing" ? "ws" : s; }
 
 // Names like ws_2workers, fifo_1workers_nois (immediate successor off).
 inline std::string config_name(const sweep_config& c) {

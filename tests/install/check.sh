@@ -73,6 +73,13 @@ quiet "${CC:-cc}" -O2 -Wall "$here/consumer.c" "${pc_flags[@]}" -o "$work/consum
 run_ok consumer_c env LD_LIBRARY_PATH="$lib_dir" "$work/consumer_c"
 unset PKG_CONFIG_PATH
 
+say "installed tools"
+for tool in joule-trace joule-ctl; do
+  [[ -x $prefix/bin/$tool ]] || fail "$tool is not installed in $prefix/bin"
+  quiet "$prefix/bin/$tool" --help || fail "$tool --help"
+  echo "  $tool --help: OK"
+done
+
 joulecc=$prefix/bin/joulecc
 if [[ ! -x $joulecc ]]; then
   say "3. and 4. skipped: the build has no joulecc"

@@ -194,8 +194,8 @@ TEST_F(DepDomainTest, ResetForgetsHistoryWhenAFragmentIsReused) {
   EXPECT_EQ(domain_.fragment_count(), kept);
   Task* exact = access(DepKind::inout, 0, 10);
   EXPECT_EQ(preds(exact), 0);
-  EXPECT_EQ(a->refs.load(), 1);   // dropped on reuse
-  EXPECT_GT(b->refs.load(), 1);   // not reused yet: still held
+  EXPECT_EQ(a->refs.load(), 1);                 // dropped on reuse
+  EXPECT_GT(b->refs.load(), 1);                 // not reused yet: still held
   Task* partial = access(DepKind::in, 25, 40);  // splits b's stale fragment
   EXPECT_EQ(preds(partial), 0);
   Task* after = access(DepKind::inout, 20, 30);  // history of this epoch only

@@ -23,7 +23,7 @@ Counts* g_counts = nullptr;
 class CountingObserver final : public Observer {
  public:
   const char* name() const override { return "counting"; }
-  void on_runtime_start(const Runtime&) override { ++g_counts->runtime; }
+  void on_runtime_start(const RunInfo&) override { ++g_counts->runtime; }
   void on_worker_start(int, int) override { ++g_counts->workers; }
   void on_task_submit(const Task& t, int) override {
     ++g_counts->submits;

@@ -46,7 +46,7 @@ TEST(JouleCtl, ShowDromClean) {
   EXPECT_NE(show.find("idle"), std::string::npos) << show;
   EXPECT_NE(show.find(std::to_string(child)), std::string::npos) << show;
   EXPECT_NE(show.find("owns [1]"), std::string::npos) << show;
-  EXPECT_NE(ctl("drom " + std::to_string(child) + " 0-1 --shm " + g.name).find("owns [0,1]"),
+  EXPECT_NE(ctl("drom " + std::to_string(child) + " 0-1 --shm " + g.name).find("owns [0-1]"),
             std::string::npos);
   EXPECT_EQ(to_parent.recv(), '2');
   EXPECT_NE(ctl("drom 1 0 --shm " + g.name).find("not registered"), std::string::npos);

@@ -66,18 +66,22 @@ class FakeTree {
       const std::string rel = e.path().string().substr(root_.size());
       struct stat st {};
       ::lstat(e.path().c_str(), &st);
-      if (e.is_symlink()) out[rel] = {"->" + fs::read_symlink(e.path()).string(), 0};
-      else if (e.is_regular_file()) out[rel] = {read(rel), unsigned(st.st_mode & 07777)};
+      if (e.is_symlink())
+        out[rel] = {"->" + fs::read_symlink(e.path()).string(), 0};
+      else if (e.is_regular_file())
+        out[rel] = {read(rel), unsigned(st.st_mode & 07777)};
     }
     return out;
   }
 
   // A policy the userspace governor can drive (acpi-cpufreq style).
-  void add_userspace_cpu(int cpu, const std::string& related, const std::string& dir_override = "") {
+  void add_userspace_cpu(int cpu, const std::string& related,
+                         const std::string& dir_override = "") {
     const std::string d = dir_override.empty() ? cpu_dir(cpu) : dir_override;
     write(d + "/scaling_driver", "acpi-cpufreq\n");
     write(d + "/scaling_governor", "ondemand\n");
-    write(d + "/scaling_available_governors", "conservative ondemand userspace powersave performance\n");
+    write(d + "/scaling_available_governors",
+          "conservative ondemand userspace powersave performance\n");
     write(d + "/scaling_available_frequencies", "2400000 2000000 1600000 1200000 \n", 0444);
     write(d + "/scaling_setspeed", "<unsupported>\n");
     write(d + "/scaling_min_freq", "1200000\n");

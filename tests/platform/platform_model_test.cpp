@@ -128,9 +128,10 @@ TEST(PlatformConfig, KeysParseAndRoundTrip) {
   c.set("JOULE_TOPOLOGY", "package:2 core:1 pu:1");
   c.set("JOULE_COUNTER_EVENTS", "perf::TASK-CLOCK");
   const std::string dump = c.dump_text();
-  for (const char* s : {"JOULE_PSTATES=0.8-1.6:0.4", "JOULE_MEMORY_BOUND=lu:0.3,a:b:0.5,*:0.1",
-                        "JOULE_POWER_BUSY=1:10,2:30", "JOULE_THERMAL_MODEL=air=22,alpha=1,beta=0.25,gamma=0,tau=5",
-                        "JOULE_DVFS=auto", "JOULE_METER=auto", "JOULE_COUNTERS=none"})
+  for (const char* s :
+       {"JOULE_PSTATES=0.8-1.6:0.4", "JOULE_MEMORY_BOUND=lu:0.3,a:b:0.5,*:0.1",
+        "JOULE_POWER_BUSY=1:10,2:30", "JOULE_THERMAL_MODEL=air=22,alpha=1,beta=0.25,gamma=0,tau=5",
+        "JOULE_DVFS=auto", "JOULE_METER=auto", "JOULE_COUNTERS=none"})
     EXPECT_NE(dump.find(s), std::string::npos) << s << "\n" << dump;
   rt::Config again;  // every value the dump prints is accepted back
   for (const auto& k : rt::config_keys()) {
@@ -143,15 +144,15 @@ TEST(PlatformConfig, KeysParseAndRoundTrip) {
 
 TEST(PlatformConfig, BadValuesNameTheKeyAndAllowedValues) {
   const std::pair<const char*, const char*> bad[] = {
-      {"JOULE_DVFS", "turbo"},           {"JOULE_DVFS_DOMAIN", "socket"},
-      {"JOULE_PSTATES", "2.4-1.2:0.1"},  {"JOULE_PSTATES", "1.2-2.4"},
-      {"JOULE_PSTATES", "fast"},         {"JOULE_MEMORY_BOUND", "lu:1.5"},
-      {"JOULE_MEMORY_BOUND", "lu"},      {"JOULE_METER", "nvml"},
-      {"JOULE_POWER_BUSY", "2.4:-1"},    {"JOULE_POWER_BUSY", "2.4:1,2.4:2"},
-      {"JOULE_POWER_IDLE", "x"},         {"JOULE_THERMAL", "ipmi"},
-      {"JOULE_THERMAL_MODEL", "rho=1"},  {"JOULE_THERMAL_HOTSPOT", "a:1"},
-      {"JOULE_COUNTERS", "perf"},        {"JOULE_TOPOLOGY", "socket:two"},
-      {"JOULE_DVFS_LATENCY_US", "-1"},   {"JOULE_SYSFS_ROOT", ""},
+      {"JOULE_DVFS", "turbo"},          {"JOULE_DVFS_DOMAIN", "socket"},
+      {"JOULE_PSTATES", "2.4-1.2:0.1"}, {"JOULE_PSTATES", "1.2-2.4"},
+      {"JOULE_PSTATES", "fast"},        {"JOULE_MEMORY_BOUND", "lu:1.5"},
+      {"JOULE_MEMORY_BOUND", "lu"},     {"JOULE_METER", "nvml"},
+      {"JOULE_POWER_BUSY", "2.4:-1"},   {"JOULE_POWER_BUSY", "2.4:1,2.4:2"},
+      {"JOULE_POWER_IDLE", "x"},        {"JOULE_THERMAL", "ipmi"},
+      {"JOULE_THERMAL_MODEL", "rho=1"}, {"JOULE_THERMAL_HOTSPOT", "a:1"},
+      {"JOULE_COUNTERS", "perf"},       {"JOULE_TOPOLOGY", "socket:two"},
+      {"JOULE_DVFS_LATENCY_US", "-1"},  {"JOULE_SYSFS_ROOT", ""},
   };
   for (const auto& [k, v] : bad) {
     rt::Config c;
@@ -170,7 +171,8 @@ TEST(PlatformConfig, BadValuesNameTheKeyAndAllowedValues) {
     c.set("JOULE_DVFS", "turbo");
   } catch (const joule::error& e) {
     const std::string m = e.what();
-    for (const char* s : {"auto", "none", "emulated", "cpufreq"}) EXPECT_NE(m.find(s), std::string::npos) << m;
+    for (const char* s : {"auto", "none", "emulated", "cpufreq"})
+      EXPECT_NE(m.find(s), std::string::npos) << m;
   }
 }
 

@@ -29,12 +29,15 @@ void skip_without_papi() {
 TEST(Papi, TaskClockPerLabel) {
   skip_without_papi();
   if (IsSkipped()) return;
-  joule::runtime rt({{"JOULE_COUNTERS", "papi"}, {"JOULE_COUNTER_EVENTS", "perf::TASK-CLOCK"},
+  joule::runtime rt({{"JOULE_COUNTERS", "papi"},
+                     {"JOULE_COUNTER_EVENTS", "perf::TASK-CLOCK"},
                      {"JOULE_WORKERS", "2"}});
   Platform* p = current_platform();
   ASSERT_NE(p, nullptr);
-  for (int i = 0; i < 40; ++i) joule::spawn([] { busy(200000); }, joule::task_options{.label = "papi-a"});
-  for (int i = 0; i < 10; ++i) joule::spawn([] { busy(200000); }, joule::task_options{.label = "papi-b"});
+  for (int i = 0; i < 40; ++i)
+    joule::spawn([] { busy(200000); }, joule::task_options{.label = "papi-a"});
+  for (int i = 0; i < 10; ++i)
+    joule::spawn([] { busy(200000); }, joule::task_options{.label = "papi-b"});
   joule::taskwait();  // every task ended: the per-worker tables are complete
   ASSERT_EQ(p->counter_names(), (std::vector<std::string>{"perf::TASK-CLOCK"}));
   const auto stats = p->label_stats();
@@ -59,7 +62,8 @@ TEST(Papi, MissingEventsGiveOneWarningAndNoFailure) {
   reset_warnings();
   testing::internal::CaptureStderr();
   {
-    joule::runtime rt({{"JOULE_COUNTERS", "papi"}, {"JOULE_WORKERS", "2"},
+    joule::runtime rt({{"JOULE_COUNTERS", "papi"},
+                       {"JOULE_WORKERS", "2"},
                        {"JOULE_COUNTER_EVENTS", "PAPI_TOT_CYC,NO_SUCH_EVENT,perf::TASK-CLOCK"}});
     for (int i = 0; i < 10; ++i) joule::spawn([] { busy(1000); });
     joule::taskwait();
@@ -74,9 +78,12 @@ TEST(Papi, NoEventAtAllIsOneWarningToo) {
   reset_warnings();
   testing::internal::CaptureStderr();
   {
-    joule::runtime rt({{"JOULE_COUNTERS", "papi"}, {"JOULE_COUNTER_EVENTS", "NO_SUCH_EVENT"},
-                       {"JOULE_WORKERS", "2"}, {"JOULE_REPORT", "1"}});
-    for (int i = 0; i < 10; ++i) joule::spawn([] { busy(1000); }, joule::task_options{.label = "x"});
+    joule::runtime rt({{"JOULE_COUNTERS", "papi"},
+                       {"JOULE_COUNTER_EVENTS", "NO_SUCH_EVENT"},
+                       {"JOULE_WORKERS", "2"},
+                       {"JOULE_REPORT", "1"}});
+    for (int i = 0; i < 10; ++i)
+      joule::spawn([] { busy(1000); }, joule::task_options{.label = "x"});
     joule::taskwait();
   }
   const std::string err = testing::internal::GetCapturedStderr();

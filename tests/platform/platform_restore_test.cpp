@@ -4,8 +4,8 @@
 // or `joule-ctl restore` repairs it from the state file).
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sys/stat.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,8 +32,10 @@ void build_tree(FakeTree& t) {
 }
 
 joule::runtime start_cpufreq(const FakeTree& t) {
-  return joule::runtime({{"JOULE_DVFS", "cpufreq"}, {"JOULE_SYSFS_ROOT", t.root()},
-                         {"JOULE_STATE_DIR", t.state_dir()}, {"JOULE_WORKERS", "1"}});
+  return joule::runtime({{"JOULE_DVFS", "cpufreq"},
+                         {"JOULE_SYSFS_ROOT", t.root()},
+                         {"JOULE_STATE_DIR", t.state_dir()},
+                         {"JOULE_WORKERS", "1"}});
 }
 
 void lower_everything() {

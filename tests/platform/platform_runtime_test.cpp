@@ -96,8 +96,10 @@ Ratios measure_ratios(Platform* p, int cpu, long iters) {
 
 TEST(Emulation, HalfFrequencyTakesAboutTwiceAsLong) {
   const long iters = calibrate(20.0);
-  joule::runtime rt({{"JOULE_DVFS", "emulated"}, {"JOULE_WORKERS", "1"},
-                     {"JOULE_MEMORY_BOUND", "mem-half:0.5"}, {"JOULE_DVFS_LATENCY_US", "0"}});
+  joule::runtime rt({{"JOULE_DVFS", "emulated"},
+                     {"JOULE_WORKERS", "1"},
+                     {"JOULE_MEMORY_BOUND", "mem-half:0.5"},
+                     {"JOULE_DVFS_LATENCY_US", "0"}});
   Platform* p = current_platform();
   ASSERT_NE(p, nullptr);
   const int cpu = p->worker_cpu(0);
@@ -105,14 +107,17 @@ TEST(Emulation, HalfFrequencyTakesAboutTwiceAsLong) {
   ASSERT_TRUE(p->set_core_frequency(cpu, 1200000));
   EXPECT_EQ(p->frequency(cpu), 1200000u);
   // A shared 2-core VM can deschedule a worker mid-spin: up to three tries.
-  auto ok = [](const Ratios& r) { return r.cpu > 1.5 && r.cpu < 3.0 && r.mem > 1.1 && r.mem < 2.5; };
+  auto ok = [](const Ratios& r) {
+    return r.cpu > 1.5 && r.cpu < 3.0 && r.mem > 1.1 && r.mem < 2.5;
+  };
   Ratios r{};
   int tries = 0;
   do {
     r = measure_ratios(p, cpu, iters);
     ++tries;
     std::cout << "emulation ratio at half frequency: " << r.cpu << " (compute-bound), " << r.mem
-              << " (memory-bound fraction 0.5); fastest half / fastest full wall time: " << r.raw << "\n";
+              << " (memory-bound fraction 0.5); fastest half / fastest full wall time: " << r.raw
+              << "\n";
   } while (!ok(r) && tries < 3);
   RecordProperty("ratio", std::to_string(r.cpu));
   RecordProperty("ratio_mem", std::to_string(r.mem));
@@ -132,7 +137,8 @@ TEST(Emulation, HalfFrequencyTakesAboutTwiceAsLong) {
 }
 
 TEST(Emulation, NestedTasksAreNotStretchedTwice) {
-  joule::runtime rt({{"JOULE_DVFS", "emulated"}, {"JOULE_WORKERS", "1"}, {"JOULE_DVFS_START", "1.2"}});
+  joule::runtime rt(
+      {{"JOULE_DVFS", "emulated"}, {"JOULE_WORKERS", "1"}, {"JOULE_DVFS_START", "1.2"}});
   Platform* p = current_platform();
   ASSERT_NE(p, nullptr);
   EXPECT_EQ(p->frequency(p->worker_cpu(0)), 1200000u);
@@ -155,8 +161,8 @@ TEST(Emulation, NestedTasksAreNotStretchedTwice) {
 }
 
 TEST(Emulation, FrequencyChangeLatencyStallsTheCore) {
-  joule::runtime rt({{"JOULE_DVFS", "emulated"}, {"JOULE_WORKERS", "1"},
-                     {"JOULE_DVFS_LATENCY_US", "30000"}});
+  joule::runtime rt(
+      {{"JOULE_DVFS", "emulated"}, {"JOULE_WORKERS", "1"}, {"JOULE_DVFS_LATENCY_US", "30000"}});
   Platform* p = current_platform();
   ASSERT_NE(p, nullptr);
   ASSERT_TRUE(p->set_core_frequency(p->worker_cpu(0), 2300000));
@@ -168,15 +174,18 @@ TEST(Emulation, FrequencyChangeLatencyStallsTheCore) {
 }
 
 TEST(PlatformApi, SyntheticChipsAndChipWideFrequency) {
-  joule::runtime rt({{"JOULE_DVFS", "emulated"}, {"JOULE_DVFS_DOMAIN", "chip"},
-                     {"JOULE_TOPOLOGY", "package:2 core:2 pu:1"}, {"JOULE_WORKERS", "4"},
+  joule::runtime rt({{"JOULE_DVFS", "emulated"},
+                     {"JOULE_DVFS_DOMAIN", "chip"},
+                     {"JOULE_TOPOLOGY", "package:2 core:2 pu:1"},
+                     {"JOULE_WORKERS", "4"},
                      {"JOULE_PSTATES", "1.0-2.0:0.25"}});
   Platform* p = current_platform();
   ASSERT_NE(p, nullptr);
   EXPECT_EQ(p->num_chips(), 2);
   for (int w = 0; w < 4; ++w) EXPECT_EQ(p->worker_cpu(w), w);
   EXPECT_EQ(p->worker_cpus_of_chip(1), (std::vector<int>{2, 3}));
-  EXPECT_EQ(p->pstates(0), (std::vector<std::uint32_t>{1000000, 1250000, 1500000, 1750000, 2000000}));
+  EXPECT_EQ(p->pstates(0),
+            (std::vector<std::uint32_t>{1000000, 1250000, 1500000, 1750000, 2000000}));
   ASSERT_TRUE(p->set_chip_frequency(1, 1300000));
   EXPECT_EQ(p->frequency(2), 1250000u);
   EXPECT_EQ(p->frequency(3), 1250000u);
@@ -195,8 +204,10 @@ TEST(PlatformApi, ModelledEnergyIsPowerTimesTime) {
   const auto t0 = std::chrono::steady_clock::now();
   double joules = 0, seconds = 0;
   {
-    joule::runtime rt({{"JOULE_DVFS", "emulated"}, {"JOULE_WORKERS", "2"},
-                       {"JOULE_POWER_BUSY", "1.2:10,2.4:10"}, {"JOULE_POWER_IDLE", "10"}});
+    joule::runtime rt({{"JOULE_DVFS", "emulated"},
+                       {"JOULE_WORKERS", "2"},
+                       {"JOULE_POWER_BUSY", "1.2:10,2.4:10"},
+                       {"JOULE_POWER_IDLE", "10"}});
     Platform* p = current_platform();
     ASSERT_NE(p, nullptr);
     for (int i = 0; i < 50; ++i) joule::spawn([] { spin_work(20000); });
@@ -226,9 +237,9 @@ TEST(PlatformReport, EnergySectionWithResidencyAndLabels) {
     joule::taskwait();
   }
   const std::string err = testing::internal::GetCapturedStderr();
-  for (const char* s : {"== platform ==", "dvfs emulated", "J modelled", "average power", "chip 0:",
-                        "core: cpu", "frequency residency:", "2.40 GHz", "emulated DVFS:",
-                        "tasks per label:", "report-work", "temperature"})
+  for (const char* s : {"== platform ==", "dvfs emulated", "J modelled", "average power",
+                        "chip 0:", "core: cpu", "frequency residency:", "2.40 GHz",
+                        "emulated DVFS:", "tasks per label:", "report-work", "temperature"})
     EXPECT_NE(err.find(s), std::string::npos) << s << "\n" << err;
   EXPECT_EQ(err.find("warning"), std::string::npos) << err;
 }
@@ -252,8 +263,10 @@ TEST(PlatformSelection, CpufreqWithoutPermissionFallsBackToEmulatedOnce) {
   reset_warnings();
   testing::internal::CaptureStderr();
   for (int i = 0; i < 2; ++i) {
-    joule::runtime rt({{"JOULE_DVFS", "cpufreq"}, {"JOULE_SYSFS_ROOT", t.root()},
-                       {"JOULE_WORKERS", "1"}, {"JOULE_STATE_DIR", t.state_dir()}});
+    joule::runtime rt({{"JOULE_DVFS", "cpufreq"},
+                       {"JOULE_SYSFS_ROOT", t.root()},
+                       {"JOULE_WORKERS", "1"},
+                       {"JOULE_STATE_DIR", t.state_dir()}});
     Platform* p = current_platform();
     ASSERT_NE(p, nullptr);
     EXPECT_STREQ(p->dvfs().name(), "emulated");
@@ -277,7 +290,8 @@ TEST(PlatformSelection, AutoPicksCpufreqRaplAndHwmonWhenPresent) {
   t.write("/sys/class/hwmon/hwmon0/temp1_input", "47000\n");
   const auto before = t.snapshot();
   {
-    joule::runtime rt({{"JOULE_SYSFS_ROOT", t.root()}, {"JOULE_WORKERS", "1"},
+    joule::runtime rt({{"JOULE_SYSFS_ROOT", t.root()},
+                       {"JOULE_WORKERS", "1"},
                        {"JOULE_STATE_DIR", t.state_dir()}});
     Platform* p = current_platform();
     ASSERT_NE(p, nullptr);  // auto found cpufreq

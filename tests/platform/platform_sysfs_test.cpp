@@ -14,7 +14,8 @@ namespace {
 
 using test::FakeTree;
 
-std::unique_ptr<Dvfs> cpufreq(const FakeTree& t, CpufreqStatus* st, const std::string& mode = "auto",
+std::unique_ptr<Dvfs> cpufreq(const FakeTree& t, CpufreqStatus* st,
+                              const std::string& mode = "auto",
                               const Machine& m = Machine::uniform(1, 4)) {
   RestoreGuard::instance().set_state_dir(t.state_dir());
   return make_cpufreq_dvfs(Sysfs(t.root()), m, mode, st);
@@ -56,7 +57,7 @@ TEST(Cpufreq, UserspaceGovernorPerCoreAndRestore) {
   EXPECT_TRUE(d->caps() & kCapReal);
   EXPECT_TRUE(d->caps() & kCapPerCore);
   EXPECT_EQ(d->pstates(0), (std::vector<std::uint32_t>{1200000, 1600000, 2000000, 2400000}));
-  EXPECT_EQ(d->frequency(0), 2400000u);  // from scaling_cur_freq
+  EXPECT_EQ(d->frequency(0), 2400000u);       // from scaling_cur_freq
   EXPECT_TRUE(d->set_frequency(1, 1650000));  // snaps to 1.6 GHz
   EXPECT_EQ(d->frequency(1), 1600000u);
   EXPECT_EQ(t.read(FakeTree::cpu_dir(1) + "/scaling_governor"), "userspace");
@@ -95,7 +96,8 @@ TEST(Cpufreq, SharedDomainThroughPolicySymlinks) {
   FakeTree t;
   const std::string policy = "/sys/devices/system/cpu/cpufreq/policy0";
   t.add_userspace_cpu(0, "0-3", policy);
-  for (int c = 0; c < 4; ++c) t.link("../cpufreq/policy0", "/sys/devices/system/cpu/cpu" + std::to_string(c) + "/cpufreq");
+  for (int c = 0; c < 4; ++c)
+    t.link("../cpufreq/policy0", "/sys/devices/system/cpu/cpu" + std::to_string(c) + "/cpufreq");
   const auto before = t.snapshot();
   CpufreqStatus st;
   auto d = cpufreq(t, &st);
@@ -138,8 +140,8 @@ TEST(Cpufreq, MissingFilesAreSkippedWithAReason) {
   t.remove(FakeTree::cpu_dir(1) + "/cpuinfo_max_freq");
   t.remove(FakeTree::cpu_dir(1) + "/scaling_min_freq");
   t.add_userspace_cpu(2, "2");
-  t.remove(FakeTree::cpu_dir(2) + "/scaling_setspeed");  // falls back to min = max
-  t.remove(FakeTree::cpu_dir(2) + "/related_cpus");      // affected_cpus is used
+  t.remove(FakeTree::cpu_dir(2) + "/scaling_setspeed");   // falls back to min = max
+  t.remove(FakeTree::cpu_dir(2) + "/related_cpus");       // affected_cpus is used
   t.write("/sys/devices/system/cpu/cpu3/online", "0\n");  // no cpufreq at all
   CpufreqStatus st;
   auto d = cpufreq(t, &st);
@@ -172,13 +174,14 @@ TEST(Cpufreq, ReadOnlyPoliciesAreLeftOut) {
 TEST(Cpufreq, OddFrequencyListIsSortedAndDeduplicated) {
   FakeTree t;
   t.add_userspace_cpu(0, "0");
-  t.write(FakeTree::cpu_dir(0) + "/scaling_available_frequencies", "1800000 1800000 2400000 1200000", 0444);
+  t.write(FakeTree::cpu_dir(0) + "/scaling_available_frequencies",
+          "1800000 1800000 2400000 1200000", 0444);
   t.write(FakeTree::cpu_dir(0) + "/scaling_cur_freq", "1750000\n", 0444);
   CpufreqStatus st;
   auto d = cpufreq(t, &st);
   ASSERT_EQ(d->num_domains(), 1);
   EXPECT_EQ(d->pstates(0), (std::vector<std::uint32_t>{1200000, 1800000, 2400000}));
-  EXPECT_EQ(d->frequency(0), 1800000u);  // nearest to the current frequency
+  EXPECT_EQ(d->frequency(0), 1800000u);                       // nearest to the current frequency
   EXPECT_EQ(Dvfs::nearest_level(d->pstates(0), 1500000), 1);  // a tie goes up
 }
 

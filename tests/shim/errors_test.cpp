@@ -25,15 +25,16 @@ TEST_P(Errors, ReportsEachDiagnostic) {
   const std::string name = GetParam();
   shim::TempDir tmp;
   const std::string out = tmp.path + "/out.c";
-  shim::Result r = shim::run("cd " + shim::quote(kDir) + " && " + JOULECC_PATH + " --translate -o " +
-                             shim::quote(out) + " " + name);
+  shim::Result r = shim::run("cd " + shim::quote(kDir) + " && " + JOULECC_PATH +
+                             " --translate -o " + shim::quote(out) + " " + name);
   EXPECT_EQ(r.status, 1) << r.output;  // 1: diagnosed; a crash would be 128+
   EXPECT_FALSE(shim::file_exists(out)) << "an output file was written";
   std::vector<std::string> want = expectations(kDir + "/" + name);
   ASSERT_FALSE(want.empty());
   for (const std::string& w : want)
-    EXPECT_NE(r.output.find(name + ":" + w), std::string::npos) << "missing: " << name << ":" << w << "\n"
-                                                                << r.output;
+    EXPECT_NE(r.output.find(name + ":" + w), std::string::npos)
+        << "missing: " << name << ":" << w << "\n"
+        << r.output;
   for (const std::string& line : shim::split_lines(r.output)) {
     if (line.find(": error: ") != std::string::npos) {
       EXPECT_EQ(line.rfind(name + ":", 0), 0u) << "diagnostic not in file:line:col form: " << line;
@@ -42,7 +43,8 @@ TEST_P(Errors, ReportsEachDiagnostic) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Files, Errors,
-                         ::testing::Values("malformed.c", "semantic.c", "functions.c", "c_limits.c", "cxx.cpp"),
+                         ::testing::Values("malformed.c", "semantic.c", "functions.c", "c_limits.c",
+                                           "cxx.cpp"),
                          [](const ::testing::TestParamInfo<const char*>& i) {
                            std::string s = i.param;
                            for (char& ch : s)
@@ -56,15 +58,18 @@ TEST(Errors, DriverStopsBeforeTheCompiler) {
                              shim::quote(kDir + "/malformed.c") + " -o bad.o");
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_FALSE(shim::file_exists(tmp.path + "/bad.o"));
-  EXPECT_NE(r.output.find("malformed.c:4:27: error: unknown clause 'foo'"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("malformed.c:4:27: error: unknown clause 'foo'"), std::string::npos)
+      << r.output;
 }
 
 TEST(Errors, CompilerErrorsPointAtThePragma) {
   // Names joulecc leaves to the compiler (C++ lookup) are reported by it at the
   // user's line and column through #line.
   shim::TempDir tmp;
-  shim::write_file(tmp.path + "/e.cpp", "int main() {\n  int x = 0;\n#pragma oss task inout(nosuch)\n  x++;\n}\n");
-  shim::Result r = shim::run("cd " + shim::quote(tmp.path) + " && " + JOULECC_PATH + " g++ -c e.cpp -o e.o");
+  shim::write_file(tmp.path + "/e.cpp",
+                   "int main() {\n  int x = 0;\n#pragma oss task inout(nosuch)\n  x++;\n}\n");
+  shim::Result r =
+      shim::run("cd " + shim::quote(tmp.path) + " && " + JOULECC_PATH + " g++ -c e.cpp -o e.o");
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("e.cpp:3:24: error:"), std::string::npos) << r.output;
   EXPECT_FALSE(shim::file_exists(tmp.path + "/e.o"));
@@ -73,7 +78,8 @@ TEST(Errors, CompilerErrorsPointAtThePragma) {
 TEST(Errors, SyntaxErrorsInTheProgram) {
   shim::TempDir tmp;
   shim::write_file(tmp.path + "/s.c", "int main(void) {\n  return 0\n}\n");
-  shim::Result r = shim::run("cd " + shim::quote(tmp.path) + " && " + JOULECC_PATH + " --translate s.c -o s.out");
+  shim::Result r = shim::run("cd " + shim::quote(tmp.path) + " && " + JOULECC_PATH +
+                             " --translate s.c -o s.out");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.output.find("s.c:2:11: error: expected ';'"), std::string::npos) << r.output;
   EXPECT_FALSE(shim::file_exists(tmp.path + "/s.out"));

@@ -20,8 +20,9 @@ TEST_P(Golden, MatchesExpectedAndCompiles) {
   const std::string name = GetParam();
   shim::TempDir tmp;
   const std::string out = tmp.path + "/" + name;
-  shim::Result r = shim::run("cd " + shim::quote(kDir) + " && " + JOULECC_PATH + " --translate --line-name " +
-                             name + " -o " + shim::quote(out) + " " + name + " -- -I.");
+  shim::Result r =
+      shim::run("cd " + shim::quote(kDir) + " && " + JOULECC_PATH + " --translate --line-name " +
+                name + " -o " + shim::quote(out) + " " + name + " -- -I.");
   ASSERT_EQ(r.status, 0) << r.output;
   const std::string expected_path = kDir + "/" + name + ".expected";
   const std::string got = shim::read_file(out);
@@ -31,17 +32,19 @@ TEST_P(Golden, MatchesExpectedAndCompiles) {
     ADD_FAILURE() << name << " differs from " << expected_path << ":\n" << diff.output;
   }
   bool cxx = name.size() > 4 && name.substr(name.size() - 4) == ".cpp";
-  std::string cc = cxx ? "g++ -std=c++17 -x c++" : "gcc -std=gnu11 -x c -Werror=implicit-function-declaration";
-  shim::Result c = shim::run(cc + " -fsyntax-only -Wall -Wno-unknown-pragmas -Wno-unused-but-set-variable -I" +
-                             shim::quote(kInclude) + " -I" + shim::quote(kRtInclude) + " -iquote " +
-                             shim::quote(kDir) + " " + shim::quote(out));
+  std::string cc =
+      cxx ? "g++ -std=c++17 -x c++" : "gcc -std=gnu11 -x c -Werror=implicit-function-declaration";
+  shim::Result c =
+      shim::run(cc + " -fsyntax-only -Wall -Wno-unknown-pragmas -Wno-unused-but-set-variable -I" +
+                shim::quote(kInclude) + " -I" + shim::quote(kRtInclude) + " -iquote " +
+                shim::quote(kDir) + " " + shim::quote(out));
   EXPECT_EQ(c.status, 0) << c.output;
   EXPECT_EQ(c.output, "") << "warnings in the translation of " << name;
 }
 
 INSTANTIATE_TEST_SUITE_P(Forms, Golden,
-                         ::testing::Values("task_clauses.c", "regions.c", "directives.c", "taskloops.c",
-                                           "function_tasks.c", "tasks.cpp"),
+                         ::testing::Values("task_clauses.c", "regions.c", "directives.c",
+                                           "taskloops.c", "function_tasks.c", "tasks.cpp"),
                          [](const ::testing::TestParamInfo<const char*>& i) {
                            std::string s = i.param;
                            for (char& ch : s)

@@ -88,7 +88,8 @@ TEST(Lexer, TokensAndErrors) {
 }
 
 TEST(Parser, TaskClauses) {
-  Directive d = parse_ok("oss task in(a, b[0;n]) out(*p) inout(s->f) priority(n+1) label(foo) final(x>1)");
+  Directive d =
+      parse_ok("oss task in(a, b[0;n]) out(*p) inout(s->f) priority(n+1) label(foo) final(x>1)");
   EXPECT_EQ(d.kind, DirKind::Task);
   EXPECT_EQ(d.prefix, Prefix::Oss);
   ASSERT_EQ(d.clauses.size(), 6u);
@@ -104,13 +105,16 @@ TEST(Parser, TaskClauses) {
   EXPECT_EQ(r.clauses[0].modifier, "+");
   EXPECT_EQ(r.clauses[0].args.size(), 2u);
   EXPECT_EQ(r.clauses[1].modifier, "max");
-  Directive dp = parse_ok("omp task depend(in: a[0:n]) depend(mutexinoutset: m) depend(inoutset: c)");
+  Directive dp =
+      parse_ok("omp task depend(in: a[0:n]) depend(mutexinoutset: m) depend(inoutset: c)");
   EXPECT_EQ(dp.clauses[0].modifier, "in");
   EXPECT_EQ(dp.clauses[1].modifier, "commutative");
   EXPECT_EQ(dp.clauses[2].modifier, "concurrent");
-  Directive dv = parse_ok("omp task device(smp) copy_in(a[0;n]) copy_out(b) copy_inout(c) copy_deps");
+  Directive dv =
+      parse_ok("omp task device(smp) copy_in(a[0;n]) copy_out(b) copy_inout(c) copy_deps");
   EXPECT_EQ(dv.find("device")->modifier, "smp");
-  Directive ds = parse_ok("oss task private(a) firstprivate(b, c) shared(d) default(none) if(0) cost(2)");
+  Directive ds =
+      parse_ok("oss task private(a) firstprivate(b, c) shared(d) default(none) if(0) cost(2)");
   EXPECT_EQ(ds.find("default")->modifier, "none");
 }
 
@@ -141,16 +145,19 @@ TEST(Parser, Errors) {
   unsigned pos = 0;
   EXPECT_EQ(parse_error("oss task foo(3)", &pos), "unknown clause 'foo' on '#pragma oss task'");
   EXPECT_EQ(pos, 9u);
-  EXPECT_EQ(parse_error("oss taskwait grainsize(2)"), "clause 'grainsize' is not allowed on '#pragma oss taskwait'");
+  EXPECT_EQ(parse_error("oss taskwait grainsize(2)"),
+            "clause 'grainsize' is not allowed on '#pragma oss taskwait'");
   EXPECT_EQ(parse_error("oss frobnicate"), "unknown OmpSs-2 directive 'frobnicate'");
   EXPECT_EQ(parse_error("oss task in(a"), "missing ')' to match this '('");
   EXPECT_EQ(parse_error("oss task in(a[0;2)"), "expected ']' before ')'");
   EXPECT_EQ(parse_error("oss task in()"), "expected a data reference in 'in'");
   EXPECT_EQ(parse_error("oss task priority(1, 2)"), "'priority' takes one expression");
-  EXPECT_EQ(parse_error("oss task priority(1) priority(2)"), "clause 'priority' appears more than once");
+  EXPECT_EQ(parse_error("oss task priority(1) priority(2)"),
+            "clause 'priority' appears more than once");
   EXPECT_EQ(parse_error("oss task untied(1)"), "clause 'untied' takes no arguments");
   EXPECT_EQ(parse_error("oss task reduction(x)"), "expected 'operator:' in 'reduction'");
-  EXPECT_NE(parse_error("oss task reduction(foo: x)").find("unsupported reduction operator"), std::string::npos);
+  EXPECT_NE(parse_error("oss task reduction(foo: x)").find("unsupported reduction operator"),
+            std::string::npos);
   EXPECT_NE(parse_error("oss task device(cuda)").find("not supported"), std::string::npos);
   EXPECT_NE(parse_error("oss task in({v[i], i=0:n})").find("multidependencies"), std::string::npos);
   EXPECT_EQ(parse_error("oss taskloop grainsize(2) num_tasks(3)"),

@@ -27,8 +27,8 @@ std::string case_name(const Case& c) {
 std::vector<Case> cases() {
   std::vector<Case> v;
 #ifdef SHIM_SET_C
-  for (const char* p : {"lu", "cholesky", "dot", "multisort", "stream", "commutative", "reduction", "taskloop",
-                        "critical", "vla", "nested"}) {
+  for (const char* p : {"lu", "cholesky", "dot", "multisort", "stream", "commutative", "reduction",
+                        "taskloop", "critical", "vla", "nested"}) {
     v.push_back({std::string(p) + ".c", "gcc", "-O2"});
     v.push_back({std::string(p) + ".c", "clang", "-O0"});
   }
@@ -54,18 +54,22 @@ TEST_P(Program, BuildsAndVerifies) {
   const Case& c = GetParam();
   if (!shim::have_program(c.compiler)) GTEST_SKIP() << c.compiler << " is not installed";
   shim::TempDir tmp;
-  std::string build = "cd " + shim::quote(tmp.path) + " && " + JOULECC_PATH + " " + c.compiler + " " + c.flags +
-                      " -Wall -Wextra " + shim::quote(kPrograms + "/" + c.file) + " -o prog -lm";
+  std::string build = "cd " + shim::quote(tmp.path) + " && " + JOULECC_PATH + " " + c.compiler +
+                      " " + c.flags + " -Wall -Wextra " + shim::quote(kPrograms + "/" + c.file) +
+                      " -o prog -lm";
   shim::Result b = shim::run(build);
   ASSERT_EQ(b.status, 0) << build << "\n" << b.output;
   EXPECT_EQ(b.output.find("warning:"), std::string::npos) << b.output;
-  shim::Result r = shim::run("cd " + shim::quote(tmp.path) + " && JOULE_WORKERS=3 timeout 60 ./prog");
+  shim::Result r =
+      shim::run("cd " + shim::quote(tmp.path) + " && JOULE_WORKERS=3 timeout 60 ./prog");
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("OK"), std::string::npos) << r.output;
 }
 
 INSTANTIATE_TEST_SUITE_P(Matrix, Program, ::testing::ValuesIn(cases()),
-                         [](const ::testing::TestParamInfo<Case>& i) { return case_name(i.param); });
+                         [](const ::testing::TestParamInfo<Case>& i) {
+                           return case_name(i.param);
+                         });
 
 #ifdef SHIM_SET_C
 TEST(Driver, SeparateCompileAndLinkKeepAndPrint) {
@@ -74,8 +78,8 @@ TEST(Driver, SeparateCompileAndLinkKeepAndPrint) {
   std::string src = shim::quote(kPrograms + "/dot.c");
   shim::Result c = shim::run(cd + JOULECC_PATH + " --keep gcc -O1 -c " + src);
   ASSERT_EQ(c.status, 0) << c.output;
-  EXPECT_TRUE(shim::file_exists(tmp.path + "/dot.o"));          // named after the source, as gcc does
-  EXPECT_TRUE(shim::file_exists(tmp.path + "/dot.joule.c"));    // --keep
+  EXPECT_TRUE(shim::file_exists(tmp.path + "/dot.o"));        // named after the source, as gcc does
+  EXPECT_TRUE(shim::file_exists(tmp.path + "/dot.joule.c"));  // --keep
   shim::Result l = shim::run(cd + JOULECC_PATH + " gcc dot.o -o dot && JOULE_WORKERS=2 ./dot");
   EXPECT_EQ(l.status, 0) << l.output;
   EXPECT_NE(l.output.find("OK"), std::string::npos);
@@ -92,9 +96,11 @@ TEST(Driver, MpiAndTasks) {
                     "the MPI + tasks program is not built";
   shim::TempDir tmp;
   std::string cd = "cd " + shim::quote(tmp.path) + " && ";
-  shim::Result b = shim::run(cd + JOULECC_PATH + " mpicc -O2 " + shim::quote(kPrograms + "/mpi_tasks.c") + " -o mpi");
+  shim::Result b = shim::run(cd + JOULECC_PATH + " mpicc -O2 " +
+                             shim::quote(kPrograms + "/mpi_tasks.c") + " -o mpi");
   ASSERT_EQ(b.status, 0) << b.output;
-  shim::Result r = shim::run(cd + "JOULE_WORKERS=2 timeout 120 mpirun --allow-run-as-root --oversubscribe -np 2 ./mpi");
+  shim::Result r = shim::run(
+      cd + "JOULE_WORKERS=2 timeout 120 mpirun --allow-run-as-root --oversubscribe -np 2 ./mpi");
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("OK"), std::string::npos) << r.output;
 }
@@ -104,8 +110,9 @@ TEST(Driver, MpiAndTasks) {
 TEST(Driver, CxxTaskFunctionFromAHeaderInNamespaces) {
   shim::TempDir tmp;
   std::string cd = "cd " + shim::quote(tmp.path) + " && ";
-  shim::Result b = shim::run(cd + JOULECC_PATH + " g++ -O1 -Wall -Wextra " + shim::quote(kPrograms + "/ns_main.cpp") +
-                             " " + shim::quote(kPrograms + "/ns_kernels.cpp") + " -o ns && JOULE_WORKERS=3 ./ns");
+  shim::Result b = shim::run(
+      cd + JOULECC_PATH + " g++ -O1 -Wall -Wextra " + shim::quote(kPrograms + "/ns_main.cpp") +
+      " " + shim::quote(kPrograms + "/ns_kernels.cpp") + " -o ns && JOULE_WORKERS=3 ./ns");
   EXPECT_EQ(b.status, 0) << b.output;
   EXPECT_NE(b.output.find("OK"), std::string::npos) << b.output;
   EXPECT_EQ(b.output.find("warning:"), std::string::npos) << b.output;
@@ -115,7 +122,8 @@ TEST(Driver, CxxTaskFunctionFromAHeaderInNamespaces) {
 // line as it went in (the lambdas wrap statements in place).
 TEST(Translation, HeaderHeavyFileUnchangedOutsidePragmas) {
   const std::string src = kPrograms + "/heavy.cpp";
-  shim::Result r = shim::run(std::string(JOULECC_PATH) + " --translate " + shim::quote(src) + " -- -std=c++17");
+  shim::Result r =
+      shim::run(std::string(JOULECC_PATH) + " --translate " + shim::quote(src) + " -- -std=c++17");
   ASSERT_EQ(r.status, 0) << r.output;
   std::vector<std::string> out = shim::split_lines(r.output);
   std::size_t at = 0, kept = 0;

@@ -26,18 +26,54 @@ const char* const kSeeds[] = {
     "oss atomic",
 };
 
-const char* const kFragments[] = {"(", ")", "[", "]", ";", ":", ",", "*", "->", ".", "x", "y", "a", "p", "s",
-                                  "n", "0", "1", "?", "+", "[n]", "in(", "out(", "task ", " ", "\"", "{", "}",
-                                  "\\", "m", "::", "#", "reduction(max:", "default(none)", "private(x)"};
+const char* const kFragments[] = {"(",
+                                  ")",
+                                  "[",
+                                  "]",
+                                  ";",
+                                  ":",
+                                  ",",
+                                  "*",
+                                  "->",
+                                  ".",
+                                  "x",
+                                  "y",
+                                  "a",
+                                  "p",
+                                  "s",
+                                  "n",
+                                  "0",
+                                  "1",
+                                  "?",
+                                  "+",
+                                  "[n]",
+                                  "in(",
+                                  "out(",
+                                  "task ",
+                                  " ",
+                                  "\"",
+                                  "{",
+                                  "}",
+                                  "\\",
+                                  "m",
+                                  "::",
+                                  "#",
+                                  "reduction(max:",
+                                  "default(none)",
+                                  "private(x)"};
 
 std::string program(const std::string& pragma1, const std::string& pragma2) {
   return "struct S { int f; };\n"
          "int g;\n"
          "void f(int n, int *p, struct S *s, double m[4][5]) {\n"
          "  int x = 0, y[10], a[8];\n"
-         "#pragma " + pragma1 + "\n"
+         "#pragma " +
+         pragma1 +
+         "\n"
          "  x += y[0] + a[1] + s->f + p[0] + (int)m[0][0];\n"
-         "#pragma " + pragma2 + "\n"
+         "#pragma " +
+         pragma2 +
+         "\n"
          "  for (int i = 0; i < n; i++) g += i;\n"
          "}\n";
 }
@@ -90,9 +126,10 @@ TEST(Robustness, MutatedPragmasNeverCrashTheTranslator) {
     if (compiled >= 40) continue;  // compiling is slower; a sample is enough
     ++compiled;
     shim::write_file(tmp.path + "/fuzz.c", r.output);
-    shim::Result c = shim::run("cd " + shim::quote(tmp.path) + " && gcc -fsyntax-only -w -I" +
-                               shim::quote(std::string(SHIM_DIR) + "/../../api/include") + " -I" +
-                               shim::quote(std::string(SHIM_DIR) + "/../../compiler-shim/rt/include") + " fuzz.c");
+    shim::Result c = shim::run(
+        "cd " + shim::quote(tmp.path) + " && gcc -fsyntax-only -w -I" +
+        shim::quote(std::string(SHIM_DIR) + "/../../api/include") + " -I" +
+        shim::quote(std::string(SHIM_DIR) + "/../../compiler-shim/rt/include") + " fuzz.c");
     for (const std::string& line : shim::split_lines(c.output)) {
       if (line.find("error:") != std::string::npos) {
         EXPECT_EQ(line.rfind("fuzz.c:", 0), 0u) << p1 << "\n" << p2 << "\n" << c.output;

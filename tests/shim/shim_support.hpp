@@ -7,8 +7,8 @@
 namespace shim {
 
 struct Result {
-  int status = -1;      // exit status, or 128 + signal
-  std::string output;   // stdout and stderr together
+  int status = -1;     // exit status, or 128 + signal
+  std::string output;  // stdout and stderr together
 };
 
 // Runs a shell command line (sh -c) and captures its output.

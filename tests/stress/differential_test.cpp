@@ -99,7 +99,8 @@ TEST_P(Differential, RandomPrograms) {
   const std::uint64_t stream = std::hash<std::string>{}(name);
   int failures = 0;
   for (std::uint64_t i = 0; i < count && failures < 3; ++i) {
-    const std::uint64_t seed = g_opts.has_only ? g_opts.only : mix64(g_opts.seed ^ mix64(stream + i));
+    const std::uint64_t seed =
+        g_opts.has_only ? g_opts.only : mix64(g_opts.seed ^ mix64(stream + i));
     const program p = generate(seed, g_opts.max_tasks);
     const run_result expected = run_sequential(p);
     g_watchdog.begin(name, seed);
@@ -180,7 +181,8 @@ int main(int argc, char** argv) {
   parse_options(argc, argv);
   std::printf("differential stress: %llu programs, seed %llu%s\n",
               static_cast<unsigned long long>(g_opts.programs),
-              static_cast<unsigned long long>(g_opts.seed), under_sanitizer() ? " (sanitized)" : "");
+              static_cast<unsigned long long>(g_opts.seed),
+              under_sanitizer() ? " (sanitized)" : "");
   g_watchdog.start();
   const int rc = RUN_ALL_TESTS();
   g_watchdog.stop();

@@ -81,7 +81,8 @@ void spawn(context& c, std::uint32_t index, bool parent_in_final) {
     o.priority = t.priority;
     o.final = t.final;
     o.if_ = !t.undeferred;
-    joule::spawn(std::span<const joule::dep>(deps), [&c, index] { run_task<true>(c, index); }, o);
+    joule::spawn(
+        std::span<const joule::dep>(deps), [&c, index] { run_task<true>(c, index); }, o);
     if ((t.undeferred || parent_in_final) && !c.done[index].load())
       c.problem(task_name(t.id) + (t.undeferred ? " (if_=false)" : " (below final)") +
                 " had not run when spawn returned");
@@ -104,7 +105,8 @@ void run_wait(context& c, const op& o, const std::vector<region>& observable) {
   if constexpr (Joule) joule::taskwait_on(std::span<const joule::dep>(deps));
   c.slots[o.obs_slot] = observe(c, rs, o.obs_slot);
   if (o.write_after)
-    for (const region& r : rs) perform(access_kind::out, c.mem, r.start, r.len, kDirectWriteId + o.obs_slot, 0);
+    for (const region& r : rs)
+      perform(access_kind::out, c.mem, r.start, r.len, kDirectWriteId + o.obs_slot, 0);
 }
 
 template <bool Joule>
@@ -125,8 +127,7 @@ void run_task(context& c, std::uint32_t index) {
   c.runs[index].fetch_add(1);
   if constexpr (Joule) {
     if (joule::in_final() != t.in_final)
-      c.problem(task_name(t.id) + ": in_final() is " +
-                (t.in_final ? "false" : "true"));
+      c.problem(task_name(t.id) + ": in_final() is " + (t.in_final ? "false" : "true"));
   }
   std::vector<region> observable;
   for (std::size_t j = 0; j < t.deps.size(); ++j) {
@@ -186,8 +187,8 @@ std::string compare(const program& p, const run_result& expected, const run_resu
   name_slots(p, p.top, "main", names);
   for (std::size_t s = 0; s < expected.slots.size(); ++s)
     if (expected.slots[s] != actual.slots[s])
-      os << "  observation #" << s << " (" << names[static_cast<std::uint32_t>(s)]
-         << ") differs" << (actual.slots[s] == kUnset ? " (never made)" : "") << "\n";
+      os << "  observation #" << s << " (" << names[static_cast<std::uint32_t>(s)] << ") differs"
+         << (actual.slots[s] == kUnset ? " (never made)" : "") << "\n";
   for (std::size_t t = 0; t < actual.runs.size(); ++t)
     if (actual.runs[t] != 1) os << "  T" << t << " ran " << actual.runs[t] << " times\n";
   for (const auto& problem : actual.problems) os << "  " << problem << "\n";

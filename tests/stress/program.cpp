@@ -19,10 +19,13 @@ bool inside(region inner, region outer) {
 // would make the result depend on the order of the commutative siblings.
 std::vector<access_kind> child_kinds(access_kind parent) {
   switch (parent) {
-    case access_kind::in: return {access_kind::in};
-    case access_kind::concurrent: return {access_kind::concurrent};
+    case access_kind::in:
+      return {access_kind::in};
+    case access_kind::concurrent:
+      return {access_kind::concurrent};
     case access_kind::commutative:
-    case access_kind::reduction: return {access_kind::commutative, access_kind::concurrent, access_kind::reduction};
+    case access_kind::reduction:
+      return {access_kind::commutative, access_kind::concurrent, access_kind::reduction};
     default:
       return {access_kind::in,          access_kind::out,        access_kind::inout,
               access_kind::commutative, access_kind::concurrent, access_kind::reduction};
@@ -34,12 +37,18 @@ constexpr int kMaxDepth = 4;
 
 int weight(access_kind a) {
   switch (a) {
-    case access_kind::in: return 25;
-    case access_kind::out: return 12;
-    case access_kind::inout: return 25;
-    case access_kind::commutative: return 15;
-    case access_kind::concurrent: return 15;
-    case access_kind::reduction: return 8;
+    case access_kind::in:
+      return 25;
+    case access_kind::out:
+      return 12;
+    case access_kind::inout:
+      return 25;
+    case access_kind::commutative:
+      return 15;
+    case access_kind::concurrent:
+      return 15;
+    case access_kind::reduction:
+      return 8;
   }
   return 1;
 }
@@ -89,7 +98,7 @@ class generator {
       region r = fresh;
       if (!recent_.empty() && coin(0.3)) {
         const region old = recent_[uniform(0, static_cast<int>(recent_.size()) - 1)];
-        r = old;  // identical
+        r = old;                                    // identical
         if (coin(0.3)) r = {old.end(), fresh.len};  // adjacent after
         if (coin(0.2) && old.start >= fresh.len) r = {old.start - fresh.len, fresh.len};
       }
@@ -151,7 +160,8 @@ class generator {
       const access_dep& d = *eligible[uniform(0, static_cast<int>(eligible.size()) - 1)];
       region r;
       if (!pick_region(d.r, o.wait_deps, r)) continue;
-      static constexpr access_kind kinds[] = {access_kind::in, access_kind::out, access_kind::inout};
+      static constexpr access_kind kinds[] = {access_kind::in, access_kind::out,
+                                              access_kind::inout};
       const access_kind k = d.kind == access_kind::in ? access_kind::in : kinds[uniform(0, 2)];
       all_writable = all_writable && k != access_kind::in;
       o.wait_deps.push_back({k, r});

@@ -33,10 +33,10 @@ enum class op_kind { spawn, taskwait, taskwait_on };
 // One step of a task body (or of the top level, run by the main thread).
 struct op {
   op_kind kind = op_kind::spawn;
-  std::uint32_t task = 0;            // spawn: index into program::tasks
+  std::uint32_t task = 0;             // spawn: index into program::tasks
   std::vector<access_dep> wait_deps;  // taskwait_on
-  bool write_after = false;          // taskwait_on: then write the waited regions
-  std::uint32_t obs_slot = kNoSlot;  // taskwait*: where the observation goes
+  bool write_after = false;           // taskwait_on: then write the waited regions
+  std::uint32_t obs_slot = kNoSlot;   // taskwait*: where the observation goes
 };
 
 struct task_node {

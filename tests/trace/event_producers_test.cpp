@@ -35,9 +35,11 @@ int run_graph(const std::string& format, const std::string& dir, int n, int iter
   int x = 0, y = 0, edges = 0;
   for (int it = 0; it < iterations; ++it) {
     std::atomic<bool> go{false};
-    joule::spawn({joule::inout(x)}, [&go] {
-      while (!go.load()) std::this_thread::yield();
-    }, {.label = "first"});
+    joule::spawn({joule::inout(x)},
+                 [&go] {
+                   while (!go.load()) std::this_thread::yield();
+                 },
+                 {.label = "first"});
     for (int i = 1; i < n; ++i) joule::spawn({joule::inout(x)}, [&x] { ++x; }, {.label = "chain"});
     joule::spawn({joule::out(y)}, [&y] { y = 1; }, {.label = "writer"});
     for (int r = 0; r < 3; ++r) joule::spawn({joule::in(y)}, [] {}, {.label = "reader"});
@@ -81,11 +83,11 @@ TEST(DependencyEdges, PcfNamesTheNewEvents) {
   const auto pcf = dir.files(".pcf");
   ASSERT_EQ(pcf.size(), 1u);
   const std::string text = read_file(pcf[0]);
-  for (const char* name : {"93000101    Dependency edge (successor task id)",
-                           "93000110    Dependency edge from (predecessor task id)",
-                           "93000102    CPU lend (cpu+1)", "93000104    CPU reclaim (cpu+1)",
-                           "93000106    MPI call", "93000107    Offload copy in (bytes)",
-                           "93000109    Offload launch (task id)"})
+  for (const char* name :
+       {"93000101    Dependency edge (successor task id)",
+        "93000110    Dependency edge from (predecessor task id)", "93000102    CPU lend (cpu+1)",
+        "93000104    CPU reclaim (cpu+1)", "93000106    MPI call",
+        "93000107    Offload copy in (bytes)", "93000109    Offload launch (task id)"})
     EXPECT_NE(text.find(name), std::string::npos) << name;
 }
 
@@ -100,8 +102,10 @@ TEST(PlatformEvents, EmulatedDvfsFrequencyAndPower) {
     std::uint32_t start = 0;
     int cpu = -1;
     {
-      joule::runtime rt({{"JOULE_DVFS", "emulated"}, {"JOULE_WORKERS", "1"},
-                         {"JOULE_DVFS_LATENCY_US", "0"}, {"JOULE_TRACE", format},
+      joule::runtime rt({{"JOULE_DVFS", "emulated"},
+                         {"JOULE_WORKERS", "1"},
+                         {"JOULE_DVFS_LATENCY_US", "0"},
+                         {"JOULE_TRACE", format},
                          {"JOULE_TRACE_DIR", dir.path()}});
       auto* p = joule::plat::current_platform();
       ASSERT_NE(p, nullptr);
@@ -145,16 +149,21 @@ TEST(LendingEvents, IdleWorkerLendsAndWorkReclaims) {
   if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "needs 2 CPUs";
   TempDir dir;
   {
-    joule::runtime rt({{"JOULE_LEWI", "local"}, {"JOULE_CPUS", "0,1"}, {"JOULE_SPIN_US", "50"},
-                       {"JOULE_TRACE", "paraver"}, {"JOULE_TRACE_DIR", dir.path()}});
+    joule::runtime rt({{"JOULE_LEWI", "local"},
+                       {"JOULE_CPUS", "0,1"},
+                       {"JOULE_SPIN_US", "50"},
+                       {"JOULE_TRACE", "paraver"},
+                       {"JOULE_TRACE_DIR", dir.path()}});
     for (int round = 0; round < 3; ++round) {
       std::this_thread::sleep_for(std::chrono::milliseconds(30));  // worker 1 idles and lends
       for (int i = 0; i < 40; ++i)
-        joule::spawn([] {
-          const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(500);
-          while (std::chrono::steady_clock::now() < until) {
-          }
-        }, {.label = "work"});
+        joule::spawn(
+            [] {
+              const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(500);
+              while (std::chrono::steady_clock::now() < until) {
+              }
+            },
+            {.label = "work"});
       joule::taskwait();
     }
   }
@@ -183,9 +192,9 @@ TEST(LendingEvents, ModelTurnsEventsIntoPeriods) {
   tf::Row guest{0, 1, 5, "worker 1", {}, {}, true};
   guest.states.push_back({2'000'000, 10'000'000, tf::kBorrowed, 0});  // its whole life
   m.rows = {own, guest};
-  m.lending = {{1'000'000, 0, 3, tf::kEvCpuLend},    {4'000'000, 0, 3, tf::kEvCpuReclaim},
-               {2'000'000, 0, 5, tf::kEvCpuBorrow},  {3'000'000, 0, 5, tf::kEvCpuReturn},
-               {6'000'000, 0, 5, tf::kEvCpuBorrow},  {8'000'000, 0, 3, tf::kEvCpuLend}};
+  m.lending = {{1'000'000, 0, 3, tf::kEvCpuLend},   {4'000'000, 0, 3, tf::kEvCpuReclaim},
+               {2'000'000, 0, 5, tf::kEvCpuBorrow}, {3'000'000, 0, 5, tf::kEvCpuReturn},
+               {6'000'000, 0, 5, tf::kEvCpuBorrow}, {8'000'000, 0, 3, tf::kEvCpuLend}};
   m.finish();
   auto of = [](const tf::Row& r, std::uint32_t st) {
     std::vector<std::pair<std::uint64_t, std::uint64_t>> v;

@@ -85,12 +85,14 @@ Events load_prv_events(const std::string& prv, const std::string& pcf_path) {
           ++ev.mpi_leaves;
           continue;
         }
-        const auto& names = pcf.values.count(type) ? pcf.values.at(type) : std::map<long long, std::string>{};
+        const auto& names =
+            pcf.values.count(type) ? pcf.values.at(type) : std::map<long long, std::string>{};
         ev.mpi_calls.push_back(names.count(value) ? names.at(value) : "?");
       }
       ++ev.by_event[e];
       if (e == tf::kEvDependencyFrom) pred[thread] = std::uint64_t(value);
-      if (e == tf::kEvDependency) ev.edges.push_back({std::exchange(pred[thread], 0), std::uint64_t(value)});
+      if (e == tf::kEvDependency)
+        ev.edges.push_back({std::exchange(pred[thread], 0), std::uint64_t(value)});
     }
   }
   return ev;
@@ -116,8 +118,10 @@ Events load_json_events(const std::string& path) {
       const tf::JsonValue* args = e.find("args");
       const double ts = e.number_or("ts", 0);
       if (ph == "i" && cat == "iteration") ++ev.iterations;
-      if (ph == "i" && cat == "create" && args) ev.created[std::uint64_t(args->number_or("id", 0))] = ts;
-      if (ph == "C" && args) samples[e.string_or("name", "")].push_back({ts, args->number_or("value", 0)});
+      if (ph == "i" && cat == "create" && args)
+        ev.created[std::uint64_t(args->number_or("id", 0))] = ts;
+      if (ph == "C" && args)
+        samples[e.string_or("name", "")].push_back({ts, args->number_or("value", 0)});
       if (ph == "B" && cat == "mpi") ev.mpi_calls.push_back(e.string_or("name", ""));
       if (ph == "B" && cat == "mpi") ++ev.by_event[tf::kEvMpiCall];
       if (ph == "E" && cat == "mpi") ++ev.mpi_leaves;
@@ -126,7 +130,8 @@ Events load_json_events(const std::string& path) {
       const auto id = std::uint32_t(args->number_or("event", 0));
       ++ev.by_event[id];
       if (id == tf::kEvDependency)
-        ev.edges.push_back({std::uint64_t(args->number_or("pred", 0)), std::uint64_t(args->number_or("succ", 0))});
+        ev.edges.push_back(
+            {std::uint64_t(args->number_or("pred", 0)), std::uint64_t(args->number_or("succ", 0))});
     }
   }
   for (auto& [name, v] : samples) {

@@ -32,7 +32,8 @@ TEST(MpiTrace, BarriersAreMpiCallsInEveryRank) {
       EXPECT_NE(f.find("-rank"), std::string::npos) << "rank in the file name";
       const Events ev = format == "paraver" ? load_prv_events(f, f.substr(0, f.size() - 4) + ".pcf")
                                             : load_json_events(f);
-      EXPECT_EQ(ev.mpi_calls, (std::vector<std::string>{"MPI_Barrier", "MPI_Barrier", "MPI_Barrier"}));
+      EXPECT_EQ(ev.mpi_calls,
+                (std::vector<std::string>{"MPI_Barrier", "MPI_Barrier", "MPI_Barrier"}));
       EXPECT_EQ(ev.mpi_leaves, 3);
       EXPECT_EQ(ev.mpi_states, 3);
     }

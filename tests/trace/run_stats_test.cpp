@@ -22,8 +22,8 @@ TEST(PopMetrics, SeedExamples) {
   EXPECT_DOUBLE_EQ(a.comm_efficiency, 1.0);
   EXPECT_DOUBLE_EQ(a.parallel_efficiency, 0.75);
   // Fig. A.2: 8 CPUs, 4 compute 5 s and 4 compute 10 s in 10 s -> 75 %.
-  const auto b = tf::compute_pop({5 * kS, 5 * kS, 5 * kS, 5 * kS, 10 * kS, 10 * kS, 10 * kS, 10 * kS},
-                                 10 * kS);
+  const auto b = tf::compute_pop(
+      {5 * kS, 5 * kS, 5 * kS, 5 * kS, 10 * kS, 10 * kS, 10 * kS, 10 * kS}, 10 * kS);
   EXPECT_DOUBLE_EQ(b.parallel_efficiency, 0.75);
   EXPECT_DOUBLE_EQ(b.load_balance, 0.75);
   EXPECT_EQ(b.units, 8);
@@ -91,9 +91,9 @@ TEST(RunStats, LabelsAndLending) {
   std::ostringstream os;
   s.print(os);
   const std::string text = os.str();
-  for (const char* want : {"parallel efficiency      0.300", "load balance             0.750",
-                           "communication efficiency 0.400", "lent 2, borrowed 0, reclaimed 1",
-                           "big", "small"})
+  for (const char* want :
+       {"parallel efficiency      0.300", "load balance             0.750",
+        "communication efficiency 0.400", "lent 2, borrowed 0, reclaimed 1", "big", "small"})
     EXPECT_NE(text.find(want), std::string::npos) << want << "\n" << text;
 }
 

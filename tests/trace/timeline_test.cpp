@@ -44,7 +44,7 @@ TEST(Timeline, SvgIsWellFormedAndShowsEverything) {
   EXPECT_NE(svg.find("bmod &lt;&amp;&quot;x&quot;&gt;"), std::string::npos);  // escaped
   EXPECT_NE(svg.find("Lent CPU"), std::string::npos);
   EXPECT_NE(svg.find("Sleeping"), std::string::npos);
-  EXPECT_EQ(svg.find("Borrowed CPU"), std::string::npos);  // absent states stay out of the legend
+  EXPECT_EQ(svg.find("Borrowed CPU"), std::string::npos);   // absent states stay out of the legend
   EXPECT_NE(svg.find("rgb(255,60,0)"), std::string::npos);  // 2400 MHz, the top of the band
   EXPECT_NE(svg.find("<polyline"), std::string::npos);      // the power curve
   EXPECT_NE(svg.find("power_w"), std::string::npos);
@@ -54,7 +54,8 @@ TEST(Timeline, SvgIsWellFormedAndShowsEverything) {
     trace_test::TempDir dir;
     const std::string path = dir.path() + "/t.svg";
     std::ofstream(path) << svg;
-    const std::string cmd = "python3 -c 'import sys,xml.etree.ElementTree as E; E.parse(sys.argv[1])' " + path;
+    const std::string cmd =
+        "python3 -c 'import sys,xml.etree.ElementTree as E; E.parse(sys.argv[1])' " + path;
     EXPECT_EQ(std::system(cmd.c_str()), 0);
   }
 }
@@ -62,7 +63,8 @@ TEST(Timeline, SvgIsWellFormedAndShowsEverything) {
 TEST(Timeline, SizeDependsOnWidthNotTaskCount) {
   tf::TraceModel m = synthetic_model();
   const std::size_t small = tf::render_svg(m, {}).size();
-  for (int i = 0; i < 50000; ++i) m.rows[0].tasks.push_back({std::uint64_t(i) * 100, std::uint64_t(i) * 100 + 50, 2, 0});
+  for (int i = 0; i < 50000; ++i)
+    m.rows[0].tasks.push_back({std::uint64_t(i) * 100, std::uint64_t(i) * 100 + 50, 2, 0});
   m.finish();
   const std::string big = tf::render_svg(m, {});
   EXPECT_EQ(xml_error(big), "");
@@ -108,8 +110,8 @@ TEST(Json, AcceptsValidRejectsInvalid) {
   for (const char* ok : {"{}", "[]", "{\"a\":[1,-2.5e3,true,false,null,\"x\\u00e9\\n\"]}", " 0 ",
                          "{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1.5}]}"})
     EXPECT_EQ(tf::json_error(ok), "") << ok;
-  for (const char* bad : {"", "{", "[1,]", "{\"a\":1,}", "{a:1}", "[01]", "[1.]", "\"\\x\"", "[1] 2",
-                          "{\"a\" 1}", "[\"tab\there\"]", "nul"})
+  for (const char* bad : {"", "{", "[1,]", "{\"a\":1,}", "{a:1}", "[01]", "[1.]", "\"\\x\"",
+                          "[1] 2", "{\"a\" 1}", "[\"tab\there\"]", "nul"})
     EXPECT_NE(tf::json_error(bad), "") << bad;
   tf::JsonParser p("{\"k\":[1,{\"n\":\"v\"}],\"z\":2}");
   const tf::JsonValue v = p.parse_value();

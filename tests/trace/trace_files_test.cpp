@@ -71,8 +71,8 @@ std::map<long long, int> check_prv(const PrvFile& f, const Expect& e) {
 
 TEST(TraceFiles, ParaverParsesAndCountsMatch) {
   TempDir dir;
-  const Expect e = run_workload({{"JOULE_WORKERS", "2"}, {"JOULE_TRACE", "paraver"},
-                                 {"JOULE_TRACE_DIR", dir.path()}});
+  const Expect e = run_workload(
+      {{"JOULE_WORKERS", "2"}, {"JOULE_TRACE", "paraver"}, {"JOULE_TRACE_DIR", dir.path()}});
   const auto prvs = dir.files(".prv");
   ASSERT_EQ(prvs.size(), 1u);
   const PrvFile f = read_prv(prvs[0]);
@@ -114,14 +114,15 @@ TEST(TraceFiles, ParaverParsesAndCountsMatch) {
 
 TEST(TraceFiles, ChromeJsonIsValidAndOrdered) {
   TempDir dir;
-  const Expect e = run_workload({{"JOULE_WORKERS", "2"}, {"JOULE_TRACE", "chrome"},
-                                 {"JOULE_TRACE_DIR", dir.path()}});
+  const Expect e = run_workload(
+      {{"JOULE_WORKERS", "2"}, {"JOULE_TRACE", "chrome"}, {"JOULE_TRACE_DIR", dir.path()}});
   const auto files = dir.files(".json");
   ASSERT_EQ(files.size(), 1u);
   const std::string text = read_file(files[0]);
   EXPECT_EQ(tf::json_error(text), "");
   if (std::system("python3 -c pass > /dev/null 2>&1") == 0) {
-    const std::string cmd = "python3 -c 'import json,sys; json.load(open(sys.argv[1]))' " + files[0];
+    const std::string cmd =
+        "python3 -c 'import json,sys; json.load(open(sys.argv[1]))' " + files[0];
     EXPECT_EQ(std::system(cmd.c_str()), 0) << "python3's json rejects the trace";
   }
   // Count by kind; task slices of a thread end in order.
@@ -160,8 +161,10 @@ TEST(TraceFiles, ChromeJsonIsValidAndOrdered) {
 
 TEST(TraceFiles, SmallBuffersSpillToDiskAndKeepEverything) {
   TempDir dir;
-  const Expect e = run_workload({{"JOULE_WORKERS", "2"}, {"JOULE_TRACE", "paraver"},
-                                 {"JOULE_TRACE_DIR", dir.path()}, {"JOULE_TRACE_BUFFER_KB", "16"}},
+  const Expect e = run_workload({{"JOULE_WORKERS", "2"},
+                                 {"JOULE_TRACE", "paraver"},
+                                 {"JOULE_TRACE_DIR", dir.path()},
+                                 {"JOULE_TRACE_BUFFER_KB", "16"}},
                                 3000, 3);
   const auto prvs = dir.files(".prv");
   ASSERT_EQ(prvs.size(), 1u);
@@ -174,13 +177,18 @@ TEST(TraceFiles, SmallBuffersSpillToDiskAndKeepEverything) {
 
 TEST(TraceFiles, ParaverMergeOrdersByRank) {
   TempDir a, b, out;
-  const Expect e = run_workload({{"JOULE_WORKERS", "2"}, {"JOULE_TRACE", "paraver"},
-                                 {"JOULE_TRACE_DIR", a.path()}, {"JOULE_TRACE_RANK", "1"}});
-  run_workload({{"JOULE_WORKERS", "1"}, {"JOULE_TRACE", "paraver"},
-                {"JOULE_TRACE_DIR", b.path()}, {"JOULE_TRACE_RANK", "0"}});
+  const Expect e = run_workload({{"JOULE_WORKERS", "2"},
+                                 {"JOULE_TRACE", "paraver"},
+                                 {"JOULE_TRACE_DIR", a.path()},
+                                 {"JOULE_TRACE_RANK", "1"}});
+  run_workload({{"JOULE_WORKERS", "1"},
+                {"JOULE_TRACE", "paraver"},
+                {"JOULE_TRACE_DIR", b.path()},
+                {"JOULE_TRACE_RANK", "0"}});
   ASSERT_EQ(a.files(".prv").size(), 1u);
   EXPECT_NE(a.files(".prv")[0].find("-rank1"), std::string::npos);
-  const auto merged = tf::merge_paraver({a.files(".prv")[0], b.files(".prv")[0]}, out.path() + "/job");
+  const auto merged =
+      tf::merge_paraver({a.files(".prv")[0], b.files(".prv")[0]}, out.path() + "/job");
   const PrvFile f = read_prv(out.path() + "/job.prv");
   EXPECT_EQ(f.tasks, 2);
   ASSERT_EQ(f.threads.size(), 2u);
@@ -206,10 +214,14 @@ TEST(TraceFiles, ParaverMergeOrdersByRank) {
 
 TEST(TraceFiles, ChromeMergeIsValid) {
   TempDir a, b, out;
-  const Expect e = run_workload({{"JOULE_WORKERS", "1"}, {"JOULE_TRACE", "chrome"},
-                                 {"JOULE_TRACE_DIR", a.path()}, {"JOULE_TRACE_RANK", "1"}});
-  run_workload({{"JOULE_WORKERS", "1"}, {"JOULE_TRACE", "chrome"},
-                {"JOULE_TRACE_DIR", b.path()}, {"JOULE_TRACE_RANK", "0"}});
+  const Expect e = run_workload({{"JOULE_WORKERS", "1"},
+                                 {"JOULE_TRACE", "chrome"},
+                                 {"JOULE_TRACE_DIR", a.path()},
+                                 {"JOULE_TRACE_RANK", "1"}});
+  run_workload({{"JOULE_WORKERS", "1"},
+                {"JOULE_TRACE", "chrome"},
+                {"JOULE_TRACE_DIR", b.path()},
+                {"JOULE_TRACE_RANK", "0"}});
   const std::string path = out.path() + "/job.json";
   tf::merge_chrome({a.files(".json")[0], b.files(".json")[0]}, path);
   EXPECT_EQ(tf::json_error(read_file(path)), "");
@@ -221,7 +233,9 @@ TEST(TraceFiles, ChromeMergeIsValid) {
 TEST(TraceFiles, ReportWithoutTraceWritesNoFiles) {
   TempDir dir;
   testing::internal::CaptureStderr();
-  run_workload({{"JOULE_WORKERS", "2"}, {"JOULE_REPORT", "1"}, {"JOULE_TRACE", "none"},
+  run_workload({{"JOULE_WORKERS", "2"},
+                {"JOULE_REPORT", "1"},
+                {"JOULE_TRACE", "none"},
                 {"JOULE_TRACE_DIR", dir.path()}});
   const std::string err = testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("load balance"), std::string::npos) << err;

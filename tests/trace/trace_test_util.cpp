@@ -48,9 +48,12 @@ PrvFile read_prv(const std::string& path) {
     }
     if (l.f.empty()) continue;
     l.type = int(l.f[0]);
-    if (l.type == 1) EXPECT_EQ(l.f.size(), 8u) << line;
-    else if (l.type == 2) EXPECT_TRUE(l.f.size() >= 8 && l.f.size() % 2 == 0) << line;
-    else ADD_FAILURE() << path << ":" << n << ": unexpected record type " << l.type;
+    if (l.type == 1)
+      EXPECT_EQ(l.f.size(), 8u) << line;
+    else if (l.type == 2)
+      EXPECT_TRUE(l.f.size() >= 8 && l.f.size() % 2 == 0) << line;
+    else
+      ADD_FAILURE() << path << ":" << n << ": unexpected record type " << l.type;
     out.lines.push_back(std::move(l));
   }
   return out;
@@ -90,8 +93,10 @@ std::string xml_error(const std::string& s) {
     char quote = 0;
     for (; j < s.size(); ++j) {
       if (quote) {
-        if (s[j] == quote) quote = 0;
-        else if (s[j] == '<') return "'<' inside an attribute at " + std::to_string(j);
+        if (s[j] == quote)
+          quote = 0;
+        else if (s[j] == '<')
+          return "'<' inside an attribute at " + std::to_string(j);
       } else if (s[j] == '"' || s[j] == '\'') {
         quote = s[j];
       } else if (s[j] == '>') {
@@ -106,7 +111,8 @@ std::string xml_error(const std::string& s) {
     name = name.substr(0, name.find_first_of(" \t\n/"));
     if (name.empty()) return "empty tag name at " + std::to_string(i);
     if (closing) {
-      if (open.empty() || open.back() != name) return "mismatched </" + name + "> at " + std::to_string(i);
+      if (open.empty() || open.back() != name)
+        return "mismatched </" + name + "> at " + std::to_string(i);
       open.pop_back();
     } else if (!self) {
       if (open.empty() && root_seen) return "second root element <" + name + ">";
@@ -129,28 +135,36 @@ Expect run_workload(std::vector<std::pair<std::string, std::string>> settings, i
   for (int it = 0; it < iterations; ++it) {
     for (int i = 0; i < flat / iterations; ++i) {
       const bool a = i % 3 != 0;
-      joule::spawn([] { volatile int x = 0; for (int k = 0; k < 200; ++k) x = x + k; },
-                   {.label = a ? "alpha" : "beta"});
+      joule::spawn(
+          [] {
+            volatile int x = 0;
+            for (int k = 0; k < 200; ++k) x = x + k;
+          },
+          {.label = a ? "alpha" : "beta"});
       ++(a ? e.alpha : e.beta);
     }
     for (int p = 0; p < 3; ++p) {
-      joule::spawn([] {
-        for (int c = 0; c < 4; ++c) joule::spawn([] {}, {.label = "child"});
-        joule::taskwait();
-      }, {.label = "parent"});
+      joule::spawn(
+          [] {
+            for (int c = 0; c < 4; ++c) joule::spawn([] {}, {.label = "child"});
+            joule::taskwait();
+          },
+          {.label = "parent"});
       ++e.parent;
       e.child += 4;
     }
-    joule::spawn([it] {
-      // One of each subsystem event, as the platform / lending / MPI layers will emit them.
-      tr::emit_counter("power_w", 10.0 + it);
-      tr::emit_counter("frequency_mhz", 1200.0 + 100 * it, 0);
-      tr::begin_state(tr::State::kLent);
-      tr::emit_event(tr::Event::kEvCpuLend, 1);
-      tr::end_state(tr::State::kLent);
-      tr::emit_named(tr::Event::kEvMpiCall, "MPI_Barrier");
-      tr::emit_named(tr::Event::kEvMpiCall, nullptr);
-    }, {.label = "events"});
+    joule::spawn(
+        [it] {
+          // One of each subsystem event, as the platform / lending / MPI layers will emit them.
+          tr::emit_counter("power_w", 10.0 + it);
+          tr::emit_counter("frequency_mhz", 1200.0 + 100 * it, 0);
+          tr::begin_state(tr::State::kLent);
+          tr::emit_event(tr::Event::kEvCpuLend, 1);
+          tr::end_state(tr::State::kLent);
+          tr::emit_named(tr::Event::kEvMpiCall, "MPI_Barrier");
+          tr::emit_named(tr::Event::kEvMpiCall, nullptr);
+        },
+        {.label = "events"});
     ++e.events;
     joule::taskwait();
     joule::iteration_boundary();

@@ -85,7 +85,11 @@ TEST_F(ApiErrors, RuntimeStillUsableAfterErrors) {
   expect_error([&] { joule::spawn(empty); }, JOULE_ERR_INVALID);
   long x = 0;
   std::atomic<int> ok{0};
-  for (int i = 0; i < 10; ++i) joule::spawn({joule::inout(x)}, [&] { ++x; ok++; });
+  for (int i = 0; i < 10; ++i)
+    joule::spawn({joule::inout(x)}, [&] {
+      ++x;
+      ok++;
+    });
   joule::taskwait();
   EXPECT_EQ(x, 10);
   EXPECT_EQ(ok.load(), 10);
@@ -99,7 +103,8 @@ TEST_F(ApiErrors, RejectedTaskDestroysItsBody) {
   const joule::dep bad{joule::dep_kind::in, reinterpret_cast<const void*>(UINTPTR_MAX - 1), 8};
   expect_error(
       [&] {
-        joule::spawn(std::span<const joule::dep>(&bad, 1), [this, p = std::move(owned)] { ran_ += *p; });
+        joule::spawn(std::span<const joule::dep>(&bad, 1),
+                     [this, p = std::move(owned)] { ran_ += *p; });
       },
       JOULE_ERR_INVALID);
   EXPECT_TRUE(watch.expired()) << "the body of the rejected task was not destroyed";

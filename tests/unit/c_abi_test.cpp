@@ -94,7 +94,8 @@ TEST_P(CAbi, ArgumentBlockAlignedTo16) {
   for (std::size_t size : {1u, 8u, 24u, 100u, 4096u}) {
     joule_task_t* t = nullptr;
     void* args = nullptr;
-    ASSERT_EQ(joule_task_create(&alignment_body, size < 8 ? 8 : size, nullptr, &t, &args), JOULE_OK);
+    ASSERT_EQ(joule_task_create(&alignment_body, size < 8 ? 8 : size, nullptr, &t, &args),
+              JOULE_OK);
     EXPECT_EQ(reinterpret_cast<std::uintptr_t>(args) % 16, 0u) << size;
     *static_cast<std::atomic<std::uintptr_t>**>(args) = &misalign;
     ASSERT_EQ(joule_task_submit(t), JOULE_OK);

@@ -55,9 +55,11 @@ TEST_P(ValidSetting, StartsAndRunsTasks) {
 std::vector<kv> valid_settings() {
   std::vector<kv> v;
   for (const char* w : {"0", "1", "2", "3", "4"}) v.push_back({"JOULE_WORKERS", w});
-  for (const char* s : {"fifo", "lifo", "work-stealing", "priority"}) v.push_back({"JOULE_SCHEDULER", s});
+  for (const char* s : {"fifo", "lifo", "work-stealing", "priority"})
+    v.push_back({"JOULE_SCHEDULER", s});
   for (const char* key : {"JOULE_IMMEDIATE_SUCCESSOR", "JOULE_BIND", "JOULE_CONFIG_DUMP"})
-    for (const char* b : {"0", "1", "true", "false", "yes", "no", "on", "off"}) v.push_back({key, b});
+    for (const char* b : {"0", "1", "true", "false", "yes", "no", "on", "off"})
+      v.push_back({key, b});
   for (const char* s : {"0", "1", "100", "10000"}) v.push_back({"JOULE_SPIN_US", s});
   for (const char* t : {"0", "1", "16", "100000"}) v.push_back({"JOULE_THROTTLE_TASKS", t});
   const auto cpus = allowed_cpus();
@@ -81,7 +83,8 @@ TEST_P(InvalidSetting, FailsNamingTheKey) {
     for (const char* s : {"fifo", "lifo", "work-stealing", "priority"})
       EXPECT_NE(msg.find(s), std::string::npos) << "allowed value " << s << " not listed: " << msg;
   }
-  if (p.key == "JOULE_IMMEDIATE_SUCCESSOR" || p.key == "JOULE_BIND" || p.key == "JOULE_CONFIG_DUMP") {
+  if (p.key == "JOULE_IMMEDIATE_SUCCESSOR" || p.key == "JOULE_BIND" ||
+      p.key == "JOULE_CONFIG_DUMP") {
     for (const char* s : {"true", "false"})
       EXPECT_NE(msg.find(s), std::string::npos) << "allowed value " << s << " not listed: " << msg;
   }
@@ -92,7 +95,8 @@ TEST_P(InvalidSetting, FailsNamingTheKey) {
 
 std::vector<kv> invalid_settings() {
   std::vector<kv> v;
-  for (const char* w : {"-1", "abc", "2x", "1.5", "99999999999999999999999"}) v.push_back({"JOULE_WORKERS", w});
+  for (const char* w : {"-1", "abc", "2x", "1.5", "99999999999999999999999"})
+    v.push_back({"JOULE_WORKERS", w});
   for (const char* s : {"random", "fifo2"}) v.push_back({"JOULE_SCHEDULER", s});
   for (const char* key : {"JOULE_IMMEDIATE_SUCCESSOR", "JOULE_BIND", "JOULE_CONFIG_DUMP"})
     for (const char* b : {"maybe", "2", "yess"}) v.push_back({key, b});
@@ -148,8 +152,10 @@ TEST_F(Config, MoreWorkersThanCpus) {
 TEST_F(Config, DumpPrintsEffectiveConfiguration) {
   testing::internal::CaptureStderr();
   {
-    joule::runtime rt({{"JOULE_CONFIG_DUMP", "1"}, {"JOULE_SCHEDULER", "lifo"},
-                       {"JOULE_WORKERS", "3"}, {"JOULE_SPIN_US", "123"}});
+    joule::runtime rt({{"JOULE_CONFIG_DUMP", "1"},
+                       {"JOULE_SCHEDULER", "lifo"},
+                       {"JOULE_WORKERS", "3"},
+                       {"JOULE_SPIN_US", "123"}});
   }
   const std::string out = testing::internal::GetCapturedStderr();
   for (const char* k : {"JOULE_WORKERS", "JOULE_SCHEDULER", "JOULE_IMMEDIATE_SUCCESSOR",

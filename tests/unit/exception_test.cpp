@@ -21,7 +21,8 @@ using namespace joule_test;
 using std::chrono::microseconds;
 
 struct custom_error : std::runtime_error {
-  explicit custom_error(int v) : std::runtime_error("custom_error " + std::to_string(v)), value(v) {}
+  explicit custom_error(int v)
+      : std::runtime_error("custom_error " + std::to_string(v)), value(v) {}
   int value;
 };
 
@@ -29,7 +30,8 @@ class Exceptions : public sweep_test {};
 
 TEST_P(Exceptions, RethrownAtTaskwaitWithSameType) {
   std::atomic<int> ran{0};
-  for (int i = 0; i < 50; ++i) joule::spawn([&] {
+  for (int i = 0; i < 50; ++i)
+    joule::spawn([&] {
       spin_for(microseconds(20));
       ran.fetch_add(1);
     });
@@ -64,7 +66,8 @@ TEST_P(Exceptions, NonStdExceptionType) {
 
 TEST_P(Exceptions, SeveralThrowersOneRethrow) {
   std::atomic<int> ran{0};
-  for (int i = 0; i < 10; ++i) joule::spawn([&, i] {
+  for (int i = 0; i < 10; ++i)
+    joule::spawn([&, i] {
       ran.fetch_add(1);
       throw custom_error(i);
     });
@@ -131,7 +134,8 @@ TEST_P(Exceptions, RethrowFromParentTaskwaitPropagates) {
 TEST_P(Exceptions, ThrowingParentChildrenStillRun) {
   std::atomic<int> ran{0};
   joule::spawn([&] {
-    for (int i = 0; i < 10; ++i) joule::spawn([&] {
+    for (int i = 0; i < 10; ++i)
+      joule::spawn([&] {
         spin_for(microseconds(50));
         ran.fetch_add(1);
       });

@@ -186,7 +186,7 @@ TEST_P(Nesting, FinalDescendantsRunInline) {
               grandchild_done.store(true);
             });
             if (!grandchild_done.load()) bad.fetch_add(1);  // it ran inline
-            joule::taskwait();  // keeps the frame alive if it did not
+            joule::taskwait();                              // keeps the frame alive if it did not
             child_done.store(true);
             ran.fetch_add(1);
           });
@@ -214,7 +214,8 @@ TEST_P(Nesting, FinalTaskRespectsDeps) {
   long seen = 0;
   joule::task_options fin;
   fin.final = true;
-  joule::spawn({joule::in(x)}, [&] { seen = x; }, fin);
+  joule::spawn(
+      {joule::in(x)}, [&] { seen = x; }, fin);
   joule::taskwait();
   EXPECT_EQ(seen, 7);
 }
@@ -232,13 +233,14 @@ TEST_P(Nesting, UndeferredRunsAfterDepsBeforeSpawnReturns) {
   std::thread::id runner;
   joule::task_options undeferred;
   undeferred.if_ = false;
-  joule::spawn({joule::in(x)},
-               [&] {
-                 seen = x;
-                 runner = std::this_thread::get_id();
-                 ran.store(true);
-               },
-               undeferred);
+  joule::spawn(
+      {joule::in(x)},
+      [&] {
+        seen = x;
+        runner = std::this_thread::get_id();
+        ran.store(true);
+      },
+      undeferred);
   const bool ran_before_return = ran.load();
   joule::taskwait();
   EXPECT_TRUE(ran_before_return);
@@ -257,11 +259,14 @@ TEST_P(Nesting, UndeferredInsideTask) {
     joule::task_options undeferred;
     undeferred.if_ = false;
     std::atomic<bool> ran{false};
-    joule::spawn({joule::inout(x)}, [&] {
-      if (x != 3) bad.fetch_add(1);
-      x = 4;
-      ran.store(true);
-    }, undeferred);
+    joule::spawn(
+        {joule::inout(x)},
+        [&] {
+          if (x != 3) bad.fetch_add(1);
+          x = 4;
+          ran.store(true);
+        },
+        undeferred);
     if (!ran.load()) bad.fetch_add(1);
     joule::taskwait();  // keeps `ran` alive if the task was deferred
   });

@@ -9,8 +9,8 @@
 #include <atomic>
 #include <chrono>
 #include <stdexcept>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -38,8 +38,7 @@ TEST(SerialInline, OneWorkerRunsTasksAtSubmitInCreationOrder) {
   EXPECT_TRUE(runs_at_submit());
   std::vector<int> order;
   int x = 0;
-  for (int i = 0; i < 5; ++i)
-    joule::spawn({joule::inout(x)}, [&order, i] { order.push_back(i); });
+  for (int i = 0; i < 5; ++i) joule::spawn({joule::inout(x)}, [&order, i] { order.push_back(i); });
   joule::spawn([&order] {
     joule::spawn([&order] { order.push_back(100); });  // nested: inline too
     order.push_back(5);

@@ -84,7 +84,8 @@ void check_chunks(std::int64_t begin, std::int64_t end, std::int64_t grain) {
 class Taskloop : public sweep_test {};
 
 TEST_P(Taskloop, PerIndexGrainSizes) {
-  for (std::int64_t grain : {0, 1, 2, 7, 64, 999, 1000, 1001, 100000}) check_per_index(0, 1000, grain);
+  for (std::int64_t grain : {0, 1, 2, 7, 64, 999, 1000, 1001, 100000})
+    check_per_index(0, 1000, grain);
 }
 
 TEST_P(Taskloop, ChunkGrainSizes) {
@@ -170,7 +171,8 @@ TEST_P(Taskloop, ParallelForSum) {
   for (long x : v) s += x;
   EXPECT_EQ(s, 9999L * 10000 / 2);
   std::atomic<long> sum{0};
-  joule::parallel_for(std::int64_t{-50}, std::int64_t{50}, [&](std::int64_t i) { sum.fetch_add(i); });
+  joule::parallel_for(std::int64_t{-50}, std::int64_t{50},
+                      [&](std::int64_t i) { sum.fetch_add(i); });
   EXPECT_EQ(sum.load(), -50);
 }
 

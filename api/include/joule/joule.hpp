@@ -3,6 +3,7 @@
 #pragma once
 
 #include <joule/joule.h>
+#include <joule/types.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -18,48 +19,7 @@
 
 namespace joule {
 
-// Thrown on misuse (null body, overflowing region, bad configuration, wrong state).
-class JOULE_EXPORT error : public std::runtime_error {
- public:
-  error(joule_status_t code, const std::string& what) : std::runtime_error(what), code_(code) {}
-  joule_status_t code() const noexcept { return code_; }
-
- private:
-  joule_status_t code_;
-};
-
-enum class dep_kind : int {
-  in = JOULE_DEP_IN,
-  out = JOULE_DEP_OUT,
-  inout = JOULE_DEP_INOUT,
-  commutative = JOULE_DEP_COMMUTATIVE,
-  concurrent = JOULE_DEP_CONCURRENT,
-  reduction = JOULE_DEP_REDUCTION,
-};
-
-// A dependency on the bytes [addr, addr + bytes).
-struct dep {
-  dep_kind kind;
-  const void* addr;
-  std::size_t bytes;
-};
-
-inline constexpr std::uint64_t no_affinity = JOULE_NO_AFFINITY;
-
-struct task_options {
-  const char* label = nullptr;  // static string naming the task type
-  int priority = 0;             // used by the `priority` scheduler
-  bool final = false;           // this task and its descendants run inline
-  bool if_ = true;              // false: undeferred, run by the creator once ready
-  double cost = 0.0;            // relative cost hint (0: unknown)
-  std::uint64_t affinity = no_affinity;  // tasks with equal keys prefer one worker
-};
-
-struct task;  // opaque, owned by the runtime
-
 namespace detail {
-using task_fn = void (*)(void*);
-using loop_fn = void (*)(void*, std::int64_t, std::int64_t);
 
 JOULE_EXPORT task* task_create(task_fn fn, std::size_t args_size, std::size_t args_align,
                                const task_options& opts, void** args);

@@ -15,6 +15,7 @@
 #include "commands.hpp"
 #include "cpu_table.hpp"
 #include "table_print.hpp"
+#include "text.hpp"
 
 namespace joule::ctl {
 namespace {
@@ -44,29 +45,18 @@ std::vector<std::string> user_tables() {
   return out;
 }
 
-// "0-3,6" -> {0,1,2,3,6}; false on anything else.
+// "0-3,6" -> {0,1,2,3,6}, "none" -> {}; false on anything else.
 bool parse_cpus(const std::string& text, std::vector<int>& out) {
-  out.clear();
-  if (text.empty() || text == "none") return true;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    const std::size_t comma = text.find(',', pos);
-    const std::string item = text.substr(pos, comma == std::string::npos ? comma : comma - pos);
-    char* end = nullptr;
-    const long lo = std::strtol(item.c_str(), &end, 10);
-    long hi = lo;
-    if (end == item.c_str()) return false;
-    if (*end == '-') {
-      const char* p = end + 1;
-      hi = std::strtol(p, &end, 10);
-      if (end == p) return false;
-    }
-    if (*end != '\0' || lo < 0 || hi < lo || hi > 4095) return false;
-    for (long c = lo; c <= hi; ++c) out.push_back(int(c));
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
+  if (text == "none") {
+    out.clear();
+    return true;
   }
-  return true;
+  try {
+    out = rt::parse_cpu_list(text);
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+  return out.empty() || out.back() <= 4095;
 }
 
 bool take_shm(const std::string& a, int& i, int argc, char** argv, std::string& shm) {
@@ -181,11 +171,7 @@ int cmd_drom(int argc, char** argv) {
                    pid, timeout_ms);
       return kFailed;
     }
-    std::string list;
-    for (int c : t->owned_by(pid_t(pid))) {
-      if (!list.empty()) list += ',';
-      list += std::to_string(c);
-    }
+    const std::string list = rt::format_cpu_list(t->owned_by(pid_t(pid)));
     std::printf("process %ld owns [%s]%s\n", pid, list.c_str(),
                 timeout_ms ? "" : " (request sent, not yet applied)");
     return kOk;

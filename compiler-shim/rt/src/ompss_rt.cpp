@@ -45,18 +45,6 @@ void push(joule_oss_deps_t* d, int kind, const void* addr, size_t bytes) {
   d->deps[d->n++] = joule_dep_t{kind, addr, bytes};
 }
 
-joule::task_options to_cxx(const joule_task_options_t* o) {
-  joule::task_options out;
-  if (!o) return out;
-  out.label = o->label;
-  out.priority = o->priority;
-  out.final = o->final_ != 0;
-  out.if_ = o->if_ != 0;
-  out.cost = o->cost;
-  out.affinity = o->affinity;
-  return out;
-}
-
 }  // namespace
 
 extern "C" {
@@ -97,7 +85,8 @@ void joule_oss_dep_strided(joule_oss_deps_t* d, int kind, const void* start, int
 }
 
 void joule_oss_dep_shaped(joule_oss_deps_t* d, int kind, const void* base, size_t elem_size,
-                          int ndims, const size_t* extents, const ptrdiff_t* lo, const size_t* len) {
+                          int ndims, const size_t* extents, const ptrdiff_t* lo,
+                          const size_t* len) {
   if (ndims <= 0 || ndims > 16) return;
   size_t strides[16], lens[16];
   strides[ndims - 1] = elem_size;
@@ -159,11 +148,20 @@ int64_t joule_oss_trip_count(int64_t lo, int64_t hi, int64_t step, int op) {
   if (op == 4) op = step > 0 ? 0 : 2;
   __int128 l = lo, h = hi, s = step, n = 0;
   switch (op) {
-    case 0: n = h > l ? (h - l + s - 1) / s : 0; break;
-    case 1: n = h >= l ? (h - l) / s + 1 : 0; break;
-    case 2: n = l > h ? (l - h - s - 1) / -s : 0; break;
-    case 3: n = l >= h ? (l - h) / -s + 1 : 0; break;
-    default: break;
+    case 0:
+      n = h > l ? (h - l + s - 1) / s : 0;
+      break;
+    case 1:
+      n = h >= l ? (h - l) / s + 1 : 0;
+      break;
+    case 2:
+      n = l > h ? (l - h - s - 1) / -s : 0;
+      break;
+    case 3:
+      n = l >= h ? (l - h) / -s + 1 : 0;
+      break;
+    default:
+      break;
   }
   if (n < 0) n = 0;  // the step goes the wrong way
   if (n > std::numeric_limits<int64_t>::max()) n = std::numeric_limits<int64_t>::max();
@@ -184,14 +182,15 @@ void taskwait_on(joule_oss_deps_t* d) {
   std::vector<joule::dep> deps;
   deps.reserve(d->n);
   for (size_t i = 0; i < d->n; ++i)
-    deps.push_back({static_cast<joule::dep_kind>(d->deps[i].kind), d->deps[i].addr, d->deps[i].bytes});
+    deps.push_back(
+        {static_cast<joule::dep_kind>(d->deps[i].kind), d->deps[i].addr, d->deps[i].bytes});
   joule::detail::taskwait_on(deps.data(), deps.size());
 }
 
 void taskloop_run(joule_loop_fn_t fn, void* ctx, int64_t n, int64_t grainsize,
                   const joule_task_options_t* opts) {
   if (n <= 0) return;
-  joule::detail::taskloop(fn, ctx, 0, n, grainsize, to_cxx(opts));
+  joule::detail::taskloop(fn, ctx, 0, n, grainsize, joule::detail::to_options(opts));
 }
 
 }  // namespace joule_oss

@@ -1,5 +1,7 @@
 #include "json.hpp"
 
+#include "text.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -50,7 +52,8 @@ void JsonParser::fail(const std::string& what) const {
 }
 
 void JsonParser::ws() {
-  while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\r' || s_[pos_] == '\t'))
+  while (pos_ < s_.size() &&
+         (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\r' || s_[pos_] == '\t'))
     ++pos_;
 }
 
@@ -85,27 +88,46 @@ std::string JsonParser::parse_string() {
     if (pos_ >= s_.size()) fail("unterminated escape");
     const char e = s_[pos_++];
     switch (e) {
-      case '"': case '\\': case '/': out += e; break;
-      case 'b': out += '\b'; break;
-      case 'f': out += '\f'; break;
-      case 'n': out += '\n'; break;
-      case 'r': out += '\r'; break;
-      case 't': out += '\t'; break;
+      case '"':
+      case '\\':
+      case '/':
+        out += e;
+        break;
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 't':
+        out += '\t';
+        break;
       case 'u': {
         if (pos_ + 4 > s_.size()) fail("short \\u escape");
         unsigned cp = 0;
         for (int i = 0; i < 4; ++i) {
           const char h = s_[pos_++];
           cp <<= 4;
-          if (h >= '0' && h <= '9') cp |= unsigned(h - '0');
-          else if (h >= 'a' && h <= 'f') cp |= unsigned(h - 'a' + 10);
-          else if (h >= 'A' && h <= 'F') cp |= unsigned(h - 'A' + 10);
-          else fail("bad hex digit");
+          if (h >= '0' && h <= '9')
+            cp |= unsigned(h - '0');
+          else if (h >= 'a' && h <= 'f')
+            cp |= unsigned(h - 'a' + 10);
+          else if (h >= 'A' && h <= 'F')
+            cp |= unsigned(h - 'A' + 10);
+          else
+            fail("bad hex digit");
         }
         append_utf8(out, cp);  // surrogate pairs are kept as two code points
         break;
       }
-      default: fail("bad escape");
+      default:
+        fail("bad escape");
     }
   }
 }
@@ -119,8 +141,10 @@ double JsonParser::parse_number() {
     if (pos_ == d) fail("expected a digit");
   };
   if (pos_ < s_.size() && s_[pos_] == '-') ++pos_;
-  if (pos_ < s_.size() && s_[pos_] == '0') ++pos_;
-  else digits();
+  if (pos_ < s_.size() && s_[pos_] == '0')
+    ++pos_;
+  else
+    digits();
   if (pos_ < s_.size() && s_[pos_] == '.') {
     ++pos_;
     digits();
@@ -229,33 +253,19 @@ void JsonParser::expect_end() {
   if (pos_ != s_.size()) fail("trailing characters");
 }
 
-std::string json_quote(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += char(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += char(c);
-    }
-  }
-  return out + "\"";
-}
-
 std::string to_json(const JsonValue& v) {
   switch (v.type) {
-    case JsonValue::null: return "null";
-    case JsonValue::boolean: return v.b ? "true" : "false";
+    case JsonValue::null:
+      return "null";
+    case JsonValue::boolean:
+      return v.b ? "true" : "false";
     case JsonValue::number: {
       char buf[32];
       std::snprintf(buf, sizeof buf, "%.17g", v.num);
       return buf;
     }
-    case JsonValue::string: return json_quote(v.str);
+    case JsonValue::string:
+      return rt::json_quote(v.str);
     case JsonValue::array: {
       std::string out = "[";
       for (std::size_t i = 0; i < v.items.size(); ++i) {
@@ -268,7 +278,7 @@ std::string to_json(const JsonValue& v) {
       std::string out = "{";
       for (std::size_t i = 0; i < v.keys.size(); ++i) {
         if (i) out += ',';
-        out += json_quote(v.keys[i]);
+        out += rt::json_quote(v.keys[i]);
         out += ':';
         out += to_json(v.items[i]);
       }

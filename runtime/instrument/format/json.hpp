@@ -40,7 +40,7 @@ class JsonParser {
   void begin_object();
   bool next_key(std::string& key);  // false at '}'
   void begin_array();
-  bool next_item();  // false at ']'
+  bool next_item();   // false at ']'
   void expect_end();  // only whitespace left
   std::size_t offset() const { return pos_; }
 
@@ -61,7 +61,6 @@ class JsonParser {
 
 // Compact serialisation (numbers with up to 17 significant digits).
 std::string to_json(const JsonValue& v);
-std::string json_quote(std::string_view s);
 
 // Parses the whole text; returns "" if valid, else the error with its offset.
 std::string json_error(std::string_view text);

@@ -60,8 +60,10 @@ std::map<std::pair<int, std::uint32_t>, std::vector<Interval>> pair_up(const Tra
   for (const LendingEvent& e : m.lending) {
     const bool borrowed = e.event == kEvCpuBorrow || e.event == kEvCpuReturn;
     const auto key = std::make_tuple(e.process, e.cpu, borrowed);
-    if (e.event == kEvCpuLend || e.event == kEvCpuBorrow) open.try_emplace(key, e.t);
-    else close(key, e.t);
+    if (e.event == kEvCpuLend || e.event == kEvCpuBorrow)
+      open.try_emplace(key, e.t);
+    else
+      close(key, e.t);
   }
   std::vector<std::tuple<int, int, bool>> still;  // lent or borrowed until the process stopped
   for (const auto& [key, since] : open) still.push_back(key);

@@ -13,10 +13,10 @@ namespace {
 
 struct Loader {
   TraceModel m;
-  std::map<long, int> process_of;                // pid -> process
-  std::map<std::pair<long, long>, int> row_of;   // (pid, tid) -> row
+  std::map<long, int> process_of;               // pid -> process
+  std::map<std::pair<long, long>, int> row_of;  // (pid, tid) -> row
   std::map<std::pair<int, std::string>, int> counter_of;
-  std::vector<std::vector<std::uint64_t>> mpi_open;  // per row: B timestamps
+  std::vector<std::vector<std::uint64_t>> mpi_open;              // per row: B timestamps
   std::map<long, std::pair<std::uint64_t, std::uint64_t>> span;  // pid -> seen range
 
   int process(long pid) {
@@ -83,7 +83,8 @@ void Loader::event(const JsonValue& e) {
     r.name = args->string_or("name", r.name);
     r.worker = int(args->number_or("worker", -1));
     r.cpu = int(args->number_or("cpu", -1));
-    if (const JsonValue* g = args->find("borrowed")) r.guest = g->type == JsonValue::boolean && g->b;
+    if (const JsonValue* g = args->find("borrowed"))
+      r.guest = g->type == JsonValue::boolean && g->b;
     return;
   }
   if (ph != "C") {
@@ -94,12 +95,15 @@ void Loader::event(const JsonValue& e) {
   if (ph == "X") {
     const std::uint64_t t1 = t + ns(e.number_or("dur", 0));
     Row& r = m.rows[std::size_t(row(pid, tid))];
-    if (cat == "task") r.tasks.push_back({t, t1, m.label_index(name), 0});
-    else if (const State st = state_of(name); st != kIdle) r.states.push_back({t, t1, st, 0});
+    if (cat == "task")
+      r.tasks.push_back({t, t1, m.label_index(name), 0});
+    else if (const State st = state_of(name); st != kIdle)
+      r.states.push_back({t, t1, st, 0});
   } else if (ph == "B" || ph == "E") {
     const int ri = row(pid, tid);
     auto& open = mpi_open[std::size_t(ri)];
-    if (ph == "B") open.push_back(t);
+    if (ph == "B")
+      open.push_back(t);
     else if (!open.empty()) {
       m.rows[std::size_t(ri)].states.push_back({open.back(), t, kMpi, 0});
       open.pop_back();
@@ -116,7 +120,10 @@ void Loader::event(const JsonValue& e) {
     double v = 0;
     if (args)
       for (const auto& a : args->items)
-        if (a.type == JsonValue::number) { v = a.num; break; }
+        if (a.type == JsonValue::number) {
+          v = a.num;
+          break;
+        }
     m.counters[std::size_t(it->second)].samples.emplace_back(t, v);
   } else if (ph == "i" || ph == "I") {
     if (cat == "iteration" && args)

@@ -41,7 +41,8 @@ struct Loader {
     const bool ends = label == 0 || (st.size() >= 2 && st[st.size() - 2].id == id && id != 0);
     if (ends) {
       if (st.empty()) return;
-      m.rows[std::size_t(ri)].tasks.push_back({st.back().t, t, st.back().label, std::uint32_t(st.size() - 1)});
+      m.rows[std::size_t(ri)].tasks.push_back(
+          {st.back().t, t, st.back().label, std::uint32_t(st.size() - 1)});
       st.pop_back();
     } else {
       st.push_back({label, id, t});
@@ -53,8 +54,10 @@ struct Loader {
     const std::int64_t key = type * 4096 + process;
     auto it = counter_of.find(key);
     if (it == counter_of.end()) {
-      std::string name = pcf.types.count(type) ? pcf.types[type] : "counter " + std::to_string(type);
-      if (name.size() > 8 && name.substr(name.size() - 8) == " (x1000)") name.resize(name.size() - 8);
+      std::string name =
+          pcf.types.count(type) ? pcf.types[type] : "counter " + std::to_string(type);
+      if (name.size() > 8 && name.substr(name.size() - 8) == " (x1000)")
+        name.resize(name.size() - 8);
       auto [base, cpu] = split_cpu_suffix(name);
       m.counters.push_back(Counter{base, process, cpu, {}});
       it = counter_of.emplace(key, int(m.counters.size()) - 1).first;
@@ -67,10 +70,14 @@ struct Loader {
     std::int64_t label = -1, id = 0;
     for (std::size_t i = 6; i + 1 < r.f.size(); i += 2) {
       const std::int64_t type = r.num(i), value = r.num(i + 1);
-      if (type == kTypeTaskLabel) label = value;
-      else if (type == kTypeTaskId) id = value;
-      else if (type == kTypeIteration) m.iterations.push_back({t, std::uint64_t(value), m.rows[std::size_t(ri)].process});
-      else if (type >= kTypeCounterBase) counter(ri, t, type, value);
+      if (type == kTypeTaskLabel)
+        label = value;
+      else if (type == kTypeTaskId)
+        id = value;
+      else if (type == kTypeIteration)
+        m.iterations.push_back({t, std::uint64_t(value), m.rows[std::size_t(ri)].process});
+      else if (type >= kTypeCounterBase)
+        counter(ri, t, type, value);
       else if (type >= kTypeEventBase + kEvCpuLend && type <= kTypeEventBase + kEvCpuReturn)
         m.lending.push_back({t, m.rows[std::size_t(ri)].process, int(value) - 1,
                              std::uint32_t(type - kTypeEventBase)});
@@ -115,8 +122,9 @@ TraceModel load_paraver(const std::string& prv_path) {
   for (const auto& it : info.threads) {
     Row& r = L.m.rows[std::size_t(L.row(it.task, it.thread))];
     r.worker = it.worker, r.cpu = it.cpu, r.guest = it.guest;
-    r.name = it.worker >= 0 ? "worker " + std::to_string(it.worker) + " (cpu " + std::to_string(it.cpu) + ")"
-                            : "thread " + std::to_string(it.thread);
+    r.name = it.worker >= 0
+                 ? "worker " + std::to_string(it.worker) + " (cpu " + std::to_string(it.cpu) + ")"
+                 : "thread " + std::to_string(it.thread);
   }
   PrvRecord r;
   for (long n = 2; std::getline(in, line); ++n) {
@@ -126,7 +134,8 @@ TraceModel load_paraver(const std::string& prv_path) {
       if (r.type == 1) {
         const auto st = std::uint32_t(r.num(7));
         if (st != kIdle && st != kRunning)
-          L.m.rows[std::size_t(ri)].states.push_back({std::uint64_t(r.num(5)), std::uint64_t(r.num(6)), st, 0});
+          L.m.rows[std::size_t(ri)].states.push_back(
+              {std::uint64_t(r.num(5)), std::uint64_t(r.num(6)), st, 0});
       } else {
         L.event(r, ri);
       }

@@ -68,9 +68,12 @@ struct Input {
         auto it = m.find(v);
         return it == m.end() ? v : it->second;
       };
-      if (type == kTypeTaskLabel || type == kTypeTaskCreate) value = map(labels, value);
-      else if (type == kTypeEventBase + kEvMpiCall) value = map(mpi, value);
-      else if (type >= kTypeCounterBase) type = map(counter_types, type);
+      if (type == kTypeTaskLabel || type == kTypeTaskCreate)
+        value = map(labels, value);
+      else if (type == kTypeEventBase + kEvMpiCall)
+        value = map(mpi, value);
+      else if (type >= kTypeCounterBase)
+        type = map(counter_types, type);
       out.append(":").append(std::to_string(type)).append(":").append(std::to_string(value));
     }
     return out;
@@ -84,7 +87,8 @@ void open_input(Input& in, Union& labels, Union& mpi, Union& counters) {
   std::getline(in.in, header);
   in.h = parse_prv_header(header);
   if (in.h.task_threads.size() != 1)
-    throw std::runtime_error(in.path + ": already merged (" + std::to_string(in.h.task_threads.size()) + " processes)");
+    throw std::runtime_error(in.path + ": already merged (" +
+                             std::to_string(in.h.task_threads.size()) + " processes)");
   InfoFile info = read_info(sibling(in.path, ".info"));
   if (!info.procs.empty()) in.proc = info.procs[0];
   in.threads = info.threads;
@@ -177,8 +181,8 @@ std::vector<std::string> merge_paraver(const std::vector<std::string>& paths,
   for (const auto& t : info.threads) {
     const auto& p = info.procs[std::size_t(t.task - 1)];
     row << (p.rank >= 0 ? "rank " + std::to_string(p.rank) : "pid " + std::to_string(p.pid))
-        << (t.worker >= 0 ? " worker " + std::to_string(t.worker) + " (cpu " + std::to_string(t.cpu) +
-                                (t.guest ? ", borrowed)" : ")")
+        << (t.worker >= 0 ? " worker " + std::to_string(t.worker) + " (cpu " +
+                                std::to_string(t.cpu) + (t.guest ? ", borrowed)" : ")")
                           : " thread " + std::to_string(t.thread))
         << "\n";
   }
@@ -229,8 +233,10 @@ void merge_chrome(const std::vector<std::string>& paths, const std::string& out_
       std::string key;
       while (p.next_key(key)) {
         const std::size_t from = p.offset();
-        if (key == "otherData") part.other = p.parse_value();
-        else p.skip_value();
+        if (key == "otherData")
+          part.other = p.parse_value();
+        else
+          p.skip_value();
         if (key != "traceEvents") continue;
         std::string_view body(text.data() + from, p.offset() - from);
         body.remove_prefix(std::min(body.size(), body.find('[') + 1));
@@ -259,10 +265,12 @@ void merge_chrome(const std::vector<std::string>& paths, const std::string& out_
   out << "]},\n\"traceEvents\":[";
   bool first = true;
   for (std::size_t i = 0; i < parts.size(); ++i) {
-    out << (first ? "\n" : ",\n") << "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":"
-        << parts[i].pid << ",\"args\":{\"sort_index\":" << i << "}}";
+    out << (first ? "\n" : ",\n")
+        << "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":" << parts[i].pid
+        << ",\"args\":{\"sort_index\":" << i << "}}";
     first = false;
-    if (parts[i].events.find_first_not_of(" \t\r\n") != std::string::npos) out << "," << parts[i].events;
+    if (parts[i].events.find_first_not_of(" \t\r\n") != std::string::npos)
+      out << "," << parts[i].events;
   }
   out << "\n]}\n";
   if (!out.flush()) throw std::runtime_error("cannot write " + out_path);

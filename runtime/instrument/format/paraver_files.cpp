@@ -62,9 +62,12 @@ PrvHeader parse_prv_header(const std::string& line) {
   if (parts.size() < 4) bad_header(line, "too few fields");
   std::string_view ft = parts[0];
   double scale = 1000.0;  // no unit: microseconds
-  if (ft.size() > 3 && ft.substr(ft.size() - 3) == "_ns") scale = 1, ft.remove_suffix(3);
-  else if (ft.size() > 3 && ft.substr(ft.size() - 3) == "_us") scale = 1000, ft.remove_suffix(3);
-  else if (ft.size() > 3 && ft.substr(ft.size() - 3) == "_ms") scale = 1e6, ft.remove_suffix(3);
+  if (ft.size() > 3 && ft.substr(ft.size() - 3) == "_ns")
+    scale = 1, ft.remove_suffix(3);
+  else if (ft.size() > 3 && ft.substr(ft.size() - 3) == "_us")
+    scale = 1000, ft.remove_suffix(3);
+  else if (ft.size() > 3 && ft.substr(ft.size() - 3) == "_ms")
+    scale = 1e6, ft.remove_suffix(3);
   h.ftime_ns = std::uint64_t(double(to_int(ft)) * scale);
   for (const auto& c : counted_list(parts[1], line).second) h.node_cpus.push_back(int(to_int(c)));
   if (to_int(parts[2]) < 1) bad_header(line, "no application");
@@ -114,8 +117,15 @@ PcfNames read_pcf(const std::string& path) {
   enum { none, types, values } mode = none;
   std::vector<std::int64_t> block;  // types of the current EVENT_TYPE block
   while (std::getline(in, line)) {
-    if (line.rfind("EVENT_TYPE", 0) == 0) { mode = types; block.clear(); continue; }
-    if (line.rfind("VALUES", 0) == 0) { mode = values; continue; }
+    if (line.rfind("EVENT_TYPE", 0) == 0) {
+      mode = types;
+      block.clear();
+      continue;
+    }
+    if (line.rfind("VALUES", 0) == 0) {
+      mode = values;
+      continue;
+    }
     if (line.empty() || !(std::isdigit(static_cast<unsigned char>(line[0])) || line[0] == '-')) {
       if (!line.empty()) mode = none;
       continue;
@@ -148,11 +158,16 @@ InfoFile read_info(const std::string& path) {
     if (eq == std::string::npos) continue;
     const std::string key = line.substr(0, eq);
     std::istringstream v(line.substr(eq + 1));
-    if (key == "pid") v >> single.pid;
-    else if (key == "rank") v >> single.rank;
-    else if (key == "host") v >> single.host;
-    else if (key == "start_ns") v >> single.start_ns;
-    else if (key == "stop_ns") v >> single.stop_ns;
+    if (key == "pid")
+      v >> single.pid;
+    else if (key == "rank")
+      v >> single.rank;
+    else if (key == "host")
+      v >> single.host;
+    else if (key == "start_ns")
+      v >> single.start_ns;
+    else if (key == "stop_ns")
+      v >> single.stop_ns;
     else if (key == "process") {
       InfoFile::Proc p;
       v >> p.task >> p.rank >> p.pid >> p.host >> p.start_ns >> p.stop_ns >> p.offset_ns;
@@ -194,7 +209,8 @@ void write_info(const InfoFile& info, const std::string& path) {
 std::string sibling(const std::string& prv_path, const std::string& ext) {
   const auto dot = prv_path.rfind('.');
   const auto slash = prv_path.rfind('/');
-  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return prv_path + ext;
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
+    return prv_path + ext;
   return prv_path.substr(0, dot) + ext;
 }
 

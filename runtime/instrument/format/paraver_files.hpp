@@ -13,18 +13,18 @@ namespace joule::trace_format {
 
 struct PrvHeader {
   std::uint64_t ftime_ns = 0;
-  std::vector<int> node_cpus;         // CPUs per node
-  std::vector<int> task_threads;      // threads per task (application 1)
-  std::vector<int> task_node;         // node of each task's threads (1-based)
-  std::string date;                   // as written between the parentheses
+  std::vector<int> node_cpus;     // CPUs per node
+  std::vector<int> task_threads;  // threads per task (application 1)
+  std::vector<int> task_node;     // node of each task's threads (1-based)
+  std::string date;               // as written between the parentheses
 };
 PrvHeader parse_prv_header(const std::string& line);  // throws std::runtime_error
 std::string format_prv_header(const PrvHeader& h);
 
 // One record split at ':' (no allocation; views into the line).
 struct PrvRecord {
-  int type = 0;  // 1 state, 2 event, 3 communication; 0 for other lines
-  std::vector<std::string_view> f;  // all fields, f[0] is the type
+  int type = 0;                           // 1 state, 2 event, 3 communication; 0 for other lines
+  std::vector<std::string_view> f;        // all fields, f[0] is the type
   std::int64_t num(std::size_t i) const;  // field i as an integer (throws)
 };
 bool split_prv(std::string_view line, PrvRecord& r);  // false for comments / blank

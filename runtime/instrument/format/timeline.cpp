@@ -19,20 +19,26 @@ constexpr int kRight = 20, kTop = 56, kRowH = 14, kBandH = 5, kGap = 3;
 constexpr int kPanelH = 70;
 constexpr std::uint32_t kStateCat = 0x80000000;
 
-const char* const kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
-                                "#e377c2", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31",
-                                "#843c39", "#7b4173", "#3182bd", "#e6550d", "#31a354", "#756bb1",
-                                "#fd8d3c", "#6baed6"};
+const char* const kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+                                "#8c564b", "#e377c2", "#bcbd22", "#17becf", "#393b79",
+                                "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd",
+                                "#e6550d", "#31a354", "#756bb1", "#fd8d3c", "#6baed6"};
 constexpr int kPaletteSize = int(sizeof kPalette / sizeof kPalette[0]);
 
 const char* state_color(std::uint32_t s) {
   switch (s) {
-    case kSleeping: return "#d0d0d0";
-    case kLent: return "#ffb000";
-    case kBorrowed: return "#00b050";
-    case kMpi: return "#c00000";
-    case kOffload: return "#a000a0";
-    default: return "#ffffff";
+    case kSleeping:
+      return "#d0d0d0";
+    case kLent:
+      return "#ffb000";
+    case kBorrowed:
+      return "#00b050";
+    case kMpi:
+      return "#c00000";
+    case kOffload:
+      return "#a000a0";
+    default:
+      return "#ffffff";
   }
 }
 
@@ -124,8 +130,8 @@ void Painter::axis(int y) {
     const double shown = double(v_.a - m_.t0) + t;
     body_ << "<line x1=\"" << num(x) << "\" y1=\"" << y << "\" x2=\"" << num(x) << "\" y2=\""
           << y + 5 << "\" stroke=\"#444\"/><text x=\"" << num(x) << "\" y=\"" << y - 3
-          << "\" text-anchor=\"" << (t == 0 ? "start" : "middle") << "\">" << num(shown / unit, decimals)
-          << "</text>\n";
+          << "\" text-anchor=\"" << (t == 0 ? "start" : "middle") << "\">"
+          << num(shown / unit, decimals) << "</text>\n";
   }
   body_ << "<text x=\"" << kLeft - 10 << "\" y=\"" << y - 3 << "\" text-anchor=\"end\">time ("
         << (secs ? "s" : "ms") << ")</text>\n</g>\n";
@@ -204,16 +210,17 @@ int Painter::panels(int y) {
     body_ << "<g class=\"panel\"><rect x=\"" << kLeft << "\" y=\"" << y << "\" width=\"" << v_.w
           << "\" height=\"" << kPanelH << "\" fill=\"#fafafa\" stroke=\"#ccc\"/>\n<text x=\""
           << kLeft - 6 << "\" y=\"" << y + 12 << "\" text-anchor=\"end\">" << xml_escape(name)
-          << "</text><text x=\"" << kLeft - 6 << "\" y=\"" << y + 26 << "\" text-anchor=\"end\">max "
-          << num(hi, 2) << "</text><text x=\"" << kLeft - 6 << "\" y=\"" << y + kPanelH
-          << "\" text-anchor=\"end\">min " << num(lo, 2) << "</text>\n";
+          << "</text><text x=\"" << kLeft - 6 << "\" y=\"" << y + 26
+          << "\" text-anchor=\"end\">max " << num(hi, 2) << "</text><text x=\"" << kLeft - 6
+          << "\" y=\"" << y + kPanelH << "\" text-anchor=\"end\">min " << num(lo, 2) << "</text>\n";
     for (std::size_t s = 0; s < vals.size(); ++s) {
       body_ << "<polyline fill=\"none\" stroke=\"" << kPalette[s % kPaletteSize]
             << "\" stroke-width=\"1.2\" points=\"";
       for (int c = 0; c < v_.w; ++c) {
         const double v = vals[s][std::size_t(c)];
         if (!std::isnan(v))
-          body_ << kLeft + c << "," << num(y + kPanelH - 2 - (v - lo) / (hi - lo) * (kPanelH - 4)) << " ";
+          body_ << kLeft + c << "," << num(y + kPanelH - 2 - (v - lo) / (hi - lo) * (kPanelH - 4))
+                << " ";
       }
       body_ << "\"/>\n";
       if (series.size() > 1) {  // which line is which
@@ -238,8 +245,9 @@ void Painter::legend(int y) {
   int x = kLeft;
   auto item = [&](const std::string& color, const std::string& name) {
     if (x > kLeft + v_.w - 120) x = kLeft, y += 16;
-    body_ << "<rect x=\"" << x << "\" y=\"" << y - 9 << "\" width=\"10\" height=\"10\" fill=\"" << color
-          << "\"/><text x=\"" << x + 14 << "\" y=\"" << y << "\">" << xml_escape(name) << "</text>\n";
+    body_ << "<rect x=\"" << x << "\" y=\"" << y - 9 << "\" width=\"10\" height=\"10\" fill=\""
+          << color << "\"/><text x=\"" << x + 14 << "\" y=\"" << y << "\">" << xml_escape(name)
+          << "</text>\n";
     x += 24 + int(std::min<std::size_t>(name.size(), 28) * 7);
   };
   body_ << "<g class=\"legend\">\n";
@@ -271,9 +279,10 @@ std::string Painter::svg() {
     }
     last_process = r.process;
     body_ << "<text x=\"" << kLeft - 6 << "\" y=\"" << y + 11 << "\" text-anchor=\"end\">"
-          << xml_escape(r.worker >= 0 ? "cpu " + std::to_string(r.cpu) + " · worker " +
-                                            std::to_string(r.worker) + (r.guest ? " (borrowed)" : "")
-                                      : r.name)
+          << xml_escape(r.worker >= 0
+                            ? "cpu " + std::to_string(r.cpu) + " · worker " +
+                                  std::to_string(r.worker) + (r.guest ? " (borrowed)" : "")
+                            : r.name)
           << "</text>\n";
     this->row(r, y);
     y += kRowH;
@@ -291,8 +300,8 @@ std::string Painter::svg() {
     body_ << "<line x1=\"" << num(x) << "\" y1=\"" << rows_top << "\" x2=\"" << num(x) << "\" y2=\""
           << rows_bottom << "\" stroke=\"#000\" stroke-dasharray=\"3,3\" stroke-width=\"0.8\"/>\n";
     if (x - last_x >= 28) {
-      body_ << "<text x=\"" << num(x + 2) << "\" y=\"" << rows_bottom + 10 << "\" font-size=\"9\">it "
-            << it.n << "</text>\n";
+      body_ << "<text x=\"" << num(x + 2) << "\" y=\"" << rows_bottom + 10
+            << "\" font-size=\"9\">it " << it.n << "</text>\n";
       last_x = x;
     }
   }
@@ -300,11 +309,15 @@ std::string Painter::svg() {
   legend(y + 14);
   const int height = y + 60;
   std::ostringstream out;
-  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\""
-      << opt_.width << "\" height=\"" << height << "\" viewBox=\"0 0 " << opt_.width << " " << height
-      << "\" font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n"
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+         "width=\""
+      << opt_.width << "\" height=\"" << height << "\" viewBox=\"0 0 " << opt_.width << " "
+      << height
+      << "\" font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%\" height=\"100%\" "
+         "fill=\"#fff\"/>\n"
       << "<text x=\"4\" y=\"16\" font-size=\"14\" font-weight=\"bold\">" << xml_escape(opt_.title)
-      << "</text>\n" << body_.str() << "</svg>\n";
+      << "</text>\n"
+      << body_.str() << "</svg>\n";
   return out.str();
 }
 
@@ -314,11 +327,20 @@ std::string xml_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += (static_cast<unsigned char>(c) < 0x20 && c != '\t') ? ' ' : c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += (static_cast<unsigned char>(c) < 0x20 && c != '\t') ? ' ' : c;
     }
   }
   return out;

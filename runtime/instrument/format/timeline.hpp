@@ -14,9 +14,9 @@
 namespace joule::trace_format {
 
 struct TimelineOptions {
-  int width = 1400;            // pixels, 400..20000
-  std::uint64_t from_ns = 0;   // window, relative to the trace start
-  std::uint64_t to_ns = 0;     // 0: to the end
+  int width = 1400;           // pixels, 400..20000
+  std::uint64_t from_ns = 0;  // window, relative to the trace start
+  std::uint64_t to_ns = 0;    // 0: to the end
   std::string title = "joule trace";
 };
 

@@ -38,7 +38,8 @@ class Bins {
     const int c0 = std::min(v_.w - 1, int(double(t0 - v_.a) / dt));
     const int c1 = std::min(v_.w - 1, int(double(t1 - v_.a) / dt));
     for (int c = c0; c <= c1; ++c) {
-      const double s = std::max(double(t0 - v_.a), c * dt), e = std::min(double(t1 - v_.a), (c + 1) * dt);
+      const double s = std::max(double(t0 - v_.a), c * dt),
+                   e = std::min(double(t1 - v_.a), (c + 1) * dt);
       if (e > s) bump(cols_[std::size_t(c)], cat, sign * (e - s));
     }
   }
@@ -58,7 +59,8 @@ class Bins {
   }
 
  private:
-  static void bump(std::vector<std::pair<std::uint32_t, double>>& col, std::uint32_t cat, double w) {
+  static void bump(std::vector<std::pair<std::uint32_t, double>>& col, std::uint32_t cat,
+                   double w) {
     for (auto& e : col)
       if (e.first == cat) {
         e.second += w;
@@ -81,7 +83,8 @@ inline std::vector<double> column_values(const Counter& c, const View& v) {
     const int c0 = std::min(v.w - 1, int(double(t0 - v.a) / dt));
     const int c1 = std::min(v.w - 1, int(double(t1 - v.a) / dt));
     for (int col = c0; col <= c1; ++col) {
-      const double s = std::max(double(t0 - v.a), col * dt), e = std::min(double(t1 - v.a), (col + 1) * dt);
+      const double s = std::max(double(t0 - v.a), col * dt),
+                   e = std::min(double(t1 - v.a), (col + 1) * dt);
       if (e <= s) continue;
       sum[std::size_t(col)] += c.samples[i].second * (e - s);
       wt[std::size_t(col)] += e - s;

@@ -40,19 +40,23 @@ std::string render_html(const TraceModel& m, const TimelineOptions& opt) {
      << "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}\n"
      << "td:first-child,th:first-child{text-align:left}\n"
      << ".scroll{overflow-x:auto}\n</style>\n</head>\n<body>\n<h1>" << xml_escape(opt.title)
-     << "</h1>\n<div class=\"scroll\">\n" << svg << "</div>\n";
+     << "</h1>\n<div class=\"scroll\">\n"
+     << svg << "</div>\n";
   os << "<h2>Efficiency (POP metrics)</h2>\n<table>\n<tr><th>process</th><th>workers</th>"
         "<th>elapsed s</th><th>useful s</th><th>parallel eff.</th><th>load balance</th>"
         "<th>comm. eff.</th></tr>\n";
   for (const auto& p : s.processes)
-    pop_row(os, p.rank >= 0 ? "rank " + std::to_string(p.rank) : "pid " + std::to_string(p.pid), p.pop);
+    pop_row(os, p.rank >= 0 ? "rank " + std::to_string(p.rank) : "pid " + std::to_string(p.pid),
+            p.pop);
   if (s.processes.size() > 1) pop_row(os, "job (all workers)", s.job);
   os << "</table>\n<p>useful = time in task bodies (outermost tasks); load balance = avg useful / "
         "max useful; communication efficiency = max useful / elapsed; parallel efficiency = "
         "useful / (workers &#215; elapsed) = load balance &#215; communication efficiency.";
   if (s.processes.size() > 1)
-    os << " Load balance across processes (useful time summed per process): " << f3(s.mpi_lb.load_balance) << ".";
-  os << "</p>\n<h2>Tasks by label</h2>\n<table>\n<tr><th>label</th><th>count</th><th>mean &#181;s</th>"
+    os << " Load balance across processes (useful time summed per process): "
+       << f3(s.mpi_lb.load_balance) << ".";
+  os << "</p>\n<h2>Tasks by label</h2>\n<table>\n<tr><th>label</th><th>count</th><th>mean "
+        "&#181;s</th>"
         "<th>max &#181;s</th><th>total s</th></tr>\n";
   for (const auto& l : s.labels)
     os << "<tr><td>" << xml_escape(l.name) << "</td><td>" << l.stats.count << "</td><td>"

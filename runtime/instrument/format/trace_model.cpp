@@ -29,8 +29,9 @@ void TraceModel::finish() {
       open.push_back(s.t1);
     }
   }
-  for (Counter& c : counters) std::stable_sort(c.samples.begin(), c.samples.end(),
-                                               [](auto& a, auto& b) { return a.first < b.first; });
+  for (Counter& c : counters)
+    std::stable_sort(c.samples.begin(), c.samples.end(),
+                     [](auto& a, auto& b) { return a.first < b.first; });
   std::sort(iterations.begin(), iterations.end(), [](auto& a, auto& b) { return a.t < b.t; });
   bool any = false;
   for (const Process& p : processes) {
@@ -85,7 +86,8 @@ TraceSummary summarize(const TraceModel& m) {
   s.mpi_lb = compute_pop(per_process, m.t1 - m.t0);
   for (std::size_t i = 0; i < labels.size(); ++i)
     if (labels[i].count)
-      s.labels.push_back({i < m.labels.size() ? m.labels[i] : "label " + std::to_string(i), labels[i]});
+      s.labels.push_back(
+          {i < m.labels.size() ? m.labels[i] : "label " + std::to_string(i), labels[i]});
   std::stable_sort(s.labels.begin(), s.labels.end(), [](const LabelRow& a, const LabelRow& b) {
     return a.stats.total_ns > b.stats.total_ns;
   });
@@ -103,7 +105,8 @@ void print_summary(const TraceSummary& s, std::ostream& os) {
     os << line;
   }
   if (s.processes.size() > 1) {
-    std::snprintf(line, sizeof line, "job (all workers of all processes): %d workers, elapsed %.6f s, "
+    std::snprintf(line, sizeof line,
+                  "job (all workers of all processes): %d workers, elapsed %.6f s, "
                   "parallel efficiency %.3f, load balance %.3f, communication efficiency %.3f\n"
                   "load balance across processes (useful time per process): %.3f\n",
                   s.job.units, s.job.elapsed_s, s.job.parallel_efficiency, s.job.load_balance,

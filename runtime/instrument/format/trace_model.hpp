@@ -32,7 +32,7 @@ struct Row {
 struct Counter {
   std::string name;  // without the " cpu N" suffix
   int process = 0;
-  int cpu = -1;      // -1: not per CPU
+  int cpu = -1;  // -1: not per CPU
   std::vector<std::pair<std::uint64_t, double>> samples;
 };
 
@@ -62,7 +62,7 @@ struct TraceModel {
   };
   std::vector<Mark> iterations;
   std::vector<LendingEvent> lending;  // as loaded; finish() turns them into states
-  std::uint64_t t0 = 0, t1 = 0;  // whole span
+  std::uint64_t t0 = 0, t1 = 0;       // whole span
 
   std::uint32_t label_index(const std::string& name);  // adds unknown names
   void finish();  // lending periods, sorts slices, computes spans
@@ -88,8 +88,8 @@ struct ProcessSummary {
 };
 struct TraceSummary {
   std::vector<ProcessSummary> processes;
-  PopMetrics job;       // over every worker row of every process
-  PopMetrics mpi_lb;    // processes as units (useful summed per process)
+  PopMetrics job;     // over every worker row of every process
+  PopMetrics mpi_lb;  // processes as units (useful summed per process)
   std::vector<LabelRow> labels;
 };
 TraceSummary summarize(const TraceModel& m);

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "text.hpp"
 #include "trace_session.hpp"
 
 namespace joule::rt {
@@ -16,30 +17,13 @@ namespace {
 
 using namespace trace_format;
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += char(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += char(c);
-    }
-  }
-  return out + "\"";
-}
-
 class ChromeOut {
  public:
   ChromeOut(std::FILE* f, const TraceSession& s) : f_(f), s_(s), pid_(::getpid()) {}
 
   void begin_event(const char* ph, const std::string& name, const char* cat, int tid,
                    std::uint64_t t) {
-    begin_quoted(ph, json_string(name), cat, tid, t);
+    begin_quoted(ph, json_quote(name), cat, tid, t);
   }
   // `quoted`: the name already as a JSON string (cached for labels).
   void begin_quoted(const char* ph, const std::string& quoted, const char* cat, int tid,
@@ -89,14 +73,16 @@ void ChromeOut::thread(const ThreadBuffer& b, int tid) {
   };
   std::vector<Open> tasks, states;
   const auto& labels = s_.label_names();
-  auto label = [&](std::uint32_t l) { return l < labels.size() ? labels[l] : "label " + std::to_string(l); };
+  auto label = [&](std::uint32_t l) {
+    return l < labels.size() ? labels[l] : "label " + std::to_string(l);
+  };
   std::vector<std::string> quoted, created;  // JSON names per label id, made once
   for (const auto& l : labels) {
-    quoted.push_back(json_string(l));
-    created.push_back(json_string("create " + l));
+    quoted.push_back(json_quote(l));
+    created.push_back(json_quote("create " + l));
   }
   auto q = [&](std::vector<std::string>& v, std::uint32_t l, const char* prefix) {
-    return l < v.size() ? v[l] : json_string(prefix + label(l));
+    return l < v.size() ? v[l] : json_quote(prefix + label(l));
   };
   auto close_state = [&](std::uint32_t st, std::uint64_t t) {
     for (auto it = states.rbegin(); it != states.rend(); ++it) {
@@ -113,12 +99,15 @@ void ChromeOut::thread(const ThreadBuffer& b, int tid) {
   std::uint64_t pred = 0;  // the predecessor of the next dependency edge
   while (reader.next(r)) {
     switch (r.kind) {
-      case kRecTaskStart: tasks.push_back({r.a, r.b, r.t}); break;
+      case kRecTaskStart:
+        tasks.push_back({r.a, r.b, r.t});
+        break;
       case kRecTaskEnd:
         if (tasks.empty()) break;
         begin_quoted("X", q(quoted, tasks.back().what, ""), "task", tid, tasks.back().t);
         dur(tasks.back().t, r.t);
-        std::fprintf(f_, ",\"args\":{\"id\":%llu}}", static_cast<unsigned long long>(tasks.back().id));
+        std::fprintf(f_, ",\"args\":{\"id\":%llu}}",
+                     static_cast<unsigned long long>(tasks.back().id));
         tasks.pop_back();
         break;
       case kRecTaskCreate:
@@ -126,10 +115,18 @@ void ChromeOut::thread(const ThreadBuffer& b, int tid) {
         std::fputs(",\"s\":\"t\"", f_);
         std::fprintf(f_, ",\"args\":{\"id\":%llu}}", static_cast<unsigned long long>(r.b));
         break;
-      case kRecSleepBegin: states.push_back({kSleeping, 0, r.t}); break;
-      case kRecSleepEnd: close_state(kSleeping, r.t); break;
-      case kRecStateBegin: states.push_back({r.a, 0, r.t}); break;
-      case kRecStateEnd: close_state(r.a, r.t); break;
+      case kRecSleepBegin:
+        states.push_back({kSleeping, 0, r.t});
+        break;
+      case kRecSleepEnd:
+        close_state(kSleeping, r.t);
+        break;
+      case kRecStateBegin:
+        states.push_back({r.a, 0, r.t});
+        break;
+      case kRecStateEnd:
+        close_state(r.a, r.t);
+        break;
       case kRecIteration:
         begin_event("i", "iteration " + std::to_string(r.b), "iteration", tid, r.t);
         std::fputs(",\"s\":\"p\"", f_);
@@ -163,7 +160,8 @@ void ChromeOut::thread(const ThreadBuffer& b, int tid) {
         end(val);
         break;
       }
-      default: break;
+      default:
+        break;
     }
   }
   // Still open at the end (e.g. a worker that never woke): close at stop.
@@ -171,23 +169,27 @@ void ChromeOut::thread(const ThreadBuffer& b, int tid) {
 }
 
 void ChromeOut::metadata(const std::vector<const ThreadBuffer*>& threads) {
-  const std::string pname = "joule pid " + std::to_string(pid_) +
-                            (s_.options().rank >= 0 ? " rank " + std::to_string(s_.options().rank) : "");
+  const std::string pname =
+      "joule pid " + std::to_string(pid_) +
+      (s_.options().rank >= 0 ? " rank " + std::to_string(s_.options().rank) : "");
   std::fprintf(f_, "%s\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":%s}}",
-               first_ ? "" : ",", pid_, json_string(pname).c_str());
+               first_ ? "" : ",", pid_, json_quote(pname).c_str());
   first_ = false;
   for (std::size_t i = 0; i < threads.size(); ++i) {
     const ThreadBuffer& b = *threads[i];
-    const std::string name = b.worker() >= 0 ? "worker " + std::to_string(b.worker()) + " (cpu " +
-                                                   std::to_string(b.cpu()) +
-                                                   (b.guest() ? ", borrowed)" : ")")
-                                             : "thread " + std::to_string(i + 1);
-    std::fprintf(f_, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%zu,"
+    const std::string name = b.worker() >= 0
+                                 ? "worker " + std::to_string(b.worker()) + " (cpu " +
+                                       std::to_string(b.cpu()) + (b.guest() ? ", borrowed)" : ")")
+                                 : "thread " + std::to_string(i + 1);
+    std::fprintf(f_,
+                 ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%zu,"
                  "\"args\":{\"name\":%s,\"worker\":%d,\"cpu\":%d,\"borrowed\":%s}}",
-                 pid_, i + 1, json_string(name).c_str(), b.worker(), b.cpu(),
+                 pid_, i + 1, json_quote(name).c_str(), b.worker(), b.cpu(),
                  b.guest() ? "true" : "false");
-    std::fprintf(f_, ",\n{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%d,\"tid\":%zu,"
-                 "\"args\":{\"sort_index\":%zu}}", pid_, i + 1, i + 1);
+    std::fprintf(f_,
+                 ",\n{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%d,\"tid\":%zu,"
+                 "\"args\":{\"sort_index\":%zu}}",
+                 pid_, i + 1, i + 1);
   }
 }
 
@@ -200,9 +202,10 @@ std::vector<std::string> write_chrome(const TraceSession& s, const std::string& 
   std::setvbuf(f, nullptr, _IOFBF, 1 << 20);
   char host[256] = {};
   if (::gethostname(host, sizeof host - 1) != 0) std::strcpy(host, "localhost");
-  std::fprintf(f, "{\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"joule_format\":1,\"pid\":%d,"
+  std::fprintf(f,
+               "{\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"joule_format\":1,\"pid\":%d,"
                "\"rank\":%d,\"host\":%s,\"start_ns\":%llu,\"stop_ns\":%llu},\n\"traceEvents\":[",
-               int(::getpid()), s.options().rank, json_string(host).c_str(),
+               int(::getpid()), s.options().rank, json_quote(host).c_str(),
                static_cast<unsigned long long>(s.start_ns()),
                static_cast<unsigned long long>(s.stop_ns()));
   ChromeOut out(f, s);

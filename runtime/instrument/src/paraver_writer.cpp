@@ -9,15 +9,15 @@
 
 #include <charconv>
 #include <cmath>
-#include <cstring>
-#include <tuple>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <deque>
 #include <fstream>
 #include <queue>
-#include <string_view>
 #include <stdexcept>
+#include <string_view>
+#include <tuple>
 
 #include "trace_session.hpp"
 
@@ -65,9 +65,7 @@ class ThreadStream {
  private:
   static constexpr std::size_t kMaxHeld = 4096;
 
-  std::uint64_t rel(std::uint64_t t) const {
-    return t <= t0_ ? 0 : std::min(t, t1_) - t0_;
-  }
+  std::uint64_t rel(std::uint64_t t) const { return t <= t0_ ? 0 : std::min(t, t1_) - t0_; }
   std::uint32_t shown() const { return states_.empty() ? std::uint32_t(kIdle) : states_.back(); }
 
   void transition(std::uint64_t t, std::uint32_t state, bool enter) {
@@ -86,7 +84,14 @@ class ThreadStream {
   void close_with(std::uint64_t t, std::uint32_t state) {
     if (t > since_) {
       Line& l = ready_.emplace_back(since_, 0);
-      l.str("1:").str(ids_).sep().num(std::int64_t(since_)).sep().num(std::int64_t(t)).sep().num(state);
+      l.str("1:")
+          .str(ids_)
+          .sep()
+          .num(std::int64_t(since_))
+          .sep()
+          .num(std::int64_t(t))
+          .sep()
+          .num(state);
     }
     since_ = std::max(since_, t);
     for (auto& l : held_) ready_.push_back(l);
@@ -117,19 +122,36 @@ class ThreadStream {
         break;
       case kRecTaskEnd: {
         if (!tasks_.empty()) tasks_.pop_back();
-        const auto outer = tasks_.empty() ? std::pair<std::uint32_t, std::uint64_t>{0, 0} : tasks_.back();
+        const auto outer =
+            tasks_.empty() ? std::pair<std::uint32_t, std::uint64_t>{0, 0} : tasks_.back();
         transition(t, kRunning, false);
-        event(t, ids_).pair(kTypeTaskLabel, outer.first).pair(kTypeTaskId, std::int64_t(outer.second));
+        event(t, ids_)
+            .pair(kTypeTaskLabel, outer.first)
+            .pair(kTypeTaskId, std::int64_t(outer.second));
         break;
       }
-      case kRecTaskCreate: event(t, ids_).pair(kTypeTaskCreate, r.a).pair(kTypeTaskCreateId, b); break;
-      case kRecSleepBegin: transition(t, kSleeping, true); break;
-      case kRecSleepEnd: transition(t, kSleeping, false); break;
-      case kRecStateBegin: transition(t, r.a, true); break;
-      case kRecStateEnd: transition(t, r.a, false); break;
-      case kRecIteration: event(t, ids_).pair(kTypeIteration, b); break;
+      case kRecTaskCreate:
+        event(t, ids_).pair(kTypeTaskCreate, r.a).pair(kTypeTaskCreateId, b);
+        break;
+      case kRecSleepBegin:
+        transition(t, kSleeping, true);
+        break;
+      case kRecSleepEnd:
+        transition(t, kSleeping, false);
+        break;
+      case kRecStateBegin:
+        transition(t, r.a, true);
+        break;
+      case kRecStateEnd:
+        transition(t, r.a, false);
+        break;
+      case kRecIteration:
+        event(t, ids_).pair(kTypeIteration, b);
+        break;
       case kRecEvent:
-      case kRecEventNamed: event(t, ids_).pair(kTypeEventBase + r.a, b); break;
+      case kRecEventNamed:
+        event(t, ids_).pair(kTypeEventBase + r.a, b);
+        break;
       case kRecCounter: {
         double v;
         std::memcpy(&v, &r.b, sizeof v);
@@ -139,7 +161,8 @@ class ThreadStream {
         event(t, where).pair(kTypeCounterBase + r.a, std::llround(v * kCounterScale));
         break;
       }
-      default: break;
+      default:
+        break;
     }
   }
 
@@ -195,7 +218,8 @@ void write_prv(const TraceSession& s, const std::string& path) {
 
   std::vector<std::unique_ptr<ThreadStream>> streams;
   for (std::size_t i = 0; i < threads.size(); ++i)
-    streams.push_back(std::make_unique<ThreadStream>(*threads[i], ids[i], s.start_ns(), s.stop_ns(), cpu_ids));
+    streams.push_back(
+        std::make_unique<ThreadStream>(*threads[i], ids[i], s.start_ns(), s.stop_ns(), cpu_ids));
   using Head = std::tuple<std::uint64_t, int, std::size_t>;
   std::priority_queue<Head, std::vector<Head>, std::greater<>> heap;
   auto push = [&](std::size_t i) {

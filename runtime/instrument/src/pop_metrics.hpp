@@ -19,9 +19,9 @@
 namespace joule::trace_format {
 
 struct PopMetrics {
-  int units = 0;             // threads (or processes) measured
+  int units = 0;  // threads (or processes) measured
   double elapsed_s = 0;
-  double useful_s = 0;       // sum over units
+  double useful_s = 0;  // sum over units
   double avg_useful_s = 0;
   double max_useful_s = 0;
   double load_balance = 0;

@@ -79,12 +79,14 @@ void RunStats::print(std::ostream& os) const {
      << "  communication efficiency " << fmt("%.3f", m.comm_efficiency)
      << "  = max useful / elapsed (runtime, dependency waits, serial code)\n";
   if (const std::uint64_t g = guest_useful_ns())
-    os << "  plus " << fmt("%.6f", g * 1e-9) << " s useful on borrowed CPUs (not in the metrics above)\n";
+    os << "  plus " << fmt("%.6f", g * 1e-9)
+       << " s useful on borrowed CPUs (not in the metrics above)\n";
   os << "  worker  cpu      tasks    useful_s     sleep_s\n";
   for (const auto& t : threads_) {
     if (t.worker < 0 && t.stats.tasks() == 0) continue;
     char line[160];
-    const std::string who = t.worker < 0 ? "other" : std::to_string(t.worker) + (t.guest ? "b" : "");
+    const std::string who =
+        t.worker < 0 ? "other" : std::to_string(t.worker) + (t.guest ? "b" : "");
     std::snprintf(line, sizeof line, "  %6s %4d %10llu %11.6f %11.6f\n", who.c_str(), t.cpu,
                   static_cast<unsigned long long>(t.stats.tasks()), t.stats.useful_ns() * 1e-9,
                   t.stats.sleep_ns() * 1e-9);

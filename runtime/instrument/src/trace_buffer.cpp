@@ -42,7 +42,8 @@ std::uint32_t ThreadBuffer::name_id(const char* name) {
 }
 
 std::uint32_t ThreadBuffer::counter_id(const char* counter, int cpu) {
-  CacheEntry& e = counters_[((reinterpret_cast<std::uintptr_t>(counter) >> 3) + unsigned(cpu)) & 31];
+  CacheEntry& e =
+      counters_[((reinterpret_cast<std::uintptr_t>(counter) >> 3) + unsigned(cpu)) & 31];
   if (!counter || e.key != counter || e.cpu != cpu)
     e = CacheEntry{counter, session_.intern_counter(counter, cpu), cpu};
   return e.id;
@@ -97,9 +98,10 @@ void ThreadBuffer::flush() {
   }
   if (fd_ < 0 || left > 0) {
     if (!truncated_)
-      std::fprintf(stderr, "joule: warning: trace buffer flush failed in %s (%s); the trace "
-                   "of this thread is truncated\n", session_.options().dir.c_str(),
-                   std::strerror(errno));
+      std::fprintf(stderr,
+                   "joule: warning: trace buffer flush failed in %s (%s); the trace "
+                   "of this thread is truncated\n",
+                   session_.options().dir.c_str(), std::strerror(errno));
     truncated_ = true;
     capacity_ = 0;  // stop recording; statistics go on
     size_ = 0;
@@ -120,7 +122,8 @@ bool ThreadBuffer::Reader::next(Record& r) {
       file_done_ = true;
       break;
     }
-    const std::size_t want = std::size_t(std::min<std::uint64_t>(total - file_off_, 4096 * sizeof(Record)));
+    const std::size_t want =
+        std::size_t(std::min<std::uint64_t>(total - file_off_, 4096 * sizeof(Record)));
     chunk_.resize(want / sizeof(Record));
     const ssize_t n = ::pread(b_.fd_, chunk_.data(), want, off_t(file_off_));
     if (n < 0 && errno == EINTR) continue;

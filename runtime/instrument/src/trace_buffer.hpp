@@ -20,7 +20,8 @@ class ThreadBuffer {
  public:
   // capacity 0: statistics only (JOULE_REPORT without JOULE_TRACE).
   // guest: a worker the runtime started on a CPU borrowed from another process.
-  ThreadBuffer(TraceSession& session, int worker, int cpu, std::size_t capacity, bool guest = false);
+  ThreadBuffer(TraceSession& session, int worker, int cpu, std::size_t capacity,
+               bool guest = false);
   ~ThreadBuffer();
   ThreadBuffer(const ThreadBuffer&) = delete;
   ThreadBuffer& operator=(const ThreadBuffer&) = delete;
@@ -41,7 +42,7 @@ class ThreadBuffer {
   }
   // Label ids are cached per thread by pointer: labels are static strings.
   std::uint32_t label_id(const char* label);
-  std::uint32_t name_id(const char* name);        // MPI call names
+  std::uint32_t name_id(const char* name);                 // MPI call names
   std::uint32_t counter_id(const char* counter, int cpu);  // tracks: name [cpu N]
 
   void task_create(const char* label, std::uint64_t id, std::uint64_t now);

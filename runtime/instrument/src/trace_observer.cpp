@@ -1,6 +1,6 @@
 // The trace subsystem as a runtime Observer: task, idle and iteration hooks
 // go to the running thread's buffer; the files and the statistics are made
-// when the runtime stops. Also the back end of trace_api.hpp.
+// when the runtime stops. Also the back end (Sink) of trace_api.hpp.
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -8,9 +8,9 @@
 
 #include "config.hpp"
 #include "observer.hpp"
-#include "runtime.hpp"
 #include "task.hpp"
 #include "trace_api.hpp"
+#include "trace_observer.hpp"
 #include "trace_session.hpp"
 
 namespace joule::rt {
@@ -18,31 +18,40 @@ namespace {
 
 using namespace trace_format;
 
-// The session the API emits into; null when tracing is off.
-std::atomic<TraceSession*> g_session{nullptr};
+Lending lending_of(Event e) {
+  switch (e) {
+    case kEvCpuLend:
+      return kLend;
+    case kEvCpuBorrow:
+      return kBorrow;
+    case kEvCpuReclaim:
+      return kReclaim;
+    default:
+      return kReturn;
+  }
+}
 
-class TraceObserver final : public Observer {
+class TraceObserver final : public Observer, public trace::Sink {
  public:
   TraceObserver(TraceSession::Options opt, bool report)
       : session_(std::move(opt)), report_(report) {}
   const char* name() const override { return "trace"; }
 
-  void on_runtime_start(const Runtime& rt) override {
-    std::vector<int> cpus;
-    for (int w = 0; w < rt.num_workers(); ++w) cpus.push_back(rt.worker_cpu(w));
-    session_.start(cpus, now_ns());
-    alone_ = rt.observers().size() == 1;
-    g_session.store(&session_, std::memory_order_release);
-    trace::detail::g_on.store(true, std::memory_order_release);
+  void on_runtime_start(const RunInfo& run) override {
+    session_.start(run.worker_cpus, now_ns());
+    alone_ = run.observers == 1;
+    trace::install(this);
   }
-  void on_runtime_stop(const Runtime&) override {
-    trace::detail::g_on.store(false, std::memory_order_release);
-    g_session.store(nullptr, std::memory_order_release);
+  void on_runtime_stop(const RunInfo&) override {
+    trace::install(nullptr);
     session_.stop(now_ns());
     if (!session_.write_error().empty())
-      std::fprintf(stderr, "joule: warning: trace not written: %s\n", session_.write_error().c_str());
+      std::fprintf(stderr, "joule: warning: trace not written: %s\n",
+                   session_.write_error().c_str());
   }
-  void on_worker_start(int worker, int cpu) override { session_.bind_worker(worker, cpu, now_ns()); }
+  void on_worker_start(int worker, int cpu) override {
+    session_.bind_worker(worker, cpu, now_ns());
+  }
   void on_worker_stop(int) override {
     ThreadBuffer& b = session_.this_thread();
     if (b.guest()) b.push(Record{now_ns(), kRecStateEnd, kNoCpu, kBorrowed, 0});
@@ -64,13 +73,29 @@ class TraceObserver final : public Observer {
   }
   // A parked worker's CPU runs another process (or nothing): the Lent state.
   void on_parked(int worker, bool parked, std::uint64_t now) override {
-    buffer(worker).push(
-        Record{now, parked ? kRecStateBegin : kRecStateEnd, kNoCpu, kLent, 0});
+    buffer(worker).push(Record{now, parked ? kRecStateBegin : kRecStateEnd, kNoCpu, kLent, 0});
   }
   void on_iteration_boundary(std::uint64_t n, std::uint64_t now) override {
     session_.this_thread().push(Record{now, kRecIteration, kNoCpu, 0, n});
   }
   void report(std::ostream& os) const override;
+
+  // ---- trace::Sink: events of the other subsystems ----
+  void event(Event e, std::uint64_t value) noexcept override {
+    ThreadBuffer& b = session_.this_thread();
+    if (e >= kEvCpuLend && e <= kEvCpuReturn) b.stats().lending(lending_of(e));
+    b.push(Record{now_ns(), kRecEvent, kNoCpu, e, value});
+  }
+  void named(Event e, const char* name) noexcept override {
+    ThreadBuffer& b = session_.this_thread();
+    b.push(Record{now_ns(), kRecEventNamed, kNoCpu, e, b.name_id(name)});
+  }
+  void counter(const char* name, double value, int cpu) noexcept override;
+  void state(State st, bool begin) noexcept override {
+    session_.this_thread().push(
+        Record{now_ns(), begin ? kRecStateBegin : kRecStateEnd, kNoCpu, st, 0});
+  }
+  void set_rank(int rank) noexcept override { session_.set_rank(rank); }
 
  private:
   ThreadBuffer& buffer(int worker) { return session_.buffer(worker); }
@@ -89,13 +114,12 @@ void TraceObserver::report(std::ostream& os) const {
   if (session_.truncated()) os << "  (truncated: a buffer flush failed)\n";
 }
 
-Lending lending_of(Event e) {
-  switch (e) {
-    case kEvCpuLend: return kLend;
-    case kEvCpuBorrow: return kBorrow;
-    case kEvCpuReclaim: return kReclaim;
-    default: return kReturn;
-  }
+void TraceObserver::counter(const char* name, double value, int cpu) noexcept {
+  std::uint64_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  const std::uint16_t c = cpu >= 0 && cpu < kNoCpu ? std::uint16_t(cpu) : kNoCpu;
+  ThreadBuffer& b = session_.this_thread();
+  b.push(Record{now_ns(), kRecCounter, c, b.counter_id(name, c == kNoCpu ? -1 : cpu), bits});
 }
 
 }  // namespace
@@ -103,7 +127,7 @@ Lending lending_of(Event e) {
 std::unique_ptr<Observer> make_trace_observer(const Config& cfg) {
   TraceSession::Options opt;
   const std::string& f = cfg.trace.format;
-  opt.format = f == "paraver" ? TraceSession::Format::paraver
+  opt.format = f == "paraver"  ? TraceSession::Format::paraver
                : f == "chrome" ? TraceSession::Format::chrome
                                : TraceSession::Format::none;
   if (opt.format == TraceSession::Format::none && !cfg.report) return nullptr;
@@ -113,49 +137,4 @@ std::unique_ptr<Observer> make_trace_observer(const Config& cfg) {
   return std::make_unique<TraceObserver>(std::move(opt), cfg.report);
 }
 
-namespace trace {
-
-void set_rank(int rank) noexcept {
-  if (TraceSession* s = g_session.load(std::memory_order_acquire)) s->set_rank(rank);
-}
-
-namespace detail {
-
-void emit_event(Event e, std::uint64_t value) noexcept {
-  TraceSession* s = g_session.load(std::memory_order_acquire);
-  if (!s) return;
-  ThreadBuffer& b = s->this_thread();
-  if (e >= kEvCpuLend && e <= kEvCpuReturn) b.stats().lending(lending_of(e));
-  b.push(Record{now_ns(), kRecEvent, kNoCpu, e, value});
-}
-
-void emit_named(Event e, const char* name) noexcept {
-  TraceSession* s = g_session.load(std::memory_order_acquire);
-  if (!s) return;
-  ThreadBuffer& b = s->this_thread();
-  b.push(Record{now_ns(), kRecEventNamed, kNoCpu, e, b.name_id(name)});
-}
-
-void emit_counter(const char* name, double value, int cpu) noexcept {
-  TraceSession* s = g_session.load(std::memory_order_acquire);
-  if (!s) return;
-  std::uint64_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  const std::uint16_t c = cpu >= 0 && cpu < kNoCpu ? std::uint16_t(cpu) : kNoCpu;
-  ThreadBuffer& b = s->this_thread();
-  b.push(Record{now_ns(), kRecCounter, c, b.counter_id(name, c == kNoCpu ? -1 : cpu), bits});
-}
-
-void begin_state(State st) noexcept {
-  if (TraceSession* s = g_session.load(std::memory_order_acquire))
-    s->this_thread().push(Record{now_ns(), kRecStateBegin, kNoCpu, st, 0});
-}
-
-void end_state(State st) noexcept {
-  if (TraceSession* s = g_session.load(std::memory_order_acquire))
-    s->this_thread().push(Record{now_ns(), kRecStateEnd, kNoCpu, st, 0});
-}
-
-}  // namespace detail
-}  // namespace trace
 }  // namespace joule::rt

@@ -45,7 +45,8 @@ void TraceSession::start(const std::vector<int>& cpus, std::uint64_t now) {
     std::error_code ec;  // a missing directory is made; a failure shows at the first write
     std::filesystem::create_directories(opt_.dir, ec);
   }
-  const std::size_t cap = opt_.format == Format::none ? 0 : opt_.buffer_bytes / sizeof(trace_format::Record);
+  const std::size_t cap =
+      opt_.format == Format::none ? 0 : opt_.buffer_bytes / sizeof(trace_format::Record);
   for (std::size_t w = 0; w < cpus.size(); ++w)
     workers_.push_back(std::make_unique<ThreadBuffer>(*this, int(w), cpus[w], cap));
 }
@@ -55,7 +56,8 @@ void TraceSession::bind_worker(int w, int cpu, std::uint64_t now) {
     tl_binding = Binding{gen_, workers_[std::size_t(w)].get()};
     return;
   }
-  const std::size_t cap = opt_.format == Format::none ? 0 : opt_.buffer_bytes / sizeof(trace_format::Record);
+  const std::size_t cap =
+      opt_.format == Format::none ? 0 : opt_.buffer_bytes / sizeof(trace_format::Record);
   ThreadBuffer* b;
   {
     std::lock_guard guard(mutex_);
@@ -70,7 +72,8 @@ void TraceSession::bind_worker(int w, int cpu, std::uint64_t now) {
 ThreadBuffer& TraceSession::this_thread() {
   Binding& b = tl_binding;
   if (b.gen == gen_) return *b.buf;
-  const std::size_t cap = opt_.format == Format::none ? 0 : opt_.buffer_bytes / sizeof(trace_format::Record);
+  const std::size_t cap =
+      opt_.format == Format::none ? 0 : opt_.buffer_bytes / sizeof(trace_format::Record);
   std::lock_guard guard(mutex_);
   others_.push_back(std::make_unique<ThreadBuffer>(*this, -1, -1, cap));
   b = Binding{gen_, others_.back().get()};

@@ -23,11 +23,20 @@ void trace_transition(int cpu, CpuOp op, pid_t actor) noexcept {
   namespace tr = rt::trace;
   tr::Event e;
   switch (op) {
-    case CpuOp::Lend: e = tr::Event::kEvCpuLend; break;
-    case CpuOp::Borrow: e = tr::Event::kEvCpuBorrow; break;
-    case CpuOp::Reclaim: e = tr::Event::kEvCpuReclaim; break;
-    case CpuOp::Return: e = tr::Event::kEvCpuReturn; break;
-    default: return;
+    case CpuOp::Lend:
+      e = tr::Event::kEvCpuLend;
+      break;
+    case CpuOp::Borrow:
+      e = tr::Event::kEvCpuBorrow;
+      break;
+    case CpuOp::Reclaim:
+      e = tr::Event::kEvCpuReclaim;
+      break;
+    case CpuOp::Return:
+      e = tr::Event::kEvCpuReturn;
+      break;
+    default:
+      return;
   }
   if (actor == ::getpid()) tr::emit_event(e, std::uint64_t(cpu) + 1);
 }

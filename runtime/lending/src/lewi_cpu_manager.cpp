@@ -4,7 +4,8 @@
 
 #include "config.hpp"
 #include "cpu_manager.hpp"
-#include "joule/joule.hpp"
+#include "joule/types.hpp"
+#include "lewi_cpu_manager.hpp"
 #include "lewi_session.hpp"
 
 namespace joule::rt {

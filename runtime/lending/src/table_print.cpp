@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "text.hpp"
+
 namespace joule::lending {
 namespace {
 
@@ -38,9 +40,7 @@ void print_table(CpuTable& t, std::ostream& out) {
   for (int c = 0; c < t.ncpus(); ++c) disabled += t.load(c).state == CpuState::Disabled;
   if (disabled) out << "  (" << disabled << " CPU(s) disabled: owned by no joule process)\n";
   for (const auto& p : procs) {
-    std::vector<int> owned = t.owned_by(p.pid);
-    std::string list;
-    for (int c : owned) list += (list.empty() ? "" : ",") + std::to_string(c);
+    const std::string list = rt::format_cpu_list(t.owned_by(p.pid));
     std::snprintf(line, sizeof line, "process %-8d %-16s %-6s %-5s owns [%s]\n", int(p.pid),
                   p.comm.c_str(), p.mode == 1 ? "local" : "node", p.alive ? "alive" : "dead",
                   list.c_str());

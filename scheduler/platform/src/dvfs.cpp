@@ -71,7 +71,8 @@ bool Dvfs::set_level(int cpu, int lvl) {
   dom.since = now;
   dom.level.store(lvl, std::memory_order_relaxed);
   if (stall_ns_)
-    for (int c : dom.cpus) cpus_[std::size_t(c)]->stall.fetch_add(stall_ns_, std::memory_order_relaxed);
+    for (int c : dom.cpus)
+      cpus_[std::size_t(c)]->stall.fetch_add(stall_ns_, std::memory_order_relaxed);
   if (rt::trace::enabled()) trace_change(dom, dom.table[std::size_t(lvl)]);
   return true;
 }
@@ -86,7 +87,8 @@ void Dvfs::trace_change(const Domain& dom, std::uint32_t khz) const noexcept {
       continue;
     }
     if (c < 0 || std::size_t(c) >= trace_cpus_.size()) continue;
-    for (int real : trace_cpus_[std::size_t(c)]) rt::trace::emit_counter("frequency_mhz", mhz, real);
+    for (int real : trace_cpus_[std::size_t(c)])
+      rt::trace::emit_counter("frequency_mhz", mhz, real);
   }
 }
 

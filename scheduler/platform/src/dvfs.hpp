@@ -36,7 +36,7 @@ class Dvfs {
   int domain_of(int cpu) const noexcept;  // -1: not controlled
   // Ascending kHz; empty for a CPU the backend does not control.
   const std::vector<std::uint32_t>& pstates(int cpu) const;
-  int level(int cpu) const noexcept;             // index into pstates, -1 if none
+  int level(int cpu) const noexcept;                // index into pstates, -1 if none
   std::uint32_t frequency(int cpu) const noexcept;  // kHz, 0 if unknown
   bool set_level(int cpu, int level);
   // Snaps to the nearest P-state (ties go up). False if not controlled or

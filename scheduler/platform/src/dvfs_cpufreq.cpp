@@ -44,7 +44,8 @@ std::vector<std::uint32_t> table_of(const Sysfs& fs, const std::string& dir) {
   }
   std::vector<std::uint32_t> out;
   if (!lo || !hi || *lo == 0 || *hi < *lo || *hi > 100000000) return out;
-  for (std::uint64_t f = *lo; f < *hi && out.size() < 255; f += 100000) out.push_back(std::uint32_t(f));
+  for (std::uint64_t f = *lo; f < *hi && out.size() < 255; f += 100000)
+    out.push_back(std::uint32_t(f));
   out.push_back(std::uint32_t(*hi));
   return out;
 }
@@ -61,9 +62,10 @@ bool read_cpu(const Sysfs& fs, int cpu, CpuInfo& info, std::string& why) {
   }
   const auto governors = fs.read(info.dir + "/scaling_available_governors").value_or("");
   const bool setspeed = fs.exists(info.dir + "/scaling_setspeed");
-  const bool minmax = fs.exists(info.dir + "/scaling_min_freq") && fs.exists(info.dir + "/scaling_max_freq");
-  info.userspace = has_word(governors, "userspace") && setspeed &&
-                   fs.exists(info.dir + "/scaling_governor");
+  const bool minmax =
+      fs.exists(info.dir + "/scaling_min_freq") && fs.exists(info.dir + "/scaling_max_freq");
+  info.userspace =
+      has_word(governors, "userspace") && setspeed && fs.exists(info.dir + "/scaling_governor");
   if (!info.userspace && !minmax) {
     why = "cpu" + std::to_string(cpu) + ": neither the userspace governor nor scaling_min/max_freq";
     return false;
@@ -79,7 +81,8 @@ bool read_cpu(const Sysfs& fs, int cpu, CpuInfo& info, std::string& why) {
     info.related.push_back(cpu);
   std::sort(info.related.begin(), info.related.end());
   auto cur = fs.read_u64(info.dir + "/scaling_cur_freq");
-  info.level = cur ? Dvfs::nearest_level(info.table, std::uint32_t(*cur)) : int(info.table.size()) - 1;
+  info.level =
+      cur ? Dvfs::nearest_level(info.table, std::uint32_t(*cur)) : int(info.table.size()) - 1;
   return true;
 }
 
@@ -129,7 +132,8 @@ class CpufreqDvfs final : public Dvfs {
       auto original = fs_.read_raw(file);
       std::string warning;
       if (!original || !guard.save(real, *original, &warning)) {
-        warn_once("save:" + real, "cpufreq: cannot save " + real + " before changing it; left alone");
+        warn_once("save:" + real,
+                  "cpufreq: cannot save " + real + " before changing it; left alone");
         return false;
       }
       if (!warning.empty()) warn_once("statefile", warning);
@@ -157,7 +161,8 @@ class CpufreqDvfs final : public Dvfs {
   bool apply_minmax(const Policy& p, std::uint32_t khz) {
     const auto lo = fs_.read_u64(p.dir + "/scaling_min_freq").value_or(0);
     const std::string v = std::to_string(khz);
-    if (khz >= lo) return write(p.dir + "/scaling_max_freq", v) && write(p.dir + "/scaling_min_freq", v);
+    if (khz >= lo)
+      return write(p.dir + "/scaling_max_freq", v) && write(p.dir + "/scaling_min_freq", v);
     return write(p.dir + "/scaling_min_freq", v) && write(p.dir + "/scaling_max_freq", v);
   }
 
@@ -192,8 +197,10 @@ std::unique_ptr<Dvfs> make_cpufreq_dvfs(const Sysfs& fs, const Machine& machine,
     if (ec != std::errc() || p != name.data() + name.size()) continue;
     CpuInfo info;
     std::string why;
-    if (read_cpu(fs, cpu, info, why)) infos.push_back(std::move(info));
-    else if (!why.empty()) why_all += (why_all.empty() ? "" : "; ") + why;
+    if (read_cpu(fs, cpu, info, why))
+      infos.push_back(std::move(info));
+    else if (!why.empty())
+      why_all += (why_all.empty() ? "" : "; ") + why;
   }
   std::sort(infos.begin(), infos.end(), [](auto& a, auto& b) { return a.cpu < b.cpu; });
   // Group CPUs: by the kernel's policy, or by chip.

@@ -18,9 +18,9 @@
 namespace joule::plat {
 
 struct CpufreqStatus {
-  int domains = 0;           // controllable domains found
-  int writable = 0;          // of which joule may write
-  std::string detail;        // why some are missing or read-only
+  int domains = 0;     // controllable domains found
+  int writable = 0;    // of which joule may write
+  std::string detail;  // why some are missing or read-only
 };
 
 // domain_mode: "auto" (the kernel's policies), "core" (same: the hardware

@@ -102,18 +102,24 @@ class PapiMeter final : public EnergyMeter {
   void add_event(int code) {
     char name[PAPI_MAX_STR_LEN];
     PAPI_event_info_t info;
-    if (PAPI_event_code_to_name(code, name) != PAPI_OK || PAPI_get_event_info(code, &info) != PAPI_OK)
+    if (PAPI_event_code_to_name(code, name) != PAPI_OK ||
+        PAPI_get_event_info(code, &info) != PAPI_OK)
       return;
     const std::string n = name;
-    const bool energy = (n.find("ENERGY") != std::string::npos && n.find("_CNT") == std::string::npos &&
-                         n.find("MAX_") == std::string::npos);
+    const bool energy =
+        (n.find("ENERGY") != std::string::npos && n.find("_CNT") == std::string::npos &&
+         n.find("MAX_") == std::string::npos);
     const double s = scale_of(info.units, n);
     if (!energy || s == 0.0) return;
     std::string kind = "package";
-    if (n.find("DRAM") != std::string::npos) kind = "dram";
-    else if (n.find("PP0") != std::string::npos) kind = "core";
-    else if (n.find("PP1") != std::string::npos) kind = "uncore";
-    else if (n.find("SUBZONE") != std::string::npos) kind = "other";
+    if (n.find("DRAM") != std::string::npos)
+      kind = "dram";
+    else if (n.find("PP0") != std::string::npos)
+      kind = "core";
+    else if (n.find("PP1") != std::string::npos)
+      kind = "uncore";
+    else if (n.find("SUBZONE") != std::string::npos)
+      kind = "other";
     int chip = trailing_number(n, "PACKAGE");
     if (chip < 0 && n.find("SUBZONE") == std::string::npos) chip = trailing_number(n, "ZONE");
     names_.push_back(n);
@@ -138,7 +144,8 @@ bool papi_init(std::string* why) {
   std::call_once(g_once, [] {
     const int v = PAPI_library_init(PAPI_VER_CURRENT);
     if (v != PAPI_VER_CURRENT) {
-      g_init_error = v > 0 ? "PAPI library version mismatch" : std::string("PAPI_library_init: ") + PAPI_strerror(v);
+      g_init_error = v > 0 ? "PAPI library version mismatch"
+                           : std::string("PAPI_library_init: ") + PAPI_strerror(v);
       return;
     }
     const int t = PAPI_thread_init(thread_id);
@@ -163,11 +170,14 @@ bool PapiEventSet::open(const std::vector<std::string>& events, std::vector<std:
     return false;
   }
   for (const auto& e : events) {
-    if (PAPI_add_named_event(set, e.c_str()) == PAPI_OK) names_.push_back(e);
-    else if (skipped) skipped->push_back(e);
+    if (PAPI_add_named_event(set, e.c_str()) == PAPI_OK)
+      names_.push_back(e);
+    else if (skipped)
+      skipped->push_back(e);
   }
   if (names_.empty() || PAPI_start(set) != PAPI_OK) {
-    if (why) *why = names_.empty() ? "none of the requested PAPI events exists here" : "PAPI_start failed";
+    if (why)
+      *why = names_.empty() ? "none of the requested PAPI events exists here" : "PAPI_start failed";
     PAPI_cleanup_eventset(set);
     PAPI_destroy_eventset(&set);
     names_.clear();
@@ -207,7 +217,8 @@ bool papi_init(std::string* why) {
   if (why) *why = "joule was built without PAPI";
   return false;
 }
-bool PapiEventSet::open(const std::vector<std::string>&, std::vector<std::string>*, std::string* why) {
+bool PapiEventSet::open(const std::vector<std::string>&, std::vector<std::string>*,
+                        std::string* why) {
   return papi_init(why);
 }
 bool PapiEventSet::read(long long*) noexcept { return false; }

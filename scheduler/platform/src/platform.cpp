@@ -66,8 +66,8 @@ Platform::Platform(const rt::Config& cfg)
   choose_thermal(cfg);
   counters_ = cfg.platform.counters == "papi";
   counter_events_ = cfg.platform.counter_events;
-  if (task_clock_meter_ &&
-      std::find(counter_events_.begin(), counter_events_.end(), "perf::TASK-CLOCK") == counter_events_.end())
+  if (task_clock_meter_ && std::find(counter_events_.begin(), counter_events_.end(),
+                                     "perf::TASK-CLOCK") == counter_events_.end())
     counter_events_.push_back("perf::TASK-CLOCK");
   if (task_clock_meter_ && !counters_) counter_events_ = {"perf::TASK-CLOCK"};
   active_ = cfg.report || dvfs_->can_set() || counters_ || cfg.platform.meter != "auto" ||
@@ -83,7 +83,8 @@ void Platform::choose_dvfs(const rt::Config& cfg) {
   std::string want = p.dvfs;
   if (want == "auto" || want == "cpufreq") {
     CpufreqStatus st;
-    auto cf = cpufreq_present(sysfs_) ? make_cpufreq_dvfs(sysfs_, machine_, p.dvfs_domain, &st) : nullptr;
+    auto cf =
+        cpufreq_present(sysfs_) ? make_cpufreq_dvfs(sysfs_, machine_, p.dvfs_domain, &st) : nullptr;
     const std::string where = sysfs_.path("/sys/devices/system/cpu");
     if (cf && cf->num_domains() > 0) {
       if (st.writable < st.domains)
@@ -93,11 +94,12 @@ void Platform::choose_dvfs(const rt::Config& cfg) {
       dvfs_note_ = want == "auto" ? "auto: cpufreq found and writable" : "";
       return;
     }
-    const std::string why = !cf ? "no cpufreq under " + where
-                                : st.domains > 0 ? "cpufreq under " + where +
-                                                       " is not writable (changing frequencies needs root)"
-                                                 : "no usable cpufreq policy under " + where +
-                                                       (st.detail.empty() ? "" : " (" + st.detail + ")");
+    const std::string why =
+        !cf ? "no cpufreq under " + where
+        : st.domains > 0
+            ? "cpufreq under " + where + " is not writable (changing frequencies needs root)"
+            : "no usable cpufreq policy under " + where +
+                  (st.detail.empty() ? "" : " (" + st.detail + ")");
     if (want == "auto") {
       dvfs_ = make_none_dvfs();
       dvfs_note_ = "auto: " + why;
@@ -183,7 +185,9 @@ std::uint32_t Platform::frequency(int cpu) const {
   return f ? f : nominal_.back();
 }
 
-bool Platform::set_core_frequency(int cpu, std::uint32_t khz) { return dvfs_->set_frequency(cpu, khz); }
+bool Platform::set_core_frequency(int cpu, std::uint32_t khz) {
+  return dvfs_->set_frequency(cpu, khz);
+}
 
 bool Platform::set_chip_frequency(int chip, std::uint32_t khz) {
   bool any = false, ok = true;
@@ -191,7 +195,8 @@ bool Platform::set_chip_frequency(int chip, std::uint32_t khz) {
   for (const auto& pu : machine_.pus()) {
     if (pu.chip != chip) continue;
     const int d = dvfs_->domain_of(pu.cpu);
-    if (d < 0 || std::find(done_domains.begin(), done_domains.end(), d) != done_domains.end()) continue;
+    if (d < 0 || std::find(done_domains.begin(), done_domains.end(), d) != done_domains.end())
+      continue;
     done_domains.push_back(d);
     any = true;
     ok = dvfs_->set_frequency(pu.cpu, khz) && ok;
@@ -204,9 +209,10 @@ void Platform::apply_start_frequency() {
   for (int cpu : worker_cpu_) {
     const auto& t = dvfs_->pstates(cpu);
     if (t.empty()) continue;
-    const std::uint32_t khz = start_frequency_ == "min"   ? t.front()
-                              : start_frequency_ == "max" ? t.back()
-                                                          : std::uint32_t(std::stod(start_frequency_) * 1e6 + 0.5);
+    const std::uint32_t khz = start_frequency_ == "min" ? t.front()
+                              : start_frequency_ == "max"
+                                  ? t.back()
+                                  : std::uint32_t(std::stod(start_frequency_) * 1e6 + 0.5);
     dvfs_->set_frequency(cpu, khz);
     dvfs_->take_stall_ns(cpu);  // the start is not a task's transition
   }
@@ -215,7 +221,9 @@ void Platform::apply_start_frequency() {
 std::string Platform::describe() const {
   std::string s = "platform: machine " + machine_.describe() + "; dvfs " + dvfs_->describe();
   if (!dvfs_note_.empty()) s += " (" + dvfs_note_ + ")";
-  s += "; meter " + std::string(meter_ ? meter_->name() : task_clock_meter_ ? "model (perf::TASK-CLOCK)" : "model");
+  s += "; meter " + std::string(meter_              ? meter_->name()
+                                : task_clock_meter_ ? "model (perf::TASK-CLOCK)"
+                                                    : "model");
   if (!meter_note_.empty() && !meter_) s += " (" + meter_note_ + ")";
   s += "; thermal " + std::string(thermal_->name());
   if (!thermal_note_.empty() && !thermal_->measured()) s += " (" + thermal_note_ + ")";

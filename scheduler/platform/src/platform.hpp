@@ -27,15 +27,15 @@
 namespace joule::rt {
 struct Config;
 struct Task;
-class Runtime;
+struct RunInfo;
 }  // namespace joule::rt
 
 namespace joule::plat {
 
 struct EnergyReading {
-  double seconds = 0;             // since the runtime started
-  std::string source;             // "model", "rapl", "papi", "model (perf::TASK-CLOCK)"
-  bool chips_measured = false;    // chip_joules from a meter (else the model)
+  double seconds = 0;                     // since the runtime started
+  std::string source;                     // "model", "rapl", "papi", "model (perf::TASK-CLOCK)"
+  bool chips_measured = false;            // chip_joules from a meter (else the model)
   std::vector<double> chip_joules;        // per chip of the machine model
   std::vector<double> chip_model_joules;  // the power model's view, always
   std::vector<double> worker_joules;      // per worker's core, modelled
@@ -46,8 +46,8 @@ struct EnergyReading {
 struct LabelStats {
   std::string label;
   std::uint64_t tasks = 0;
-  std::uint64_t ns = 0;            // body time
-  std::uint64_t stretched_ns = 0;  // added by emulated DVFS
+  std::uint64_t ns = 0;             // body time
+  std::uint64_t stretched_ns = 0;   // added by emulated DVFS
   std::vector<long long> counters;  // per counter_names()
 };
 
@@ -87,7 +87,7 @@ class Platform {
   bool active() const noexcept { return active_; }
 
   // ---- the observer's hooks (platform_hooks.cpp) ----
-  void begin(const rt::Runtime& rt);
+  void begin(const rt::RunInfo& run);
   void end();
   bool has_slot(int worker) const noexcept {
     return worker >= 0 && std::size_t(worker) < slots_.size();
@@ -107,7 +107,8 @@ class Platform {
   void apply_start_frequency();
   double memory_bound(WorkerSlot& s, const char* label) const;
   void charge(WorkerSlot& s, std::uint64_t now) const;
-  std::vector<std::uint64_t> active_of(const WorkerSlot& s, std::uint64_t now, std::uint64_t* sleep) const;
+  std::vector<std::uint64_t> active_of(const WorkerSlot& s, std::uint64_t now,
+                                       std::uint64_t* sleep) const;
   EnergyReading reading_at(std::uint64_t now) const;
   void sample_locked(std::uint64_t now);
   void report_residency(std::ostream& os) const;

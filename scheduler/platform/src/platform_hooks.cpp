@@ -8,7 +8,6 @@
 #include "log.hpp"
 #include "observer.hpp"
 #include "platform.hpp"
-#include "runtime.hpp"
 #include "task.hpp"
 #include "trace_api.hpp"
 #include "worker_slot.hpp"
@@ -28,16 +27,16 @@ void add(std::atomic<std::uint64_t>& a, std::uint64_t v) noexcept {
 
 }  // namespace
 
-void Platform::begin(const rt::Runtime& rt) {
+void Platform::begin(const rt::RunInfo& run) {
   start_ns_ = rt::now_ns();
   last_sample_ns_.store(start_ns_);
-  const int n = rt.num_workers();
+  const int n = int(run.worker_cpus.size());
   worker_cpu_.clear();
   slots_.clear();
   const bool model_pus = machine_.synthetic() && !(dvfs_->caps() & kCapReal);
   for (int w = 0; w < n; ++w) {
     const int cpu = model_pus ? machine_.pus()[std::size_t(w) % machine_.pus().size()].cpu
-                              : rt.worker_cpu(w);
+                              : run.worker_cpus[std::size_t(w)];
     worker_cpu_.push_back(cpu);
     auto s = std::make_unique<WorkerSlot>();
     s->cpu = cpu;
@@ -47,7 +46,7 @@ void Platform::begin(const rt::Runtime& rt) {
     for (std::size_t i = 0; i < s->table->size(); ++i) s->active_ns[i].store(0);
     s->last.store(start_ns_);
     s->running.store(true);
-    s->trace_cpu = rt.worker_cpu(w);
+    s->trace_cpu = run.worker_cpus[std::size_t(w)];
     slots_.push_back(std::move(s));
   }
   trace_cpus();
@@ -56,7 +55,8 @@ void Platform::begin(const rt::Runtime& rt) {
   apply_start_frequency();
   dvfs_->reset_residency(start_ns_);
   if (meter_) meter_->start();
-  max_temp_ = last_temp_ = thermal_->update(start_ns_, std::vector<double>(std::size_t(num_chips()), 0.0));
+  max_temp_ = last_temp_ =
+      thermal_->update(start_ns_, std::vector<double>(std::size_t(num_chips()), 0.0));
   set_current_platform(this);
 }
 
@@ -132,7 +132,8 @@ double Platform::memory_bound(WorkerSlot& s, const char* label) const {
 // t * (fmax/f - 1) * (1 - m), plus any frequency-change stall it owes.
 // t excludes what ran inside the task's taskwait (nested tasks, with their
 // own stretch) and reported sleep there, so nothing is stretched twice.
-void Platform::task_end(const rt::Task& t, int worker, std::uint64_t start_ns, std::uint64_t end_ns) {
+void Platform::task_end(const rt::Task& t, int worker, std::uint64_t start_ns,
+                        std::uint64_t end_ns) {
   WorkerSlot& s = *slots_[std::size_t(worker)];
   std::uint64_t own = end_ns - start_ns;
   if (!s.excluded.empty()) {
@@ -144,7 +145,8 @@ void Platform::task_end(const rt::Task& t, int worker, std::uint64_t start_ns, s
   acc.ns += end_ns - start_ns;
   if (counters_ && s.papi.is_open() && s.papi.read(s.now_values.data())) {
     acc.counters.resize(s.now_values.size(), 0);
-    for (std::size_t i = 0; i < s.now_values.size(); ++i) acc.counters[i] += s.now_values[i] - s.at_start[i];
+    for (std::size_t i = 0; i < s.now_values.size(); ++i)
+      acc.counters[i] += s.now_values[i] - s.at_start[i];
   }
   if (dvfs_->caps() & kCapStretch) {
     std::uint64_t extra = 0;
@@ -174,12 +176,15 @@ void Platform::idle(int worker, bool sleeping, std::uint64_t now) {
   if (rt::trace::enabled() && !s.traced) trace_first(s);
   charge(s, now);
   s.sleeping.store(sleeping, std::memory_order_relaxed);
-  if (sleeping) s.sleep_since = now;
-  else if (!s.excluded.empty() && now > s.sleep_since) s.excluded.back() += now - s.sleep_since;
+  if (sleeping)
+    s.sleep_since = now;
+  else if (!s.excluded.empty() && now > s.sleep_since)
+    s.excluded.back() += now - s.sleep_since;
 }
 
 void Platform::periodic(std::uint64_t now) {
-  if (now - last_sample_ns_.load(std::memory_order_relaxed) < 20'000'000) return;  // every 20 ms at most
+  if (now - last_sample_ns_.load(std::memory_order_relaxed) < 20'000'000)
+    return;  // every 20 ms at most
   std::lock_guard guard(sample_mu_);
   sample_locked(now);
 }

@@ -6,8 +6,8 @@
 #include "log.hpp"
 #include "observer.hpp"
 #include "platform.hpp"
+#include "platform_observer.hpp"
 #include "restore_guard.hpp"
-#include "runtime.hpp"
 #include "state_file.hpp"
 
 namespace joule::plat {
@@ -18,8 +18,8 @@ class PlatformObserver final : public rt::Observer {
   explicit PlatformObserver(std::unique_ptr<Platform> p) : p_(std::move(p)) {}
   const char* name() const override { return "platform"; }
 
-  void on_runtime_start(const rt::Runtime& rt) override { p_->begin(rt); }
-  void on_runtime_stop(const rt::Runtime&) override { p_->end(); }
+  void on_runtime_start(const rt::RunInfo& run) override { p_->begin(run); }
+  void on_runtime_stop(const rt::RunInfo&) override { p_->end(); }
   // Only the process's own workers have slots: threads that are not workers
   // (-1) and workers on borrowed CPUs (beyond the slots) are not modelled.
   void on_worker_start(int worker, int) override {
@@ -49,8 +49,8 @@ class PlatformObserver final : public rt::Observer {
 };
 
 void repair_stale(const rt::Config& cfg) {
-  const std::string dir =
-      cfg.platform.state_dir.empty() ? rt::Config::Platform::default_state_dir() : cfg.platform.state_dir;
+  const std::string dir = cfg.platform.state_dir.empty() ? rt::Config::Platform::default_state_dir()
+                                                         : cfg.platform.state_dir;
   const RepairResult r = repair_stale_states(dir);
   if (r.repaired == 0 && r.failed == 0) return;
   for (const auto& m : r.messages) note(m + " (state file in " + dir + ")");
@@ -58,23 +58,20 @@ void repair_stale(const rt::Config& cfg) {
 
 }  // namespace
 
-}  // namespace joule::plat
-
-namespace joule::rt {
-
-std::unique_ptr<Observer> make_platform_observer(const Config& cfg) {
-  plat::repair_stale(cfg);
-  const std::string dir =
-      cfg.platform.state_dir.empty() ? Config::Platform::default_state_dir() : cfg.platform.state_dir;
-  if (!plat::platform_wanted(cfg)) {
-    if (cfg.dump) plat::note("platform: off (JOULE_DVFS=" + cfg.platform.dvfs + ", nothing else asks for it)");
+std::unique_ptr<rt::Observer> make_platform_observer(const rt::Config& cfg) {
+  repair_stale(cfg);
+  const std::string dir = cfg.platform.state_dir.empty() ? rt::Config::Platform::default_state_dir()
+                                                         : cfg.platform.state_dir;
+  if (!platform_wanted(cfg)) {
+    if (cfg.dump)
+      note("platform: off (JOULE_DVFS=" + cfg.platform.dvfs + ", nothing else asks for it)");
     return nullptr;
   }
-  plat::RestoreGuard::instance().set_state_dir(dir);
-  auto p = std::make_unique<plat::Platform>(cfg);
-  if (cfg.dump) plat::note(p->describe());
+  RestoreGuard::instance().set_state_dir(dir);
+  auto p = std::make_unique<Platform>(cfg);
+  if (cfg.dump) note(p->describe());
   if (!p->active()) return nullptr;
-  return std::make_unique<plat::PlatformObserver>(std::move(p));
+  return std::make_unique<PlatformObserver>(std::move(p));
 }
 
-}  // namespace joule::rt
+}  // namespace joule::plat

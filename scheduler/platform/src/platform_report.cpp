@@ -7,6 +7,7 @@
 
 #include "observer.hpp"
 #include "platform.hpp"
+#include "text.hpp"
 #include "worker_slot.hpp"
 
 namespace joule::plat {
@@ -18,18 +19,6 @@ std::string fmt(const char* f, double a) {
   return buf;
 }
 
-std::string cpu_list(const std::vector<int>& cpus) {
-  std::string out;
-  for (std::size_t i = 0; i < cpus.size();) {
-    std::size_t j = i;
-    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
-    out += (out.empty() ? "" : ",") + std::to_string(cpus[i]);
-    if (j > i) out += "-" + std::to_string(cpus[j]);
-    i = j + 1;
-  }
-  return out;
-}
-
 }  // namespace
 
 std::vector<std::uint64_t> Platform::active_of(const WorkerSlot& s, std::uint64_t now,
@@ -39,7 +28,8 @@ std::vector<std::uint64_t> Platform::active_of(const WorkerSlot& s, std::uint64_
   *sleep = s.sleep_ns.load(std::memory_order_relaxed);
   const std::uint64_t last = s.last.load(std::memory_order_relaxed);
   if (s.running.load(std::memory_order_relaxed) && now > last) {  // the open interval
-    if (s.sleeping.load(std::memory_order_relaxed)) *sleep += now - last;
+    if (s.sleeping.load(std::memory_order_relaxed))
+      *sleep += now - last;
     else {
       const int lvl = dvfs_->level(s.cpu);
       a[lvl < 0 ? a.size() - 1 : std::size_t(lvl)] += now - last;
@@ -50,7 +40,8 @@ std::vector<std::uint64_t> Platform::active_of(const WorkerSlot& s, std::uint64_
     // across P-states keeps the hooks' proportions.
     std::uint64_t total = 0;
     for (auto v : a) total += v;
-    const std::uint64_t wall = total + *sleep, cpu = std::min<std::uint64_t>(std::uint64_t(s.task_clock_ns), wall);
+    const std::uint64_t wall = total + *sleep,
+                        cpu = std::min<std::uint64_t>(std::uint64_t(s.task_clock_ns), wall);
     for (auto& v : a) v = total ? std::uint64_t(double(v) * double(cpu) / double(total)) : 0;
     if (!total && !a.empty()) a.back() = cpu;
     *sleep = wall - cpu;
@@ -128,7 +119,8 @@ void Platform::report(std::ostream& os) const {
   const EnergyReading& r = final_;
   const double secs = r.seconds > 0 ? r.seconds : 1e-9;
   os << "== platform ==\n" << describe() << "\n";
-  const std::string how = r.chips_measured ? "measured (" + r.source + ")" : "modelled (" + r.source + ")";
+  const std::string how =
+      r.chips_measured ? "measured (" + r.source + ")" : "modelled (" + r.source + ")";
   os << "time: " << fmt("%.3f", r.seconds) << " s, energy: " << fmt("%.3f", r.total_joules())
      << " J " << how << ", average power: " << fmt("%.2f", r.total_joules() / secs) << " W\n";
   for (int c = 0; c < num_chips(); ++c) {
@@ -136,11 +128,13 @@ void Platform::report(std::ostream& os) const {
     const auto cpus = worker_cpus_of_chip(c);
     if (cpus.empty() && !(r.chips_measured && r.chip_joules[cu] > 0)) continue;
     os << "  chip " << c << ": " << fmt("%.3f", r.chip_joules[cu]) << " J "
-       << (r.chips_measured ? "measured" : "modelled") << ", " << fmt("%.2f", r.chip_joules[cu] / secs) << " W";
+       << (r.chips_measured ? "measured" : "modelled") << ", "
+       << fmt("%.2f", r.chip_joules[cu] / secs) << " W";
     if (r.chips_measured) os << " (model: " << fmt("%.3f", r.chip_model_joules[cu]) << " J)";
     if (cu < last_temp_.size() && !std::isnan(last_temp_[cu]))
-      os << ", temperature " << fmt("%.1f", last_temp_[cu]) << " C (max " << fmt("%.1f", max_temp_[cu])
-         << " C, " << (thermal_->measured() ? "measured" : "RC model") << ")";
+      os << ", temperature " << fmt("%.1f", last_temp_[cu]) << " C (max "
+         << fmt("%.1f", max_temp_[cu]) << " C, " << (thermal_->measured() ? "measured" : "RC model")
+         << ")";
     os << "\n";
     for (std::size_t w = 0; w < slots_.size(); ++w) {
       if (slots_[w]->chip != c) continue;
@@ -148,9 +142,11 @@ void Platform::report(std::ostream& os) const {
       const auto a = active_of(*slots_[w], end_ns_, &sleep);
       std::uint64_t act = 0;
       for (auto v : a) act += v;
-      os << "    core: cpu " << slots_[w]->cpu << " (worker " << w << "): " << fmt("%.3f", r.worker_joules[w])
-         << " J modelled, " << fmt("%.2f", r.worker_joules[w] / secs) << " W, active "
-         << fmt("%.1f", 100.0 * double(act) / double(std::max<std::uint64_t>(1, act + sleep))) << " %\n";
+      os << "    core: cpu " << slots_[w]->cpu << " (worker " << w
+         << "): " << fmt("%.3f", r.worker_joules[w]) << " J modelled, "
+         << fmt("%.2f", r.worker_joules[w] / secs) << " W, active "
+         << fmt("%.1f", 100.0 * double(act) / double(std::max<std::uint64_t>(1, act + sleep)))
+         << " %\n";
     }
   }
   if (!r.domains.empty()) {
@@ -178,14 +174,18 @@ void Platform::report_residency(std::ostream& os) const {
     std::uint64_t total = 0;
     for (auto v : res) total += v;
     const auto& table = dvfs_->pstates(s->cpu);
-    os << "  cpu " << cpu_list(dvfs_->domain_cpus(d)) << ":";
+    os << "  cpu " << rt::format_cpu_list(dvfs_->domain_cpus(d)) << ":";
     for (std::size_t i = table.size(); i-- > 0;)
-      if (res[i]) os << " " << fmt("%.2f", table[i] / 1e6) << " GHz " << fmt("%.1f", 100.0 * double(res[i]) / double(std::max<std::uint64_t>(1, total))) << "%";
+      if (res[i])
+        os << " " << fmt("%.2f", table[i] / 1e6) << " GHz "
+           << fmt("%.1f", 100.0 * double(res[i]) / double(std::max<std::uint64_t>(1, total)))
+           << "%";
     os << "\n";
   }
   if (dvfs_->caps() & kCapStretch) {
     std::uint64_t tasks = 0, ns = 0, stall = 0;
-    for (const auto& s : slots_) tasks += s->stretched_tasks, ns += s->stretched_ns, stall += s->stalled_ns;
+    for (const auto& s : slots_)
+      tasks += s->stretched_tasks, ns += s->stretched_ns, stall += s->stalled_ns;
     os << "emulated DVFS: " << tasks << " task(s) stretched by " << fmt("%.6f", double(ns) * 1e-9)
        << " s in total; frequency-change stalls " << fmt("%.6f", double(stall) * 1e-9) << " s\n";
   }

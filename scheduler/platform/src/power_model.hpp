@@ -25,7 +25,9 @@ class PowerModel {
   double core_joules(const std::vector<std::uint32_t>& table_khz,
                      const std::vector<std::uint64_t>& active_ns, std::uint64_t sleep_ns) const;
   // Uncore energy of one chip over wall_ns.
-  double uncore_joules(std::uint64_t wall_ns) const noexcept { return uncore_w_ * double(wall_ns) * 1e-9; }
+  double uncore_joules(std::uint64_t wall_ns) const noexcept {
+    return uncore_w_ * double(wall_ns) * 1e-9;
+  }
 
  private:
   std::vector<std::pair<double, double>> points_;  // ascending GHz

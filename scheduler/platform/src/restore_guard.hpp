@@ -48,9 +48,9 @@ class RestoreGuard {
     unsigned len;
   };
   static constexpr std::size_t kCapacity = 8192;
-  std::unique_ptr<Slot[]> slots_;      // written before count_ is published
+  std::unique_ptr<Slot[]> slots_;  // written before count_ is published
   std::atomic<std::size_t> count_{0};
-  char state_path_[600] = {0};         // for unlink from a handler
+  char state_path_[600] = {0};  // for unlink from a handler
   mutable std::mutex mu_;
   std::string dir_;
   StateRecord record_;

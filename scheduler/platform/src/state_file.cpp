@@ -46,9 +46,7 @@ std::optional<std::string> unhex(const std::string& s) {
   return out;
 }
 
-std::optional<std::string> read_whole(const std::string& path) {
-  return Sysfs("/").read_raw(path);
-}
+std::optional<std::string> read_whole(const std::string& path) { return Sysfs("/").read_raw(path); }
 
 bool same_content(const SavedFile& f) {
   auto now = read_whole(f.path);

@@ -38,9 +38,9 @@ bool process_alive(int pid, unsigned long long start_time);
 int restore_files(const std::vector<SavedFile>& files, std::vector<std::string>* errors);
 
 struct RepairResult {
-  int repaired = 0;     // state files whose changes were undone
-  int failed = 0;       // files that could not be restored
-  int live = 0;         // state files of processes still running (left alone)
+  int repaired = 0;  // state files whose changes were undone
+  int failed = 0;    // files that could not be restored
+  int live = 0;      // state files of processes still running (left alone)
   std::vector<std::string> messages;
 };
 // Undoes the state files in `dir` of processes that are gone (all of them

@@ -48,8 +48,7 @@ std::optional<std::string> Sysfs::read_raw(std::string_view kernel_path) const {
 std::optional<std::string> Sysfs::read(std::string_view kernel_path) const {
   auto s = read_raw(kernel_path);
   if (!s) return s;
-  while (!s->empty() && (s->back() == '\n' || s->back() == ' ' || s->back() == '\t'))
-    s->pop_back();
+  while (!s->empty() && (s->back() == '\n' || s->back() == ' ' || s->back() == '\t')) s->pop_back();
   return s;
 }
 

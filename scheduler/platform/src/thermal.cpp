@@ -8,7 +8,9 @@
 namespace joule::plat {
 
 RcThermal::RcThermal(RcParams p, int chips, double initial_watts, std::uint64_t now_ns)
-    : p_(std::move(p)), temp_(std::size_t(chips)), last_joules_(std::size_t(chips), 0.0),
+    : p_(std::move(p)),
+      temp_(std::size_t(chips)),
+      last_joules_(std::size_t(chips), 0.0),
       last_ns_(now_ns) {
   for (int c = 0; c < chips; ++c) temp_[std::size_t(c)] = steady_state(c, initial_watts);
 }
@@ -18,7 +20,8 @@ double RcThermal::steady_state(int chip, double watts) const {
   return p_.alpha * (p_.air + hot) + p_.beta * watts + p_.gamma;
 }
 
-std::vector<double> RcThermal::update(std::uint64_t now_ns, const std::vector<double>& chip_joules) {
+std::vector<double> RcThermal::update(std::uint64_t now_ns,
+                                      const std::vector<double>& chip_joules) {
   if (now_ns > last_ns_) {
     const double dt = double(now_ns - last_ns_) * 1e-9;
     const double decay = std::exp(-dt / p_.tau_s);
@@ -46,7 +49,8 @@ int number_after(const std::string& s, const std::string& prefix) {
 // Files whose millidegree reading stands for a chip.
 class SensorThermal final : public Thermal {
  public:
-  SensorThermal(Sysfs fs, std::vector<std::string> files) : fs_(std::move(fs)), files_(std::move(files)) {}
+  SensorThermal(Sysfs fs, std::vector<std::string> files)
+      : fs_(std::move(fs)), files_(std::move(files)) {}
   const char* name() const override { return "hwmon"; }
   bool measured() const override { return true; }
   std::vector<double> update(std::uint64_t, const std::vector<double>&) override {
@@ -78,7 +82,8 @@ std::map<int, std::string> hwmon_chips(const Sysfs& fs) {
       if (f.rfind("temp", 0) != 0 || f.size() < 7 || f.substr(f.size() - 6) != "_input") continue;
       const std::string input = dir + "/" + f;
       if (!fs.read_u64(input)) continue;
-      const std::string label = fs.read(dir + "/" + f.substr(0, f.size() - 6) + "_label").value_or("");
+      const std::string label =
+          fs.read(dir + "/" + f.substr(0, f.size() - 6) + "_label").value_or("");
       const int pkg = number_after(label, "Package id ");
       if (name == "coretemp" && pkg >= 0) out.emplace(pkg, input);
       if (amd && (first.empty() || label == "Tctl" || label == "Tdie")) first = input;
@@ -95,7 +100,8 @@ std::map<int, std::string> zone_chips(const Sysfs& fs) {
   for (const auto& z : fs.list(base)) {
     if (z.rfind("thermal_zone", 0) != 0) continue;
     const std::string dir = base + "/" + z;
-    if (fs.read(dir + "/type").value_or("") != "x86_pkg_temp" || !fs.read_u64(dir + "/temp")) continue;
+    if (fs.read(dir + "/type").value_or("") != "x86_pkg_temp" || !fs.read_u64(dir + "/temp"))
+      continue;
     out.emplace(index++, dir + "/temp");
   }
   return out;
@@ -107,7 +113,9 @@ std::unique_ptr<Thermal> make_sensor_thermal(const Sysfs& fs, int chips, std::st
   auto found = hwmon_chips(fs);
   if (found.empty()) found = zone_chips(fs);
   if (found.empty()) {
-    if (why) *why = "no hwmon (coretemp, k10temp) or x86_pkg_temp thermal zone under " + fs.path("/sys/class");
+    if (why)
+      *why = "no hwmon (coretemp, k10temp) or x86_pkg_temp thermal zone under " +
+             fs.path("/sys/class");
     return nullptr;
   }
   std::vector<std::string> files(std::size_t(std::max(chips, found.rbegin()->first + 1)));

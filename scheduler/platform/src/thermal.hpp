@@ -22,7 +22,8 @@ class Thermal {
   virtual bool measured() const = 0;
   // Advances to `now` given each chip's energy so far (joules, cumulative),
   // and returns the temperatures in degrees Celsius (NaN: unknown chip).
-  virtual std::vector<double> update(std::uint64_t now_ns, const std::vector<double>& chip_joules) = 0;
+  virtual std::vector<double> update(std::uint64_t now_ns,
+                                     const std::vector<double>& chip_joules) = 0;
 };
 
 struct RcParams {

@@ -19,16 +19,16 @@ struct LabelAcc {
 };
 
 struct alignas(64) WorkerSlot {
-  int cpu = 0;   // platform CPU
+  int cpu = 0;  // platform CPU
   int chip = 0;
-  int trace_cpu = -1;   // the worker's real CPU: its row in a trace
-  bool traced = false;  // its starting frequency is in the trace
+  int trace_cpu = -1;                                 // the worker's real CPU: its row in a trace
+  bool traced = false;                                // its starting frequency is in the trace
   const std::vector<std::uint32_t>* table = nullptr;  // this CPU's P-states
   std::unique_ptr<std::atomic<std::uint64_t>[]> active_ns;  // per P-state
   std::atomic<std::uint64_t> sleep_ns{0};
-  std::atomic<std::uint64_t> last{0};      // end of the charged time
+  std::atomic<std::uint64_t> last{0};  // end of the charged time
   std::atomic<bool> sleeping{false};
-  std::atomic<bool> running{false};        // between worker start and stop
+  std::atomic<bool> running{false};  // between worker start and stop
   std::uint64_t stretched_ns = 0, stalled_ns = 0, stretched_tasks = 0;
   // Per task open on this worker (nested tasks run inside a taskwait):
   // time inside it that was not its own work (nested tasks, sleeping).

@@ -142,7 +142,8 @@ void run_chunk(void *ctx, int64_t lo, int64_t hi) {
 template <class F>
 void taskloop(int64_t n, int64_t grainsize, const joule_task_options_t *o, F &&body) {
   typedef typename std::remove_reference<F>::type B;
-  taskloop_run(&run_chunk<B>, const_cast<void *>(static_cast<const void *>(&body)), n, grainsize, o);
+  taskloop_run(&run_chunk<B>, const_cast<void *>(static_cast<const void *>(&body)), n, grainsize,
+               o);
 }
 
 }  // namespace joule_oss

@@ -11,11 +11,15 @@ class OwnCpusManager final : public CpuManager {
   const char* name() const override { return "own"; }
 };
 
+CpuManagerFactory g_lending = nullptr;
+
 }  // namespace
 
+void set_lending_factory(CpuManagerFactory make) noexcept { g_lending = make; }
+
 std::unique_ptr<CpuManager> make_cpu_manager(const Config& cfg) {
-  if (cfg.lewi.mode != "off")
-    if (auto m = make_lewi_cpu_manager(cfg)) return m;
+  if (cfg.lewi.mode != "off" && g_lending)
+    if (auto m = g_lending(cfg)) return m;
   return std::make_unique<OwnCpusManager>();
 }
 

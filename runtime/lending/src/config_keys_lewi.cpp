@@ -9,9 +9,6 @@
 namespace joule::rt {
 namespace {
 
-std::string b2s(bool b) { return b ? "1" : "0"; }
-std::string bool_values() { return "0, 1, true, false, yes, no, on, off"; }
-
 // A POSIX shared-memory name: one leading '/', no other, 2..200 characters.
 // A name without the slash gets one.
 std::string shm_name(std::string_view v) {
@@ -47,7 +44,7 @@ std::vector<ConfigKey> lewi_config_keys() {
        "keep the calling thread's CPU during a blocking MPI call (for MPIs that busy-wait); "
        "0 lends it too",
        [](Config& c, std::string_view v) { c.lewi.keep_cpu = parse_bool(v); },
-       [](const Config& c) { return b2s(c.lewi.keep_cpu); }},
+       [](const Config& c) { return format_bool(c.lewi.keep_cpu); }},
       {"JOULE_LEWI_SHM",
        [] { return std::string("a shared-memory name such as /joule-cpus-test (empty: default)"); },
        "name of the node's CPU table; processes share CPUs only within one name",

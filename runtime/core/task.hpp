@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <exception>
 
-#include "joule/joule.h"
+#include "joule/types.h"
 #include "small_vector.hpp"
 #include "spin_lock.hpp"
 
@@ -36,7 +36,7 @@ inline constexpr std::uint16_t final = 1;       // descendants run inline
 inline constexpr std::uint16_t undeferred = 2;  // if(0): the creator runs it once ready
 inline constexpr std::uint16_t root = 4;        // implicit task of a thread
 inline constexpr std::uint16_t submitted = 8;
-inline constexpr std::uint16_t serial = 16;     // runtime runs tasks inline (serial_inline)
+inline constexpr std::uint16_t serial = 16;  // runtime runs tasks inline (serial_inline)
 }  // namespace task_flag
 
 inline constexpr std::int64_t kBodyBias = std::int64_t(1) << 62;

@@ -12,19 +12,27 @@
 #include <memory>
 #include <vector>
 
+#include "clock.hpp"
+
 namespace joule::rt {
 
 struct Task;
 struct Config;
-class Runtime;
+
+// What observers learn of a run when it starts and stops.
+struct RunInfo {
+  std::vector<int> worker_cpus;  // the process's own workers, by worker index
+  std::size_t observers = 0;     // how many observers this run has
+  std::uint64_t start_ns = 0;    // now_ns() at start
+};
 
 class Observer {
  public:
   virtual ~Observer() = default;
   virtual const char* name() const = 0;
 
-  virtual void on_runtime_start(const Runtime&) {}
-  virtual void on_runtime_stop(const Runtime&) {}
+  virtual void on_runtime_start(const RunInfo&) {}
+  virtual void on_runtime_stop(const RunInfo&) {}
   virtual void on_worker_start(int /*worker*/, int /*cpu*/) {}
   virtual void on_worker_stop(int /*worker*/) {}
   virtual void on_task_submit(const Task&, int /*worker*/) {}
@@ -43,19 +51,14 @@ class Observer {
   virtual void report(std::ostream&) const {}
 };
 
-// Monotonic nanoseconds shared by every observer (CLOCK_MONOTONIC).
-std::uint64_t now_ns() noexcept;
-
 using ObserverFactory = std::unique_ptr<Observer> (*)(const Config&);
-// Every subsystem's factory; each returns nullptr when its config says off.
+// Every registered factory in registration order; each returns nullptr
+// when its config says off. api/ registers the built-in subsystems (the
+// platform layer first, then tracing, which must see the platform's effects).
 std::vector<std::unique_ptr<Observer>> make_observers(const Config& cfg);
-// Adds a factory used by the next starts (tools and tests); not thread-safe
-// against a concurrent start.
+// Adds a factory used by the next starts (api/, tools and tests); a factory
+// added twice is added once. Not thread-safe against a concurrent start.
 void register_observer_factory(ObserverFactory make);
 void unregister_observer_factory(ObserverFactory make);
-
-// Built-in subsystems (scheduler/platform, runtime/instrument).
-std::unique_ptr<Observer> make_platform_observer(const Config& cfg);
-std::unique_ptr<Observer> make_trace_observer(const Config& cfg);
 
 }  // namespace joule::rt

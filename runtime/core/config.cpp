@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
-#include "joule/joule.hpp"
+#include "joule/types.hpp"
 
 extern char** environ;
 
@@ -14,12 +15,6 @@ namespace joule::rt {
 namespace {
 
 constexpr std::string_view kPrefix = "JOULE_";
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
 
 [[noreturn]] void config_error(const std::string& msg) {
   throw joule::error(JOULE_ERR_CONFIG, "joule: configuration error: " + msg);
@@ -53,8 +48,8 @@ Settings file_settings(const std::string& path) {
     if (l.empty() || l.front() == '#') continue;
     auto eq = l.find('=');
     if (eq == std::string_view::npos)
-      config_error(path + ":" + std::to_string(n) + ": expected KEY=VALUE, got '" +
-                   std::string(l) + "'");
+      config_error(path + ":" + std::to_string(n) + ": expected KEY=VALUE, got '" + std::string(l) +
+                   "'");
     out.emplace_back(path + ":" + std::to_string(n) + ": " + std::string(trim(l.substr(0, eq))),
                      std::string(trim(l.substr(eq + 1))));
   }
@@ -79,6 +74,9 @@ bool parse_bool(std::string_view v) {
   throw std::invalid_argument("not a boolean");
 }
 
+std::string format_bool(bool b) { return b ? "1" : "0"; }
+std::string bool_values() { return "0, 1, true, false, yes, no, on, off"; }
+
 std::int64_t parse_int(std::string_view v, std::int64_t lo, std::int64_t hi) {
   v = trim(v);
   std::int64_t x = 0;
@@ -87,36 +85,6 @@ std::int64_t parse_int(std::string_view v, std::int64_t lo, std::int64_t hi) {
     throw std::invalid_argument("not an integer");
   if (x < lo || x > hi) throw std::invalid_argument("out of range");
   return x;
-}
-
-std::vector<int> parse_cpu_list(std::string_view v) {
-  std::vector<int> cpus;
-  v = trim(v);
-  while (!v.empty()) {
-    auto comma = v.find(',');
-    std::string_view item = trim(v.substr(0, comma));
-    v = comma == std::string_view::npos ? std::string_view{} : v.substr(comma + 1);
-    auto dash = item.find('-');
-    int a = int(parse_int(item.substr(0, dash), 0, 65535));
-    int b = dash == std::string_view::npos ? a : int(parse_int(item.substr(dash + 1), 0, 65535));
-    if (b < a) throw std::invalid_argument("descending range");
-    for (int c = a; c <= b; ++c) cpus.push_back(c);
-  }
-  std::sort(cpus.begin(), cpus.end());
-  cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
-  return cpus;
-}
-
-std::string format_cpu_list(const std::vector<int>& cpus) {
-  std::string out;
-  for (std::size_t i = 0; i < cpus.size();) {
-    std::size_t j = i;
-    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
-    out += (out.empty() ? "" : ",") + std::to_string(cpus[i]);
-    if (j > i) out += "-" + std::to_string(cpus[j]);
-    i = j + 1;
-  }
-  return out;
 }
 
 void Config::set(std::string_view key, std::string_view value, const std::string& where) {
@@ -153,6 +121,31 @@ std::string Config::dump_text() const {
   os << "joule configuration:\n";
   for (const auto& k : config_keys()) os << "  " << k.name << "=" << k.get(*this) << "\n";
   return os.str();
+}
+
+// The environment is read here, in the one place that reads it: the state
+// file's default folder and the MPI launcher's rank.
+std::string Config::Platform::default_state_dir() {
+  const char* x = std::getenv("XDG_RUNTIME_DIR");
+  if (x && *x) return std::string(x) + "/joule";
+  return "/run/joule";
+}
+
+int Config::Trace::launcher_rank() {
+  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"}) {
+    const char* v = std::getenv(var);
+    if (!v || !*v) continue;
+    char* end = nullptr;
+    const long r = std::strtol(v, &end, 10);
+    if (*end == '\0' && r >= 0 && r < (1L << 24)) return int(r);
+  }
+  return -1;
+}
+
+std::vector<std::uint32_t> Config::Platform::default_pstates_khz() {
+  std::vector<std::uint32_t> khz;
+  for (std::uint32_t f = 1200000; f <= 2400000; f += 100000) khz.push_back(f);
+  return khz;
 }
 
 }  // namespace joule::rt

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "text.hpp"
+
 namespace joule::rt {
 
 using Settings = std::vector<std::pair<std::string, std::string>>;
@@ -36,8 +38,8 @@ struct Config {
   struct Platform {
     std::string dvfs = "auto";         // JOULE_DVFS: auto | none | emulated | cpufreq
     std::string dvfs_domain = "auto";  // JOULE_DVFS_DOMAIN: auto | core | chip
-    std::string pstates_spec = "1.2-2.4:0.1";  // JOULE_PSTATES (GHz), parsed below
-    std::vector<std::uint32_t> pstates_khz;    // ascending; empty: from pstates_spec
+    std::string pstates_spec = "1.2-2.4:0.1";  // JOULE_PSTATES (GHz), as given
+    std::vector<std::uint32_t> pstates_khz = default_pstates_khz();  // the spec, parsed
     int dvfs_latency_us = 10;                  // JOULE_DVFS_LATENCY_US (emulated)
     std::string dvfs_start;  // JOULE_DVFS_START: "" (as found), min, max or GHz
     std::vector<std::pair<std::string, double>> memory_bound;  // JOULE_MEMORY_BOUND
@@ -61,8 +63,10 @@ struct Config {
     // $XDG_RUNTIME_DIR/joule or /run/joule: read here so that the platform
     // layer never reads the environment.
     static std::string default_state_dir();
-    // The P-state table in kHz (pstates_khz, or the default spec parsed).
-    std::vector<std::uint32_t> pstate_table() const;
+    // The P-state table in kHz, ascending.
+    const std::vector<std::uint32_t>& pstate_table() const noexcept { return pstates_khz; }
+    // 1.2 to 2.4 GHz in 0.1 GHz steps: the seed-000 platform.
+    static std::vector<std::uint32_t> default_pstates_khz();
   } platform;
 
   // Observability: traces and the end-of-run report (config_keys_trace.cpp).
@@ -107,17 +111,19 @@ struct ConfigKey {
   std::string (*get)(const Config&);
 };
 
-// The whole table: core keys plus each subsystem's section.
+// The whole table: the core keys, then every section added so far. Each
+// layer owns the keys of its section (engine, scheduler, platform, trace,
+// lending) and api/ adds them once, before the first start.
 const std::vector<ConfigKey>& config_keys();
 std::vector<ConfigKey> core_config_keys();
-std::vector<ConfigKey> platform_config_keys();
-std::vector<ConfigKey> trace_config_keys();
-std::vector<ConfigKey> lewi_config_keys();
+using ConfigSection = std::vector<ConfigKey> (*)();
+// Appends a section's keys (a section added twice is added once).
+void add_config_section(ConfigSection section);
 
-// Helpers the key table uses; exposed for tests.
+// Helpers the key tables share; exposed for tests.
 bool parse_bool(std::string_view v);
+std::string format_bool(bool b);
+std::string bool_values();  // the allowed spellings, for ConfigKey::allowed
 std::int64_t parse_int(std::string_view v, std::int64_t lo, std::int64_t hi);
-std::vector<int> parse_cpu_list(std::string_view v);
-std::string format_cpu_list(const std::vector<int>& cpus);
 
 }  // namespace joule::rt

@@ -21,7 +21,7 @@ enum State : std::uint32_t {
 };
 
 inline const char* state_name(std::uint32_t s) {
-  static const char* const kNames[] = {"Idle",     "Running", "Sleeping", "Lent CPU",
+  static const char* const kNames[] = {"Idle",         "Running", "Sleeping", "Lent CPU",
                                        "Borrowed CPU", "MPI",     "Offload"};
   return s < kNumStates ? kNames[s] : "Unknown";
 }
@@ -44,19 +44,19 @@ inline constexpr double kCounterScale = 1000.0;
 enum Event : std::uint32_t {
   // runtime/src/dep_domain.cpp, on the creating thread, for every edge
   // pred -> succ really added: kEvDependencyFrom then kEvDependency, at once.
-  kEvDependency = 1,      // value: successor task id
+  kEvDependency = 1,  // value: successor task id
   // runtime/lending (CpuTable::apply), on the thread that made the change.
-  kEvCpuLend = 2,         // value: cpu + 1
-  kEvCpuBorrow = 3,       // value: cpu + 1
-  kEvCpuReclaim = 4,      // value: cpu + 1
-  kEvCpuReturn = 5,       // value: cpu + 1
-  kEvMpiCall = 6,         // libjoule-mpi: interned call name id, 0 on leave
+  kEvCpuLend = 2,     // value: cpu + 1
+  kEvCpuBorrow = 3,   // value: cpu + 1
+  kEvCpuReclaim = 4,  // value: cpu + 1
+  kEvCpuReturn = 5,   // value: cpu + 1
+  kEvMpiCall = 6,     // libjoule-mpi: interned call name id, 0 on leave
   // Reserved for the offload layer (not built yet): it will emit a copy's
   // size when it starts and 0 when it completes, and a launch's task id / 0.
-  kEvOffloadCopyIn = 7,   // value: bytes, 0 when done
-  kEvOffloadCopyOut = 8,  // value: bytes, 0 when done
-  kEvOffloadLaunch = 9,   // value: task id, 0 when done
-  kEvDependencyFrom = 10, // value: predecessor task id (just before kEvDependency)
+  kEvOffloadCopyIn = 7,    // value: bytes, 0 when done
+  kEvOffloadCopyOut = 8,   // value: bytes, 0 when done
+  kEvOffloadLaunch = 9,    // value: task id, 0 when done
+  kEvDependencyFrom = 10,  // value: predecessor task id (just before kEvDependency)
   kNumEvents = 11,
 };
 
@@ -82,12 +82,12 @@ enum RecordKind : std::uint16_t {
   kRecTaskCreate = 3,  // a: label id, b: task id
   kRecSleepBegin = 4,
   kRecSleepEnd = 5,
-  kRecIteration = 6,   // b: iteration number
-  kRecStateBegin = 7,  // a: state
-  kRecStateEnd = 8,    // a: state
-  kRecEvent = 9,       // a: event, b: value
-  kRecCounter = 10,    // a: counter id, b: bits of the double value; cpu
-  kRecEventNamed = 11, // a: event, b: interned name id (0: leave)
+  kRecIteration = 6,    // b: iteration number
+  kRecStateBegin = 7,   // a: state
+  kRecStateEnd = 8,     // a: state
+  kRecEvent = 9,        // a: event, b: value
+  kRecCounter = 10,     // a: counter id, b: bits of the double value; cpu
+  kRecEventNamed = 11,  // a: event, b: interned name id (0: leave)
 };
 
 inline constexpr std::uint16_t kNoCpu = 0xffff;

@@ -55,9 +55,12 @@ class CpuManager {
   virtual void wake(int /*cpu*/) {}
 };
 
-// JOULE_LEWI=off gives the default manager; local / node give LeWI.
+// A lending layer's factory: nullptr when its config says off.
+using CpuManagerFactory = std::unique_ptr<CpuManager> (*)(const Config&);
+// api/ installs the LeWI manager of runtime/lending here.
+void set_lending_factory(CpuManagerFactory make) noexcept;
+// JOULE_LEWI=off (or no lending layer) gives the default manager, which
+// keeps the process's CPUs; local / node give the lending layer's.
 std::unique_ptr<CpuManager> make_cpu_manager(const Config& cfg);
-// Defined by runtime/lending; nullptr when lending is off.
-std::unique_ptr<CpuManager> make_lewi_cpu_manager(const Config& cfg);
 
 }  // namespace joule::rt

@@ -1,0 +1,34 @@
+// The one place that knows every layer: it adds each layer's configuration
+// keys to the table, registers the optional subsystems' observers (the
+// platform layer before tracing, which must see the DVFS emulation's
+// stretch) and installs the lending layer's CPU manager. Runs when libjoule
+// is loaded, before any joule call can start the runtime.
+#include "config.hpp"
+#include "cpu_manager.hpp"
+#include "lewi_cpu_manager.hpp"
+#include "observer.hpp"
+#include "platform_observer.hpp"
+#include "policy_registry.hpp"
+#include "runtime.hpp"
+#include "trace_observer.hpp"
+
+namespace joule::rt {
+namespace {
+
+struct Wiring {
+  Wiring() {
+    add_config_section(engine_config_keys);
+    add_config_section(sched::scheduler_config_keys);
+    add_config_section(plat::platform_config_keys);
+    add_config_section(trace_config_keys);
+    add_config_section(lewi_config_keys);
+    register_observer_factory(plat::make_platform_observer);
+    register_observer_factory(make_trace_observer);
+    set_lending_factory(make_lewi_cpu_manager);
+  }
+};
+
+const Wiring g_wiring;
+
+}  // namespace
+}  // namespace joule::rt

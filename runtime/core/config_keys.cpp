@@ -1,0 +1,48 @@
+// The key table: the core keys (report, dump, file) and the sections the
+// layers add. Adding a setting = one member in Config + one row in the
+// section of the layer that uses it.
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "config.hpp"
+
+namespace joule::rt {
+namespace {}  // namespace
+
+// Built at each call, not at static initialisation: api/ adds the sections
+// from a static initialiser of its own.
+std::vector<ConfigKey> core_config_keys() {
+  return {
+      {"JOULE_REPORT", bool_values, "print the end-of-run report (time, tasks, energy, ...)",
+       [](Config& c, std::string_view v) { c.report = parse_bool(v); },
+       [](const Config& c) { return format_bool(c.report); }},
+      {"JOULE_CONFIG_DUMP", bool_values, "print the effective configuration at start",
+       [](Config& c, std::string_view v) { c.dump = parse_bool(v); },
+       [](const Config& c) { return format_bool(c.dump); }},
+      {"JOULE_CONFIG_FILE", [] { return std::string("a path to a file of KEY=VALUE lines"); },
+       "configuration file read before the environment overrides",
+       [](Config& c, std::string_view v) { c.file = std::string(v); },
+       [](const Config& c) { return c.file; }},
+  };
+}
+
+static std::vector<ConfigKey>& table() {
+  static std::vector<ConfigKey> keys = core_config_keys();
+  return keys;
+}
+
+static std::vector<ConfigSection>& sections() {
+  static std::vector<ConfigSection> added;
+  return added;
+}
+
+const std::vector<ConfigKey>& config_keys() { return table(); }
+
+void add_config_section(ConfigSection section) {
+  if (std::find(sections().begin(), sections().end(), section) != sections().end()) return;
+  sections().push_back(section);
+  for (auto& k : section()) table().push_back(k);
+}
+
+}  // namespace joule::rt

@@ -1,0 +1,101 @@
+// Small text helpers every layer shares (header-only, so that tools and the
+// trace-format library use them without linking the runtime): trimming, CPU
+// lists, JSON strings.
+#pragma once
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace joule::rt {
+
+// Without leading and trailing blanks (space, tab, CR).
+inline std::string_view trim(std::string_view s) noexcept {
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
+  return s;
+}
+namespace text_detail {
+
+inline int parse_cpu(std::string_view v) {
+  v = trim(v);
+  int x = 0;
+  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (v.empty() || ec != std::errc() || p != v.data() + v.size())
+    throw std::invalid_argument("not a CPU number");
+  if (x < 0 || x > 65535) throw std::invalid_argument("CPU number out of range");
+  return x;
+}
+
+}  // namespace text_detail
+
+// "0-3,6" -> {0,1,2,3,6}, sorted, without repeats; "" -> {}. Throws
+// std::invalid_argument on anything else (a descending range, a CPU > 65535).
+inline std::vector<int> parse_cpu_list(std::string_view v) {
+  std::vector<int> cpus;
+  v = trim(v);
+  while (!v.empty()) {
+    const auto comma = v.find(',');
+    const std::string_view item = trim(v.substr(0, comma));
+    v = comma == std::string_view::npos ? std::string_view{} : v.substr(comma + 1);
+    const auto dash = item.find('-');
+    const int a = text_detail::parse_cpu(item.substr(0, dash));
+    const int b =
+        dash == std::string_view::npos ? a : text_detail::parse_cpu(item.substr(dash + 1));
+    if (b < a) throw std::invalid_argument("descending range");
+    for (int c = a; c <= b; ++c) cpus.push_back(c);
+  }
+  std::sort(cpus.begin(), cpus.end());
+  cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
+  return cpus;
+}
+
+// The inverse: {0,1,2,3,6} -> "0-3,6".
+inline std::string format_cpu_list(const std::vector<int>& cpus) {
+  std::string out;
+  for (std::size_t i = 0; i < cpus.size();) {
+    std::size_t j = i;
+    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
+    out += (out.empty() ? "" : ",") + std::to_string(cpus[i]);
+    if (j > i) out += "-" + std::to_string(cpus[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+// s as a JSON string literal, quotes included.
+inline std::string json_quote(std::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += char(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+}  // namespace joule::rt

@@ -1,0 +1,18 @@
+// What the trace subsystem offers the layer that wires the runtime (api/):
+// its observer, which is also the back end of trace_api.hpp, and its keys.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "config.hpp"
+#include "observer.hpp"
+
+namespace joule::rt {
+
+// nullptr unless JOULE_TRACE or JOULE_REPORT asks for it.
+std::unique_ptr<Observer> make_trace_observer(const Config& cfg);
+// JOULE_TRACE, JOULE_TRACE_DIR, JOULE_TRACE_BUFFER_KB, JOULE_TRACE_RANK.
+std::vector<ConfigKey> trace_config_keys();
+
+}  // namespace joule::rt

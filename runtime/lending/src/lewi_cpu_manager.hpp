@@ -1,0 +1,18 @@
+// What the lending layer offers the layer that wires the runtime (api/):
+// its CpuManager (LeWI and DROM over the node's CPU table) and its keys.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "config.hpp"
+#include "cpu_manager.hpp"
+
+namespace joule::rt {
+
+// nullptr with JOULE_LEWI=off; throws joule::error on a bad table name.
+std::unique_ptr<CpuManager> make_lewi_cpu_manager(const Config& cfg);
+// JOULE_LEWI, JOULE_LEWI_POLICY, JOULE_LEWI_KEEP_CPU, JOULE_LEWI_SHM, ...
+std::vector<ConfigKey> lewi_config_keys();
+
+}  // namespace joule::rt
