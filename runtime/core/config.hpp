@@ -36,21 +36,21 @@ struct Config {
   // The platform layer: DVFS, energy meters, thermal sensors, counters
   // (keys in config_keys_platform.cpp).
   struct Platform {
-    std::string dvfs = "auto";         // JOULE_DVFS: auto | none | emulated | cpufreq
-    std::string dvfs_domain = "auto";  // JOULE_DVFS_DOMAIN: auto | core | chip
+    std::string dvfs = "auto";                 // JOULE_DVFS: auto | none | emulated | cpufreq
+    std::string dvfs_domain = "auto";          // JOULE_DVFS_DOMAIN: auto | core | chip
     std::string pstates_spec = "1.2-2.4:0.1";  // JOULE_PSTATES (GHz), as given
     std::vector<std::uint32_t> pstates_khz = default_pstates_khz();  // the spec, parsed
-    int dvfs_latency_us = 10;                  // JOULE_DVFS_LATENCY_US (emulated)
-    std::string dvfs_start;  // JOULE_DVFS_START: "" (as found), min, max or GHz
+    int dvfs_latency_us = 10;  // JOULE_DVFS_LATENCY_US (emulated)
+    std::string dvfs_start;    // JOULE_DVFS_START: "" (as found), min, max or GHz
     std::vector<std::pair<std::string, double>> memory_bound;  // JOULE_MEMORY_BOUND
     double memory_bound_default = 0.0;                         //   "*" entry
-    std::string sysfs_root = "/";  // JOULE_SYSFS_ROOT
-    std::string topology;          // JOULE_TOPOLOGY: hwloc synthetic; empty = this machine
-    std::string meter = "auto";    // JOULE_METER: auto | model | rapl | papi
+    std::string sysfs_root = "/";                              // JOULE_SYSFS_ROOT
+    std::string topology;        // JOULE_TOPOLOGY: hwloc synthetic; empty = this machine
+    std::string meter = "auto";  // JOULE_METER: auto | model | rapl | papi
     // JOULE_POWER_BUSY: (GHz, W) of one busy core, seed-000 calibration.
     std::vector<std::pair<double, double>> power_busy = {{1.2, 20.4}, {2.4, 36.3}};
-    double power_idle = 14.52;   // JOULE_POWER_IDLE: W per sleeping core
-    double power_uncore = 0.0;   // JOULE_POWER_UNCORE: W per chip
+    double power_idle = 14.52;     // JOULE_POWER_IDLE: W per sleeping core
+    double power_uncore = 0.0;     // JOULE_POWER_UNCORE: W per chip
     std::string thermal = "auto";  // JOULE_THERMAL: auto | model | hwmon
     struct Rc {                    // JOULE_THERMAL_MODEL
       double air = 22.0, alpha = 1.0, beta = 0.6, gamma = 0.0, tau_s = 20.0;

@@ -32,8 +32,7 @@ JOULE_EXPORT void taskwait();
 JOULE_EXPORT void taskwait_on(const dep* deps, std::size_t n);
 JOULE_EXPORT void taskloop(loop_fn fn, void* ctx, std::int64_t begin, std::int64_t end,
                            std::int64_t grainsize, const task_options& opts);
-JOULE_EXPORT void runtime_start(const std::pair<std::string, std::string>* settings,
-                                std::size_t n);
+JOULE_EXPORT void runtime_start(const std::pair<std::string, std::string>* settings, std::size_t n);
 JOULE_EXPORT void runtime_stop();
 JOULE_EXPORT std::size_t checked_bytes(std::size_t count, std::size_t elem_size);
 
@@ -49,8 +48,7 @@ void run_and_destroy(void* p) {
 
 template <class F>
 constexpr bool is_nullable_v =
-    std::is_pointer_v<F> || std::is_member_pointer_v<F> ||
-    std::is_same_v<F, std::function<void()>>;
+    std::is_pointer_v<F> || std::is_member_pointer_v<F> || std::is_same_v<F, std::function<void()>>;
 
 template <class F>
 void submit_callable(std::span<const dep> deps, F&& body, const task_options& opts) {
@@ -79,14 +77,14 @@ void submit_callable(std::span<const dep> deps, F&& body, const task_options& op
 
 // ---- dependencies --------------------------------------------------------
 // in(x): the bytes of x.  in(p, n): n elements starting at p.
-#define JOULE_DEFINE_DEP_KIND(name)                                           \
-  template <class T>                                                          \
-  dep name(const T& x) noexcept {                                             \
-    return {dep_kind::name, std::addressof(x), sizeof(T)};                    \
-  }                                                                           \
-  template <class T>                                                          \
-  dep name(const T* p, std::size_t n) {                                       \
-    return {dep_kind::name, p, detail::checked_bytes(n, sizeof(T))};          \
+#define JOULE_DEFINE_DEP_KIND(name)                                  \
+  template <class T>                                                 \
+  dep name(const T& x) noexcept {                                    \
+    return {dep_kind::name, std::addressof(x), sizeof(T)};           \
+  }                                                                  \
+  template <class T>                                                 \
+  dep name(const T* p, std::size_t n) {                              \
+    return {dep_kind::name, p, detail::checked_bytes(n, sizeof(T))}; \
   }
 JOULE_DEFINE_DEP_KIND(in)
 JOULE_DEFINE_DEP_KIND(out)
@@ -98,21 +96,21 @@ JOULE_DEFINE_DEP_KIND(reduction)
 
 // ---- tasks ---------------------------------------------------------------
 template <class F>
-  requires std::is_invocable_v<std::decay_t<F>&>
-void spawn(std::initializer_list<dep> deps, F&& body, const task_options& opts = {}) {
+requires std::is_invocable_v < std::decay_t<F>
+& > void spawn(std::initializer_list<dep> deps, F&& body, const task_options& opts = {}) {
   detail::submit_callable(std::span<const dep>(deps.begin(), deps.size()), std::forward<F>(body),
                           opts);
 }
 
 template <class F>
-  requires std::is_invocable_v<std::decay_t<F>&>
-void spawn(std::span<const dep> deps, F&& body, const task_options& opts = {}) {
+requires std::is_invocable_v < std::decay_t<F>
+& > void spawn(std::span<const dep> deps, F&& body, const task_options& opts = {}) {
   detail::submit_callable(deps, std::forward<F>(body), opts);
 }
 
 template <class F>
-  requires std::is_invocable_v<std::decay_t<F>&>
-void spawn(F&& body, const task_options& opts = {}) {
+requires std::is_invocable_v < std::decay_t<F>
+& > void spawn(F&& body, const task_options& opts = {}) {
   detail::submit_callable({}, std::forward<F>(body), opts);
 }
 
@@ -122,13 +120,15 @@ inline void taskwait() { detail::taskwait(); }
 inline void taskwait_on(std::initializer_list<dep> deps) {
   detail::taskwait_on(deps.begin(), deps.size());
 }
-inline void taskwait_on(std::span<const dep> deps) { detail::taskwait_on(deps.data(), deps.size()); }
+inline void taskwait_on(std::span<const dep> deps) {
+  detail::taskwait_on(deps.data(), deps.size());
+}
 
 // taskloop(begin, end, grainsize, body): body(i) for each i, or body(lo, hi)
 // for each chunk, run as tasks of about grainsize iterations (0: automatic).
 // Returns when every chunk is done (an implicit taskgroup).
 template <class I, class F>
-  requires std::is_integral_v<I>
+requires std::is_integral_v<I>
 void taskloop(I begin, I end, I grainsize, F&& body, const task_options& opts = {}) {
   using Body = std::remove_reference_t<F>;
   auto chunk = [](void* ctx, std::int64_t lo, std::int64_t hi) {
@@ -146,7 +146,7 @@ void taskloop(I begin, I end, I grainsize, F&& body, const task_options& opts = 
 
 // parallel_for(begin, end, body): taskloop with an automatic grain size.
 template <class I, class F>
-  requires std::is_integral_v<I>
+requires std::is_integral_v<I>
 void parallel_for(I begin, I end, F&& body, const task_options& opts = {}) {
   taskloop(begin, end, I{0}, std::forward<F>(body), opts);
 }
