@@ -10,7 +10,9 @@
 #include <thread>
 
 #include "event_test_util.hpp"
+#include "joule/joule.h"
 #include "platform.hpp"
+#include "test_support.hpp"
 #include "timeline.hpp"
 #include "trace_events.hpp"
 #include "trace_model.hpp"
@@ -155,7 +157,12 @@ TEST(LendingEvents, IdleWorkerLendsAndWorkReclaims) {
                        {"JOULE_TRACE", "paraver"},
                        {"JOULE_TRACE_DIR", dir.path()}});
     for (int round = 0; round < 3; ++round) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(30));  // worker 1 idles and lends
+      // Worker 1 idles and lends its CPU (as the table sees it).
+      ASSERT_TRUE(joule_test::eventually([] {
+        joule_cpu_info_t info{};
+        return joule_get_cpu_info(1, &info) == JOULE_OK && info.state == JOULE_CPU_IDLE;
+      })) << "round "
+          << round;
       for (int i = 0; i < 40; ++i)
         joule::spawn(
             [] {
