@@ -69,6 +69,27 @@ struct Config {
     static std::vector<std::uint32_t> default_pstates_khz();
   } platform;
 
+  // The energy policy: what decides frequencies, affinity-key mappings and
+  // how many cores to use (keys in scheduler/energy/config_keys_energy.cpp;
+  // reference: docs/configuration.md, "Energy policy").
+  struct Energy {
+    std::string policy = "auto";     // JOULE_ENERGY_POLICY: auto | none | fg-energylb | ...
+    double threshold = 0.0;          // JOULE_ENERGY_THRESHOLD: max/min load ratio; 0 = fmax/fmin
+    std::string quantise = "ceil";   // JOULE_ENERGY_QUANTISE: ceil | round
+    std::string load_norm = "work";  // JOULE_ENERGY_LOAD_NORM: work | as-written
+    std::string balancer = "none";   // JOULE_ENERGY_BALANCER: none | greedy | refine
+    std::string on_balance =
+        "either";               // JOULE_ENERGY_ON_BALANCE: either | reset-max | lb-then-dvfs
+    int period = 1;             // JOULE_ENERGY_PERIOD: iterations between decisions
+    int window_ms = 20;         // JOULE_ENERGY_WINDOW_MS: queue-depth's sliding window
+    double time_budget = 0.01;  // JOULE_ENERGY_TIME_BUDGET: allowed slowdown (fraction)
+    double t_max_c = 0.0;       // JOULE_ENERGY_T_MAX: templb's limit, Celsius; 0 = off
+    double tolerance = 0.03;    // JOULE_ENERGY_TOLERANCE: templb's refine tolerance
+    int mpi_slack_us = 500;     // JOULE_ENERGY_MPI_SLACK_US: blocking time before slowing
+    std::string splitter_objective = "energy";  // JOULE_ENERGY_SPLIT_OBJECTIVE: energy | time | edp
+    bool masks = true;  // JOULE_ENERGY_MASKS: the policy may park / lend cores
+  } energy;
+
   // Observability: traces and the end-of-run report (config_keys_trace.cpp).
   struct Trace {
     std::string format = "none";  // JOULE_TRACE: none | paraver | chrome
