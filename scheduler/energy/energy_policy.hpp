@@ -108,6 +108,11 @@ struct Options {
   double mpi_slack_s = 500e-6;
   Objective objective = Objective::energy;
   bool masks = true;
+  // Not in Config: fixed by the policies' authors, exposed for tests and the simulator.
+  double t_band_c = 1.0;       // templb: step up only below t_max_c - t_band_c
+  double switch_payback = 20;  // queue-depth: change only if window_s > this * switch_cost_s
+  int down_windows = 2;        // queue-depth: consecutive windows that must ask for lower
+  double mpi_lend_s = 5e-3;    // mpi-slack: a blocking call this long lends its CPU
 };
 
 // When the controller calls decide().

@@ -13,6 +13,11 @@ struct Entry {
 // One line per policy.
 const Entry kPolicies[] = {
     {"none", make_none},
+    {"fg-energylb", make_fg_energylb},
+    {"cg-energylb", make_cg_energylb},
+    {"queue-depth", make_queue_depth},
+    {"templb", make_templb},
+    {"mpi-slack", make_mpi_slack},
 };
 
 }  // namespace
