@@ -85,6 +85,11 @@ struct Task {
   std::uint64_t affinity = JOULE_NO_AFFINITY;
 
   int priority = 0;
+  // The worker that last wrote data this task writes (set when such a
+  // predecessor completes; -1: none yet). Policies that follow data (locality)
+  // queue the task there, where that data is still in cache.
+  std::atomic<std::int16_t> data_home{-1};
+  // Tagged pointers (see tag_same_data): untag before use.
   SmallVector<Task*, 4> successors;
   SmallVector<CommutativeToken*, 1> tokens;  // held while running (commutative)
   DepDomain* domain = nullptr;               // children's dependencies (lazy)
@@ -115,14 +120,28 @@ struct Task {
   }
 };
 
+// A successor edge carries a tag in the pointer's low bit (tasks are 64-byte
+// aligned) when the successor writes data the predecessor wrote: the data a
+// locality policy wants to find in the cache of the worker that ran pred.
+inline Task* tag_same_data(Task* t) noexcept {
+  return reinterpret_cast<Task*>(reinterpret_cast<std::uintptr_t>(t) | 1u);
+}
+inline Task* untag(Task* t) noexcept {
+  return reinterpret_cast<Task*>(reinterpret_cast<std::uintptr_t>(t) & ~std::uintptr_t(1));
+}
+inline bool is_same_data(const Task* t) noexcept {
+  return (reinterpret_cast<std::uintptr_t>(t) & 1u) != 0;
+}
+
 // Adds an edge pred -> succ unless pred already finished. Safe from any thread.
-inline void add_edge(Task* pred, Task* succ) {
+// same_data: succ writes what pred wrote (see tag_same_data).
+inline void add_edge(Task* pred, Task* succ, bool same_data = false) {
   if (pred == succ || pred->finished.load(std::memory_order_acquire)) return;
   pred->lock.lock();
   if (!pred->finished.load(std::memory_order_relaxed) &&
-      (pred->successors.empty() || pred->successors.back() != succ)) {
+      (pred->successors.empty() || untag(pred->successors.back()) != succ)) {
     ++succ->pred_edges;
-    pred->successors.push_back(succ);
+    pred->successors.push_back(same_data ? tag_same_data(succ) : succ);
   }
   pred->lock.unlock();
 }

@@ -16,10 +16,10 @@ bool is_group_kind(DepKind k) {
 // predecessor had not finished and the edge is not a repeat), which shows as
 // a new pred_edges: only the creating thread, this one, writes that field.
 // Tracing off: one relaxed load and a predictable branch per edge.
-void link(Task* pred, Task* succ) {
-  if (!trace::enabled()) return add_edge(pred, succ);
+void link(Task* pred, Task* succ, bool same_data = false) {
+  if (!trace::enabled()) return add_edge(pred, succ, same_data);
   const std::int32_t before = succ->pred_edges;
-  add_edge(pred, succ);
+  add_edge(pred, succ, same_data);
   if (succ->pred_edges == before) return;
   trace::emit_event(trace::Event::kEvDependencyFrom, pred->id);
   trace::emit_event(trace::Event::kEvDependency, succ->id);
@@ -108,7 +108,9 @@ void DepDomain::apply(Fragment& f, Task* t, DepKind kind, CommutativeToken*& acc
     if (kind == DepKind::commutative) hold_token(t, f.cur.token);
     return;
   }
-  for (Task* p : f.cur.tasks) link(p, t);
+  // A writer after a writer: the data t updates was last written by p.
+  const bool same_data = kind == DepKind::inout && f.kind == DepKind::inout;
+  for (Task* p : f.cur.tasks) link(p, t, same_data);
   drop(f.prev);
   f.prev = std::move(f.cur);
   f.cur = Group{};

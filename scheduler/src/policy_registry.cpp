@@ -12,10 +12,8 @@ struct Entry {
 
 // The registration list: one line per policy.
 constexpr Entry kPolicies[] = {
-    {"work-stealing", make_work_stealing},
-    {"fifo", make_fifo},
-    {"lifo", make_lifo},
-    {"priority", make_priority},
+    {"work-stealing", make_work_stealing}, {"fifo", make_fifo},         {"lifo", make_lifo},
+    {"priority", make_priority},           {"locality", make_locality},
 };
 
 }  // namespace

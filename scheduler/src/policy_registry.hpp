@@ -22,5 +22,6 @@ std::unique_ptr<ReadyQueue> make_fifo(int num_workers);
 std::unique_ptr<ReadyQueue> make_lifo(int num_workers);
 std::unique_ptr<ReadyQueue> make_priority(int num_workers);
 std::unique_ptr<ReadyQueue> make_work_stealing(int num_workers);
+std::unique_ptr<ReadyQueue> make_locality(int num_workers);
 
 }  // namespace joule::sched

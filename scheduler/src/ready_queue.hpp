@@ -28,6 +28,9 @@ class ReadyQueue {
   // The owner calls push/pop on its shard; other threads call steal.
   virtual bool sharded() const { return false; }
   virtual Task* steal(int thief) { return pop(thief); }
+  // Tasks go where their data is (Task::data_home): the engine then keeps a
+  // released task as its immediate successor only when it is home.
+  virtual bool follows_data() const { return false; }
   // The shard a task pushed by `worker` goes to (sharded policies only).
   virtual int home_shard(const Task* /*t*/, int worker, int /*shards*/) const { return worker; }
 };

@@ -66,7 +66,7 @@ struct config_namer {
 };
 
 inline const std::vector<std::string>& all_schedulers() {
-  static const std::vector<std::string> s{"fifo", "lifo", "work-stealing", "priority"};
+  static const std::vector<std::string> s{"fifo", "lifo", "work-stealing", "priority", "locality"};
   return s;
 }
 

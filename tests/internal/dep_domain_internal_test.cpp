@@ -33,7 +33,12 @@ class DepDomainTest : public ::testing::Test {
   }
   static int preds(Task* t) { return t->pred_edges; }
   static bool follows(Task* succ, Task* pred) {
-    return std::find(pred->successors.begin(), pred->successors.end(), succ) !=
+    return std::any_of(pred->successors.begin(), pred->successors.end(),
+                       [&](Task* s) { return untag(s) == succ; });
+  }
+  // The edge says succ writes what pred wrote (see tag_same_data).
+  static bool same_data(Task* succ, Task* pred) {
+    return std::find(pred->successors.begin(), pred->successors.end(), tag_same_data(succ)) !=
            pred->successors.end();
   }
 
@@ -53,6 +58,17 @@ TEST_F(DepDomainTest, IdenticalRegionsOrderWriterThenReaders) {
   EXPECT_TRUE(follows(w2, r1));
   EXPECT_TRUE(follows(w2, r2));
   EXPECT_EQ(preds(w2), 2);  // the old writer is implied through the readers
+}
+
+TEST_F(DepDomainTest, OnlyWriterAfterWriterEdgesCarryTheSameDataTag) {
+  Task* w = access(DepKind::out, 0, 64);
+  Task* r = access(DepKind::in, 0, 64);
+  Task* w2 = access(DepKind::inout, 0, 64);
+  Task* w3 = access(DepKind::inout, 0, 64);
+  EXPECT_TRUE(follows(r, w));
+  EXPECT_FALSE(same_data(r, w));   // read after write: untagged
+  EXPECT_FALSE(same_data(w2, r));  // write after read: untagged
+  EXPECT_TRUE(same_data(w3, w2));  // write after write: the block stays hot where w2 ran
 }
 
 TEST_F(DepDomainTest, WriteAfterWriteChains) {

@@ -90,6 +90,36 @@ TEST(Policies, WorkStealingHonoursAffinityKeys) {
   EXPECT_EQ(q->home_shard(ts.make(), 3, 4), 3);      // no key: the pusher's own
 }
 
+TEST(Policies, LocalityRunsOwnTasksInCreationOrderThievesTakeTheNewest) {
+  Tasks ts;
+  auto q = make_policy("locality", 2);
+  EXPECT_TRUE(q->sharded());
+  EXPECT_TRUE(q->follows_data());
+  Task* a = ts.make();
+  Task* b = ts.make();
+  Task* c = ts.make();
+  a->id = 10;
+  b->id = 20;
+  c->id = 30;
+  for (Task* t : {c, a, b}) q->push(t, 0);  // ready out of creation order
+  EXPECT_EQ(q->pop(0), a);                  // own: oldest id first
+  EXPECT_EQ(q->steal(1), c);                // thief: newest
+  EXPECT_EQ(q->pop(0), b);
+  EXPECT_EQ(q->pop(0), nullptr);
+}
+
+TEST(Policies, LocalityQueuesATaskWhereItsDataWasLastWritten) {
+  Tasks ts;
+  auto q = make_policy("locality", 4);
+  Task* t = ts.make(0, 6);
+  EXPECT_EQ(q->home_shard(t, 0, 4), 2);  // no history: the affinity key (6 % 4)
+  t->data_home.store(3);
+  EXPECT_EQ(q->home_shard(t, 0, 4), 3);  // the worker that wrote its data
+  t->data_home.store(9);
+  EXPECT_EQ(q->home_shard(t, 1, 4), 2);  // not a worker of this process
+  EXPECT_EQ(q->home_shard(ts.make(), 1, 4), 1);
+}
+
 SyncScheduler sharded(int shards, int workers) {
   return SyncScheduler([] { return make_policy("work-stealing", 4); }, shards, workers);
 }
