@@ -5,6 +5,7 @@
 // is loaded, before any joule call can start the runtime.
 #include "config.hpp"
 #include "cpu_manager.hpp"
+#include "energy_config.hpp"
 #include "lewi_cpu_manager.hpp"
 #include "observer.hpp"
 #include "platform_observer.hpp"
@@ -20,6 +21,7 @@ struct Wiring {
     add_config_section(engine_config_keys);
     add_config_section(sched::scheduler_config_keys);
     add_config_section(plat::platform_config_keys);
+    add_config_section(energy::energy_config_keys);
     add_config_section(trace_config_keys);
     add_config_section(lewi_config_keys);
     register_observer_factory(plat::make_platform_observer);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <vector>
@@ -18,12 +19,20 @@ namespace joule::rt {
 
 struct Task;
 struct Config;
+class AffinityMap;
 
 // What observers learn of a run when it starts and stops.
 struct RunInfo {
   std::vector<int> worker_cpus;  // the process's own workers, by worker index
   std::size_t observers = 0;     // how many observers this run has
   std::uint64_t start_ns = 0;    // now_ns() at start
+  // What an energy policy reads and moves (the engine fills these; unset in
+  // tools and tests that build a RunInfo by hand):
+  std::function<int(int worker)> ready_of;  // ready tasks queued for a worker now
+  AffinityMap* affinity = nullptr;          // key -> worker, honoured by the scheduler
+  // Parks (true) or wakes (false) one of the process's own workers, at its
+  // next task boundary; worker 0 (the user's thread) is never parked.
+  std::function<void(int worker, bool park)> park_worker;
 };
 
 class Observer {

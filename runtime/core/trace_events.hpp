@@ -57,7 +57,12 @@ enum Event : std::uint32_t {
   kEvOffloadCopyOut = 8,   // value: bytes, 0 when done
   kEvOffloadLaunch = 9,    // value: task id, 0 when done
   kEvDependencyFrom = 10,  // value: predecessor task id (just before kEvDependency)
-  kNumEvents = 11,
+  // The platform layer's energy controller, on the thread that decided.
+  kEvEnergyDecision = 11,  // value: energy::Decision::Kind (1 dvfs, 2 balance, 3 mask)
+  kEvAffinityKey = 12,     // value: affinity key moved (just before kEvAffinityWorker)
+  kEvAffinityWorker = 13,  // value: worker it now runs on + 1
+  kEvEnergyCores = 14,     // value: cores the policy keeps (a mask decision)
+  kNumEvents = 15,
 };
 
 inline const char* event_name(std::uint32_t e) {
@@ -71,7 +76,11 @@ inline const char* event_name(std::uint32_t e) {
                                        "Offload copy in (bytes)",
                                        "Offload copy out (bytes)",
                                        "Offload launch (task id)",
-                                       "Dependency edge from (predecessor task id)"};
+                                       "Dependency edge from (predecessor task id)",
+                                       "Energy decision (1 dvfs, 2 balance, 3 mask)",
+                                       "Affinity key moved (key)",
+                                       "Affinity key moved to (worker+1)",
+                                       "Energy policy cores kept"};
   return e < kNumEvents ? kNames[e] : "Unknown event";
 }
 

@@ -108,20 +108,25 @@ Runtime::Runtime(Config cfg) : config_(std::move(cfg)) {
   const int max_workers = max_workers_;
   scheduler_ = std::make_unique<sched::SyncScheduler>(
       [&] { return sched::make_policy(policy, max_workers); }, max_workers_, n);
+  scheduler_->set_affinity_map(&affinity_);
   // Inline execution runs tasks in creation order: not for a policy whose
   // order is the point (priority), nor when lending may add workers.
   serial_ = config_.scheduler.serial_inline && n == 1 && !lending_ && !scheduler_->order_matters();
+  follows_data_ = scheduler_->follows_data();
   observers_ = make_observers(config_);
   observed_ = !observers_.empty();
 }
 
 Runtime::~Runtime() = default;
 
-RunInfo Runtime::run_info() const {
+RunInfo Runtime::run_info() {
   RunInfo run;
   for (int i = 0; i < owned_workers_; ++i) run.worker_cpus.push_back(worker(i)->cpu());
   run.observers = observers_.size();
   run.start_ns = start_ns_;
+  run.ready_of = [this](int w) { return int(scheduler_->size_of(w)); };
+  run.affinity = &affinity_;
+  run.park_worker = [this](int w, bool park) { park_worker(w, park); };
   return run;
 }
 

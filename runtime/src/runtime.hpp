@@ -9,6 +9,7 @@
 #include <mutex>
 #include <vector>
 
+#include "affinity_map.hpp"
 #include "config.hpp"
 #include "cpu_manager.hpp"
 #include "idle.hpp"
@@ -106,6 +107,9 @@ class Runtime {
   void run_body(Task* t);
   void run_observed(Task* t, ThreadContext& ctx);
   void make_ready(Task** tasks, int n, ThreadContext& ctx);
+  // t's data is in another worker's cache, and the policy follows data:
+  // t is queued there instead of running next here.
+  bool elsewhere(const Task* t, const ThreadContext& ctx) const noexcept;
   void record_exception(Task* parent, std::exception_ptr e, std::uint32_t suppressed);
   void throttle(ThreadContext& ctx);
   std::int64_t in_flight() const noexcept;
@@ -114,18 +118,20 @@ class Runtime {
   void wait_ready_and_run(Task* t, ThreadContext& ctx);
   void report_lost_exception(Task* root);
   void print_report() const;
-  RunInfo run_info() const;
+  RunInfo run_info();
 
   Worker& add_worker(int cpu);  // caller holds workers_mutex_
   void activate_cpu(int cpu);
   void apply_mask(const std::vector<int>& mask);
+  void park_worker(int index, bool park);  // energy masks: retire / bring back a worker
 
   Config config_;
   std::unique_ptr<Topology> topology_;
   std::unique_ptr<sched::SyncScheduler> scheduler_;
   std::unique_ptr<CpuManager> cpu_manager_;
   bool lending_ = false;
-  bool serial_ = false;  // one worker, no lending: tasks run inline (serial_inline)
+  bool serial_ = false;        // one worker, no lending: tasks run inline (serial_inline)
+  bool follows_data_ = false;  // the policy queues tasks where their data is (locality)
   int owned_workers_ = 0;
   int max_workers_ = 0;
   // Workers never move or go away while the runtime runs; slots_ lets any
@@ -143,6 +149,7 @@ class Runtime {
   bool observed_ = false;
   std::uint64_t start_ns_ = 0;
   std::atomic<std::uint64_t> iterations_{0};
+  AffinityMap affinity_;  // written by the energy controller (RunInfo::affinity)
   std::atomic<std::uint64_t> next_thread_slot_{1};
   std::atomic<bool> stopping_{false};
   Task* main_root_ = nullptr;

@@ -87,4 +87,15 @@ void Runtime::apply_mask(const std::vector<int>& mask) {
   for (int cpu : added) activate_cpu(cpu);
 }
 
+// An energy policy's CPU mask: the worker parks at its next task boundary
+// (Worker::run checks retired() with lending off too) and its CPU sleeps.
+void Runtime::park_worker(int index, bool park) {
+  std::lock_guard guard(workers_mutex_);
+  if (index <= 0 || index >= owned_workers_ || stopping()) return;
+  Worker* w = worker(index);
+  if (w->retired() == park) return;
+  w->set_retired(park);
+  cpu_manager_->wake(w->cpu());
+}
+
 }  // namespace joule::rt

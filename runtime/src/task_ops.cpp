@@ -228,7 +228,13 @@ void Runtime::complete(Task* t, ThreadContext& ctx) {
 
     Task* ready[kBatch];
     int n = 0;
-    for (Task* s : successors) {
+    // Only a policy that follows data reads data_home: the others are spared
+    // the store to another line of the successor.
+    const int me = follows_data_ && ctx.worker ? ctx.worker->index() : -1;
+    for (Task* tagged : successors) {
+      Task* s = untag(tagged);
+      // Published to whoever queues s by the acq_rel decrement below.
+      if (tagged != s && me >= 0) s->data_home.store(std::int16_t(me), std::memory_order_relaxed);
       if (s->preds.fetch_sub(1, std::memory_order_acq_rel) != 1) continue;
       ready[n++] = s;
       if (n == kBatch) {
@@ -256,6 +262,21 @@ void Runtime::complete(Task* t, ThreadContext& ctx) {
   }
 }
 
+// A pinned keyed task (iterative energy policy) belongs to its key's worker;
+// under a policy that follows data, a task belongs where its data was written.
+bool Runtime::elsewhere(const Task* t, const ThreadContext& ctx) const noexcept {
+  if (!ctx.worker) return false;
+  const int me = ctx.worker->index();
+  if (t->affinity != JOULE_NO_AFFINITY && affinity_.pinned()) {
+    int owner = affinity_.worker_of(t->affinity);
+    if (owner < 0) owner = int(t->affinity % std::uint64_t(owned_workers_));
+    return owner != me;
+  }
+  if (!follows_data_) return false;
+  const int home = t->data_home.load(std::memory_order_relaxed);
+  return home >= 0 && home != me;
+}
+
 void Runtime::make_ready(Task** tasks, int n, ThreadContext& ctx) {
   int first = 0;
   int pushed = 0;
@@ -264,7 +285,8 @@ void Runtime::make_ready(Task** tasks, int n, ThreadContext& ctx) {
       idle_.wake_all();
       continue;
     }
-    if (ctx.in_loop && !ctx.next && config_.scheduler.immediate_successor) {
+    if (ctx.in_loop && !ctx.next && config_.scheduler.immediate_successor &&
+        !elsewhere(tasks[i], ctx)) {
       ctx.next = tasks[i];
       continue;
     }

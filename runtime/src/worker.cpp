@@ -41,7 +41,7 @@ void Worker::run() {
   ctx.in_loop = true;
   const bool lending = rt_.lending();
   for (;;) {
-    if (lending && must_leave()) {
+    if ((lending || retired_.load(std::memory_order_relaxed)) && must_leave()) {
       park(ctx);
       if (rt_.stopping()) break;
       continue;

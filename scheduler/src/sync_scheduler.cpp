@@ -11,6 +11,7 @@ SyncScheduler::SyncScheduler(const std::function<std::unique_ptr<ReadyQueue>()>&
   auto first = make();
   sharded_ = first->sharded();
   batchable_ = first->batchable();
+  follows_data_ = first->follows_data();
   shard_count_ = sharded_ ? std::max(shards, 1) : 1;
   shards_ = std::make_unique<Shard[]>(std::size_t(shard_count_));
   shards_[0].queue = std::move(first);
@@ -22,6 +23,10 @@ int SyncScheduler::shard_of(const Task* t, int worker) {
   // Threads that are not workers spread their tasks round-robin.
   if (worker < 0)
     worker = int(next_external_.fetch_add(1, std::memory_order_relaxed) % unsigned(workers_));
+  if (map_ && t->affinity != JOULE_NO_AFFINITY) {
+    const int w = map_->worker_of(t->affinity);
+    if (w >= 0 && w < shard_count_) return w;
+  }
   const int s = shards_[0].queue->home_shard(t, worker, workers_);
   return s >= 0 && s < shard_count_ ? s : worker % shard_count_;
 }
@@ -29,8 +34,17 @@ int SyncScheduler::shard_of(const Task* t, int worker) {
 void SyncScheduler::push(Task* t, int worker) {
   Shard& s = shards_[shard_of(t, worker)];
   std::lock_guard guard(s.lock);
-  s.queue->push(t, worker);
-  s.size.fetch_add(1, std::memory_order_seq_cst);
+  if (!push_locked(s, t, worker)) s.size.fetch_add(1, std::memory_order_seq_cst);
+}
+
+bool SyncScheduler::push_locked(Shard& s, Task* t, int worker) {
+  if (!pins(t)) {
+    s.queue->push(t, worker);
+    return false;
+  }
+  s.pinned.push_back(t);
+  s.pinned_size.fetch_add(1, std::memory_order_seq_cst);
+  return true;
 }
 
 // Consecutive tasks for the same shard are pushed under one lock.
@@ -41,11 +55,24 @@ void SyncScheduler::push_many(Task* const* tasks, int n, int worker) {
     int pushed = 0;
     std::lock_guard guard(s.lock);
     do {
-      s.queue->push(tasks[i++], worker);
-      ++pushed;
+      if (!push_locked(s, tasks[i++], worker)) ++pushed;
     } while (i < n && shard_of(tasks[i], worker) == home);
-    s.size.fetch_add(pushed, std::memory_order_seq_cst);
+    if (pushed) s.size.fetch_add(pushed, std::memory_order_seq_cst);
   }
+}
+
+// Pinned tasks run in the order they became ready.
+int SyncScheduler::take_pinned(Shard& s, Task** out, int max) {
+  if (s.pinned_size.load(std::memory_order_relaxed) == 0) return 0;
+  std::lock_guard guard(s.lock);
+  int n = 0;
+  while (n < max)
+    if (Task* t = s.pinned.pop_front())
+      out[n++] = t;
+    else
+      break;
+  if (n) s.pinned_size.fetch_sub(n, std::memory_order_relaxed);
+  return n;
 }
 
 // From one's own shard a worker takes more than one task only when the shard
@@ -78,6 +105,8 @@ int SyncScheduler::pop_batch(int worker, Task** out, int max) {
   const bool owner = worker >= 0 && worker < shard_count_;
   if (owner)
     if (int n = take(shards_[worker], worker, out, max, false)) return n;
+  if (owner)
+    if (int n = take_pinned(shards_[worker], out, 1)) return n;
   const int start = owner ? worker + 1 : 0;
   const std::int64_t full = batchable_ ? 2 * std::int64_t(max) : 1;
   int partial = -1;
@@ -97,8 +126,17 @@ int SyncScheduler::pop_batch(int worker, Task** out, int max) {
 
 std::int64_t SyncScheduler::size() const noexcept {
   std::int64_t total = 0;
-  for (int i = 0; i < shard_count_; ++i) total += shards_[i].size.load(std::memory_order_seq_cst);
+  for (int i = 0; i < shard_count_; ++i)
+    total += shards_[i].size.load(std::memory_order_seq_cst) +
+             shards_[i].pinned_size.load(std::memory_order_seq_cst);
   return total;
+}
+
+std::int64_t SyncScheduler::size_of(int worker) const noexcept {
+  if (!sharded_) return size();
+  if (worker < 0 || worker >= shard_count_) return 0;
+  const Shard& s = shards_[worker];
+  return s.size.load(std::memory_order_relaxed) + s.pinned_size.load(std::memory_order_relaxed);
 }
 
 }  // namespace joule::sched

@@ -11,8 +11,10 @@
 #include <functional>
 #include <memory>
 
+#include "affinity_map.hpp"
 #include "ready_queue.hpp"
 #include "spin_lock.hpp"
+#include "task_list.hpp"
 
 namespace joule::sched {
 
@@ -34,8 +36,16 @@ class SyncScheduler {
   // a thief takes up to half of its victim. Returns how many.
   int pop_batch(int worker, Task** out, int max);
   std::int64_t size() const noexcept;
+  // Ready tasks queued for one worker (its shard; the whole queue when the
+  // policy is not sharded).
+  std::int64_t size_of(int worker) const noexcept;
+  // Keyed tasks go where the energy controller mapped their key; while the
+  // map is pinned they wait for that worker alone. Set before tasks flow.
+  void set_affinity_map(const rt::AffinityMap* map) noexcept { map_ = map; }
   // The policy's order matters to the end (see ReadyQueue::batchable).
   bool order_matters() const noexcept { return !batchable_; }
+  // The policy queues tasks where their data is (ReadyQueue::follows_data).
+  bool follows_data() const noexcept { return follows_data_; }
 
  private:
   struct Shard {
@@ -43,18 +53,29 @@ class SyncScheduler {
     std::unique_ptr<ReadyQueue> queue;
     // Polled by idle workers: off the lock's line.
     alignas(64) std::atomic<std::int64_t> size{0};
+    // Pinned keyed tasks (see set_affinity_map): only the owner takes them.
+    std::atomic<std::int64_t> pinned_size{0};
+    TaskList pinned;
   };
   // Pauses a thief waits for a one-task shard to grow (see pop_batch).
   static constexpr int kStealPatience = 64;
   int shard_of(const Task* t, int worker);
   int take(Shard& s, int worker, Task** out, int max, bool steal);
+  bool pins(const Task* t) const noexcept {
+    return map_ && sharded_ && t->affinity != JOULE_NO_AFFINITY && map_->pinned();
+  }
+  // Pushes to s (its lock held); true if the task went to the pinned list.
+  bool push_locked(Shard& s, Task* t, int worker);
+  int take_pinned(Shard& s, Task** out, int max);
 
   std::unique_ptr<Shard[]> shards_;
   int shard_count_ = 1;
   bool sharded_ = false;
   bool batchable_ = true;
+  bool follows_data_ = false;
   const int workers_;
   std::atomic<unsigned> next_external_{0};
+  const rt::AffinityMap* map_ = nullptr;
 };
 
 }  // namespace joule::sched

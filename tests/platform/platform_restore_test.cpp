@@ -33,6 +33,7 @@ void build_tree(FakeTree& t) {
 
 joule::runtime start_cpufreq(const FakeTree& t) {
   return joule::runtime({{"JOULE_DVFS", "cpufreq"},
+                         {"JOULE_ENERGY_POLICY", "none"},  // the test sets frequencies
                          {"JOULE_SYSFS_ROOT", t.root()},
                          {"JOULE_STATE_DIR", t.state_dir()},
                          {"JOULE_WORKERS", "1"}});

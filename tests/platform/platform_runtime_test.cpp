@@ -96,7 +96,8 @@ Ratios measure_ratios(Platform* p, int cpu, long iters) {
 
 TEST(Emulation, HalfFrequencyTakesAboutTwiceAsLong) {
   const long iters = calibrate(20.0);
-  joule::runtime rt({{"JOULE_DVFS", "emulated"},
+  joule::runtime rt({{"JOULE_ENERGY_POLICY", "none"},
+                     {"JOULE_DVFS", "emulated"},
                      {"JOULE_WORKERS", "1"},
                      {"JOULE_MEMORY_BOUND", "mem-half:0.5"},
                      {"JOULE_DVFS_LATENCY_US", "0"}});
@@ -137,8 +138,10 @@ TEST(Emulation, HalfFrequencyTakesAboutTwiceAsLong) {
 }
 
 TEST(Emulation, NestedTasksAreNotStretchedTwice) {
-  joule::runtime rt(
-      {{"JOULE_DVFS", "emulated"}, {"JOULE_WORKERS", "1"}, {"JOULE_DVFS_START", "1.2"}});
+  joule::runtime rt({{"JOULE_ENERGY_POLICY", "none"},
+                     {"JOULE_DVFS", "emulated"},
+                     {"JOULE_WORKERS", "1"},
+                     {"JOULE_DVFS_START", "1.2"}});
   Platform* p = current_platform();
   ASSERT_NE(p, nullptr);
   EXPECT_EQ(p->frequency(p->worker_cpu(0)), 1200000u);
@@ -161,8 +164,10 @@ TEST(Emulation, NestedTasksAreNotStretchedTwice) {
 }
 
 TEST(Emulation, FrequencyChangeLatencyStallsTheCore) {
-  joule::runtime rt(
-      {{"JOULE_DVFS", "emulated"}, {"JOULE_WORKERS", "1"}, {"JOULE_DVFS_LATENCY_US", "30000"}});
+  joule::runtime rt({{"JOULE_ENERGY_POLICY", "none"},
+                     {"JOULE_DVFS", "emulated"},
+                     {"JOULE_WORKERS", "1"},
+                     {"JOULE_DVFS_LATENCY_US", "30000"}});
   Platform* p = current_platform();
   ASSERT_NE(p, nullptr);
   ASSERT_TRUE(p->set_core_frequency(p->worker_cpu(0), 2300000));
@@ -174,7 +179,8 @@ TEST(Emulation, FrequencyChangeLatencyStallsTheCore) {
 }
 
 TEST(PlatformApi, SyntheticChipsAndChipWideFrequency) {
-  joule::runtime rt({{"JOULE_DVFS", "emulated"},
+  joule::runtime rt({{"JOULE_ENERGY_POLICY", "none"},
+                     {"JOULE_DVFS", "emulated"},
                      {"JOULE_DVFS_DOMAIN", "chip"},
                      {"JOULE_TOPOLOGY", "package:2 core:2 pu:1"},
                      {"JOULE_WORKERS", "4"},
@@ -204,7 +210,8 @@ TEST(PlatformApi, ModelledEnergyIsPowerTimesTime) {
   const auto t0 = std::chrono::steady_clock::now();
   double joules = 0, seconds = 0;
   {
-    joule::runtime rt({{"JOULE_DVFS", "emulated"},
+    joule::runtime rt({{"JOULE_ENERGY_POLICY", "none"},
+                       {"JOULE_DVFS", "emulated"},
                        {"JOULE_WORKERS", "2"},
                        {"JOULE_POWER_BUSY", "1.2:10,2.4:10"},
                        {"JOULE_POWER_IDLE", "10"}});
@@ -225,7 +232,10 @@ TEST(PlatformApi, ModelledEnergyIsPowerTimesTime) {
 TEST(PlatformReport, EnergySectionWithResidencyAndLabels) {
   testing::internal::CaptureStderr();
   {
-    joule::runtime rt({{"JOULE_DVFS", "emulated"}, {"JOULE_WORKERS", "2"}, {"JOULE_REPORT", "1"}});
+    joule::runtime rt({{"JOULE_ENERGY_POLICY", "none"},
+                       {"JOULE_DVFS", "emulated"},
+                       {"JOULE_WORKERS", "2"},
+                       {"JOULE_REPORT", "1"}});
     Platform* p = current_platform();
     ASSERT_NE(p, nullptr);
     for (int i = 0; i < 20; ++i)
@@ -248,7 +258,9 @@ TEST(PlatformSelection, DefaultsOnThisMachineStayOff) {
   test::FakeTree empty;  // no cpufreq, powercap or hwmon: like this VM
   testing::internal::CaptureStderr();
   {
-    joule::runtime rt({{"JOULE_SYSFS_ROOT", empty.root()}, {"JOULE_WORKERS", "1"}});
+    joule::runtime rt({{"JOULE_ENERGY_POLICY", "none"},
+                       {"JOULE_SYSFS_ROOT", empty.root()},
+                       {"JOULE_WORKERS", "1"}});
     EXPECT_EQ(current_platform(), nullptr);  // nothing observed: no hot-path cost
   }
   EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
@@ -263,7 +275,8 @@ TEST(PlatformSelection, CpufreqWithoutPermissionFallsBackToEmulatedOnce) {
   reset_warnings();
   testing::internal::CaptureStderr();
   for (int i = 0; i < 2; ++i) {
-    joule::runtime rt({{"JOULE_DVFS", "cpufreq"},
+    joule::runtime rt({{"JOULE_ENERGY_POLICY", "none"},
+                       {"JOULE_DVFS", "cpufreq"},
                        {"JOULE_SYSFS_ROOT", t.root()},
                        {"JOULE_WORKERS", "1"},
                        {"JOULE_STATE_DIR", t.state_dir()}});
@@ -290,7 +303,8 @@ TEST(PlatformSelection, AutoPicksCpufreqRaplAndHwmonWhenPresent) {
   t.write("/sys/class/hwmon/hwmon0/temp1_input", "47000\n");
   const auto before = t.snapshot();
   {
-    joule::runtime rt({{"JOULE_SYSFS_ROOT", t.root()},
+    joule::runtime rt({{"JOULE_ENERGY_POLICY", "none"},
+                       {"JOULE_SYSFS_ROOT", t.root()},
                        {"JOULE_WORKERS", "1"},
                        {"JOULE_STATE_DIR", t.state_dir()}});
     Platform* p = current_platform();

@@ -105,6 +105,7 @@ TEST(PlatformEvents, EmulatedDvfsFrequencyAndPower) {
     int cpu = -1;
     {
       joule::runtime rt({{"JOULE_DVFS", "emulated"},
+                         {"JOULE_ENERGY_POLICY", "none"},  // the test sets frequencies
                          {"JOULE_WORKERS", "1"},
                          {"JOULE_DVFS_LATENCY_US", "0"},
                          {"JOULE_TRACE", format},

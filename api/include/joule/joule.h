@@ -143,6 +143,13 @@ JOULE_EXPORT int joule_blocking_leave(void);
  * leave a lent CPU to its borrower (JOULE_MPI_YIELD=on, or auto with
  * JOULE_LEWI not off), else 0. JOULE_ERR_CONFIG for a bad configuration. */
 JOULE_EXPORT int joule_mpi_should_yield(int *yield);
+/* mpi-slack (libjoule-mpi calls these around every blocking MPI call, inside
+ * joule_blocking_enter / leave): a call that outlasts JOULE_ENERGY_MPI_SLACK_US
+ * runs its core at the lowest frequency until it returns. No-ops unless the
+ * runtime runs with an energy policy that watches MPI calls (auto,
+ * mpi-slack) and the calling thread is a worker whose CPU was not lent. */
+JOULE_EXPORT void joule_energy_mpi_enter(void);
+JOULE_EXPORT void joule_energy_mpi_leave(void);
 
 /* Application hints (DLB's enable / disable / single / parallel). */
 #define JOULE_LENDING_ENABLE 0   /* lend and borrow freely (default) */

@@ -5,8 +5,11 @@
 // LD_PRELOAD or by linking; only the joule_* C API is used, so an MPI program
 // without the joule runtime is a plain lender. Every wrapper also marks the
 // call in the trace (MPI state and call name, JOULE_TRACE=paraver|chrome).
-// With JOULE_LEWI=off and tracing off, a wrapper is a call to PMPI plus two
-// calls into libjoule that return at once.
+// With JOULE_LEWI=off and tracing off, a wrapper is a call to PMPI plus four
+// calls into libjoule that return at once (trace, mpi-slack). mpi-slack (an
+// energy policy, JOULE_ENERGY_POLICY=auto or mpi-slack, with DVFS) runs a
+// core whose call outlasts JOULE_ENERGY_MPI_SLACK_US at its lowest frequency
+// until the call returns; a CPU lent for the call is left to its borrower.
 //
 // A lent CPU must not be burnt by the lender's waiting (JOULE_MPI_YIELD, on
 // by default with lending): MPI_Init asks the MPI library to yield in its
@@ -44,11 +47,14 @@ struct BlockingScope {
   int cpu = -1;
   explicit BlockingScope(const char* name) {
     joule_trace_mpi_enter(name);
-    if (!on) return;
-    joule_blocking_enter();
-    if (g_polite.load(std::memory_order_relaxed)) cpu = joule::mpi::given_up_cpu();
+    if (on) {
+      joule_blocking_enter();
+      if (g_polite.load(std::memory_order_relaxed)) cpu = joule::mpi::given_up_cpu();
+    }
+    joule_energy_mpi_enter();  // mpi-slack: a long wait slows this core
   }
   ~BlockingScope() {
+    joule_energy_mpi_leave();
     if (on) joule_blocking_leave();
     joule_trace_mpi_leave();
   }

@@ -47,6 +47,8 @@ class Dvfs {
   void reset_residency(std::uint64_t now);
   // Emulated transition latency owed by a CPU; returns it and clears it.
   std::uint64_t take_stall_ns(int cpu) noexcept;
+  // The emulated latency one change costs (0 for real backends).
+  std::uint64_t stall_ns() const noexcept { return stall_ns_; }
   // Puts the machine back as it was found (real backends).
   virtual void restore() {}
   // Where frequency changes appear in a trace (counter "frequency_mhz" of a

@@ -8,6 +8,7 @@
 
 #include "config.hpp"
 #include "dvfs_cpufreq.hpp"
+#include "energy_controller.hpp"
 #include "log.hpp"
 #include "observer.hpp"
 #include "worker_slot.hpp"
@@ -72,6 +73,8 @@ Platform::Platform(const rt::Config& cfg)
   if (task_clock_meter_ && !counters_) counter_events_ = {"perf::TASK-CLOCK"};
   active_ = cfg.report || dvfs_->can_set() || counters_ || cfg.platform.meter != "auto" ||
             cfg.platform.thermal != "auto";
+  energy_ = std::make_unique<EnergyController>(*this, cfg);
+  energy_live_ = energy_->live();
 }
 
 Platform::~Platform() {

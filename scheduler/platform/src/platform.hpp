@@ -52,6 +52,7 @@ struct LabelStats {
 };
 
 struct WorkerSlot;
+class EnergyController;
 
 class Platform {
  public:
@@ -98,6 +99,12 @@ class Platform {
   void task_end(const rt::Task& t, int worker, std::uint64_t start_ns, std::uint64_t end_ns);
   void idle(int worker, bool sleeping, std::uint64_t now);
   void periodic(std::uint64_t now);
+  void iteration(std::uint64_t iteration, std::uint64_t now);
+  // A worker's thread blocks in / returns from an MPI call (mpi-slack).
+  void mpi_enter(int worker);
+  void mpi_leave(int worker);
+  // On the worker's own thread: its time so far charged at `level`.
+  void charge_worker(int worker, std::uint64_t until, int level);
   void report(std::ostream& os) const;
 
  private:
@@ -106,7 +113,9 @@ class Platform {
   void choose_thermal(const rt::Config& cfg);
   void apply_start_frequency();
   double memory_bound(WorkerSlot& s, const char* label) const;
-  void charge(WorkerSlot& s, std::uint64_t now) const;
+  // Charges the time since the slot's last charge at `level` (-1: the
+  // CPU's level now). Only on the worker's own thread.
+  void charge(WorkerSlot& s, std::uint64_t now, int level = -1) const;
   std::vector<std::uint64_t> active_of(const WorkerSlot& s, std::uint64_t now,
                                        std::uint64_t* sleep) const;
   EnergyReading reading_at(std::uint64_t now) const;
@@ -144,6 +153,13 @@ class Platform {
   bool ended_ = false;
   std::uint64_t traced_ns_ = 0;  // the last power sample in the trace (under sample_mu_)
   double traced_joules_ = 0;
+  // The energy policy's live side; it reads the slots, the model and the
+  // temperatures directly (energy_controller.hpp).
+  friend class EnergyController;
+  std::unique_ptr<EnergyController> energy_;
+  bool energy_live_ = false;
+  void energy_task_end(WorkerSlot& s, const rt::Task& t, std::uint64_t own, std::uint64_t extra,
+                       std::uint64_t now);
 };
 
 // The platform of the running runtime; nullptr when the layer is off.

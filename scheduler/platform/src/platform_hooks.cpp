@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "energy_controller.hpp"
 #include "log.hpp"
 #include "observer.hpp"
 #include "platform.hpp"
@@ -53,6 +54,7 @@ void Platform::begin(const rt::RunInfo& run) {
   traced_ns_ = start_ns_;
   traced_joules_ = 0;
   apply_start_frequency();
+  energy_->begin(run, start_ns_);
   dvfs_->reset_residency(start_ns_);
   if (meter_) meter_->start();
   max_temp_ = last_temp_ =
@@ -60,13 +62,13 @@ void Platform::begin(const rt::RunInfo& run) {
   set_current_platform(this);
 }
 
-void Platform::charge(WorkerSlot& s, std::uint64_t now) const {
+void Platform::charge(WorkerSlot& s, std::uint64_t now, int level) const {
   const std::uint64_t last = s.last.load(std::memory_order_relaxed);
   if (now <= last) return;
   if (s.sleeping.load(std::memory_order_relaxed)) {
     add(s.sleep_ns, now - last);
   } else {
-    const int lvl = dvfs_->level(s.cpu);
+    const int lvl = level >= 0 ? level : dvfs_->level(s.cpu);
     const std::size_t i = lvl < 0 ? s.table->size() - 1 : std::size_t(lvl);
     add(s.active_ns[i], now - last);
   }
@@ -109,9 +111,22 @@ void Platform::worker_stop(int worker) {
   s.papi.close();
 }
 
-void Platform::task_start(const rt::Task&, int worker) {
+void Platform::task_start(const rt::Task& t, int worker) {
   WorkerSlot& s = *slots_[std::size_t(worker)];
   if (rt::trace::enabled() && !s.traced) trace_first(s);
+  if (energy_live_) {
+    s.in_task.store(true, std::memory_order_relaxed);
+    if (energy_->wants_critical()) {
+      // Successors are added under the task's lock (add_edge): take it to
+      // read them. Only the graph policies ask, once per task.
+      auto& lock = const_cast<rt::Task&>(t).lock;
+      lock.lock();
+      const bool waited_on = !t.successors.empty();
+      lock.unlock();
+      s.critical.store(waited_on, std::memory_order_relaxed);
+      if (waited_on) s.critical_seen.store(true, std::memory_order_relaxed);
+    }
+  }
   s.excluded.push_back(0);
   if (counters_ && s.papi.is_open()) s.papi.read(s.at_start.data());
 }
@@ -169,6 +184,26 @@ void Platform::task_end(const rt::Task& t, int worker, std::uint64_t start_ns,
   const std::uint64_t now = rt::now_ns();
   if (!s.excluded.empty()) s.excluded.back() += now - start_ns;  // not the parent's own
   charge(s, now);
+  if (energy_live_) energy_task_end(s, t, own, now - end_ns, now);
+}
+
+// The controller's per-worker view: busy time with its stretch, and the work
+// in seconds at fmax (a stretched body ran at fmax speed: its own time is
+// the work; on real DVFS the body ran at f, so own * f / fmax).
+void Platform::energy_task_end(WorkerSlot& s, const rt::Task& t, std::uint64_t own,
+                               std::uint64_t extra, std::uint64_t now) {
+  std::uint64_t work = own;
+  if (!(dvfs_->caps() & kCapStretch)) {
+    const std::uint32_t f = dvfs_->frequency(s.cpu), fmax = s.table->back();
+    if (f && f < fmax) work = std::uint64_t(double(own) * double(f) / double(fmax));
+  }
+  add(s.busy_ns, own + extra);
+  add(s.stretch_ns, extra);
+  add(s.work_ns, work);
+  s.in_task.store(false, std::memory_order_relaxed);
+  s.critical.store(false, std::memory_order_relaxed);
+  if (t.affinity != JOULE_NO_AFFINITY) energy_->note_key(s, t.affinity, work);
+  energy_->tick(now);
 }
 
 void Platform::idle(int worker, bool sleeping, std::uint64_t now) {
@@ -200,6 +235,23 @@ void Platform::sample_locked(std::uint64_t now) {
   if (rt::trace::enabled()) trace_sample(now, r);
 }
 
+void Platform::iteration(std::uint64_t iteration, std::uint64_t now) {
+  periodic(now);
+  if (energy_live_) energy_->on_iteration(iteration, now);
+}
+
+void Platform::mpi_enter(int worker) {
+  if (has_slot(worker)) energy_->mpi_enter(worker);
+}
+
+void Platform::mpi_leave(int worker) {
+  if (has_slot(worker)) energy_->mpi_leave(worker);
+}
+
+void Platform::charge_worker(int worker, std::uint64_t until, int level) {
+  if (has_slot(worker)) charge(*slots_[std::size_t(worker)], until, level);
+}
+
 void Platform::end() {
   const std::uint64_t now = rt::now_ns();
   {
@@ -210,6 +262,7 @@ void Platform::end() {
     ended_ = true;
   }
   if (current_platform() == this) set_current_platform(nullptr);
+  energy_->end(now);
   dvfs_->restore();
 }
 

@@ -41,7 +41,9 @@ class PlatformObserver final : public rt::Observer {
   void on_parked(int worker, bool parked, std::uint64_t now) override {
     on_idle(worker, parked, now);
   }
-  void on_iteration_boundary(std::uint64_t, std::uint64_t now) override { p_->periodic(now); }
+  void on_iteration_boundary(std::uint64_t iteration, std::uint64_t now) override {
+    p_->iteration(iteration, now);
+  }
   void report(std::ostream& os) const override { p_->report(os); }
 
  private:
@@ -63,6 +65,11 @@ std::unique_ptr<rt::Observer> make_platform_observer(const rt::Config& cfg) {
   const std::string dir = cfg.platform.state_dir.empty() ? rt::Config::Platform::default_state_dir()
                                                          : cfg.platform.state_dir;
   if (!platform_wanted(cfg)) {
+    const std::string& pol = cfg.energy.policy;
+    if (pol != "none" && pol != "auto")  // the same message the controller gives
+      warn_once("energy-no-dvfs", "JOULE_ENERGY_POLICY=" + pol +
+                                      " needs frequencies that can be set, and JOULE_DVFS gives " +
+                                      "none; running as none");
     if (cfg.dump)
       note("platform: off (JOULE_DVFS=" + cfg.platform.dvfs + ", nothing else asks for it)");
     return nullptr;

@@ -5,6 +5,7 @@
 #include <map>
 #include <ostream>
 
+#include "energy_controller.hpp"
 #include "observer.hpp"
 #include "platform.hpp"
 #include "text.hpp"
@@ -156,6 +157,7 @@ void Platform::report(std::ostream& os) const {
   }
   report_residency(os);
   report_labels(os);
+  energy_->report(os);
 }
 
 void Platform::report_residency(std::ostream& os) const {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "papi.hpp"
+#include "spin_lock.hpp"
 
 namespace joule::plat {
 
@@ -39,6 +40,16 @@ struct alignas(64) WorkerSlot {
   PapiEventSet papi;
   std::vector<long long> at_start, now_values;
   long long task_clock_ns = -1;  // measured CPU time (papi meter mode)
+  // For the energy controller, cumulative (it keeps what it saw last):
+  // time in task bodies (stretch included), the part stretch added, and
+  // the work done in seconds at fmax.
+  std::atomic<std::uint64_t> busy_ns{0}, stretch_ns{0}, work_ns{0};
+  std::atomic<bool> in_task{false};
+  // A task others wait on runs now / ran since the controller last looked.
+  std::atomic<bool> critical{false}, critical_seen{false};
+  // Work per affinity key since the controller last took it.
+  rt::SpinLock keys_lock;
+  std::unordered_map<std::uint64_t, std::uint64_t> key_work_ns;
 };
 
 }  // namespace joule::plat

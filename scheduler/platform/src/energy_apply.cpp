@@ -1,0 +1,169 @@
+// The energy controller's two ends: the Observation it builds from the
+// platform's per-worker accounting, and applying a policy's Decision.
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "affinity_map.hpp"
+#include "energy_controller.hpp"
+#include "platform.hpp"
+#include "trace_api.hpp"
+#include "worker_slot.hpp"
+
+namespace joule::plat {
+namespace {
+
+double delta_s(const std::atomic<std::uint64_t>& now, std::uint64_t& seen) {
+  const std::uint64_t v = now.load(std::memory_order_relaxed);
+  const std::uint64_t d = v > seen ? v - seen : 0;
+  seen = v;
+  return double(d) * 1e-9;
+}
+
+}  // namespace
+
+// Everything since the last call: the window the loads cover.
+energy::Observation EnergyController::observe(std::uint64_t now) {
+  energy::Observation obs;
+  obs.now_ns = now;
+  obs.window_s = double(now > last_ns_ ? now - last_ns_ : 0) * 1e-9;
+  last_ns_ = now;
+  obs.iteration = iteration_;
+  obs.idle_watts = p_.model_.idle_watts();
+  obs.switch_cost_s = switch_cost_s_;
+  add_domains(obs);
+  for (int w = 0; w < p_.num_workers(); ++w) {
+    WorkerSlot& s = *p_.slots_[std::size_t(w)];
+    CoreSeen& seen = seen_[std::size_t(w)];
+    energy::CoreView c;
+    c.domain = core_domain_[std::size_t(w)];
+    c.chip = s.chip;
+    c.busy_s = delta_s(s.busy_ns, seen.busy);
+    c.stretch_s = delta_s(s.stretch_ns, seen.stretch);
+    c.work_s = delta_s(s.work_ns, seen.work);
+    c.idle_s = std::max(0.0, obs.window_s - c.busy_s);
+    c.ready = run_.ready_of ? run_.ready_of(w) : 0;
+    c.running = s.in_task.load(std::memory_order_relaxed);
+    // Sticky over the window: a core that ran critical-path tasks in it
+    // keeps them fast even if the decision falls between two of them.
+    c.running_critical = s.critical_seen.exchange(false, std::memory_order_relaxed) ||
+                         (c.running && s.critical.load(std::memory_order_relaxed));
+    c.parked = parked_[std::size_t(w)];
+    obs.cores.push_back(c);
+  }
+  add_keys(obs);
+  return obs;
+}
+
+void EnergyController::add_domains(energy::Observation& obs) const {
+  Dvfs& d = p_.dvfs();
+  for (std::size_t i = 0; i < domain_cpu_.size(); ++i) {
+    const int cpu = domain_cpu_[i];
+    energy::DomainView v;
+    for (int w = 0; w < int(core_domain_.size()); ++w)
+      if (core_domain_[std::size_t(w)] == int(i)) v.cores.push_back(w);
+    v.pstates = d.pstates(cpu);
+    for (std::uint32_t khz : v.pstates) v.busy_watts.push_back(p_.model_.busy_watts(khz));
+    v.level = std::max(0, d.level(cpu));
+    v.chip = p_.chip_of(cpu);
+    obs.domains.push_back(std::move(v));
+  }
+  std::vector<double> temps;
+  {
+    std::lock_guard guard(p_.sample_mu_);
+    temps = p_.last_temp_;
+  }
+  for (int c = 0; c < p_.num_chips(); ++c) {
+    energy::ChipView v;
+    if (std::size_t(c) < temps.size()) v.temperature_c = temps[std::size_t(c)];
+    v.uncore_watts = p_.model_.uncore_watts();
+    obs.chips.push_back(v);
+  }
+}
+
+// Keys with work in the window, each on the worker it is mapped to (pinned
+// in iterative mode, so that is where its tasks ran).
+void EnergyController::add_keys(energy::Observation& obs) {
+  std::map<std::uint64_t, std::uint64_t> work;
+  for (const auto& slot : p_.slots_) {
+    std::unordered_map<std::uint64_t, std::uint64_t> taken;
+    slot->keys_lock.lock();
+    taken.swap(slot->key_work_ns);
+    slot->keys_lock.unlock();
+    for (const auto& [k, ns] : taken) work[k] += ns;
+  }
+  for (const auto& [k, ns] : work) obs.keys.push_back({k, worker_of_key(k), double(ns) * 1e-9});
+}
+
+int EnergyController::worker_of_key(std::uint64_t key) const {
+  const int w = run_.affinity ? run_.affinity->worker_of(key) : -1;
+  const int n = std::max(1, p_.num_workers());
+  return w >= 0 && w < n ? w : int(key % std::uint64_t(n));
+}
+
+void EnergyController::apply(const energy::Decision& d) {
+  bool any = false;
+  if (apply_levels(d.domain_level)) ++dvfs_, any = true;
+  if (apply_moves(d.moves)) ++balance_, any = true;
+  if (d.active_cores >= 0 && apply_mask(d.active_cores)) {
+    ++mask_, any = true;
+    mask_why_ = "kept " + std::to_string(d.active_cores) + " core(s): " + d.why;
+  }
+  if (!any) return;
+  last_why_ = d.why;
+  rt::trace::emit_event(rt::trace::Event::kEvEnergyDecision, std::uint64_t(d.kind));
+}
+
+bool EnergyController::apply_levels(const std::vector<int>& levels) {
+  if (levels.size() != domain_cpu_.size()) return false;
+  Dvfs& d = p_.dvfs();
+  bool changed = false;
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    const int cpu = domain_cpu_[i];
+    if (levels[i] == d.level(cpu)) continue;
+    changed = d.set_level(cpu, levels[i]) || changed;
+  }
+  return changed;
+}
+
+bool EnergyController::apply_moves(const std::vector<std::pair<std::uint64_t, int>>& moves) {
+  if (!run_.affinity) return false;
+  bool changed = false;
+  for (const auto& [key, w] : moves) {
+    if (w < 0 || w >= p_.num_workers() || parked_[std::size_t(w)]) continue;
+    if (worker_of_key(key) == w) continue;
+    if (!run_.affinity->set(key, w)) continue;
+    ++moved_keys_;
+    changed = true;
+    rt::trace::emit_event(rt::trace::Event::kEvAffinityKey, key);
+    rt::trace::emit_event(rt::trace::Event::kEvAffinityWorker, std::uint64_t(w) + 1);
+  }
+  return changed;
+}
+
+// Keeps workers [0, active) and parks the others at their next task
+// boundary. Not while keyed tasks are pinned: a parked worker's pinned
+// tasks would wait for it.
+bool EnergyController::apply_mask(int active) {
+  const int n = p_.num_workers();
+  active = std::clamp(active, 1, n);
+  if (!masks_ || !run_.park_worker || n < 2) return false;
+  if (run_.affinity && run_.affinity->pinned()) {
+    mask_why_ = "not applied: keyed tasks are pinned (iterative mode)";
+    return false;
+  }
+  bool changed = false;
+  for (int w = 1; w < n; ++w) {
+    const bool park = w >= active;
+    if (parked_[std::size_t(w)] == park) continue;
+    parked_[std::size_t(w)] = park;
+    run_.park_worker(w, park);
+    changed = true;
+  }
+  if (!changed) return false;
+  min_cores_ = min_cores_ < 0 ? active : std::min(min_cores_, active);
+  rt::trace::emit_event(rt::trace::Event::kEvEnergyCores, std::uint64_t(active));
+  return true;
+}
+
+}  // namespace joule::plat

@@ -1,0 +1,178 @@
+// The energy controller's life cycle: which policy runs, when it decides,
+// and putting the machine back at stop. Observing and applying are in
+// energy_apply.cpp, CPU masks in energy_mask.cpp, mpi-slack in energy_mpi.cpp
+// and the report section in energy_report.cpp.
+#include "energy_controller.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "affinity_map.hpp"
+#include "config.hpp"
+#include "energy_config.hpp"
+#include "energy_mpi.hpp"
+#include "log.hpp"
+#include "platform.hpp"
+#include "trace_api.hpp"
+#include "worker_slot.hpp"
+
+namespace joule::plat {
+
+EnergyController::EnergyController(Platform& p, const rt::Config& cfg) : p_(p) { choose(cfg); }
+
+EnergyController::~EnergyController() = default;
+
+// JOULE_ENERGY_POLICY other than none / auto needs a DVFS backend that sets
+// frequencies: without one it warns once and runs as none. "auto" starts
+// with the graph policy and switches to the iterative one (once) at the
+// first iteration boundary after keyed tasks ran.
+void EnergyController::choose(const rt::Config& cfg) {
+  asked_ = cfg.energy.policy;
+  opt_ = energy::options_from_config(cfg);
+  masks_ = cfg.energy.masks;
+  per_chip_ = (p_.dvfs().caps() & kCapPerChip) != 0;
+  if (asked_ == "none") return;
+  if (!p_.can_set_frequency()) {
+    if (asked_ != "auto")
+      warn_once("energy-no-dvfs", "JOULE_ENERGY_POLICY=" + asked_ +
+                                      " needs frequencies that can be set, and JOULE_DVFS gives " +
+                                      p_.dvfs().name() + "; running as none");
+    history_ = "none (no DVFS that can set frequencies)";
+    return;
+  }
+  auto_ = asked_ == "auto";
+  if (auto_ || asked_ == "mpi-slack") mpi_ = std::make_unique<MpiSlackDriver>(p_, opt_);
+  use_policy(auto_ ? energy::resolve_auto(false, per_chip_) : asked_);
+  if (auto_) history_ = "auto -> " + (resolved_.empty() ? std::string("none") : resolved_);
+}
+
+void EnergyController::use_policy(const std::string& name) {
+  policy_.reset();
+  resolved_.clear();
+  periodic_ = false;
+  if (name == "none") return;
+  try {
+    policy_ = energy::make_energy_policy(name, opt_);
+  } catch (const std::invalid_argument&) {
+    warn_once("energy-missing", "energy policy " + name + " is not in this build; running as none");
+    return;
+  }
+  resolved_ = name;
+  periodic_ = policy_->trigger() == energy::Trigger::periodic;
+  if (run_.affinity) run_.affinity->set_pinned(!periodic_);
+}
+
+void EnergyController::begin(const rt::RunInfo& run, std::uint64_t now) {
+  run_ = run;
+  if (mpi_) mpi_->begin(p_.num_workers());
+  if (!policy_) return;
+  Dvfs& d = p_.dvfs();
+  const int n = p_.num_workers();
+  core_domain_.assign(std::size_t(n), 0);
+  for (int w = 0; w < n; ++w) {
+    const int dom = d.domain_of(p_.worker_cpu(w));
+    int i = 0;
+    while (i < int(domain_cpu_.size()) && d.domain_of(domain_cpu_[std::size_t(i)]) != dom) ++i;
+    if (i == int(domain_cpu_.size())) {
+      domain_cpu_.push_back(p_.worker_cpu(w));
+      start_level_.push_back(d.level(p_.worker_cpu(w)));
+    }
+    core_domain_[std::size_t(w)] = i;
+  }
+  seen_.assign(std::size_t(n), CoreSeen{});
+  parked_.assign(std::size_t(n), false);
+  measure_switch_cost();
+  last_ns_ = now;
+  if (run_.affinity) run_.affinity->set_pinned(!periodic_);
+  next_tick_ns_.store(now + std::uint64_t(opt_.window_s * 1e9), std::memory_order_relaxed);
+}
+
+// Two changes (away and back) on the first domain, timed; an emulated
+// backend's modelled latency is part of the cost. Done before the runtime
+// resets residency, and the stall it owes is dropped: no task paid it.
+void EnergyController::measure_switch_cost() {
+  Dvfs& d = p_.dvfs();
+  if (domain_cpu_.empty()) return;
+  const int cpu = domain_cpu_.front(), lvl = d.level(cpu);
+  const int levels = int(d.pstates(cpu).size());
+  if (lvl < 0 || levels < 2) return;
+  const std::uint64_t t0 = rt::now_ns();
+  d.set_level(cpu, lvl > 0 ? lvl - 1 : lvl + 1);
+  d.set_level(cpu, lvl);
+  const std::uint64_t t1 = rt::now_ns();
+  for (int c : d.domain_cpus(d.domain_of(cpu))) d.take_stall_ns(c);
+  switch_cost_s_ = double(t1 - t0) * 0.5e-9 + double(d.stall_ns()) * 1e-9;
+}
+
+void EnergyController::on_iteration(std::uint64_t iteration, std::uint64_t now) {
+  if (!policy_) return;
+  std::lock_guard guard(mu_);
+  iteration_ = iteration;
+  if (auto_ && periodic_ && saw_keys_.load(std::memory_order_relaxed)) {
+    // The program is iterative with keys: the planned-loads policy fits.
+    auto_ = false;
+    use_policy(energy::resolve_auto(true, per_chip_));
+    history_ += ", then " + (resolved_.empty() ? std::string("none") : resolved_) +
+                " at iteration " + std::to_string(iteration);
+    apply_levels(start_level_);
+    observe(now);  // the window so far belongs to the old policy
+    since_decision_ = 0;
+    return;
+  }
+  if (periodic_ || ++since_decision_ < std::uint64_t(std::max(opt_.period, 1))) return;
+  since_decision_ = 0;
+  decide_locked(now);
+}
+
+void EnergyController::tick_due(std::uint64_t now) {
+  std::uint64_t due = next_tick_ns_.load(std::memory_order_relaxed);
+  const auto window = std::uint64_t(opt_.window_s * 1e9);
+  if (now < due || !next_tick_ns_.compare_exchange_strong(due, now + window)) return;
+  std::unique_lock lock(mu_, std::try_to_lock);
+  if (lock.owns_lock() && policy_ && periodic_) decide_locked(now);
+}
+
+void EnergyController::decide_locked(std::uint64_t now) {
+  const std::uint64_t t0 = rt::now_ns();
+  const energy::Observation obs = observe(now);
+  energy::Decision d = policy_->decide(obs);
+  if (d.active_cores < 0) {
+    const int keep = mask_target(obs);
+    if (keep >= 0) {
+      d.active_cores = keep;
+      if (d.kind == energy::Decision::Kind::none) d.kind = energy::Decision::Kind::mask;
+      d.why += (d.why.empty() ? "" : "; ") +
+               (keep < int(obs.cores.size()) ? "mask: " + mask_choice_why_
+                                             : std::string("mask: work queued, every core back"));
+    }
+  }
+  apply(d);
+  ++decisions_;
+  overhead_ns_ += rt::now_ns() - t0;
+}
+
+void EnergyController::note_key(WorkerSlot& s, std::uint64_t key, std::uint64_t work_ns) {
+  if (!saw_keys_.load(std::memory_order_relaxed)) saw_keys_.store(true, std::memory_order_relaxed);
+  s.keys_lock.lock();
+  s.key_work_ns[key] += work_ns;
+  s.keys_lock.unlock();
+}
+
+void EnergyController::mpi_enter(int worker) {
+  if (mpi_) mpi_->enter(worker);
+}
+
+void EnergyController::mpi_leave(int worker) {
+  if (mpi_) mpi_->leave(worker);
+}
+
+void EnergyController::end(std::uint64_t) {
+  if (mpi_) mpi_->end();
+  std::lock_guard guard(mu_);
+  if (!policy_) return;
+  apply_levels(start_level_);
+  if (run_.affinity) run_.affinity->set_pinned(false);
+  next_tick_ns_.store(~std::uint64_t(0), std::memory_order_relaxed);
+}
+
+}  // namespace joule::plat

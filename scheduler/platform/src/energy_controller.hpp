@@ -1,0 +1,112 @@
+// The energy controller: the live side of scheduler/energy. It owns the
+// policy JOULE_ENERGY_POLICY names, builds its Observation from what the
+// platform accounts per worker (busy, stretch, work at fmax, per-key work),
+// calls decide() at iteration boundaries or from a cheap time check at task
+// ends (never from a thread of its own), and applies the Decision: P-states
+// through Dvfs, key moves through the runtime's AffinityMap, and CPU masks
+// by parking workers. At stop it puts every domain back at its start level.
+//
+// Thread rules: the task hooks (note_*) run on the worker's thread and touch
+// only its slot; decisions are serialised by mu_ (the periodic tick only
+// try-locks, so a worker never waits for another's decision).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "energy_policy.hpp"
+#include "observer.hpp"
+
+namespace joule::rt {
+struct Config;
+class AffinityMap;
+}  // namespace joule::rt
+
+namespace joule::plat {
+
+class Platform;
+struct WorkerSlot;
+class MpiSlackDriver;
+
+class EnergyController {
+ public:
+  // Chooses the policy (a warning and "none" when DVFS cannot be set).
+  EnergyController(Platform& p, const rt::Config& cfg);
+  ~EnergyController();
+
+  bool live() const noexcept { return policy_ != nullptr; }
+  // Whether task starts should tell running_critical (the graph policies).
+  bool wants_critical() const noexcept { return periodic_; }
+
+  // Platform::begin, after the start frequency: measures the switch cost.
+  void begin(const rt::RunInfo& run, std::uint64_t now);
+  void on_iteration(std::uint64_t iteration, std::uint64_t now);
+  // A task ended somewhere: a decision is due every window (periodic).
+  void tick(std::uint64_t now) {
+    if (periodic_ && now >= next_tick_ns_.load(std::memory_order_relaxed)) tick_due(now);
+  }
+  // A keyed task's work, counted for the policy (worker's own thread).
+  void note_key(WorkerSlot& s, std::uint64_t key, std::uint64_t work_ns);
+  // Platform::end: back to the start frequencies, workers unparked.
+  void end(std::uint64_t now);
+  void report(std::ostream& os) const;
+  // A worker's thread enters / leaves a blocking MPI call (libjoule-mpi).
+  void mpi_enter(int worker);
+  void mpi_leave(int worker);
+
+ private:
+  struct CoreSeen {
+    std::uint64_t busy = 0, stretch = 0, work = 0;
+  };
+  void choose(const rt::Config& cfg);
+  void use_policy(const std::string& name);
+  void tick_due(std::uint64_t now);
+  void decide_locked(std::uint64_t now);
+  energy::Observation observe(std::uint64_t now);
+  void add_domains(energy::Observation& obs) const;
+  void add_keys(energy::Observation& obs);
+  void apply(const energy::Decision& d);
+  bool apply_levels(const std::vector<int>& levels);
+  bool apply_moves(const std::vector<std::pair<std::uint64_t, int>>& moves);
+  bool apply_mask(int active);
+  int worker_of_key(std::uint64_t key) const;
+  int mask_target(const energy::Observation& obs);  // energy_mask.cpp
+  void measure_switch_cost();
+  double saving_estimate(double* at_fmax_j, double* modelled_j) const;
+
+  Platform& p_;
+  energy::Options opt_;
+  std::string asked_;      // JOULE_ENERGY_POLICY as given
+  std::string resolved_;   // what runs now ("" when none)
+  std::string history_;    // how auto resolved, for the report
+  bool auto_ = false;      // "auto": may switch to an iterative policy once
+  bool periodic_ = false;  // the policy's trigger is periodic
+  bool masks_ = true;      // JOULE_ENERGY_MASKS
+  bool per_chip_ = false;  // DVFS domains are chips
+  std::unique_ptr<energy::EnergyPolicy> policy_;
+  std::unique_ptr<MpiSlackDriver> mpi_;  // auto or mpi-slack, with DVFS
+  rt::RunInfo run_;
+  std::vector<int> domain_cpu_;   // a platform CPU of each observed domain
+  std::vector<int> core_domain_;  // worker -> observed domain
+  std::vector<int> start_level_;  // per observed domain
+  std::vector<CoreSeen> seen_;
+  std::vector<bool> parked_;
+  std::uint64_t last_ns_ = 0, iteration_ = 0, since_decision_ = 0;
+  std::atomic<bool> saw_keys_{false};  // a keyed task ran (auto's switch)
+  double switch_cost_s_ = 0;
+  std::atomic<std::uint64_t> next_tick_ns_{~std::uint64_t(0)};
+  std::mutex mu_;
+  // For the report.
+  std::uint64_t decisions_ = 0, dvfs_ = 0, balance_ = 0, mask_ = 0, moved_keys_ = 0;
+  std::uint64_t overhead_ns_ = 0;
+  int min_cores_ = -1;
+  std::string last_why_, mask_why_, mask_choice_why_;
+  int shrink_streak_ = 0;
+};
+
+}  // namespace joule::plat
