@@ -87,15 +87,17 @@ void Runtime::apply_mask(const std::vector<int>& mask) {
   for (int cpu : added) activate_cpu(cpu);
 }
 
-// An energy policy's CPU mask: the worker parks at its next task boundary
-// (Worker::run checks retired() with lending off too) and its CPU sleeps.
+// An energy policy's CPU mask: the worker rests (parks) at its next task
+// boundary; its CPU sleeps, or with lending on is lent until the worker is
+// brought back and the runtime reclaims it for queued work.
 void Runtime::park_worker(int index, bool park) {
   std::lock_guard guard(workers_mutex_);
   if (index <= 0 || index >= owned_workers_ || stopping()) return;
   Worker* w = worker(index);
-  if (w->retired() == park) return;
-  w->set_retired(park);
+  if (w->resting() == park) return;
+  w->set_resting(park);
   cpu_manager_->wake(w->cpu());
+  if (park) idle_.wake_all();  // a sleeping worker leaves its idle sleep to park
 }
 
 }  // namespace joule::rt

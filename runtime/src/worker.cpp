@@ -41,7 +41,7 @@ void Worker::run() {
   ctx.in_loop = true;
   const bool lending = rt_.lending();
   for (;;) {
-    if ((lending || retired_.load(std::memory_order_relaxed)) && must_leave()) {
+    if (must_leave()) {
       park(ctx);
       if (rt_.stopping()) break;
       continue;
@@ -62,15 +62,20 @@ void Worker::run() {
 }
 
 bool Worker::must_leave() {
-  if (retired_.load(std::memory_order_relaxed)) return true;
-  return rt_.cpu_manager().must_return(cpu_);
+  if (retired_.load(std::memory_order_relaxed) || resting_.load(std::memory_order_relaxed))
+    return true;
+  return rt_.lending() && rt_.cpu_manager().must_return(cpu_);
 }
 
 // Spins; then lends the CPU and parks (lending on and the manager agrees),
 // or sleeps until a producer wakes us.
 void Worker::idle_wait(ThreadContext& ctx) {
   auto& sched = rt_.scheduler();
-  auto work_or_stop = [&] { return sched.size() > 0 || rt_.stopping(); };
+  // A worker the energy policy rests stops spinning at once: idling that
+  // core is the point.
+  auto work_or_stop = [&] {
+    return sched.size() > 0 || rt_.stopping() || resting_.load(std::memory_order_relaxed);
+  };
   rt_.poll_drom();
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::microseconds(rt_.config().workers.spin_us);
@@ -98,7 +103,11 @@ void Worker::park(ThreadContext& ctx) {
   if (rt_.observed())
     for (auto& o : rt_.observers()) o->on_parked(index_, true, now_ns());
   auto& cm = rt_.cpu_manager();
-  while (!rt_.stopping() && (retired_.load() || !cm.usable(cpu_))) cm.wait_for_change(cpu_, 50000);
+  // Rested by the energy policy: lend the CPU meanwhile (a retired CPU is
+  // no longer ours to lend).
+  if (resting_.load() && !retired_.load() && rt_.lending()) cm.release_idle(cpu_);
+  while (!rt_.stopping() && (retired_.load() || resting_.load() || !cm.usable(cpu_)))
+    cm.wait_for_change(cpu_, 50000);
   if (rt_.observed())
     for (auto& o : rt_.observers()) o->on_parked(index_, false, now_ns());
   rt_.note_parked(-1);

@@ -31,6 +31,10 @@ class Worker {
   // CPU comes back.
   void set_retired(bool r) noexcept { retired_.store(r); }
   bool retired() const noexcept { return retired_.load(); }
+  // Energy masks: the policy rests this worker. Its CPU is still the
+  // process's; with lending on it is lent while the worker rests.
+  void set_resting(bool r) noexcept { resting_.store(r); }
+  bool resting() const noexcept { return resting_.load(); }
   int cpu() const noexcept { return cpu_; }
   TaskPool& pool() noexcept { return pool_; }
 
@@ -57,6 +61,7 @@ class Worker {
   TaskPool pool_;
   std::atomic<bool> parked_{false};
   std::atomic<bool> retired_{false};
+  std::atomic<bool> resting_{false};
   alignas(64) std::atomic<std::uint64_t> created_{0};
   alignas(64) std::atomic<std::uint64_t> completed_{0};
 };

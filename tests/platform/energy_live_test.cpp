@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -193,6 +194,46 @@ TEST(EnergyLive, MasksParkASurplusCoreAndBringItBack) {
   }
   const std::string err = testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("cores: fewest kept 1"), std::string::npos) << err;
+  EXPECT_GT(on_worker1, 40) << "worker 1 came back for the independent tasks\n" << err;
+}
+
+// With lending on, a rested core is lent (its state in the CPU table turns
+// idle) although idle workers spin for 1 s before lending by themselves;
+// queued work brings it back.
+TEST(EnergyLive, MasksLendTheRestedCoreWithLending) {
+  testing::internal::CaptureStderr();
+  std::atomic<bool> saw_lent{false};
+  int on_worker1 = 0;
+  {
+    joule::runtime rt({{"JOULE_DVFS", "emulated"},
+                       {"JOULE_WORKERS", "2"},
+                       {"JOULE_LEWI", "local"},
+                       {"JOULE_SPIN_US", "1000000"},
+                       {"JOULE_ENERGY_POLICY", "queue-depth"},
+                       {"JOULE_POWER_IDLE", "0"},
+                       {"JOULE_POWER_BUSY", "1.2:30,2.4:31"},
+                       {"JOULE_REPORT", "1"}});
+    const int cpu1 = current_platform() ? current_platform()->worker_cpu(1) : 1;
+    int chain = 0;
+    for (int i = 0; i < 300; ++i)
+      joule::spawn({joule::inout(chain)}, [&saw_lent, cpu1] {
+        spin_us(1000);
+        joule_cpu_info_t info{};
+        if (joule_get_cpu_info(cpu1, &info) == JOULE_OK && info.state == JOULE_CPU_IDLE)
+          saw_lent.store(true);
+      });
+    joule::taskwait();
+    std::vector<int> ran(400, -1);
+    for (int& r : ran)
+      joule::spawn([&r] {
+        r = joule::worker_id();
+        spin_us(1000);
+      });
+    joule::taskwait();
+    on_worker1 = int(std::count(ran.begin(), ran.end(), 1));
+  }
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_TRUE(saw_lent.load()) << "the rested core was never lent\n" << err;
   EXPECT_GT(on_worker1, 40) << "worker 1 came back for the independent tasks\n" << err;
 }
 
