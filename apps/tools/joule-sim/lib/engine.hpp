@@ -1,0 +1,42 @@
+// joule-sim's engine: runs a scenario's policy (the live code, through
+// make_energy_policy) on the modelled platform and workload. Bulk-synchronous
+// steps: a core's time is the sum of its objects' work * ((1-m) fmax/f + m),
+// the step lasts the slowest core plus comm_s, and every core draws busy
+// power while it computes and waiting power for the rest of the step (seed-000
+// section 9.4). Every policy.period steps the policy sees an Observation
+// built as the live controller builds it, and its Decision applies from the
+// next step: new P-states (each core of a changed domain stalls
+// dvfs_latency_us), key moves (the program pauses for decision, balancing and
+// migration time, cores at idle power). The dag kind runs a list scheduler
+// instead (dag_engine.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "scenario.hpp"
+
+namespace joule::sim {
+
+struct StepRecord {
+  int step = 0;
+  double end_s = 0;     // simulated time at the end of the step (pauses included)
+  double power_w = 0;   // machine average over the step
+  double mean_ghz = 0;  // over cores
+  double max_temp_c = 0;
+  char decision = '-';  // '-' none, 'd' dvfs, 'b' balance
+};
+
+struct RunResult {
+  std::string policy;
+  double time_s = 0, energy_j = 0, avg_power_w = 0, avg_ghz = 0, max_temp_c = 0;
+  double lb_time_s = 0;
+  int dvfs_changes = 0, dvfs_calls = 0, lb_calls = 0, migrations = 0;
+  std::vector<double> final_ghz;  // per core
+  std::vector<StepRecord> steps;  // when asked for
+};
+
+RunResult run_scenario(const Scenario& s, bool record_steps = false);
+RunResult run_dag(const Scenario& s, bool record_steps);
+
+}  // namespace joule::sim

@@ -1,0 +1,23 @@
+// joule-sim's outputs: the one-line result, the comparison with policy
+// none, the per-step CSV and an SVG of frequency and power over time.
+// Fixed formats (printf with set precisions) so equal runs print equal bytes.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine.hpp"
+
+namespace joule::sim {
+
+// time_s=... energy_j=... avg_power_w=... dvfs_changes=... lb_calls=...
+// migrations=... max_temp_c=... (then dvfs_calls, avg_ghz, lb_time_s)
+std::string result_line(const RunResult& r);
+// vs none: dtime=+0.00% denergy=-14.78% dpower=... (signed percentages)
+std::string delta_line(const RunResult& r, const RunResult& base);
+// A table of several runs with ratios to the first (the baseline).
+std::string compare_table(const std::vector<RunResult>& runs);
+std::string steps_csv(const RunResult& r);
+std::string steps_svg(const RunResult& r);
+
+}  // namespace joule::sim

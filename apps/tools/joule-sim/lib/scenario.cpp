@@ -1,0 +1,244 @@
+// The key table: every scenario key, what it accepts and where it goes.
+// One row per key keeps the docs (describe_keys), the errors and the
+// parsing in one place.
+#include <functional>
+#include <limits>
+
+#include "scenario.hpp"
+#include "scenario_values.hpp"
+
+namespace joule::sim {
+namespace {
+
+constexpr double kBig = 1e12;
+using Apply = std::function<void(Scenario&, const std::string&)>;
+
+struct Key {
+  const char* name;
+  const char* allowed;
+  Apply apply;
+};
+
+energy::Quantise quantise_of(const std::string& v) {
+  return parse_choice(v, {"round", "ceil"}) == "round" ? energy::Quantise::round
+                                                       : energy::Quantise::ceil;
+}
+
+energy::Balancer balancer_of(const std::string& v) {
+  const auto c = parse_choice(v, {"none", "greedy", "refine"});
+  return c == "greedy"   ? energy::Balancer::greedy
+         : c == "refine" ? energy::Balancer::refine
+                         : energy::Balancer::none;
+}
+
+energy::OnBalance on_balance_of(const std::string& v) {
+  const auto c = parse_choice(v, {"either", "reset_max", "lb_then_dvfs"});
+  return c == "reset_max"      ? energy::OnBalance::reset_max
+         : c == "lb_then_dvfs" ? energy::OnBalance::lb_then_dvfs
+                               : energy::OnBalance::either;
+}
+
+void set_wait(Scenario& s, const std::string& v) {
+  s.platform.wait_busy = v == "busy";
+  if (!s.platform.wait_busy) s.platform.wait_power_w = parse_number(v, 0, kBig);
+}
+
+void set_idle(Scenario& s, const std::string& v) {
+  s.platform.idle_power_w = v == "wait" ? -1 : parse_number(v, 0, kBig);
+}
+
+std::vector<std::string> policy_names() {
+  auto names = energy::energy_policy_names();
+  std::erase(names, "auto");  // the simulator names the policy it runs
+  return names;
+}
+
+const std::vector<Key>& keys() {
+  static const std::vector<Key> table = {
+      // platform
+      {"platform.chips", "integer 1..4096",
+       [](Scenario& s, const std::string& v) { s.platform.chips = parse_int(v, 1, 4096); }},
+      {"platform.cores_per_chip", "integer 1..1024",
+       [](Scenario& s, const std::string& v) { s.platform.cores_per_chip = parse_int(v, 1, 1024); }},
+      {"platform.pstates_ghz", "GHz list 1.2,1.8,2.4 or range 1.2-2.4:0.1",
+       [](Scenario& s, const std::string& v) { s.platform.pstates_ghz = parse_pstates(v); }},
+      {"platform.power", "linear:a,b | cubic:Ps,k | table:w1,w2,... (one busy core, W)",
+       [](Scenario& s, const std::string& v) { s.platform.power = parse_power(v); }},
+      {"platform.wait_power", "busy | watts", set_wait},
+      {"platform.idle_power", "wait | watts (a core while the program is paused for LB)",
+       set_idle},
+      {"platform.uncore_w", "watts per chip >= 0",
+       [](Scenario& s, const std::string& v) { s.platform.uncore_w = parse_number(v, 0, kBig); }},
+      {"platform.dvfs", "core | chip",
+       [](Scenario& s, const std::string& v) {
+         s.platform.per_chip_dvfs = parse_choice(v, {"core", "chip"}) == "chip";
+       }},
+      {"platform.dvfs_latency_us", "microseconds >= 0",
+       [](Scenario& s, const std::string& v) {
+         s.platform.dvfs_latency_us = parse_number(v, 0, 1e9);
+       }},
+      {"platform.air_c", "degrees C",
+       [](Scenario& s, const std::string& v) { s.platform.air_c = parse_number(v, -50, 100); }},
+      {"platform.tmax_c", "degrees C (templb's T_max; 0 = off)",
+       [](Scenario& s, const std::string& v) { s.platform.tmax_c = parse_number(v, 0, 200); }},
+      {"platform.thermal_alpha", "number",
+       [](Scenario& s, const std::string& v) {
+         s.platform.thermal_alpha = parse_number(v, 0, 10);
+       }},
+      {"platform.thermal_beta", "K per watt >= 0",
+       [](Scenario& s, const std::string& v) { s.platform.thermal_beta = parse_number(v, 0, 100); }},
+      {"platform.thermal_gamma", "K offset",
+       [](Scenario& s, const std::string& v) {
+         s.platform.thermal_gamma = parse_number(v, -200, 200);
+       }},
+      {"platform.thermal_tau_s", "seconds > 0",
+       [](Scenario& s, const std::string& v) {
+         s.platform.thermal_tau_s = parse_number(v, 1e-6, kBig);
+       }},
+      {"platform.hotspot_c", "K list, one per chip (cycled)",
+       [](Scenario& s, const std::string& v) {
+         s.platform.hotspot_c = parse_numbers(v, -100, 100);
+       }},
+      // workload
+      {"workload.kind", "static | lb_test | stencil | dynamic | btmz | pils | dag",
+       [](Scenario& s, const std::string& v) {
+         s.workload.kind =
+             parse_choice(v, {"static", "lb_test", "stencil", "dynamic", "btmz", "pils", "dag"});
+       }},
+      {"workload.loads", "seconds list >= 0 (static: per PE or object; pils: split)",
+       [](Scenario& s, const std::string& v) { s.workload.loads = parse_numbers(v, 0, kBig); }},
+      {"workload.objects", "integer 0..10000000 (0: the kind's default)",
+       [](Scenario& s, const std::string& v) { s.workload.objects = parse_int(v, 0, 10000000); }},
+      {"workload.steps", "integer 1..100000000",
+       [](Scenario& s, const std::string& v) { s.workload.steps = parse_int(v, 1, 100000000); }},
+      {"workload.seed", "integer >= 0",
+       [](Scenario& s, const std::string& v) {
+         s.workload.seed = std::uint64_t(parse_number(v, 0, 9e15));
+       }},
+      {"workload.min_s", "seconds >= 0",
+       [](Scenario& s, const std::string& v) { s.workload.min_s = parse_number(v, 0, kBig); }},
+      {"workload.max_s", "seconds >= 0",
+       [](Scenario& s, const std::string& v) { s.workload.max_s = parse_number(v, 0, kBig); }},
+      {"workload.imbalance", "max/min PE scale >= 1",
+       [](Scenario& s, const std::string& v) { s.workload.imbalance = parse_number(v, 1, 1e6); }},
+      {"workload.drift", "relative random walk per step, 0..1",
+       [](Scenario& s, const std::string& v) { s.workload.drift = parse_number(v, 0, 1); }},
+      {"workload.noise", "relative, 0..1",
+       [](Scenario& s, const std::string& v) { s.workload.noise = parse_number(v, 0, 1); }},
+      {"workload.comm_s", "seconds per step >= 0",
+       [](Scenario& s, const std::string& v) { s.workload.comm_s = parse_number(v, 0, kBig); }},
+      {"workload.mem_bound", "fraction 0..1",
+       [](Scenario& s, const std::string& v) { s.workload.mem_bound = parse_number(v, 0, 1); }},
+      {"workload.object_mb", "MB >= 0",
+       [](Scenario& s, const std::string& v) { s.workload.object_mb = parse_number(v, 0, kBig); }},
+      {"workload.shape", "ondes3d | ondes3d-cg | lulesh | points",
+       [](Scenario& s, const std::string& v) {
+         s.workload.shape = parse_choice(v, {"ondes3d", "ondes3d-cg", "lulesh", "points"});
+       }},
+      {"workload.profile", "frac,ratio,frac,ratio,... (shape = points)",
+       [](Scenario& s, const std::string& v) { s.workload.profile = parse_numbers(v, 0, 1e6); }},
+      {"workload.per_chip", "true | false",
+       [](Scenario& s, const std::string& v) { s.workload.per_chip = parse_bool(v); }},
+      {"workload.zones", "NxM",
+       [](Scenario& s, const std::string& v) { s.workload.zones = v; }},
+      {"workload.zone_ratio", "largest/smallest zone >= 1",
+       [](Scenario& s, const std::string& v) { s.workload.zone_ratio = parse_number(v, 1, 1e6); }},
+      {"workload.total_s", "seconds > 0",
+       [](Scenario& s, const std::string& v) { s.workload.total_s = parse_number(v, 1e-9, kBig); }},
+      {"workload.grain", "0 < grain <= 1",
+       [](Scenario& s, const std::string& v) { s.workload.grain = parse_number(v, 1e-3, 1); }},
+      {"workload.chain", "integer 0..10000000",
+       [](Scenario& s, const std::string& v) { s.workload.chain = parse_int(v, 0, 10000000); }},
+      {"workload.independents", "integer 0..10000000",
+       [](Scenario& s, const std::string& v) {
+         s.workload.independents = parse_int(v, 0, 10000000);
+       }},
+      {"workload.task_s", "seconds > 0",
+       [](Scenario& s, const std::string& v) { s.workload.task_s = parse_number(v, 1e-9, kBig); }},
+      // policy
+      {"policy.name", "none | fg-energylb | cg-energylb | queue-depth | templb | mpi-slack",
+       [](Scenario& s, const std::string& v) { s.policy.name = parse_choice(v, policy_names()); }},
+      {"policy.threshold", "max/min ratio >= 0 (0: fmax/fmin)",
+       [](Scenario& s, const std::string& v) { s.policy.opt.threshold = parse_number(v, 0, 1e9); }},
+      {"policy.quantise", "round | ceil",
+       [](Scenario& s, const std::string& v) { s.policy.opt.quantise = quantise_of(v); }},
+      {"policy.load", "work | as_written",
+       [](Scenario& s, const std::string& v) {
+         s.policy.opt.load_norm = parse_choice(v, {"work", "as_written"}) == "work"
+                                      ? energy::LoadNorm::work
+                                      : energy::LoadNorm::as_written;
+       }},
+      {"policy.period", "steps between decisions, integer 1..100000000",
+       [](Scenario& s, const std::string& v) { s.policy.opt.period = parse_int(v, 1, 100000000); }},
+      {"policy.lb", "none | greedy | refine",
+       [](Scenario& s, const std::string& v) { s.policy.opt.balancer = balancer_of(v); }},
+      {"policy.on_lb", "either | reset_max | lb_then_dvfs",
+       [](Scenario& s, const std::string& v) { s.policy.opt.on_balance = on_balance_of(v); }},
+      {"policy.tolerance", "refine tolerance 0..1",
+       [](Scenario& s, const std::string& v) { s.policy.opt.tolerance = parse_number(v, 0, 1); }},
+      {"policy.window_s", "queue-depth window, seconds > 0",
+       [](Scenario& s, const std::string& v) {
+         s.policy.opt.window_s = parse_number(v, 1e-9, kBig);
+       }},
+      {"policy.time_budget", "allowed slowdown, fraction 0..1",
+       [](Scenario& s, const std::string& v) { s.policy.opt.time_budget = parse_number(v, 0, 1); }},
+      // lb cost
+      {"lb.decision_s", "seconds per policy call >= 0",
+       [](Scenario& s, const std::string& v) { s.lb.decision_s = parse_number(v, 0, kBig); }},
+      {"lb.balance_s", "seconds per balancing call >= 0",
+       [](Scenario& s, const std::string& v) { s.lb.balance_s = parse_number(v, 0, kBig); }},
+      {"lb.bandwidth_gbs", "GB/s > 0",
+       [](Scenario& s, const std::string& v) { s.lb.bandwidth_gbs = parse_number(v, 1e-9, kBig); }},
+      {"lb.per_migration_s", "seconds >= 0",
+       [](Scenario& s, const std::string& v) { s.lb.per_migration_s = parse_number(v, 0, kBig); }},
+  };
+  return table;
+}
+
+std::string key_list() {
+  std::string out;
+  for (const auto& k : keys()) out += (out.empty() ? "" : ", ") + std::string(k.name);
+  return out;
+}
+
+// Checks across keys, after every setting is in.
+void check_whole(const Scenario& s) {
+  const auto n = s.platform.pstates_ghz.size();
+  if (s.platform.power.kind == PowerModel::Kind::table && s.platform.power.table.size() != n)
+    throw ConfigError("platform.power: table has " + std::to_string(s.platform.power.table.size()) +
+                      " entries, platform.pstates_ghz has " + std::to_string(n));
+  if (s.workload.max_s < s.workload.min_s)
+    throw ConfigError("workload.max_s: must be >= workload.min_s");
+  if (s.workload.kind == "static" && s.workload.loads.empty())
+    throw ConfigError("workload.loads: the static workload needs per-PE or per-object loads");
+}
+
+}  // namespace
+
+Scenario make_scenario(const std::vector<Setting>& settings) {
+  Scenario s;
+  s.platform.pstates_ghz = parse_pstates("1.2-2.4:0.1");
+  for (const auto& set : settings) {
+    const Key* key = nullptr;
+    for (const auto& k : keys())
+      if (set.key == k.name) key = &k;
+    if (!key)
+      throw ConfigError(set.origin + ": unknown key '" + set.key + "'; allowed: " + key_list());
+    try {
+      key->apply(s, set.value);
+    } catch (const ValueError& e) {
+      throw ConfigError(set.origin + ": " + set.key + ": " + e.what() +
+                        " (allowed: " + key->allowed + ")");
+    }
+  }
+  check_whole(s);
+  return s;
+}
+
+std::string describe_keys() {
+  std::string out;
+  for (const auto& k : keys()) out += std::string(k.name) + "  " + k.allowed + "\n";
+  return out;
+}
+
+}  // namespace joule::sim

@@ -1,0 +1,106 @@
+// A joule-sim scenario: the platform, the workload, the policy and the cost
+// of load balancing, all from flat "section.key" settings. A TOML file and
+// `--set key=value` overrides become one list of settings (scenario_source),
+// and every setting goes through one key table (scenario.cpp), which names
+// the key, its origin (file:line or --set) and the allowed values on error.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "energy_policy.hpp"
+
+namespace joule::sim {
+
+// A bad scenario: the message names the key, where it came from and what is allowed.
+struct ConfigError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// P = a + b*f (linear), P = a + b*f^3 (cubic), or one entry per P-state (table).
+struct PowerModel {
+  enum class Kind { linear, cubic, table };
+  Kind kind = Kind::linear;
+  double a = 4.5, b = 13.25;  // seed-000 section 9.2's linear fit
+  std::vector<double> table;  // watts, one per P-state, ascending
+  double watts(double ghz, std::size_t level) const;
+};
+
+struct PlatformSpec {
+  int chips = 1;
+  int cores_per_chip = 2;
+  std::vector<double> pstates_ghz;  // ascending; default 1.2 .. 2.4 by 0.1
+  PowerModel power;                 // one busy core
+  bool wait_busy = true;            // a waiting core polls: busy power at its P-state
+  double wait_power_w = 0;          // otherwise: watts of a waiting core
+  double idle_power_w = -1;         // a core during LB pauses; < 0: as a waiting core
+  double uncore_w = 0;              // per chip, always on
+  bool per_chip_dvfs = false;       // DVFS domains: a chip, or a core
+  double dvfs_latency_us = 0;       // a core stalls this long after its frequency changes
+  double air_c = 22, tmax_c = 0;    // RC thermal model: inlet air; templb's T_max (0 = off)
+  double thermal_alpha = 1, thermal_beta = 0.6, thermal_gamma = 0, thermal_tau_s = 20;
+  std::vector<double> hotspot_c;  // extra inlet K per chip (cycled over chips)
+  int pes() const { return chips * cores_per_chip; }
+};
+
+struct WorkloadSpec {
+  std::string kind = "static";
+  std::vector<double> loads;  // static/pils: per PE (or per object) s/step at fmax
+  int objects = 0;            // 0: one per PE (static) or the kind's default
+  int steps = 100;
+  std::uint64_t seed = 12345;
+  double min_s = 0.001, max_s = 0.01;  // lb_test: object load range
+  double imbalance = 1;                // lb_test/stencil: max/min PE scale (geometric)
+  double drift = 0;                    // lb_test: relative random walk per step
+  double noise = 0.05;                 // stencil/dynamic: +- relative object noise
+  double comm_s = 0;                   // stencil: frequency-independent time per step
+  double mem_bound = 0;                // fraction of work that does not scale with f
+  double object_mb = 0.01;             // bytes moved per migration
+  std::string shape = "ondes3d";       // dynamic: ondes3d | ondes3d-cg | lulesh | points
+  std::vector<double> profile;         // dynamic shape "points": frac,ratio,frac,ratio,...
+  bool per_chip = false;               // dynamic/lb_test: imbalance between chips, not PEs
+  std::string zones = "4x4";           // btmz: zones in x and y
+  double zone_ratio = 20;              // btmz: largest / smallest zone
+  double total_s = 1.0;                // btmz/pils: total work per step at fmax
+  double grain = 1;                    // pils: 1 / parallel regions per step
+  int chain = 20;                      // dag: chain length
+  int independents = 200;              // dag: independent tasks
+  double task_s = 0.001;               // dag: cost of a task at fmax
+};
+
+struct LbCost {
+  double decision_s = 0;       // every policy call pauses the program this long
+  double balance_s = 0;        // extra, per call that runs the balancer
+  double bandwidth_gbs = 10;   // migration data rate
+  double per_migration_s = 0;  // fixed cost per migrated object
+};
+
+struct PolicySpec {
+  std::string name = "fg-energylb";  // the two-PE command line runs it
+  energy::Options opt;               // period, threshold, quantise, load_norm, balancer, ...
+};
+
+struct Scenario {
+  PlatformSpec platform;
+  WorkloadSpec workload;
+  PolicySpec policy;
+  LbCost lb;
+};
+
+// One setting: "section.key", its value as text, and where it came from.
+struct Setting {
+  std::string key, value, origin;  // origin: "file.toml:12" or "--set"
+};
+
+// The settings of a TOML file, in file order (arrays joined with commas).
+std::vector<Setting> settings_from_toml(const std::string& path);
+// "key=value" from the command line.
+Setting setting_from_arg(const std::string& arg);
+// A scenario from the defaults plus `settings` in order (later wins).
+Scenario make_scenario(const std::vector<Setting>& settings);
+// Every key with its allowed values, one per line (for --help and errors).
+std::string describe_keys();
+
+}  // namespace joule::sim

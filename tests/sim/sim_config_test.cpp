@@ -1,0 +1,75 @@
+// Scenario errors name the key, where it came from (file:line or --set) and
+// what is allowed.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "sim_test_util.hpp"
+
+namespace joule::sim::test {
+namespace {
+
+std::string error_of(const std::string& toml, const std::vector<std::string>& sets = {}) {
+  const std::string path = ::testing::TempDir() + "/joule_sim_config_test.toml";
+  std::ofstream(path) << toml;
+  try {
+    std::vector<Setting> s = settings_from_toml(path);
+    for (const auto& x : sets) s.push_back(setting_from_arg(x));
+    make_scenario(s);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool has(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+TEST(SimConfig, UnknownKeyListsTheKeys) {
+  const auto e = error_of("[platform]\nchips = 2\nchipz = 3\n");
+  EXPECT_TRUE(has(e, ".toml:3: unknown key 'platform.chipz'")) << e;
+  EXPECT_TRUE(has(e, "platform.cores_per_chip")) << e;
+}
+
+TEST(SimConfig, WrongTypeAndRangeNameFileLine) {
+  auto e = error_of("[platform]\n\nchips = \"many\"\n");
+  EXPECT_TRUE(has(e, ".toml:3: platform.chips: 'many' is not")) << e;
+  EXPECT_TRUE(has(e, "allowed: integer 1..4096")) << e;
+  e = error_of("[workload]\nsteps = 0\n");
+  EXPECT_TRUE(has(e, ".toml:2: workload.steps")) << e;
+}
+
+TEST(SimConfig, BadChoiceListsTheChoices) {
+  const auto e = error_of("[policy]\nname = \"fg\"\n");
+  EXPECT_TRUE(has(e, "'fg' is not one of none | fg-energylb | cg-energylb")) << e;
+  const auto q = error_of("", {"policy.quantise=floor"});
+  EXPECT_TRUE(
+      has(q, "--set policy.quantise=floor: policy.quantise: 'floor' is not one of round | ceil"))
+      << q;
+}
+
+TEST(SimConfig, SyntaxErrorsAndValues) {
+  EXPECT_TRUE(has(error_of("[platform\nchips = 2\n"), ".toml:1:"));
+  EXPECT_TRUE(has(error_of("chips = 2\n"), "must be a section"));
+  EXPECT_TRUE(has(error_of("", {"platform.power=quadratic:1,2"}), "linear:a,b | cubic:Ps,k"));
+  EXPECT_TRUE(has(error_of("", {"platform.pstates_ghz=2.4,1.2"}), "not ascending"));
+  EXPECT_TRUE(has(error_of("", {"platform.power=table:1,2"}), "table has 2 entries"));
+  EXPECT_THROW(setting_from_arg("policy.name"), ConfigError);
+}
+
+TEST(SimConfig, ValuesParse) {
+  const auto s =
+      scenario("", {"platform.pstates_ghz=1.0-2.0:0.25", "platform.power=cubic:18.13,1.3145",
+                    "platform.wait_power=3.5", "workload.loads=1,2,3,4"});
+  EXPECT_EQ(s.platform.pstates_ghz, (std::vector<double>{1.0, 1.25, 1.5, 1.75, 2.0}));
+  EXPECT_NEAR(s.platform.power.watts(2.4, 0), 36.3, 0.01);  // seed 9.2's cubic fit
+  EXPECT_FALSE(s.platform.wait_busy);
+  int status = 0;
+  const auto out = run_tool("run --set platform.chipz=2", &status);
+  EXPECT_NE(status, 0);
+  EXPECT_TRUE(has(out, "--set platform.chipz=2: unknown key")) << out;
+}
+
+}  // namespace
+}  // namespace joule::sim::test
