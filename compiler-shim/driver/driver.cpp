@@ -229,6 +229,19 @@ std::string default_cxx_std(const std::string& compiler) {
   return "-std=gnu++2b";
 }
 
+// joule's <omp.h> directory (<include>/joule/omp), placed before every other
+// include directory so that it wins over the compiler's own omp.h; none when
+// the compiler runs OpenMP (-fopenmp): libgomp/libomp then answer omp_*.
+std::vector<std::string> omp_include_flags(const Paths& paths, bool openmp) {
+  std::vector<std::string> out;
+  if (openmp) return out;
+  for (const std::string& d : paths.include_dirs) {
+    struct stat st;
+    if (stat((d + "/joule/omp/omp.h").c_str(), &st) == 0) out.push_back("-I" + d + "/joule/omp");
+  }
+  return out;
+}
+
 // What the compile sees besides the user's flags, the translator's parse must
 // see too: the wrapper's include directories, joule's headers (the compiler
 // gets them as -I) and the compiler's default C++ standard.
@@ -239,6 +252,8 @@ void complete_parse_flags(DriverPlan& p, const Paths& paths) {
     p.parse_flags.push_back("-isystem");
     p.parse_flags.push_back(d);
   }
+  std::vector<std::string> omp = omp_include_flags(paths, p.openmp);
+  p.parse_flags.insert(p.parse_flags.begin(), omp.begin(), omp.end());
   for (const std::string& d : paths.include_dirs) p.parse_flags.push_back("-I" + d);
   bool has_std = false;
   for (const std::string& f : p.parse_flags) has_std = has_std || f.rfind("-std=", 0) == 0;
@@ -415,6 +430,7 @@ int driver_main(const std::vector<std::string>& args, const Paths& paths) {
     p.args[p.sources[s]] = out;
   }
   if (rc == 0 && !p.print) {
+    for (std::string& f : omp_include_flags(paths, p.openmp)) cmd.push_back(std::move(f));
     for (const std::string& d : quote_dirs) {
       cmd.push_back("-iquote");
       cmd.push_back(d);
@@ -488,6 +504,8 @@ int translate_main(const std::vector<std::string>& args, const Paths& paths) {
   }
   // joule's headers last: a target's own include directories do not list them
   // (they come from the joule::ompss it links), the compile sees them anyway.
+  std::vector<std::string> omp = omp_include_flags(paths, o.openmp);
+  o.flags.insert(o.flags.begin(), omp.begin(), omp.end());
   for (const std::string& d : paths.include_dirs) o.flags.push_back("-I" + d);
   TranslateResult r;
   int rc = translate(o, r);

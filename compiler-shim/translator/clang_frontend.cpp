@@ -18,6 +18,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "../parser/source_scan.hpp"
 #include "clang_internal.hpp"
 #include "translate.hpp"
 
@@ -140,27 +141,6 @@ class Indexer : public RecursiveASTVisitor<Indexer> {
   Context& cx_;
 };
 
-// Offset of the first token at or after `from` (spaces and comments skipped).
-unsigned next_token(const std::string& buf, unsigned from) {
-  unsigned i = from;
-  while (i < buf.size()) {
-    char c = buf[i];
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-      ++i;
-    } else if (c == '\\' && i + 1 < buf.size() && buf[i + 1] == '\n') {
-      i += 2;
-    } else if (c == '/' && i + 1 < buf.size() && buf[i + 1] == '*') {
-      std::size_t e = buf.find("*/", i + 2);
-      i = e == std::string::npos ? static_cast<unsigned>(buf.size()) : static_cast<unsigned>(e + 2);
-    } else if (c == '/' && i + 1 < buf.size() && buf[i + 1] == '/') {
-      while (i < buf.size() && buf[i] != '\n') ++i;
-    } else {
-      break;
-    }
-  }
-  return i;
-}
-
 class Builder {
  public:
   Builder(Context& cx, std::vector<PragmaSeen>& seen, std::vector<SourceLocation>& underscore,
@@ -177,6 +157,10 @@ class Builder {
     ix_ = &ix;
     for (const PragmaSeen& p : seen_) pragma(p);
     if (pending_target_) target_without_task();
+    for (Construct& r : gap_removes_) {
+      r.id = static_cast<int>(m.constructs.size()) + 1;
+      m.constructs.push_back(std::move(r));
+    }
     for (std::size_t i = 0; i < m.constructs.size(); ++i) analyze(i);
     calls();
     if (cx_.is_c()) c_only();
@@ -341,9 +325,24 @@ class Builder {
     c.body_begin = b;
     c.body_end = e;
     c.end = e;
+    keep_directives(c, b);
     stmt_of_[c.id] = s;
     fn_of_[c.id] = it->second.second;
     return true;
+  }
+
+  // Preprocessor lines between the pragma and its statement (`#endif`) stay
+  // in the output: only the pragma goes, the construct starts at the statement.
+  void keep_directives(Construct& c, unsigned body) {
+    const std::string& t = cx_.model.files[0].text;
+    std::size_t hash = t.find('#', c.pragma.end);
+    if (hash == std::string::npos || hash >= body) return;
+    Construct r;
+    r.kind = CKind::Remove;
+    r.begin = c.pragma.begin;
+    r.end = c.pragma.end;
+    gap_removes_.push_back(r);
+    c.begin = body;
   }
 
   void task(Construct c, unsigned next, const PragmaSeen& p) {
@@ -490,6 +489,7 @@ class Builder {
     unsigned at = c.function_task ? 0 : c.pragma.begin;
     check_regions(cx_, c, at, fn);
     all_.push_back({&c, fn});
+    if (c.kind == CKind::Atomic) analyze_atomic(cx_, c, stmt_of_[c.id]);
     if (c.kind != CKind::Task && c.kind != CKind::Taskloop) return;
     if (c.function_task) return;
     const Stmt* body = stmt_of_[c.id];
@@ -581,12 +581,14 @@ class Builder {
   std::map<int, const FunctionDecl*> fn_of_;
   std::map<const FunctionDecl*, int> task_fns_;
   std::vector<std::pair<Construct*, const FunctionDecl*>> all_;
+  std::vector<Construct> gap_removes_;  // pragmas cut from their construct (keep_directives)
 };
 
 struct RunState {
   const TranslateOptions* opts;
   Lang lang;
   bool ompss2;
+  bool openmp_macro = false;
   TranslateResult* result;
   bool ok = false;
 };
@@ -605,6 +607,7 @@ class Consumer : public ASTConsumer {
     m.cxx20 = ast.getLangOpts().CPlusPlus20;
     m.openmp = st_.opts->openmp;
     m.ompss2 = st_.ompss2;
+    m.openmp_macro = st_.openmp_macro;
     Context cx(ast, d, m);
     cx.macros = macros_;
     std::string name = st_.opts->line_name.empty() ? st_.opts->input : st_.opts->line_name;
@@ -664,12 +667,13 @@ bool is_cxx_name(const std::string& path) {
   return false;
 }
 
-bool has_oss_pragma(const std::string& text) {
+// True when the text holds `#pragma <ns>` (a quick scan, before parsing).
+bool has_pragma(const std::string& text, const char* ns) {
   std::size_t i = 0;
   while ((i = text.find("pragma", i)) != std::string::npos) {
     std::size_t j = i + 6;
     while (j < text.size() && (text[j] == ' ' || text[j] == '\t')) ++j;
-    if (text.compare(j, 3, "oss") == 0 &&
+    if (text.compare(j, 3, ns) == 0 &&
         (j + 3 >= text.size() || !std::isalnum(static_cast<unsigned char>(text[j + 3]))))
       return true;
     i = j;
@@ -701,7 +705,10 @@ int translate(const TranslateOptions& opts, TranslateResult& result) {
     ss << in.rdbuf();
     text = ss.str();
   }
-  st.ompss2 = opts.mode == 2 || (opts.mode == 0 && has_oss_pragma(text));
+  st.ompss2 = opts.mode == 2 || (opts.mode == 0 && has_pragma(text, "oss"));
+  // As Mercurium: sources with OmpSs/OpenMP pragmas see _OPENMP (joule's
+  // <omp.h> answers the omp_* calls); with -fopenmp the compiler defines it.
+  st.openmp_macro = !opts.openmp && (has_pragma(text, "oss") || has_pragma(text, "omp"));
   std::vector<std::string> args = {st.lang == Lang::Cxx ? "-xc++" : "-xc"};
   for (const std::string& f : opts.flags) args.push_back(f);
   args.push_back("-w");
@@ -709,6 +716,7 @@ int translate(const TranslateOptions& opts, TranslateResult& result) {
   args.push_back("-ferror-limit=20");
   args.push_back("-D_OMPSS=1");
   if (st.ompss2) args.push_back("-D_OMPSS_2=1");
+  if (st.openmp_macro) args.push_back("-D_OPENMP=" JOULE_OPENMP_VERSION);
   if (!opts.resource_dir.empty()) args.push_back("-resource-dir=" + opts.resource_dir);
   // ToolInvocation keeps the file name as given, so diagnostics read like the compiler's.
   std::vector<std::string> cmd = {"joulecc", "-fsyntax-only"};

@@ -93,6 +93,10 @@ bool analyze_loop(Context& cx, Construct& c, const clang::ForStmt* loop,
 void add_clause_captures(Context& cx,
                          const std::vector<std::pair<Construct*, const clang::FunctionDecl*>>& all);
 
+// `#pragma omp atomic` (clang_atomic.cpp): fills c.atomic from the statement;
+// false (with an error) for a form joulecc does not lower.
+bool analyze_atomic(Context& cx, Construct& c, const clang::Stmt* s);
+
 // Parameters of a task function.
 bool analyze_function(Context& cx, FunctionTask& f, const clang::FunctionDecl* fd);
 

@@ -168,9 +168,7 @@ std::string Generator::render(Construct& c, Scope& s) {
     }
     case CKind::Atomic:
       if (m_.openmp) return "#pragma omp atomic " + c.dir.argument.text;
-      if (cxx)
-        return wrapped(c, s, "::joule_oss::atomic_guard __jag_" + std::to_string(c.id) + ";", "");
-      return wrapped(c, s, "joule_oss_atomic_enter();", "joule_oss_atomic_exit();");
+      return atomic(c, s);
     case CKind::Taskgroup:
       return wrapped(c, s, "", cxx ? "::joule_oss::taskwait();" : "joule_oss_taskwait();");
   }
@@ -319,6 +317,7 @@ std::string Generator::run() {
                     ": edit the original, not this file. */\n";
   out += "#define _OMPSS 1\n";
   if (m_.ompss2) out += "#define _OMPSS_2 1\n";
+  if (m_.openmp_macro) out += "#ifndef _OPENMP\n#define _OPENMP " JOULE_OPENMP_VERSION "\n#endif\n";
   if (m_.header_pragmas)  // joulecc handled them; the compiler would warn about each one
     out += "#pragma GCC diagnostic ignored \"-Wunknown-pragmas\"\n";
   out += "#include <joule/ompss.h>\n#line 1 " + quote(main_.line_name) + "\n";

@@ -59,6 +59,11 @@ class Generator {
   std::string region(const Construct& c, const RegionRef& r, const Scope& s);
   std::string device(const Construct& c) const;
 
+  // ---- atomic (codegen_atomic.cpp)
+  std::string atomic(Construct& c, Scope& s);
+  std::string atomic_part(Construct& c, unsigned b, unsigned e, Scope& s);
+  std::string atomic_update(const AtomicPlan& p, const std::string& v);
+
   // ---- tasks (codegen_tasks.cpp)
   std::string task_c(Construct& c, Scope& s);
   std::string task_cxx(Construct& c, Scope& s);

@@ -192,6 +192,9 @@ std::string Generator::task_c(Construct& c, Scope& s) {
             "(void *);\n";
   bool dynamic = false;
   std::string assign = capture_c(c, s, dynamic), size;
+  for (const Capture& cap : c.captures)  // the task has its own: the creator's stays unused
+    if (cap.sharing == Sharing::Private && !cap.reduction)
+      assign += "(void)(" + s.access(cap.var_id, cap.name) + ");\n";
   if (dynamic) {
     std::size_t e = assign.find('\x02');
     size = "size_t __jsz = (sizeof(" + st + ") + 15) & ~(size_t)15;\n" + assign.substr(1, e - 1);
@@ -267,6 +270,9 @@ std::string Generator::taskloop_c(Construct& c, Scope& s) {
             "(void *);\nstatic void " + chunk + "(void *, int64_t, int64_t);\n";
   bool dynamic = false;
   std::string assign = capture_c(c, s, dynamic), size;
+  for (const Capture& cap : c.captures)  // the task has its own: the creator's stays unused
+    if (cap.sharing == Sharing::Private && !cap.reduction)
+      assign += "(void)(" + s.access(cap.var_id, cap.name) + ");\n";
   if (dynamic) {
     std::size_t e = assign.find('\x02');
     size = "size_t __jsz = (sizeof(" + st + ") + 15) & ~(size_t)15;\n" + assign.substr(1, e - 1);

@@ -12,6 +12,10 @@
 #include "../parser/pragma_text.hpp"
 #include "../parser/region.hpp"
 
+// The _OPENMP value joulecc defines for files with omp/oss pragmas: OpenMP 3.0,
+// the tasking version OmpSs-1 programs were written against.
+#define JOULE_OPENMP_VERSION "200805"
+
 namespace joulecc {
 
 enum class Lang { C, Cxx };
@@ -80,6 +84,20 @@ struct FunctionTask {
   int id = 0;
 };
 
+// `#pragma omp atomic` as analysed: codegen emits __atomic builtins on x with
+// the operand evaluated first, outside any lock (OpenMP's rule).
+struct AtomicPlan {
+  enum Form { Update, Read, Write, Capture } form = Update;
+  std::string op;             // "+", "-", "*", "/", "&", "|", "^", "<<", ">>"; "" read/write
+  unsigned x_b = 0, x_e = 0;  // main-file range of the shared location x
+  unsigned v_b = 0, v_e = 0;  // capture/read target v
+  unsigned e_b = 0, e_e = 0;  // the operand (empty: 1, for ++ and --)
+  bool expr_left = false;     // x = expr op x
+  bool capture_old = false;   // v receives x before the update
+  bool fetch = false;         // integers with + - & | ^: one __atomic_fetch_<op>
+  bool locked = false;        // not lock-free (size or type): joule's atomic lock
+};
+
 enum class CKind {
   Task,
   Taskloop,
@@ -109,6 +127,7 @@ struct Construct {
   std::vector<RegionRef> deps;
   std::vector<RegionRef> copies;
   std::vector<Expr> critical_name;
+  AtomicPlan atomic;  // Atomic
   bool uses_this = false;
   bool function_task = false;             // the clauses of a task function
   std::vector<LoopLevel> loop;            // taskloop (collapse levels)
@@ -126,6 +145,7 @@ struct Model {
   bool cxx20 = false;
   bool openmp = false;          // the compiler runs OpenMP: atomic goes to it
   bool ompss2 = false;          // defines _OMPSS_2
+  bool openmp_macro = false;    // defines _OPENMP (JOULE_OPENMP_VERSION)
   bool header_pragmas = false;  // headers hold OmpSs pragmas the compiler will see
   int main_src = 0;
   std::vector<SourceFile> files;

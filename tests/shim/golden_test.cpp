@@ -44,7 +44,8 @@ TEST_P(Golden, MatchesExpectedAndCompiles) {
 
 INSTANTIATE_TEST_SUITE_P(Forms, Golden,
                          ::testing::Values("task_clauses.c", "regions.c", "directives.c",
-                                           "taskloops.c", "function_tasks.c", "tasks.cpp"),
+                                           "taskloops.c", "function_tasks.c", "tasks.cpp",
+                                           "ompss1_idioms.c"),
                          [](const ::testing::TestParamInfo<const char*>& i) {
                            std::string s = i.param;
                            for (char& ch : s)

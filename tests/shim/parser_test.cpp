@@ -6,6 +6,7 @@
 #include "pragma_lexer.hpp"
 #include "pragma_text.hpp"
 #include "region.hpp"
+#include "source_scan.hpp"
 
 using namespace joulecc;
 
@@ -60,6 +61,17 @@ TEST(PragmaText, JoinsContinuationsAndDropsComments) {
   PragmaText q;
   EXPECT_FALSE(read_pragma("#include <x.h>\n", 0, q));
   EXPECT_FALSE(read_pragma("#pragmatic\n", 0, q));
+}
+
+TEST(SourceScan, NextTokenSkipsPreprocessorLines) {
+  const std::string a = "#pragma omp task\n#endif\n/* c */ #  endif\nvoid f(void);\n";
+  EXPECT_EQ(next_token(a, 16), a.find("void"));
+  const std::string b = "#pragma omp task\n#else\n#if X\nint y;\n#endif\nint z;\n#endif\n  x++;\n";
+  EXPECT_EQ(next_token(b, 16), b.find("x++"));
+  const std::string c = "#pragma omp task\n#pragma omp task\n";
+  EXPECT_EQ(next_token(c, 16), 17u);  // another pragma is a token of its own
+  const std::string d = "#pragma omp task\n// note\n#define M 1 \\\n  2\n{ }\n";
+  EXPECT_EQ(next_token(d, 16), d.find('{'));
 }
 
 TEST(PragmaText, LineTable) {

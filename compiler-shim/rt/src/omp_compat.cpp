@@ -1,10 +1,11 @@
 // The omp_* queries OmpSs programs call (as they did with Nanos++), answered
-// by joule. A separate library so that code built with -fopenmp keeps
-// libgomp's or libomp's own definitions.
+// by joule (declared in <joule/omp/omp.h>; the locks are in omp_locks.cpp). A separate library so
+// that code built with -fopenmp keeps libgomp's or libomp's own definitions.
 #include <sched.h>
 #include <time.h>
 
 #include "joule/joule.h"
+#include "joule/omp/omp.h"
 
 extern "C" {
 
@@ -39,9 +40,17 @@ JOULE_EXPORT int omp_get_num_procs(void) {
 JOULE_EXPORT int omp_in_parallel(void) { return joule_num_workers() > 1; }
 JOULE_EXPORT int omp_in_final(void) { return joule_in_final(); }
 
+JOULE_EXPORT int omp_get_thread_limit(void) { return joule_num_workers(); }
+
+// The whole program is one parallel region (active when it has 2 workers or more).
+JOULE_EXPORT int omp_get_level(void) { return 1; }
+JOULE_EXPORT int omp_get_active_level(void) { return omp_in_parallel(); }
+
 // The worker count is fixed at start (JOULE_WORKERS); accepted and ignored.
 JOULE_EXPORT void omp_set_num_threads(int) {}
 JOULE_EXPORT void omp_set_dynamic(int) {}
 JOULE_EXPORT int omp_get_dynamic(void) { return 0; }
+JOULE_EXPORT void omp_set_nested(int) {}
+JOULE_EXPORT int omp_get_nested(void) { return 0; }
 
 }  // extern "C"
