@@ -33,6 +33,25 @@ TEST_P(Corpus, MatchesTheSequentialBuild) {
   }
 }
 
+// The same program and the code joulecc generated for it under ASan and
+// UBSan (the runtime itself is checked by the asan preset's own tests).
+TEST_P(Corpus, CleanUnderAddressAndUndefinedSanitizers) {
+  const std::string name = GetParam();
+  const std::string src = shim::quote(kCorpus + "/" + name + ".c");
+  shim::TempDir tmp;
+  const std::string cd = "cd " + shim::quote(tmp.path) + " && ";
+  shim::Result seq = shim::run(cd + kCompiler + " -O1 -w " + src + " -o seq -lm && ./seq");
+  ASSERT_EQ(seq.status, 0) << seq.output;
+  const std::string flags =
+      " -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all"
+      " -fno-omit-frame-pointer ";
+  shim::Result b = shim::run(cd + JOULECC_PATH + " " + kCompiler + flags + src + " -o san -lm");
+  ASSERT_EQ(b.status, 0) << b.output;
+  shim::Result r = shim::run(cd + "JOULE_WORKERS=2 timeout 120 ./san 2>&1");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(r.output, seq.output) << "a sanitizer reported, or the output differs";
+}
+
 INSTANTIATE_TEST_SUITE_P(Programs, Corpus,
                          ::testing::Values("fib_final", "lu_guarded", "mergesort", "nqueens",
                                            "tree_locks", "reductions", "sections", "fallback",
