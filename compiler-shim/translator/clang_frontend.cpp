@@ -371,11 +371,11 @@ class Builder {
       return;
     }
     if (c.dir.kind != DirKind::Task) {
-      if (c.dir.kind != DirKind::Atomic)
-        cx_.warning(cx_.loc(c.src, c.pragma.begin),
-                    "'#pragma " + c.dir.spelled() +
-                        "' in a header is not translated (joulecc rewrites "
-                        "only the source file it is given)");
+      // An atomic too: left alone it would silently not be atomic.
+      cx_.warning(cx_.loc(c.src, c.pragma.begin),
+                  "'#pragma " + c.dir.spelled() +
+                      "' in a header is not translated (joulecc rewrites "
+                      "only the source file it is given)");
       return;
     }
     if (header_target_ && header_target_->src == c.src && header_target_next_ == c.pragma.begin) {
