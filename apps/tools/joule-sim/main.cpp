@@ -2,6 +2,7 @@
 // policies on a modelled platform (docs/simulator.md).
 //   joule-sim run [scenario.toml] [--set key=value]... [--csv f] [--svg f]
 //   joule-sim compare [scenario.toml] [--set ...] [--policies none,fg-energylb]
+//   joule-sim split [scenario.toml] [--set ...]
 //   joule-sim keys
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -40,10 +41,13 @@ int cmd_run(const Args& a) {
   const bool record = !a.csv.empty() || !a.svg.empty();
   const RunResult r = run_scenario(s, record);
   std::cout << result_line(r) << "\n";
-  if (!a.no_baseline && s.policy.name != "none") {
+  if (s.workload.kind == "split") std::cout << split_line(r) << "\n";
+  if (!a.no_baseline && s.policy.name != "none" && s.workload.kind != "split") {
     Scenario base = s;
     base.policy.name = "none";
-    std::cout << delta_line(r, run_scenario(base)) << "\n";
+    const RunResult b = run_scenario(base);
+    std::cout << delta_line(r, b) << "\n";
+    if (s.platform.tmax_c > 0) std::cout << thermal_line(r, b) << "\n";
   }
   if (!a.csv.empty()) write_file(a.csv, steps_csv(r));
   if (!a.svg.empty()) write_file(a.svg, steps_svg(r));
@@ -62,6 +66,26 @@ int cmd_compare(const Args& a) {
     at = comma + 1;
   }
   std::cout << compare_table(runs);
+  return 0;
+}
+
+// seed-003: the even split, the time-proportional one and the splitter
+// under both objectives, with ratios to the even split.
+int cmd_split(const Args& a) {
+  std::vector<RunResult> runs;
+  for (const char* set : {"split.method=even", "split.method=proportional",
+                          "split.method=splitter,split.objective=time",
+                          "split.method=splitter,split.objective=energy"}) {
+    Args one = a;
+    one.sets.push_back("workload.kind=split");
+    const std::string both = set;
+    const auto comma = both.find(',');
+    one.sets.push_back(both.substr(0, comma));
+    if (comma != std::string::npos) one.sets.push_back(both.substr(comma + 1));
+    runs.push_back(run_scenario(load(one)));
+  }
+  std::cout << compare_table(runs);
+  for (const auto& r : runs) std::cout << split_line(r) << "\n";
   return 0;
 }
 
@@ -84,10 +108,13 @@ int main(int argc, char** argv) {
   auto* cmp = app.add_subcommand("compare", "run under several policies, ratios to the first");
   add_common(cmp, a);
   cmp->add_option("--policies", a.policies, "comma-separated, the first is the baseline");
+  auto* split = app.add_subcommand("split", "seed-003: even, proportional and splitter splits");
+  add_common(split, a);
   auto* keys = app.add_subcommand("keys", "list every scenario key and its allowed values");
   CLI11_PARSE(app, argc, argv);
   try {
     if (keys->parsed()) return std::cout << describe_keys(), 0;
+    if (split->parsed()) return cmd_split(a);
     return run->parsed() ? cmd_run(a) : cmd_compare(a);
   } catch (const std::exception& e) {
     std::cerr << "joule-sim: " << e.what() << "\n";

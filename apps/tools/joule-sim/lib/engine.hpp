@@ -33,10 +33,14 @@ struct RunResult {
   double lb_time_s = 0;
   int dvfs_changes = 0, dvfs_calls = 0, lb_calls = 0, migrations = 0;
   std::vector<double> final_ghz;  // per core
+  std::vector<double> split;      // kind split: the last iteration's shares
+  int converged_at = 0;           // kind split: the splitter's first converged iteration (0: never)
   std::vector<StepRecord> steps;  // when asked for
 };
 
 RunResult run_scenario(const Scenario& s, bool record_steps = false);
 RunResult run_dag(const Scenario& s, bool record_steps);
+RunResult run_split(const Scenario& s, bool record_steps);
+std::string objective_name(energy::Objective o);  // energy | time | edp
 
 }  // namespace joule::sim

@@ -36,6 +36,20 @@ std::string delta_line(const RunResult& r, const RunResult& base) {
       pct(r.avg_power_w, base.avg_power_w), r.dvfs_changes, r.lb_calls, r.migrations);
 }
 
+std::string thermal_line(const RunResult& r, const RunResult& base) {
+  const double t = r.time_s / base.time_s, e = r.energy_j / base.energy_j;
+  const double c = r.avg_power_w / base.avg_power_w * t;
+  return format("seed-004: t_norm=%.4f e_norm=%.4f c_norm=%.4f etotal_norm=%.4f", t, e, c,
+                0.6 * e + 0.4 * c);
+}
+
+std::string split_line(const RunResult& r) {
+  std::string shares;
+  for (double w : r.split) shares += format(shares.empty() ? "%.4f" : ",%.4f", w);
+  return format("method=%s split=%s converged_at=%d", r.policy.c_str(), shares.c_str(),
+                r.converged_at);
+}
+
 std::string compare_table(const std::vector<RunResult>& runs) {
   std::string out = format("%-14s %12s %14s %10s %7s %7s %7s %8s %6s %8s\n", "policy", "time_s",
                            "energy_j", "power_w", "T/T0", "E/E0", "P/P0", "changes", "lb", "migr");

@@ -47,6 +47,13 @@ void set_idle(Scenario& s, const std::string& v) {
   s.platform.idle_power_w = v == "wait" ? -1 : parse_number(v, 0, kBig);
 }
 
+void set_objective(Scenario& s, const std::string& v) {
+  const auto c = parse_choice(v, {"energy", "time", "edp"});
+  s.split.objective = c == "time"  ? energy::Objective::time
+                      : c == "edp" ? energy::Objective::edp
+                                   : energy::Objective::energy;
+}
+
 std::vector<std::string> policy_names() {
   auto names = energy::energy_policy_names();
   std::erase(names, "auto");  // the simulator names the policy it runs
@@ -100,10 +107,10 @@ const std::vector<Key>& keys() {
          s.platform.hotspot_c = parse_numbers(v, -100, 100);
        }},
       // workload
-      {"workload.kind", "static | lb_test | stencil | dynamic | btmz | pils | dag",
+      {"workload.kind", "static | lb_test | stencil | dynamic | btmz | pils | dag | split",
        [](Scenario& s, const std::string& v) {
-         s.workload.kind =
-             parse_choice(v, {"static", "lb_test", "stencil", "dynamic", "btmz", "pils", "dag"});
+         s.workload.kind = parse_choice(
+             v, {"static", "lb_test", "stencil", "dynamic", "btmz", "pils", "dag", "split"});
        }},
       {"workload.loads", "seconds list >= 0 (static: per PE or object; pils: split)",
        [](Scenario& s, const std::string& v) { s.workload.loads = parse_numbers(v, 0, kBig); }},
@@ -182,6 +189,22 @@ const std::vector<Key>& keys() {
        }},
       {"policy.time_budget", "allowed slowdown, fraction 0..1",
        [](Scenario& s, const std::string& v) { s.policy.opt.time_budget = parse_number(v, 0, 1); }},
+      // split (workload.kind = split)
+      {"split.rates", "work units per second > 0, one per device",
+       [](Scenario& s, const std::string& v) { s.split.rates = parse_numbers(v, 1e-9, kBig); }},
+      {"split.busy_w", "watts >= 0, one per device",
+       [](Scenario& s, const std::string& v) { s.split.busy_w = parse_numbers(v, 0, kBig); }},
+      {"split.idle_w", "watts >= 0, one per device",
+       [](Scenario& s, const std::string& v) { s.split.idle_w = parse_numbers(v, 0, kBig); }},
+      {"split.method", "even | proportional | splitter",
+       [](Scenario& s, const std::string& v) {
+         s.split.method = parse_choice(v, {"even", "proportional", "splitter"});
+       }},
+      {"split.objective", "energy | time | edp", set_objective},
+      {"split.work", "work units per iteration > 0",
+       [](Scenario& s, const std::string& v) { s.split.work = parse_number(v, 1e-12, kBig); }},
+      {"split.lb_s", "seconds per iteration >= 0 (dynamic methods)",
+       [](Scenario& s, const std::string& v) { s.split.lb_s = parse_number(v, 0, kBig); }},
       // lb cost
       {"lb.decision_s", "seconds per policy call >= 0",
        [](Scenario& s, const std::string& v) { s.lb.decision_s = parse_number(v, 0, kBig); }},
@@ -209,6 +232,10 @@ void check_whole(const Scenario& s) {
                       " entries, platform.pstates_ghz has " + std::to_string(n));
   if (s.workload.max_s < s.workload.min_s)
     throw ConfigError("workload.max_s: must be >= workload.min_s");
+  const auto devices = s.split.rates.size();
+  if (s.split.busy_w.size() != devices || s.split.idle_w.size() != devices)
+    throw ConfigError("split.busy_w, split.idle_w: need one value per device of split.rates (" +
+                      std::to_string(devices) + ")");
   if (s.workload.kind == "static" && s.workload.loads.empty())
     throw ConfigError("workload.loads: the static workload needs per-PE or per-object loads");
 }
@@ -232,6 +259,7 @@ Scenario make_scenario(const std::vector<Setting>& settings) {
     }
   }
   check_whole(s);
+  s.policy.opt.t_max_c = s.platform.tmax_c;  // templb reads T_max from its options
   return s;
 }
 

@@ -82,7 +82,21 @@ struct PolicySpec {
   energy::Options opt;               // period, threshold, quantise, load_norm, balancer, ...
 };
 
+// seed-003's work splitter on heterogeneous devices (workload.kind = split):
+// each iteration splits `work` units over the devices; a device computes at
+// `rates` units/s drawing busy_w, then waits for the slowest at idle_w.
+struct SplitSpec {
+  std::vector<double> rates = {1.0, 0.7};  // K20c-like, M2090-like (ours)
+  std::vector<double> busy_w = {120, 150};
+  std::vector<double> idle_w = {30, 30};
+  std::string method = "splitter";  // even | proportional | splitter
+  energy::Objective objective = energy::Objective::energy;
+  double work = 1;  // units per iteration
+  double lb_s = 0;  // per iteration, dynamic methods only: measuring and deciding, devices idle
+};
+
 struct Scenario {
+  SplitSpec split;
   PlatformSpec platform;
   WorkloadSpec workload;
   PolicySpec policy;
