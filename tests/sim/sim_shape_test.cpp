@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string>
 
 #include "report.hpp"
 #include "sim_test_util.hpp"
@@ -78,8 +79,12 @@ TEST(SimShape, T9ThresholdSweepCallCounts) {
     EXPECT_EQ(r.dvfs_calls + r.lb_calls, 24) << t;
     EXPECT_LE(r.lb_calls, last_lb) << t;
     last_lb = r.lb_calls;
-    if (std::string(t) <= "1.0") EXPECT_EQ(r.dvfs_calls, 0) << t;
-    if (std::string(t) == "5") EXPECT_EQ(r.lb_calls, 0) << t;
+    if (std::stod(t) <= 1.0) {
+      EXPECT_EQ(r.dvfs_calls, 0) << t;
+    }
+    if (std::stod(t) == 5.0) {
+      EXPECT_EQ(r.lb_calls, 0) << t;
+    }
   }
 }
 
