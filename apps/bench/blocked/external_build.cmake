@@ -9,8 +9,8 @@ function(blocked_external_object compiler tag source out_var)
   add_custom_command(
     OUTPUT ${_obj}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/${tag}
-    COMMAND ${compiler} ${_blk_flags} -std=c++20 -Wall -Wextra -fPIC -c ${_blk_dir}/${source}
-            -o ${_obj}
+    COMMAND ${compiler} ${_blk_flags} -std=c++20 -Wall -Wextra -fPIC -I${_blk_lub_dir} -c
+            ${_blk_dir}/${source} -o ${_obj}
     DEPENDS ${_blk_dir}/${source} ${_blk_headers}
     COMMENT "Compiling blocked/${source} with ${compiler}"
     VERBATIM)
@@ -22,8 +22,8 @@ function(blocked_external_link compiler tag runtime source objs)
   set(_out ${CMAKE_CURRENT_BINARY_DIR}/blocked_${runtime}_${tag})
   add_custom_command(
     OUTPUT ${_out}
-    COMMAND ${compiler} ${_blk_flags} -std=c++20 -Wall -Wextra ${ARGN} ${_blk_dir}/${source}
-            ${objs} -o ${_out} -pthread
+    COMMAND ${compiler} ${_blk_flags} -std=c++20 -Wall -Wextra -I${_blk_lub_dir} ${ARGN}
+            ${_blk_dir}/${source} ${objs} -o ${_out} -pthread
     DEPENDS ${_blk_dir}/${source} ${objs} ${_blk_headers}
     COMMENT "Building blocked_${runtime}_${tag} with ${compiler}"
     VERBATIM)

@@ -1,24 +1,21 @@
 // The block kernels of the application benchmarks. They live in their own
-// translation units and are never inlined, so that every runtime built by one
-// compiler calls the same machine code: differences in task-body time then
-// come from execution order (cache reuse), not from code generation.
-// Blocks are bs x bs doubles, row-major and contiguous.
+// translation units (the LU ones are apps/lub's) and are never inlined, so
+// that every runtime built by one compiler calls the same machine code: differences in task-body
+// time then come from execution order (cache reuse), not from code generation. Blocks are bs x bs
+// doubles, row-major and contiguous.
 #pragma once
 
 #include <cstddef>
 
+#include "lu_kernels.hpp"  // apps/lub
+
 namespace blocked {
 
-// ---- LU without pivoting (L unit lower, U upper, stored in place) ---------
-
-// Factors the diagonal block in place.
-[[gnu::noinline]] void lu0(double* diag, std::size_t bs);
-// Row panel: b <- L^-1 b, L the unit lower triangle of diag.
-[[gnu::noinline]] void fwd(const double* diag, double* b, std::size_t bs);
-// Column panel: b <- b U^-1, U the upper triangle of diag.
-[[gnu::noinline]] void bdiv(const double* diag, double* b, std::size_t bs);
-// Trailing update: c <- c - a b.
-[[gnu::noinline]] void bmod(const double* a, const double* b, double* c, std::size_t bs);
+// ---- LU without pivoting: apps/lub's kernels (lu0, fwd, bdiv, bmod) ------
+using lub::bdiv;
+using lub::bmod;
+using lub::fwd;
+using lub::lu0;
 
 // ---- Cholesky, lower (A = L L^T; only the lower triangle is used) ---------
 
