@@ -1,6 +1,6 @@
 // Small text helpers every layer shares (header-only, so that tools and the
 // trace-format library use them without linking the runtime): trimming, CPU
-// lists, JSON strings.
+// lists, JSON strings, one number through a printf format.
 #pragma once
 
 #include <algorithm>
@@ -69,6 +69,13 @@ inline std::string format_cpu_list(const std::vector<int>& cpus) {
 }
 
 // s as a JSON string literal, quotes included.
+// One double through a printf format ("%.3f"), for reports.
+inline std::string format_number(const char* format, double value) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, value);
+  return buf;
+}
+
 inline std::string json_quote(std::string_view s) {
   std::string out = "\"";
   for (unsigned char c : s) {

@@ -1,4 +1,5 @@
 #include "run_stats.hpp"
+#include "text.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -7,11 +8,7 @@
 namespace joule::trace_format {
 namespace {
 
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
+std::string fmt(const char* f, double a) { return rt::format_number(f, a); }
 
 }  // namespace
 

@@ -9,16 +9,13 @@
 #include "energy_controller.hpp"
 #include "energy_mpi.hpp"
 #include "platform.hpp"
+#include "text.hpp"
 #include "worker_slot.hpp"
 
 namespace joule::plat {
 namespace {
 
-std::string fmt(const char* f, double a) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, a);
-  return buf;
-}
+std::string fmt(const char* f, double a) { return rt::format_number(f, a); }
 
 }  // namespace
 

@@ -14,11 +14,7 @@
 namespace joule::plat {
 namespace {
 
-std::string fmt(const char* f, double a) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, a);
-  return buf;
-}
+std::string fmt(const char* f, double a) { return rt::format_number(f, a); }
 
 }  // namespace
 
