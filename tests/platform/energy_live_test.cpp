@@ -168,52 +168,32 @@ TEST(EnergyLive, MpiSlackSlowsALongBlockingCallOnly) {
 }
 
 // CPU masks with a power model where a sleeping core is free and busy power
-// is mostly static (so one core at fmax beats two slower ones): a chain
-// alone parks worker 1; a burst of independent tasks brings it back.
-TEST(EnergyLive, MasksParkASurplusCoreAndBringItBack) {
-  testing::internal::CaptureStderr();
-  int on_worker1 = 0;
-  {
-    joule::runtime rt({{"JOULE_DVFS", "emulated"},
-                       {"JOULE_WORKERS", "2"},
-                       {"JOULE_ENERGY_POLICY", "queue-depth"},
-                       {"JOULE_POWER_IDLE", "0"},
-                       {"JOULE_POWER_BUSY", "1.2:30,2.4:31"},
-                       {"JOULE_REPORT", "1"}});
-    int chain = 0;
-    for (int i = 0; i < 300; ++i) joule::spawn({joule::inout(chain)}, [] { spin_us(1000); });
-    joule::taskwait();
-    std::vector<int> ran(400, -1);
-    for (int& r : ran)
-      joule::spawn([&r] {
-        r = joule::worker_id();
-        spin_us(1000);
-      });
-    joule::taskwait();
-    on_worker1 = int(std::count(ran.begin(), ran.end(), 1));
-  }
-  const std::string err = testing::internal::GetCapturedStderr();
-  EXPECT_NE(err.find("cores: fewest kept 1"), std::string::npos) << err;
-  EXPECT_GT(on_worker1, 40) << "worker 1 came back for the independent tasks\n" << err;
-}
+// is mostly static (so one core at fmax beats two slower ones). A chain of
+// 300 1-ms steps, then a burst of 400 independent 1-ms tasks; returns how
+// many of the burst ran on worker 1, and whether any chain step saw worker
+// 1's CPU lent (the stderr report goes to *err).
+struct MaskRun {
+  int burst_on_worker1 = 0;
+  bool saw_lent = false;
+  std::string err;
+};
 
-// With lending on, a rested core is lent (its state in the CPU table turns
-// idle) although idle workers spin for 1 s before lending by themselves;
-// queued work brings it back.
-TEST(EnergyLive, MasksLendTheRestedCoreWithLending) {
+MaskRun run_masks(std::initializer_list<std::pair<std::string, std::string>> extra) {
+  MaskRun out;
   testing::internal::CaptureStderr();
-  std::atomic<bool> saw_lent{false};
-  int on_worker1 = 0;
   {
-    joule::runtime rt({{"JOULE_DVFS", "emulated"},
-                       {"JOULE_WORKERS", "2"},
-                       {"JOULE_LEWI", "local"},
-                       {"JOULE_SPIN_US", "1000000"},
-                       {"JOULE_ENERGY_POLICY", "queue-depth"},
-                       {"JOULE_POWER_IDLE", "0"},
-                       {"JOULE_POWER_BUSY", "1.2:30,2.4:31"},
-                       {"JOULE_REPORT", "1"}});
+    std::vector<std::pair<std::string, std::string>> settings = {
+        {"JOULE_DVFS", "emulated"},
+        {"JOULE_WORKERS", "2"},
+        {"JOULE_ENERGY_POLICY", "queue-depth"},
+        {"JOULE_POWER_IDLE", "0"},
+        {"JOULE_POWER_BUSY", "1.2:30,2.4:31"},
+        {"JOULE_REPORT", "1"}};
+    settings.insert(settings.end(), extra.begin(), extra.end());
+    // joule::runtime takes a braced list only: start and stop it by hand.
+    joule::detail::runtime_start(settings.data(), settings.size());
     const int cpu1 = current_platform() ? current_platform()->worker_cpu(1) : 1;
+    std::atomic<bool> saw_lent{false};
     int chain = 0;
     for (int i = 0; i < 300; ++i)
       joule::spawn({joule::inout(chain)}, [&saw_lent, cpu1] {
@@ -230,11 +210,28 @@ TEST(EnergyLive, MasksLendTheRestedCoreWithLending) {
         spin_us(1000);
       });
     joule::taskwait();
-    on_worker1 = int(std::count(ran.begin(), ran.end(), 1));
+    out.burst_on_worker1 = int(std::count(ran.begin(), ran.end(), 1));
+    out.saw_lent = saw_lent.load();
+    joule::detail::runtime_stop();
   }
-  const std::string err = testing::internal::GetCapturedStderr();
-  EXPECT_TRUE(saw_lent.load()) << "the rested core was never lent\n" << err;
-  EXPECT_GT(on_worker1, 40) << "worker 1 came back for the independent tasks\n" << err;
+  out.err = testing::internal::GetCapturedStderr();
+  return out;
+}
+
+// A chain alone parks worker 1; the burst brings it back.
+TEST(EnergyLive, MasksParkASurplusCoreAndBringItBack) {
+  const MaskRun r = run_masks({});
+  EXPECT_NE(r.err.find("cores: fewest kept 1"), std::string::npos) << r.err;
+  EXPECT_GT(r.burst_on_worker1, 40) << "worker 1 came back for the independent tasks\n" << r.err;
+}
+
+// With lending on, the rested core is lent (its state in the CPU table turns
+// idle) although idle workers spin for 1 s before lending by themselves;
+// queued work brings it back.
+TEST(EnergyLive, MasksLendTheRestedCoreWithLending) {
+  const MaskRun r = run_masks({{"JOULE_LEWI", "local"}, {"JOULE_SPIN_US", "1000000"}});
+  EXPECT_TRUE(r.saw_lent) << "the rested core was never lent\n" << r.err;
+  EXPECT_GT(r.burst_on_worker1, 40) << "worker 1 came back for the independent tasks\n" << r.err;
 }
 
 TEST(EnergyLive, PolicyNoneChangesNothing) {
