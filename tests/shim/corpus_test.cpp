@@ -14,12 +14,20 @@ const std::string kCompiler = SHIM_CORPUS_COMPILER;
 
 class Corpus : public ::testing::TestWithParam<const char*> {};
 
+// The program's source (quoted) and its sequential build's output, built in
+// `dir` (the stock compiler alone: the pragmas are ignored).
+shim::Result sequential_output(const std::string& name, const std::string& dir) {
+  const std::string src = shim::quote(kCorpus + "/" + name + ".c");
+  return shim::run("cd " + shim::quote(dir) + " && " + kCompiler + " -O1 -w " + src +
+                   " -o seq -lm && ./seq");
+}
+
 TEST_P(Corpus, MatchesTheSequentialBuild) {
   const std::string name = GetParam();
   const std::string src = shim::quote(kCorpus + "/" + name + ".c");
   shim::TempDir tmp;
   const std::string cd = "cd " + shim::quote(tmp.path) + " && ";
-  shim::Result seq = shim::run(cd + kCompiler + " -O1 -w " + src + " -o seq -lm && ./seq");
+  shim::Result seq = sequential_output(name, tmp.path);
   ASSERT_EQ(seq.status, 0) << seq.output;
   ASSERT_FALSE(seq.output.empty());
   shim::Result b =
@@ -40,7 +48,7 @@ TEST_P(Corpus, CleanUnderAddressAndUndefinedSanitizers) {
   const std::string src = shim::quote(kCorpus + "/" + name + ".c");
   shim::TempDir tmp;
   const std::string cd = "cd " + shim::quote(tmp.path) + " && ";
-  shim::Result seq = shim::run(cd + kCompiler + " -O1 -w " + src + " -o seq -lm && ./seq");
+  shim::Result seq = sequential_output(name, tmp.path);
   ASSERT_EQ(seq.status, 0) << seq.output;
   const std::string flags =
       " -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all"

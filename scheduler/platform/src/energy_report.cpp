@@ -63,16 +63,8 @@ void EnergyController::report(std::ostream& os) const {
     const int dom = d.domain_of(p_.worker_cpu(w));
     if (dom < 0) continue;
     const auto res = d.residency(dom, p_.end_ns_);
-    const auto& table = d.pstates(p_.worker_cpu(w));
-    std::uint64_t total = 0;
-    for (auto v : res) total += v;
-    os << "  worker " << w << " (cpu " << p_.worker_cpu(w) << "):";
-    for (std::size_t i = table.size(); i-- > 0;)
-      if (res[i])
-        os << " " << fmt("%.2f", table[i] / 1e6) << " GHz "
-           << fmt("%.1f", 100.0 * double(res[i]) / double(std::max<std::uint64_t>(1, total)))
-           << "%";
-    os << "\n";
+    os << "  worker " << w << " (cpu " << p_.worker_cpu(w)
+       << "):" << residency_text(d.pstates(p_.worker_cpu(w)), res) << "\n";
   }
   double at_fmax = 0, modelled = 0;
   const double saving = saving_estimate(&at_fmax, &modelled);

@@ -162,6 +162,11 @@ class Platform {
                        std::uint64_t now);
 };
 
+// " 2.40 GHz 75.0% 1.20 GHz 25.0%": time at each P-state of `table` (kHz,
+// ascending), highest first, from a residency vector (ns per level).
+std::string residency_text(const std::vector<std::uint32_t>& table,
+                           const std::vector<std::uint64_t>& res);
+
 // The platform of the running runtime; nullptr when the layer is off.
 Platform* current_platform() noexcept;
 void set_current_platform(Platform* p) noexcept;

@@ -18,6 +18,20 @@ std::string fmt(const char* f, double a) { return rt::format_number(f, a); }
 
 }  // namespace
 
+// " 2.40 GHz 75.0% 1.20 GHz 25.0%": the P-states a domain spent time at,
+// highest first.
+std::string residency_text(const std::vector<std::uint32_t>& table,
+                           const std::vector<std::uint64_t>& res) {
+  std::uint64_t total = 0;
+  for (auto v : res) total += v;
+  std::string out;
+  for (std::size_t i = std::min(table.size(), res.size()); i-- > 0;)
+    if (res[i])
+      out += " " + fmt("%.2f", table[i] / 1e6) + " GHz " +
+             fmt("%.1f", 100.0 * double(res[i]) / double(std::max<std::uint64_t>(1, total))) + "%";
+  return out;
+}
+
 std::vector<std::uint64_t> Platform::active_of(const WorkerSlot& s, std::uint64_t now,
                                                std::uint64_t* sleep) const {
   std::vector<std::uint64_t> a(s.table->size());
@@ -169,16 +183,8 @@ void Platform::report_residency(std::ostream& os) const {
     if (d < 0 || std::find(seen.begin(), seen.end(), d) != seen.end()) continue;
     seen.push_back(d);
     const auto res = dvfs_->residency(d, end_ns_);
-    std::uint64_t total = 0;
-    for (auto v : res) total += v;
-    const auto& table = dvfs_->pstates(s->cpu);
-    os << "  cpu " << rt::format_cpu_list(dvfs_->domain_cpus(d)) << ":";
-    for (std::size_t i = table.size(); i-- > 0;)
-      if (res[i])
-        os << " " << fmt("%.2f", table[i] / 1e6) << " GHz "
-           << fmt("%.1f", 100.0 * double(res[i]) / double(std::max<std::uint64_t>(1, total)))
-           << "%";
-    os << "\n";
+    os << "  cpu " << rt::format_cpu_list(dvfs_->domain_cpus(d)) << ":"
+       << residency_text(dvfs_->pstates(s->cpu), res) << "\n";
   }
   if (dvfs_->caps() & kCapStretch) {
     std::uint64_t tasks = 0, ns = 0, stall = 0;
