@@ -3,6 +3,7 @@
 //   joule-sim run [scenario.toml] [--set key=value]... [--csv f] [--svg f]
 //   joule-sim compare [scenario.toml] [--set ...] [--policies none,fg-energylb]
 //   joule-sim split [scenario.toml] [--set ...]
+// With lending on, `run` also runs the same ranks with lending off.
 //   joule-sim keys
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -42,6 +43,12 @@ int cmd_run(const Args& a) {
   const RunResult r = run_scenario(s, record);
   std::cout << result_line(r) << "\n";
   if (s.workload.kind == "split") std::cout << split_line(r) << "\n";
+  if (s.lending.active()) std::cout << lending_line(s, r) << "\n";
+  if (!a.no_baseline && s.lending.lewi) {  // the same ranks without lending
+    Scenario off = s;
+    off.lending.lewi = false;
+    std::cout << lending_delta_line(r, run_scenario(off)) << "\n";
+  }
   if (!a.no_baseline && s.policy.name != "none" && s.workload.kind != "split") {
     Scenario base = s;
     base.policy.name = "none";
@@ -104,7 +111,7 @@ int main(int argc, char** argv) {
   add_common(run, a);
   run->add_option("--csv", a.csv, "per-step CSV file");
   run->add_option("--svg", a.svg, "SVG of frequency and power over time");
-  run->add_flag("--no-baseline", a.no_baseline, "skip the policy-none run");
+  run->add_flag("--no-baseline", a.no_baseline, "skip the policy-none (or lending-off) run");
   auto* cmp = app.add_subcommand("compare", "run under several policies, ratios to the first");
   add_common(cmp, a);
   cmp->add_option("--policies", a.policies, "comma-separated, the first is the baseline");

@@ -165,6 +165,7 @@ class StepEngine {
 RunResult run_scenario(const Scenario& s, bool record_steps) {
   if (s.workload.kind == "dag") return run_dag(s, record_steps);
   if (s.workload.kind == "split") return run_split(s, record_steps);
+  if (s.lending.active()) return run_lending(s, record_steps);
   return StepEngine(s, record_steps).run();
 }
 

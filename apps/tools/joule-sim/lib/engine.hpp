@@ -27,6 +27,18 @@ struct StepRecord {
   char decision = '-';  // '-' none, 'd' dvfs, 'b' balance
 };
 
+// The lending engine's counts (lend_engine.cpp); all zero elsewhere.
+struct LendStats {
+  int cores = 0, ranks = 0;
+  double useful_core_s = 0;    // core-seconds running tasks
+  double borrowed_core_s = 0;  // of which on another rank's cores
+  int lends = 0, borrows = 0;  // core lends, and borrower acquisitions
+  int tasks = 0, borrowed_tasks = 0;
+  double efficiency(double time_s) const {
+    return time_s > 0 && cores > 0 ? useful_core_s / (time_s * cores) : 0;
+  }
+};
+
 struct RunResult {
   std::string policy;
   double time_s = 0, energy_j = 0, avg_power_w = 0, avg_ghz = 0, max_temp_c = 0;
@@ -36,11 +48,13 @@ struct RunResult {
   std::vector<double> split;      // kind split: the last iteration's shares
   int converged_at = 0;           // kind split: the splitter's first converged iteration (0: never)
   std::vector<StepRecord> steps;  // when asked for
+  LendStats lending;
 };
 
 RunResult run_scenario(const Scenario& s, bool record_steps = false);
 RunResult run_dag(const Scenario& s, bool record_steps);
 RunResult run_split(const Scenario& s, bool record_steps);
+RunResult run_lending(const Scenario& s, bool record_steps);
 std::string objective_name(energy::Objective o);  // energy | time | edp
 
 }  // namespace joule::sim

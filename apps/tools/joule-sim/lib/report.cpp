@@ -43,6 +43,24 @@ std::string thermal_line(const RunResult& r, const RunResult& base) {
                 0.6 * e + 0.4 * c);
 }
 
+std::string lending_line(const Scenario& s, const RunResult& r) {
+  const auto& l = r.lending;
+  return format(
+      "lending: mode=%s policy=%s ranks=%d cores=%d efficiency=%.4f tasks=%d borrowed_tasks=%d "
+      "borrowed_core_s=%.6f lends=%d borrows=%d",
+      s.lending.lewi ? "lewi" : "off", s.lending.auto_lend ? "auto" : "mpi", l.ranks, l.cores,
+      l.efficiency(r.time_s), l.tasks, l.borrowed_tasks, l.borrowed_core_s, l.lends, l.borrows);
+}
+
+std::string lending_delta_line(const RunResult& r, const RunResult& off) {
+  return format(
+      "vs lending off: dtime=%+.2f%% denergy=%+.2f%% dpower=%+.2f%% speedup=%.4f "
+      "efficiency=%.4f->%.4f",
+      pct(r.time_s, off.time_s), pct(r.energy_j, off.energy_j), pct(r.avg_power_w, off.avg_power_w),
+      r.time_s > 0 ? off.time_s / r.time_s : 0, off.lending.efficiency(off.time_s),
+      r.lending.efficiency(r.time_s));
+}
+
 std::string split_line(const RunResult& r) {
   std::string shares;
   for (double w : r.split) shares += format(shares.empty() ? "%.4f" : ",%.4f", w);

@@ -20,6 +20,11 @@ std::string delta_line(const RunResult& r, const RunResult& base);
 // machine's average power: constant air flow removes the machine's heat) and
 // the total with cooling 40 % of it at the base (0.6 e_norm + 0.4 c_norm).
 std::string thermal_line(const RunResult& r, const RunResult& base);
+// lending: mode=lewi policy=auto ranks=2 cores=2 efficiency=0.9990 tasks=...
+// borrowed_tasks=... borrowed_core_s=... lends=... borrows=...
+std::string lending_line(const Scenario& s, const RunResult& r);
+// vs lending off: dtime=... denergy=... speedup=1.4990 efficiency=0.6667->0.9990
+std::string lending_delta_line(const RunResult& r, const RunResult& off);
 // kind split: method=... split=0.7000,0.3000 converged_at=12
 std::string split_line(const RunResult& r);
 // A table of several runs with ratios to the first (the baseline).

@@ -150,6 +150,10 @@ const std::vector<Key>& keys() {
        [](Scenario& s, const std::string& v) { s.workload.zones = v; }},
       {"workload.zone_ratio", "largest/smallest zone >= 1",
        [](Scenario& s, const std::string& v) { s.workload.zone_ratio = parse_number(v, 1, 1e6); }},
+      {"workload.zone_map", "block | binpack",
+       [](Scenario& s, const std::string& v) {
+         s.workload.zone_map = parse_choice(v, {"block", "binpack"});
+       }},
       {"workload.total_s", "seconds > 0",
        [](Scenario& s, const std::string& v) { s.workload.total_s = parse_number(v, 1e-9, kBig); }},
       {"workload.grain", "0 < grain <= 1",
@@ -162,6 +166,23 @@ const std::vector<Key>& keys() {
        }},
       {"workload.task_s", "seconds > 0",
        [](Scenario& s, const std::string& v) { s.workload.task_s = parse_number(v, 1e-9, kBig); }},
+      {"workload.task_us", "microseconds > 0 (lending: task granularity)",
+       [](Scenario& s, const std::string& v) { s.workload.task_us = parse_number(v, 1e-3, kBig); }},
+      // lending (seed-001 LeWI; lend_engine.cpp)
+      {"lending.mode", "off | lewi",
+       [](Scenario& s, const std::string& v) {
+         s.lending.lewi = parse_choice(v, {"off", "lewi"}) == "lewi";
+       }},
+      {"lending.policy", "auto | mpi (auto: LeWI + mask + auto; mpi: LeWI mask)",
+       [](Scenario& s, const std::string& v) {
+         s.lending.auto_lend = parse_choice(v, {"auto", "mpi"}) == "auto";
+       }},
+      {"lending.ranks", "integer 0..4096 (0: one per core)",
+       [](Scenario& s, const std::string& v) { s.lending.ranks = parse_int(v, 0, 4096); }},
+      {"lending.borrow_latency_us", "microseconds >= 0",
+       [](Scenario& s, const std::string& v) {
+         s.lending.borrow_latency_us = parse_number(v, 0, 1e9);
+       }},
       // policy
       {"policy.name", "none | fg-energylb | cg-energylb | queue-depth | templb | mpi-slack",
        [](Scenario& s, const std::string& v) { s.policy.name = parse_choice(v, policy_names()); }},
@@ -224,6 +245,20 @@ std::string key_list() {
   return out;
 }
 
+// The lending engine runs ranks of static, pils or btmz work at fixed P-states.
+void check_lending(const Scenario& s) {
+  const auto& k = s.workload.kind;
+  if (k != "static" && k != "pils" && k != "btmz")
+    throw ConfigError("lending: workload.kind must be static, pils or btmz (is " + k + ")");
+  if (s.policy.name != "none")
+    throw ConfigError(
+        "lending: the energy policies are not run with lending; set policy.name=none");
+  const int cores = s.platform.pes(), ranks = s.lending.ranks > 0 ? s.lending.ranks : cores;
+  if (ranks > cores || cores % ranks != 0)
+    throw ConfigError("lending.ranks: " + std::to_string(ranks) + " ranks do not divide " +
+                      std::to_string(cores) + " cores evenly");
+}
+
 // Checks across keys, after every setting is in.
 void check_whole(const Scenario& s) {
   const auto n = s.platform.pstates_ghz.size();
@@ -238,6 +273,7 @@ void check_whole(const Scenario& s) {
                       std::to_string(devices) + ")");
   if (s.workload.kind == "static" && s.workload.loads.empty())
     throw ConfigError("workload.loads: the static workload needs per-PE or per-object loads");
+  if (s.lending.active()) check_lending(s);
 }
 
 }  // namespace

@@ -63,11 +63,25 @@ struct WorkloadSpec {
   bool per_chip = false;               // dynamic/lb_test: imbalance between chips, not PEs
   std::string zones = "4x4";           // btmz: zones in x and y
   double zone_ratio = 20;              // btmz: largest / smallest zone
+  std::string zone_map = "block";      // btmz: block | binpack (largest first, least loaded)
   double total_s = 1.0;                // btmz/pils: total work per step at fmax
   double grain = 1;                    // pils: 1 / parallel regions per step
   int chain = 20;                      // dag: chain length
   int independents = 200;              // dag: independent tasks
   double task_s = 0.001;               // dag: cost of a task at fmax
+  double task_us = 1000;               // lending engine: task granularity at fmax
+};
+
+// seed-001's LeWI between the MPI ranks of one node (lend_engine.cpp): the
+// platform's cores are split evenly over `ranks`; a rank out of work lends
+// cores, ranks with ready tasks borrow them after `borrow_latency_us`.
+struct LendingSpec {
+  bool lewi = false;      // mode: off | lewi
+  bool auto_lend = true;  // policy auto: an idle worker lends at once; mpi: only in the call
+  int ranks = 0;          // 0: one per core
+  double borrow_latency_us = 0;
+  // The lending engine replaces the step engine when lending is on or ranks are given.
+  bool active() const { return lewi || ranks > 0; }
 };
 
 struct LbCost {
@@ -101,6 +115,7 @@ struct Scenario {
   WorkloadSpec workload;
   PolicySpec policy;
   LbCost lb;
+  LendingSpec lending;
 };
 
 // One setting: "section.key", its value as text, and where it came from.

@@ -71,7 +71,8 @@ void Workload::make_even(int per_pe_default) {
 
 // NPB-MZ BT: zone widths grow geometrically in x and in y so that the
 // largest zone is zone_ratio times the smallest; zones in order, blocked
-// over ranks (PEs). Work is proportional to zone area; total_s per step.
+// over ranks (PEs) or bin-packed (zone_map). Work is proportional to zone
+// area; total_s per step.
 void Workload::make_btmz() {
   int nx = 4, ny = 4;
   if (std::sscanf(spec_.zones.c_str(), "%dx%d", &nx, &ny) != 2 || nx < 1 || ny < 1)
@@ -83,7 +84,24 @@ void Workload::make_btmz() {
     for (int x = 0; x < nx; ++x)
       base_.push_back(width(x, nx) * width(y, ny)), total += base_.back();
   for (double& b : base_) b *= spec_.total_s / total;
+  if (spec_.zone_map == "binpack") return place_binpack();
   place_block();
+}
+
+// NPB's own zone mapping: the largest zone first, each to the least loaded
+// PE (ties: the lowest). Objects stay in zone order.
+void Workload::place_binpack() {
+  std::vector<std::size_t> order(base_.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return base_[a] > base_[b]; });
+  std::vector<double> pe_load(std::size_t(pes_), 0.0);
+  objects_.assign(base_.size(), SimObject{});
+  for (std::size_t i : order) {
+    const auto pe = std::size_t(std::min_element(pe_load.begin(), pe_load.end()) - pe_load.begin());
+    objects_[i].pe = int(pe);
+    pe_load[pe] += base_[i];
+  }
 }
 
 // PILS: a split of total_s over ranks (loads are relative), 1/grain parallel

@@ -6,7 +6,8 @@
 //   stencil  equal objects +- noise, plus frequency-independent comm_s
 //   dynamic  a max/min ratio that follows a profile over the run (Ondes3D-,
 //            Lulesh-like shapes of seed-000 section 5.3), per PE or per chip
-//   btmz     NPB BT-MZ zones (geometric sizes, zone_ratio) blocked over ranks
+//   btmz     NPB BT-MZ zones (geometric sizes, zone_ratio) blocked or
+//            bin-packed over ranks
 //   pils     a load split over ranks (seed-001 PILS), 1/grain objects each
 // The dag kind has its own engine (dag_engine.hpp).
 #pragma once
@@ -41,6 +42,7 @@ class Workload {
   void make_btmz();
   void make_pils();
   void place_block();  // object i -> PE i * pes / n
+  void place_binpack();
   void shuffle_units(int units);
   std::vector<double> profile_points() const;
 
