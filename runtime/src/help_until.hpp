@@ -22,10 +22,11 @@ void Runtime::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched)
   TaskPool::flush_remote_frees();
   if (watched) {
     const std::int64_t delta = watched->begin_sleep_wait();
-    idle_.sleep_unless([&] { return watched->sleep_wait_done() || scheduler_->size() > 0; });
+    idle_.sleep_unless(
+        [&] { return watched->sleep_wait_done() || scheduler_->available_to(worker) > 0; });
     watched->end_sleep_wait(delta);
   } else {
-    idle_.sleep_unless([&] { return done() || scheduler_->size() > 0; });
+    idle_.sleep_unless([&] { return done() || scheduler_->available_to(worker) > 0; });
   }
   if (observed_)
     for (auto& o : observers_) o->on_idle(worker, false, now_ns());
@@ -44,6 +45,7 @@ void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watc
   std::vector<Task*> deferred;
   if (restricted) flush_private(ctx);
   const auto spin = std::chrono::microseconds(config_.workers.spin_us);
+  const int me = ctx.worker ? ctx.worker->index() : -1;
   while (!done()) {
     if (restricted ? run_one_within(ctx, waiter, deferred) : run_one(ctx)) {
       // A task boundary: queued work may borrow CPUs lent since it was
@@ -59,7 +61,7 @@ void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watc
     while (!progress && std::chrono::steady_clock::now() < deadline) {
       for (int i = 0; i < 64 && !progress; ++i) {
         cpu_relax();
-        progress = done() || scheduler_->size() > 0;
+        progress = done() || scheduler_->available_to(me) > 0;
       }
     }
     if (!progress) sleep_while_waiting(ctx, done, watched);
@@ -67,7 +69,7 @@ void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watc
   if (waiter) --ctx.help_depth;
   if (!deferred.empty()) {
     scheduler_->push_many(deferred.data(), int(deferred.size()), -1);
-    idle_.wake_after_publish(int(deferred.size()));
+    wake_for_work(int(deferred.size()));
   }
   ctx.in_loop = was_in_loop;
   if (!was_in_loop) flush_private(ctx);  // nobody here would run them

@@ -110,6 +110,14 @@ class Runtime {
   // t's data is in another worker's cache, and the policy follows data:
   // t is queued there instead of running next here.
   bool elsewhere(const Task* t, const ThreadContext& ctx) const noexcept;
+  // After publishing n ready tasks. A pinned task (iterative energy mode) can
+  // only be taken by its owner, who may be any of the sleepers: wake them all.
+  void wake_for_work(int n) noexcept {
+    if (affinity_.pinned())
+      idle_.wake_all();
+    else
+      idle_.wake_after_publish(n);
+  }
   void record_exception(Task* parent, std::exception_ptr e, std::uint32_t suppressed);
   void throttle(ThreadContext& ctx);
   std::int64_t in_flight() const noexcept;

@@ -142,7 +142,7 @@ bool Runtime::run_one_within(ThreadContext& ctx, Task* waiter, std::vector<Task*
     // also deep in a taskwait) may need exactly those.
     if (!deferred.empty()) {
       scheduler_->push_many(deferred.data(), int(deferred.size()), -1);
-      idle_.wake_after_publish(int(deferred.size()));
+      wake_for_work(int(deferred.size()));
       deferred.clear();
     }
     return false;
@@ -162,12 +162,12 @@ void Runtime::flush_private(ThreadContext& ctx) {
   if (ctx.next) {
     scheduler_->push(ctx.next, ctx.worker ? ctx.worker->index() : -1);
     ctx.next = nullptr;
-    idle_.wake_after_publish(1);
+    wake_for_work(1);
   }
   const int left = ctx.batch_size - ctx.batch_head;
   if (left > 0) {
     scheduler_->push_many(ctx.batch + ctx.batch_head, left, ctx.worker ? ctx.worker->index() : -1);
-    idle_.wake_after_publish(left);
+    wake_for_work(left);
   }
   ctx.batch_head = ctx.batch_size = 0;
 }
@@ -298,7 +298,7 @@ void Runtime::make_ready(Task** tasks, int n, ThreadContext& ctx) {
     scheduler_->push(tasks[first], worker);
   else
     scheduler_->push_many(tasks + first, pushed, worker);
-  idle_.wake_after_publish(pushed);
+  wake_for_work(pushed);
   if (lending_) maybe_acquire();
 }
 

@@ -74,7 +74,8 @@ void Worker::idle_wait(ThreadContext& ctx) {
   // A worker the energy policy rests stops spinning at once: idling that
   // core is the point.
   auto work_or_stop = [&] {
-    return sched.size() > 0 || rt_.stopping() || resting_.load(std::memory_order_relaxed);
+    return sched.available_to(index_) > 0 || rt_.stopping() ||
+           resting_.load(std::memory_order_relaxed);
   };
   rt_.poll_drom();
   const auto deadline =

@@ -132,6 +132,14 @@ std::int64_t SyncScheduler::size() const noexcept {
   return total;
 }
 
+std::int64_t SyncScheduler::available_to(int worker) const noexcept {
+  std::int64_t total = 0;
+  for (int i = 0; i < shard_count_; ++i) total += shards_[i].size.load(std::memory_order_seq_cst);
+  if (worker >= 0 && worker < shard_count_)
+    total += shards_[worker].pinned_size.load(std::memory_order_seq_cst);
+  return total;
+}
+
 std::int64_t SyncScheduler::size_of(int worker) const noexcept {
   if (!sharded_) return size();
   if (worker < 0 || worker >= shard_count_) return 0;

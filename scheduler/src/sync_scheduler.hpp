@@ -39,6 +39,10 @@ class SyncScheduler {
   // Ready tasks queued for one worker (its shard; the whole queue when the
   // policy is not sharded).
   std::int64_t size_of(int worker) const noexcept;
+  // Ready tasks `worker` may take (-1: a thread that is not a worker): every
+  // shard's unpinned tasks plus its own pinned ones. Idle threads sleep on
+  // this, so another worker's pinned tasks do not keep them spinning.
+  std::int64_t available_to(int worker) const noexcept;
   // Keyed tasks go where the energy controller mapped their key; while the
   // map is pinned they wait for that worker alone. Set before tasks flow.
   void set_affinity_map(const rt::AffinityMap* map) noexcept { map_ = map; }
