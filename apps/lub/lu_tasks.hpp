@@ -1,4 +1,5 @@
-// The blocked LU factorisation as a joule task graph, and its residual check.
+// The blocked LU factorisation as a joule task graph (lu_tasks.cpp, or the
+// same graph from OmpSs pragmas in lu_ompss.cpp).
 #pragma once
 
 #include <cstddef>
@@ -7,13 +8,13 @@
 
 namespace lub {
 
+// Which implementation of factorize() this build links: the C++ API
+// (lu_tasks.cpp) or OmpSs pragmas translated by joulecc (lu_ompss.cpp).
+extern const char* const kVariant;
+
 // Factorises m in place into L\U (no pivoting). Spawns one task per block
 // kernel, with in/inout dependencies on the blocks, and waits for all of them.
 // Returns the number of tasks spawned.
 std::size_t factorize(BlockMatrix& m);
-
-// ||A - L*U||_max / ||A||_max for the original matrix a and its factors lu.
-// L*U is rebuilt block by block (as tasks) with the same bmod kernel.
-double relative_residual(const BlockMatrix& a, const BlockMatrix& lu);
 
 }  // namespace lub

@@ -79,10 +79,11 @@ std::vector<ConfigKey> choice_keys() {
          c.energy.load_norm = one_of(v, {"work", "as-written"});
        },
        [](const Config& c) { return c.energy.load_norm; }},
-      {"JOULE_ENERGY_BALANCER", [] { return std::string("none, greedy, refine"); },
+      {"JOULE_ENERGY_BALANCER",
+       [] { return std::string("none, greedy, refine, randcent, partition"); },
        "affinity-key remapping when the load ratio reaches the threshold",
        [](Config& c, std::string_view v) {
-         c.energy.balancer = one_of(v, {"none", "greedy", "refine"});
+         c.energy.balancer = one_of(v, {"none", "greedy", "refine", "randcent", "partition"});
        },
        [](const Config& c) { return c.energy.balancer; }},
       {"JOULE_ENERGY_ON_BALANCE", [] { return std::string("either, reset-max, lb-then-dvfs"); },
@@ -161,9 +162,11 @@ Options options_from_config(const rt::Config& cfg) {
   o.quantise = pick<Quantise>(e.quantise, {{"ceil", Quantise::ceil}, {"round", Quantise::round}});
   o.load_norm =
       pick<LoadNorm>(e.load_norm, {{"work", LoadNorm::work}, {"as-written", LoadNorm::as_written}});
-  o.balancer = pick<Balancer>(
-      e.balancer,
-      {{"none", Balancer::none}, {"greedy", Balancer::greedy}, {"refine", Balancer::refine}});
+  o.balancer = pick<Balancer>(e.balancer, {{"none", Balancer::none},
+                                           {"greedy", Balancer::greedy},
+                                           {"refine", Balancer::refine},
+                                           {"randcent", Balancer::randcent},
+                                           {"partition", Balancer::partition}});
   o.on_balance = pick<OnBalance>(e.on_balance, {{"either", OnBalance::either},
                                                 {"reset-max", OnBalance::reset_max},
                                                 {"lb-then-dvfs", OnBalance::lb_then_dvfs}});

@@ -61,6 +61,13 @@ struct KeyLoad {
   double work_s = 0;
 };
 
+// Communication between two affinity keys over the window, when the caller
+// knows it (joule-sim's network model); the live runtime leaves it empty.
+struct KeyEdge {
+  std::uint64_t a = 0, b = 0;
+  double bytes = 0;
+};
+
 struct Observation {
   std::uint64_t now_ns = 0;
   double window_s = 0;          // wall time the loads cover
@@ -68,9 +75,10 @@ struct Observation {
   std::vector<CoreView> cores;
   std::vector<DomainView> domains;
   std::vector<ChipView> chips;
-  std::vector<KeyLoad> keys;  // empty when no task carries an affinity key
-  double idle_watts = 0;      // power model: one sleeping core
-  double switch_cost_s = 0;   // measured cost of one frequency change
+  std::vector<KeyLoad> keys;   // empty when no task carries an affinity key
+  std::vector<KeyEdge> edges;  // key-to-key traffic; empty when unknown
+  double idle_watts = 0;       // power model: one sleeping core
+  double switch_cost_s = 0;    // measured cost of one frequency change
   // Remaining critical path of the pending graph, from cost hints or per-label
   // mean body times (0: unknown), and the total pending work it was taken from.
   double critical_path_s = 0;
@@ -89,7 +97,7 @@ struct Decision {
 
 enum class Quantise { round, ceil };
 enum class LoadNorm { work, as_written };
-enum class Balancer { none, greedy, refine };
+enum class Balancer { none, greedy, refine, randcent, partition };
 enum class OnBalance { either, reset_max, lb_then_dvfs };
 enum class Objective { energy, time, edp };
 
@@ -104,7 +112,7 @@ struct Options {
   double window_s = 0.02;     // queue-depth's sliding window
   double time_budget = 0.01;  // allowed slowdown, fraction
   double t_max_c = 0;         // templb: 0 = off
-  double tolerance = 0.03;    // templb refine tolerance
+  double tolerance = 0.03;    // refine / partition load tolerance
   double mpi_slack_s = 500e-6;
   Objective objective = Objective::energy;
   bool masks = true;

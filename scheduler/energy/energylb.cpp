@@ -74,6 +74,9 @@ Moves run_balancer(const Observation& obs, const Options& opt, std::vector<int> 
   const auto p = equal_problem(obs, std::move(cores));
   if (opt.balancer == Balancer::greedy) return greedy_remap(obs.keys, p);
   if (opt.balancer == Balancer::refine) return refine_remap(obs.keys, p, opt.tolerance);
+  if (opt.balancer == Balancer::randcent) return randcent_remap(obs.keys, p, obs.iteration);
+  if (opt.balancer == Balancer::partition)
+    return partition_remap(obs.keys, obs.edges, p, opt.tolerance);
   return {};
 }
 

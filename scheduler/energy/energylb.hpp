@@ -33,7 +33,8 @@ int relative_level(const DomainView& d, double rel, Quantise q);
 // The active (not parked) cores, in order.
 std::vector<int> active_cores(const Observation& obs);
 
-// Runs Options::balancer over `cores` (greedy or refine with tolerance).
+// Runs Options::balancer over `cores` (greedy, refine or partition with
+// tolerance, randcent salted with the iteration).
 Moves run_balancer(const Observation& obs, const Options& opt, std::vector<int> cores);
 
 // Core loads as they would be after `moves`, in the same normalisation:

@@ -35,4 +35,19 @@ Moves greedy_remap(const std::vector<KeyLoad>& keys, const RemapProblem& p);
 // moves; receivers never become overloaded, so no key moves twice.
 Moves refine_remap(const std::vector<KeyLoad>& keys, const RemapProblem& p, double tolerance);
 
+// RandCentLB (randcent.cpp): every key onto a core drawn from a hash of the
+// key and `salt` (the iteration), ignoring loads: the seeds' worst case. A
+// hash instead of a generator keeps the policy stateless and repeatable.
+Moves randcent_remap(const std::vector<KeyLoad>& keys, const RemapProblem& p, std::uint64_t salt);
+
+// ScotchLB-like static mapping (partition.cpp): recursive bisection of the
+// key graph (`edges`) over halves of the core list (cores are numbered
+// chip by chip, so the first cuts fall between chips), each half grown from
+// one key along its heaviest links up to its load share, then refined by
+// moving boundary keys that cut less traffic while each side stays within
+// (1 + tolerance) of its share. Ignores the current placement, as GreedyLB.
+// Without edges it cuts the key order into contiguous blocks.
+Moves partition_remap(const std::vector<KeyLoad>& keys, const std::vector<KeyEdge>& edges,
+                      const RemapProblem& p, double tolerance);
+
 }  // namespace joule::energy

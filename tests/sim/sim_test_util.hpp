@@ -28,11 +28,10 @@ struct Pair {
   double dpower() const { return pct(run.avg_power_w, base.avg_power_w); }
 };
 
-// The scenario's policy and policy none on the same platform and workload.
+// The scenario's policy and policy none on the same platform and workload
+// (in the room at its base set point).
 inline Pair with_baseline(const Scenario& s) {
-  Scenario b = s;
-  b.policy.name = "none";
-  return {run_scenario(s), run_scenario(b)};
+  return {run_scenario(s), run_scenario(baseline_of(s))};
 }
 
 // stdout of the joule-sim executable with `args`, and its exit status.

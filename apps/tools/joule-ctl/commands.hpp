@@ -16,8 +16,9 @@ inline constexpr int kFailed = 1;
 inline constexpr int kUsage = 2;
 
 int cmd_restore(int argc, char** argv);
-int cmd_show(int argc, char** argv);   // cmd_lending.cpp
-int cmd_drom(int argc, char** argv);   // cmd_lending.cpp
-int cmd_clean(int argc, char** argv);  // cmd_lending.cpp
+int cmd_show(int argc, char** argv);      // cmd_lending.cpp
+int cmd_drom(int argc, char** argv);      // cmd_lending.cpp
+int cmd_clean(int argc, char** argv);     // cmd_lending.cpp
+int cmd_card_map(int argc, char** argv);  // cmd_card_map.cpp
 
 }  // namespace joule::ctl

@@ -13,6 +13,8 @@ constexpr Command kCommands[] = {
     {"show", "print the node's CPU lending table: owner, guest and state of each CPU", cmd_show},
     {"drom", "set the CPUs a running joule process owns (DROM)", cmd_drom},
     {"clean", "remove CPU lending tables left by dead processes", cmd_clean},
+    {"card-map", "print where the many-core card places N threads (compact, scatter, balanced)",
+     cmd_card_map},
 };
 
 void usage(std::FILE* out) {

@@ -44,17 +44,16 @@ int cmd_run(const Args& a) {
   std::cout << result_line(r) << "\n";
   if (s.workload.kind == "split") std::cout << split_line(r) << "\n";
   if (s.lending.active()) std::cout << lending_line(s, r) << "\n";
+  if (s.network.graph != "none") std::cout << network_line(r) << "\n";
   if (!a.no_baseline && s.lending.lewi) {  // the same ranks without lending
     Scenario off = s;
     off.lending.lewi = false;
     std::cout << lending_delta_line(r, run_scenario(off)) << "\n";
   }
   if (!a.no_baseline && s.policy.name != "none" && s.workload.kind != "split") {
-    Scenario base = s;
-    base.policy.name = "none";
-    const RunResult b = run_scenario(base);
+    const RunResult b = run_scenario(baseline_of(s));
     std::cout << delta_line(r, b) << "\n";
-    if (s.platform.tmax_c > 0) std::cout << thermal_line(r, b) << "\n";
+    if (s.platform.tmax_c > 0 || s.room.active()) std::cout << thermal_line(r, b) << "\n";
   }
   if (!a.csv.empty()) write_file(a.csv, steps_csv(r));
   if (!a.svg.empty()) write_file(a.svg, steps_svg(r));

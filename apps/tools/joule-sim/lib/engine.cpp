@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "network_model.hpp"
 #include "platform_model.hpp"
+#include "room_model.hpp"
 #include "workload.hpp"
 
 namespace joule::sim {
@@ -14,12 +16,22 @@ class StepEngine {
       : s_(s),
         plat_(s.platform),
         load_(s.workload, plat_.cores(), s.platform.cores_per_chip),
+        net_(s.network, int(load_.objects().size()), s.platform.cores_per_chip, s.workload.seed),
+        room_(s.room),
         record_(record) {
-    for (const auto& o : load_.objects()) map_.push_back(o.pe);
+    for (const auto& o : load_.objects()) map_.push_back(o.pe), keys_.push_back(o.key);
     if (s.policy.name != "none") policy_ = energy::make_energy_policy(s.policy.name, s.policy.opt);
     const auto n = std::size_t(plat_.cores());
     busy_.assign(n, 0), stall_.assign(n, 0), win_busy_.assign(n, 0), win_work_.assign(n, 0);
     key_work_.assign(map_.size(), 0);
+    comm_.assign(n, 0);
+    if (net_.active()) net_.comm_per_core(map_, comm_);
+    if (room_.active()) {  // the room settled around the machine at full power
+      double full = 0;
+      for (int c = 0; c < plat_.cores(); ++c) full += plat_.busy_watts(c);
+      plat_.set_air_c(room_.supply_c(full + plat_.chips() * plat_.uncore_watts()));
+      plat_.settle();
+    }
     r_.policy = s.policy.name;
   }
 
@@ -49,7 +61,7 @@ class StepEngine {
       key_work_[i] += t * f / fmax;  // as the live runtime weighs busy time
     }
     double t = 0;
-    for (std::size_t c = 0; c < busy_.size(); ++c) t = std::max(t, busy_[c] + stall_[c]);
+    for (std::size_t c = 0; c < busy_.size(); ++c) t = std::max(t, busy_[c] + stall_[c] + comm_[c]);
     t += load_.comm_s();
     std::vector<double> chip_w(std::size_t(plat_.chips()), plat_.uncore_watts());
     for (std::size_t c = 0; c < busy_.size(); ++c) {
@@ -63,6 +75,7 @@ class StepEngine {
     std::fill(stall_.begin(), stall_.end(), 0.0);
     account(t, chip_w);
     window_s_ += t;
+    ++window_steps_;
     return t;
   }
 
@@ -72,6 +85,10 @@ class StepEngine {
     r_.energy_j += total * t;
     r_.time_s += t;
     last_power_w_ = total;
+    if (room_.active()) {  // the CRAC's load, and the inlet air it supplies
+      r_.room_dt_ks += room_.delta_k(total) * t;
+      plat_.set_air_c(room_.supply_c(total));
+    }
     if (t > 0) plat_.advance_thermal(t, chip_w);
     for (double c : plat_.temperatures()) r_.max_temp_c = std::max(r_.max_temp_c, c);
   }
@@ -93,7 +110,8 @@ class StepEngine {
       obs.cores.push_back(v);
     }
     for (std::size_t i = 0; i < map_.size(); ++i)  // keys with work, by key (as live)
-      if (key_work_[i] > 0) obs.keys.push_back({load_.objects()[i].key, map_[i], key_work_[i]});
+      if (key_work_[i] > 0) obs.keys.push_back({keys_[i], map_[i], key_work_[i]});
+    if (net_.active()) net_.fill_edges(keys_, window_steps_, obs.edges);
     return obs;
   }
 
@@ -110,16 +128,21 @@ class StepEngine {
     if (d.kind == energy::Decision::Kind::balance) pause += s_.lb.balance_s, ++r_.lb_calls;
     if (d.kind == energy::Decision::Kind::dvfs) ++r_.dvfs_calls;
     for (const auto& [key, to] : d.moves) {
-      if (map_[std::size_t(key)] == to) continue;
+      const int from = map_[std::size_t(key)];
+      if (from == to) continue;
       map_[std::size_t(key)] = to;
       ++r_.migrations;
-      pause += s_.workload.object_mb * 1e-3 / s_.lb.bandwidth_gbs + s_.lb.per_migration_s;
+      pause += s_.lb.per_migration_s + (net_.active()
+                                            ? net_.transfer_s(from, to, s_.workload.object_mb)
+                                            : s_.workload.object_mb * 1e-3 / s_.lb.bandwidth_gbs);
     }
+    if (net_.active() && !d.moves.empty()) net_.comm_per_core(map_, comm_);
     if (pause > 0) pause_for(pause);
     std::fill(win_busy_.begin(), win_busy_.end(), 0.0);
     std::fill(win_work_.begin(), win_work_.end(), 0.0);
     std::fill(key_work_.begin(), key_work_.end(), 0.0);
     window_s_ = 0;
+    window_steps_ = 0;
     return d.kind == energy::Decision::Kind::balance ? 'b'
            : d.kind == energy::Decision::Kind::dvfs  ? 'd'
                                                      : '-';
@@ -147,16 +170,22 @@ class StepEngine {
     r_.avg_power_w = r_.time_s > 0 ? r_.energy_j / r_.time_s : 0;
     r_.avg_ghz = r_.time_s > 0 ? ghz_time_ / (r_.time_s * plat_.cores()) : 0;
     for (int c = 0; c < plat_.cores(); ++c) r_.final_ghz.push_back(plat_.ghz_of_core(c));
+    r_.remote_messages = net_.remote_messages(map_);
   }
 
   const Scenario& s_;
   PlatformModel plat_;
   Workload load_;
+  NetworkModel net_;
+  RoomModel room_;
   bool record_;
   std::unique_ptr<energy::EnergyPolicy> policy_;
-  std::vector<int> map_;  // object -> core
+  std::vector<int> map_;             // object -> core
+  std::vector<std::uint64_t> keys_;  // object -> affinity key
   std::vector<double> busy_, stall_, win_busy_, win_work_, key_work_;
+  std::vector<double> comm_;  // per core: network seconds per step under map_
   double window_s_ = 0, ghz_time_ = 0, last_power_w_ = 0;
+  int window_steps_ = 0;
   RunResult r_;
 };
 

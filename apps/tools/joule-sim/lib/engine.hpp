@@ -7,7 +7,9 @@
 // built as the live controller builds it, and its Decision applies from the
 // next step: new P-states (each core of a changed domain stalls
 // dvfs_latency_us), key moves (the program pauses for decision, balancing and
-// migration time, cores at idle power). The dag kind runs a list scheduler
+// migration time, cores at idle power). With a network (network_model.hpp)
+// each core also spends its messages' time per step, and with a room
+// (room_model.hpp) the chips' inlet air is the CRAC's supply. The dag kind runs a list scheduler
 // instead (dag_engine.cpp).
 #pragma once
 
@@ -47,6 +49,9 @@ struct RunResult {
   std::vector<double> final_ghz;  // per core
   std::vector<double> split;      // kind split: the last iteration's shares
   int converged_at = 0;           // kind split: the splitter's first converged iteration (0: never)
+  int restarts = 0;               // kind split: the splitter's recalibrations after convergence
+  int remote_messages = 0;        // network: messages per step that leave their core, at the end
+  double room_dt_ks = 0;          // room: integral of T_hot - T_ac over the run (K s)
   std::vector<StepRecord> steps;  // when asked for
   LendStats lending;
 };

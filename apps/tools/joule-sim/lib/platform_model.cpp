@@ -17,8 +17,12 @@ PlatformModel::PlatformModel(const PlatformSpec& spec) : spec_(spec) {
     v.busy_watts = busy_table_;
     v.chip = chip_of(v.cores.front());
   }
-  // Chips start at the steady state of every core busy at fmax.
+  settle();  // chips start as if every core had been busy at fmax
+}
+
+void PlatformModel::settle() {
   const double full = uncore_watts() + spec_.cores_per_chip * busy_table_.back();
+  temp_.clear();
   for (int c = 0; c < spec_.chips; ++c) temp_.push_back(steady_state(c, full));
 }
 

@@ -39,6 +39,10 @@ class PlatformModel {
   // Advances every chip's temperature over `dt` at average chip power `watts`.
   void advance_thermal(double dt, const std::vector<double>& watts);
   const std::vector<double>& temperatures() const { return temp_; }
+  // The inlet air from now on (the room model's supply air).
+  void set_air_c(double c) { spec_.air_c = c; }
+  // Every chip at the steady state of all its cores busy at fmax.
+  void settle();
 
   // The policy's view of the platform (domains, chips); cores filled by the caller.
   void fill_observation(energy::Observation& obs) const;

@@ -38,9 +38,16 @@ std::string delta_line(const RunResult& r, const RunResult& base) {
 
 std::string thermal_line(const RunResult& r, const RunResult& base) {
   const double t = r.time_s / base.time_s, e = r.energy_j / base.energy_j;
-  const double c = r.avg_power_w / base.avg_power_w * t;
+  // Eq. 5: the mean T_hot - T_ac ratio times t_norm, i.e. the ratio of the
+  // integrals; without a room T_hot - T_ac follows the machine's power.
+  const double c = r.room_dt_ks > 0 && base.room_dt_ks > 0 ? r.room_dt_ks / base.room_dt_ks
+                                                           : r.avg_power_w / base.avg_power_w * t;
   return format("seed-004: t_norm=%.4f e_norm=%.4f c_norm=%.4f etotal_norm=%.4f", t, e, c,
                 0.6 * e + 0.4 * c);
+}
+
+std::string network_line(const RunResult& r) {
+  return format("network: remote_messages=%d", r.remote_messages);
 }
 
 std::string lending_line(const Scenario& s, const RunResult& r) {
@@ -64,8 +71,8 @@ std::string lending_delta_line(const RunResult& r, const RunResult& off) {
 std::string split_line(const RunResult& r) {
   std::string shares;
   for (double w : r.split) shares += format(shares.empty() ? "%.4f" : ",%.4f", w);
-  return format("method=%s split=%s converged_at=%d", r.policy.c_str(), shares.c_str(),
-                r.converged_at);
+  return format("method=%s split=%s converged_at=%d restarts=%d", r.policy.c_str(), shares.c_str(),
+                r.converged_at, r.restarts);
 }
 
 std::string compare_table(const std::vector<RunResult>& runs) {

@@ -16,16 +16,19 @@ std::string result_line(const RunResult& r);
 // vs none: dtime=+0.00% denergy=-14.78% dpower=... (signed percentages)
 std::string delta_line(const RunResult& r, const RunResult& base);
 // seed-004's normalised metrics against the no-DVFS run: t_norm (Eq. 2),
-// e_norm (Eq. 4), c_norm (Eq. 5 with T_hot - T_ac proportional to the
+// e_norm (Eq. 4), c_norm (Eq. 5: with a room model the ratio of the
+// integrals of T_hot - T_ac; without, T_hot - T_ac proportional to the
 // machine's average power: constant air flow removes the machine's heat) and
 // the total with cooling 40 % of it at the base (0.6 e_norm + 0.4 c_norm).
 std::string thermal_line(const RunResult& r, const RunResult& base);
+// network: remote_messages=... (per step, messages that leave their core at the end)
+std::string network_line(const RunResult& r);
 // lending: mode=lewi policy=auto ranks=2 cores=2 efficiency=0.9990 tasks=...
 // borrowed_tasks=... borrowed_core_s=... lends=... borrows=...
 std::string lending_line(const Scenario& s, const RunResult& r);
 // vs lending off: dtime=... denergy=... speedup=1.4990 efficiency=0.6667->0.9990
 std::string lending_delta_line(const RunResult& r, const RunResult& off);
-// kind split: method=... split=0.7000,0.3000 converged_at=12
+// kind split: method=... split=0.7000,0.3000 converged_at=12 restarts=0
 std::string split_line(const RunResult& r);
 // A table of several runs with ratios to the first (the baseline).
 std::string compare_table(const std::vector<RunResult>& runs);

@@ -5,19 +5,13 @@
 #include <limits>
 
 #include "scenario.hpp"
+#include "scenario_keys.hpp"
 #include "scenario_values.hpp"
 
 namespace joule::sim {
 namespace {
 
 constexpr double kBig = 1e12;
-using Apply = std::function<void(Scenario&, const std::string&)>;
-
-struct Key {
-  const char* name;
-  const char* allowed;
-  Apply apply;
-};
 
 energy::Quantise quantise_of(const std::string& v) {
   return parse_choice(v, {"round", "ceil"}) == "round" ? energy::Quantise::round
@@ -25,10 +19,12 @@ energy::Quantise quantise_of(const std::string& v) {
 }
 
 energy::Balancer balancer_of(const std::string& v) {
-  const auto c = parse_choice(v, {"none", "greedy", "refine"});
-  return c == "greedy"   ? energy::Balancer::greedy
-         : c == "refine" ? energy::Balancer::refine
-                         : energy::Balancer::none;
+  const auto c = parse_choice(v, {"none", "greedy", "refine", "randcent", "partition"});
+  return c == "greedy"      ? energy::Balancer::greedy
+         : c == "refine"    ? energy::Balancer::refine
+         : c == "randcent"  ? energy::Balancer::randcent
+         : c == "partition" ? energy::Balancer::partition
+                            : energy::Balancer::none;
 }
 
 energy::OnBalance on_balance_of(const std::string& v) {
@@ -45,13 +41,6 @@ void set_wait(Scenario& s, const std::string& v) {
 
 void set_idle(Scenario& s, const std::string& v) {
   s.platform.idle_power_w = v == "wait" ? -1 : parse_number(v, 0, kBig);
-}
-
-void set_objective(Scenario& s, const std::string& v) {
-  const auto c = parse_choice(v, {"energy", "time", "edp"});
-  s.split.objective = c == "time"  ? energy::Objective::time
-                      : c == "edp" ? energy::Objective::edp
-                                   : energy::Objective::energy;
 }
 
 std::vector<std::string> policy_names() {
@@ -198,7 +187,7 @@ const std::vector<Key>& keys() {
        }},
       {"policy.period", "steps between decisions, integer 1..100000000",
        [](Scenario& s, const std::string& v) { s.policy.opt.period = parse_int(v, 1, 100000000); }},
-      {"policy.lb", "none | greedy | refine",
+      {"policy.lb", "none | greedy | refine | randcent | partition",
        [](Scenario& s, const std::string& v) { s.policy.opt.balancer = balancer_of(v); }},
       {"policy.on_lb", "either | reset_max | lb_then_dvfs",
        [](Scenario& s, const std::string& v) { s.policy.opt.on_balance = on_balance_of(v); }},
@@ -210,38 +199,21 @@ const std::vector<Key>& keys() {
        }},
       {"policy.time_budget", "allowed slowdown, fraction 0..1",
        [](Scenario& s, const std::string& v) { s.policy.opt.time_budget = parse_number(v, 0, 1); }},
-      // split (workload.kind = split)
-      {"split.rates", "work units per second > 0, one per device",
-       [](Scenario& s, const std::string& v) { s.split.rates = parse_numbers(v, 1e-9, kBig); }},
-      {"split.busy_w", "watts >= 0, one per device",
-       [](Scenario& s, const std::string& v) { s.split.busy_w = parse_numbers(v, 0, kBig); }},
-      {"split.idle_w", "watts >= 0, one per device",
-       [](Scenario& s, const std::string& v) { s.split.idle_w = parse_numbers(v, 0, kBig); }},
-      {"split.method", "even | proportional | splitter",
-       [](Scenario& s, const std::string& v) {
-         s.split.method = parse_choice(v, {"even", "proportional", "splitter"});
-       }},
-      {"split.objective", "energy | time | edp", set_objective},
-      {"split.work", "work units per iteration > 0",
-       [](Scenario& s, const std::string& v) { s.split.work = parse_number(v, 1e-12, kBig); }},
-      {"split.lb_s", "seconds per iteration >= 0 (dynamic methods)",
-       [](Scenario& s, const std::string& v) { s.split.lb_s = parse_number(v, 0, kBig); }},
-      // lb cost
-      {"lb.decision_s", "seconds per policy call >= 0",
-       [](Scenario& s, const std::string& v) { s.lb.decision_s = parse_number(v, 0, kBig); }},
-      {"lb.balance_s", "seconds per balancing call >= 0",
-       [](Scenario& s, const std::string& v) { s.lb.balance_s = parse_number(v, 0, kBig); }},
-      {"lb.bandwidth_gbs", "GB/s > 0",
-       [](Scenario& s, const std::string& v) { s.lb.bandwidth_gbs = parse_number(v, 1e-9, kBig); }},
-      {"lb.per_migration_s", "seconds >= 0",
-       [](Scenario& s, const std::string& v) { s.lb.per_migration_s = parse_number(v, 0, kBig); }},
   };
   return table;
 }
 
+// Every row: this file's, then the network and room rows.
+std::vector<const Key*> all_keys() {
+  std::vector<const Key*> out;
+  for (const auto& k : keys()) out.push_back(&k);
+  for (const auto& k : model_keys()) out.push_back(&k);
+  return out;
+}
+
 std::string key_list() {
   std::string out;
-  for (const auto& k : keys()) out += (out.empty() ? "" : ", ") + std::string(k.name);
+  for (const Key* k : all_keys()) out += (out.empty() ? "" : ", ") + std::string(k->name);
   return out;
 }
 
@@ -274,6 +246,7 @@ void check_whole(const Scenario& s) {
   if (s.workload.kind == "static" && s.workload.loads.empty())
     throw ConfigError("workload.loads: the static workload needs per-PE or per-object loads");
   if (s.lending.active()) check_lending(s);
+  check_models(s);
 }
 
 }  // namespace
@@ -283,8 +256,8 @@ Scenario make_scenario(const std::vector<Setting>& settings) {
   s.platform.pstates_ghz = parse_pstates("1.2-2.4:0.1");
   for (const auto& set : settings) {
     const Key* key = nullptr;
-    for (const auto& k : keys())
-      if (set.key == k.name) key = &k;
+    for (const Key* k : all_keys())
+      if (set.key == k->name) key = k;
     if (!key)
       throw ConfigError(set.origin + ": unknown key '" + set.key + "'; allowed: " + key_list());
     try {
@@ -301,7 +274,7 @@ Scenario make_scenario(const std::vector<Setting>& settings) {
 
 std::string describe_keys() {
   std::string out;
-  for (const auto& k : keys()) out += std::string(k.name) + "  " + k.allowed + "\n";
+  for (const Key* k : all_keys()) out += std::string(k->name) + "  " + k->allowed + "\n";
   return out;
 }
 

@@ -84,6 +84,32 @@ struct LendingSpec {
   bool active() const { return lewi || ranks > 0; }
 };
 
+// Messages between objects (network_model.hpp): graph none | ring |
+// ring_random; one msg_kb message per neighbour per step; bandwidth by
+// distance (cores of a chip, chips of a node, nodes).
+struct NetworkSpec {
+  std::string graph = "none";
+  int degree = 1;              // ring: links to the next `degree` objects
+  double random_pairs = 0.01;  // ring_random: extra links, fraction of all pairs
+  double msg_kb = 16;          // kNeighbor's message
+  double latency_us = 0;       // per message that leaves its core
+  double core_gbs = 20, chip_gbs = 10, node_gbs = 1.25;
+  int chips_per_node = 1;
+};
+
+// seed-004's machine room (room_model.hpp): a CRAC drives the exhaust air
+// T_hot to `setpoint_c` and supplies T_ac = T_hot - Q / airflow, where Q is
+// the machine's power plus the heat leaking in from the building; T_ac is
+// the chips' inlet air. Off while setpoint_c = 0 (inlet = platform.air_c).
+struct RoomSpec {
+  double setpoint_c = 0;
+  double airflow_w_per_k = 800;  // c_air * f_ac
+  double envelope_w_per_k = 0;   // UA of the room's walls
+  double building_c = 25;
+  double base_setpoint_c = 0;  // the no-DVFS baseline's set point; 0: setpoint_c
+  bool active() const { return setpoint_c > 0; }
+};
+
 struct LbCost {
   double decision_s = 0;       // every policy call pauses the program this long
   double balance_s = 0;        // extra, per call that runs the balancer
@@ -107,6 +133,9 @@ struct SplitSpec {
   energy::Objective objective = energy::Objective::energy;
   double work = 1;  // units per iteration
   double lb_s = 0;  // per iteration, dynamic methods only: measuring and deciding, devices idle
+  std::vector<double> rates_end;  // rates at the last iteration (linear drift); empty: fixed
+  double p0 = 0;                  // splitter: restart probability after convergence
+  double p_step = 0.01;           // splitter: its growth per converged iteration
 };
 
 struct Scenario {
@@ -116,7 +145,13 @@ struct Scenario {
   PolicySpec policy;
   LbCost lb;
   LendingSpec lending;
+  NetworkSpec network;
+  RoomSpec room;
 };
+
+// The run every delta is taken against: policy none (no DVFS, no balancing),
+// in the room at its base set point.
+Scenario baseline_of(const Scenario& s);
 
 // One setting: "section.key", its value as text, and where it came from.
 struct Setting {

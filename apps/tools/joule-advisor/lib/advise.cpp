@@ -1,0 +1,111 @@
+#include "advise.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+#include "fit.hpp"
+#include "pareto.hpp"
+#include "report.hpp"
+#include "runs.hpp"
+
+namespace joule::advisor {
+namespace {
+
+std::vector<double> frequencies(const std::vector<Run>& runs, Device d,
+                                const std::vector<double>& given) {
+  std::set<double> fs(given.begin(), given.end());
+  if (fs.empty())
+    for (const Run& r : runs)
+      if (r.device == d) fs.insert(r.freq_ghz);
+  for (double f : fs)
+    if (f <= 0) throw InputError("frequencies must be > 0 GHz");
+  return {fs.begin(), fs.end()};
+}
+
+void print_fit(const DeviceModel& m, const FitReport& r) {
+  const TimeParams& t = m.time;
+  const PowerParams& p = m.power;
+  std::printf("fit %s (%s, %d runs): W=%.4g cycles%s a=%.3f m=%.3f u=%.3f s=%.3f\n",
+              device_name(m.device), m.topology.description().c_str(), r.runs, t.work_cycles,
+              r.work_from_counters ? " (counters)" : "", t.intra, t.mem, t.queue, t.locality);
+  std::printf("  power: idle %.1f W + %.3f W/core + %.3f W/thread at %.3f GHz, gamma %.2f%s\n",
+              p.idle_w, p.core_w, p.thread_w, m.f_ref_ghz, p.gamma,
+              r.gamma_fitted ? "" : " (assumed: one measured frequency)");
+  std::printf("  baseline error: time mean %.1f%% max %.1f%%, energy mean %.1f%% max %.1f%%\n",
+              100 * r.time_mean_err, 100 * r.time_max_err, 100 * r.energy_mean_err,
+              100 * r.energy_max_err);
+}
+
+std::vector<DeviceModel> fit_models(const AdviseArgs& a, const std::vector<Run>& runs) {
+  std::vector<DeviceModel> models;
+  const std::optional<Device> only =
+      a.device.empty() ? std::nullopt : std::optional<Device>(parse_device(a.device));
+  for (Device d : {Device::host, Device::card}) {
+    if (only && d != *only) continue;
+    if (std::none_of(runs.begin(), runs.end(), [d](const Run& r) { return r.device == d; }))
+      continue;
+    DeviceModel m;
+    m.device = d;
+    m.topology = offload::CardTopology::from_synthetic(d == Device::card ? a.card_topology
+                                                                         : a.host_topology);
+    m.freqs_ghz = frequencies(runs, d, d == Device::card ? a.card_freqs : a.host_freqs);
+    m.f_ref_ghz = m.freqs_ghz.back();
+    for (const Run& r : runs)
+      if (r.device == d && r.threads > m.topology.pu_count())
+        throw InputError(r.where + ": " + std::to_string(r.threads) + " threads, but the " +
+                         device_name(d) + " (" + m.topology.description() + ") has " +
+                         std::to_string(m.topology.pu_count()) + " PUs");
+    print_fit(m, fit_device(m, runs));
+    models.push_back(std::move(m));
+  }
+  return models;
+}
+
+std::optional<size_t> choose(const AdviseArgs& a, const std::vector<TimeEnergy>& te) {
+  if (a.deadline_s) {
+    const auto best = best_under_deadline(te, *a.deadline_s);
+    if (!best)
+      throw InputError("no configuration meets the deadline of " + std::to_string(*a.deadline_s) +
+                       " s");
+    return best;
+  }
+  if (a.budget_j) {
+    const auto best = best_under_budget(te, *a.budget_j);
+    if (!best)
+      throw InputError("no configuration fits the energy budget of " + std::to_string(*a.budget_j) +
+                       " J");
+    return best;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int run_advise(const AdviseArgs& a) {
+  std::vector<Run> runs;
+  for (const std::string& f : a.run_files) {
+    std::vector<Run> more = read_runs(f);
+    runs.insert(runs.end(), more.begin(), more.end());
+  }
+  const std::vector<DeviceModel> models = fit_models(a, runs);
+  if (models.empty()) throw InputError("no " + a.device + " runs in the input");
+  const std::vector<Config> configs = enumerate_configs(models);
+  std::vector<TimeEnergy> te;
+  for (const Config& c : configs) te.push_back({c.predicted.time_s, c.predicted.energy_j});
+  const std::vector<size_t> front = pareto_front(te);
+  std::printf("configurations: %zu, Pareto-optimal: %zu\n", configs.size(), front.size());
+  std::printf("%12s %12s  %s\n", "time_s", "energy_j", "configuration");
+  for (size_t i : front)
+    std::printf("%12.4g %12.4g  %s\n", te[i].time, te[i].energy, describe(configs[i]).c_str());
+  const std::optional<size_t> chosen = choose(a, te);
+  if (chosen)
+    std::printf("best %s: %s: %.4g s, %.4g J\n",
+                a.deadline_s ? "under the deadline" : "within the energy budget",
+                describe(configs[*chosen]).c_str(), te[*chosen].time, te[*chosen].energy);
+  if (!a.csv_out.empty()) write_csv(a.csv_out, configs, front);
+  if (!a.svg_out.empty()) write_svg(a.svg_out, configs, front, chosen);
+  return 0;
+}
+
+}  // namespace joule::advisor

@@ -1,0 +1,25 @@
+// joule-advisor advise: read runs, fit each device that has runs, enumerate
+// and predict every configuration, print the front and the recommendation.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace joule::advisor {
+
+struct AdviseArgs {
+  bool run = false;
+  std::vector<std::string> run_files;
+  std::string card_topology = "package:1 core:60 pu:4";
+  std::string host_topology = "package:2 core:8 pu:2";
+  std::vector<double> card_freqs, host_freqs;
+  std::optional<double> deadline_s, budget_j;
+  std::string device;  // "" (every device with runs), "host" or "card"
+  std::string csv_out, svg_out;
+};
+
+// Prints to stdout; throws on bad input (the message names file:line).
+int run_advise(const AdviseArgs& args);
+
+}  // namespace joule::advisor

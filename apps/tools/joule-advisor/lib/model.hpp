@@ -1,0 +1,65 @@
+// seed-002's energy-time model for one device (the host or the card),
+// following reference/seed-002-energytime.md §2.4 and §6.4:
+//
+//   T = (W/t) · [1 + max(a·(τ−1), m·(f/f_ref)·(1 − s·κ)/(1 − u·c/C))] / f
+//   P = P_idle + (p_core·c + p_thread·t)·(f/f_ref)^γ,      E = P·T
+//
+// t threads, c active cores, τ threads on the busiest core (the critical
+// path, §2.9), f the frequency, C the device's cores, κ the share of thread
+// ids whose successor sits on the same core (compact, balanced) — the
+// locality term that alone tells balanced from scatter (§2.3).
+// W: work cycles (work + non-memory stalls, Eq. 5.4-5.5), split over t.
+// a·(τ−1): within-core contention, stall cycles per work cycle (Eq. 5.6).
+// m/(1 − u·c/C): cross-core contention, memory-controller queueing (Eq. 5.9,
+// β_c ∝ 1/(1−ρ_c), §6.2); it grows with f because memory stall *cycles*
+// grow linearly with f (§1.4, Fig. 3.4). The two combine with max (5.12).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "card_topology.hpp"
+#include "placement.hpp"
+#include "runs.hpp"
+
+namespace joule::advisor {
+
+struct TimeParams {
+  double work_cycles = 1e9;  // W
+  double intra = 0.3;        // a
+  double mem = 0.2;          // m
+  double queue = 0.5;        // u in [0, 1): controller load at all C cores
+  double locality = 0;       // s in [0, 1]
+};
+
+struct PowerParams {
+  double idle_w = 100;    // P_idle
+  double core_w = 1;      // p_core, at f_ref
+  double thread_w = 0.1;  // p_thread, at f_ref
+  double gamma = 2;       // γ
+};
+
+struct DeviceModel {
+  Device device = Device::card;
+  offload::CardTopology topology = offload::CardTopology::uniform(1, 60, 4);
+  std::vector<double> freqs_ghz;  // the frequencies configurations may use
+  double f_ref_ghz = 1;           // the highest of them
+  TimeParams time;
+  PowerParams power;
+};
+
+// What the model needs to know about a placement: derived with the
+// placement library, so the advisor and the card agree.
+struct Shape {
+  int threads = 0, cores = 0, busiest = 0;  // t, c, τ
+  double contiguity = 0;                    // κ
+  std::vector<int> load;                    // load[k]: cores running k threads (k = 0..τ)
+};
+Shape shape_of(const offload::CardTopology& topo, int threads, offload::Affinity placement);
+
+struct Prediction {
+  double time_s = 0, power_w = 0, energy_j = 0;
+};
+Prediction predict(const DeviceModel& m, const Shape& s, double freq_ghz);
+
+}  // namespace joule::advisor

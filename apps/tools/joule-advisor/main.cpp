@@ -1,0 +1,68 @@
+// joule-advisor: fits seed-002's energy-time model to baseline runs and
+// recommends configurations (threads, placement, frequency, host or card);
+// `count` sizes mixed-node configuration spaces. See docs/offload.md.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "advise.hpp"
+#include "configs.hpp"
+
+namespace {
+
+using namespace joule::advisor;
+
+void add_advise(CLI::App& app, AdviseArgs& a) {
+  CLI::App* cmd = app.add_subcommand(
+      "advise", "fit the model to baseline runs, print the Pareto front and a recommendation");
+  cmd->add_option("runs", a.run_files, "baseline runs, CSV or .json")->required();
+  cmd->add_option("--card-topology", a.card_topology, "hwloc synthetic topology of the card");
+  cmd->add_option("--host-topology", a.host_topology, "hwloc synthetic topology of the host");
+  cmd->add_option("--card-freqs", a.card_freqs, "card frequencies in GHz (default: the runs')")
+      ->delimiter(',');
+  cmd->add_option("--host-freqs", a.host_freqs, "host frequencies in GHz (default: the runs')")
+      ->delimiter(',');
+  auto* d = cmd->add_option("--deadline", a.deadline_s, "least energy within this time (s)");
+  cmd->add_option("--energy-budget", a.budget_j, "least time within this energy (J)")->excludes(d);
+  cmd->add_option("--device", a.device, "only this device's configurations (host or card)")
+      ->check(CLI::IsMember({"host", "card"}));
+  cmd->add_option("--csv", a.csv_out, "write every configuration with its prediction here");
+  cmd->add_option("--svg", a.svg_out, "write the time-energy plot here");
+  cmd->callback([&a] { a.run = true; });
+}
+
+void add_count(CLI::App& app, std::vector<long long>& sizes, bool& run) {
+  CLI::App* cmd = app.add_subcommand(
+      "count", "mixed configurations of node types with N1, N2, ... configurations each");
+  cmd->add_option("sizes", sizes, "configurations per node type")->required();
+  cmd->callback([&run] { run = true; });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app("Energy-time configuration advisor (seed-002's model).", "joule-advisor");
+  app.require_subcommand(1);
+  AdviseArgs advise_args;
+  std::vector<long long> sizes;
+  bool count_run = false;
+  add_advise(app, advise_args);
+  add_count(app, sizes, count_run);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  try {
+    if (count_run) {
+      std::printf("%llu\n", static_cast<unsigned long long>(count_mixed(sizes)));
+      return 0;
+    }
+    return run_advise(advise_args);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "joule-advisor: %s\n", e.what());
+    return 1;
+  }
+}
