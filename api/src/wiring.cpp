@@ -5,6 +5,7 @@
 // is loaded, before any joule call can start the runtime.
 #include "config.hpp"
 #include "cpu_manager.hpp"
+#include "device.hpp"
 #include "energy_config.hpp"
 #include "lewi_cpu_manager.hpp"
 #include "observer.hpp"
@@ -14,6 +15,10 @@
 #include "trace_observer.hpp"
 
 namespace joule::rt {
+
+std::vector<ConfigKey> omp_config_keys();                 // config_keys_omp.cpp
+std::unique_ptr<Observer> start_card(const Config& cfg);  // offload_api.cpp
+
 namespace {
 
 struct Wiring {
@@ -24,6 +29,9 @@ struct Wiring {
     add_config_section(energy::energy_config_keys);
     add_config_section(trace_config_keys);
     add_config_section(lewi_config_keys);
+    add_config_section(omp_config_keys);
+    add_config_section(offload::card_config_keys);
+    register_observer_factory(start_card);  // first: forks the card before any thread starts
     register_observer_factory(plat::make_platform_observer);
     register_observer_factory(make_trace_observer);
     set_lending_factory(make_lewi_cpu_manager);

@@ -362,7 +362,10 @@ std::vector<std::string> link_args(const DriverPlan& plan, const Paths& paths) {
     if (plan.rpath && !is_system_lib_dir(d)) out.push_back("-Wl,-rpath," + d);
   }
   out.push_back("-ljoule_ompss");
-  if (!plan.openmp) out.push_back("-ljoule_omp_compat");
+  // With -fopenmp the compiler's OpenMP code runs on joule too: libjoule-omp
+  // comes before the libgomp/libomp that the compiler adds last, so its
+  // GOMP_* and omp_* definitions win.
+  out.push_back(plan.openmp ? "-ljoule-omp" : "-ljoule_omp_compat");
   out.push_back("-ljoule");
   out.push_back("-lpthread");
   return out;

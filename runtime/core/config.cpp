@@ -26,14 +26,24 @@ std::string valid_key_list() {
   return out;
 }
 
+bool known_key(std::string_view name) {
+  for (const auto& k : config_keys())
+    if (name == k.name) return true;
+  return false;
+}
+
+// JOULE_* variables, and the standard OMP_* ones that a section declares
+// (the OpenMP layer's); other OMP_* variables belong to other runtimes.
 Settings environment_settings() {
   Settings out;
   for (char** e = environ; e && *e; ++e) {
     std::string_view entry(*e);
-    if (entry.substr(0, kPrefix.size()) != kPrefix) continue;
     auto eq = entry.find('=');
     if (eq == std::string_view::npos) continue;
-    out.emplace_back(std::string(entry.substr(0, eq)), std::string(entry.substr(eq + 1)));
+    std::string_view name = entry.substr(0, eq);
+    const bool joule = name.substr(0, kPrefix.size()) == kPrefix;
+    if (!joule && !(name.substr(0, 4) == "OMP_" && known_key(name))) continue;
+    out.emplace_back(std::string(name), std::string(entry.substr(eq + 1)));
   }
   return out;
 }

@@ -111,6 +111,33 @@ struct Config {
     std::string mpi_yield = "auto";  // JOULE_MPI_YIELD: auto | on | off (the MPI library's waiting)
   } lewi;
 
+  // The OpenMP layer (libjoule-omp): the standard OMP_* variables, read here
+  // like every other key (keys in api/src/config_keys_omp.cpp; docs/openmp.md).
+  struct Omp {
+    int num_threads = 0;                  // OMP_NUM_THREADS (first level); 0: not set
+    std::string schedule = "dynamic";     // OMP_SCHEDULE kind: static | dynamic | guided | auto
+    int schedule_chunk = 0;               //   its chunk; 0: the kind's default
+    bool schedule_monotonic = false;      //   "monotonic:" modifier given
+    int dynamic = -1;                     // OMP_DYNAMIC; -1: not set (dynamic unless sized)
+    std::string wait_policy = "passive";  // OMP_WAIT_POLICY: active | passive
+    int max_active_levels = 1;            // OMP_MAX_ACTIVE_LEVELS
+    std::string proc_bind = "false";      // OMP_PROC_BIND (first level)
+    std::uint64_t stacksize = 0;          // OMP_STACKSIZE in bytes; 0: not set
+  } omp;
+  // The emulated many-core card (keys in runtime/offload/src/config_keys_card.cpp;
+  // docs/offload.md, docs/configuration.md "Offload").
+  struct Card {
+    std::string mode = "none";                        // JOULE_CARD: none | emulated
+    std::string topology = "package:1 core:60 pu:4";  // JOULE_CARD_TOPOLOGY (hwloc synthetic)
+    int threads = 0;                                  // JOULE_CARD_THREADS; 0: every PU
+    std::string affinity = "compact";                 // JOULE_CARD_AFFINITY
+    std::vector<int> cpus;       // JOULE_CARD_CPUS: host CPUs running the card; empty: all
+    double pcie_gbs = 6.0;       // JOULE_CARD_PCIE_GBS: emulated PCIe bandwidth, GB/s
+    double power_idle = 90.0;    // JOULE_CARD_POWER: idle W,
+    double power_core = 1.2;     //   + W per active core,
+    double power_thread = 0.15;  //   + W per busy thread
+    int staging_mb = 64;         // JOULE_CARD_STAGING_MB: shared transfer area
+  } card;
   bool report = false;  // JOULE_REPORT: print the end-of-run report
   bool dump = false;
   std::string file;

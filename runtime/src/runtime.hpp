@@ -63,6 +63,10 @@ class Runtime {
   // After ready tasks were pushed: reclaim or borrow CPUs if they outnumber
   // the workers that could run them.
   void maybe_acquire();
+  // The OpenMP layer at a parallel region's start: up to `want` workers that
+  // can run at once, reclaiming own lent CPUs and borrowing idle ones (new
+  // guests) when fewer are usable now. Returns how many it may count on.
+  int reserve_workers(int want);
   // DROM: applies a changed process mask (rate-limited; any worker may call).
   void poll_drom();
   void iteration_boundary();
@@ -73,8 +77,17 @@ class Runtime {
                const task_options& opts);
   void add_dep(Task* t, int kind, const void* addr, std::size_t bytes);
   void submit(Task* t);
+  // Team members (libjoule-omp): each on another worker's queue (task_ops.cpp).
+  void submit_spread(Task* const* tasks, int n);
   void discard(Task* t);
   void execute(Task* t, ThreadContext& ctx);
+  // ---- completion held by an external event (task_hold.cpp) ----
+  // From t's body: t completes only after release_hold. False (nothing held)
+  // for tasks that run inline, whose caller must wait for the event itself.
+  bool hold_completion(Task* t) noexcept;
+  // From any thread, once per successful hold; `error` is rethrown at the
+  // parent's taskwait.
+  void release_hold(Task* t, std::exception_ptr error);
   // Runs one ready task if there is one.
   bool run_one(ThreadContext& ctx);
   // Returns the thread's privately held ready tasks to the queue.

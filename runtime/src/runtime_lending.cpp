@@ -57,6 +57,21 @@ void Runtime::maybe_acquire() {
   for (int cpu : got) activate_cpu(cpu);
 }
 
+int Runtime::reserve_workers(int want) {
+  if (want <= 0) return 0;
+  if (!lending_) return std::min(want, worker_count());
+  int usable = 0;
+  for (int i = 0, n = worker_count(); i < n; ++i)
+    if (!worker(i)->retired() && cpu_manager_->usable(worker(i)->cpu())) ++usable;
+  if (usable < want) {
+    std::vector<int> got;
+    cpu_manager_->acquire(want - usable, got);
+    for (int cpu : got) activate_cpu(cpu);
+    usable += int(got.size());
+  }
+  return std::min(want, usable);
+}
+
 void Runtime::poll_drom() {
   if (!lending_ || rate_limited(last_drom_ns_, kDromIntervalNs)) return;
   std::vector<int> mask;

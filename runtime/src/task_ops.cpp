@@ -88,6 +88,42 @@ void Runtime::submit(Task* t) {
   if (config_.scheduler.throttle_tasks > 0 && ++ctx.creations >= 64) throttle(ctx);
 }
 
+// For language layers (team members of libjoule-omp): tasks without
+// dependencies are queued round-robin on the other workers' queues, so that
+// idle workers take them at once from their own queue instead of stealing
+// from the caller's; anything else takes the ordinary path. The caller's
+// private slots are never used: the tasks must be free to start elsewhere.
+void Runtime::submit_spread(Task* const* tasks, int n) {
+  ThreadContext& ctx = context();
+  const int me = ctx.worker ? ctx.worker->index() : -1;
+  const int workers = std::max(worker_count(), 1);
+  int target = me;
+  int pushed = 0;
+  for (int i = 0; i < n; ++i) {
+    Task* t = tasks[i];
+    if (included(t) || t->has(task_flag::undeferred) || t->pred_edges != 0) {
+      submit(t);
+      continue;
+    }
+    t->flags |= task_flag::submitted;
+    Task* parent = t->parent;
+    parent->spawned.store(parent->spawned.load(std::memory_order_relaxed) + 1,
+                          std::memory_order_relaxed);
+    count_created(ctx);
+    if (observed_)
+      for (auto& o : observers_) o->on_task_submit(*t, me);
+    if (!drop_guard(t)) continue;  // cannot happen without edges; kept for symmetry
+    target = (target + 1) % workers;
+    if (target == me && workers > 1) target = (target + 1) % workers;
+    scheduler_->push(t, target);
+    ++pushed;
+  }
+  flush_private(ctx);
+  if (pushed == 0) return;
+  idle_.wake_all();  // the targets are specific workers: wake them whoever sleeps
+  if (lending_) maybe_acquire();
+}
+
 void Runtime::discard(Task* t) {
   // Dependencies may already be registered: the task still has to pass
   // through the graph, just without a body.

@@ -10,11 +10,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-#include <stdexcept>
 #include <string>
 
 #include "driver.hpp"
+#include "starpu_start.hpp"
 
 namespace {
 
@@ -67,21 +66,7 @@ class StarpuDriver final : public blocked::Driver {
 };
 
 void StarpuDriver::start(int workers) {
-  setenv("STARPU_SILENT", "1", 0);
-  if (std::getenv("STARPU_HOME") == nullptr) {
-    std::string dir = (std::filesystem::temp_directory_path() / "blocked_starpu.XXXXXX").string();
-    if (mkdtemp(dir.data()) != nullptr) {
-      home_ = dir;
-      setenv("STARPU_HOME", dir.c_str(), 1);
-    }
-  }
-  starpu_conf conf;
-  starpu_conf_init(&conf);
-  conf.precedence_over_environment_variables = 1;  // --workers wins over STARPU_NCPU
-  conf.ncpus = workers;
-  conf.ncuda = 0;
-  conf.nopencl = 0;
-  if (starpu_init(&conf) != 0) throw std::runtime_error("starpu_init failed");
+  home_ = blocked::starpu_start(workers);
   running_ = true;
 }
 
@@ -126,7 +111,7 @@ void StarpuDriver::finish(blocked::TiledMatrix& /*m*/) {
 void StarpuDriver::stop() {
   if (running_) starpu_shutdown();
   running_ = false;
-  if (!home_.empty()) std::filesystem::remove_all(home_);
+  blocked::starpu_remove_home(home_);
 }
 
 }  // namespace

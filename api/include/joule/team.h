@@ -1,0 +1,65 @@
+/* joule C ABI for language layers that run teams of threads on joule's
+ * workers (libjoule-omp, the OpenMP layer: compiler-shim/gomp). Not for
+ * application code: joule.h is the application's interface.
+ *
+ * A team's members are ordinary joule tasks submitted with
+ * joule_team_submit(); a member waits (barriers, ordered, copyprivate) with
+ * joule_wait_until(), which runs ready tasks meanwhile and then sleeps until
+ * joule_wake_waiters() is called. */
+#ifndef JOULE_TEAM_H
+#define JOULE_TEAM_H
+
+#include <joule/joule.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The standard OMP_* variables, parsed and validated by joule's
+ * configuration (a bad value fails at start-up, naming the allowed ones). */
+typedef struct joule_omp_settings {
+  size_t struct_size;     /* sizeof(joule_omp_settings_t) */
+  int num_threads;        /* OMP_NUM_THREADS, first level; 0: not set */
+  int schedule_kind;      /* OMP_SCHEDULE: 1 static, 2 dynamic, 3 guided, 4 auto */
+  int schedule_chunk;     /* 0: the kind's default */
+  int schedule_monotonic; /* non-zero: "monotonic:" given */
+  int dynamic;            /* OMP_DYNAMIC: -1 not set, 0, 1 */
+  int wait_active;        /* OMP_WAIT_POLICY=active */
+  int max_active_levels;  /* OMP_MAX_ACTIVE_LEVELS */
+  int proc_bind;          /* OMP_PROC_BIND: 0 false, 1 true, 2 primary, 3 close, 4 spread */
+  uint64_t stacksize;     /* OMP_STACKSIZE in bytes; 0: not set */
+  int workers;            /* JOULE_WORKERS as configured; 0: one per CPU */
+  int cpus;               /* CPUs JOULE_CPUS names; 0: the process mask */
+} joule_omp_settings_t;
+
+/* The running runtime's settings, or (not running) the configuration it
+ * would start with; does not start it. JOULE_ERR_CONFIG for a bad value
+ * (joule_init then reports which). */
+JOULE_EXPORT int joule_omp_get_settings(joule_omp_settings_t *s);
+
+/* Submits n created tasks so that none stays in the caller's private
+ * (immediate-successor) slot: team members must be free to start on other
+ * workers at once. Tasks without dependencies go round-robin to the other
+ * workers' own queues. */
+JOULE_EXPORT int joule_team_submit(joule_task_t *const *tasks, int n);
+/* Hands the calling thread's privately held ready tasks back to the queue
+ * (a team member calls it first: it will block, others must take them). */
+JOULE_EXPORT void joule_release_private(void);
+/* Runs ready tasks until done(arg) returns non-zero; with none to run, spins
+ * for JOULE_SPIN_US, then sleeps until woken. */
+JOULE_EXPORT int joule_wait_until(int (*done)(void *), void *arg);
+/* Wakes every thread sleeping in joule_wait_until (and idle workers). */
+JOULE_EXPORT void joule_wake_waiters(void);
+/* Workers that exist now, guests on borrowed CPUs included. */
+JOULE_EXPORT int joule_worker_count(void);
+/* At a parallel region's start: up to `want` workers that can run at once.
+ * With lending on, own lent CPUs are taken back and idle ones borrowed (a
+ * guest worker starts on each) until `want` are usable; *got is how many
+ * the team may count on. Without lending, the workers that exist. */
+JOULE_EXPORT int joule_reserve_workers(int want, int *got);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* JOULE_TEAM_H */

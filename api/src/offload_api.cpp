@@ -1,0 +1,156 @@
+// The C++ offload API (joule/offload.hpp) over the offload layer: the card's
+// lifetime and the host side of card tasks. A card task's body returns as
+// soon as the card has its work; the task's completion is held until the
+// card reports back (Runtime::hold_completion), so no host worker waits on
+// the card and many card tasks can be in flight.
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+
+#include "device.hpp"
+#include "joule/offload.hpp"
+#include "kernel_context.hpp"
+#include "runtime.hpp"
+
+namespace joule::rt {
+namespace {
+
+std::mutex g_card_mutex;
+offload::Device* g_card = nullptr;  // deleted at exit, not by a static destructor
+std::string g_card_key;
+
+std::string card_key(const Config::Card& c) {
+  std::string cpus;
+  for (int cpu : c.cpus) cpus += std::to_string(cpu) + ",";
+  return c.topology + "|" + std::to_string(c.threads) + "|" + c.affinity + "|" + cpus + "|" +
+         std::to_string(c.pcie_gbs) + "|" + std::to_string(c.power_idle) + "," +
+         std::to_string(c.power_core) + "," + std::to_string(c.power_thread) + "|" +
+         std::to_string(c.staging_mb);
+}
+
+void stop_card_at_exit() {
+  Runtime::stop();  // its card tasks finish first
+  std::lock_guard lk(g_card_mutex);
+  delete g_card;
+  g_card = nullptr;
+}
+
+// device(host): the body runs here, on the host's data.
+class HostContext final : public offload::KernelContext {
+ public:
+  void* map(const void* host) const override { return const_cast<void*>(host); }
+  int threads() const override { return 1; }
+  void parallel_for(offload::ChunkFn fn, void* ctx, std::int64_t b, std::int64_t e) override {
+    if (e > b) fn(ctx, b, e);
+  }
+};
+
+void add_region(offload::Launch& l, const void* addr, std::size_t bytes, int dir) {
+  for (offload::Region& r : l.regions)
+    if (r.host == addr) {  // one region per start address: the card keys copies by it
+      r.bytes = std::max(r.bytes, bytes);
+      r.access = offload::Access(r.access | dir);
+      r.to_card |= (dir & offload::kIn) != 0;
+      r.to_host |= (dir & offload::kOut) != 0;
+      return;
+    }
+  l.regions.push_back(
+      {addr, bytes, offload::Access(dir), (dir & offload::kIn) != 0, (dir & offload::kOut) != 0});
+}
+
+int dep_dir(dep_kind k) {
+  if (k == dep_kind::in) return offload::kIn;
+  if (k == dep_kind::out) return offload::kOut;
+  return offload::kInout;
+}
+
+}  // namespace
+
+// Called while the runtime is constructed, before its workers start: the
+// card is forked from a process with one thread. Kept across runtime
+// restarts with the same settings; returns no observer (host tasks stay
+// unobserved).
+std::unique_ptr<Observer> start_card(const Config& cfg) {
+  std::lock_guard lk(g_card_mutex);
+  const std::string key = card_key(cfg.card);
+  const bool keep = cfg.card.mode == "emulated" && g_card && g_card->alive() && key == g_card_key;
+  if (!keep) {
+    delete g_card;
+    g_card = nullptr;
+  }
+  if (cfg.card.mode == "emulated" && !g_card) {
+    g_card = offload::start_emulated_card(cfg.card).release();
+    g_card_key = key;
+    if (cfg.dump) std::fprintf(stderr, "joule: %s\n", g_card->describe().c_str());
+    static const bool registered = (std::atexit(stop_card_at_exit), true);
+    (void)registered;
+  }
+  return nullptr;
+}
+
+}  // namespace joule::rt
+
+namespace joule::detail {
+
+void* card_map(void* ctx, const void* host) {
+  return static_cast<offload::KernelContext*>(ctx)->map(host);
+}
+int card_threads(void* ctx) { return static_cast<offload::KernelContext*>(ctx)->threads(); }
+void card_parallel_for(void* ctx, loop_fn fn, void* arg, std::int64_t lo, std::int64_t hi) {
+  static_cast<offload::KernelContext*>(ctx)->parallel_for(fn, arg, lo, hi);
+}
+
+void card_run(int device, card_fn fn, const void* args, std::size_t size, std::size_t align,
+              const dep* deps, std::size_t ndeps, bool copy_deps, const copy_region* copies,
+              std::size_t ncopies) {
+  if (device == int(joule::device::host)) {
+    rt::HostContext ctx;
+    fn(const_cast<void*>(args), &ctx);
+    return;
+  }
+  if (device != int(joule::device::mic))
+    throw error(JOULE_ERR_INVALID,
+                "joule: unknown device " + std::to_string(device) + " (allowed: host, mic)");
+  offload::Launch l{fn, args, size, align, {}, false};
+  if (copy_deps)
+    for (std::size_t i = 0; i < ndeps; ++i)
+      rt::add_region(l, deps[i].addr, deps[i].bytes, rt::dep_dir(deps[i].kind));
+  for (std::size_t i = 0; i < ncopies; ++i)
+    rt::add_region(l, copies[i].addr, copies[i].bytes, int(copies[i].dir));
+  offload::Device* card;
+  {
+    std::lock_guard lk(rt::g_card_mutex);
+    card = rt::g_card;
+  }
+  if (!card)
+    throw error(JOULE_ERR_STATE,
+                "joule: a task for device(mic) but no card (set JOULE_CARD=emulated)");
+  rt::Runtime& r = rt::Runtime::get();
+  rt::Task* t = r.context().current;
+  if (!r.hold_completion(t)) {  // runs inline: wait here
+    card->launch(l).wait();
+    return;
+  }
+  try {
+    card->submit(l, [&r, t](std::exception_ptr e) { r.release_hold(t, std::move(e)); });
+  } catch (...) {
+    r.release_hold(t, nullptr);
+    throw;
+  }
+}
+
+}  // namespace joule::detail
+
+namespace joule {
+
+card_energy card_status() {
+  std::lock_guard lk(rt::g_card_mutex);
+  card_energy out;
+  if (!rt::g_card) return out;
+  const offload::DeviceEnergy e = rt::g_card->energy();
+  out = {e.seconds,       e.joules,     e.busy_core_s, e.busy_thread_s,   e.bytes_to_card,
+         e.bytes_to_host, e.transfer_s, e.launches,    rt::g_card->pid(), rt::g_card->alive()};
+  return out;
+}
+
+}  // namespace joule

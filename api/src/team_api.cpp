@@ -1,0 +1,80 @@
+// The C ABI for language layers (joule/team.h): team members as joule
+// tasks, the helping wait, and the OMP_* settings. No logic beyond
+// converting arguments.
+#include <cstring>
+
+#include "joule/team.h"
+#include "runtime.hpp"
+
+namespace {
+
+int to_kind(const std::string& s) {
+  return s == "static" ? 1 : s == "dynamic" ? 2 : s == "guided" ? 3 : 4;
+}
+
+int to_bind(const std::string& s) {
+  return s == "false" ? 0 : s == "true" ? 1 : s == "primary" ? 2 : s == "close" ? 3 : 4;
+}
+
+}  // namespace
+
+extern "C" {
+
+int joule_omp_get_settings(joule_omp_settings_t* s) {
+  if (!s || s->struct_size < sizeof(joule_omp_settings_t)) return JOULE_ERR_INVALID;
+  try {
+    using joule::rt::Runtime;
+    const joule::rt::Config c =
+        Runtime::running() ? Runtime::get().config() : joule::rt::Config::load({});
+    const auto& o = c.omp;
+    s->num_threads = o.num_threads;
+    s->schedule_kind = to_kind(o.schedule);
+    s->schedule_chunk = o.schedule_chunk;
+    s->schedule_monotonic = o.schedule_monotonic;
+    s->dynamic = o.dynamic;
+    s->wait_active = o.wait_policy == "active";
+    s->max_active_levels = o.max_active_levels;
+    s->proc_bind = to_bind(o.proc_bind);
+    s->stacksize = o.stacksize;
+    s->workers = c.workers.count;
+    s->cpus = int(c.workers.cpus.size());
+    return JOULE_OK;
+  } catch (const joule::error& e) {
+    return e.code();
+  }
+}
+
+int joule_team_submit(joule_task_t* const* tasks, int n) {
+  if (n < 0 || (n && !tasks)) return JOULE_ERR_INVALID;
+  joule::rt::Runtime::get().submit_spread(reinterpret_cast<joule::rt::Task* const*>(tasks), n);
+  return JOULE_OK;
+}
+
+void joule_release_private(void) {
+  auto& rt = joule::rt::Runtime::get();
+  rt.flush_private(rt.context());
+}
+
+int joule_wait_until(int (*done)(void*), void* arg) {
+  if (!done) return JOULE_ERR_INVALID;
+  auto& rt = joule::rt::Runtime::get();
+  rt.help_until(
+      rt.context(), [&] { return done(arg) != 0; }, nullptr);
+  return JOULE_OK;
+}
+
+void joule_wake_waiters(void) { joule::rt::Runtime::get().idle().wake_all(); }
+
+int joule_worker_count(void) { return joule::rt::Runtime::get().worker_count(); }
+
+int joule_reserve_workers(int want, int* got) {
+  if (!got) return JOULE_ERR_INVALID;
+  try {
+    *got = joule::rt::Runtime::get().reserve_workers(want);
+    return JOULE_OK;
+  } catch (const joule::error& e) {
+    return e.code();
+  }
+}
+
+}  // extern "C"

@@ -1,0 +1,89 @@
+// The parallel-region entry points: GOMP_parallel, the old split form, and
+// the combined parallel loops, whose members enter the loop before the body
+// (GCC's outlined body starts with GOMP_loop_*_next).
+#include "team.hpp"
+
+using namespace joule::omp;
+
+namespace joule::omp {
+namespace {
+
+struct LoopRegion {
+  void (*fn)(void*);
+  void* data;
+  int sched;
+  std::uint64_t base, step, count, chunk;
+};
+
+void loop_member(void* p) {
+  auto* r = static_cast<LoopRegion*>(p);
+  std::uint64_t chunk = r->chunk;
+  const int sched = resolve_sched(r->sched, &chunk);
+  ws_enter([&](WorkShare& w) {
+    w.sched = sched;
+    w.base = r->base;
+    w.step = r->step;
+    w.count = r->count;
+    w.chunk = chunk;
+  });
+  r->fn(r->data);
+}
+
+}  // namespace
+
+void parallel_loop(void (*fn)(void*), void* data, unsigned num_threads, int sched,
+                   std::uint64_t base, std::uint64_t step, std::uint64_t count,
+                   std::uint64_t chunk) {
+  LoopRegion r{fn, data, sched, base, step, count, chunk};
+  run_parallel(loop_member, &r, num_threads);
+}
+
+}  // namespace joule::omp
+
+namespace {
+
+void loop_region(void (*fn)(void*), void* data, unsigned n, int sched, long start, long end,
+                 long incr, long chunk) {
+  parallel_loop(fn, data, n, sched, std::uint64_t(start), std::uint64_t(incr),
+                count_signed(start, end, incr), std::uint64_t(chunk));
+}
+
+}  // namespace
+
+extern "C" {
+
+// flags carry proc_bind, which joule's bound workers make moot.
+JOULE_EXPORT void GOMP_parallel(void (*fn)(void*), void* data, unsigned num_threads,
+                                unsigned /*flags*/) {
+  run_parallel(fn, data, num_threads);
+}
+
+JOULE_EXPORT void GOMP_parallel_start(void (*fn)(void*), void* data, unsigned num_threads) {
+  start_on_master(begin_team(fn, data, num_threads));
+}
+
+JOULE_EXPORT void GOMP_parallel_end(void) { finish_on_master(); }
+
+#define JOULE_PARALLEL_LOOP(name, kind)                                                          \
+  JOULE_EXPORT void GOMP_parallel_loop_##name(void (*fn)(void*), void* data, unsigned n, long s, \
+                                              long e, long i, long c, unsigned) {                \
+    loop_region(fn, data, n, kind, s, e, i, c);                                                  \
+  }
+
+JOULE_PARALLEL_LOOP(static, kStatic)
+JOULE_PARALLEL_LOOP(dynamic, kDynamic)
+JOULE_PARALLEL_LOOP(guided, kGuided)
+JOULE_PARALLEL_LOOP(nonmonotonic_dynamic, kDynamic)
+JOULE_PARALLEL_LOOP(nonmonotonic_guided, kGuided)
+
+#define JOULE_PARALLEL_LOOP_RUNTIME(name)                                                        \
+  JOULE_EXPORT void GOMP_parallel_loop_##name(void (*fn)(void*), void* data, unsigned n, long s, \
+                                              long e, long i, unsigned) {                        \
+    loop_region(fn, data, n, kRuntime, s, e, i, 0);                                              \
+  }
+
+JOULE_PARALLEL_LOOP_RUNTIME(runtime)
+JOULE_PARALLEL_LOOP_RUNTIME(nonmonotonic_runtime)
+JOULE_PARALLEL_LOOP_RUNTIME(maybe_nonmonotonic_runtime)
+
+}  // extern "C"

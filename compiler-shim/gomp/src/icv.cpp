@@ -1,0 +1,88 @@
+// The internal control variables, filled once from joule's configuration
+// (the OMP_* keys: api/src/config_keys_omp.cpp), and the messages for what
+// is not supported. The ICVs are process-wide, not per task.
+#include <sched.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+
+#include "joule/team.h"
+#include "team.hpp"
+
+namespace joule::omp {
+namespace {
+
+Icv g_icv;
+std::once_flag g_once;
+
+[[noreturn]] void fail(const char* what) {
+  std::fprintf(stderr, "libjoule-omp: %s\n", what);
+  std::exit(1);
+}
+
+int process_cpus() {
+  cpu_set_t set;
+  return sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
+}
+
+// Starts joule (unless the program did). OMP_NUM_THREADS above the CPUs,
+// with JOULE_WORKERS not set, gets that many workers sharing the CPUs, as
+// libgomp gives that many threads.
+joule_omp_settings_t start_joule() {
+  joule_omp_settings_t s{};
+  s.struct_size = sizeof(s);
+  if (joule_omp_get_settings(&s) != JOULE_OK) {
+    joule_init();  // fails too, with the message naming the bad value
+    fail(joule_last_error());
+  }
+  const int cpus = s.cpus ? s.cpus : process_cpus();
+  int rc = JOULE_OK;
+  if (s.workers == 0 && s.num_threads > cpus) {
+    const std::string n = std::to_string(s.num_threads);
+    const char* key = "JOULE_WORKERS";
+    const char* value = n.c_str();
+    rc = joule_init_with(&key, &value, 1);
+  } else {
+    rc = joule_init();
+  }
+  if (rc != JOULE_OK && rc != JOULE_ERR_STATE) fail(joule_last_error());
+  // Started here: stop at exit as an implicit start does (report, traces,
+  // frequencies restored).
+  if (rc == JOULE_OK) std::atexit([] { joule_finalize(); });
+  return s;
+}
+
+void load() {
+  const joule_omp_settings_t s = start_joule();
+  g_icv.nthreads = s.num_threads;
+  // Malleable by default; OMP_NUM_THREADS pins the size unless OMP_DYNAMIC says otherwise.
+  g_icv.dynamic = s.dynamic < 0 ? s.num_threads == 0 : s.dynamic != 0;
+  g_icv.dynamic_explicit = s.dynamic >= 0;
+  g_icv.run_sched = s.schedule_kind;
+  g_icv.run_chunk = s.schedule_chunk;
+  g_icv.max_active_levels = s.max_active_levels;
+  g_icv.proc_bind = s.proc_bind;
+  g_icv.wait_active = s.wait_active != 0;
+}
+
+}  // namespace
+
+Icv& icv() {
+  ensure_init();
+  return g_icv;
+}
+
+void ensure_init() { std::call_once(g_once, load); }
+
+void unsupported(const char* entry) {
+  std::fprintf(stderr, "libjoule-omp: %s is not supported by joule (see docs/openmp.md)\n", entry);
+  std::abort();
+}
+
+void warn_once(std::atomic<bool>& flag, const char* msg) {
+  if (!flag.exchange(true)) std::fprintf(stderr, "%s\n", msg);
+}
+
+}  // namespace joule::omp

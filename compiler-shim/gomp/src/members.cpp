@@ -1,0 +1,199 @@
+// A team's members as joule tasks: spawning them, gathering them, and the
+// team's lifetime. Members 1..n-1 are queued joule tasks; each takes the
+// next id as it starts. Nobody runs the body (where any wait helps with
+// ready tasks) before the team is gathered, or a waiter could start a
+// still-queued member of its own team on top of its stack and deadlock in
+// the barrier. The waits here sleep on a futex, never run tasks; a futex
+// wake is a system call, so it is made only when a waiter said it sleeps
+// (members of a busy process spin and find the word set).
+//
+// A region started inside a task (on a worker, or in an explicit task) may
+// find every worker busy, each perhaps a master waiting for its own team:
+// after kSealAfter its master seals the team at the members that started.
+// Members that start after the seal return at once.
+//
+// The region ends with a join, not a barrier: each member waits for its own
+// explicit tasks and counts itself out; the master waits for the count.
+// Nobody needs the others after the body, so a member's worker is free at
+// once. The master then keeps the team for its next region (thread-local),
+// so a region start allocates nothing.
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+
+#include "joule/team.h"
+#include "team.hpp"
+
+namespace joule::omp {
+namespace {
+
+constexpr int kSealed = 1 << 30;
+constexpr auto kSealAfter = std::chrono::milliseconds(10);
+constexpr int kSpins = 2000;
+
+void futex_wait(std::atomic<int>& word, int seen, long timeout_ns) {
+  timespec ts{0, timeout_ns};
+  syscall(SYS_futex, reinterpret_cast<int*>(&word), FUTEX_WAIT_PRIVATE, seen, &ts, nullptr, 0);
+}
+
+void futex_wake_all(std::atomic<int>& word) {
+  syscall(SYS_futex, reinterpret_cast<int*>(&word), FUTEX_WAKE_PRIVATE, 1 << 30, nullptr, nullptr,
+          0);
+}
+
+// This thread's last team, kept for its next region (freed at thread exit).
+struct Spare {
+  Team* team = nullptr;
+  ~Spare() { delete team; }
+};
+thread_local Spare t_spare;
+
+// The last reference (the master's, or a late member task's) frees the team.
+void drop_refs(Team* t, int n) {
+  if (t->refs.fetch_sub(n, std::memory_order_acq_rel) != n) return;
+  if (t_spare.team) {
+    delete t;
+  } else {
+    t_spare.team = t;
+  }
+}
+
+// Until the team is gathered: its size is final and every member started.
+void wait_gathered(Team* t) {
+  for (int spin = 0;; ++spin) {
+    int g = t->gathered.load(std::memory_order_acquire);
+    if (g == 1) return;
+    if (spin < kSpins) {
+      __builtin_ia32_pause();
+    } else if (g == 2 || t->gathered.compare_exchange_strong(g, 2, std::memory_order_acq_rel)) {
+      futex_wait(t->gathered, 2, 1000000);
+    }
+  }
+}
+
+// Sets the team gathered; wakes the waiters that said they sleep.
+void set_gathered(Team* t) {
+  if (t->gathered.exchange(1, std::memory_order_acq_rel) == 2) futex_wake_all(t->gathered);
+}
+
+void member_task(void* args) {
+  Team* t = *static_cast<Team**>(args);
+  const int claim = t->claims.fetch_add(1, std::memory_order_acq_rel);
+  if (claim & kSealed) return drop_refs(t, 1);  // the team went ahead without it
+  joule_release_private();  // this thread now blocks in the team: others take its queue
+  if (t->sealable) {
+    futex_wake_all(t->claims);  // the master decides (rare: regions inside tasks)
+  } else if (claim + 1 == t->n - 1) {
+    set_gathered(t);  // the last one in
+  }
+  wait_gathered(t);
+  run_member(t, claim + 1);
+  // The last touch of the team: the master may recycle it at once.
+  t->finished.fetch_add(1, std::memory_order_release);
+  joule_wake_waiters();
+}
+
+// Inside a task, every worker may be taken; with lending, a member queued on a
+// guest worker waits for a CPU its owner may reclaim before the member starts
+// (the guest parks; the owner may itself wait on us in MPI). In both cases
+// the team must not wait forever.
+bool may_seal() { return self().in_task || joule_worker_id() > 0 || joule_lending_active() == 1; }
+
+}  // namespace
+
+void run_member(Team* t, int id) {
+  ThreadState& s = self();
+  const ThreadState saved = s;
+  s = ThreadState{};
+  s.team = t;
+  s.id = id;
+  t->fn(t->data);
+  joule_taskwait();  // its explicit tasks (and theirs) end inside the region
+  s = saved;
+}
+
+Team* new_team() {
+  Team* t = t_spare.team;
+  if (!t) return new Team;
+  t_spare.team = nullptr;
+  t->claims.store(0, std::memory_order_relaxed);
+  t->gathered.store(1, std::memory_order_relaxed);
+  t->refs.store(1, std::memory_order_relaxed);
+  t->finished.store(0, std::memory_order_relaxed);
+  t->arrived.store(0, std::memory_order_relaxed);
+  for (WorkShare& w : t->slots) {
+    w.gen.store(0, std::memory_order_relaxed);
+    w.left.store(0, std::memory_order_relaxed);
+    std::free(w.mem);
+    w.mem = nullptr;
+  }
+  t->saved = nullptr;
+  return t;
+}
+
+void spawn_members(Team* t) {
+  t->refs.store(t->n, std::memory_order_relaxed);
+  t->sealable = may_seal();
+  t->gathered.store(0, std::memory_order_relaxed);
+  joule_task_options_t opts = JOULE_TASK_OPTIONS_INIT;
+  opts.label = "omp team member";
+  joule_task_t* tasks[64];
+  for (int first = 1; first < t->n; first += 64) {
+    const int count = std::min(64, t->n - first);
+    for (int i = 0; i < count; ++i) {
+      void* args = nullptr;
+      if (joule_task_create(member_task, sizeof(Team*), &opts, &tasks[i], &args) != JOULE_OK)
+        unsupported("GOMP_parallel (cannot create a team member task)");
+      *static_cast<Team**>(args) = t;
+    }
+    joule_team_submit(tasks, count);
+  }
+}
+
+// Waits (without running tasks) until every member has started; a sealable
+// team is sealed at those that did after kSealAfter, and let go.
+void gather_members(Team* t) {
+  if (!t->sealable) return wait_gathered(t);
+  const auto deadline = std::chrono::steady_clock::now() + kSealAfter;
+  for (int spin = 0;; ++spin) {
+    int c = t->claims.load(std::memory_order_acquire);
+    if (c == t->n - 1) break;
+    if (spin < kSpins) {
+      __builtin_ia32_pause();
+    } else if (std::chrono::steady_clock::now() < deadline) {
+      futex_wait(t->claims, c, 1000000);
+    } else if (t->claims.compare_exchange_strong(c, c | kSealed, std::memory_order_acq_rel)) {
+      t->n = c + 1;
+      if (t->n == 1) t->active_level -= 1;
+      break;
+    }
+  }
+  set_gathered(t);
+}
+
+void finish_team(Team* t) {
+  const int n = t->n;
+  if (n > 1) team_wait(t, [&] { return t->finished.load(std::memory_order_acquire) == n - 1; });
+  drop_refs(t, n);  // the master's and the started members'
+}
+
+void wait_spin_then_help(Team* /*t*/, bool (*done)(void*), void* arg) {
+  const int spins = icv().wait_active ? 20 * kSpins : kSpins;
+  for (int i = 0; i < spins; ++i) {
+    if (done(arg)) return;
+    __builtin_ia32_pause();
+  }
+  struct Waiting {
+    bool (*done)(void*);
+    void* arg;
+  } w{done, arg};
+  joule_wait_until(
+      [](void* p) { return int(static_cast<Waiting*>(p)->done(static_cast<Waiting*>(p)->arg)); },
+      &w);
+}
+
+}  // namespace joule::omp

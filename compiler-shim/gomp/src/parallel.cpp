@@ -1,0 +1,128 @@
+// Parallel regions: the team's size and the region from start to join. The
+// master runs member 0 on the calling thread (as an undeferred joule task,
+// so that its explicit tasks get their own dependency domain); members
+// 1..n-1 are joule tasks (members.cpp). They must all run concurrently
+// (barriers), so the team never outgrows the workers that can run now.
+#include <algorithm>
+
+#include "joule/team.h"
+#include "team.hpp"
+
+namespace joule::omp {
+namespace {
+
+thread_local ThreadState t_state;
+std::atomic<bool> g_nested_warned{false};
+
+// Member 0 as an undeferred joule task on the master's thread.
+void master_task(void* args) { run_member(*static_cast<Team**>(args), 0); }
+
+// The CPUs the process could run on now (held, own idle, others' idle) when
+// it takes part in lending; 0 otherwise.
+int lendable_now() {
+  if (!joule_lending_active()) return 0;  // (the query's failure path builds a message)
+  int avail = 0;
+  return joule_cpus_available_now(&avail) == JOULE_OK ? avail : 0;
+}
+
+// The size asked for: num_threads, else the nthreads ICV, else (malleable)
+// every CPU the process could run on now; dynamic adjustment caps it there.
+int wanted_size(unsigned requested) {
+  const Icv& v = icv();
+  int want = requested ? int(requested) : v.nthreads;
+  if (want == 0 || v.dynamic) {
+    const int avail = lendable_now();
+    if (avail > 0)
+      want = want ? std::min(want, avail) : avail;
+    else if (want == 0)
+      want = joule_num_workers();
+  }
+  return std::max(want, 1);
+}
+
+int team_size(unsigned requested, const Team* outer) {
+  if (joule_in_final()) return 1;  // a final task's descendants run inline: no team
+  if (outer->active_level >= std::max(icv().max_active_levels, 1)) {
+    if (requested != 1 && outer->n > 1)
+      warn_once(g_nested_warned,
+                "libjoule-omp: nested parallel regions run serialised (team of 1)");
+    return 1;
+  }
+  // Members block in barriers: each needs a worker of its own, running now
+  // (with lending, lent CPUs come back and idle ones are borrowed here).
+  int got = 1;
+  if (joule_reserve_workers(wanted_size(requested), &got) != JOULE_OK) got = 1;
+  return std::max(got, 1);
+}
+
+void run_master(Team* t) {
+  joule_task_options_t opts = JOULE_TASK_OPTIONS_INIT;
+  opts.if_ = 0;
+  opts.label = "omp parallel";
+  joule_task_t* task = nullptr;
+  void* args = nullptr;
+  if (joule_task_create(master_task, sizeof(Team*), &opts, &task, &args) != JOULE_OK)
+    unsupported("GOMP_parallel (cannot create the master's task)");
+  *static_cast<Team**>(args) = t;
+  joule_task_submit(task);
+}
+
+}  // namespace
+
+ThreadState& self() { return t_state; }
+
+int max_team_size() {
+  const int want = wanted_size(0);
+  return lendable_now() > 0 ? want : std::min(want, std::max(joule_worker_count(), 1));
+}
+
+Team* current_team() {
+  if (t_state.team) return t_state.team;
+  static thread_local Team initial;  // the initial (or a foreign) thread's team of one
+  t_state.team = &initial;
+  return &initial;
+}
+
+Team* begin_team(void (*fn)(void*), void* data, unsigned num_threads) {
+  ensure_init();
+  Team* outer = current_team();
+  Team* t = new_team();
+  t->n = team_size(num_threads, outer);
+  t->fn = fn;
+  t->data = data;
+  t->parent = outer;
+  t->parent_id = t_state.id;
+  t->level = outer->level + 1;
+  t->active_level = outer->active_level + (t->n > 1 ? 1 : 0);
+  if (t->n > 1) {
+    spawn_members(t);
+    gather_members(t);
+  }
+  return t;
+}
+
+void run_parallel(void (*fn)(void*), void* data, unsigned num_threads) {
+  Team* t = begin_team(fn, data, num_threads);
+  if (t->n == 1)
+    run_member(t, 0);
+  else
+    run_master(t);
+  finish_team(t);
+}
+
+// GOMP_parallel_start / _end (GCC before 4.9): the master runs the body itself.
+void start_on_master(Team* t) {
+  t->saved = new ThreadState(t_state);
+  t_state = ThreadState{};
+  t_state.team = t;
+}
+
+void finish_on_master() {
+  Team* t = t_state.team;
+  joule_taskwait();  // as run_member ends: the join in finish_team is the region's end
+  t_state = *t->saved;
+  delete t->saved;
+  finish_team(t);
+}
+
+}  // namespace joule::omp

@@ -1,0 +1,70 @@
+// Sections: section k of `count` is handed out once (numbers 1..count; 0
+// means none is left), in order, to whichever thread asks next.
+#include "team.hpp"
+
+using namespace joule::omp;
+
+namespace {
+
+unsigned next_section() {
+  WorkShare* w = self().ws;
+  const std::uint64_t k = w->next.fetch_add(1, std::memory_order_relaxed);
+  return k < w->count ? unsigned(k + 1) : 0;
+}
+
+unsigned start_sections(unsigned count) {
+  ws_enter([&](WorkShare& w) {
+    w.sched = kDynamic;
+    w.count = count;
+    w.chunk = 1;
+  });
+  return next_section();
+}
+
+struct SectionsRegion {
+  void (*fn)(void*);
+  void* data;
+  unsigned count;
+};
+
+// Combined parallel sections: members enter the construct before the body.
+void sections_member(void* p) {
+  auto* r = static_cast<SectionsRegion*>(p);
+  ws_enter([&](WorkShare& w) {
+    w.sched = kDynamic;
+    w.count = r->count;
+    w.chunk = 1;
+  });
+  r->fn(r->data);
+}
+
+}  // namespace
+
+extern "C" {
+
+JOULE_EXPORT unsigned GOMP_sections_start(unsigned count) { return start_sections(count); }
+
+JOULE_EXPORT unsigned GOMP_sections2_start(unsigned count, std::uintptr_t* reductions, void** mem) {
+  if (reductions || mem) unsupported("GOMP_sections2_start with task reductions");
+  return start_sections(count);
+}
+
+JOULE_EXPORT unsigned GOMP_sections_next(void) { return next_section(); }
+
+JOULE_EXPORT void GOMP_sections_end(void) {
+  ws_leave();
+  barrier();
+}
+JOULE_EXPORT void GOMP_sections_end_nowait(void) { ws_leave(); }
+JOULE_EXPORT bool GOMP_sections_end_cancel(void) {
+  GOMP_sections_end();
+  return false;
+}
+
+JOULE_EXPORT void GOMP_parallel_sections(void (*fn)(void*), void* data, unsigned num_threads,
+                                         unsigned count, unsigned /*flags*/) {
+  SectionsRegion r{fn, data, count};
+  run_parallel(sections_member, &r, num_threads);
+}
+
+}  // extern "C"

@@ -1,0 +1,114 @@
+// Barriers, critical sections, the atomic fallback, single (with
+// copyprivate), ordered and cancellation as GCC calls them.
+#include "joule/omp/omp.h"
+#include "joule/team.h"
+#include "team.hpp"
+
+namespace joule::omp {
+
+// A member first waits for the explicit tasks it created (their descendants
+// complete before them), so when all have arrived the team's tasks are done.
+void barrier() {
+  joule_taskwait();
+  Team* t = current_team();
+  if (t->n == 1) return;
+  const std::uint32_t gen = t->barrier_gen.load(std::memory_order_acquire);
+  if (t->arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == t->n) {
+    t->arrived.store(0, std::memory_order_relaxed);
+    t->barrier_gen.store(gen + 1, std::memory_order_release);
+    joule_wake_waiters();
+    return;
+  }
+  team_wait(t, [&] { return t->barrier_gen.load(std::memory_order_acquire) != gen; });
+}
+
+}  // namespace joule::omp
+
+using namespace joule::omp;
+
+namespace {
+
+omp_lock_t g_critical = {{0}};
+omp_lock_t g_atomic = {{0}};
+
+}  // namespace
+
+extern "C" {
+
+JOULE_EXPORT void GOMP_barrier(void) { barrier(); }
+
+// Cancellation is off (OMP_CANCELLATION is not supported): nothing is ever
+// cancelled, which the specification allows.
+JOULE_EXPORT bool GOMP_barrier_cancel(void) {
+  barrier();
+  return false;
+}
+JOULE_EXPORT bool GOMP_cancel(int, bool) { return false; }
+JOULE_EXPORT bool GOMP_cancellation_point(int) { return false; }
+
+JOULE_EXPORT void GOMP_critical_start(void) { omp_set_lock(&g_critical); }
+JOULE_EXPORT void GOMP_critical_end(void) { omp_unset_lock(&g_critical); }
+
+// *pptr is a zero-initialised pointer-sized common symbol per name: its
+// first 4 bytes serve as the lock word.
+JOULE_EXPORT void GOMP_critical_name_start(void** pptr) {
+  omp_set_lock(reinterpret_cast<omp_lock_t*>(pptr));
+}
+JOULE_EXPORT void GOMP_critical_name_end(void** pptr) {
+  omp_unset_lock(reinterpret_cast<omp_lock_t*>(pptr));
+}
+
+JOULE_EXPORT void GOMP_atomic_start(void) { omp_set_lock(&g_atomic); }
+JOULE_EXPORT void GOMP_atomic_end(void) { omp_unset_lock(&g_atomic); }
+
+JOULE_EXPORT bool GOMP_single_start(void) {
+  if (current_team()->n == 1) return true;
+  WorkShare* w = ws_enter([](WorkShare&) {});
+  const bool first = w->next.fetch_add(1, std::memory_order_acq_rel) == 0;
+  ws_leave();
+  return first;
+}
+
+// The winner gets NULL, runs the block and publishes its data with
+// GOMP_single_copy_end; the others wait for that data. GCC puts a barrier
+// after, so the winner's data outlives the copies.
+JOULE_EXPORT void* GOMP_single_copy_start(void) {
+  Team* t = current_team();
+  if (t->n == 1) return nullptr;
+  WorkShare* w = ws_enter([](WorkShare&) {});
+  if (w->next.fetch_add(1, std::memory_order_acq_rel) == 0) return nullptr;
+  team_wait(t, [&] { return w->copied.load(std::memory_order_acquire); });
+  void* data = w->copy.load(std::memory_order_relaxed);
+  ws_leave();
+  return data;
+}
+
+JOULE_EXPORT void GOMP_single_copy_end(void* data) {
+  if (current_team()->n == 1) return;
+  WorkShare* w = self().ws;
+  w->copy.store(data, std::memory_order_relaxed);
+  w->copied.store(true, std::memory_order_release);
+  joule_wake_waiters();
+  ws_leave();
+}
+
+// Iterations of an ordered loop pass the ordered region in turn: each
+// thread knows the iteration it is at (set when it took its chunk).
+JOULE_EXPORT void GOMP_ordered_start(void) {
+  ThreadState& s = self();
+  if (current_team()->n == 1 || !s.ws) return;
+  WorkShare* w = s.ws;
+  const std::uint64_t mine = s.ordered_iter;
+  team_wait(current_team(),
+            [&] { return w->ordered_next.load(std::memory_order_acquire) == mine; });
+}
+
+JOULE_EXPORT void GOMP_ordered_end(void) {
+  ThreadState& s = self();
+  if (current_team()->n == 1 || !s.ws) return;
+  s.ordered_iter++;
+  s.ws->ordered_next.store(s.ordered_iter, std::memory_order_release);
+  joule_wake_waiters();
+}
+
+}  // extern "C"

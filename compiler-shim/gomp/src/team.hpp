@@ -1,0 +1,196 @@
+// libjoule-omp's model of an OpenMP team: the members (implicit tasks, run
+// as joule tasks on distinct workers), the barrier, the worksharing slots and
+// what each thread knows about where it is (its team, its id, its nesting).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+#include "joule/team.h"
+
+namespace joule::omp {
+
+// Scheduling kinds, numbered as GCC passes them to GOMP_loop_start.
+enum Sched : int { kRuntime = 0, kStatic = 1, kDynamic = 2, kGuided = 3, kAuto = 4 };
+
+// One worksharing construct (loop, sections, single) of a team. A ring of
+// them lets threads run nowait constructs ahead of each other; a slot is
+// reused only once every member has left its previous construct.
+struct WorkShare {
+  std::atomic<std::int64_t> gen{0};  // construct number + 1; negative while set up
+  std::atomic<int> left{0};          // members that have left it
+  // Loops, in iteration numbers 0..count-1 (start + i * incr).
+  int sched = kStatic;
+  std::uint64_t base = 0, step = 1;  // iteration i is base + i * step (wrapping)
+  std::uint64_t count = 0;
+  std::uint64_t chunk = 0;
+  alignas(64) std::atomic<std::uint64_t> next{0};  // dynamic, guided, sections, single
+  alignas(64) std::atomic<std::uint64_t> ordered_next{0};
+  std::atomic<void*> copy{nullptr};  // single copyprivate: the winner's data
+  std::atomic<bool> copied{false};
+  void* mem = nullptr;  // team-shared scratch asked for by GOMP_loop_start
+};
+
+struct ThreadState;
+
+struct Team {
+  static constexpr int kSlots = 8;
+  int n = 1;
+  void (*fn)(void*) = nullptr;
+  void* data = nullptr;
+  Team* parent = nullptr;                  // enclosing team (for omp_get_ancestor_thread_num)
+  int parent_id = 0;                       // the master's id in the parent team
+  int level = 0;                           // omp_get_level inside this team
+  int active_level = 0;                    // omp_get_active_level inside this team
+  alignas(64) std::atomic<int> claims{0};  // members started (+ the sealed bit)
+  std::atomic<int> gathered{1};  // 1 once every member started or the team was sealed; 2: not
+                                 // yet, and a waiter sleeps on it (the gatherer must wake it)
+  bool sealable = false;         // started inside a task: see members.cpp
+  // The master plus every member task that has not started: a member that
+  // starts after the seal drops its own; started members' refs go with the
+  // master's at the join. The last one frees (or recycles) the team.
+  std::atomic<int> refs{1};
+  alignas(64) std::atomic<int> finished{0};  // started members that left the region
+  alignas(64) std::atomic<int> arrived{0};   // barrier
+  std::atomic<std::uint32_t> barrier_gen{0};
+  WorkShare slots[kSlots];
+  ThreadState* saved = nullptr;  // GOMP_parallel_start: the master's state outside
+
+  Team() = default;
+  Team(const Team&) = delete;
+  Team& operator=(const Team&) = delete;
+  ~Team() {
+    for (WorkShare& w : slots) std::free(w.mem);
+  }
+};
+
+// What the calling thread knows; saved and restored around every team or
+// explicit task it runs, since a worker runs many.
+struct ThreadState {
+  Team* team = nullptr;
+  int id = 0;
+  bool in_task = false;       // running an explicit task
+  std::int64_t ws_count = 0;  // worksharing constructs entered in this team
+  WorkShare* ws = nullptr;    // the current one
+  std::uint64_t static_trip = 0;
+  std::uint64_t ordered_iter = 0;  // next ordered iteration of this thread
+};
+
+ThreadState& self();
+// The calling thread's team: a team of one outside parallel regions.
+Team* current_team();
+
+// ---- team (parallel.cpp) ----
+// Runs fn(data) as a team of the given size request (0: the ICV / dynamic).
+void run_parallel(void (*fn)(void*), void* data, unsigned num_threads);
+// The team a region without num_threads would get now, outside any region.
+int max_team_size();
+// The old split form: members start; the master runs the body, then finishes.
+Team* begin_team(void (*fn)(void*), void* data, unsigned num_threads);
+void start_on_master(Team* t);
+void finish_on_master();
+// Member `id` of `t` on this thread: the body, then its explicit tasks.
+void run_member(Team* t, int id);
+
+// ---- members (members.cpp) ----
+// A team with no members yet: the calling thread's recycled one if it has it
+// (a region start then allocates nothing), else a new one.
+Team* new_team();
+void spawn_members(Team* t);
+// Until every member has started (or, inside a task, the team is sealed at
+// those that did): t->n is final afterwards.
+void gather_members(Team* t);
+// The master's end (the join; there is no closing barrier): waits for the
+// started members to leave, then frees or recycles the team.
+void finish_team(Team* t);
+// Waits until done(): spins, then runs ready tasks, then sleeps until woken.
+template <class Done>
+void team_wait(Team* t, Done done);
+void wait_spin_then_help(Team* t, bool (*done)(void*), void* arg);
+
+// ---- barrier, critical, single (sync.cpp) ----
+void barrier();
+
+// ---- worksharing (worksharing.cpp) ----
+// Enters the thread's next construct; the first thread to arrive runs
+// init(slot) before the others see it.
+template <class Init>
+WorkShare* ws_enter(Init init);
+void ws_leave();
+// The next chunk [lo, hi) in iteration numbers; false when none is left.
+bool ws_next(std::uint64_t* lo, std::uint64_t* hi);
+// Starts the thread's next loop construct (set up by the first thread to
+// arrive) and hands out its first chunk, as program values.
+bool loop_begin(int sched, std::uint64_t base, std::uint64_t step, std::uint64_t count,
+                std::uint64_t chunk, std::uint64_t* istart, std::uint64_t* iend);
+bool loop_next(std::uint64_t* istart, std::uint64_t* iend);
+std::uint64_t count_signed(long start, long end, long incr);
+std::uint64_t count_unsigned(bool up, unsigned long long start, unsigned long long end,
+                             unsigned long long incr);
+// GOMP_parallel_loop_*: a team whose members enter the loop before the body.
+void parallel_loop(void (*fn)(void*), void* data, unsigned num_threads, int sched,
+                   std::uint64_t base, std::uint64_t step, std::uint64_t count,
+                   std::uint64_t chunk);
+int resolve_sched(int sched, std::uint64_t* chunk);
+
+// ---- ICVs (icv.cpp) ----
+struct Icv {
+  int nthreads = 0;  // nthreads-var; 0: dynamic (CPUs owned + borrowed)
+  bool dynamic = true;
+  bool dynamic_explicit = false;  // OMP_DYNAMIC or omp_set_dynamic said so
+  int run_sched = kDynamic;
+  int run_chunk = 1;
+  int max_active_levels = 1;
+  int proc_bind = 0;
+  bool wait_active = false;
+};
+Icv& icv();
+// Reads the OMP_* settings (starting joule) once; exits with the message on a bad value.
+void ensure_init();
+
+[[noreturn]] void unsupported(const char* entry);
+void warn_once(std::atomic<bool>& flag, const char* msg);
+
+template <class Done>
+void team_wait(Team* t, Done done) {
+  wait_spin_then_help(
+      t, [](void* d) { return (*static_cast<Done*>(d))(); }, &done);
+}
+
+template <class Init>
+WorkShare* ws_enter(Init init) {
+  ThreadState& s = self();
+  Team* t = current_team();
+  const std::int64_t c = s.ws_count++;
+  WorkShare& w = t->slots[c % Team::kSlots];
+  const std::int64_t prev = c >= Team::kSlots ? c - Team::kSlots + 1 : 0;
+  for (;;) {
+    std::int64_t g = w.gen.load(std::memory_order_acquire);
+    if (g == c + 1) break;
+    if (g == prev && (prev == 0 || w.left.load(std::memory_order_acquire) == t->n) &&
+        w.gen.compare_exchange_strong(g, -(c + 1), std::memory_order_acq_rel)) {
+      w.left.store(0, std::memory_order_relaxed);
+      w.next.store(0, std::memory_order_relaxed);
+      w.ordered_next.store(0, std::memory_order_relaxed);
+      w.copy.store(nullptr, std::memory_order_relaxed);
+      w.copied.store(false, std::memory_order_relaxed);
+      std::free(w.mem);
+      w.mem = nullptr;
+      init(w);
+      w.gen.store(c + 1, std::memory_order_release);
+      joule_wake_waiters();
+      break;
+    }
+    team_wait(t, [&] {
+      const std::int64_t now = w.gen.load(std::memory_order_acquire);
+      return now == c + 1 || (now == prev && w.left.load(std::memory_order_acquire) == t->n);
+    });
+  }
+  s.ws = &w;
+  s.static_trip = 0;
+  return &w;
+}
+
+}  // namespace joule::omp
