@@ -24,45 +24,38 @@
 
 #include <atomic>
 
+#include "blocking_scope.hpp"
 #include "joule/joule.h"
 #include "mpi_yield.hpp"
 #include "polite_wait.hpp"
 
+namespace joule::mpi {
 namespace {
-
-using joule::mpi::polite_wait;
-using joule::mpi::polite_wait_request;
 
 // Set once the process joined the CPU table in MPI_Init (or the runtime did):
 // checked with one load so that off costs nothing.
 std::atomic<bool> g_lending{false};
 // JOULE_MPI_YIELD resolved in MPI_Init: wait politely on a lent CPU.
 std::atomic<bool> g_polite{false};
-
-// The trace brackets the lending, so that the lend and reclaim events of a
-// call fall inside its MPI state. cpu: the CPU the call gave up, when it
-// should wait politely; -1 otherwise.
-struct BlockingScope {
-  const bool on = g_lending.load(std::memory_order_relaxed) || joule_lending_active();
-  int cpu = -1;
-  explicit BlockingScope(const char* name) {
-    joule_trace_mpi_enter(name);
-    if (on) {
-      joule_blocking_enter();
-      if (g_polite.load(std::memory_order_relaxed)) cpu = joule::mpi::given_up_cpu();
-    }
-    joule_energy_mpi_enter();  // mpi-slack: a long wait slows this core
-  }
-  ~BlockingScope() {
-    joule_energy_mpi_leave();
-    if (on) joule_blocking_leave();
-    joule_trace_mpi_leave();
-  }
-  BlockingScope(const BlockingScope&) = delete;
-  BlockingScope& operator=(const BlockingScope&) = delete;
-};
-
 bool g_started = false;  // MPI_Init joined the table (and must leave it)
+
+}  // namespace
+
+BlockingScope::BlockingScope(const char* name)
+    : on(g_lending.load(std::memory_order_relaxed) || joule_lending_active()) {
+  joule_trace_mpi_enter(name);
+  if (on) {
+    joule_blocking_enter();
+    if (g_polite.load(std::memory_order_relaxed)) cpu = given_up_cpu();
+  }
+  joule_energy_mpi_enter();  // mpi-slack: a long wait slows this core
+}
+
+BlockingScope::~BlockingScope() {
+  joule_energy_mpi_leave();
+  if (on) joule_blocking_leave();
+  joule_trace_mpi_leave();
+}
 
 // Before PMPI_Init: JOULE_MPI_YIELD decides whether the MPI library is asked
 // to yield while it waits (the user's own setting of the library wins).
@@ -70,7 +63,7 @@ void before_init() {
   int yield = 0;
   if (joule_mpi_should_yield(&yield) != JOULE_OK || !yield) return;
   g_polite.store(true, std::memory_order_relaxed);
-  joule::mpi::ask_library_to_yield(joule::mpi::detect_library());
+  ask_library_to_yield(detect_library());
 }
 
 void after_init() {
@@ -79,6 +72,20 @@ void after_init() {
   g_started = joule_lending_start(JOULE_LENDING_FROM_CONFIG) == JOULE_OK;
   g_lending.store(g_started, std::memory_order_relaxed);
 }
+
+void before_finalize() {
+  g_lending.store(false, std::memory_order_relaxed);
+  if (g_started) joule_lending_stop();
+  g_started = false;
+}
+
+}  // namespace joule::mpi
+
+namespace {
+
+using joule::mpi::BlockingScope;
+using joule::mpi::polite_wait;
+using joule::mpi::polite_wait_request;
 
 // Sendrecv's error: the receive's, else the send's (statuses of Testall).
 int first_error(int rc, const MPI_Status st[2]) {
@@ -115,23 +122,21 @@ int first_error(int rc, const MPI_Status st[2]) {
   }
 
 extern "C" int MPI_Init(int* argc, char*** argv) {
-  before_init();
+  joule::mpi::before_init();
   const int rc = PMPI_Init(argc, argv);
-  if (rc == MPI_SUCCESS) after_init();
+  if (rc == MPI_SUCCESS) joule::mpi::after_init();
   return rc;
 }
 
 extern "C" int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
-  before_init();
+  joule::mpi::before_init();
   const int rc = PMPI_Init_thread(argc, argv, required, provided);
-  if (rc == MPI_SUCCESS) after_init();
+  if (rc == MPI_SUCCESS) joule::mpi::after_init();
   return rc;
 }
 
 extern "C" int MPI_Finalize(void) {
-  g_lending.store(false, std::memory_order_relaxed);
-  if (g_started) joule_lending_stop();
-  g_started = false;
+  joule::mpi::before_finalize();
   return PMPI_Finalize();
 }
 
