@@ -7,27 +7,17 @@
 #include <vector>
 
 #include "lu_kernels.hpp"
+#include "lu_panel.hpp"
 
 namespace lub {
 namespace {
 
-const joule::task_options kLu0{.label = "lu0", .priority = 2};
-const joule::task_options kFwd{.label = "fwd", .priority = 1};
-const joule::task_options kBdiv{.label = "bdiv", .priority = 1};
-const joule::task_options kBmod{.label = "bmod"};
-
 // Row k's diagonal block and its panel to the right, then a wait for them
 // only (earlier updates of other rows keep running).
 std::size_t factor_own_row(BlockMatrix& m, std::size_t k) {
-  const std::size_t nb = m.blocks(), bs = m.block_size(), elems = m.block_elems();
+  const std::size_t nb = m.blocks(), elems = m.block_elems();
   double* diag = m.block(k, k);
-  joule::spawn(
-      {joule::inout(diag, elems)}, [=] { lu0(diag, bs); }, kLu0);
-  for (std::size_t j = k + 1; j < nb; ++j) {
-    double* row = m.block(k, j);
-    joule::spawn(
-        {joule::in(diag, elems), joule::inout(row, elems)}, [=] { fwd(diag, row, bs); }, kFwd);
-  }
+  spawn_diagonal_and_row(m, k);
   joule::taskwait_on({joule::in(diag, (nb - k) * elems)});
   return nb - k;
 }

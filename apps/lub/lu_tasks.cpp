@@ -3,6 +3,7 @@
 #include <joule/joule.hpp>
 
 #include "lu_kernels.hpp"
+#include "lu_panel.hpp"
 
 namespace lub {
 
@@ -10,26 +11,14 @@ const char* const kVariant = "C++ API tasks";
 
 namespace {
 
-// Task-type labels: static strings, as task_options requires.
-const joule::task_options kLu0{.label = "lu0", .priority = 2};
-const joule::task_options kFwd{.label = "fwd", .priority = 1};
-const joule::task_options kBdiv{.label = "bdiv", .priority = 1};
-const joule::task_options kBmod{.label = "bmod"};
-
 // The tasks of step k: the diagonal block, its row and column panels, and the
 // trailing update. Dependencies alone order them against steps k-1 and k+1.
 std::size_t spawn_step(BlockMatrix& m, std::size_t k) {
   const std::size_t nb = m.blocks();
   const std::size_t bs = m.block_size();
   const std::size_t elems = m.block_elems();
-  double* diag = m.block(k, k);
-  joule::spawn(
-      {joule::inout(diag, elems)}, [=] { lu0(diag, bs); }, kLu0);
-  for (std::size_t j = k + 1; j < nb; ++j) {
-    double* row = m.block(k, j);
-    joule::spawn(
-        {joule::in(diag, elems), joule::inout(row, elems)}, [=] { fwd(diag, row, bs); }, kFwd);
-  }
+  const double* diag = m.block(k, k);
+  spawn_diagonal_and_row(m, k);
   for (std::size_t i = k + 1; i < nb; ++i) {
     double* col = m.block(i, k);
     joule::spawn(

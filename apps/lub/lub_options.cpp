@@ -5,6 +5,8 @@
 #include <cfloat>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
+#include <string>
 #include <string_view>
 
 namespace lub {
@@ -69,6 +71,16 @@ Options parse_options(int argc, char** argv, const char* prog) {
     std::exit(2);
   }
   return o;
+}
+
+void start_runtime(std::optional<joule::runtime>& rt, int workers) {
+  // The settings are an initializer list, so the two cases are two constructions.
+  using Settings = std::initializer_list<std::pair<std::string, std::string>>;
+  if (workers >= 0) {
+    rt.emplace(Settings{{"JOULE_WORKERS", std::to_string(workers)}});
+  } else {
+    rt.emplace();
+  }
 }
 
 void print_run(const Options& o, const char* variant, int workers, int ranks, std::size_t tasks,

@@ -3,6 +3,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+
+#include <joule/joule.hpp>
 
 namespace lub {
 
@@ -17,6 +20,9 @@ struct Options {
 // Exits with status 0 after --help, 2 on a bad or unknown argument (naming it)
 // or when N is not a multiple of the block size.
 Options parse_options(int argc, char** argv, const char* prog);
+
+// Starts joule with `workers` workers (-1: the environment's setting).
+void start_runtime(std::optional<joule::runtime>& rt, int workers);
 
 // Prints the run's figures (`ranks` > 1 adds the MPI line).
 void print_run(const Options& o, const char* variant, int workers, int ranks, std::size_t tasks,

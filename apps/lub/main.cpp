@@ -12,10 +12,7 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
-#include <initializer_list>
 #include <optional>
-#include <string>
-#include <utility>
 
 #include "block_matrix.hpp"
 #include "lu_check.hpp"
@@ -25,14 +22,8 @@
 namespace {
 
 int run(const lub::Options& o) {
-  // The settings are an initializer list, so the two cases are two constructions.
-  using Settings = std::initializer_list<std::pair<std::string, std::string>>;
   std::optional<joule::runtime> rt;
-  if (o.workers >= 0) {
-    rt.emplace(Settings{{"JOULE_WORKERS", std::to_string(o.workers)}});
-  } else {
-    rt.emplace();
-  }
+  lub::start_runtime(rt, o.workers);
 
   lub::BlockMatrix m(o.n / o.bs, o.bs);
   m.fill_diagonally_dominant(o.seed);

@@ -7,10 +7,7 @@
 
 #include <cstdio>
 #include <exception>
-#include <initializer_list>
 #include <optional>
-#include <string>
-#include <utility>
 
 #include "lu_check.hpp"
 #include "lu_mpi.hpp"
@@ -19,13 +16,8 @@
 namespace {
 
 int run(const lub::Options& o, int rank, int ranks) {
-  using Settings = std::initializer_list<std::pair<std::string, std::string>>;
   std::optional<joule::runtime> rt;
-  if (o.workers >= 0) {
-    rt.emplace(Settings{{"JOULE_WORKERS", std::to_string(o.workers)}});
-  } else {
-    rt.emplace();
-  }
+  lub::start_runtime(rt, o.workers);
   lub::BlockMatrix m(o.n / o.bs, o.bs);
   m.fill_diagonally_dominant(o.seed);
 
