@@ -48,10 +48,10 @@ void check(bool ok, const char* what) {
 // call k". Isend/Irecv and Test are not intercepted, so this lends nothing.
 void signal_next(int k) {
   MPI_Request r;
+  int got = -1;  // lives until the receive completes in MPI_Test below
   if (rank == 1) {
     MPI_Isend(&k, 1, MPI_INT, 0, 77, MPI_COMM_WORLD, &r);
   } else {
-    int got = -1;
     MPI_Irecv(&got, 1, MPI_INT, 1, 77, MPI_COMM_WORLD, &r);
   }
   const bool arrived = joule_test::eventually([&] {
