@@ -69,6 +69,11 @@ struct Task {
   // Commutative tokens already taken by the creator of an undeferred task.
   // Its own field: other threads read `flags` while the creator sets this.
   bool tokens_held = false;
+  // Undeferred (if(0), taskwait_on, an OpenMP master): its creator runs it
+  // as soon as preds reaches 0, so the predecessor that brings it there must
+  // read this before its decrement, never after (the task may be done and
+  // freed by then). Set at creation, before any other thread sees the task.
+  bool creator_runs = false;
 
   // Line 1: what other threads update (completing children, predecessors).
   alignas(64) std::atomic<std::int64_t> pending{kBodyBias};

@@ -45,7 +45,10 @@ Task* Runtime::create(joule_task_fn_t fn, std::size_t args_size, std::size_t arg
   // Descendants of a final task are final too: they all run inline.
   if (opts.final || t->parent->has(task_flag::final)) t->flags |= task_flag::final;
   t->flags |= t->parent->flags & task_flag::serial;
-  if (!opts.if_) t->flags |= task_flag::undeferred;
+  if (!opts.if_) {
+    t->flags |= task_flag::undeferred;
+    t->creator_runs = true;
+  }
   return t;
 }
 
@@ -271,7 +274,12 @@ void Runtime::complete(Task* t, ThreadContext& ctx) {
       Task* s = untag(tagged);
       // Published to whoever queues s by the acq_rel decrement below.
       if (tagged != s && me >= 0) s->data_home.store(std::int16_t(me), std::memory_order_relaxed);
+      const bool creator_runs = s->creator_runs;  // s is not ours to touch after the decrement
       if (s->preds.fetch_sub(1, std::memory_order_acq_rel) != 1) continue;
+      if (creator_runs) {
+        idle_.wake_all();  // its creator is waiting for it (and may free it at once)
+        continue;
+      }
       ready[n++] = s;
       if (n == kBatch) {
         make_ready(ready, n, ctx);
