@@ -22,6 +22,16 @@ std::atomic<std::uint64_t> g_generation{0};
 
 void stop_at_exit() { Runtime::stop(); }
 
+// Whichever way the runtime starts, exit stops it (joule.h promises it);
+// called with g_lifecycle held.
+void register_stop_at_exit() {
+  static bool registered = false;
+  if (!registered) {
+    std::atexit(stop_at_exit);
+    registered = true;
+  }
+}
+
 // serial: the runtime runs tasks inline (Config::Scheduler::serial_inline);
 // the flag passes to every task below the root.
 Task* make_root(bool serial) {
@@ -53,11 +63,7 @@ Runtime& Runtime::get() {
 Runtime& Runtime::start_implicitly() {
   std::lock_guard guard(g_lifecycle);
   if (Runtime* rt = g_instance.load(std::memory_order_acquire)) return *rt;
-  static bool registered = false;
-  if (!registered) {
-    std::atexit(stop_at_exit);
-    registered = true;
-  }
+  register_stop_at_exit();
   auto* rt = new Runtime(Config::load({}));
   rt->launch();
   g_instance.store(rt, std::memory_order_release);
@@ -68,6 +74,7 @@ void Runtime::start(const Settings& overrides) {
   std::lock_guard guard(g_lifecycle);
   if (g_instance.load())
     throw joule::error(JOULE_ERR_STATE, "joule: the runtime is already running");
+  register_stop_at_exit();
   auto* rt = new Runtime(Config::load(overrides));
   rt->launch();
   g_instance.store(rt, std::memory_order_release);

@@ -48,9 +48,7 @@ joule_omp_settings_t start_joule() {
     rc = joule_init();
   }
   if (rc != JOULE_OK && rc != JOULE_ERR_STATE) fail(joule_last_error());
-  // Started here: stop at exit as an implicit start does (report, traces,
-  // frequencies restored).
-  if (rc == JOULE_OK) std::atexit([] { joule_finalize(); });
+  // joule_init stops the runtime at exit (report, traces, frequencies restored).
   return s;
 }
 
