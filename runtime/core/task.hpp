@@ -37,6 +37,10 @@ inline constexpr std::uint16_t undeferred = 2;  // if(0): the creator runs it on
 inline constexpr std::uint16_t root = 4;        // implicit task of a thread
 inline constexpr std::uint16_t submitted = 8;
 inline constexpr std::uint16_t serial = 16;  // runtime runs tasks inline (serial_inline)
+// Named by a dependency domain: other tasks may link to it, so it publishes
+// `finished` and its successors, and the domain holds a reference. Tasks
+// without it (no dependencies) complete without either.
+inline constexpr std::uint16_t tracked = 32;
 }  // namespace task_flag
 
 inline constexpr std::int64_t kBodyBias = std::int64_t(1) << 62;
@@ -162,6 +166,12 @@ inline void domain_retain(Task* t) noexcept {
 }
 inline void domain_release(Task* t) noexcept {
   if (--t->domain_refs == 0) release(t);
+}
+// The lines domain_release writes: the counts, and the first line, where a
+// freed block links into its pool.
+inline void prefetch_for_release(const Task* t) noexcept {
+  __builtin_prefetch(&t->domain_refs, 1);
+  __builtin_prefetch(t, 1);
 }
 
 }  // namespace joule::rt

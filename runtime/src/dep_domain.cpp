@@ -71,8 +71,10 @@ DepDomain::Map::iterator DepDomain::first_at_or_after(std::uintptr_t start) {
 }
 
 DepDomain::Map::iterator DepDomain::emplace(Map::iterator hint, std::uintptr_t start, Fragment f) {
+  touched_.reserve(touched_.size() + 1);  // nothing can throw once the fragment exists
   auto it = frags_.emplace_hint(hint, start, std::move(f));
   by_start_.insert(start, &it->second);
+  touched_.push_back(&it->second);
   return it;
 }
 
@@ -90,14 +92,37 @@ void DepDomain::split(Map::iterator it, std::uintptr_t at) {
   emplace(std::next(it), at, std::move(tail));
 }
 
-// A fragment last used before the latest reset(): everything it remembers
-// finished before that taskwait, so it orders nothing now.
-void DepDomain::refresh(Fragment& f) noexcept {
+// A fragment last used before the latest reset() was emptied there: it
+// joins this epoch.
+void DepDomain::refresh(Fragment& f) {
   if (f.epoch == epoch_) return;
-  drop(f.cur);
-  drop(f.prev);
-  f.kind = DepKind::none;
+  touched_.reserve(touched_.size() + 1);  // may throw before anything changes
+  touched_.push_back(&f);
   f.epoch = epoch_;
+}
+
+// Software-pipelined: fragments are fetched kAhead steps before their tasks,
+// and tasks kAhead steps before they are released.
+void DepDomain::drop_touched() noexcept {
+  constexpr std::size_t kAhead = 8;
+  const std::size_t n = touched_.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i + 2 * kAhead < n) {
+      const char* next = reinterpret_cast<const char*>(touched_[i + 2 * kAhead]);
+      __builtin_prefetch(next);
+      __builtin_prefetch(next + 64);
+    }
+    if (i + kAhead < n) {
+      const Fragment& soon = *touched_[i + kAhead];
+      for (Task* t : soon.cur.tasks) prefetch_for_release(t);
+      for (Task* t : soon.prev.tasks) prefetch_for_release(t);
+    }
+    Fragment& f = *touched_[i];
+    drop(f.cur);
+    drop(f.prev);
+    f.kind = DepKind::none;
+  }
+  touched_.clear();
 }
 
 void DepDomain::apply(Fragment& f, Task* t, DepKind kind, CommutativeToken*& access_token) {
@@ -162,14 +187,12 @@ void DepDomain::drop(Group& g) noexcept {
 void DepDomain::reset() noexcept {
   constexpr std::size_t kKeepFragments = std::size_t(1) << 16;
   if (frags_.size() > kKeepFragments) return clear();
+  drop_touched();
   if (++epoch_ == 0) clear();  // wrapped: a fragment might match a stale epoch
 }
 
 void DepDomain::clear() noexcept {
-  for (auto& [start, f] : frags_) {
-    drop(f.cur);
-    drop(f.prev);
-  }
+  drop_touched();
   frags_.clear();
   by_start_.clear();
 }

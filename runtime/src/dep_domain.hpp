@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <map>
 #include <memory_resource>
+#include <vector>
 
 #include "address_index.hpp"
 #include "small_vector.hpp"
@@ -37,10 +38,10 @@ class DepDomain {
   void clear() noexcept;
   // The same, but keeps the fragments when there are few, so an iterative
   // code that touches the same data every iteration finds them again on the
-  // exact-address path instead of rebuilding them. Their history is dropped
-  // lazily: reset() only starts a new epoch, and a fragment from an older one
-  // is emptied when next used. So the taskwait costs O(1) instead of a walk
-  // over every fragment while the other workers idle.
+  // exact-address path instead of rebuilding them. Only the fragments used
+  // since the last reset hold tasks; reset() drops those in one pass that
+  // prefetches ahead, so the misses on finished tasks overlap instead of
+  // stalling the creation of the next iteration's tasks one by one.
   void reset() noexcept;
   std::size_t fragment_count() const noexcept { return frags_.size(); }
 
@@ -52,7 +53,7 @@ class DepDomain {
   struct Fragment {
     std::uintptr_t end = 0;
     DepKind kind = DepKind::none;
-    std::uint32_t epoch = 0;  // reset() count when last used (see refresh)
+    std::uint32_t epoch = 0;  // reset() count when last used; current: in touched_
     Group cur;
     Group prev;
   };
@@ -61,7 +62,8 @@ class DepDomain {
   Map::iterator first_at_or_after(std::uintptr_t start);
   Map::iterator emplace(Map::iterator hint, std::uintptr_t start, Fragment f);
   void split(Map::iterator it, std::uintptr_t at);
-  void refresh(Fragment& f) noexcept;
+  void refresh(Fragment& f);
+  void drop_touched() noexcept;
   void apply(Fragment& f, Task* t, DepKind kind, CommutativeToken*& access_token);
   static void append(Group& g, Task* t);
   static Group copy(const Group& g);
@@ -71,6 +73,8 @@ class DepDomain {
   Map frags_{&pool_};
   AddressIndex<Fragment> by_start_;  // start -> fragment, for the exact fast path
   std::uint32_t epoch_ = 0;          // bumped by reset()
+  // Fragments used in this epoch: the only ones holding tasks.
+  std::vector<Fragment*> touched_;
 };
 
 }  // namespace joule::rt

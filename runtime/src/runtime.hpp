@@ -132,6 +132,7 @@ class Runtime {
       idle_.wake_after_publish(n);
   }
   void record_exception(Task* parent, std::exception_ptr e, std::uint32_t suppressed);
+  void release_successors(Task* t, ThreadContext& ctx);
   void throttle(ThreadContext& ctx);
   std::int64_t in_flight() const noexcept;
   void count_created(ThreadContext& ctx) noexcept;

@@ -21,7 +21,12 @@ bool included(const Task* t) {
 constexpr int kBatch = 16;
 
 // Swaps the registration guard for the real edge count; true if ready now.
+// Without edges no other thread can touch preds: a plain store will do.
 bool drop_guard(Task* t) {
+  if (t->pred_edges == 0) {
+    t->preds.store(0, std::memory_order_relaxed);
+    return true;
+  }
   const std::int32_t delta = t->pred_edges - kPredBias;
   return t->preds.fetch_add(delta, std::memory_order_acq_rel) + delta == 0;
 }
@@ -66,6 +71,7 @@ void Runtime::add_dep(Task* t, int kind, const void* addr, std::size_t bytes) {
   const auto k = kind == JOULE_DEP_REDUCTION ? DepKind::commutative : static_cast<DepKind>(kind);
   Task* parent = t->parent;
   if (!parent->domain) parent->domain = new DepDomain();
+  t->flags |= task_flag::tracked;
   parent->domain->add(t, k, start, start + bytes);
 }
 
@@ -118,7 +124,7 @@ void Runtime::submit_spread(Task* const* tasks, int n) {
     if (!drop_guard(t)) continue;  // cannot happen without edges; kept for symmetry
     target = (target + 1) % workers;
     if (target == me && workers > 1) target = (target + 1) % workers;
-    scheduler_->push(t, target);
+    scheduler_->push_for(t, target);
     ++pushed;
   }
   flush_private(ctx);
@@ -260,33 +266,7 @@ void Runtime::complete(Task* t, ThreadContext& ctx) {
       delete t->domain;
       t->domain = nullptr;
     }
-    t->lock.lock();
-    t->finished.store(true, std::memory_order_release);
-    SmallVector<Task*, 4> successors(std::move(t->successors));
-    t->lock.unlock();
-
-    Task* ready[kBatch];
-    int n = 0;
-    // Only a policy that follows data reads data_home: the others are spared
-    // the store to another line of the successor.
-    const int me = follows_data_ && ctx.worker ? ctx.worker->index() : -1;
-    for (Task* tagged : successors) {
-      Task* s = untag(tagged);
-      // Published to whoever queues s by the acq_rel decrement below.
-      if (tagged != s && me >= 0) s->data_home.store(std::int16_t(me), std::memory_order_relaxed);
-      const bool creator_runs = s->creator_runs;  // s is not ours to touch after the decrement
-      if (s->preds.fetch_sub(1, std::memory_order_acq_rel) != 1) continue;
-      if (creator_runs) {
-        idle_.wake_all();  // its creator is waiting for it (and may free it at once)
-        continue;
-      }
-      ready[n++] = s;
-      if (n == kBatch) {
-        make_ready(ready, n, ctx);
-        n = 0;
-      }
-    }
-    if (n) make_ready(ready, n, ctx);
+    if (t->has(task_flag::tracked)) release_successors(t, ctx);
 
     Task* parent = t->parent;
     if (t->exception) record_exception(parent, t->exception, t->suppressed);
@@ -304,6 +284,38 @@ void Runtime::complete(Task* t, ThreadContext& ctx) {
     if (left == kWaitBase) idle_.wake_all();
     return;
   }
+}
+
+// Publishes that t finished (a task registered later will not wait for it)
+// and queues the successors whose last predecessor it was.
+void Runtime::release_successors(Task* t, ThreadContext& ctx) {
+  t->lock.lock();
+  t->finished.store(true, std::memory_order_release);
+  SmallVector<Task*, 4> successors(std::move(t->successors));
+  t->lock.unlock();
+
+  Task* ready[kBatch];
+  int n = 0;
+  // Only a policy that follows data reads data_home: the others are spared
+  // the store to another line of the successor.
+  const int me = follows_data_ && ctx.worker ? ctx.worker->index() : -1;
+  for (Task* tagged : successors) {
+    Task* s = untag(tagged);
+    // Published to whoever queues s by the acq_rel decrement below.
+    if (tagged != s && me >= 0) s->data_home.store(std::int16_t(me), std::memory_order_relaxed);
+    const bool creator_runs = s->creator_runs;  // s is not ours to touch after the decrement
+    if (s->preds.fetch_sub(1, std::memory_order_acq_rel) != 1) continue;
+    if (creator_runs) {
+      idle_.wake_all();  // its creator is waiting for it (and may free it at once)
+      continue;
+    }
+    ready[n++] = s;
+    if (n == kBatch) {
+      make_ready(ready, n, ctx);
+      n = 0;
+    }
+  }
+  if (n) make_ready(ready, n, ctx);
 }
 
 // A pinned keyed task (iterative energy policy) belongs to its key's worker;

@@ -114,6 +114,10 @@ void TaskPool::push_remote(FreeBlock* head, FreeBlock* tail) noexcept {
 }
 
 void release(Task* t) noexcept {
+  // No dependency domain ever held an untracked task: this is its only
+  // reference, and nobody else can be counting.
+  if (!t->has(task_flag::tracked) && t->refs.load(std::memory_order_relaxed) == 1)
+    return TaskPool::destroy_task(t);
   if (t->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) TaskPool::destroy_task(t);
 }
 

@@ -1,8 +1,10 @@
-// work-stealing: a deque per worker, each its own shard (own lock in
-// SyncScheduler). A worker pushes and pops at the back of its own deque
-// (depth-first, cache-warm) and steals from the front of the others' (the
-// oldest, usually largest, work). Tasks with an affinity key go to the deque
-// of worker key % n, so iterative codes keep data on one core.
+// work-stealing: a deque per worker, each its own shard. A worker pushes and
+// pops at the back of its own deque (depth-first, cache-warm) and steals from
+// the front of the others' (the oldest, usually largest, work). The worker's
+// own end is SyncScheduler's lock-free OwnerDeque; this ring holds what other
+// threads push to the shard (affinity keys, external threads). A task with
+// an affinity key goes to worker key % n, so iterative codes keep data on
+// one core.
 #include "policy_registry.hpp"
 #include "task_ring.hpp"
 
@@ -15,6 +17,7 @@ class WorkStealing final : public ReadyQueue {
   Task* pop(int) override { return deque_.pop_back(); }
   Task* steal(int) override { return deque_.pop_front(); }
   bool sharded() const override { return true; }
+  bool owner_deque() const override { return true; }
   int home_shard(const Task* t, int worker, int shards) const override {
     if (t->affinity != JOULE_NO_AFFINITY) return int(t->affinity % unsigned(shards));
     return worker;

@@ -28,6 +28,12 @@ class ReadyQueue {
   // The owner calls push/pop on its shard; other threads call steal.
   virtual bool sharded() const { return false; }
   virtual Task* steal(int thief) { return pop(thief); }
+  // The policy is exactly a deque (owner: newest first; thieves: oldest
+  // first) and keeps a task without an affinity key with the worker that
+  // made it ready. SyncScheduler then keeps a worker's own pushes in a
+  // lock-free OwnerDeque beside the policy, which only holds what other
+  // threads push.
+  virtual bool owner_deque() const { return false; }
   // Tasks go where their data is (Task::data_home): the engine then keeps a
   // released task as its immediate successor only when it is home.
   virtual bool follows_data() const { return false; }

@@ -12,10 +12,14 @@ SyncScheduler::SyncScheduler(const std::function<std::unique_ptr<ReadyQueue>()>&
   sharded_ = first->sharded();
   batchable_ = first->batchable();
   follows_data_ = first->follows_data();
+  owner_deque_ = sharded_ && first->owner_deque();
   shard_count_ = sharded_ ? std::max(shards, 1) : 1;
   shards_ = std::make_unique<Shard[]>(std::size_t(shard_count_));
   shards_[0].queue = std::move(first);
   for (int i = 1; i < shard_count_; ++i) shards_[i].queue = make();
+  if (owner_deque_)
+    for (int i = 0; i < shard_count_; ++i)
+      shards_[i].own = std::make_unique<OwnerDeque>(shards_[i].lock);
 }
 
 int SyncScheduler::shard_of(const Task* t, int worker) {
@@ -32,7 +36,17 @@ int SyncScheduler::shard_of(const Task* t, int worker) {
 }
 
 void SyncScheduler::push(Task* t, int worker) {
-  Shard& s = shards_[shard_of(t, worker)];
+  if (stays_with(t, worker)) return shards_[worker].own->push(t);
+  const int home = shard_of(t, worker);
+  if (owner_deque_ && home == worker && !pins(t)) return shards_[home].own->push(t);
+  push_locked_counted(shards_[home], t, worker);
+}
+
+void SyncScheduler::push_for(Task* t, int worker) {
+  push_locked_counted(shards_[shard_of(t, worker)], t, worker);
+}
+
+void SyncScheduler::push_locked_counted(Shard& s, Task* t, int worker) {
   std::lock_guard guard(s.lock);
   if (!push_locked(s, t, worker)) s.size.fetch_add(1, std::memory_order_seq_cst);
 }
@@ -50,8 +64,16 @@ bool SyncScheduler::push_locked(Shard& s, Task* t, int worker) {
 // Consecutive tasks for the same shard are pushed under one lock.
 void SyncScheduler::push_many(Task* const* tasks, int n, int worker) {
   for (int i = 0; i < n;) {
+    if (stays_with(tasks[i], worker)) {
+      shards_[worker].own->push(tasks[i++]);
+      continue;
+    }
     const int home = shard_of(tasks[i], worker);
     Shard& s = shards_[home];
+    if (owner_deque_ && home == worker && !pins(tasks[i])) {
+      s.own->push(tasks[i++]);
+      continue;
+    }
     int pushed = 0;
     std::lock_guard guard(s.lock);
     do {
@@ -75,11 +97,26 @@ int SyncScheduler::take_pinned(Shard& s, Task** out, int max) {
   return n;
 }
 
-// From one's own shard a worker takes more than one task only when the shard
-// is long (a quarter of it per worker at most); a thief takes up to half.
+// The owner's lock-free end first: its own newest task, or a thief's claim
+// on the oldest; then what other threads pushed to the shard.
 int SyncScheduler::take(Shard& s, int worker, Task** out, int max, bool steal) {
+  if (s.own && !steal)
+    if (Task* t = s.own->pop()) {
+      out[0] = t;
+      return 1;
+    }
+  if (s.own && steal && s.own->size() > 0) {
+    std::lock_guard guard(s.lock);
+    if (int n = s.own->steal(out, max)) return n;
+  }
   if (s.size.load(std::memory_order_relaxed) == 0) return 0;
   std::lock_guard guard(s.lock);
+  return take_locked(s, worker, out, max, steal);
+}
+
+// From one's own shard a worker takes more than one task only when the shard
+// is long (a quarter of it per worker at most); a thief takes up to half.
+int SyncScheduler::take_locked(Shard& s, int worker, Task** out, int max, bool steal) {
   std::int64_t take = 1;
   if (max > 1 && batchable_) {
     const std::int64_t size = s.size.load(std::memory_order_relaxed);
@@ -113,28 +150,26 @@ int SyncScheduler::pop_batch(int worker, Task** out, int max) {
   for (int i = 0; i < shard_count_; ++i) {
     const int victim = (start + i) % shard_count_;
     if (victim == worker) continue;
-    const std::int64_t size = shards_[victim].size.load(std::memory_order_relaxed);
+    const std::int64_t size = shards_[victim].ready();
     if (size >= full) return take(shards_[victim], worker, out, max, true);
     if (size > 0 && partial < 0) partial = victim;
   }
   if (partial < 0) return 0;
   Shard& s = shards_[partial];
-  for (int spin = 0; spin < kStealPatience && s.size.load(std::memory_order_relaxed) < full; ++spin)
-    rt::cpu_relax();
+  for (int spin = 0; spin < kStealPatience && s.ready() < full; ++spin) rt::cpu_relax();
   return take(s, worker, out, max, true);
 }
 
 std::int64_t SyncScheduler::size() const noexcept {
   std::int64_t total = 0;
   for (int i = 0; i < shard_count_; ++i)
-    total += shards_[i].size.load(std::memory_order_seq_cst) +
-             shards_[i].pinned_size.load(std::memory_order_seq_cst);
+    total += shards_[i].ready() + shards_[i].pinned_size.load(std::memory_order_seq_cst);
   return total;
 }
 
 std::int64_t SyncScheduler::available_to(int worker) const noexcept {
   std::int64_t total = 0;
-  for (int i = 0; i < shard_count_; ++i) total += shards_[i].size.load(std::memory_order_seq_cst);
+  for (int i = 0; i < shard_count_; ++i) total += shards_[i].ready();
   if (worker >= 0 && worker < shard_count_)
     total += shards_[worker].pinned_size.load(std::memory_order_seq_cst);
   return total;
@@ -144,7 +179,7 @@ std::int64_t SyncScheduler::size_of(int worker) const noexcept {
   if (!sharded_) return size();
   if (worker < 0 || worker >= shard_count_) return 0;
   const Shard& s = shards_[worker];
-  return s.size.load(std::memory_order_relaxed) + s.pinned_size.load(std::memory_order_relaxed);
+  return s.ready() + s.pinned_size.load(std::memory_order_relaxed);
 }
 
 }  // namespace joule::sched

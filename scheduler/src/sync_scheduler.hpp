@@ -1,9 +1,10 @@
 // The locks around a ReadyQueue policy. All synchronisation of the ready
 // queues lives here. A plain policy is one shard behind one lock; a sharded
 // policy (work-stealing) gets one shard per worker, each with its own lock
-// and count, so a worker's own pushes and pops touch only its own lines and
-// thieves take half a victim's shard at a time. The atomic counts let idle
-// workers poll without any lock.
+// and count, and thieves take half a victim's shard at a time. When the
+// policy is a plain deque (ReadyQueue::owner_deque) a worker's own pushes and
+// pops go to a lock-free OwnerDeque and never touch a line a thief writes.
+// The atomic counts let idle workers poll without any lock.
 #pragma once
 
 #include <atomic>
@@ -12,6 +13,7 @@
 #include <memory>
 
 #include "affinity_map.hpp"
+#include "owner_deque.hpp"
 #include "ready_queue.hpp"
 #include "spin_lock.hpp"
 #include "task_list.hpp"
@@ -25,7 +27,10 @@ class SyncScheduler {
   // workers: those the process owns (affinity keys map onto them).
   SyncScheduler(const std::function<std::unique_ptr<ReadyQueue>()>& make, int shards, int workers);
 
+  // worker: the calling thread's worker index (-1: not a worker).
   void push(Task* t, int worker);
+  // Queues t where `worker` would have, from a thread that is not `worker`.
+  void push_for(Task* t, int worker);
   void push_many(Task* const* tasks, int n, int worker);
   Task* pop(int worker) {
     Task* t = nullptr;
@@ -60,11 +65,23 @@ class SyncScheduler {
     // Pinned keyed tasks (see set_affinity_map): only the owner takes them.
     std::atomic<std::int64_t> pinned_size{0};
     TaskList pinned;
+    // The owner's lock-free end (owner_deque policies only).
+    std::unique_ptr<OwnerDeque> own;
+    std::int64_t ready() const noexcept {
+      return size.load(std::memory_order_seq_cst) + (own ? own->size() : 0);
+    }
   };
   // Pauses a thief waits for a one-task shard to grow (see pop_batch).
   static constexpr int kStealPatience = 64;
   int shard_of(const Task* t, int worker);
   int take(Shard& s, int worker, Task** out, int max, bool steal);
+  int take_locked(Shard& s, int worker, Task** out, int max, bool steal);
+  void push_locked_counted(Shard& s, Task* t, int worker);
+  // A plain deque keeps an unkeyed task with the worker that made it ready
+  // (ReadyQueue::owner_deque): the common case, decided without asking.
+  bool stays_with(const Task* t, int worker) const noexcept {
+    return owner_deque_ && t->affinity == JOULE_NO_AFFINITY && worker >= 0 && worker < shard_count_;
+  }
   bool pins(const Task* t) const noexcept {
     return map_ && sharded_ && t->affinity != JOULE_NO_AFFINITY && map_->pinned();
   }
@@ -77,6 +94,7 @@ class SyncScheduler {
   bool sharded_ = false;
   bool batchable_ = true;
   bool follows_data_ = false;
+  bool owner_deque_ = false;
   const int workers_;
   std::atomic<unsigned> next_external_{0};
   const rt::AffinityMap* map_ = nullptr;

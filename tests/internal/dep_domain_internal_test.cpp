@@ -199,25 +199,38 @@ TEST_F(DepDomainTest, ClearDropsEveryReference) {
   EXPECT_EQ(domain_.fragment_count(), 0u);
 }
 
-// reset() (taskwait) keeps the fragments but forgets their history lazily: a
+// reset() (taskwait) keeps the fragments but drops their history at once: a
 // later access to the same bytes, exact or partial, follows none of the
-// earlier tasks, and the references are dropped when a fragment is reused.
-TEST_F(DepDomainTest, ResetForgetsHistoryWhenAFragmentIsReused) {
+// earlier tasks, and no earlier task is held any more.
+TEST_F(DepDomainTest, ResetForgetsHistoryButKeepsFragments) {
   Task* a = access(DepKind::out, 0, 10);
   Task* b = access(DepKind::out, 20, 30);
   const std::size_t kept = domain_.fragment_count();
   domain_.reset();
   EXPECT_EQ(domain_.fragment_count(), kept);
+  EXPECT_EQ(a->refs.load(), 1);
+  EXPECT_EQ(b->refs.load(), 1);
   Task* exact = access(DepKind::inout, 0, 10);
   EXPECT_EQ(preds(exact), 0);
-  EXPECT_EQ(a->refs.load(), 1);                 // dropped on reuse
-  EXPECT_GT(b->refs.load(), 1);                 // not reused yet: still held
-  Task* partial = access(DepKind::in, 25, 40);  // splits b's stale fragment
+  Task* partial = access(DepKind::in, 25, 40);  // splits b's old fragment
   EXPECT_EQ(preds(partial), 0);
   Task* after = access(DepKind::inout, 20, 30);  // history of this epoch only
   EXPECT_TRUE(follows(after, partial));
   EXPECT_FALSE(follows(after, b));
-  EXPECT_EQ(b->refs.load(), 1);
+  EXPECT_GT(exact->refs.load(), 1);  // this epoch's tasks are held
+}
+
+// Fragments used in several epochs are dropped once per reset, whichever way
+// they came back (exact reuse, a split, a new gap).
+TEST_F(DepDomainTest, EveryEpochReleasesWhatItHeld) {
+  std::vector<Task*> held;
+  for (int epoch = 0; epoch < 4; ++epoch) {
+    held.push_back(access(DepKind::inout, 0, 10));
+    held.push_back(access(DepKind::in, 5, 15 + epoch));
+    held.push_back(access(DepKind::in, 100 + epoch, 120));
+    domain_.reset();
+    for (Task* t : held) EXPECT_EQ(t->refs.load(), 1);
+  }
 }
 
 }  // namespace

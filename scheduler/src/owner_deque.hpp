@@ -1,0 +1,123 @@
+// A worker's own deque of ready tasks, with a lock-free owner end. The owner
+// pushes and pops at the back with plain stores and one fence; thieves take
+// from the front, one thief at a time (the caller holds the shard's lock).
+// This is the THE protocol of Cilk-5: the owner publishes its new back before
+// reading the front, a thief publishes its new front before reading the back,
+// and a fence on each side guarantees at least one of them sees the other;
+// a conflict over the last tasks is settled under the lock. The owner never
+// touches a line a thief writes on its own push and pop, which is what lets
+// a producer stream tasks while another worker steals them.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+
+#include "spin_lock.hpp"
+#include "task.hpp"
+
+namespace joule::sched {
+
+class OwnerDeque {
+ public:
+  // Most tasks one steal may take; the owner keeps this many slots spare so
+  // that a thief still reading what it claimed is never overwritten.
+  static constexpr std::int64_t kMaxSteal = 64;
+
+  explicit OwnerDeque(rt::SpinLock& lock) : lock_(lock) { grow(kInitial); }
+
+  // Tasks in the deque (a snapshot; may be briefly off by one while the
+  // owner and a thief race for the last task).
+  std::int64_t size() const noexcept {
+    const std::int64_t n =
+        tail_.load(std::memory_order_seq_cst) - head_.load(std::memory_order_seq_cst);
+    return n > 0 ? n : 0;
+  }
+
+  // Owner only. The seq_cst store orders the push before the caller's check
+  // for sleeping workers (Idle::wake_after_publish).
+  void push(rt::Task* t) {
+    const std::int64_t tail = tail_.load(std::memory_order_relaxed);
+    // The front only moves forward (beyond a thief's own claim, which the
+    // margin covers), so a stale copy errs on the side of "full" and the
+    // thieves' line is read only when the deque looks nearly full.
+    if (tail - head_seen_ + kMaxSteal >= capacity_) {
+      head_seen_ = head_.load(std::memory_order_acquire);
+      if (tail - head_seen_ + kMaxSteal >= capacity_) {
+        std::lock_guard guard(lock_);
+        grow(capacity_ * 2);
+      }
+    }
+    slot(tail).store(t, std::memory_order_relaxed);
+    tail_.store(tail + 1, std::memory_order_seq_cst);
+  }
+
+  // Owner only: the newest task, or nullptr.
+  rt::Task* pop() {
+    const std::int64_t tail = tail_.load(std::memory_order_relaxed) - 1;
+    tail_.store(tail, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (head_.load(std::memory_order_relaxed) <= tail)
+      return slot(tail).load(std::memory_order_relaxed);
+    // Empty, or a thief is claiming the last tasks: settle it under the lock.
+    tail_.store(tail + 1, std::memory_order_relaxed);
+    std::lock_guard guard(lock_);
+    return pop_locked();
+  }
+
+  // A thief, holding the lock: up to `max` of the oldest tasks into out,
+  // never more than half of what is there (at least one). Returns how many.
+  int steal(rt::Task** out, int max) {
+    const std::int64_t head = head_.load(std::memory_order_relaxed);
+    std::int64_t n = tail_.load(std::memory_order_acquire) - head;
+    if (n <= 0) return 0;
+    n = std::min<std::int64_t>({n > 1 ? n / 2 : 1, max, kMaxSteal});
+    head_.store(head + n, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    const std::int64_t tail = tail_.load(std::memory_order_acquire);
+    if (head + n > tail) {  // the owner popped into our claim: keep what is left
+      n = tail > head ? tail - head : 0;
+      head_.store(head + n, std::memory_order_relaxed);
+    }
+    for (std::int64_t i = 0; i < n; ++i) out[i] = slot(head + i).load(std::memory_order_relaxed);
+    return int(n);
+  }
+
+ private:
+  static constexpr std::int64_t kInitial = 256;
+
+  std::atomic<rt::Task*>& slot(std::int64_t i) const noexcept {
+    return slots_[i & (capacity_ - 1)];
+  }
+
+  // Under the lock: thieves are out, only the owner can move the back.
+  rt::Task* pop_locked() {
+    const std::int64_t tail = tail_.load(std::memory_order_relaxed) - 1;
+    if (head_.load(std::memory_order_relaxed) > tail) return nullptr;
+    tail_.store(tail, std::memory_order_relaxed);
+    return slot(tail).load(std::memory_order_relaxed);
+  }
+
+  // Under the lock (or before any thief can see the deque).
+  void grow(std::int64_t capacity) {
+    auto bigger = std::make_unique<std::atomic<rt::Task*>[]>(std::size_t(capacity));
+    const std::int64_t head = head_.load(std::memory_order_relaxed);
+    const std::int64_t tail = tail_.load(std::memory_order_relaxed);
+    for (std::int64_t i = head; i < tail; ++i)
+      bigger[i & (capacity - 1)].store(slot(i).load(std::memory_order_relaxed),
+                                       std::memory_order_relaxed);
+    slots_ = std::move(bigger);
+    capacity_ = capacity;
+  }
+
+  alignas(64) std::atomic<std::int64_t> head_{0};  // written by thieves, under the lock
+  alignas(64) std::atomic<std::int64_t> tail_{0};  // written by the owner
+  std::int64_t head_seen_ = 0;                     // owner's last read of head_
+  std::int64_t capacity_ = 0;                      // a power of two
+  std::unique_ptr<std::atomic<rt::Task*>[]> slots_;
+  rt::SpinLock& lock_;
+};
+
+}  // namespace joule::sched
