@@ -4,6 +4,7 @@
 #include <new>
 #include <string>
 
+#include "card_internal.hpp"
 #include "joule/joule.h"
 #include "joule/joule.hpp"
 #include "runtime.hpp"
@@ -57,7 +58,10 @@ int joule_init_with(const char* const* keys, const char* const* values, size_t n
 }
 
 int joule_finalize(void) {
-  return guarded([] { joule::rt::Runtime::stop(); });
+  return guarded([] {
+    joule::rt::Runtime::stop();
+    joule::rt::card_after_stop();  // results kept on the card come home
+  });
 }
 
 int joule_task_create(joule_task_fn_t fn, size_t args_size, const joule_task_options_t* opts,
@@ -74,14 +78,19 @@ int joule_task_create(joule_task_fn_t fn, size_t args_size, const joule_task_opt
 // out-of-range enum value is undefined in C++; add_dep rejects it.
 int joule_task_add_dep(joule_task_t* task, int kind, const void* addr, size_t bytes) {
   if (!task) return invalid("joule_task_add_dep: task is NULL");
-  return guarded([&] { joule::rt::Runtime::get().add_dep(to_rt(task), kind, addr, bytes); });
+  return guarded([&] {
+    joule::rt::Runtime::get().add_dep(to_rt(task), kind, addr, bytes);
+    joule::rt::card_watch_host_task(to_rt(task), kind, addr, bytes);
+  });
 }
 
 int joule_task_add_deps(joule_task_t* task, const joule_dep_t* deps, size_t n) {
   if (!task || (n && !deps)) return invalid("joule_task_add_deps: task or deps is NULL");
   return guarded([&] {
-    for (size_t i = 0; i < n; ++i)
+    for (size_t i = 0; i < n; ++i) {
       joule::rt::Runtime::get().add_dep(to_rt(task), deps[i].kind, deps[i].addr, deps[i].bytes);
+      joule::rt::card_watch_host_task(to_rt(task), deps[i].kind, deps[i].addr, deps[i].bytes);
+    }
   });
 }
 
@@ -92,11 +101,22 @@ int joule_task_submit(joule_task_t* task) {
 
 int joule_task_discard(joule_task_t* task) {
   if (!task) return invalid("joule_task_discard: task is NULL");
-  return guarded([&] { joule::rt::Runtime::get().discard(to_rt(task)); });
+  return guarded([&] {
+    joule::rt::card_unwatch(to_rt(task));
+    joule::rt::Runtime::get().discard(to_rt(task));
+  });
 }
 
 int joule_taskwait(void) {
-  return guarded([] { joule::rt::Runtime::get().taskwait(); });
+  return guarded([] {
+    try {
+      joule::rt::Runtime::get().taskwait();
+    } catch (...) {
+      joule::rt::card_after_failed_taskwait();
+      throw;
+    }
+    joule::rt::card_after_taskwait();  // results kept on the card come home
+  });
 }
 
 int joule_taskwait_on(const joule_dep_t* deps, size_t n) {
@@ -106,6 +126,7 @@ int joule_taskwait_on(const joule_dep_t* deps, size_t n) {
     for (size_t i = 0; i < n; ++i)
       v.push_back({static_cast<joule::dep_kind>(deps[i].kind), deps[i].addr, deps[i].bytes});
     joule::rt::Runtime::get().taskwait_on(v.data(), v.size());
+    joule::rt::card_after_taskwait_on(v.data(), v.size());
   });
 }
 

@@ -1,6 +1,7 @@
 // The exported C++ entry points behind joule.hpp's templates.
 #include <limits>
 
+#include "card_internal.hpp"
 #include "joule/joule.hpp"
 #include "runtime.hpp"
 
@@ -22,20 +23,33 @@ void task_add_deps(task* t, const dep* deps, std::size_t n) {
   rt::Runtime& r = rt::Runtime::get();
   for (std::size_t i = 0; i < n; ++i)
     r.add_dep(to_rt(t), static_cast<int>(deps[i].kind), deps[i].addr, deps[i].bytes);
+  rt::card_watch_host_task(to_rt(t), deps, n);
 }
 
 void task_submit(task* t) { rt::Runtime::get().submit(to_rt(t)); }
 
 void task_discard(task* t) noexcept {
   try {
+    rt::card_unwatch(to_rt(t));
     rt::Runtime::get().discard(to_rt(t));
   } catch (...) {
   }
 }
 
-void taskwait() { rt::Runtime::get().taskwait(); }
+void taskwait() {
+  try {
+    rt::Runtime::get().taskwait();
+  } catch (...) {
+    rt::card_after_failed_taskwait();  // what did finish still comes home
+    throw;
+  }
+  rt::card_after_taskwait();  // results kept on the card come home
+}
 
-void taskwait_on(const dep* deps, std::size_t n) { rt::Runtime::get().taskwait_on(deps, n); }
+void taskwait_on(const dep* deps, std::size_t n) {
+  rt::Runtime::get().taskwait_on(deps, n);
+  rt::card_after_taskwait_on(deps, n);
+}
 
 void taskloop(loop_fn fn, void* ctx, std::int64_t begin, std::int64_t end, std::int64_t grainsize,
               const task_options& opts) {
@@ -47,7 +61,10 @@ void runtime_start(const std::pair<std::string, std::string>* settings, std::siz
   rt::Runtime::start(s);
 }
 
-void runtime_stop() { rt::Runtime::stop(); }
+void runtime_stop() {
+  rt::Runtime::stop();
+  rt::card_after_stop();
+}
 
 std::size_t checked_bytes(std::size_t count, std::size_t elem_size) {
   if (elem_size != 0 && count > std::numeric_limits<std::size_t>::max() / elem_size)

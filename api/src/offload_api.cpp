@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "card_internal.hpp"
 #include "device.hpp"
 #include "joule/offload.hpp"
 #include "kernel_context.hpp"
@@ -29,7 +30,8 @@ std::string card_key(const Config::Card& c) {
 }
 
 void stop_card_at_exit() {
-  Runtime::stop();  // its card tasks finish first
+  Runtime::stop();    // its card tasks finish first
+  card_after_stop();  // results still on the card come home
   std::lock_guard lk(g_card_mutex);
   delete g_card;
   g_card = nullptr;
@@ -75,6 +77,7 @@ std::unique_ptr<Observer> start_card(const Config& cfg) {
   const std::string key = card_key(cfg.card);
   const bool keep = cfg.card.mode == "emulated" && g_card && g_card->alive() && key == g_card_key;
   if (!keep) {
+    card_coherence().clear();  // what the old card held is gone with it
     delete g_card;
     g_card = nullptr;
   }
@@ -86,6 +89,11 @@ std::unique_ptr<Observer> start_card(const Config& cfg) {
     (void)registered;
   }
   return nullptr;
+}
+
+offload::Device* current_card() {
+  std::lock_guard lk(g_card_mutex);
+  return g_card;
 }
 
 }  // namespace joule::rt
@@ -100,10 +108,57 @@ void card_parallel_for(void* ctx, loop_fn fn, void* arg, std::int64_t lo, std::i
   static_cast<offload::KernelContext*>(ctx)->parallel_for(fn, arg, lo, hi);
 }
 
+namespace {
+// device(host) with explicit copies: the host's memory must be current.
+void host_copies(const copy_region* copies, std::size_t n) {
+  offload::Device* card = rt::current_card();
+  if (!card || !n || !rt::card_coherence().active()) return;
+  std::vector<offload::Use> uses;
+  for (std::size_t i = 0; i < n; ++i) {
+    const int d = int(copies[i].dir);
+    uses.push_back({copies[i].addr, copies[i].bytes, (d & 1) != 0, (d & 2) != 0});
+  }
+  rt::card_coherence().host_access(*card, uses);
+}
+}  // namespace
+
+namespace {
+// Launches l on the card and completes the current task when the card
+// reports back; the record of which copies are current follows the launch.
+void launch_card_task(offload::Device& card, offload::Launch& l) {
+  offload::Coherence& coh = rt::card_coherence();
+  coh.begin_card_task(l.regions);  // copy in only what is stale on the card
+  rt::Runtime& r = rt::Runtime::get();
+  rt::Task* t = r.context().current;
+  if (!r.hold_completion(t)) {  // runs inline: wait here
+    try {
+      card.launch(l).wait();
+    } catch (...) {
+      coh.end_card_task(l.regions, true);
+      throw;
+    }
+    coh.end_card_task(l.regions, false);
+    return;
+  }
+  try {
+    // Before release_hold: a taskwait that sees the task done sees its writes recorded.
+    card.submit(l, [&r, &coh, t, regions = l.regions](std::exception_ptr e) {
+      coh.end_card_task(regions, e != nullptr);
+      r.release_hold(t, std::move(e));
+    });
+  } catch (...) {
+    coh.end_card_task(l.regions, true);
+    r.release_hold(t, nullptr);
+    throw;
+  }
+}
+}  // namespace
+
 void card_run(int device, card_fn fn, const void* args, std::size_t size, std::size_t align,
               const dep* deps, std::size_t ndeps, bool copy_deps, const copy_region* copies,
               std::size_t ncopies) {
   if (device == int(joule::device::host)) {
+    host_copies(copies, ncopies);  // its dependencies were handled when it was spawned
     rt::HostContext ctx;
     fn(const_cast<void*>(args), &ctx);
     return;
@@ -117,26 +172,11 @@ void card_run(int device, card_fn fn, const void* args, std::size_t size, std::s
       rt::add_region(l, deps[i].addr, deps[i].bytes, rt::dep_dir(deps[i].kind));
   for (std::size_t i = 0; i < ncopies; ++i)
     rt::add_region(l, copies[i].addr, copies[i].bytes, int(copies[i].dir));
-  offload::Device* card;
-  {
-    std::lock_guard lk(rt::g_card_mutex);
-    card = rt::g_card;
-  }
+  offload::Device* card = rt::current_card();
   if (!card)
     throw error(JOULE_ERR_STATE,
                 "joule: a task for device(mic) but no card (set JOULE_CARD=emulated)");
-  rt::Runtime& r = rt::Runtime::get();
-  rt::Task* t = r.context().current;
-  if (!r.hold_completion(t)) {  // runs inline: wait here
-    card->launch(l).wait();
-    return;
-  }
-  try {
-    card->submit(l, [&r, t](std::exception_ptr e) { r.release_hold(t, std::move(e)); });
-  } catch (...) {
-    r.release_hold(t, nullptr);
-    throw;
-  }
+  launch_card_task(*card, l);
 }
 
 }  // namespace joule::detail
@@ -150,6 +190,10 @@ card_energy card_status() {
   const offload::DeviceEnergy e = rt::g_card->energy();
   out = {e.seconds,       e.joules,     e.busy_core_s, e.busy_thread_s,   e.bytes_to_card,
          e.bytes_to_host, e.transfer_s, e.launches,    rt::g_card->pid(), rt::g_card->alive()};
+  const offload::CoherenceStats s = rt::card_coherence().stats();
+  out.copies_in = s.copies_in;
+  out.resident_hits = s.resident_hits;
+  out.copies_back = s.copies_back;
   return out;
 }
 

@@ -227,6 +227,12 @@ class Builder {
       if (c.dir.kind != DirKind::Task || c.begin != pending_next_) {
         target_without_task();
       } else {
+        // Diagnostics about the target's device clause point into the target's pragma.
+        device_from_target_.reset();
+        if (!c.dir.find("device") && pending_target_->dir.find("device")) {
+          device_from_target_ = std::make_unique<Construct>(*pending_target_);
+          device_from_target_->id = c.id;
+        }
         for (const Clause& cl : pending_target_->dir.clauses) c.dir.clauses.push_back(cl);
         for (const RegionRef& r : pending_target_->copies) c.copies.push_back(r);
         pending_target_.reset();
@@ -241,6 +247,7 @@ class Builder {
       case DirKind::Task:
         return task(std::move(c), next, p);
       case DirKind::Taskloop:
+        if (!offloadable_statement(c)) return;
         c.kind = CKind::Taskloop;
         break;
       case DirKind::Critical:
@@ -345,10 +352,24 @@ class Builder {
     c.begin = body;
   }
 
+  // device(mic) runs task functions on the card; a task statement's body
+  // reaches its data through the creator's variables, which the card cannot.
+  bool offloadable_statement(const Construct& c) {
+    const Clause* d = c.dir.find("device");
+    if (!d || d->modifier.find("mic") == std::string::npos) return true;
+    const bool merged = device_from_target_ && device_from_target_->id == c.id;
+    cx_.error_at(merged ? *device_from_target_ : c, d->pos,
+                 "device(mic) applies to task functions only: joulecc cannot run a task "
+                 "statement on the card; put the body in a function declared with "
+                 "'#pragma oss task device(mic) ...' and call it");
+    return false;
+  }
+
   void task(Construct c, unsigned next, const PragmaSeen& p) {
     c.kind = CKind::Task;
     if (ix_->stmts.count(next)) {
-      if (attach_statement(c, next)) cx_.model.constructs.push_back(std::move(c));
+      if (offloadable_statement(c) && attach_statement(c, next))
+        cx_.model.constructs.push_back(std::move(c));
       return;
     }
     auto d = ix_->decls.find({p.fid, next});
@@ -411,6 +432,7 @@ class Builder {
         cx_.error_at(c, cl.pos, "clause '" + cl.name + "' is not allowed on a task function");
     FunctionTask f;
     if (!analyze_function(cx_, f, fd)) return;
+    if (!card_arguments_ok(c, f)) return;
     f.id = c.id;
     c.function_task = true;
     c.begin = main ? c.pragma.begin : 0;
@@ -423,6 +445,23 @@ class Builder {
     cx_.model.functions.push_back(std::move(f));
     cx_.model.constructs.push_back(std::move(c));
     function_inserts(fi, fd, main);
+  }
+
+  // A device(mic) task function's arguments are copied to the card byte for
+  // byte: a reference would point into the host's memory.
+  bool card_arguments_ok(const Construct& c, const FunctionTask& f) {
+    const Clause* d = c.dir.find("device");
+    if (!d || d->modifier.find("mic") == std::string::npos) return true;
+    bool ok = true;
+    for (std::size_t i = 0; i < f.param_is_ref.size(); ++i)
+      if (f.param_is_ref[i]) {
+        cx_.error_at(c, d->pos,
+                     "device(mic) task function '" + f.name + "' takes '" + f.param_names[i] +
+                         "' by reference; a card task takes its arguments by value (pass a "
+                         "pointer to data its dependencies or copy clauses name)");
+        ok = false;
+      }
+    return ok;
   }
 
   // The wrapper's prototype goes before the first declaration (or after the
@@ -576,6 +615,7 @@ class Builder {
   std::string line_name_;
   Indexer* ix_ = nullptr;
   std::unique_ptr<Construct> pending_target_, header_target_;
+  std::unique_ptr<Construct> device_from_target_;  // its id is the task's
   unsigned pending_next_ = 0, header_target_next_ = 0;
   std::map<int, const Stmt*> stmt_of_;
   std::map<int, const FunctionDecl*> fn_of_;

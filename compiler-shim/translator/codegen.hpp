@@ -78,6 +78,14 @@ class Generator {
   std::string loop_indices(const Construct& c, bool cxx) const;
   std::string capture_list_cxx(const Construct& c, bool inner) const;
 
+  // ---- device(mic) task functions (codegen_card.cpp)
+  static bool on_card(const Construct& c);
+  std::string card_copies(const Construct& t);
+  std::string card_submit(const FunctionTask& f, const Construct& t, const std::string& call,
+                          const std::string& table);
+  std::string card_function_c(const FunctionTask& f, const Construct& t, const std::string& head);
+  std::string card_function_cxx(const FunctionTask& f, const Construct& t, const std::string& head);
+
   Model& m_;
   const SourceFile& main_;
   std::vector<Construct*> roots_;

@@ -432,6 +432,9 @@ std::string Generator::function_insert(Construct& c) {
     }
   }
   std::string head = options(t, none) + deps(t, t.deps, none) + device(t);
+  if (on_card(t))
+    return out + (cxx ? card_function_cxx(f, t, head) : card_function_c(f, t, head)) + close +
+           sync(c.begin);
   if (cxx) {
     out += "inline void " + f.wrapper + "(" + f.params_def + ")\n{\n" + head +
            "::joule_oss::spawn(&__jd, &__jo, [" + caps + "]() mutable { " + f.name + "(" + args +

@@ -3,7 +3,8 @@
 // the regions its dependencies name (copy_deps) or that copy_in / copy_out /
 // copy_inout list. It is ordered against host tasks by its dependencies like
 // any task; a host task after it sees the card's output, and the card sees
-// what host tasks before it wrote.
+// what host tasks before it wrote. Data stays on the card between card tasks
+// and is copied back when a host task, taskwait or the runtime's stop needs it.
 //
 //   joule::spawn({joule::in(a, n), joule::out(b, n)},
 //                [=](joule::card_context& c) {
@@ -67,6 +68,13 @@ JOULE_EXPORT void card_parallel_for(void* ctx, loop_fn fn, void* arg, std::int64
 JOULE_EXPORT void card_run(int device, card_fn fn, const void* args, std::size_t size,
                            std::size_t align, const dep* deps, std::size_t ndeps, bool copy_deps,
                            const copy_region* copies, std::size_t ncopies);
+// Spawning a card task: registers its regions with the host's record of
+// which copy (host or card) is current, so that host tasks spawned after it
+// copy the card's results back when they need them. Throws for regions that
+// overlap live ones without being identical. Returns a token for card_leave.
+JOULE_EXPORT void* card_enter(int device, const dep* deps, std::size_t ndeps, bool copy_deps,
+                              const copy_region* copies, std::size_t ncopies);
+JOULE_EXPORT void card_leave(void* entered, bool submitted) noexcept;
 }  // namespace detail
 
 class card_context {
@@ -124,8 +132,16 @@ requires std::is_invocable_v < std::decay_t<F>
                        opts.copies.size());
     }
   };
-  detail::submit_callable(deps, Proxy{std::forward<F>(body), {deps.begin(), deps.end()}, opts},
-                          opts.task);
+  void* entered = detail::card_enter(int(opts.device), deps.data(), deps.size(), opts.copy_deps,
+                                     opts.copies.data(), opts.copies.size());
+  try {
+    detail::submit_callable(deps, Proxy{std::forward<F>(body), {deps.begin(), deps.end()}, opts},
+                            opts.task);
+  } catch (...) {
+    detail::card_leave(entered, false);
+    throw;
+  }
+  detail::card_leave(entered, true);
 }
 
 template <class F>
@@ -143,6 +159,9 @@ struct card_energy {
   std::uint64_t launches = 0;
   long pid = -1;  // the card process (-1: none)
   bool alive = false;
+  // Data kept on the card: card-task regions copied in, regions a card task
+  // found already current on the card, and regions copied back to the host.
+  std::uint64_t copies_in = 0, resident_hits = 0, copies_back = 0;
 };
 JOULE_EXPORT card_energy card_status();
 

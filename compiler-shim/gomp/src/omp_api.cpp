@@ -37,7 +37,7 @@ JOULE_EXPORT int omp_get_thread_limit(void) { return joule_worker_count(); }
 JOULE_EXPORT int omp_get_level(void) { return current_team()->level; }
 JOULE_EXPORT int omp_get_active_level(void) { return current_team()->active_level; }
 JOULE_EXPORT int omp_in_parallel(void) { return current_team()->active_level > 0; }
-JOULE_EXPORT int omp_in_final(void) { return joule_in_final(); }
+JOULE_EXPORT int omp_in_final(void) { return self().in_final || joule_in_final(); }
 
 JOULE_EXPORT int omp_get_num_procs(void) {
   cpu_set_t set;

@@ -11,7 +11,6 @@
 namespace joule::omp {
 namespace {
 
-thread_local ThreadState t_state;
 std::atomic<bool> g_nested_warned{false};
 
 // Member 0 as an undeferred joule task on the master's thread.
@@ -41,7 +40,8 @@ int wanted_size(unsigned requested) {
 }
 
 int team_size(unsigned requested, const Team* outer) {
-  if (joule_in_final()) return 1;  // a final task's descendants run inline: no team
+  // A final task's descendants run inline: no team.
+  if (t_state.in_final || joule_in_final()) return 1;
   if (outer->active_level >= std::max(icv().max_active_levels, 1)) {
     if (requested != 1 && outer->n > 1)
       warn_once(g_nested_warned,
@@ -69,15 +69,14 @@ void run_master(Team* t) {
 
 }  // namespace
 
-ThreadState& self() { return t_state; }
+[[gnu::tls_model("initial-exec")]] constinit thread_local ThreadState t_state;
 
 int max_team_size() {
   const int want = wanted_size(0);
   return lendable_now() > 0 ? want : std::min(want, std::max(joule_worker_count(), 1));
 }
 
-Team* current_team() {
-  if (t_state.team) return t_state.team;
+Team* initial_team() {
   static thread_local Team initial;  // the initial (or a foreign) thread's team of one
   t_state.team = &initial;
   return &initial;

@@ -1,13 +1,19 @@
-// Explicit tasks as joule tasks: GCC's argument block is copied into the
-// joule task's own block, behind a small header naming the body and the
-// team the task binds to.
+// Explicit tasks. A deferred task is a joule task: GCC's argument block is
+// copied into the joule task's own block, behind a small header naming the
+// body and the team the task binds to. An included task, and an undeferred
+// or throttled one without dependencies, runs at once on the creating
+// thread as a plain call, with no joule task (task_inline.cpp; when to
+// throttle: task_throttle.cpp).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 #include "joule/joule.h"
 
 namespace joule::omp {
+
+struct ThreadState;
 
 struct GompTask {
   void (*fn)(void*);
@@ -17,11 +23,43 @@ struct GompTask {
   long arg_align;
 };
 
+// The deferred children of a task that runs inline: it has no joule task,
+// so its children are joule children of the enclosing joule task, and its
+// taskwait waits for this count. Made at its first deferred child; the
+// task and each child hold a reference (children may outlive the task).
+struct InlineFrame {
+  std::atomic<int> pending{0};       // children not finished
+  std::atomic<int> refs{1};          // the task's own + one per pending child
+  std::atomic<bool> waiting{false};  // a taskwait may sleep: wake it at 0
+};
+
 // Creates the task with its argument block filled (cpyfn or a copy); the
 // caller adds dependencies and submits. bounds: taskloop's first two
 // fields of the block (its iteration range), or null.
 joule_task_t* create_task(const GompTask& g, const joule_task_options_t& opts,
                           const std::uint64_t* bounds);
+
+// ---- task_throttle.cpp ----
+// True when a task without dependencies should run at once: if(0), or
+// many deferred tasks have not started yet.
+bool should_run_inline(bool if_clause);
+// Counts a deferred task made (by the calling thread) and one started.
+void count_deferred();
+void count_started();
+
+// ---- task_inline.cpp ----
+// Runs the task now on this thread (final_task: it is itself final;
+// bounds: as for create_task, which needs a copy of the block).
+void run_inline(const GompTask& g, bool final_task, const std::uint64_t* bounds);
+// The current task's frame for one more deferred child (made if needed);
+// null outside inline tasks. The child calls frame_child_done at its end.
+InlineFrame* frame_for_child(ThreadState& s);
+void frame_child_done(InlineFrame* f);
+// taskwait: the current task's children. taskgroup end: its descendants.
+void wait_children();
+void wait_descendants();
+
+// ---- task_depend.cpp ----
 // GCC's depend array: the old layout {n, n_out, addr...} or the newer one
 // {0, n, n_out, n_mutex, n_in, addr..., depobj...}.
 void add_depend(joule_task_t* t, void** depend);

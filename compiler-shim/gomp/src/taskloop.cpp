@@ -36,14 +36,18 @@ void spawn_loop(const GompTask& g, unsigned flags, unsigned long num_tasks, int 
   opts.label = "omp taskloop";
   const std::uint64_t n = count ? task_count(count, flags, num_tasks) : 0;
   const std::uint64_t per = n ? count / n : 0, rest = n ? count % n : 0;
+  const bool included = self().in_final;
   std::uint64_t lo = 0;
   for (std::uint64_t k = 0; k < n; ++k) {
     const std::uint64_t hi = lo + per + (k < rest ? 1 : 0);
     const std::uint64_t bounds[2] = {start + lo * step, start + hi * step};
-    joule_task_submit(create_task(g, opts, bounds));
+    if (included)  // in a final task: every chunk is an included task
+      run_inline(g, false, bounds);
+    else
+      joule_task_submit(create_task(g, opts, bounds));
     lo = hi;
   }
-  if (!(flags & kNogroup)) joule_taskwait();
+  if (!(flags & kNogroup)) wait_descendants();
 }
 
 }  // namespace

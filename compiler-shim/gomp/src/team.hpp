@@ -66,21 +66,31 @@ struct Team {
   }
 };
 
+struct InlineFrame;
+
 // What the calling thread knows; saved and restored around every team or
 // explicit task it runs, since a worker runs many.
 struct ThreadState {
   Team* team = nullptr;
   int id = 0;
-  bool in_task = false;       // running an explicit task
-  std::int64_t ws_count = 0;  // worksharing constructs entered in this team
-  WorkShare* ws = nullptr;    // the current one
+  bool in_task = false;          // running an explicit task
+  bool in_final = false;         // in a final task: every task it creates is included
+  bool inline_task = false;      // the innermost task runs inline, without a joule task
+  InlineFrame* frame = nullptr;  // that task's deferred children (null: none yet)
+  std::int64_t ws_count = 0;     // worksharing constructs entered in this team
+  WorkShare* ws = nullptr;       // the current one
   std::uint64_t static_trip = 0;
   std::uint64_t ordered_iter = 0;  // next ordered iteration of this thread
 };
 
-ThreadState& self();
+// Initial-exec: one %fs-relative load on every task and construct instead of
+// a __tls_get_addr call (libjoule itself does the same for its context).
+[[gnu::tls_model("initial-exec")]] extern constinit thread_local ThreadState t_state;
+
+inline ThreadState& self() { return t_state; }
 // The calling thread's team: a team of one outside parallel regions.
-Team* current_team();
+Team* initial_team();
+inline Team* current_team() { return t_state.team ? t_state.team : initial_team(); }
 
 // ---- team (parallel.cpp) ----
 // Runs fn(data) as a team of the given size request (0: the ICV / dynamic).

@@ -118,15 +118,17 @@ void Card::edge(const JobPtr& pred, const JobPtr& succ) {
   pred->succ.push_back(succ);
 }
 
-// Writers wait for the last writer and the readers since; readers for the
-// last writer. Keyed by region start, as the directory is.
+// Writers (and copies in) wait for the last writer and the readers since;
+// readers for the last writer. Keyed by region start, as the directory is.
 void Card::add(JobPtr job) {
   in_flight_.fetch_add(1);
   const Command& c = job->cmd;
   for (std::uint32_t i = 0; i < c.regions; ++i) {
     RegionState& st = regions_[c.region[i].host];
     if (st.writer) edge(st.writer, job);
-    if (c.region[i].access & kOut || c.op == Op::release) {
+    // A copy-in writes the card's copy: later readers that found it current
+    // on the host's record must wait for it.
+    if (c.region[i].access & kOut || c.region[i].to_card || c.op == Op::release) {
       for (const JobPtr& r : st.readers) edge(r, job);
       st.readers.clear();
       st.writer = job;

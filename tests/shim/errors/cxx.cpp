@@ -8,5 +8,8 @@ template <typename T>
 void templated(T x);
 #pragma oss task inout(v[0;n])
 void ok(int* v, int n);
+#pragma oss task device(mic) inout(x)
+void by_reference(double& x);
 // expect: 4:8: error: joulecc does not support task pragmas on member functions
 // expect: 8:6: error: joulecc does not support template task functions
+// expect: 11:18: error: device(mic) task function 'by_reference' takes 'x' by reference; a card task takes its arguments by value (pass a pointer to data its dependencies or copy clauses name)

@@ -30,7 +30,7 @@ void clauses(int n, double *v, struct node *p) {
   }
 #pragma oss task device(smp) copy_in(v[0;n]) copy_out(x) copy_inout(p->value) copy_deps in(*p)
   x = p->value;
-#pragma omp target device(mic) copy_deps
+#pragma omp target device(smp) copy_deps
 #pragma omp task inout(v[0;n]) untied
   v[0] = 1;
 #pragma oss task wait

@@ -75,10 +75,32 @@ JOULE_EXPORT void joule_oss_atomic_exit(void);
 JOULE_EXPORT void joule_oss_lock_address(const void *addr);
 JOULE_EXPORT void joule_oss_unlock_address(const void *addr);
 
-/* device(..) and copy clauses: recorded for the offload layer; tasks run on
- * the host. Counters are readable through joule_oss_device_records(). */
+/* device(..) and copy clauses, counted per device list ("smp", "mic",
+ * "smp,mic"); readable through joule_oss_device_records(). Task statements and
+ * device(smp) tasks run on the host; device(mic) task functions are card
+ * tasks (below). */
 JOULE_EXPORT void joule_oss_record_device(const char *devices, int copy_deps, int n_copies);
 JOULE_EXPORT uint64_t joule_oss_device_records(const char *device);
+
+/* A device(mic) task function: call(args) runs on the card (devices "mic"),
+ * or here when devices also names smp and there is no card, on a copy of the
+ * nargs arguments packed in args. Before the call every argument the table
+ * marks as a pointer is replaced by the card's copy of what it points at
+ * (null stays null; an address outside the task's copied regions fails the
+ * task with an error naming the argument). deps order it and, with
+ * copy_deps, are copied; copies holds the copy_in / copy_out / copy_inout
+ * regions (kinds IN, OUT, INOUT). Frees both lists; aborts with the
+ * runtime's message on a bad region. */
+typedef void (*joule_oss_card_call_t)(void *args);
+typedef struct joule_oss_card_arg {
+  size_t offset;  /* in args */
+  int is_pointer; /* replaced by the card's copy */
+  const char *name;
+} joule_oss_card_arg_t;
+JOULE_EXPORT void joule_oss_card_task(joule_oss_card_call_t call, const joule_oss_card_arg_t *table,
+                                      size_t nargs, const void *args, size_t args_size,
+                                      const joule_task_options_t *opts, joule_oss_deps_t *deps,
+                                      int copy_deps, joule_oss_deps_t *copies, const char *devices);
 
 #ifdef __cplusplus
 } /* extern "C" */

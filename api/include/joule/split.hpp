@@ -1,0 +1,98 @@
+// Splitting iterative work between the host's cores and the card with
+// seed-003's splitter (docs/offload.md, "Splitting work with the card").
+// Every iteration cuts [0, n) into a host part [0, cut) and a card part
+// [cut, n); after it, the time each part took and each device's power decide
+// the next cut, for the objective JOULE_ENERGY_SPLIT_OBJECTIVE (energy, time
+// or edp). The card's power comes from its model (JOULE_CARD_POWER), the
+// host's from the platform's (JOULE_POWER_BUSY at the highest frequency and
+// JOULE_POWER_IDLE, times the workers) unless given.
+//
+//   joule::work_splitter s;
+//   for (int it = 0; it < iters; ++it)
+//     joule::split_iteration(s, n, grain,
+//         [=](std::int64_t lo, std::int64_t hi) { host_kernel(x, y, lo, hi); },
+//         [=](joule::card_context& c, std::int64_t lo, std::int64_t hi) {
+//           card_kernel(c.map(x + lo), c.map(y + lo), hi - lo); },
+//         [=](std::int64_t lo, std::int64_t hi) {
+//           return std::vector<joule::dep>{joule::in(x + lo, hi - lo), joule::out(y + lo, hi -
+//           lo)};
+//         });
+#pragma once
+
+#include <joule/offload.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace joule {
+
+struct device_power {
+  double busy_watts = 0;  // while computing
+  double idle_watts = 0;  // while waiting for the other device
+};
+
+struct split_options {
+  const char* objective = nullptr;  // "energy", "time", "edp"; null: JOULE_ENERGY_SPLIT_OBJECTIVE
+  device_power host = {};           // zero: the platform's power model
+  device_power card = {};           // zero: the card's power model
+  double delta = 0.1;               // the splitter's largest step (share of the work)
+  double delta_min = 0.005;         // converged when staying beats steps of this size
+};
+
+class JOULE_EXPORT work_splitter {
+ public:
+  // Starts even (half each). Throws joule::error for an unknown objective
+  // or negative powers.
+  explicit work_splitter(const split_options& opt = {});
+  ~work_splitter();
+  work_splitter(const work_splitter&) = delete;
+  work_splitter& operator=(const work_splitter&) = delete;
+
+  double card_share() const;               // the card's share of the next iteration
+  std::int64_t cut(std::int64_t n) const;  // host [0, cut), card [cut, n)
+  bool converged() const;
+  device_power host_power() const;
+  device_power card_power() const;
+  // One iteration's measurement: the units each device did and its seconds
+  // (a device that did nothing keeps its last measured rate).
+  void record(std::int64_t host_units, double host_s, std::int64_t card_units, double card_s);
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> p_;
+};
+
+// One bulk-synchronous iteration: host(lo, hi) over [0, cut) as a taskloop
+// of `grain` iterations, and card(c, lo, hi) over [cut, n) as one card task
+// whose dependencies regions(lo, hi) returns (copied with copy_deps; its
+// outputs come back to the host before the iteration ends). Waits for both
+// and records their times in s.
+template <class Host, class Card, class Regions>
+void split_iteration(work_splitter& s, std::int64_t n, std::int64_t grain, Host host, Card card,
+                     Regions regions) {
+  using clock = std::chrono::steady_clock;
+  const std::int64_t cut = s.cut(n);
+  const clock::time_point start = clock::now();
+  clock::time_point card_done = start;
+  if (cut < n) {
+    const std::vector<dep> deps = regions(cut, n);
+    spawn(
+        std::span<const dep>(deps), [card, cut, n](card_context& c) { card(c, cut, n); },
+        device_options{});
+    std::vector<dep> back;  // the card's part is done when its outputs are home
+    for (const dep& d : deps)
+      if (d.kind != dep_kind::in) back.push_back({dep_kind::in, d.addr, d.bytes});
+    spawn(std::span<const dep>(back), [&card_done] { card_done = clock::now(); });
+  }
+  if (cut > 0) taskloop(std::int64_t{0}, cut, grain, host);
+  const clock::time_point host_done = clock::now();
+  taskwait();
+  const auto secs = [&](clock::time_point t) {
+    return std::chrono::duration<double>(t - start).count();
+  };
+  s.record(cut, cut > 0 ? secs(host_done) : 0.0, n - cut, cut < n ? secs(card_done) : 0.0);
+}
+
+}  // namespace joule

@@ -1,0 +1,126 @@
+// Data kept on the card between card tasks, on the host's side of the API:
+// registering a card task's regions when it is spawned, the prologue that
+// host tasks naming such regions get, and the flush at taskwait and at stop
+// (docs/offload.md, "Data kept on the card"). The decisions are
+// offload::Coherence's; this file only connects it to tasks.
+#include <memory>
+#include <vector>
+
+#include "card_internal.hpp"
+#include "joule/offload.hpp"
+
+namespace joule::rt {
+namespace {
+
+// Set between card_enter and card_leave: the task being submitted is the
+// card task itself, whose transfers card_run decides.
+thread_local bool t_card_spawn = false;
+
+bool reads(int kind) { return kind != JOULE_DEP_OUT; }
+bool writes(int kind) { return kind != JOULE_DEP_IN; }
+
+// A watched host task's real body and the regions it names.
+struct Watched {
+  joule_task_fn_t fn;
+  void* args;
+  std::vector<offload::Use> uses;
+};
+
+// If the copy-back fails (the card died) the body does not run on stale
+// data: the task fails with the card's error instead.
+void watched_body(void* p) {
+  std::unique_ptr<Watched> w(static_cast<Watched*>(p));
+  if (offload::Device* card = current_card()) card_coherence().host_access(*card, w->uses);
+  w->fn(w->args);
+}
+
+void watch(Task* t, const offload::Use& u) {
+  if (t->fn == &watched_body) {  // the C ABI adds dependencies one at a time
+    static_cast<Watched*>(t->args)->uses.push_back(u);
+    return;
+  }
+  t->args = new Watched{t->fn, t->args, {u}};
+  t->fn = &watched_body;
+}
+
+}  // namespace
+
+offload::Coherence& card_coherence() {
+  static auto* c = new offload::Coherence();  // used at exit: never destroyed
+  return *c;
+}
+
+void card_watch_host_task(Task* t, int kind, const void* addr, std::size_t bytes) {
+  if (t_card_spawn || !t->fn || !card_coherence().tracks(addr, bytes)) return;
+  watch(t, {addr, bytes, reads(kind), writes(kind)});
+}
+
+void card_watch_host_task(Task* t, const dep* deps, std::size_t n) {
+  if (t_card_spawn || !card_coherence().active()) return;
+  for (std::size_t i = 0; i < n; ++i)
+    card_watch_host_task(t, int(deps[i].kind), deps[i].addr, deps[i].bytes);
+}
+
+void card_unwatch(Task* t) {
+  if (t->fn != &watched_body) return;
+  std::unique_ptr<Watched> w(static_cast<Watched*>(t->args));
+  t->fn = w->fn;
+  t->args = w->args;
+}
+
+void card_after_taskwait() {
+  if (card_coherence().active()) card_coherence().flush(current_card());
+}
+
+void card_after_taskwait_on(const dep* deps, std::size_t n) {
+  offload::Device* card = current_card();
+  if (!card || !card_coherence().active()) return;
+  std::vector<offload::Use> uses;
+  for (std::size_t i = 0; i < n; ++i) {
+    const int k = int(deps[i].kind);
+    uses.push_back({deps[i].addr, deps[i].bytes, reads(k), writes(k)});
+  }
+  card_coherence().host_access(*card, uses);
+}
+
+void card_after_failed_taskwait() noexcept {
+  try {
+    card_after_taskwait();
+  } catch (...) {  // the failed card tasks already reported why
+  }
+}
+
+void card_after_stop() noexcept {
+  card_after_failed_taskwait();
+  card_coherence().clear();
+}
+
+}  // namespace joule::rt
+
+namespace joule::detail {
+
+void* card_enter(int device, const dep* deps, std::size_t ndeps, bool copy_deps,
+                 const copy_region* copies, std::size_t ncopies) {
+  if (device != int(joule::device::mic) || !rt::current_card()) return nullptr;
+  std::vector<offload::Use> uses;
+  if (copy_deps)
+    for (std::size_t i = 0; i < ndeps; ++i) {
+      const int k = int(deps[i].kind);
+      uses.push_back({deps[i].addr, deps[i].bytes, rt::reads(k), rt::writes(k)});
+    }
+  for (std::size_t i = 0; i < ncopies; ++i) {
+    const int d = int(copies[i].dir);
+    uses.push_back({copies[i].addr, copies[i].bytes, (d & 1) != 0, (d & 2) != 0});
+  }
+  auto* entered = new std::vector<offload::Use>(rt::card_coherence().enter(uses));
+  rt::t_card_spawn = true;
+  return entered;
+}
+
+void card_leave(void* entered, bool submitted) noexcept {
+  rt::t_card_spawn = false;
+  std::unique_ptr<std::vector<offload::Use>> uses(static_cast<std::vector<offload::Use>*>(entered));
+  if (uses && !submitted) rt::card_coherence().leave(*uses);
+}
+
+}  // namespace joule::detail

@@ -1,0 +1,105 @@
+// device(mic) task functions: the wrapper packs the arguments into a block,
+// describes each one (offset, pointer or not, name) and hands both to
+// joule_oss_card_task, which runs a call function on the card after
+// replacing every pointer argument by the card's copy of what it points at
+// (docs/offload.md, "joulecc: device(mic)"). Task statements cannot be
+// offloaded (their bodies reach data through the creator's variables); the
+// front end rejects device(mic) on them.
+#include "codegen.hpp"
+
+namespace joulecc {
+namespace {
+
+std::string str(const std::string& s) { return "\"" + s + "\""; }  // identifiers only
+
+// copy_deps, or neither copy clauses nor no_copy_deps: the dependencies are copied.
+bool copies_deps(const Construct& t) {
+  if (t.dir.find("copy_deps")) return true;
+  return !t.dir.find("no_copy_deps") && t.copies.empty();
+}
+
+}  // namespace
+
+bool Generator::on_card(const Construct& c) {
+  const Clause* d = c.dir.find("device");
+  return d && d->modifier.find("mic") != std::string::npos;
+}
+
+// copy_in / copy_out / copy_inout into the list __jc, as regions of kind IN / OUT / INOUT.
+std::string Generator::card_copies(const Construct& t) {
+  Scope none;
+  std::string out = "joule_oss_deps_t __jc; joule_oss_deps_init(&__jc);\n";
+  for (RegionRef r : t.copies) {
+    r.kind = r.kind == "copy_in" ? "in" : r.kind == "copy_out" ? "out" : "inout";
+    std::string text = region(t, r, none);
+    for (std::size_t at; (at = text.find("(&__jd, ")) != std::string::npos;)
+      text.replace(at, 8, "(&__jc, ");
+    out += text;
+  }
+  return out;
+}
+
+std::string Generator::card_submit(const FunctionTask& f, const Construct& t,
+                                   const std::string& call, const std::string& table) {
+  return "joule_oss_card_task(" + call + ", " + table + ", " +
+         std::to_string(f.param_names.size()) + ", &__jarg, sizeof __jarg, &__jo, &__jd, " +
+         (copies_deps(t) ? "1" : "0") + ", &__jc, " + str(t.dir.find("device")->modifier) + ");\n";
+}
+
+std::string Generator::card_function_c(const FunctionTask& f, const Construct& t,
+                                       const std::string& head) {
+  const std::string id = std::to_string(f.id), st = "struct __joule_fargs_" + id;
+  const std::string call = "__joule_fcall_" + id, table = "__joule_fctab_" + id;
+  std::string args, rows, pack;
+  for (std::size_t i = 0; i < f.param_names.size(); ++i) {
+    const std::string& n = f.param_names[i];
+    args += (i ? ", " : "") + std::string("__ja->") + n;
+    rows += "{offsetof(" + st + ", " + n + "), __builtin_classify_type(((" + st + " *)0)->" + n +
+            ") == 5, " + str(n) + "},\n";
+    const CType& ty = f.param_types[i];
+    if (ty.shape == CType::Shape::Record)
+      pack += "__builtin_memcpy(&__jarg." + n + ", &" + n + ", sizeof(__jarg." + n + "));\n";
+    else
+      pack += "__jarg." + n + " = " + (ty.shape == CType::Shape::PtrToArray ? "(void *)" : "") + n +
+              ";\n";
+  }
+  if (rows.empty()) rows = "{0, 0, 0}\n";
+  return "static void " + call + "(void *__jv)\n{\n" + st + " *__ja = (" + st +
+         " *)__jv;\n(void)__ja;\n" + f.name + "(" + args + ");\n}\nstatic const " +
+         "joule_oss_card_arg_t " + table + "[] = {\n" + rows + "};\nstatic void " + f.wrapper +
+         "(" + f.params_def + ")\n{\n" + head + card_copies(t) + st +
+         " __jarg;\n__builtin_memset(&__jarg, 0, sizeof __jarg);\n" + pack +
+         card_submit(f, t, call, table) + "}\n";
+}
+
+std::string Generator::card_function_cxx(const FunctionTask& f, const Construct& t,
+                                         const std::string& head) {
+  std::string types, fields, init, args, rows;
+  for (std::size_t i = 0; i < f.param_names.size(); ++i) {
+    const std::string& n = f.param_names[i];
+    const std::string sep = i ? ", " : "";
+    // Named outside the struct: a member may not change what its own name means in it.
+    types += "typedef std::decay<decltype(" + n + ")>::type __jt_" + n + ";\n";
+    fields += "__jt_" + n + " " + n + ";\n";
+    init += sep + n;
+    args += sep + "__ja->" + n;
+    rows += "{offsetof(__joule_fargs, " + n + "), std::is_pointer<decltype(__joule_fargs::" + n +
+            ")>::value, " + str(n) + "},\n";
+  }
+  if (fields.empty()) fields = "char __jempty;\n";
+  if (rows.empty()) rows = "{0, 0, 0}\n";
+  return "inline void " + f.wrapper + "(" + f.params_def + ")\n{\n" + head + card_copies(t) +
+         types + "struct __joule_fargs {\n" + fields + "};\n" +
+         "static_assert(std::is_trivially_copyable<__joule_fargs>::value, \"joulecc: the "
+         "arguments of a device(mic) task function are copied to the card byte for byte: "
+         "they must be trivially copyable\");\n__joule_fargs __jarg = {" +
+         init + "};\nstatic const joule_oss_card_arg_t __jtab[] = {\n" + rows + "};\n" +
+         card_submit(f, t,
+                     "[](void *__jv) { __joule_fargs *__ja = static_cast<__joule_fargs *>(__jv); "
+                     "(void)__ja; " +
+                         f.name + "(" + args + "); }",
+                     "__jtab") +
+         "}\n";
+}
+
+}  // namespace joulecc

@@ -1,0 +1,99 @@
+// The host side of data kept on the card between card tasks (docs/offload.md,
+// "Data kept on the card"). For every region some card task names it records
+// which copy holds the newest version: host memory, the card's copy, or both.
+// Versions, not flags, so that a copy-back that races with a newer writer can
+// never mark stale data current: a copy is current when its version equals
+// `latest`.
+//
+//   card task starts:  reads  -> copy in only if the card's copy is stale
+//                      writes -> the card's copy is the newest; host stale
+//   host task starts:  reads  -> copy back only if the host is stale
+//                      writes -> host is the newest; the card's copy stale
+//   taskwait / stop:   copy back what is stale on the host, drop card copies
+//
+// Dependencies order the tasks; this only decides which transfers they need.
+// Card regions must be disjoint or identical (same start and size) while
+// they are live (between taskwaits); host tasks may name any part of them.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "device.hpp"
+
+namespace joule::offload {
+
+// One region a task names, and how it uses it.
+struct Use {
+  const void* addr = nullptr;
+  std::size_t bytes = 0;
+  bool reads = false, writes = false;
+};
+
+struct CoherenceStats {
+  std::uint64_t copies_in = 0;      // card tasks' regions copied to the card
+  std::uint64_t resident_hits = 0;  // ... that were already current there
+  std::uint64_t copies_back = 0;    // regions copied back to host memory
+  std::size_t live = 0;             // regions tracked now
+};
+
+class Coherence {
+ public:
+  // Spawn of a card task: merges its regions (one per start address) and
+  // checks them against the live ones; throws joule::error naming both
+  // regions when two overlap without being identical. Returns the regions.
+  std::vector<Use> enter(const std::vector<Use>& uses);
+  // The card task runs now: sets to_card on the regions it must copy in
+  // and records its writes as the newest version (to_host stays false).
+  void begin_card_task(std::vector<Region>& regions);
+  // The card reported back; a failed task leaves host memory as it was.
+  void end_card_task(const std::vector<Region>& regions, bool failed);
+  // A spawn that failed after enter(): forget its regions.
+  void leave(const std::vector<Use>& uses);
+
+  // A host task (or code after taskwait_on) uses these regions now.
+  void host_access(Device& dev, const std::vector<Use>& uses);
+  // Whether any of these overlaps a tracked region (cheap when none are).
+  bool tracks(const void* addr, std::size_t bytes) const;
+  bool active() const noexcept { return live_.load(std::memory_order_acquire) > 0; }
+  // taskwait / runtime stop: host memory current for every region no card
+  // task is writing now; card copies dropped (code outside tasks may write
+  // host memory next). Rethrows the first failed copy-back.
+  void flush(Device* dev);
+  // The card is replaced or gone: forget everything.
+  void clear();
+  CoherenceStats stats() const;
+
+ private:
+  struct Entry {
+    std::uintptr_t start = 0;
+    std::size_t bytes = 0;
+    std::uint64_t latest = 0, host = 0, card = 0;  // versions; 0: no copy
+    int users = 0;                                 // card tasks spawned naming it and not yet ended
+    int writers = 0;                               // card tasks writing it on the card now
+    bool copying = false;
+  };
+  using Map = std::map<std::uintptr_t, std::shared_ptr<Entry>>;  // by start
+  Entry* find_exact(std::uintptr_t start);
+  std::vector<std::shared_ptr<Entry>> overlapping(std::uintptr_t lo, std::uintptr_t hi) const;
+  void check_free(std::uintptr_t lo, std::size_t bytes) const;
+  void copy_back(std::unique_lock<std::mutex>& lk, Device& dev, Entry& e);
+  void sync_live();
+
+  mutable std::mutex m_;
+  std::condition_variable cv_;
+  Map map_;
+  std::uint64_t clock_ = 0;
+  std::atomic<std::size_t> live_{0};
+  CoherenceStats stats_;
+};
+
+std::string region_text(std::uintptr_t start, std::size_t bytes);
+
+}  // namespace joule::offload
