@@ -71,7 +71,7 @@ DepDomain::Map::iterator DepDomain::first_at_or_after(std::uintptr_t start) {
 }
 
 DepDomain::Map::iterator DepDomain::emplace(Map::iterator hint, std::uintptr_t start, Fragment f) {
-  touched_.reserve(touched_.size() + 1);  // nothing can throw once the fragment exists
+  make_room_to_track();  // nothing can throw once the fragment exists
   auto it = frags_.emplace_hint(hint, start, std::move(f));
   by_start_.insert(start, &it->second);
   touched_.push_back(&it->second);
@@ -96,9 +96,14 @@ void DepDomain::split(Map::iterator it, std::uintptr_t at) {
 // joins this epoch.
 void DepDomain::refresh(Fragment& f) {
   if (f.epoch == epoch_) return;
-  touched_.reserve(touched_.size() + 1);  // may throw before anything changes
+  make_room_to_track();  // may throw before anything changes
   touched_.push_back(&f);
   f.epoch = epoch_;
+}
+
+// Geometric growth: reserve(size + 1) would copy the list on every call.
+void DepDomain::make_room_to_track() {
+  if (touched_.size() == touched_.capacity()) touched_.reserve(2 * touched_.size() + 64);
 }
 
 // Software-pipelined: fragments are fetched kAhead steps before their tasks,

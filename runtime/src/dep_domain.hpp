@@ -63,6 +63,7 @@ class DepDomain {
   Map::iterator emplace(Map::iterator hint, std::uintptr_t start, Fragment f);
   void split(Map::iterator it, std::uintptr_t at);
   void refresh(Fragment& f);
+  void make_room_to_track();
   void drop_touched() noexcept;
   void apply(Fragment& f, Task* t, DepKind kind, CommutativeToken*& access_token);
   static void append(Group& g, Task* t);
