@@ -87,10 +87,9 @@ int joule_task_add_dep(joule_task_t* task, int kind, const void* addr, size_t by
 int joule_task_add_deps(joule_task_t* task, const joule_dep_t* deps, size_t n) {
   if (!task || (n && !deps)) return invalid("joule_task_add_deps: task or deps is NULL");
   return guarded([&] {
-    for (size_t i = 0; i < n; ++i) {
-      joule::rt::Runtime::get().add_dep(to_rt(task), deps[i].kind, deps[i].addr, deps[i].bytes);
+    joule::rt::Runtime::get().add_deps(to_rt(task), deps, n);
+    for (size_t i = 0; i < n; ++i)
       joule::rt::card_watch_host_task(to_rt(task), deps[i].kind, deps[i].addr, deps[i].bytes);
-    }
   });
 }
 

@@ -21,8 +21,7 @@ task* task_create(task_fn fn, std::size_t args_size, std::size_t args_align,
 
 void task_add_deps(task* t, const dep* deps, std::size_t n) {
   rt::Runtime& r = rt::Runtime::get();
-  for (std::size_t i = 0; i < n; ++i)
-    r.add_dep(to_rt(t), static_cast<int>(deps[i].kind), deps[i].addr, deps[i].bytes);
+  r.add_deps(to_rt(t), deps, n);
   rt::card_watch_host_task(to_rt(t), deps, n);
 }
 

@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "huge_page_allocator.hpp"
+
 namespace joule::rt {
 
 template <class V>
@@ -27,6 +29,11 @@ class AddressIndex {
       if (!s.value) return nullptr;
       if (s.key == key) return s.value;
     }
+  }
+
+  // Starts loading the slot a lookup of `key` begins at.
+  void prefetch(std::uintptr_t key) const noexcept {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[home(key)]);
   }
 
   // Inserts or replaces.
@@ -82,7 +89,7 @@ class AddressIndex {
   }
 
   void grow() {
-    std::vector<Slot> old = std::move(slots_);
+    std::vector<Slot, HugePageAllocator<Slot>> old = std::move(slots_);
     const std::size_t cap = old.empty() ? 64 : old.size() * 2;
     slots_.assign(cap, Slot{});
     mask_ = cap - 1;
@@ -92,7 +99,7 @@ class AddressIndex {
       if (s.value) insert(s.key, s.value);
   }
 
-  std::vector<Slot> slots_;
+  std::vector<Slot, HugePageAllocator<Slot>> slots_;
   std::size_t mask_ = 0;
   unsigned shift_ = 64;
   std::size_t count_ = 0;

@@ -34,6 +34,9 @@ class DepDomain {
   // Registers t's access to [start, end): adds edges from the tasks it must
   // follow and, for commutative accesses, the tokens it must hold to run.
   void add(Task* t, DepKind kind, std::uintptr_t start, std::uintptr_t end);
+  // Starts loading what add() of a region at `start` reads first, so that
+  // a task's accesses miss in parallel rather than one after another.
+  void prefetch(std::uintptr_t start) const noexcept { by_start_.prefetch(start); }
   // Forgets everything (all children have finished).
   void clear() noexcept;
   // The same, but keeps the fragments when there are few, so an iterative

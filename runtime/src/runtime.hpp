@@ -76,6 +76,15 @@ class Runtime {
   Task* create(joule_task_fn_t fn, std::size_t args_size, std::size_t args_align,
                const task_options& opts);
   void add_dep(Task* t, int kind, const void* addr, std::size_t bytes);
+  void prefetch_dep(const Task* t, const void* addr) const noexcept;
+  // A task's dependencies at once: their index lookups overlap.
+  template <class Dep>
+  void add_deps(Task* t, const Dep* deps, std::size_t n) {
+    if (n > 1)
+      for (std::size_t i = 0; i < n; ++i) prefetch_dep(t, deps[i].addr);
+    for (std::size_t i = 0; i < n; ++i)
+      add_dep(t, static_cast<int>(deps[i].kind), deps[i].addr, deps[i].bytes);
+  }
   void submit(Task* t);
   // Team members (libjoule-omp): each on another worker's queue (task_ops.cpp).
   void submit_spread(Task* const* tasks, int n);

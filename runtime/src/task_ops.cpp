@@ -75,6 +75,10 @@ void Runtime::add_dep(Task* t, int kind, const void* addr, std::size_t bytes) {
   parent->domain->add(t, k, start, start + bytes);
 }
 
+void Runtime::prefetch_dep(const Task* t, const void* addr) const noexcept {
+  if (const DepDomain* d = t->parent->domain) d->prefetch(reinterpret_cast<std::uintptr_t>(addr));
+}
+
 void Runtime::submit(Task* t) {
   ThreadContext& ctx = context();
   t->flags |= task_flag::submitted;
