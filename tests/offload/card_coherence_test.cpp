@@ -99,7 +99,7 @@ TEST(CardCoherence, ConcurrentReadersCopyBackOnce) {
   card_task(c, kOut);
   std::vector<std::thread> readers;
   for (int i = 0; i < 4; ++i)
-    readers.emplace_back([&] { c.host_access(dev, {use(buf + i, 8, true, false)}); });
+    readers.emplace_back([&, i] { c.host_access(dev, {use(buf + i, 8, true, false)}); });
   for (auto& t : readers) t.join();
   EXPECT_EQ(dev.copies_back, 1);
 }
