@@ -7,7 +7,9 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "card_daemon_wire.hpp"
 #include "card_internal.hpp"
+#include "code_relocation.hpp"
 #include "device.hpp"
 #include "joule/offload.hpp"
 #include "kernel_context.hpp"
@@ -21,12 +23,7 @@ offload::Device* g_card = nullptr;  // deleted at exit, not by a static destruct
 std::string g_card_key;
 
 std::string card_key(const Config::Card& c) {
-  std::string cpus;
-  for (int cpu : c.cpus) cpus += std::to_string(cpu) + ",";
-  return c.topology + "|" + std::to_string(c.threads) + "|" + c.affinity + "|" + cpus + "|" +
-         std::to_string(c.pcie_gbs) + "|" + std::to_string(c.power_idle) + "," +
-         std::to_string(c.power_core) + "," + std::to_string(c.power_thread) + "|" +
-         std::to_string(c.staging_mb);
+  return c.mode + "|" + c.daemon + "|" + offload::card_settings_text(c);  // every JOULE_CARD_* key
 }
 
 void stop_card_at_exit() {
@@ -75,14 +72,17 @@ int dep_dir(dep_kind k) {
 std::unique_ptr<Observer> start_card(const Config& cfg) {
   std::lock_guard lk(g_card_mutex);
   const std::string key = card_key(cfg.card);
-  const bool keep = cfg.card.mode == "emulated" && g_card && g_card->alive() && key == g_card_key;
+  const bool wanted = cfg.card.mode != "none";
+  const bool keep = wanted && g_card && g_card->alive() && key == g_card_key;
   if (!keep) {
     card_coherence().clear();  // what the old card held is gone with it
     delete g_card;
     g_card = nullptr;
   }
-  if (cfg.card.mode == "emulated" && !g_card) {
-    g_card = offload::start_emulated_card(cfg.card).release();
+  if (wanted && !g_card) {
+    g_card = (cfg.card.mode == "attach" ? offload::attach_card(cfg.card)
+                                        : offload::start_emulated_card(cfg.card))
+                 .release();
     g_card_key = key;
     if (cfg.dump) std::fprintf(stderr, "joule: %s\n", g_card->describe().c_str());
     static const bool registered = (std::atexit(stop_card_at_exit), true);
@@ -103,6 +103,7 @@ namespace joule::detail {
 void* card_map(void* ctx, const void* host) {
   return static_cast<offload::KernelContext*>(ctx)->map(host);
 }
+const void* card_host_static(const void* host) { return offload::relocate_host_code(host); }
 int card_threads(void* ctx) { return static_cast<offload::KernelContext*>(ctx)->threads(); }
 void card_parallel_for(void* ctx, loop_fn fn, void* arg, std::int64_t lo, std::int64_t hi) {
   static_cast<offload::KernelContext*>(ctx)->parallel_for(fn, arg, lo, hi);
@@ -194,7 +195,20 @@ card_energy card_status() {
   out.copies_in = s.copies_in;
   out.resident_hits = s.resident_hits;
   out.copies_back = s.copies_back;
+  out.freq_ghz = rt::g_card->frequency();
   return out;
+}
+
+std::vector<double> card_frequencies() {
+  std::lock_guard lk(rt::g_card_mutex);
+  return rt::g_card ? rt::g_card->frequencies() : std::vector<double>{};
+}
+
+void set_card_frequency(double ghz) {
+  std::lock_guard lk(rt::g_card_mutex);
+  if (!rt::g_card)
+    throw error(JOULE_ERR_STATE, "joule: no card to set the frequency of (set JOULE_CARD)");
+  rt::g_card->set_frequency(ghz);
 }
 
 }  // namespace joule

@@ -5,6 +5,8 @@
 #include <set>
 #include <string>
 
+#include "card_internal.hpp"
+#include "device.hpp"
 #include "joule/split.hpp"
 #include "placement.hpp"
 #include "runtime.hpp"
@@ -34,16 +36,19 @@ device_power host_model(const rt::Config& c) {
   return {busy * workers, c.platform.power_idle * workers};
 }
 
-// JOULE_CARD_POWER: idle + per active core + per busy thread, all threads busy.
-device_power card_model(const rt::Config::Card& c) {
+// JOULE_CARD_POWER: idle + per active core + per busy thread, all threads
+// busy; the dynamic terms at the card's P-state ghz, (f/f_max)^3.
+device_power card_model(const rt::Config::Card& c, double ghz) {
   const offload::CardTopology topo = offload::CardTopology::from_synthetic(c.topology);
   const int threads = c.threads > 0 ? c.threads : topo.pu_count();
   std::set<int> cores;
   for (const offload::PuSlot& s :
        offload::place_threads(topo, threads, {offload::parse_affinity(c.affinity), 0, 0}))
     cores.insert(s.core);
-  return {c.power_idle + c.power_core * double(cores.size()) + c.power_thread * threads,
-          c.power_idle};
+  const double s = c.freqs.empty() || ghz <= 0 ? 1.0 : ghz / c.freqs.front();
+  return {
+      c.power_idle + (c.power_core * double(cores.size()) + c.power_thread * threads) * s * s * s,
+      c.power_idle};
 }
 
 device_power pick(const device_power& given, const device_power& model, const char* who) {
@@ -67,8 +72,11 @@ work_splitter::work_splitter(const split_options& opt) {
   so.delta = opt.delta;
   so.delta_min = opt.delta_min;
   const device_power host = pick(opt.host, host_model(cfg), "host");
+  const offload::Device* dev = rt::current_card();  // an attached card has the daemon's settings
+  const rt::Config::Card& cc = dev && dev->card_config() ? *dev->card_config() : cfg.card;
+  const double ghz = dev ? dev->frequency() : 0;
   const device_power card =
-      pick(opt.card, cfg.card.mode == "none" ? device_power{} : card_model(cfg.card), "card");
+      pick(opt.card, cfg.card.mode == "none" ? device_power{} : card_model(cc, ghz), "card");
   p_.reset(
       new impl{energy::Splitter(2, objective_of(opt.objective), so),
                {{0, host.busy_watts, host.idle_watts}, {0, card.busy_watts, card.idle_watts}}});

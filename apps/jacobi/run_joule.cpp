@@ -6,9 +6,9 @@
 // decide per iteration.
 #include <joule/joule.hpp>
 
+#include <array>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "app.hpp"
 
@@ -43,13 +43,16 @@ class JouleRunner final : public jacobi::Runner {
   static void spawn_block(Grid& g, const Problem& p, int src, std::size_t bi, std::size_t bj) {
     const std::size_t nb = p.blocks_per_side();
     const std::size_t b = bi * nb + bj;
-    std::vector<joule::dep> deps;
-    deps.push_back(joule::in(*g.block_origin(src, bi, bj, p.bs)));
-    if (bi > 0) deps.push_back(joule::in(*g.block_origin(src, bi - 1, bj, p.bs)));
-    if (bi + 1 < nb) deps.push_back(joule::in(*g.block_origin(src, bi + 1, bj, p.bs)));
-    if (bj > 0) deps.push_back(joule::in(*g.block_origin(src, bi, bj - 1, p.bs)));
-    if (bj + 1 < nb) deps.push_back(joule::in(*g.block_origin(src, bi, bj + 1, p.bs)));
-    deps.push_back(joule::out(*g.block_origin(1 - src, bi, bj, p.bs)));
+    // At most six dependencies: a fixed array, as a depend clause is, not a
+    // vector grown by push_back (up to four allocations and frees a task).
+    std::array<joule::dep, 6> deps;
+    std::size_t n = 0;
+    deps[n++] = joule::in(*g.block_origin(src, bi, bj, p.bs));
+    if (bi > 0) deps[n++] = joule::in(*g.block_origin(src, bi - 1, bj, p.bs));
+    if (bi + 1 < nb) deps[n++] = joule::in(*g.block_origin(src, bi + 1, bj, p.bs));
+    if (bj > 0) deps[n++] = joule::in(*g.block_origin(src, bi, bj - 1, p.bs));
+    if (bj + 1 < nb) deps[n++] = joule::in(*g.block_origin(src, bi, bj + 1, p.bs));
+    deps[n++] = joule::out(*g.block_origin(1 - src, bi, bj, p.bs));
     joule::task_options o;
     o.label = "sweep";
     o.affinity = b;
@@ -59,7 +62,7 @@ class JouleRunner final : public jacobi::Runner {
     const std::size_t ld = g.ld(), bs = p.bs;
     const int sweeps = p.sweeps_of(b);
     joule::spawn(
-        std::span<const joule::dep>(deps),
+        std::span<const joule::dep>(deps.data(), n),
         [=] { jacobi::sweep_block(from, to, ld, bi, bj, bs, sweeps); }, o);
   }
   std::unique_ptr<joule::runtime> rt_;

@@ -61,6 +61,9 @@ struct device_options {
 namespace detail {
 using card_fn = void (*)(void* args, void* ctx);
 JOULE_EXPORT void* card_map(void* ctx, const void* host);
+// On the card: where a host's code or static data is (a joule-card daemon's
+// worker loads the program at other addresses); the identity elsewhere.
+JOULE_EXPORT const void* card_host_static(const void* host);
 JOULE_EXPORT int card_threads(void* ctx);
 JOULE_EXPORT void card_parallel_for(void* ctx, loop_fn fn, void* arg, std::int64_t lo,
                                     std::int64_t hi);
@@ -162,7 +165,15 @@ struct card_energy {
   // Data kept on the card: card-task regions copied in, regions a card task
   // found already current on the card, and regions copied back to the host.
   std::uint64_t copies_in = 0, resident_hits = 0, copies_back = 0;
+  double freq_ghz = 0;  // the card's P-state now (emulated DVFS)
 };
 JOULE_EXPORT card_energy card_status();
+
+// The card's emulated DVFS (JOULE_CARD_FREQS): its P-states in GHz, highest
+// first (empty without a card), and a change of P-state, which takes effect
+// for the work the card does from then on (an unknown frequency or no card
+// throws joule::error).
+JOULE_EXPORT std::vector<double> card_frequencies();
+JOULE_EXPORT void set_card_frequency(double ghz);
 
 }  // namespace joule

@@ -27,6 +27,14 @@ struct CardHeader {
 };
 constexpr size_t kArgsAt = (sizeof(CardHeader) + 15) & ~size_t(15);
 
+// The host's static addresses (call function, table, names) as the card
+// sees them: a joule-card daemon's worker loads the program elsewhere.
+template <class T>
+T on_card(T host) {
+  return reinterpret_cast<T>(
+      const_cast<void*>(joule::detail::card_host_static(reinterpret_cast<const void*>(host))));
+}
+
 void remap(void* ctx, unsigned char* args, const joule_oss_card_arg_t& a) {
   if (!a.is_pointer) return;
   void* p;
@@ -35,7 +43,7 @@ void remap(void* ctx, unsigned char* args, const joule_oss_card_arg_t& a) {
   try {
     p = joule::detail::card_map(ctx, p);
   } catch (const joule::error& e) {
-    throw joule::error(JOULE_ERR_INVALID, std::string("joule card: argument '") + a.name +
+    throw joule::error(JOULE_ERR_INVALID, std::string("joule card: argument '") + on_card(a.name) +
                                               "' of the card task: " + e.what());
   }
   std::memcpy(args + a.offset, &p, sizeof p);
@@ -44,8 +52,9 @@ void remap(void* ctx, unsigned char* args, const joule_oss_card_arg_t& a) {
 void card_entry(void* block, void* ctx) {
   const auto* h = static_cast<const CardHeader*>(block);
   unsigned char* args = static_cast<unsigned char*>(block) + kArgsAt;
-  for (size_t i = 0; i < h->nargs; ++i) remap(ctx, args, h->table[i]);
-  h->call(args);
+  const joule_oss_card_arg_t* table = on_card(h->table);
+  for (size_t i = 0; i < h->nargs; ++i) remap(ctx, args, table[i]);
+  on_card(h->call)(args);
 }
 
 // The host task that launches the card task: a copy of the argument block.

@@ -59,25 +59,64 @@ void CardPool::submit(Job job) {
   }
 }
 
+// Dynamic power relative to f_max: (f/f_max)^3, the host power model's
+// exponent (scheduler/platform/src/power_model.hpp).
+double CardPool::power_scale() const {
+  const double s = double(counters_.speed_permille.load(std::memory_order_relaxed)) / 1000.0;
+  return s * s * s;
+}
+
+// Emulated DVFS, as the host's emulated backend does it: a card thread at
+// f < f_max stays busy after its work for work_ns * (f_max/f - 1), so the
+// work really takes f_max/f times as long.
+void CardPool::stretch(std::uint64_t work_ns) const {
+  const std::uint64_t s = counters_.speed_permille.load(std::memory_order_relaxed);
+  if (s >= 1000 || s == 0) return;
+  const std::uint64_t until = rt::now_ns() + work_ns * (1000 - s) / s;
+  while (rt::now_ns() < until) {
+  }
+}
+
 void CardPool::core_busy(int core, bool enter) {
   Core& c = *cores_[std::size_t(core)];
   std::lock_guard lk(c.m);
   if (enter) {
     if (c.active++ == 0) c.since = rt::now_ns();
   } else if (--c.active == 0) {
-    counters_.core_busy_ns.fetch_add(rt::now_ns() - c.since, std::memory_order_relaxed);
+    const std::uint64_t ns = rt::now_ns() - c.since;
+    counters_.core_busy_ns.fetch_add(ns, std::memory_order_relaxed);
+    counters_.core_busy_wns.fetch_add(std::uint64_t(double(ns) * power_scale()),
+                                      std::memory_order_relaxed);
   }
 }
 
+CardPool::WorkMark CardPool::mark() const {
+  const int me = self();
+  return {rt::now_ns(), me < 0 ? 0 : threads_[std::size_t(me)]->in_team_ns};
+}
+
+// Stretched by the time this thread computed itself since m: parallel_for
+// teams it led stretched their own chunks.
+void CardPool::throttle(const WorkMark& m) const {
+  const int me = self();
+  if (me < 0) return;
+  const std::uint64_t team = threads_[std::size_t(me)]->in_team_ns - m.team;
+  stretch(rt::now_ns() - m.start - team);
+}
+
+// Times outer jobs for the power model.
 void CardPool::run_job(int index, Job& job) {
   Thread& t = *threads_[std::size_t(index)];
   const bool outer = t.depth++ == 0;
-  const std::uint64_t start = outer ? rt::now_ns() : 0;
+  const std::uint64_t start = rt::now_ns();
   if (outer) core_busy(t.slot.core, true);
-  job();  // jobs catch their own exceptions
+  job();  // jobs catch their own exceptions and throttle themselves
   if (outer) {
     core_busy(t.slot.core, false);
-    counters_.thread_busy_ns.fetch_add(rt::now_ns() - start, std::memory_order_relaxed);
+    const std::uint64_t ns = rt::now_ns() - start;
+    counters_.thread_busy_ns.fetch_add(ns, std::memory_order_relaxed);
+    counters_.thread_busy_wns.fetch_add(std::uint64_t(double(ns) * power_scale()),
+                                        std::memory_order_relaxed);
   }
   --t.depth;
 }
@@ -111,7 +150,9 @@ CardPool::Job CardPool::team_chunk(const std::shared_ptr<Team>& team, int i) {
     const std::int64_t lo = team->begin + len * i / team->n;
     const std::int64_t hi = team->begin + len * (i + 1) / team->n;
     try {
+      const WorkMark m = mark();
       if (hi > lo) team->fn(team->ctx, lo, hi);
+      throttle(m);  // before the caller learns the chunk is done
     } catch (...) {
       std::lock_guard g(team->m);
       if (!team->error) team->error = std::current_exception();
@@ -130,6 +171,7 @@ void CardPool::team_for(ChunkFn fn, void* ctx, std::int64_t begin, std::int64_t 
     if (end > begin) fn(ctx, begin, end);
     return;
   }
+  const std::uint64_t t0 = rt::now_ns();
   auto team = std::make_shared<Team>();
   team->n = n;
   team->fn = fn;
@@ -149,6 +191,7 @@ void CardPool::team_for(ChunkFn fn, void* ctx, std::int64_t begin, std::int64_t 
   Job own = team_chunk(team, me);
   run_job(me, own);
   wait_team(*team);
+  threads_[std::size_t(me)]->in_team_ns += rt::now_ns() - t0;  // not the caller's own work
   if (team->error) std::rethrow_exception(team->error);
 }
 

@@ -4,7 +4,8 @@
 // (consecutive card cores share a host CPU, so a compact placement really
 // uses fewer host CPUs). Tasks go to any idle thread; a parallel_for hands
 // chunk i to thread i. Busy time per thread and per core feeds the card's
-// power model.
+// power model; at a P-state below the highest, work is stretched to
+// emulate the slower clock (emulated DVFS).
 #pragma once
 
 #include <condition_variable>
@@ -41,14 +42,23 @@ class CardPool {
   void team_for(ChunkFn fn, void* ctx, std::int64_t begin, std::int64_t end);
   // The calling card thread's index, -1 elsewhere.
   static int self() noexcept;
+  // Emulated DVFS: a job marks where its work starts and, once done and
+  // before it reports, throttles: stays busy so that its own work took
+  // f_max/f times as long (no-op at the highest P-state or off the card).
+  struct WorkMark {
+    std::uint64_t start, team;
+  };
+  WorkMark mark() const;
+  void throttle(const WorkMark& m) const;
 
  private:
   struct Thread {
     PuSlot slot;
     int host_cpu = -1;
     std::condition_variable cv;
-    std::deque<Job> mailbox;  // jobs for this thread only (team chunks)
-    int depth = 0;            // nested jobs: only the outermost is timed
+    std::deque<Job> mailbox;       // jobs for this thread only (team chunks)
+    int depth = 0;                 // nested jobs: only the outermost is timed
+    std::uint64_t in_team_ns = 0;  // time in parallel_for teams it led (not stretched as its own)
     std::thread th;
   };
   // One parallel_for: chunk i runs on thread i; `caller` waits for the rest.
@@ -70,6 +80,8 @@ class CardPool {
   void run(int index);
   void run_job(int index, Job& job);
   void core_busy(int core, bool enter);
+  double power_scale() const;
+  void stretch(std::uint64_t work_ns) const;
   Job team_chunk(const std::shared_ptr<Team>& team, int i);
   void wait_team(Team& team);
 

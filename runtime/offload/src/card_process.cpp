@@ -7,11 +7,13 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <unordered_map>
 
 #include "card_directory.hpp"
 #include "card_pool.hpp"
+#include "code_relocation.hpp"
 #include "joule/types.hpp"
 
 namespace joule::offload {
@@ -87,7 +89,8 @@ class Card {
   std::unordered_map<std::uint64_t, RegionState> regions_;  // dispatcher thread only
   std::mutex post_mutex_;                                   // card threads share one producer side
   std::atomic<int> in_flight_{0};
-  CardPool pool_;  // last: its threads stop before the rest goes
+  std::optional<Relocator> relocator_;  // attach mode: set before the first job runs
+  CardPool pool_;                       // last: its threads stop before the rest goes
 };
 
 void Card::serve() {
@@ -102,6 +105,10 @@ void Card::serve() {
       area_->commands.pop();
       while (in_flight_.load() > 0) usleep(1000);
       return;
+    }
+    if (!relocator_ && area_->modules.count) {  // written by the host before its first command
+      relocator_.emplace(area_->modules);
+      install_relocator(&*relocator_);
     }
     auto job = std::make_shared<Job>();
     job->cmd = *c;
@@ -163,7 +170,10 @@ void Card::execute(Command& c, std::string& error) {
   if (c.fn) {
     CardTaskContext ctx(pool_, mapped, int(c.regions));
     try {
-      c.fn(c.args, &ctx);
+      // A daemon's worker has the host's code at other addresses.
+      const auto fn = reinterpret_cast<CardFn>(
+          const_cast<void*>(relocate_host_code(reinterpret_cast<const void*>(c.fn))));
+      fn(c.args, &ctx);
     } catch (const std::exception& e) {
       error = e.what();
     } catch (...) {
@@ -181,11 +191,13 @@ void Card::execute(Command& c, std::string& error) {
 
 void Card::run(const JobPtr& job) {
   std::string error;
+  const CardPool::WorkMark mark = pool_.mark();
   try {
     execute(job->cmd, error);
   } catch (const std::exception& e) {
     error = e.what();
   }
+  pool_.throttle(mark);  // a slower P-state: the host sees the result later
   area_->counters.jobs.fetch_add(1, std::memory_order_relaxed);
   post(job->cmd, error);
   std::vector<JobPtr> succ;

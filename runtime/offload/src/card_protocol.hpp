@@ -58,15 +58,42 @@ struct CardCounters {
   std::atomic<std::uint64_t> core_busy_ns{0};    // sum over cores of time with >= 1 busy thread
   std::atomic<std::uint64_t> jobs{0};
   std::atomic<std::uint64_t> card_bytes{0};  // bytes copied between staging and card copies
-  std::atomic<std::uint32_t> ready{0};       // the card's threads are up
+  // Dynamic energy at the P-state of the moment: busy ns times (f/f_max)^3,
+  // so the energy model holds across frequency changes.
+  std::atomic<std::uint64_t> thread_busy_wns{0};
+  std::atomic<std::uint64_t> core_busy_wns{0};
+  // The card's speed, f/f_max in thousandths (set by the host: emulated DVFS).
+  std::atomic<std::uint32_t> speed_permille{1000};
+  std::atomic<std::uint32_t> ready{0};  // the card's threads are up
   std::atomic<std::uint32_t> threads{0};
+};
+
+// The host's loaded objects (attach mode): the card worker is the host's
+// binary re-executed, so a host code address is the same object and offset
+// at another load address there (code_relocation.hpp). Empty when forked.
+struct WireModule {
+  std::uint64_t base = 0, lo = 0, hi = 0;  // load bias, [lo, hi) its loaded segments
+  char name[240] = {};                     // dl_iterate_phdr's name ("" for the program)
+};
+struct ModuleTable {
+  static constexpr std::uint32_t kMax = 96;
+  std::uint32_t count = 0;  // written by the host before its first command
+  WireModule module[kMax];
+};
+
+// What a daemon's worker needs to build the card (attach mode only).
+struct WorkerSetup {
+  std::int32_t daemon_pid = 0;  // the worker's parent: it stops when that goes
+  char settings[2048] = {};     // card_settings_text() of the daemon's card
 };
 
 struct SharedArea {
   static constexpr std::uint64_t kMagic = 0x6a6f756c65636172ull;  // "joulecar"
   std::uint64_t magic = kMagic;
-  std::uint32_t version = 1;
+  std::uint32_t version = 2;
   CardCounters counters;
+  WorkerSetup worker;
+  ModuleTable modules;
   ShmRing<Command, 32> commands;
   ShmRing<Result, 256> results;
   // the staging area follows, at staging_offset()

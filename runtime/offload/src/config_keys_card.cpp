@@ -1,10 +1,13 @@
 // Keys of the emulated many-core card. Each row sets a member of
 // Config::card; docs/offload.md explains them. Values that depend on each
 // other (threads against the topology's PUs) are checked when the card starts.
+#include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
+#include "card_daemon_wire.hpp"
 #include "card_topology.hpp"
 #include "config.hpp"
 #include "device.hpp"
@@ -49,18 +52,51 @@ void parse_power(Config& c, std::string_view v) {
   c.card.power_thread = w[2];
 }
 
+// "1.053,0.8,0.6": distinct P-states in GHz, kept in descending order.
+std::vector<double> parse_freqs(std::string_view v) {
+  std::vector<double> out;
+  while (true) {
+    const auto comma = v.find(',');
+    out.push_back(parse_positive(v.substr(0, comma), 100.0));
+    if (comma == std::string_view::npos) break;
+    v = v.substr(comma + 1);
+  }
+  std::sort(out.begin(), out.end(), std::greater<>());
+  if (std::adjacent_find(out.begin(), out.end()) != out.end())
+    throw std::invalid_argument("a P-state given twice");
+  return out;
+}
+
+std::string format_freqs(const std::vector<double>& f) {
+  std::string out;
+  for (double d : f) out += (out.empty() ? "" : ",") + fmt(d);
+  return out;
+}
+
 }  // namespace
 
 std::vector<ConfigKey> card_config_keys() {
   return {
-      {"JOULE_CARD", [] { return std::string("none, emulated"); },
-       "the many-core card tasks marked device(mic) run on: none, or emulated (a card process "
-       "forked at start-up, reached through shared memory)",
+      {"JOULE_CARD", [] { return std::string("none, emulated, attach"); },
+       "the many-core card tasks marked device(mic) run on: none, emulated (a card process "
+       "forked at start-up, reached through shared memory) or attach (the running joule-card "
+       "daemon JOULE_CARD_DAEMON names)",
        [](Config& c, std::string_view v) {
-         if (v != "none" && v != "emulated") throw std::invalid_argument("unknown card");
+         if (v != "none" && v != "emulated" && v != "attach")
+           throw std::invalid_argument("unknown card");
          c.card.mode = std::string(v);
        },
        [](const Config& c) { return c.card.mode; }},
+      {"JOULE_CARD_DAEMON",
+       [] {
+         return std::string("a daemon name: 1..64 of A-Z a-z 0-9 . _ - (not starting with .)");
+       },
+       "the joule-card daemon JOULE_CARD=attach attaches to (socket /tmp/joule-card.NAME.sock)",
+       [](Config& c, std::string_view v) {
+         if (!valid_daemon_name(v)) throw std::invalid_argument("bad daemon name");
+         c.card.daemon = std::string(v);
+       },
+       [](const Config& c) { return c.card.daemon; }},
       {"JOULE_CARD_TOPOLOGY",
        [] {
          return std::string("an hwloc synthetic description such as 'package:1 core:60 pu:4'");
@@ -106,11 +142,52 @@ std::vector<ConfigKey> card_config_keys() {
          return fmt(c.card.power_idle) + "," + fmt(c.card.power_core) + "," +
                 fmt(c.card.power_thread);
        }},
+      {"JOULE_CARD_FREQS",
+       [] { return std::string("a list of distinct GHz > 0, e.g. 1.053,0.8,0.6"); },
+       "the card's P-states (emulated DVFS: speed and dynamic power scale with the frequency)",
+       [](Config& c, std::string_view v) { c.card.freqs = parse_freqs(v); },
+       [](const Config& c) { return format_freqs(c.card.freqs); }},
+      {"JOULE_CARD_FREQ",
+       [] { return std::string("GHz, one of JOULE_CARD_FREQS (0: the highest)"); },
+       "the card's frequency at start (checked against JOULE_CARD_FREQS when the card starts)",
+       [](Config& c, std::string_view v) {
+         c.card.freq = trim(v) == "0" ? 0.0 : parse_positive(v, 100.0);
+       },
+       [](const Config& c) { return fmt(c.card.freq); }},
       {"JOULE_CARD_STAGING_MB", [] { return std::string("an integer 1..65536"); },
        "size of the shared staging area transfers go through (one task's copies must fit)",
        [](Config& c, std::string_view v) { c.card.staging_mb = int(parse_int(v, 1, 65536)); },
        [](const Config& c) { return std::to_string(c.card.staging_mb); }},
   };
+}
+
+// The daemon hands its card settings to hosts and workers as KEY=VALUE
+// lines through the same table, so both sides validate them the same way.
+std::string card_settings_text(const Config::Card& card) {
+  Config c;
+  c.card = card;
+  std::string out;
+  for (const ConfigKey& k : card_config_keys())
+    if (std::string_view(k.name) != "JOULE_CARD" && std::string_view(k.name) != "JOULE_CARD_DAEMON")
+      out += std::string(k.name) + "=" + k.get(c) + "\n";
+  return out;
+}
+
+Config::Card parse_card_settings(std::string_view text, Config::Card card) {
+  Config c;
+  c.card = std::move(card);
+  const std::vector<ConfigKey> keys = card_config_keys();
+  while (!text.empty()) {
+    const auto nl = text.find('\n');
+    const std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+    const auto eq = line.find('=');
+    if (line.empty() || eq == std::string_view::npos) continue;
+    const std::string_view key = line.substr(0, eq);
+    for (const ConfigKey& k : keys)
+      if (key == k.name) k.set(c, line.substr(eq + 1));
+  }
+  return c.card;
 }
 
 }  // namespace joule::offload

@@ -1,5 +1,7 @@
 #include "device.hpp"
 
+#include "joule/types.hpp"
+
 namespace joule::offload {
 
 void Ticket::wait() const {
@@ -18,6 +20,10 @@ void Ticket::finish(std::exception_ptr error) {
   s_->error = std::move(error);
   s_->done = true;
   s_->cv.notify_all();
+}
+
+void Device::set_frequency(double) {
+  throw joule::error(JOULE_ERR_INVALID, "joule card: " + describe() + " has no P-states");
 }
 
 Ticket Device::launch(const Launch& l) {

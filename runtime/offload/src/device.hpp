@@ -77,6 +77,15 @@ class Device {
   virtual DeviceEnergy energy() const = 0;
   virtual long pid() const { return -1; }  // the device's process, if it has one
   virtual bool alive() const { return true; }
+  // The card's settings when they are the device's own (an attached card
+  // has the daemon's, not this process's JOULE_CARD_*); null otherwise.
+  virtual const rt::Config::Card* card_config() const { return nullptr; }
+  // Emulated DVFS: the device's P-states (GHz, descending; empty: none), the
+  // current one, and a change (throws joule::error for a frequency that is
+  // not one of them, or a device without P-states).
+  virtual std::vector<double> frequencies() const { return {}; }
+  virtual double frequency() const { return 0; }
+  virtual void set_frequency(double ghz);
 
   // The interface's verbs over submit().
   Ticket launch(const Launch& l);
@@ -90,6 +99,8 @@ class Device {
 // The emulated card (emulated_card.hpp), forked now: call before the
 // process has threads. Throws joule::error(JOULE_ERR_CONFIG) on bad settings.
 std::unique_ptr<Device> start_emulated_card(const rt::Config::Card& cfg);
+// The card of the running joule-card daemon cfg.daemon names (JOULE_CARD=attach).
+std::unique_ptr<Device> attach_card(const rt::Config::Card& cfg);
 // The card's keys (JOULE_CARD*), for the configuration table.
 std::vector<rt::ConfigKey> card_config_keys();
 

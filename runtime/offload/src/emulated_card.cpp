@@ -36,11 +36,14 @@ std::vector<int> allowed_cpus() {
 std::unique_ptr<Device> start_emulated_card(const rt::Config::Card& cfg) {
   return EmulatedCard::start(cfg);
 }
+std::unique_ptr<Device> attach_card(const rt::Config::Card& cfg) {
+  return EmulatedCard::attach(cfg);
+}
 
 EmulatedCard::EmulatedCard(const rt::Config::Card& cfg, CardTopology topo)
     : cfg_(cfg), topo_(std::move(topo)) {}
 
-std::unique_ptr<EmulatedCard> EmulatedCard::start(const rt::Config::Card& cfg) {
+CardPlan plan_card(const rt::Config::Card& cfg) {
   CardTopology topo = CardTopology::from_synthetic(cfg.topology);
   const int threads = cfg.threads > 0 ? cfg.threads : topo.pu_count();
   if (threads > topo.pu_count())
@@ -54,13 +57,21 @@ std::unique_ptr<EmulatedCard> EmulatedCard::start(const rt::Config::Card& cfg) {
       config_error("JOULE_CARD_CPUS=" + rt::format_cpu_list(cfg.cpus) + ": CPU " +
                    std::to_string(c) + " is not in the process affinity mask (" +
                    rt::format_cpu_list(allowed) + ")");
-  std::unique_ptr<EmulatedCard> card(new EmulatedCard(cfg, std::move(topo)));
+  std::vector<PuSlot> slots;
   try {
-    card->slots_ = place_threads(card->topo_, threads, {parse_affinity(cfg.affinity), 0, 0});
+    slots = place_threads(topo, threads, {parse_affinity(cfg.affinity), 0, 0});
   } catch (const PlacementError& e) {
     config_error(e.what());
   }
-  card->fork_card(std::move(cpus));
+  return {std::move(topo), std::move(slots), std::move(cpus), card_frequency(cfg)};
+}
+
+std::unique_ptr<EmulatedCard> EmulatedCard::start(const rt::Config::Card& cfg) {
+  CardPlan plan = plan_card(cfg);
+  std::unique_ptr<EmulatedCard> card(new EmulatedCard(cfg, std::move(plan.topo)));
+  card->slots_ = std::move(plan.slots);
+  card->freq_.store(plan.freq);
+  card->fork_card(std::move(plan.cpus));
   return card;
 }
 
@@ -73,6 +84,7 @@ void EmulatedCard::fork_card(std::vector<int> host_cpus) {
     throw joule::error(JOULE_ERR_NOMEM, "joule card: cannot map " + std::to_string(map_bytes_) +
                                             " bytes of shared memory: " + std::strerror(errno));
   area_ = new (p) SharedArea();
+  area_->counters.speed_permille.store(speed_permille(cfg_, freq_.load()));
   free_[0] = staging_bytes_;
   CardSetup setup{slots_, topo_.core_count(), host_cpus_, staging_bytes_, getpid()};
   std::fflush(nullptr);  // buffered output must not be written twice
@@ -90,32 +102,36 @@ void EmulatedCard::fork_card(std::vector<int> host_cpus) {
 }
 
 EmulatedCard::~EmulatedCard() {
+  if (!area_) {  // start or attach failed before the card was up
+    if (daemon_fd_ >= 0) close(daemon_fd_);
+    return;
+  }
   stopping_.store(true);
   area_->results.ring();
   if (pump_.joinable()) pump_.join();
-  int status = 0;
-  for (int i = 0; i < 5000 && pid_ > 0 && !dead_.load(); ++i) {
-    if (waitpid(pid_, &status, WNOHANG) == pid_) {
-      dead_.store(true);
-      break;
-    }
-    usleep(1000);
-  }
-  if (!dead_.load() && pid_ > 0) {
+  for (int i = 0; i < 5000 && pid_ > 0 && !card_exited(); ++i) usleep(1000);
+  if (!dead_.load() && pid_ > 0 && daemon_fd_ < 0) {
+    int status = 0;
     kill(pid_, SIGKILL);
     waitpid(pid_, &status, 0);
   }
+  // Attached: closing the connection makes the daemon end the worker (if
+  // it has not stopped) and reset its segment for the next host.
+  if (daemon_fd_ >= 0) close(daemon_fd_);
   munmap(area_, map_bytes_);
 }
 
 std::string EmulatedCard::describe() const {
-  return "emulated card (pid " + std::to_string(pid_) + "): " + cfg_.topology + ", " +
+  return std::string(daemon_fd_ >= 0 ? "card of joule-card daemon '" + cfg_.daemon + "'"
+                                     : "emulated card") +
+         " (pid " + std::to_string(pid_) + "): " + cfg_.topology + ", " +
          std::to_string(slots_.size()) + " threads " + cfg_.affinity + " on host CPUs " +
          rt::format_cpu_list(host_cpus_);
 }
 
 bool EmulatedCard::card_exited() {
   if (dead_.load()) return true;
+  if (daemon_fd_ >= 0) return daemon_gone();
   int status = 0;
   if (waitpid(pid_, &status, WNOHANG) != pid_) return false;
   death_ = "joule card: the card process (pid " + std::to_string(pid_) + ") died (" +
@@ -132,8 +148,9 @@ DeviceEnergy EmulatedCard::energy() const {
   e.seconds = double(rt::now_ns() - start_ns_) * 1e-9;
   e.busy_core_s = double(c.core_busy_ns.load()) * 1e-9;
   e.busy_thread_s = double(c.thread_busy_ns.load()) * 1e-9;
-  e.joules = cfg_.power_idle * e.seconds + cfg_.power_core * e.busy_core_s +
-             cfg_.power_thread * e.busy_thread_s;
+  // Dynamic terms at the P-state each busy second ran at (card_dvfs.cpp).
+  e.joules = cfg_.power_idle * e.seconds + cfg_.power_core * double(c.core_busy_wns.load()) * 1e-9 +
+             cfg_.power_thread * double(c.thread_busy_wns.load()) * 1e-9;
   e.bytes_to_card = bytes_to_card_.load();
   e.bytes_to_host = bytes_to_host_.load();
   e.transfer_s = double(e.bytes_to_card + e.bytes_to_host) / (cfg_.pcie_gbs * 1e9);

@@ -27,11 +27,30 @@
 
 namespace joule::offload {
 
+// The card a configuration describes, checked: more threads than PUs or host
+// CPUs outside the process mask throw joule::error(JOULE_ERR_CONFIG).
+struct CardPlan {
+  CardTopology topo;
+  std::vector<PuSlot> slots;  // one per card thread
+  std::vector<int> cpus;      // host CPUs its cores run on
+  double freq = 0;            // the P-state it starts at (GHz)
+};
+CardPlan plan_card(const rt::Config::Card& cfg);
+// Emulated DVFS (card_dvfs.cpp): the configured starting P-state (0: the
+// highest; one that is not in JOULE_CARD_FREQS is a JOULE_ERR_CONFIG error)
+// and a P-state as the card's speed, f/f_max in thousandths.
+double card_frequency(const rt::Config::Card& cfg);
+std::uint32_t speed_permille(const rt::Config::Card& cfg, double ghz);
+
 class EmulatedCard final : public Device {
  public:
-  // Throws joule::error(JOULE_ERR_CONFIG) for a bad combination of settings
-  // (more threads than PUs, host CPUs outside the process mask).
+  // Forks the card now (before the process has threads). Throws
+  // joule::error(JOULE_ERR_CONFIG) for a bad combination of settings.
   static std::unique_ptr<EmulatedCard> start(const rt::Config::Card& cfg);
+  // Attaches to the running joule-card daemon cfg.daemon names (card_attach.cpp);
+  // the card's settings are the daemon's. Throws joule::error(JOULE_ERR_CONFIG)
+  // when there is no such daemon or it does not answer.
+  static std::unique_ptr<EmulatedCard> attach(const rt::Config::Card& cfg);
   ~EmulatedCard() override;  // waits for launches in flight, stops the card
 
   std::string describe() const override;
@@ -42,6 +61,10 @@ class EmulatedCard final : public Device {
   bool alive() const override { return !dead_.load(); }
   const std::vector<PuSlot>& placement() const noexcept { return slots_; }
   const rt::Config::Card& config() const noexcept { return cfg_; }
+  const rt::Config::Card* card_config() const override { return &cfg_; }
+  std::vector<double> frequencies() const override { return cfg_.freqs; }
+  double frequency() const override { return freq_.load(); }
+  void set_frequency(double ghz) override;  // card_dvfs.cpp
 
  private:
   struct Pending {
@@ -51,6 +74,8 @@ class EmulatedCard final : public Device {
   };
   EmulatedCard(const rt::Config::Card& cfg, CardTopology topo);
   void fork_card(std::vector<int> host_cpus);
+  void attach_daemon();
+  bool daemon_gone();  // attach mode's card_exited()
   void pump();
   void drain_results();
   bool card_exited();
@@ -66,10 +91,12 @@ class EmulatedCard final : public Device {
   std::vector<int> host_cpus_;
   SharedArea* area_ = nullptr;
   std::size_t map_bytes_ = 0, staging_bytes_ = 0;
-  pid_t pid_ = -1;
+  pid_t pid_ = -1;      // the card process: forked child, or the daemon's worker
+  int daemon_fd_ = -1;  // attach mode: the connection to the daemon
   std::uint64_t start_ns_ = 0;
   std::atomic<bool> dead_{false}, stopping_{false};
-  std::string death_;  // written by the pump before dead_ is set
+  std::atomic<double> freq_{0};  // the card's P-state (GHz)
+  std::string death_;            // written by the pump before dead_ is set
 
   // Host-side command queue: any host thread pushes, the pump pops.
   tbb::concurrent_bounded_queue<Command*> queue_;
