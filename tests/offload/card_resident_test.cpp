@@ -7,8 +7,8 @@
 #include <joule/offload.hpp>
 
 #include <array>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
