@@ -21,6 +21,7 @@ struct Config {
     int count = 0;          // 0: one per CPU
     bool bind = true;
     int spin_us = 100;
+    int spin_max_us = 5000;  // adaptive spin's cap (adaptive_spin.hpp); 0: fixed spin_us
   } workers;
 
   struct Scheduler {
@@ -140,6 +141,7 @@ struct Config {
     int staging_mb = 64;                  // JOULE_CARD_STAGING_MB: shared transfer area
     std::vector<double> freqs = {1.053};  // JOULE_CARD_FREQS: the card's P-states, GHz
     double freq = 0;                      // JOULE_CARD_FREQ: the one it starts at; 0: highest
+    bool freq_auto = false;               // JOULE_CARD_FREQ=auto: work splitters choose it
   } card;
   bool report = false;  // JOULE_REPORT: print the end-of-run report
   bool dump = false;

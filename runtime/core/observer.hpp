@@ -55,6 +55,11 @@ class Observer {
   // worker parks until it may run there again.
   virtual void on_parked(int /*worker*/, bool /*parked*/, std::uint64_t /*now_ns*/) {}
   virtual void on_iteration_boundary(std::uint64_t /*iteration*/, std::uint64_t /*now_ns*/) {}
+  // True when this subsystem sets frequencies (DVFS): idle workers then
+  // sleep after JOULE_SPIN_US instead of learning longer spins, because a
+  // core spinning at full frequency through imbalance slack is the waste the
+  // energy policies are there to remove (and what their model counts).
+  virtual bool wants_idle_cores_asleep() const { return false; }
   // Adds this subsystem's section to the end-of-run report (JOULE_REPORT=1);
   // called after on_runtime_stop.
   virtual void report(std::ostream&) const {}

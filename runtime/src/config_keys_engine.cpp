@@ -1,4 +1,4 @@
-// Keys of the engine: workers, their CPUs and idling, task throttling and
+// Keys of the engine: workers, their CPUs and idling (spin and its cap), task throttling and
 // the serial inline mode. Each row sets a member of Config::workers or
 // Config::scheduler; docs/configuration.md explains them.
 #include <string>
@@ -29,6 +29,11 @@ std::vector<ConfigKey> engine_config_keys() {
        "how long an idle worker spins before it sleeps",
        [](Config& c, std::string_view v) { c.workers.spin_us = int(parse_int(v, 0, 1000000)); },
        [](const Config& c) { return std::to_string(c.workers.spin_us); }},
+      {"JOULE_SPIN_MAX_US",
+       [] { return std::string("an integer 0..1000000 (microseconds; 0: always JOULE_SPIN_US)"); },
+       "longest spin an idle worker learns from short idle gaps (lending off)",
+       [](Config& c, std::string_view v) { c.workers.spin_max_us = int(parse_int(v, 0, 1000000)); },
+       [](const Config& c) { return std::to_string(c.workers.spin_max_us); }},
       {"JOULE_SERIAL_INLINE", bool_values,
        "with one worker and lending off, tasks run inline in creation order (no dependency "
        "tracking)",

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <vector>
 
+#include "adaptive_spin.hpp"
 #include "runtime.hpp"
 #include "task_pool.hpp"
 
@@ -44,7 +45,9 @@ void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watc
   const bool restricted = waiter && ++ctx.help_depth > kMaxHelpDepth;
   std::vector<Task*> deferred;
   if (restricted) flush_private(ctx);
-  const auto spin = std::chrono::microseconds(config_.workers.spin_us);
+  // Threads that are not workers spin the fixed JOULE_SPIN_US.
+  AdaptiveSpin fixed(config_.workers.spin_us, 0);
+  AdaptiveSpin& spin = ctx.worker ? ctx.worker->spin() : fixed;
   const int me = ctx.worker ? ctx.worker->index() : -1;
   while (!done()) {
     if (restricted ? run_one_within(ctx, waiter, deferred) : run_one(ctx)) {
@@ -56,7 +59,8 @@ void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watc
       }
       continue;
     }
-    const auto deadline = std::chrono::steady_clock::now() + spin;
+    const auto start = std::chrono::steady_clock::now();
+    const auto deadline = start + spin.budget();
     bool progress = false;
     while (!progress && std::chrono::steady_clock::now() < deadline) {
       for (int i = 0; i < 64 && !progress; ++i) {
@@ -65,6 +69,7 @@ void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watc
       }
     }
     if (!progress) sleep_while_waiting(ctx, done, watched);
+    spin.learn(std::chrono::steady_clock::now() - start, true);
   }
   if (waiter) --ctx.help_depth;
   if (!deferred.empty()) {

@@ -122,6 +122,11 @@ Runtime::Runtime(Config cfg) : config_(std::move(cfg)) {
   follows_data_ = scheduler_->follows_data();
   observers_ = make_observers(config_);
   observed_ = !observers_.empty();
+  // Idle workers learn longer spins (AdaptiveSpin) unless an idle CPU has a
+  // better use: lent to another process, or asleep for a DVFS subsystem.
+  bool asleep = lending_;
+  for (const auto& o : observers_) asleep = asleep || o->wants_idle_cores_asleep();
+  spin_cap_us_ = asleep ? 0 : config_.workers.spin_max_us;
 }
 
 Runtime::~Runtime() = default;

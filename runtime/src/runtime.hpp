@@ -24,7 +24,7 @@
 namespace joule::rt {
 
 // The engine's keys: JOULE_CPUS, JOULE_WORKERS, JOULE_BIND, JOULE_SPIN_US,
-// JOULE_SERIAL_INLINE, JOULE_THROTTLE_TASKS (config_keys_engine.cpp).
+// JOULE_SPIN_MAX_US, JOULE_SERIAL_INLINE, JOULE_THROTTLE_TASKS (config_keys_engine.cpp).
 std::vector<ConfigKey> engine_config_keys();
 
 class Runtime {
@@ -54,6 +54,8 @@ class Runtime {
   ThreadContext& context();
   const std::vector<std::unique_ptr<Observer>>& observers() const noexcept { return observers_; }
   bool observed() const noexcept { return observed_; }
+  // The longest idle spin a worker may learn (0: JOULE_SPIN_US, fixed).
+  int spin_cap_us() const noexcept { return spin_cap_us_; }
   int worker_cpu(int i) const noexcept { return worker(i)->cpu(); }
 
   // ---- CPU lending (runtime_lending.cpp) ----
@@ -178,6 +180,7 @@ class Runtime {
   Idle idle_;
   std::vector<std::unique_ptr<Observer>> observers_;
   bool observed_ = false;
+  int spin_cap_us_ = 0;
   std::uint64_t start_ns_ = 0;
   std::atomic<std::uint64_t> iterations_{0};
   AffinityMap affinity_;  // written by the energy controller (RunInfo::affinity)

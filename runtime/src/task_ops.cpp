@@ -329,7 +329,7 @@ bool Runtime::elsewhere(const Task* t, const ThreadContext& ctx) const noexcept 
   const int me = ctx.worker->index();
   if (t->affinity != JOULE_NO_AFFINITY && affinity_.pinned()) {
     int owner = affinity_.worker_of(t->affinity);
-    if (owner < 0) owner = int(t->affinity % std::uint64_t(owned_workers_));
+    if (owner < 0) owner = affinity_.spread(t->affinity, owned_workers_);
     return owner != me;
   }
   if (!follows_data_) return false;

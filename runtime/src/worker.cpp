@@ -9,6 +9,9 @@
 
 namespace joule::rt {
 
+Worker::Worker(Runtime& rt, int index, int cpu)
+    : rt_(rt), index_(index), cpu_(cpu), spin_(rt.config().workers.spin_us, 0) {}
+
 void Worker::start() {
   thread_ = std::thread([this] { run(); });
 }
@@ -21,6 +24,7 @@ void Worker::adopt_current_thread(ThreadContext& ctx) {
   ctx.worker = this;
   ctx.pool = &pool_;
   ctx.next_id = std::uint64_t(index_ + 1) << 40;
+  spin_ = AdaptiveSpin(rt_.config().workers.spin_us, rt_.spin_cap_us());
   if (rt_.config().workers.bind && !rt_.topology().bind_current_thread(cpu_)) {
     static std::atomic<bool> warned{false};
     if (!warned.exchange(true))
@@ -29,8 +33,8 @@ void Worker::adopt_current_thread(ThreadContext& ctx) {
   for (auto& o : rt_.observers()) o->on_worker_start(index_, cpu_);
 }
 
-// The dispatch loop: run what is ready; when nothing is, spin for the
-// configured time, then lend the CPU (lending on) or sleep until woken.
+// The dispatch loop: run what is ready; when nothing is, spin (AdaptiveSpin),
+// then lend the CPU (lending on) or sleep until woken.
 // With lending, a borrowed CPU whose owner claimed it is returned before the
 // next task, and a retired CPU (DROM) is left alone.
 void Worker::run() {
@@ -78,11 +82,15 @@ void Worker::idle_wait(ThreadContext& ctx) {
            resting_.load(std::memory_order_relaxed);
   };
   rt_.poll_drom();
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::microseconds(rt_.config().workers.spin_us);
+  const auto start = std::chrono::steady_clock::now();
+  const auto deadline = start + spin_.budget();
+  const auto learn = [&] {
+    spin_.learn(std::chrono::steady_clock::now() - start,
+                !rt_.stopping() && !resting_.load(std::memory_order_relaxed));
+  };
   do {
     for (int i = 0; i < 64; ++i) {
-      if (work_or_stop()) return;
+      if (work_or_stop()) return learn();
       cpu_relax();
     }
   } while (std::chrono::steady_clock::now() < deadline);
@@ -93,6 +101,7 @@ void Worker::idle_wait(ThreadContext& ctx) {
   rt_.idle().sleep_unless(work_or_stop);
   if (rt_.observed())
     for (auto& o : rt_.observers()) o->on_idle(index_, false, now_ns());
+  learn();
 }
 
 // The CPU is lent, returned or retired: wait until this process may use it

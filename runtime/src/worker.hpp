@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <thread>
 
+#include "adaptive_spin.hpp"
 #include "task_pool.hpp"
 
 namespace joule::rt {
@@ -16,7 +17,7 @@ struct ThreadContext;
 
 class Worker {
  public:
-  Worker(Runtime& rt, int index, int cpu) : rt_(rt), index_(index), cpu_(cpu) {}
+  Worker(Runtime& rt, int index, int cpu);
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
 
@@ -37,6 +38,9 @@ class Worker {
   bool resting() const noexcept { return resting_.load(); }
   int cpu() const noexcept { return cpu_; }
   TaskPool& pool() noexcept { return pool_; }
+  // This worker's idle spin, learned from its idle gaps (only its thread
+  // uses it: the dispatch loop, or worker 0's thread in taskwait).
+  AdaptiveSpin& spin() noexcept { return spin_; }
 
   // Tasks created and completed by this worker's thread. Only that thread
   // writes them, so no read-modify-write is needed on the hot path.
@@ -59,6 +63,7 @@ class Worker {
   const int cpu_;
   std::thread thread_;
   TaskPool pool_;
+  AdaptiveSpin spin_;
   std::atomic<bool> parked_{false};
   std::atomic<bool> retired_{false};
   std::atomic<bool> resting_{false};

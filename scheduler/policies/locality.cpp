@@ -37,11 +37,10 @@ class Locality final : public ReadyQueue {
   }
   bool sharded() const override { return true; }
   bool follows_data() const override { return true; }
-  int home_shard(const Task* t, int worker, int shards) const override {
+  int home_shard(const Task* t, int worker, int shards, int key_home) const override {
     const int home = t->data_home.load(std::memory_order_relaxed);
     if (home >= 0 && home < shards) return home;
-    if (t->affinity != JOULE_NO_AFFINITY) return int(t->affinity % unsigned(shards));
-    return worker;
+    return key_home >= 0 ? key_home : worker;
   }
 
  private:

@@ -3,8 +3,8 @@
 // the front of the others' (the oldest, usually largest, work). The worker's
 // own end is SyncScheduler's lock-free OwnerDeque; this ring holds what other
 // threads push to the shard (affinity keys, external threads). A task with
-// an affinity key goes to worker key % n, so iterative codes keep data on
-// one core.
+// an affinity key goes to its key's worker (contiguous runs of keys per
+// worker), so iterative codes keep data on one core.
 #include "policy_registry.hpp"
 #include "task_ring.hpp"
 
@@ -18,9 +18,8 @@ class WorkStealing final : public ReadyQueue {
   Task* steal(int) override { return deque_.pop_front(); }
   bool sharded() const override { return true; }
   bool owner_deque() const override { return true; }
-  int home_shard(const Task* t, int worker, int shards) const override {
-    if (t->affinity != JOULE_NO_AFFINITY) return int(t->affinity % unsigned(shards));
-    return worker;
+  int home_shard(const Task*, int worker, int, int key_home) const override {
+    return key_home >= 0 ? key_home : worker;
   }
 
  private:

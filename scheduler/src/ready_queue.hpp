@@ -38,7 +38,11 @@ class ReadyQueue {
   // released task as its immediate successor only when it is home.
   virtual bool follows_data() const { return false; }
   // The shard a task pushed by `worker` goes to (sharded policies only).
-  virtual int home_shard(const Task* /*t*/, int worker, int /*shards*/) const { return worker; }
+  // key_home: where the task's affinity key places it (AffinityMap::spread),
+  // or -1 without a key.
+  virtual int home_shard(const Task* /*t*/, int worker, int /*shards*/, int /*key_home*/) const {
+    return worker;
+  }
 };
 
 using PolicyFactory = std::unique_ptr<ReadyQueue> (*)(int num_workers);

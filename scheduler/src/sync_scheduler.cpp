@@ -27,11 +27,14 @@ int SyncScheduler::shard_of(const Task* t, int worker) {
   // Threads that are not workers spread their tasks round-robin.
   if (worker < 0)
     worker = int(next_external_.fetch_add(1, std::memory_order_relaxed) % unsigned(workers_));
-  if (map_ && t->affinity != JOULE_NO_AFFINITY) {
-    const int w = map_->worker_of(t->affinity);
+  int key_home = -1;
+  if (t->affinity != JOULE_NO_AFFINITY) {
+    const int w = map_ ? map_->worker_of(t->affinity) : -1;
     if (w >= 0 && w < shard_count_) return w;
+    key_home =
+        map_ ? map_->spread(t->affinity, workers_) : int(t->affinity % std::uint64_t(workers_));
   }
-  const int s = shards_[0].queue->home_shard(t, worker, workers_);
+  const int s = shards_[0].queue->home_shard(t, worker, workers_, key_home);
   return s >= 0 && s < shard_count_ ? s : worker % shard_count_;
 }
 

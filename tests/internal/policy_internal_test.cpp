@@ -86,8 +86,8 @@ TEST(Policies, WorkStealingOwnDequeLifoStealFifo) {
 TEST(Policies, WorkStealingHonoursAffinityKeys) {
   Tasks ts;
   auto q = make_policy("work-stealing", 4);
-  EXPECT_EQ(q->home_shard(ts.make(0, 6), 0, 4), 2);  // 6 % 4
-  EXPECT_EQ(q->home_shard(ts.make(), 3, 4), 3);      // no key: the pusher's own
+  EXPECT_EQ(q->home_shard(ts.make(0, 6), 0, 4, 2), 2);  // the key's worker
+  EXPECT_EQ(q->home_shard(ts.make(), 3, 4, -1), 3);     // no key: the pusher's own
 }
 
 TEST(Policies, LocalityRunsOwnTasksInCreationOrderThievesTakeTheNewest) {
@@ -112,12 +112,12 @@ TEST(Policies, LocalityQueuesATaskWhereItsDataWasLastWritten) {
   Tasks ts;
   auto q = make_policy("locality", 4);
   Task* t = ts.make(0, 6);
-  EXPECT_EQ(q->home_shard(t, 0, 4), 2);  // no history: the affinity key (6 % 4)
+  EXPECT_EQ(q->home_shard(t, 0, 4, 2), 2);  // no history: the affinity key's worker
   t->data_home.store(3);
-  EXPECT_EQ(q->home_shard(t, 0, 4), 3);  // the worker that wrote its data
+  EXPECT_EQ(q->home_shard(t, 0, 4, 2), 3);  // the worker that wrote its data
   t->data_home.store(9);
-  EXPECT_EQ(q->home_shard(t, 1, 4), 2);  // not a worker of this process
-  EXPECT_EQ(q->home_shard(ts.make(), 1, 4), 1);
+  EXPECT_EQ(q->home_shard(t, 1, 4, 2), 2);  // not a worker of this process
+  EXPECT_EQ(q->home_shard(ts.make(), 1, 4, -1), 1);
 }
 
 SyncScheduler sharded(int shards, int workers) {

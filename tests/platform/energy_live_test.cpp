@@ -47,8 +47,9 @@ struct IterRun {
   double fmax_share[2] = {1, 1};
 };
 
-// Three equal keyed blocks on two workers: keys 0 and 2 on worker 0, key 1
-// on worker 1 (2:1), joule::iteration_boundary() after each iteration.
+// Three equal keyed blocks on two workers: keys 0 and 1 on worker 0, key 2
+// on worker 1 (2:1; AffinityMap::spread), joule::iteration_boundary() after
+// each iteration.
 IterRun run_iterative(const std::string& policy, int iterations, long block_us) {
   IterRun out;
   joule::runtime rt(

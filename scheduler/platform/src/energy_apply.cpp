@@ -98,7 +98,8 @@ void EnergyController::add_keys(energy::Observation& obs) {
 int EnergyController::worker_of_key(std::uint64_t key) const {
   const int w = run_.affinity ? run_.affinity->worker_of(key) : -1;
   const int n = std::max(1, p_.num_workers());
-  return w >= 0 && w < n ? w : int(key % std::uint64_t(n));
+  if (w >= 0 && w < n) return w;
+  return run_.affinity ? run_.affinity->spread(key, n) : int(key % std::uint64_t(n));
 }
 
 void EnergyController::apply(const energy::Decision& d) {

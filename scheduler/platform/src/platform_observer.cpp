@@ -45,6 +45,7 @@ class PlatformObserver final : public rt::Observer {
     p_->iteration(iteration, now);
   }
   void report(std::ostream& os) const override { p_->report(os); }
+  bool wants_idle_cores_asleep() const override { return p_->can_set_frequency(); }
 
  private:
   std::unique_ptr<Platform> p_;
