@@ -8,6 +8,7 @@
 
 #include "card_internal.hpp"
 #include "joule/offload.hpp"
+#include "runtime.hpp"
 
 namespace joule::rt {
 namespace {
@@ -101,7 +102,12 @@ namespace joule::detail {
 
 void* card_enter(int device, const dep* deps, std::size_t ndeps, bool copy_deps,
                  const copy_region* copies, std::size_t ncopies) {
-  if (device != int(joule::device::mic) || !rt::current_card()) return nullptr;
+  if (device != int(joule::device::mic)) return nullptr;
+  // The runtime starts the card: a program's first card task may come
+  // before anything started the runtime, and must be recorded too (else it
+  // copies its regions back, and the next one copies them in again).
+  rt::Runtime::get();
+  if (!rt::current_card()) return nullptr;
   std::vector<offload::Use> uses;
   if (copy_deps)
     for (std::size_t i = 0; i < ndeps; ++i) {

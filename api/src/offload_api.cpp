@@ -30,6 +30,12 @@ void stop_card_at_exit() {
   Runtime::stop();    // its card tasks finish first
   card_after_stop();  // results still on the card come home
   std::lock_guard lk(g_card_mutex);
+  if (g_card && g_card->alive()) {
+    try {  // an attached card outlives this process: leave it at its starting P-state
+      offload::reset_card_frequency(*g_card);
+    } catch (const std::exception&) {
+    }
+  }
   delete g_card;
   g_card = nullptr;
 }
@@ -79,6 +85,7 @@ std::unique_ptr<Observer> start_card(const Config& cfg) {
     delete g_card;
     g_card = nullptr;
   }
+  if (keep) offload::reset_card_frequency(*g_card);  // a new run starts at JOULE_CARD_FREQ
   if (wanted && !g_card) {
     g_card = (cfg.card.mode == "attach" ? offload::attach_card(cfg.card)
                                         : offload::start_emulated_card(cfg.card))
@@ -125,15 +132,18 @@ void host_copies(const copy_region* copies, std::size_t n) {
 
 namespace {
 // Launches l on the card and completes the current task when the card
-// reports back; the record of which copies are current follows the launch.
+// reports back; the record of which copies are current follows the launch
+// (it copies in only what is stale on the card).
 void launch_card_task(offload::Device& card, offload::Launch& l) {
   offload::Coherence& coh = rt::card_coherence();
-  coh.begin_card_task(l.regions);  // copy in only what is stale on the card
   rt::Runtime& r = rt::Runtime::get();
   rt::Task* t = r.context().current;
   if (!r.hold_completion(t)) {  // runs inline: wait here
     try {
-      card.launch(l).wait();
+      offload::Ticket done;
+      coh.submit_card_task(card, l,
+                           [done](std::exception_ptr e) mutable { done.finish(std::move(e)); });
+      done.wait();
     } catch (...) {
       coh.end_card_task(l.regions, true);
       throw;
@@ -143,7 +153,7 @@ void launch_card_task(offload::Device& card, offload::Launch& l) {
   }
   try {
     // Before release_hold: a taskwait that sees the task done sees its writes recorded.
-    card.submit(l, [&r, &coh, t, regions = l.regions](std::exception_ptr e) {
+    coh.submit_card_task(card, l, [&r, &coh, t, regions = l.regions](std::exception_ptr e) {
       coh.end_card_task(regions, e != nullptr);
       r.release_hold(t, std::move(e));
     });

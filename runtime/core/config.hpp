@@ -21,7 +21,7 @@ struct Config {
     int count = 0;          // 0: one per CPU
     bool bind = true;
     int spin_us = 100;
-    int spin_max_us = 5000;  // adaptive spin's cap (adaptive_spin.hpp); 0: fixed spin_us
+    int spin_max_us = 0;  // adaptive spin's cap (adaptive_spin.hpp); 0: fixed spin_us
   } workers;
 
   struct Scheduler {

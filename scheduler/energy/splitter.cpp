@@ -32,6 +32,25 @@ void Splitter::set_objective(Objective obj) {
   delta_ = opt_.delta;
 }
 
+void Splitter::set_split(const std::vector<double>& w, bool converged) {
+  if (w.size() != w_.size()) return;
+  w_ = w;
+  converged_ = converged;
+  delta_ = converged ? opt_.delta_min : opt_.delta;
+}
+
+std::vector<double> converged_split(Objective obj, const std::vector<DeviceSample>& dev,
+                                    const std::vector<double>& start, const SplitterOptions& opt) {
+  SplitterOptions o = opt;
+  o.p0 = 0;  // no restarts: stop where it converges
+  Splitter s(int(start.size()), obj, o);
+  s.set_split(start, false);
+  // Each step moves at least delta_min or narrows delta: bounded by
+  // 1/delta_min steps plus the halvings.
+  for (int i = 0; i < 4096 && !s.converged(); ++i) s.next(dev);
+  return s.split();
+}
+
 const std::vector<double>& Splitter::next(const std::vector<DeviceSample>& measured) {
   if (measured.size() != w_.size()) return w_;
   if (converged_) {

@@ -43,6 +43,13 @@ struct SplitterOptions {
 double split_estimate(Objective obj, const std::vector<double>& w,
                       const std::vector<DeviceSample>& dev);
 
+// Where Algorithm 1 converges from `start` for fixed samples: the split the
+// samples' rates and powers imply (a starting guess when a device's rate is
+// only estimated, e.g. after a frequency change).
+std::vector<double> converged_split(Objective obj, const std::vector<DeviceSample>& dev,
+                                    const std::vector<double>& start,
+                                    const SplitterOptions& opt = {});
+
 class Splitter {
  public:
   Splitter(int devices, Objective obj, const SplitterOptions& opt = {});
@@ -53,6 +60,9 @@ class Splitter {
   bool converged() const { return converged_; }
   // Swap the objective at run time: calibration starts again.
   void set_objective(Objective obj);
+  // Put the split at w (a guess, or one measured before): calibration starts
+  // again from the full step unless `converged`.
+  void set_split(const std::vector<double>& w, bool converged);
 
  private:
   std::vector<double> g(const std::vector<DeviceSample>& dev);

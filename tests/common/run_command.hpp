@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 
 namespace joule_test {
 
@@ -17,6 +18,16 @@ inline std::string run_command(const std::string& cmd) {
   while (std::fgets(buf, sizeof buf, p)) out += buf;
   const int rc = ::pclose(p);
   return out + "\n[exit " + std::to_string(WEXITSTATUS(rc)) + "]";
+}
+
+// The command's exit status and its output (stdout and stderr).
+inline std::pair<int, std::string> run_status(const std::string& cmd) {
+  std::string out;
+  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
+  if (!p) return {-1, "popen failed"};
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, p)) out += buf;
+  return {WEXITSTATUS(::pclose(p)), out};
 }
 
 }  // namespace joule_test

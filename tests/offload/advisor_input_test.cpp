@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 
+#include "run_command.hpp"
 #include "runs.hpp"
 
 namespace ja = joule::advisor;
@@ -34,11 +35,7 @@ void expect_has(const std::string& text, const std::string& part) {
 const char* kHeader = "device,threads,placement,freq_ghz,time_s,energy_j\n";
 
 std::pair<int, std::string> run(const std::string& args) {
-  FILE* p = popen((std::string(JOULE_ADVISOR_EXE) + " " + args + " 2>&1").c_str(), "r");
-  std::string out;
-  char buf[512];
-  while (fgets(buf, sizeof buf, p)) out += buf;
-  return {WEXITSTATUS(pclose(p)), out};
+  return joule_test::run_status(std::string(JOULE_ADVISOR_EXE) + " " + args);
 }
 
 }  // namespace

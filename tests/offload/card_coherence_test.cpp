@@ -7,6 +7,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -18,7 +20,10 @@ namespace {
 
 using namespace joule::offload;
 
-// Counts copy-backs (Device::copy_out submits one transfer with to_host).
+// Counts copy-backs (Device::copy_out submits one transfer with to_host)
+// and records the order card launches reach it: 'C' copies in, 'R' reads
+// what the card holds. A launch that copies in may be held back for up to
+// hold_ms, until another launch arrives.
 class FakeDevice final : public Device {
  public:
   std::string describe() const override { return "fake"; }
@@ -29,12 +34,27 @@ class FakeDevice final : public Device {
         ++copies_back;
       }
     if (l.release) ++releases;
+    if (l.fn) arrive(l.regions[0].to_card ? 'C' : 'R');
     done(nullptr);
   }
   DeviceEnergy energy() const override { return {}; }
   std::atomic<int> copies_back{0}, releases{0};
-  int delay_ms = 0;
+  int delay_ms = 0, hold_ms = 0;
+  std::string order;
+
+ private:
+  void arrive(char what) {
+    std::unique_lock lk(m_);
+    if (what == 'C')
+      cv_.wait_for(lk, std::chrono::milliseconds(hold_ms), [&] { return !order.empty(); });
+    order += what;
+    cv_.notify_all();
+  }
+  std::mutex m_;
+  std::condition_variable cv_;
 };
+
+void card_fn(void*, void*) {}
 
 double buf[100];
 constexpr std::size_t kAll = sizeof buf;
@@ -42,14 +62,24 @@ constexpr std::size_t kAll = sizeof buf;
 Use use(const void* p, std::size_t bytes, bool r, bool w) { return {p, bytes, r, w}; }
 Region region(const void* p, std::size_t bytes, Access a) { return {p, bytes, a, false, false}; }
 
-// One card task through the record: enter, begin, end. Returns whether it copied in.
-bool card_task(Coherence& c, Access a, bool failed = false) {
+// A card task on all of buf, entered and submitted to dev (its completion
+// is left to the caller, through end_card_task).
+Launch submit_task(Coherence& c, Device& dev, Access a) {
   c.enter({use(buf, kAll, a & kIn, a & kOut)});
-  std::vector<Region> r = {region(buf, kAll, a)};
-  c.begin_card_task(r);
-  c.end_card_task(r, failed);
-  EXPECT_FALSE(r[0].to_host);  // outputs stay on the card
-  return r[0].to_card;
+  Launch l;
+  l.fn = &card_fn;
+  l.regions = {region(buf, kAll, a)};
+  c.submit_card_task(dev, l, [](std::exception_ptr) {});
+  return l;
+}
+
+// One card task through the record: enter, submit, end. Returns whether it copied in.
+bool card_task(Coherence& c, Access a, bool failed = false) {
+  FakeDevice dev;
+  Launch l = submit_task(c, dev, a);
+  c.end_card_task(l.regions, failed);
+  EXPECT_FALSE(l.regions[0].to_host);  // outputs stay on the card
+  return l.regions[0].to_card;
 }
 
 TEST(CardCoherence, ChainCopiesInOnceAndBackOnlyAtFlush) {
@@ -107,14 +137,30 @@ TEST(CardCoherence, ConcurrentReadersCopyBackOnce) {
 TEST(CardCoherence, FlushSkipsRegionsACardTaskIsWriting) {
   Coherence c;
   FakeDevice dev;
-  c.enter({use(buf, kAll, true, true)});
-  std::vector<Region> r = {region(buf, kAll, kInout)};
-  c.begin_card_task(r);
+  Launch l = submit_task(c, dev, kInout);
   c.flush(&dev);  // a nested taskwait while it runs: not its data
   EXPECT_EQ(dev.copies_back, 0);
-  c.end_card_task(r, false);
+  c.end_card_task(l.regions, false);
   c.flush(&dev);
   EXPECT_EQ(dev.copies_back, 1);
+}
+
+// Two card tasks read buf at once: the first decides to copy it in, the
+// second finds it current on the card. The card orders launches by when
+// they reach it, so the second may reach it only after the first, even when
+// the first is slow to get there (the fake holds it until another launch
+// arrives, or 300 ms).
+TEST(CardCoherence, ConcurrentReadersReachTheCardInTheOrderTheyDecided) {
+  Coherence c;
+  FakeDevice dev;
+  dev.hold_ms = 300;
+  std::thread first([&] { c.end_card_task(submit_task(c, dev, kIn).regions, false); });
+  while (c.stats().copies_in == 0) std::this_thread::yield();  // it decided to copy in
+  Launch second = submit_task(c, dev, kIn);
+  c.end_card_task(second.regions, false);
+  first.join();
+  EXPECT_FALSE(second.regions[0].to_card);  // a resident hit...
+  EXPECT_EQ(dev.order, "CR");               // ...that reached the card after the copy in
 }
 
 TEST(CardCoherence, FailedCardTaskLeavesHostMemoryCurrent) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "placement.hpp"
+#include "run_command.hpp"
 
 namespace jo = joule::offload;
 
@@ -149,12 +150,7 @@ TEST(Placement, Errors) {
 namespace {
 
 std::pair<int, std::string> run(const std::string& args) {
-  const std::string cmd = std::string(JOULE_CTL_EXE) + " card-map " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[256];
-  while (fgets(buf, sizeof buf, p)) out += buf;
-  return {WEXITSTATUS(pclose(p)), out};
+  return joule_test::run_status(std::string(JOULE_CTL_EXE) + " card-map " + args);
 }
 
 }  // namespace

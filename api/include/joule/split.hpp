@@ -7,6 +7,18 @@
 // host's from the platform's (JOULE_POWER_BUSY at the highest frequency and
 // JOULE_POWER_IDLE, times the workers) unless given.
 //
+// With card_freq "auto" (or JOULE_CARD_FREQ=auto) the splitter also picks
+// the card's P-state (JOULE_CARD_FREQS), one level per decision: once the
+// split has settled, it measures three iterations, proposes the next lower
+// P-state (the split re-guessed from the card's rate scaled by f'/f and
+// its power at f'), and if the estimate promises a gain runs three there;
+// it keeps f' if the least measured objective per unit of work fell by
+// more than 2% and goes on, otherwise goes back and stops until the
+// workload changes (another n, or the host's rate halving or doubling).
+// A given split_options::card power is the card's at the P-state it has when
+// the splitter is built; its dynamic part (busy - idle) scales by (f/f0)^3.
+// The destructor puts the card back at the P-state it found.
+//
 //   joule::work_splitter s;
 //   for (int it = 0; it < iters; ++it)
 //     joule::split_iteration(s, n, grain,
@@ -39,6 +51,9 @@ struct split_options {
   device_power card = {};           // zero: the card's power model
   double delta = 0.1;               // the splitter's largest step (share of the work)
   double delta_min = 0.005;         // converged when staying beats steps of this size
+  // "auto": the splitter also chooses the card's P-state (below); "fixed":
+  // it keeps the card's; null: auto when JOULE_CARD_FREQ=auto.
+  const char* card_freq = nullptr;
 };
 
 class JOULE_EXPORT work_splitter {
@@ -54,7 +69,11 @@ class JOULE_EXPORT work_splitter {
   std::int64_t cut(std::int64_t n) const;  // host [0, cut), card [cut, n)
   bool converged() const;
   device_power host_power() const;
-  device_power card_power() const;
+  device_power card_power() const;  // at the card's P-state now
+  // The card's P-state the splitter works with: the one it chose, else the
+  // one the card had when the splitter was built (0: no card).
+  double card_freq_ghz() const;
+  bool card_freq_settled() const;  // not choosing the P-state, or the search has stopped
   // One iteration's measurement: the units each device did and its seconds
   // (a device that did nothing keeps its last measured rate).
   void record(std::int64_t host_units, double host_s, std::int64_t card_units, double card_s);

@@ -1,6 +1,7 @@
 // joule-advisor: fits seed-002's energy-time model to baseline runs and
 // recommends configurations (threads, placement, frequency, host or card);
-// `count` sizes mixed-node configuration spaces. See docs/offload.md.
+// `validate` checks its predictions on held-out measured runs; `count`
+// sizes mixed-node configuration spaces. See docs/offload.md.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -9,6 +10,7 @@
 
 #include "advise.hpp"
 #include "configs.hpp"
+#include "validate.hpp"
 
 namespace {
 
@@ -33,6 +35,25 @@ void add_advise(CLI::App& app, AdviseArgs& a) {
   cmd->callback([&a] { a.run = true; });
 }
 
+void add_validate(CLI::App& app, ValidateArgs& v) {
+  CLI::App* cmd = app.add_subcommand(
+      "validate", "fit on a training subset of measured runs and predict the others");
+  AdviseArgs& a = v.common;
+  cmd->add_option("runs", a.run_files, "measured runs, CSV or .json")->required();
+  cmd->add_option("--train", v.train,
+                  "training runs: plan (seed-002's plan: compact on one core, scatter one "
+                  "thread per core) or PLACEMENT:T,T,... items")
+      ->capture_default_str();
+  cmd->add_option("--card-topology", a.card_topology, "hwloc synthetic topology of the card");
+  cmd->add_option("--host-topology", a.host_topology, "hwloc synthetic topology of the host");
+  cmd->add_option("--device", a.device, "only this device's runs (host or card)")
+      ->check(CLI::IsMember({"host", "card"}));
+  cmd->add_option("--max-error", v.max_error_pct,
+                  "exit with status 3 when a mean held-out error exceeds this (percent)")
+      ->check(CLI::PositiveNumber);
+  cmd->callback([&v] { v.run = true; });
+}
+
 void add_count(CLI::App& app, std::vector<long long>& sizes, bool& run) {
   CLI::App* cmd = app.add_subcommand(
       "count", "mixed configurations of node types with N1, N2, ... configurations each");
@@ -49,6 +70,8 @@ int main(int argc, char** argv) {
   std::vector<long long> sizes;
   bool count_run = false;
   add_advise(app, advise_args);
+  ValidateArgs validate_args;
+  add_validate(app, validate_args);
   add_count(app, sizes, count_run);
   try {
     app.parse(argc, argv);
@@ -60,6 +83,7 @@ int main(int argc, char** argv) {
       std::printf("%llu\n", static_cast<unsigned long long>(count_mixed(sizes)));
       return 0;
     }
+    if (validate_args.run) return run_validate(validate_args);
     return run_advise(advise_args);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "joule-advisor: %s\n", e.what());

@@ -4,7 +4,9 @@
 // dynamic terms of its power model (per busy core, per busy thread) scale by
 // (f/f_max)^3; idle power does not. So lowering the card's frequency trades
 // time for dynamic energy, and the splitter sees both: the rate it measures
-// and the card's power at the current P-state.
+// and the card's power at the current P-state. Which P-state to use is the
+// work splitter's choice (JOULE_CARD_FREQ=auto, api/src/split_api.cpp); the
+// card goes back to its starting one when a runtime restarts on it.
 #include <cmath>
 #include <string>
 
@@ -38,6 +40,13 @@ double card_frequency(const rt::Config::Card& cfg) {
         "joule: configuration error: JOULE_CARD_FREQ=" + rt::format_number("%g", cfg.freq) +
             ": not one of the card's P-states (JOULE_CARD_FREQS: " + list(cfg.freqs) + " GHz)");
   return cfg.freq;
+}
+
+void reset_card_frequency(Device& card) {
+  const rt::Config::Card* cfg = card.card_config();
+  if (!cfg || cfg->freqs.empty()) return;
+  const double start = card_frequency(*cfg);
+  if (card.frequency() != start) card.set_frequency(start);
 }
 
 std::uint32_t speed_permille(const rt::Config::Card& cfg, double ghz) {

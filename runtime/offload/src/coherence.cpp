@@ -106,8 +106,22 @@ void Coherence::leave(const std::vector<Use>& uses) {
       --e->users;
 }
 
+void Coherence::submit_card_task(Device& dev, Launch& l, Device::Completion done) {
+  begin_card_task(l.regions);
+  try {
+    dev.submit(l, std::move(done));
+  } catch (...) {
+    submitted(l.regions);
+    throw;
+  }
+  submitted(l.regions);
+}
+
+// Waits until the earlier card tasks on these regions were submitted, so
+// that the card sees the launches in the order of these decisions.
 void Coherence::begin_card_task(std::vector<Region>& regions) {
-  std::lock_guard lk(m_);
+  std::unique_lock lk(m_);
+  cv_.wait(lk, [&] { return !any_submitting(regions); });
   for (Region& r : regions) {
     const auto start = reinterpret_cast<std::uintptr_t>(r.host);
     Entry* e = find_exact(start);
@@ -117,6 +131,7 @@ void Coherence::begin_card_task(std::vector<Region>& regions) {
       continue;
     }
     r.to_host = false;  // results stay on the card until the host needs them
+    ++e->submitting;
     const bool reads = (r.access & kIn) != 0, writes = (r.access & kOut) != 0;
     r.to_card = reads && e->card != e->latest;
     if (r.to_card) {
@@ -130,6 +145,22 @@ void Coherence::begin_card_task(std::vector<Region>& regions) {
       ++e->writers;
     }
   }
+}
+
+void Coherence::submitted(const std::vector<Region>& regions) {
+  std::lock_guard lk(m_);
+  for (const Region& r : regions)
+    if (Entry* e = find_exact(reinterpret_cast<std::uintptr_t>(r.host));
+        e && e->bytes == r.bytes && e->submitting > 0)
+      --e->submitting;
+  cv_.notify_all();
+}
+
+bool Coherence::any_submitting(const std::vector<Region>& regions) {
+  for (const Region& r : regions)
+    if (Entry* e = find_exact(reinterpret_cast<std::uintptr_t>(r.host)); e && e->submitting > 0)
+      return true;
+  return false;
 }
 
 void Coherence::end_card_task(const std::vector<Region>& regions, bool failed) {

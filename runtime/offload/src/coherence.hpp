@@ -12,6 +12,9 @@
 //   taskwait / stop:   copy back what is stale on the host, drop card copies
 //
 // Dependencies order the tasks; this only decides which transfers they need.
+// The card orders launches on a region by when they reach it, so a card
+// task's decisions and its launch go in one order per region: card tasks
+// that may run at once (readers) cannot overtake a copy in they rely on.
 // Card regions must be disjoint or identical (same start and size) while
 // they are live (between taskwaits); host tasks may name any part of them.
 #pragma once
@@ -49,9 +52,10 @@ class Coherence {
   // checks them against the live ones; throws joule::error naming both
   // regions when two overlap without being identical. Returns the regions.
   std::vector<Use> enter(const std::vector<Use>& uses);
-  // The card task runs now: sets to_card on the regions it must copy in
-  // and records its writes as the newest version (to_host stays false).
-  void begin_card_task(std::vector<Region>& regions);
+  // The card task runs now: decides its transfers (begin_card_task) and
+  // submits it to dev, in one order per region (see `submitting`). `done`
+  // runs as Device::submit says; throws what submit throws.
+  void submit_card_task(Device& dev, Launch& l, Device::Completion done);
   // The card reported back; a failed task leaves host memory as it was.
   void end_card_task(const std::vector<Region>& regions, bool failed);
   // A spawn that failed after enter(): forget its regions.
@@ -77,12 +81,22 @@ class Coherence {
     std::uint64_t latest = 0, host = 0, card = 0;  // versions; 0: no copy
     int users = 0;                                 // card tasks spawned naming it and not yet ended
     int writers = 0;                               // card tasks writing it on the card now
+    // Card tasks that decided their transfers of it and have not submitted
+    // yet. The card orders launches on a region by when they reach it, so
+    // the next decision waits: a reader that finds the card's copy current
+    // must not reach the card before the copy in it relies on.
+    int submitting = 0;
     bool copying = false;
   };
   using Map = std::map<std::uintptr_t, std::shared_ptr<Entry>>;  // by start
   Entry* find_exact(std::uintptr_t start);
   std::vector<std::shared_ptr<Entry>> overlapping(std::uintptr_t lo, std::uintptr_t hi) const;
   void check_free(std::uintptr_t lo, std::size_t bytes) const;
+  // Sets to_card on the regions the task must copy in and records its
+  // writes as the newest version (to_host stays false); marks them submitting.
+  void begin_card_task(std::vector<Region>& regions);
+  void submitted(const std::vector<Region>& regions);
+  bool any_submitting(const std::vector<Region>& regions);
   void copy_back(std::unique_lock<std::mutex>& lk, Device& dev, Entry& e);
   void sync_live();
 

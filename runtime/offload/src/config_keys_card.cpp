@@ -148,12 +148,18 @@ std::vector<ConfigKey> card_config_keys() {
        [](Config& c, std::string_view v) { c.card.freqs = parse_freqs(v); },
        [](const Config& c) { return format_freqs(c.card.freqs); }},
       {"JOULE_CARD_FREQ",
-       [] { return std::string("GHz, one of JOULE_CARD_FREQS (0: the highest)"); },
-       "the card's frequency at start (checked against JOULE_CARD_FREQS when the card starts)",
-       [](Config& c, std::string_view v) {
-         c.card.freq = trim(v) == "0" ? 0.0 : parse_positive(v, 100.0);
+       [] {
+         return std::string(
+             "GHz, one of JOULE_CARD_FREQS (0: the highest), or auto (start at the highest; "
+             "work splitters choose it)");
        },
-       [](const Config& c) { return fmt(c.card.freq); }},
+       "the card's frequency at start (checked against JOULE_CARD_FREQS when the card starts); "
+       "auto: joule::work_splitter picks the P-state by measurement",
+       [](Config& c, std::string_view v) {
+         c.card.freq_auto = trim(v) == "auto";
+         c.card.freq = c.card.freq_auto || trim(v) == "0" ? 0.0 : parse_positive(v, 100.0);
+       },
+       [](const Config& c) { return c.card.freq_auto ? std::string("auto") : fmt(c.card.freq); }},
       {"JOULE_CARD_STAGING_MB", [] { return std::string("an integer 1..65536"); },
        "size of the shared staging area transfers go through (one task's copies must fit)",
        [](Config& c, std::string_view v) { c.card.staging_mb = int(parse_int(v, 1, 65536)); },

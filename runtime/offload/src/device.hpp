@@ -103,5 +103,9 @@ std::unique_ptr<Device> start_emulated_card(const rt::Config::Card& cfg);
 std::unique_ptr<Device> attach_card(const rt::Config::Card& cfg);
 // The card's keys (JOULE_CARD*), for the configuration table.
 std::vector<rt::ConfigKey> card_config_keys();
+// Puts a card back at the P-state it starts at (JOULE_CARD_FREQ, else the
+// highest; card_dvfs.cpp): a kept card must not carry a lowered frequency
+// from the run before into the next.
+void reset_card_frequency(Device& card);
 
 }  // namespace joule::offload

@@ -23,6 +23,8 @@ std::vector<double> frequencies(const std::vector<Run>& runs, Device d,
   return {fs.begin(), fs.end()};
 }
 
+}  // namespace
+
 void print_fit(const DeviceModel& m, const FitReport& r) {
   const TimeParams& t = m.time;
   const PowerParams& p = m.power;
@@ -37,6 +39,32 @@ void print_fit(const DeviceModel& m, const FitReport& r) {
               100 * r.energy_max_err);
 }
 
+DeviceModel unfitted_model(const AdviseArgs& a, Device d, const std::vector<Run>& runs) {
+  DeviceModel m;
+  m.device = d;
+  m.topology =
+      offload::CardTopology::from_synthetic(d == Device::card ? a.card_topology : a.host_topology);
+  m.freqs_ghz = frequencies(runs, d, d == Device::card ? a.card_freqs : a.host_freqs);
+  m.f_ref_ghz = m.freqs_ghz.back();
+  for (const Run& r : runs)
+    if (r.device == d && r.threads > m.topology.pu_count())
+      throw InputError(r.where + ": " + std::to_string(r.threads) + " threads, but the " +
+                       device_name(d) + " (" + m.topology.description() + ") has " +
+                       std::to_string(m.topology.pu_count()) + " PUs");
+  return m;
+}
+
+std::vector<Run> read_all_runs(const std::vector<std::string>& files) {
+  std::vector<Run> runs;
+  for (const std::string& f : files) {
+    std::vector<Run> more = read_runs(f);
+    runs.insert(runs.end(), more.begin(), more.end());
+  }
+  return runs;
+}
+
+namespace {
+
 std::vector<DeviceModel> fit_models(const AdviseArgs& a, const std::vector<Run>& runs) {
   std::vector<DeviceModel> models;
   const std::optional<Device> only =
@@ -45,17 +73,7 @@ std::vector<DeviceModel> fit_models(const AdviseArgs& a, const std::vector<Run>&
     if (only && d != *only) continue;
     if (std::none_of(runs.begin(), runs.end(), [d](const Run& r) { return r.device == d; }))
       continue;
-    DeviceModel m;
-    m.device = d;
-    m.topology = offload::CardTopology::from_synthetic(d == Device::card ? a.card_topology
-                                                                         : a.host_topology);
-    m.freqs_ghz = frequencies(runs, d, d == Device::card ? a.card_freqs : a.host_freqs);
-    m.f_ref_ghz = m.freqs_ghz.back();
-    for (const Run& r : runs)
-      if (r.device == d && r.threads > m.topology.pu_count())
-        throw InputError(r.where + ": " + std::to_string(r.threads) + " threads, but the " +
-                         device_name(d) + " (" + m.topology.description() + ") has " +
-                         std::to_string(m.topology.pu_count()) + " PUs");
+    DeviceModel m = unfitted_model(a, d, runs);
     print_fit(m, fit_device(m, runs));
     models.push_back(std::move(m));
   }
@@ -83,11 +101,7 @@ std::optional<size_t> choose(const AdviseArgs& a, const std::vector<TimeEnergy>&
 }  // namespace
 
 int run_advise(const AdviseArgs& a) {
-  std::vector<Run> runs;
-  for (const std::string& f : a.run_files) {
-    std::vector<Run> more = read_runs(f);
-    runs.insert(runs.end(), more.begin(), more.end());
-  }
+  const std::vector<Run> runs = read_all_runs(a.run_files);
   const std::vector<DeviceModel> models = fit_models(a, runs);
   if (models.empty()) throw InputError("no " + a.device + " runs in the input");
   const std::vector<Config> configs = enumerate_configs(models);

@@ -6,6 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "fit.hpp"
+#include "model.hpp"
+#include "runs.hpp"
+
 namespace joule::advisor {
 
 struct AdviseArgs {
@@ -21,5 +25,13 @@ struct AdviseArgs {
 
 // Prints to stdout; throws on bad input (the message names file:line).
 int run_advise(const AdviseArgs& args);
+
+// Shared with `validate` (validate.hpp): every run of the files; a device's
+// model before fitting (its topology from the args, its frequencies from
+// the args or else the runs, every run checked against its PUs); and the
+// fit's summary lines.
+std::vector<Run> read_all_runs(const std::vector<std::string>& files);
+DeviceModel unfitted_model(const AdviseArgs& args, Device d, const std::vector<Run>& runs);
+void print_fit(const DeviceModel& m, const FitReport& r);
 
 }  // namespace joule::advisor
