@@ -91,7 +91,11 @@ std::unique_ptr<Observer> start_card(const Config& cfg) {
                                         : offload::start_emulated_card(cfg.card))
                  .release();
     g_card_key = key;
-    if (cfg.dump) std::fprintf(stderr, "joule: %s\n", g_card->describe().c_str());
+    if (cfg.dump) {  // as KMP_AFFINITY=verbose prints the placement at start-up
+      std::fprintf(stderr, "joule: %s\n", g_card->describe().c_str());
+      for (const std::string& line : g_card->thread_map())
+        std::fprintf(stderr, "joule card: %s\n", line.c_str());
+    }
     static const bool registered = (std::atexit(stop_card_at_exit), true);
     (void)registered;
   }

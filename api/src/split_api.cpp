@@ -47,7 +47,7 @@ device_power card_model(const rt::Config::Card& c, double ghz) {
   const int threads = c.threads > 0 ? c.threads : topo.pu_count();
   std::set<int> cores;
   for (const offload::PuSlot& s :
-       offload::place_threads(topo, threads, {offload::parse_affinity(c.affinity), 0, 0}))
+       offload::place_threads(topo, threads, offload::parse_placement(c.affinity)))
     cores.insert(s.core);
   const double s = c.freqs.empty() || ghz <= 0 ? 1.0 : ghz / c.freqs.front();
   return {

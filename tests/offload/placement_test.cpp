@@ -146,6 +146,19 @@ TEST(Placement, Errors) {
   }
 }
 
+TEST(Placement, KmpSpecsParseAndPrintBack) {
+  const jo::PlacementOptions o = jo::parse_placement("scatter,1,5");
+  EXPECT_EQ(o.affinity, jo::Affinity::scatter);
+  EXPECT_EQ(o.permute, 1);
+  EXPECT_EQ(o.offset, 5);
+  EXPECT_EQ(jo::placement_spec(o), "scatter,1,5");
+  EXPECT_EQ(jo::placement_spec(jo::parse_placement("compact,0,0")), "compact");
+  EXPECT_EQ(jo::placement_spec(jo::parse_placement("compact,0,2")), "compact,0,2");
+  EXPECT_EQ(jo::placement_spec(jo::parse_placement("balanced")), "balanced");
+  for (const char* bad : {"", "compact,", "compact,a", "compact,1,2,3", "compact,-1", "spread"})
+    EXPECT_THROW(jo::parse_placement(bad), jo::PlacementError) << bad;
+}
+
 #ifdef JOULE_CTL_EXE
 namespace {
 

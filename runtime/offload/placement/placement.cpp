@@ -80,6 +80,46 @@ Affinity parse_affinity(std::string_view name) {
                        ")");
 }
 
+namespace {
+
+// A non-negative integer field of a placement spec.
+int spec_int(std::string_view field, std::string_view spec) {
+  int v = 0;
+  if (field.empty() || field.size() > 6) v = -1;
+  for (char c : field) v = (v >= 0 && c >= '0' && c <= '9') ? v * 10 + (c - '0') : -1;
+  if (v < 0)
+    throw PlacementError("bad placement '" + std::string(spec) + "': '" + std::string(field) +
+                         "' is not an integer >= 0 (expected " + kPlacementForm + ")");
+  return v;
+}
+
+}  // namespace
+
+PlacementOptions parse_placement(std::string_view spec) {
+  std::vector<std::string_view> fields;
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = spec.find(',', start);
+    fields.push_back(spec.substr(start, comma == std::string_view::npos ? comma : comma - start));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  if (fields.size() > 3)
+    throw PlacementError("bad placement '" + std::string(spec) + "' (expected " + kPlacementForm +
+                         ")");
+  PlacementOptions o;
+  o.affinity = parse_affinity(fields[0]);
+  if (fields.size() > 1) o.permute = spec_int(fields[1], spec);
+  if (fields.size() > 2) o.offset = spec_int(fields[2], spec);
+  return o;
+}
+
+std::string placement_spec(const PlacementOptions& o) {
+  std::string s = affinity_name(o.affinity);
+  if (o.permute != 0 || o.offset != 0) s += "," + std::to_string(o.permute);
+  if (o.offset != 0) s += "," + std::to_string(o.offset);
+  return s;
+}
+
 const char* affinity_name(Affinity a) {
   switch (a) {
     case Affinity::compact:

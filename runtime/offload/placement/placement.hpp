@@ -34,6 +34,16 @@ struct PlacementOptions {
   int offset = 0;   // >= 0, taken modulo the number of PUs
 };
 
+// KMP_AFFINITY's "type[,permute[,offset]]", e.g. "scatter", "compact,1" or
+// "compact,0,4" (only the placement part: no granularity or modifiers).
+// Throws PlacementError naming the form for anything else; the ranges are
+// checked by place_threads, which knows the topology.
+PlacementOptions parse_placement(std::string_view spec);
+// The canonical spec: the type alone when permute and offset are 0.
+std::string placement_spec(const PlacementOptions& options);
+inline constexpr const char* kPlacementForm =
+    "compact, scatter or balanced, optionally followed by ,permute[,offset] (integers >= 0)";
+
 // thread id -> PU slot, for threads 0..threads-1. Throws PlacementError when
 // threads is not in 1..pu_count or an option is out of range.
 std::vector<PuSlot> place_threads(const CardTopology& topo, int threads,

@@ -115,13 +115,18 @@ std::vector<ConfigKey> card_config_keys() {
        "card worker threads (at most the topology's PUs)",
        [](Config& c, std::string_view v) { c.card.threads = int(parse_int(v, 0, 65536)); },
        [](const Config& c) { return std::to_string(c.card.threads); }},
-      {"JOULE_CARD_AFFINITY", [] { return std::string(kAffinityNames); },
-       "placement of the card's threads (KMP_AFFINITY semantics, granularity=fine)",
+      {"JOULE_CARD_AFFINITY", [] { return std::string(kPlacementForm); },
+       "placement of the card's threads (KMP_AFFINITY type[,permute[,offset]], "
+       "granularity=fine)",
        [](Config& c, std::string_view v) {
          try {
-           c.card.affinity = affinity_name(parse_affinity(trim(v)));
-         } catch (const PlacementError&) {
-           throw std::invalid_argument("unknown affinity");
+           const PlacementOptions o = parse_placement(trim(v));
+           if (o.affinity == Affinity::balanced && (o.permute != 0 || o.offset != 0))
+             throw std::invalid_argument("balanced takes no permute or offset");
+           if (o.permute > 2) throw std::invalid_argument("permute must be 0..2");
+           c.card.affinity = placement_spec(o);
+         } catch (const PlacementError& e) {
+           throw std::invalid_argument(e.what());
          }
        },
        [](const Config& c) { return c.card.affinity; }},

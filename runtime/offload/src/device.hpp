@@ -70,6 +70,10 @@ class Device {
   using Completion = std::function<void(std::exception_ptr)>;
   virtual ~Device() = default;
   virtual std::string describe() const = 0;
+  // One KMP_AFFINITY=verbose line per device thread ("thread 0 bound to OS
+  // proc set {0} (package 0 core 0 thread 0)"); empty for a device without
+  // placed threads.
+  virtual std::vector<std::string> thread_map() const { return {}; }
   // Asynchronous: `done` runs (on a device thread) after the launch and its
   // copies back to the host; throws joule::error for a request the device
   // cannot take (bad region, too large, device gone).

@@ -59,7 +59,7 @@ CardPlan plan_card(const rt::Config::Card& cfg) {
                    rt::format_cpu_list(allowed) + ")");
   std::vector<PuSlot> slots;
   try {
-    slots = place_threads(topo, threads, {parse_affinity(cfg.affinity), 0, 0});
+    slots = place_threads(topo, threads, parse_placement(cfg.affinity));
   } catch (const PlacementError& e) {
     config_error(e.what());
   }
@@ -127,6 +127,12 @@ std::string EmulatedCard::describe() const {
          " (pid " + std::to_string(pid_) + "): " + cfg_.topology + ", " +
          std::to_string(slots_.size()) + " threads " + cfg_.affinity + " on host CPUs " +
          rt::format_cpu_list(host_cpus_);
+}
+
+std::vector<std::string> EmulatedCard::thread_map() const {
+  std::vector<std::string> lines;
+  for (std::size_t t = 0; t < slots_.size(); ++t) lines.push_back(verbose_line(int(t), slots_[t]));
+  return lines;
 }
 
 bool EmulatedCard::card_exited() {

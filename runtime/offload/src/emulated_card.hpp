@@ -54,6 +54,7 @@ class EmulatedCard final : public Device {
   ~EmulatedCard() override;  // waits for launches in flight, stops the card
 
   std::string describe() const override;
+  std::vector<std::string> thread_map() const override;
   void submit(const Launch& launch, Completion done) override;
   DeviceEnergy energy() const override;
 
