@@ -3,12 +3,21 @@
 // CSV row per run in joule-advisor's baseline format:
 //
 //   card-bench --kernel compute|memory --topology "package:1 core:8 pu:4"
-//              --runs compact:1,2,4 scatter:8 balanced:16 [--reps R] [--n N] [--iters K]
+//              --runs compact:1,2,4 scatter:8@0.5 balanced:16 [--freqs 1.053,0.5]
+//              [--reps R] [--n N] [--iters K]
+//
+// --freqs lists the card's P-states (JOULE_CARD_FREQS, default 1.053): a run
+// without `@F` is recorded at each of them, one with `@F` at F only (one of
+// the list), with the card put at that P-state (JOULE_CARD_FREQ) for the
+// run, so joule-advisor can fit how time and power follow the frequency.
 //
 // time_s is the kernel's time on the card (transfers excluded), energy_j the
 // card's power model over that time: idle W × time + the busy core and
 // thread watts the card counted while the kernel ran.
+#include <CLI/CLI.hpp>
 #include <joule/offload.hpp>
+
+#include <algorithm>
 
 #include <chrono>
 #include <cmath>
@@ -23,10 +32,13 @@ namespace {
 struct Run {
   std::string placement;
   int threads;
+  double freq_ghz;  // one of Options::freqs
 };
 
 struct Options {
   std::string kernel = "compute", topology = "package:1 core:8 pu:4", power = "90,1.2,0.15";
+  std::vector<std::string> run_specs;
+  std::vector<double> freqs = {1.053};
   std::vector<Run> runs;
   int reps = 3;
   int iters = 0;  // 0: 200 (compute) or 20 (memory)
@@ -60,11 +72,28 @@ void triad(joule::card_context& c, const double* in, double* out, std::int64_t n
     });
 }
 
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+std::string freq_list(const std::vector<double>& freqs) {
+  std::string out;
+  for (double f : freqs) out += (out.empty() ? "" : ",") + number(f);
+  return out;
+}
+
 double measure(const Options& o, const Run& r, double& energy) {
   const std::string threads = std::to_string(r.threads);
-  joule::runtime rt{{"JOULE_CARD", "emulated"},      {"JOULE_CARD_TOPOLOGY", o.topology},
-                    {"JOULE_CARD_THREADS", threads}, {"JOULE_CARD_AFFINITY", r.placement},
-                    {"JOULE_CARD_POWER", o.power},   {"JOULE_CARD_STAGING_MB", "256"}};
+  joule::runtime rt{{"JOULE_CARD", "emulated"},
+                    {"JOULE_CARD_TOPOLOGY", o.topology},
+                    {"JOULE_CARD_THREADS", threads},
+                    {"JOULE_CARD_AFFINITY", r.placement},
+                    {"JOULE_CARD_POWER", o.power},
+                    {"JOULE_CARD_STAGING_MB", "256"},
+                    {"JOULE_CARD_FREQS", freq_list(o.freqs)},
+                    {"JOULE_CARD_FREQ", number(r.freq_ghz)}};
   std::vector<double> in(std::size_t(o.n), 1.0), out(std::size_t(o.n), 0.0);
   const double* pi = in.data();
   double* po = out.data();
@@ -93,49 +122,81 @@ double measure(const Options& o, const Run& r, double& energy) {
   return t;
 }
 
-bool parse(int argc, char** argv, Options& o) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
-    if (a == "--kernel")
-      o.kernel = next();
-    else if (a == "--topology")
-      o.topology = next();
-    else if (a == "--power")
-      o.power = next();
-    else if (a == "--reps")
-      o.reps = std::atoi(next().c_str());
-    else if (a == "--iters")
-      o.iters = std::atoi(next().c_str());
-    else if (a == "--n")
-      o.n = std::atoll(next().c_str());
-    else if (a == "--runs")
-      while (i + 1 < argc && argv[i + 1][0] != '-') {
-        const std::string spec = argv[++i];
-        const auto colon = spec.find(':');
-        if (colon == std::string::npos) return false;
-        std::string list = spec.substr(colon + 1) + ",";
-        for (std::size_t p = 0, q; (q = list.find(',', p)) != std::string::npos; p = q + 1)
-          o.runs.push_back({spec.substr(0, colon), std::atoi(list.substr(p, q - p).c_str())});
-      }
-    else
-      return false;
+[[noreturn]] void bad_run(const std::string& spec, const std::string& why) {
+  const std::string allowed =
+      " (allowed: PLACEMENT:T,T,...[@F] with PLACEMENT compact, scatter or balanced, T >= 1 "
+      "threads, F one of --freqs)";
+  throw CLI::ValidationError("--runs '" + spec + "'", why + allowed);
+}
+
+double parse_freq(const std::string& spec, const std::string& text, const Options& o) {
+  char* end = nullptr;
+  const double f = std::strtod(text.c_str(), &end);
+  const bool listed =
+      std::any_of(o.freqs.begin(), o.freqs.end(), [f](double g) { return std::abs(f - g) < 1e-9; });
+  if (text.empty() || *end != '\0' || !listed)
+    bad_run(spec, "'" + text + "' is not one of --freqs " + freq_list(o.freqs));
+  return f;
+}
+
+// PLACEMENT:T,T,...[@F] -> runs, at F or at every frequency of --freqs.
+void expand(const std::string& spec, Options& o) {
+  const auto colon = spec.find(':');
+  if (colon == std::string::npos) bad_run(spec, "no ':'");
+  const std::string placement = spec.substr(0, colon);
+  if (placement != "compact" && placement != "scatter" && placement != "balanced")
+    bad_run(spec, "unknown placement '" + placement + "'");
+  std::string list = spec.substr(colon + 1);
+  std::vector<double> freqs = o.freqs;
+  if (const auto at = list.find('@'); at != std::string::npos) {
+    freqs = {parse_freq(spec, list.substr(at + 1), o)};
+    list.resize(at);
   }
-  return (o.kernel == "compute" || o.kernel == "memory") && !o.runs.empty() && o.reps > 0;
+  for (double f : freqs) {
+    std::string rest = list + ",";
+    for (std::size_t p = 0, q; (q = rest.find(',', p)) != std::string::npos; p = q + 1) {
+      const std::string t = rest.substr(p, q - p);
+      char* end = nullptr;
+      const long n = std::strtol(t.c_str(), &end, 10);
+      if (t.empty() || *end != '\0' || n < 1) bad_run(spec, "'" + t + "' is not a thread count");
+      o.runs.push_back({placement, int(n), f});
+    }
+  }
+}
+
+void add_options(CLI::App& app, Options& o) {
+  app.add_option("--kernel", o.kernel, "compute (multiply-add chains) or memory (STREAM triad)")
+      ->check(CLI::IsMember({"compute", "memory"}))
+      ->capture_default_str();
+  app.add_option("--runs", o.run_specs, "PLACEMENT:T,T,...[@F] items")->required();
+  app.add_option("--topology", o.topology, "the card's hwloc synthetic topology")
+      ->capture_default_str();
+  app.add_option("--power", o.power, "card power: idle,core,thread W")->capture_default_str();
+  app.add_option("--freqs", o.freqs, "the card's P-states in GHz; runs without @F use each")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
+  app.add_option("--reps", o.reps, "runs per configuration, the best kept")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--n", o.n, "elements")->check(CLI::PositiveNumber);
+  app.add_option("--iters", o.iters, "chain length (compute) or sweeps (memory); 0: default");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   Options o;
-  if (!parse(argc, argv, o)) {
-    std::fprintf(stderr,
-                 "usage: card-bench --kernel compute|memory --runs PLACEMENT:T,T.. [...] "
-                 "[--topology T] [--power idle,core,thread] [--reps R] [--n N] [--iters K]\n");
-    return 2;
+  CLI::App app("Compute- and memory-bound kernels on the emulated card; joule-advisor's CSV.",
+               "card-bench");
+  add_options(app, o);
+  try {
+    app.parse(argc, argv);
+    for (const std::string& spec : o.run_specs) expand(spec, o);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
   }
-  std::printf("# card-bench kernel=%s topology=%s n=%lld reps=%d (best of reps)\n",
-              o.kernel.c_str(), o.topology.c_str(), static_cast<long long>(o.n), o.reps);
+  std::printf("# card-bench kernel=%s topology=%s n=%lld reps=%d freqs=%s (best of reps)\n",
+              o.kernel.c_str(), o.topology.c_str(), static_cast<long long>(o.n), o.reps,
+              freq_list(o.freqs).c_str());
   std::printf("device,threads,placement,freq_ghz,time_s,energy_j\n");
   try {
     for (const Run& r : o.runs) {
@@ -145,7 +206,8 @@ int main(int argc, char** argv) {
         const double t = measure(o, r, e);
         if (t < best_t) best_t = t, best_e = e;
       }
-      std::printf("card,%d,%s,1.053,%.6f,%.4f\n", r.threads, r.placement.c_str(), best_t, best_e);
+      std::printf("card,%d,%s,%s,%.6f,%.4f\n", r.threads, r.placement.c_str(),
+                  number(r.freq_ghz).c_str(), best_t, best_e);
       std::fflush(stdout);
     }
   } catch (const joule::error& e) {

@@ -92,6 +92,10 @@ TEST(AdvisorFit, RecoversCardModel) {
   fitted.power = {};
   const ja::FitReport rep = ja::fit_device(fitted, synthesize(truth, phi_plan(1.053), false, 7));
   EXPECT_LT(rep.time_mean_err, 0.05);
+  // SMT-like runs (max of the two contention terms): auto keeps overlap.
+  EXPECT_EQ(fitted.time.contention, ja::Contention::overlap);
+  EXPECT_FALSE(rep.contention_undecided);
+  EXPECT_LT(rep.overlap_time_err, rep.serial_time_err);
   EXPECT_FALSE(rep.work_from_counters);
   EXPECT_NEAR(fitted.time.intra, 0.35, 0.35 * 0.15);
   EXPECT_NEAR(fitted.time.queue, 0.7, 0.1);
@@ -144,6 +148,65 @@ TEST(AdvisorFit, LocalityOnlyWithBalancedAndScatterRuns) {
   EXPECT_TRUE(rep.locality_fitted);
   EXPECT_NEAR(fitted.time.locality, 0.4, 0.15);
   EXPECT_LT(prediction_error(truth, fitted).first, 0.15);
+}
+
+// Runs from time-sliced cores (stalls add up): auto picks serial, and
+// forcing overlap on them predicts worse.
+TEST(AdvisorFit, SerialContentionChosenForTimeSlicedRuns) {
+  ja::DeviceModel truth = phi_truth();
+  truth.time.contention = ja::Contention::serial;
+  const std::vector<ja::Run> runs = synthesize(truth, phi_plan(1.053), false, 13);
+  ja::DeviceModel fitted = truth;
+  fitted.time = {};
+  const ja::FitReport rep = ja::fit_device(fitted, runs);
+  EXPECT_EQ(fitted.time.contention, ja::Contention::serial);
+  EXPECT_LT(rep.serial_time_err, rep.overlap_time_err);
+  EXPECT_LT(prediction_error(truth, fitted).first, 0.15);
+  ja::DeviceModel forced = truth;
+  forced.time = {};
+  const ja::FitReport frep = ja::fit_device(forced, runs, {ja::Contention::overlap});
+  EXPECT_TRUE(frep.contention_forced);
+  EXPECT_EQ(forced.time.contention, ja::Contention::overlap);
+  EXPECT_LT(frep.serial_time_err, 0);  // not tried
+  EXPECT_GT(prediction_error(truth, forced).first, prediction_error(truth, fitted).first);
+}
+
+// Runs on one core, or with one thread per core, fit both forms alike:
+// auto cannot choose and keeps seed-002's overlap.
+TEST(AdvisorFit, ContentionUndecidedWithoutASharedCoreAmongBusyCores) {
+  ja::DeviceModel truth = phi_truth();
+  truth.time.contention = ja::Contention::serial;
+  std::vector<Spec> plan;
+  for (int t = 1; t <= 4; ++t) plan.push_back({t, Affinity::compact, 1.053});
+  for (int t : {2, 8, 30, 60}) plan.push_back({t, Affinity::scatter, 1.053});
+  ja::DeviceModel fitted = truth;
+  fitted.time = {};
+  const ja::FitReport rep = ja::fit_device(fitted, synthesize(truth, plan, false, 17));
+  EXPECT_TRUE(rep.contention_undecided);
+  EXPECT_EQ(fitted.time.contention, ja::Contention::overlap);
+  EXPECT_GE(rep.serial_time_err, 0);
+}
+
+// A card measured at several P-states: γ and δ are fitted, and
+// configurations at every frequency are predicted.
+TEST(AdvisorFit, CardFrequencyExponentFromSeveralPStates) {
+  ja::DeviceModel truth = phi_truth();
+  truth.freqs_ghz = {0.5, 0.8, 1.053};
+  truth.time.stall_freq_exp = 0;  // stalls stretch with the clock, as on the emulated card
+  truth.power.gamma = 3;
+  std::vector<Spec> plan = phi_plan(1.053);
+  for (double f : {0.5, 0.8})
+    for (int t : {1, 4, 60, 240}) plan.push_back({t, Affinity::compact, f});
+  ja::DeviceModel fitted = truth;
+  fitted.time = {};
+  fitted.power = {};
+  const ja::FitReport rep = ja::fit_device(fitted, synthesize(truth, plan, false, 19));
+  EXPECT_TRUE(rep.gamma_fitted);
+  EXPECT_NEAR(fitted.power.gamma, 3, 0.5);
+  EXPECT_LT(fitted.time.stall_freq_exp, 0.3);
+  const auto [mean, worst] = prediction_error(truth, fitted);
+  EXPECT_LT(mean, 0.15);
+  EXPECT_LT(worst, 0.15);
 }
 
 TEST(AdvisorFit, TooFewRuns) {

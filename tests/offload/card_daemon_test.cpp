@@ -169,9 +169,10 @@ TEST(CardDaemon, BadNamesAndValuesAreErrors) {
   const auto [rc3, out3] =
       run({JOULE_CARD_EXE, "--name", unique_name("bad"), "--affinity", "spread"});
   EXPECT_EQ(rc3, 1) << out3;
-  EXPECT_NE(
-      out3.find("--affinity=spread: unknown affinity; allowed values: compact, scatter, balanced"),
-      std::string::npos)
+  EXPECT_NE(out3.find("--affinity=spread: unknown affinity 'spread' (allowed: compact, scatter, "
+                      "balanced); allowed values: compact, scatter or balanced, optionally "
+                      "followed by ,permute[,offset]"),
+            std::string::npos)
       << out3;
   const auto [rc4, out4] = run({JOULE_CARD_EXE, "--name", unique_name("bad"), "--topology",
                                 "package:1 core:2 pu:2", "--threads", "5"});

@@ -8,6 +8,7 @@
 #include <joule/offload.hpp>
 #include <joule/split.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -90,6 +91,46 @@ TEST(CardDvfs, HalfTheFrequencyTakesTwiceTheTimeAndAnEighthOfTheDynamicPower) {
   EXPECT_NEAR(half.joules / half.seconds, 0.125, 0.01);
   // Less energy for the same work: 2 x the time at 1/8 of the power.
   EXPECT_LT(half.joules, full.joules * 0.4);
+}
+
+// A kernel timed inside the card task, on a one-thread card: parallel_for
+// runs inline there, and must be slowed for the P-state before it returns,
+// as a team's chunks are (else in-task timers, card-bench's, see no change).
+double in_task_seconds() {
+  double out[2] = {0, 0};
+  double* po = out;
+  const std::int64_t iters = g_iters;
+  joule::spawn(
+      {joule::inout(po, 2)},
+      [=](joule::card_context& c) {
+        double* co = c.map(po);
+        const auto t0 = std::chrono::steady_clock::now();
+        c.parallel_for(std::int64_t{0}, std::int64_t{1}, [=](std::int64_t) {
+          double x = co[0];
+          for (std::int64_t i = 0; i < iters; ++i) x = x * 1.0000001 + 1e-9;
+          co[0] = x;
+        });
+        co[1] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      },
+      joule::device_options{});
+  joule::taskwait();
+  return out[1];
+}
+
+TEST(CardDvfs, AOneThreadCardSlowsTheKernelInsideTheTask) {
+  joule::runtime rt{{"JOULE_CARD", "emulated"},
+                    {"JOULE_CARD_TOPOLOGY", "package:1 core:1 pu:1"},
+                    {"JOULE_CARD_FREQS", "0.5,1.0"}};
+  g_iters = 5'000'000;
+  double full = 1e9, half = 1e9;
+  for (int round = 0; round < 3; ++round) {
+    joule::set_card_frequency(1.0);
+    full = std::min(full, in_task_seconds());
+    joule::set_card_frequency(0.5);
+    half = std::min(half, in_task_seconds());
+  }
+  EXPECT_GT(half / full, 1.5) << full << " s vs " << half << " s";
+  EXPECT_LT(half / full, 3.0) << full << " s vs " << half << " s";
 }
 
 TEST(CardDvfs, SplitterSeesTheCardsPowerAtItsPState) {

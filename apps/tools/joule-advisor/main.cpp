@@ -16,6 +16,15 @@ namespace {
 
 using namespace joule::advisor;
 
+// Checked again by fit_options, which names the allowed values.
+void add_contention(CLI::App& cmd, AdviseArgs& a) {
+  cmd.add_option("--contention", a.contention,
+                 "how within-core contention combines with memory queueing: overlap (max, "
+                 "SMT hides stalls), serial (time-sliced threads, stalls add up) or auto (the "
+                 "lower training error)")
+      ->capture_default_str();
+}
+
 void add_advise(CLI::App& app, AdviseArgs& a) {
   CLI::App* cmd = app.add_subcommand(
       "advise", "fit the model to baseline runs, print the Pareto front and a recommendation");
@@ -32,6 +41,7 @@ void add_advise(CLI::App& app, AdviseArgs& a) {
       ->check(CLI::IsMember({"host", "card"}));
   cmd->add_option("--csv", a.csv_out, "write every configuration with its prediction here");
   cmd->add_option("--svg", a.svg_out, "write the time-energy plot here");
+  add_contention(*cmd, a);
   cmd->callback([&a] { a.run = true; });
 }
 
@@ -42,7 +52,7 @@ void add_validate(CLI::App& app, ValidateArgs& v) {
   cmd->add_option("runs", a.run_files, "measured runs, CSV or .json")->required();
   cmd->add_option("--train", v.train,
                   "training runs: plan (seed-002's plan: compact on one core, scatter one "
-                  "thread per core) or PLACEMENT:T,T,... items")
+                  "thread per core, compact on every PU) or PLACEMENT:T,T,... items")
       ->capture_default_str();
   cmd->add_option("--card-topology", a.card_topology, "hwloc synthetic topology of the card");
   cmd->add_option("--host-topology", a.host_topology, "hwloc synthetic topology of the host");
@@ -51,6 +61,10 @@ void add_validate(CLI::App& app, ValidateArgs& v) {
   cmd->add_option("--max-error", v.max_error_pct,
                   "exit with status 3 when a mean held-out error exceeds this (percent)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--train-freqs", v.train_freqs,
+                  "train only on runs at these frequencies (GHz); the others are held out")
+      ->delimiter(',');
+  add_contention(*cmd, a);
   cmd->callback([&v] { v.run = true; });
 }
 

@@ -167,11 +167,16 @@ CardPool::Job CardPool::team_chunk(const std::shared_ptr<Team>& team, int i) {
 void CardPool::team_for(ChunkFn fn, void* ctx, std::int64_t begin, std::int64_t end) {
   const int me = self();
   const int n = threads();
-  if (me < 0 || n == 1 || end - begin <= 1) {
-    if (end > begin) fn(ctx, begin, end);
+  if (end <= begin) return;
+  if (me < 0) return fn(ctx, begin, end);
+  const std::uint64_t t0 = rt::now_ns();
+  if (n == 1 || end - begin <= 1) {  // inline, stretched like a team's chunk:
+    const WorkMark m = mark();       // the caller sees the time at this P-state
+    fn(ctx, begin, end);
+    throttle(m);
+    threads_[std::size_t(me)]->in_team_ns += rt::now_ns() - t0;
     return;
   }
-  const std::uint64_t t0 = rt::now_ns();
   auto team = std::make_shared<Team>();
   team->n = n;
   team->fn = fn;

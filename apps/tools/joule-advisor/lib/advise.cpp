@@ -25,18 +25,59 @@ std::vector<double> frequencies(const std::vector<Run>& runs, Device d,
 
 }  // namespace
 
+namespace {
+
+void print_contention(const DeviceModel& m, const FitReport& r) {
+  const char* form = contention_name(m.time.contention);
+  if (r.contention_forced) {
+    const double err =
+        m.time.contention == Contention::overlap ? r.overlap_time_err : r.serial_time_err;
+    std::printf("  contention: %s (forced by --contention; training time error %.1f%%)\n", form,
+                100 * err);
+    return;
+  }
+  if (r.contention_undecided) {
+    std::printf(
+        "  contention: %s (auto, undecided: no run has a shared core while other cores "
+        "are busy, where the forms differ; training time error overlap %.1f%%, serial "
+        "%.1f%%)\n",
+        form, 100 * r.overlap_time_err, 100 * r.serial_time_err);
+    return;
+  }
+  std::printf(
+      "  contention: %s (auto, the lower training time error: overlap %.1f%%, serial "
+      "%.1f%%)\n",
+      form, 100 * r.overlap_time_err, 100 * r.serial_time_err);
+}
+
+}  // namespace
+
 void print_fit(const DeviceModel& m, const FitReport& r) {
   const TimeParams& t = m.time;
   const PowerParams& p = m.power;
-  std::printf("fit %s (%s, %d runs): W=%.4g cycles%s a=%.3f m=%.3f u=%.3f s=%.3f\n",
+  std::printf("fit %s (%s, %d runs): W=%.4g cycles%s a=%.3f m=%.3f u=%.3f s=%.3f delta=%.2f\n",
               device_name(m.device), m.topology.description().c_str(), r.runs, t.work_cycles,
-              r.work_from_counters ? " (counters)" : "", t.intra, t.mem, t.queue, t.locality);
+              r.work_from_counters ? " (counters)" : "", t.intra, t.mem, t.queue, t.locality,
+              t.stall_freq_exp);
+  print_contention(m, r);
   std::printf("  power: idle %.1f W + %.3f W/core + %.3f W/thread at %.3f GHz, gamma %.2f%s\n",
               p.idle_w, p.core_w, p.thread_w, m.f_ref_ghz, p.gamma,
-              r.gamma_fitted ? "" : " (assumed: one measured frequency)");
+              r.gamma_fitted ? "" : " (assumed, and delta 1: one measured frequency)");
   std::printf("  baseline error: time mean %.1f%% max %.1f%%, energy mean %.1f%% max %.1f%%\n",
               100 * r.time_mean_err, 100 * r.time_max_err, 100 * r.energy_mean_err,
               100 * r.energy_max_err);
+}
+
+FitOptions fit_options(const AdviseArgs& a) {
+  FitOptions o;
+  if (a.contention == "overlap")
+    o.contention = Contention::overlap;
+  else if (a.contention == "serial")
+    o.contention = Contention::serial;
+  else if (a.contention != "auto")
+    throw InputError("--contention '" + a.contention +
+                     "': unknown form (allowed: overlap, serial, auto)");
+  return o;
 }
 
 DeviceModel unfitted_model(const AdviseArgs& a, Device d, const std::vector<Run>& runs) {
@@ -74,7 +115,7 @@ std::vector<DeviceModel> fit_models(const AdviseArgs& a, const std::vector<Run>&
     if (std::none_of(runs.begin(), runs.end(), [d](const Run& r) { return r.device == d; }))
       continue;
     DeviceModel m = unfitted_model(a, d, runs);
-    print_fit(m, fit_device(m, runs));
+    print_fit(m, fit_device(m, runs, fit_options(a)));
     models.push_back(std::move(m));
   }
   return models;

@@ -21,6 +21,7 @@ struct AdviseArgs {
   std::optional<double> deadline_s, budget_j;
   std::string device;  // "" (every device with runs), "host" or "card"
   std::string csv_out, svg_out;
+  std::string contention = "auto";  // overlap, serial or auto (model.hpp)
 };
 
 // Prints to stdout; throws on bad input (the message names file:line).
@@ -33,5 +34,8 @@ int run_advise(const AdviseArgs& args);
 std::vector<Run> read_all_runs(const std::vector<std::string>& files);
 DeviceModel unfitted_model(const AdviseArgs& args, Device d, const std::vector<Run>& runs);
 void print_fit(const DeviceModel& m, const FitReport& r);
+// --contention: overlap, serial or auto (nullopt); throws InputError naming
+// the option and the allowed values otherwise.
+FitOptions fit_options(const AdviseArgs& args);
 
 }  // namespace joule::advisor

@@ -17,11 +17,13 @@ struct TimeFit {
   std::vector<Sample> samples;
   double fixed_work = 0;  // > 0: W measured by counters, not fitted
   bool fit_locality = false;
+  bool fit_stall_freq = false;  // runs at more than one frequency
+  bool forms_differ = false;    // a run with a shared core while other cores are busy
 };
 
 double logistic(double x) { return 1 / (1 + std::exp(-x)); }
 
-// x = [log a, log m, logit u, (log W), (logit s)]: unconstrained, so the
+// x = [log a, log m, logit u, (log W), (logit s), (logit δ)]: unconstrained, so the
 // simplex cannot leave the parameters' valid ranges.
 TimeParams unpack(const std::vector<double>& x, const TimeFit& f) {
   TimeParams p;
@@ -30,7 +32,9 @@ TimeParams unpack(const std::vector<double>& x, const TimeFit& f) {
   p.queue = 0.999 * logistic(x[2]);
   size_t k = 3;
   p.work_cycles = f.fixed_work > 0 ? f.fixed_work : std::exp(x[k++]);
-  p.locality = f.fit_locality ? logistic(x[k]) : 0;
+  p.locality = f.fit_locality ? logistic(x[k++]) : 0;
+  p.stall_freq_exp = f.fit_stall_freq ? logistic(x[k]) : 1;
+  p.contention = f.model.time.contention;
   return p;
 }
 
@@ -55,6 +59,7 @@ std::vector<double> start_point(const TimeFit& f, double a, double m, double u) 
     x.push_back(std::log(least / 1.3));
   }
   if (f.fit_locality) x.push_back(-1.0);
+  if (f.fit_stall_freq) x.push_back(0.0);
   return x;
 }
 
@@ -120,9 +125,7 @@ PowerParams fit_power(const std::vector<Sample>& ss, double f_ref) {
   return best;
 }
 
-}  // namespace
-
-FitReport fit_device(DeviceModel& m, const std::vector<Run>& runs) {
+TimeFit collect(const DeviceModel& m, const std::vector<Run>& runs) {
   TimeFit f;
   std::vector<double> work;
   bool balanced = false, scatter_shared = false;
@@ -143,15 +146,52 @@ FitReport fit_device(DeviceModel& m, const std::vector<Run>& runs) {
     f.fixed_work = work[work.size() / 2];
   }
   f.fit_locality = balanced && scatter_shared;
+  f.forms_differ = std::any_of(f.samples.begin(), f.samples.end(), [](const Sample& s) {
+    return s.shape.busiest > 1 && s.shape.cores > 1;
+  });
+  f.fit_stall_freq = std::any_of(f.samples.begin(), f.samples.end(),
+                                 [&](const Sample& s) { return s.freq != f.samples[0].freq; });
   f.model = m;
-  m.time = fit_time(f);
-  m.power = fit_power(f.samples, m.f_ref_ghz);
+  return f;
+}
 
+double mean_time_error(const DeviceModel& m, const std::vector<Sample>& ss) {
+  double sum = 0;
+  for (const Sample& s : ss) sum += std::abs(predict(m, s.shape, s.freq).time_s / s.time - 1);
+  return sum / double(ss.size());
+}
+
+// Fits each contention form allowed and keeps the one with the lower mean
+// time error on the runs (overlap, the seed's, on a tie): the runs decide
+// whether a core's threads hide each other's stalls. Only runs with a
+// shared core while other cores are busy can tell the forms apart (the
+// others fit either equally, through u → 1); without one, overlap is kept.
+void fit_contention(TimeFit& f, const FitOptions& opts, DeviceModel& m, FitReport& rep) {
+  rep.contention_undecided = !opts.contention && !f.forms_differ;
+  double best = 1e300;
+  for (Contention c : {Contention::overlap, Contention::serial}) {
+    if (opts.contention && *opts.contention != c) continue;
+    f.model.time.contention = c;
+    DeviceModel trial = m;
+    trial.time = fit_time(f);
+    const double err = mean_time_error(trial, f.samples);
+    (c == Contention::overlap ? rep.overlap_time_err : rep.serial_time_err) = err;
+    const bool keep = rep.contention_undecided ? c == Contention::overlap : err < best;
+    if (keep) best = err, m.time = trial.time;
+  }
+}
+
+}  // namespace
+
+FitReport fit_device(DeviceModel& m, const std::vector<Run>& runs, const FitOptions& opts) {
+  TimeFit f = collect(m, runs);
   FitReport rep{static_cast<int>(f.samples.size())};
   rep.work_from_counters = f.fixed_work > 0;
   rep.locality_fitted = f.fit_locality;
-  rep.gamma_fitted = std::any_of(f.samples.begin(), f.samples.end(),
-                                 [&](const Sample& s) { return s.freq != f.samples[0].freq; });
+  rep.gamma_fitted = f.fit_stall_freq;
+  rep.contention_forced = opts.contention.has_value();
+  fit_contention(f, opts, m, rep);
+  m.power = fit_power(f.samples, m.f_ref_ghz);
   for (const Sample& s : f.samples) {
     const Prediction p = predict(m, s.shape, s.freq);
     const double et = std::abs(p.time_s / s.time - 1);

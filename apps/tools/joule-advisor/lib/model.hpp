@@ -1,7 +1,7 @@
 // seed-002's energy-time model for one device (the host or the card),
 // following reference/seed-002-energytime.md §2.4 and §6.4:
 //
-//   T = (W/t) · [1 + max(a·(τ−1), m·(f/f_ref)·(1 − s·κ)/(1 − u·c/C))] / f
+//   T = (W/t) · [1 + max(a·(τ−1), m·(f/f_ref)^δ·(1 − s·κ)/(1 − u·c/C))] / f
 //   P = P_idle + (p_core·c + p_thread·t)·(f/f_ref)^γ,      E = P·T
 //
 // t threads, c active cores, τ threads on the busiest core (the critical
@@ -12,7 +12,18 @@
 // a·(τ−1): within-core contention, stall cycles per work cycle (Eq. 5.6).
 // m/(1 − u·c/C): cross-core contention, memory-controller queueing (Eq. 5.9,
 // β_c ∝ 1/(1−ρ_c), §6.2); it grows with f because memory stall *cycles*
-// grow linearly with f (§1.4, Fig. 3.4). The two combine with max (5.12).
+// grow linearly with f (§1.4, Fig. 3.4) — (f/f_ref)^δ with δ = 1 unless runs
+// at several frequencies let the fit see it (δ = 0: stalls stretch with the
+// clock like work, as on the emulated card, whose P-states slow everything).
+//
+// How the two contention terms combine (Contention):
+// - overlap: max, seed-002 Eq. 5.12 — a core's hardware threads hide each
+//   other's memory stalls (SMT). The default for real cards.
+// - serial: the core's threads run in turn (one time-sliced CPU per core,
+//   the emulated card), so nothing is hidden and stalls add up. A core with
+//   k threads does W/t·(1 + a·(k−1)) cycles; cores finish in order of their
+//   load, and every cycle is stretched by the queueing of the cores still
+//   busy then: with equal loads T = (W/t)·(1 + a·(τ−1))·(1 + q(c)) / f.
 #pragma once
 
 #include <string>
@@ -24,12 +35,17 @@
 
 namespace joule::advisor {
 
+enum class Contention { overlap, serial };
+const char* contention_name(Contention c);
+
 struct TimeParams {
-  double work_cycles = 1e9;  // W
-  double intra = 0.3;        // a
-  double mem = 0.2;          // m
-  double queue = 0.5;        // u in [0, 1): controller load at all C cores
-  double locality = 0;       // s in [0, 1]
+  double work_cycles = 1e9;   // W
+  double intra = 0.3;         // a
+  double mem = 0.2;           // m
+  double queue = 0.5;         // u in [0, 1): controller load at all C cores
+  double locality = 0;        // s in [0, 1]
+  double stall_freq_exp = 1;  // δ in [0, 1]: memory stall time ∝ (f/f_ref)^(δ−1)
+  Contention contention = Contention::overlap;
 };
 
 struct PowerParams {

@@ -72,9 +72,14 @@ TrainSpec parse_train(const std::vector<std::string>& items) {
 }
 
 bool in_training(const TrainSpec& spec, const offload::CardTopology& topo, const Run& r) {
+  if (!spec.freqs.empty() && std::none_of(spec.freqs.begin(), spec.freqs.end(), [&r](double f) {
+        return std::abs(f - r.freq_ghz) < 1e-6;
+      }))
+    return false;
   if (spec.plan) {
     const int per_core = std::max(1, topo.uniform_pus_per_core());
-    return (r.placement == offload::Affinity::compact && r.threads <= per_core) ||
+    return (r.placement == offload::Affinity::compact &&
+            (r.threads <= per_core || r.threads == topo.pu_count())) ||
            (r.placement == offload::Affinity::scatter && r.threads <= topo.core_count());
   }
   return std::any_of(spec.runs.begin(), spec.runs.end(), [&r](const auto& p) {
@@ -82,15 +87,19 @@ bool in_training(const TrainSpec& spec, const offload::CardTopology& topo, const
   });
 }
 
-Validation validate_device(DeviceModel& m, const std::vector<Run>& runs, const TrainSpec& spec) {
+Validation validate_device(DeviceModel& m, const std::vector<Run>& runs, const TrainSpec& spec,
+                           const FitOptions& opts) {
   std::vector<Run> train, test;
   for (const Run& r : runs)
     if (r.device == m.device) (in_training(spec, m.topology, r) ? train : test).push_back(r);
+  if (train.empty() && !test.empty())
+    throw InputError(std::string("no ") + device_name(m.device) +
+                     " run is in the training set: --train and --train-freqs select none of them");
   if (test.empty())
     throw InputError(std::string("no ") + device_name(m.device) +
                      " runs left to validate on: every run is in the training set");
   Validation v;
-  v.fit = fit_device(m, train);
+  v.fit = fit_device(m, train, opts);
   for (const Run& r : test) {
     const HeldOut h = predict_run(m, r);
     const double et = std::abs(h.time_err), ee = std::abs(h.energy_err);
@@ -103,14 +112,16 @@ Validation validate_device(DeviceModel& m, const std::vector<Run>& runs, const T
 
 int run_validate(const ValidateArgs& a) {
   const std::vector<Run> runs = read_all_runs(a.common.run_files);
-  const TrainSpec spec = parse_train(a.train);
+  TrainSpec spec = parse_train(a.train);
+  spec.freqs = a.train_freqs;
+  const FitOptions opts = fit_options(a.common);
   int status = 0, fitted = 0;
   for (Device d : {Device::host, Device::card}) {
     if (!a.common.device.empty() && parse_device(a.common.device) != d) continue;
     if (std::none_of(runs.begin(), runs.end(), [d](const Run& r) { return r.device == d; }))
       continue;
     DeviceModel m = unfitted_model(a.common, d, runs);
-    const Validation v = validate_device(m, runs, spec);
+    const Validation v = validate_device(m, runs, spec, opts);
     print_fit(m, v.fit);
     print_validation(m, v);
     ++fitted;

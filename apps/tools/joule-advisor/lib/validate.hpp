@@ -19,8 +19,11 @@ namespace joule::advisor {
 // Which runs train the model: the plan, or placement:threads lists.
 struct TrainSpec {
   bool plan = true;  // seed-002 §2.4: compact on one core (1..PUs per core
-                     // threads) and scatter with one thread per core
+                     // threads), scatter with one thread per core, and the
+                     // whole device (compact on every PU): the one mixed
+                     // point, where the contention forms differ
   std::vector<std::pair<offload::Affinity, int>> runs;
+  std::vector<double> freqs;  // --train-freqs: only runs at these (empty: all)
 };
 // "plan" or items like "compact:1,2,3,4" and "scatter:1,2". Throws
 // InputError naming the item and the allowed forms.
@@ -41,12 +44,14 @@ struct Validation {
 
 // Fits m (from unfitted_model) on the training runs of m.device and
 // predicts the rest. Throws InputError when nothing is held out.
-Validation validate_device(DeviceModel& m, const std::vector<Run>& runs, const TrainSpec& spec);
+Validation validate_device(DeviceModel& m, const std::vector<Run>& runs, const TrainSpec& spec,
+                           const FitOptions& opts = {});
 
 struct ValidateArgs {
   bool run = false;
   AdviseArgs common;  // run files, topologies, frequencies, --device
   std::vector<std::string> train = {"plan"};
+  std::vector<double> train_freqs;      // empty: runs at every frequency train
   std::optional<double> max_error_pct;  // exit status 3 when a mean error is above
 };
 
