@@ -123,14 +123,16 @@ TEST(CardDvfs, AOneThreadCardSlowsTheKernelInsideTheTask) {
                     {"JOULE_CARD_FREQS", "0.5,1.0"}};
   g_iters = 5'000'000;
   double full = 1e9, half = 1e9;
-  for (int round = 0; round < 3; ++round) {
+  for (int round = 0; round < 5; ++round) {
     joule::set_card_frequency(1.0);
     full = std::min(full, in_task_seconds());
     joule::set_card_frequency(0.5);
     half = std::min(half, in_task_seconds());
   }
+  // About 2; other processes stretch the emulated slowdown with the work,
+  // so only the lower bound is tight (unstretched, it reads about 1.0).
   EXPECT_GT(half / full, 1.5) << full << " s vs " << half << " s";
-  EXPECT_LT(half / full, 3.0) << full << " s vs " << half << " s";
+  EXPECT_LT(half / full, 5.0) << full << " s vs " << half << " s";
 }
 
 TEST(CardDvfs, SplitterSeesTheCardsPowerAtItsPState) {
