@@ -6,7 +6,7 @@ install(TARGETS joule joule_settings EXPORT jouleTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY api/include/joule DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY api/include/joule api/vocab/joule DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT jouleTargets NAMESPACE joule:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/joule)
 
 # The package files locate everything relative to themselves: an install made

@@ -6,12 +6,6 @@
 #   joule_layer(<target> <layer>)           the target implements <layer>
 #   joule_use_layers(<target> <layer>...)   a tool or test built on layers
 
-set(JOULE_VOCAB_DIR ${PROJECT_BINARY_DIR}/vocab)
-foreach(_h types.h types.hpp)
-  configure_file(${PROJECT_SOURCE_DIR}/api/include/joule/${_h} ${JOULE_VOCAB_DIR}/joule/${_h}
-                 COPYONLY)
-endforeach()
-
 file(STRINGS ${PROJECT_SOURCE_DIR}/cmake/layers.txt _joule_layer_rows REGEX "^[a-z_]+ *\\|")
 set(JOULE_LAYERS "")
 foreach(_row IN LISTS _joule_layer_rows)
@@ -24,11 +18,7 @@ foreach(_row IN LISTS _joule_layer_rows)
   separate_arguments(_uses UNIX_COMMAND "${_uses}")
   set(JOULE_LAYER_${_name}_DIRS "")
   foreach(_dir IN LISTS _dirs)
-    if(_dir STREQUAL "@vocab")
-      list(APPEND JOULE_LAYER_${_name}_DIRS ${JOULE_VOCAB_DIR})
-    else()
-      list(APPEND JOULE_LAYER_${_name}_DIRS ${PROJECT_SOURCE_DIR}/${_dir})
-    endif()
+    list(APPEND JOULE_LAYER_${_name}_DIRS ${PROJECT_SOURCE_DIR}/${_dir})
   endforeach()
   set(JOULE_LAYER_${_name}_USES "${_uses}")
   list(APPEND JOULE_LAYERS ${_name})

@@ -1,5 +1,5 @@
 // The standard OMP_* variables, as keys of joule's one configuration table:
-// libjoule-omp (compiler-shim/gomp) asks for them through joule_omp_settings()
+// libjoule-omp (api/adapters/omp) asks for them through joule_omp_settings()
 // instead of reading the environment. docs/openmp.md explains them.
 #include <cctype>
 #include <stdexcept>

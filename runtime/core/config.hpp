@@ -125,7 +125,7 @@ struct Config {
     std::string proc_bind = "false";      // OMP_PROC_BIND (first level)
     std::uint64_t stacksize = 0;          // OMP_STACKSIZE in bytes; 0: not set
   } omp;
-  // The emulated many-core card (keys in runtime/offload/src/config_keys_card.cpp;
+  // The emulated many-core card (keys in runtime/offload/config_keys_card.cpp;
   // docs/offload.md, docs/configuration.md "Offload").
   struct Card {
     std::string mode = "none";       // JOULE_CARD: none | emulated | attach

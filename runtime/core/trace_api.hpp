@@ -8,7 +8,7 @@
 // which runs after the platform's).
 //
 // The front end lives here, in the core, so that every layer can emit
-// without depending on the trace subsystem; runtime/instrument installs the
+// without depending on the trace subsystem; runtime/trace installs the
 // back end (a Sink) while a trace or report is being made.
 #pragma once
 
@@ -22,7 +22,7 @@ namespace joule::rt::trace {
 using State = trace_format::State;
 using Event = trace_format::Event;
 
-// The back end: runtime/instrument's trace session.
+// The back end: runtime/trace's trace session.
 class Sink {
  public:
   virtual ~Sink() = default;

@@ -42,7 +42,7 @@ inline constexpr double kCounterScale = 1000.0;
 // Events of subsystems and who emits them (docs/observability.md has the
 // table). The numbers are part of the file formats: append, never renumber.
 enum Event : std::uint32_t {
-  // runtime/src/dep_domain.cpp, on the creating thread, for every edge
+  // runtime/engine/dep_domain.cpp, on the creating thread, for every edge
   // pred -> succ really added: kEvDependencyFrom then kEvDependency, at once.
   kEvDependency = 1,  // value: successor task id
   // runtime/lending (CpuTable::apply), on the thread that made the change.

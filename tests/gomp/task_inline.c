@@ -1,5 +1,5 @@
 /* Tasks that libjoule-omp runs inline, without a joule task of their own
- * (compiler-shim/gomp/src/task_inline.cpp): included tasks of final ones,
+ * (api/adapters/omp/task_inline.cpp): included tasks of final ones,
  * if(0) tasks without dependencies, and tasks made while many wait to
  * start. Their taskwait, taskgroup, dependencies among their children and
  * children that outlive them must behave as for any task. */

@@ -12,7 +12,8 @@ namespace {
 
 const std::string kDir = std::string(SHIM_DIR) + "/golden";
 const std::string kInclude = std::string(SHIM_DIR) + "/../../api/include";
-const std::string kRtInclude = std::string(SHIM_DIR) + "/../../compiler-shim/rt/include";
+const std::string kVocabInclude = std::string(SHIM_DIR) + "/../../api/vocab";
+const std::string kRtInclude = std::string(SHIM_DIR) + "/../../api/adapters/ompss/include";
 
 class Golden : public ::testing::TestWithParam<const char*> {};
 
@@ -36,7 +37,7 @@ TEST_P(Golden, MatchesExpectedAndCompiles) {
       cxx ? "g++ -std=c++17 -x c++" : "gcc -std=gnu11 -x c -Werror=implicit-function-declaration";
   shim::Result c =
       shim::run(cc + " -fsyntax-only -Wall -Wno-unknown-pragmas -Wno-unused-but-set-variable -I" +
-                shim::quote(kInclude) + " -I" + shim::quote(kRtInclude) + " -iquote " +
+                shim::quote(kInclude) + " -I" + shim::quote(kVocabInclude) + " -I" + shim::quote(kRtInclude) + " -iquote " +
                 shim::quote(kDir) + " " + shim::quote(out));
   EXPECT_EQ(c.status, 0) << c.output;
   EXPECT_EQ(c.output, "") << "warnings in the translation of " << name;

@@ -129,7 +129,8 @@ TEST(Robustness, MutatedPragmasNeverCrashTheTranslator) {
     shim::Result c = shim::run(
         "cd " + shim::quote(tmp.path) + " && gcc -fsyntax-only -w -I" +
         shim::quote(std::string(SHIM_DIR) + "/../../api/include") + " -I" +
-        shim::quote(std::string(SHIM_DIR) + "/../../compiler-shim/rt/include") + " fuzz.c");
+        shim::quote(std::string(SHIM_DIR) + "/../../api/vocab") + " -I" +
+        shim::quote(std::string(SHIM_DIR) + "/../../api/adapters/ompss/include") + " fuzz.c");
     for (const std::string& line : shim::split_lines(c.output)) {
       if (line.find("error:") != std::string::npos) {
         EXPECT_EQ(line.rfind("fuzz.c:", 0), 0u) << p1 << "\n" << p2 << "\n" << c.output;

@@ -1,5 +1,5 @@
 /* joule C ABI for language layers that run teams of threads on joule's
- * workers (libjoule-omp, the OpenMP layer: compiler-shim/gomp). Not for
+ * workers (libjoule-omp, the OpenMP layer: api/adapters/omp). Not for
  * application code: joule.h is the application's interface.
  *
  * A team's members are ordinary joule tasks submitted with

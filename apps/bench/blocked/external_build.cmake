@@ -39,7 +39,7 @@ function(blocked_external_drivers compiler tag omp)
   endforeach()
   blocked_external_link(${compiler} ${tag} sequential run_seq.cpp "${_objs}")
   blocked_external_link(${compiler} ${tag} joule run_joule.cpp "${_objs}"
-                        -I${PROJECT_SOURCE_DIR}/api/include $<TARGET_FILE:joule>
+                        -I${PROJECT_SOURCE_DIR}/api/include -I${PROJECT_SOURCE_DIR}/api/vocab $<TARGET_FILE:joule>
                         -Wl,-rpath,$<TARGET_FILE_DIR:joule>)
   add_dependencies(blocked_joule_${tag}_build joule)
   # The OpenMP library follows the compiler (g++: libgomp, clang++: libomp);

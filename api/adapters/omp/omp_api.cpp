@@ -1,6 +1,6 @@
 // The omp_* runtime API (C names) of libjoule-omp: thread numbers and team
 // sizes of the calling thread's team, the ICVs, and host-only answers for
-// devices. Locks come from compiler-shim/rt/src/omp_locks.cpp, shared with
+// devices. Locks come from api/adapters/omp_compat/omp_locks.cpp, shared with
 // libjoule_omp_compat.
 #include <sched.h>
 #include <time.h>

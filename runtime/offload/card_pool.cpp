@@ -60,7 +60,7 @@ void CardPool::submit(Job job) {
 }
 
 // Dynamic power relative to f_max: (f/f_max)^3, the host power model's
-// exponent (scheduler/platform/src/power_model.hpp).
+// exponent (scheduler/platform/power_model.hpp).
 double CardPool::power_scale() const {
   const double s = double(counters_.speed_permille.load(std::memory_order_relaxed)) / 1000.0;
   return s * s * s;
