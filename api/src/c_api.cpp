@@ -34,7 +34,7 @@ int guarded(F&& f) noexcept {
   }
 }
 
-joule::rt::Task* to_rt(joule_task_t* t) { return reinterpret_cast<joule::rt::Task*>(t); }
+joule::core::Task* to_rt(joule_task_t* t) { return reinterpret_cast<joule::core::Task*>(t); }
 
 int invalid(const char* msg) {
   g_last_error = msg;
@@ -50,17 +50,17 @@ int joule_init(void) { return joule_init_with(nullptr, nullptr, 0); }
 int joule_init_with(const char* const* keys, const char* const* values, size_t n) {
   if (n && (!keys || !values)) return invalid("joule_init_with: keys or values is NULL");
   return guarded([&] {
-    joule::rt::Settings s;
+    joule::core::Settings s;
     for (size_t i = 0; i < n; ++i)
       s.emplace_back(keys[i] ? keys[i] : "", values[i] ? values[i] : "");
-    joule::rt::Runtime::start(s);
+    joule::engine::Runtime::start(s);
   });
 }
 
 int joule_finalize(void) {
   return guarded([] {
-    joule::rt::Runtime::stop();
-    joule::rt::card_after_stop();  // results kept on the card come home
+    joule::engine::Runtime::stop();
+    joule::api::card_after_stop();  // results kept on the card come home
   });
 }
 
@@ -68,7 +68,8 @@ int joule_task_create(joule_task_fn_t fn, size_t args_size, const joule_task_opt
                       joule_task_t** task, void** args) {
   if (!task || !args) return invalid("joule_task_create: task or args is NULL");
   return guarded([&] {
-    auto* t = joule::rt::Runtime::get().create(fn, args_size, 16, joule::detail::to_options(opts));
+    auto* t =
+        joule::engine::Runtime::get().create(fn, args_size, 16, joule::detail::to_options(opts));
     *task = reinterpret_cast<joule_task_t*>(t);
     *args = t->args;
   });
@@ -79,42 +80,42 @@ int joule_task_create(joule_task_fn_t fn, size_t args_size, const joule_task_opt
 int joule_task_add_dep(joule_task_t* task, int kind, const void* addr, size_t bytes) {
   if (!task) return invalid("joule_task_add_dep: task is NULL");
   return guarded([&] {
-    joule::rt::Runtime::get().add_dep(to_rt(task), kind, addr, bytes);
-    joule::rt::card_watch_host_task(to_rt(task), kind, addr, bytes);
+    joule::engine::Runtime::get().add_dep(to_rt(task), kind, addr, bytes);
+    joule::api::card_watch_host_task(to_rt(task), kind, addr, bytes);
   });
 }
 
 int joule_task_add_deps(joule_task_t* task, const joule_dep_t* deps, size_t n) {
   if (!task || (n && !deps)) return invalid("joule_task_add_deps: task or deps is NULL");
   return guarded([&] {
-    joule::rt::Runtime::get().add_deps(to_rt(task), deps, n);
+    joule::engine::Runtime::get().add_deps(to_rt(task), deps, n);
     for (size_t i = 0; i < n; ++i)
-      joule::rt::card_watch_host_task(to_rt(task), deps[i].kind, deps[i].addr, deps[i].bytes);
+      joule::api::card_watch_host_task(to_rt(task), deps[i].kind, deps[i].addr, deps[i].bytes);
   });
 }
 
 int joule_task_submit(joule_task_t* task) {
   if (!task) return invalid("joule_task_submit: task is NULL");
-  return guarded([&] { joule::rt::Runtime::get().submit(to_rt(task)); });
+  return guarded([&] { joule::engine::Runtime::get().submit(to_rt(task)); });
 }
 
 int joule_task_discard(joule_task_t* task) {
   if (!task) return invalid("joule_task_discard: task is NULL");
   return guarded([&] {
-    joule::rt::card_unwatch(to_rt(task));
-    joule::rt::Runtime::get().discard(to_rt(task));
+    joule::api::card_unwatch(to_rt(task));
+    joule::engine::Runtime::get().discard(to_rt(task));
   });
 }
 
 int joule_taskwait(void) {
   return guarded([] {
     try {
-      joule::rt::Runtime::get().taskwait();
+      joule::engine::Runtime::get().taskwait();
     } catch (...) {
-      joule::rt::card_after_failed_taskwait();
+      joule::api::card_after_failed_taskwait();
       throw;
     }
-    joule::rt::card_after_taskwait();  // results kept on the card come home
+    joule::api::card_after_taskwait();  // results kept on the card come home
   });
 }
 
@@ -124,56 +125,56 @@ int joule_taskwait_on(const joule_dep_t* deps, size_t n) {
     std::vector<joule::dep> v;
     for (size_t i = 0; i < n; ++i)
       v.push_back({static_cast<joule::dep_kind>(deps[i].kind), deps[i].addr, deps[i].bytes});
-    joule::rt::Runtime::get().taskwait_on(v.data(), v.size());
-    joule::rt::card_after_taskwait_on(v.data(), v.size());
+    joule::engine::Runtime::get().taskwait_on(v.data(), v.size());
+    joule::api::card_after_taskwait_on(v.data(), v.size());
   });
 }
 
 int joule_taskloop(joule_loop_fn_t fn, void* args, int64_t begin, int64_t end, int64_t grainsize,
                    const joule_task_options_t* opts) {
   return guarded([&] {
-    joule::rt::Runtime::get().taskloop(fn, args, begin, end, grainsize,
-                                       joule::detail::to_options(opts));
+    joule::engine::Runtime::get().taskloop(fn, args, begin, end, grainsize,
+                                           joule::detail::to_options(opts));
   });
 }
 
 int joule_num_workers(void) {
   int n = 0;
-  guarded([&] { n = joule::rt::Runtime::get().num_workers(); });
+  guarded([&] { n = joule::engine::Runtime::get().num_workers(); });
   return n;
 }
 
 int joule_worker_id(void) {
-  if (!joule::rt::Runtime::running()) return -1;
-  auto& ctx = joule::rt::Runtime::get().context();
+  if (!joule::engine::Runtime::running()) return -1;
+  auto& ctx = joule::engine::Runtime::get().context();
   return ctx.worker ? ctx.worker->index() : -1;
 }
 
 void joule_iteration_boundary(void) {
   // Observers (energy policies, tracing) act on it; valid anywhere.
-  guarded([] { joule::rt::Runtime::get().iteration_boundary(); });
+  guarded([] { joule::engine::Runtime::get().iteration_boundary(); });
 }
 
 void joule_trace_mpi_enter(const char* name) {
-  namespace tr = joule::rt::trace;
+  namespace tr = joule::core::trace;
   if (!tr::enabled()) return;
   tr::begin_state(tr::State::kMpi);
   tr::emit_named(tr::Event::kEvMpiCall, name ? name : "MPI");
 }
 
 void joule_trace_mpi_leave(void) {
-  namespace tr = joule::rt::trace;
+  namespace tr = joule::core::trace;
   if (!tr::enabled()) return;
   tr::emit_named(tr::Event::kEvMpiCall, nullptr);
   tr::end_state(tr::State::kMpi);
 }
 
-void joule_trace_set_rank(int rank) { joule::rt::trace::set_rank(rank); }
+void joule_trace_set_rank(int rank) { joule::core::trace::set_rank(rank); }
 
 int joule_in_final(void) {
-  if (!joule::rt::Runtime::running()) return 0;
-  auto& ctx = joule::rt::Runtime::get().context();
-  return ctx.current && ctx.current->has(joule::rt::task_flag::final) ? 1 : 0;
+  if (!joule::engine::Runtime::running()) return 0;
+  auto& ctx = joule::engine::Runtime::get().context();
+  return ctx.current && ctx.current->has(joule::core::task_flag::final) ? 1 : 0;
 }
 
 const char* joule_last_error(void) { return g_last_error.c_str(); }

@@ -10,7 +10,10 @@
 #include "joule/offload.hpp"
 #include "runtime.hpp"
 
-namespace joule::rt {
+namespace joule::api {
+
+using namespace joule::core;
+using namespace joule::engine;
 namespace {
 
 // Set between card_enter and card_leave: the task being submitted is the
@@ -96,7 +99,7 @@ void card_after_stop() noexcept {
   card_coherence().clear();
 }
 
-}  // namespace joule::rt
+}  // namespace joule::api
 
 namespace joule::detail {
 
@@ -106,27 +109,27 @@ void* card_enter(int device, const dep* deps, std::size_t ndeps, bool copy_deps,
   // The runtime starts the card: a program's first card task may come
   // before anything started the runtime, and must be recorded too (else it
   // copies its regions back, and the next one copies them in again).
-  rt::Runtime::get();
-  if (!rt::current_card()) return nullptr;
+  engine::Runtime::get();
+  if (!api::current_card()) return nullptr;
   std::vector<offload::Use> uses;
   if (copy_deps)
     for (std::size_t i = 0; i < ndeps; ++i) {
       const int k = int(deps[i].kind);
-      uses.push_back({deps[i].addr, deps[i].bytes, rt::reads(k), rt::writes(k)});
+      uses.push_back({deps[i].addr, deps[i].bytes, api::reads(k), api::writes(k)});
     }
   for (std::size_t i = 0; i < ncopies; ++i) {
     const int d = int(copies[i].dir);
     uses.push_back({copies[i].addr, copies[i].bytes, (d & 1) != 0, (d & 2) != 0});
   }
-  auto* entered = new std::vector<offload::Use>(rt::card_coherence().enter(uses));
-  rt::t_card_spawn = true;
+  auto* entered = new std::vector<offload::Use>(api::card_coherence().enter(uses));
+  api::t_card_spawn = true;
   return entered;
 }
 
 void card_leave(void* entered, bool submitted) noexcept {
-  rt::t_card_spawn = false;
+  api::t_card_spawn = false;
   std::unique_ptr<std::vector<offload::Use>> uses(static_cast<std::vector<offload::Use>*>(entered));
-  if (uses && !submitted) rt::card_coherence().leave(*uses);
+  if (uses && !submitted) api::card_coherence().leave(*uses);
 }
 
 }  // namespace joule::detail

@@ -10,7 +10,10 @@
 #include "joule/types.hpp"
 #include "task.hpp"
 
-namespace joule::rt {
+namespace joule::api {
+
+using namespace joule::core;
+using namespace joule::engine;
 
 offload::Device* current_card();  // null: no card
 offload::Coherence& card_coherence();
@@ -30,4 +33,4 @@ void card_after_taskwait_on(const dep* deps, std::size_t n);
 // After the runtime stopped: as taskwait, then forget every region.
 void card_after_stop() noexcept;
 
-}  // namespace joule::rt
+}  // namespace joule::api

@@ -7,7 +7,9 @@
 
 #include "config.hpp"
 
-namespace joule::rt {
+namespace joule::api {
+
+using namespace joule::core;
 namespace {
 
 std::string lower(std::string_view v) {
@@ -112,4 +114,4 @@ std::vector<ConfigKey> omp_config_keys() {
   };
 }
 
-}  // namespace joule::rt
+}  // namespace joule::api

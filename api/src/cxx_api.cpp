@@ -8,61 +8,61 @@
 namespace joule::detail {
 namespace {
 
-rt::Task* to_rt(task* t) { return reinterpret_cast<rt::Task*>(t); }
+core::Task* to_rt(task* t) { return reinterpret_cast<core::Task*>(t); }
 
 }  // namespace
 
 task* task_create(task_fn fn, std::size_t args_size, std::size_t args_align,
                   const task_options& opts, void** args) {
-  rt::Task* t = rt::Runtime::get().create(fn, args_size, args_align, opts);
+  core::Task* t = engine::Runtime::get().create(fn, args_size, args_align, opts);
   *args = t->args;
   return reinterpret_cast<task*>(t);
 }
 
 void task_add_deps(task* t, const dep* deps, std::size_t n) {
-  rt::Runtime& r = rt::Runtime::get();
+  engine::Runtime& r = engine::Runtime::get();
   r.add_deps(to_rt(t), deps, n);
-  rt::card_watch_host_task(to_rt(t), deps, n);
+  api::card_watch_host_task(to_rt(t), deps, n);
 }
 
-void task_submit(task* t) { rt::Runtime::get().submit(to_rt(t)); }
+void task_submit(task* t) { engine::Runtime::get().submit(to_rt(t)); }
 
 void task_discard(task* t) noexcept {
   try {
-    rt::card_unwatch(to_rt(t));
-    rt::Runtime::get().discard(to_rt(t));
+    api::card_unwatch(to_rt(t));
+    engine::Runtime::get().discard(to_rt(t));
   } catch (...) {
   }
 }
 
 void taskwait() {
   try {
-    rt::Runtime::get().taskwait();
+    engine::Runtime::get().taskwait();
   } catch (...) {
-    rt::card_after_failed_taskwait();  // what did finish still comes home
+    api::card_after_failed_taskwait();  // what did finish still comes home
     throw;
   }
-  rt::card_after_taskwait();  // results kept on the card come home
+  api::card_after_taskwait();  // results kept on the card come home
 }
 
 void taskwait_on(const dep* deps, std::size_t n) {
-  rt::Runtime::get().taskwait_on(deps, n);
-  rt::card_after_taskwait_on(deps, n);
+  engine::Runtime::get().taskwait_on(deps, n);
+  api::card_after_taskwait_on(deps, n);
 }
 
 void taskloop(loop_fn fn, void* ctx, std::int64_t begin, std::int64_t end, std::int64_t grainsize,
               const task_options& opts) {
-  rt::Runtime::get().taskloop(fn, ctx, begin, end, grainsize, opts);
+  engine::Runtime::get().taskloop(fn, ctx, begin, end, grainsize, opts);
 }
 
 void runtime_start(const std::pair<std::string, std::string>* settings, std::size_t n) {
-  rt::Settings s(settings, settings + n);
-  rt::Runtime::start(s);
+  core::Settings s(settings, settings + n);
+  engine::Runtime::start(s);
 }
 
 void runtime_stop() {
-  rt::Runtime::stop();
-  rt::card_after_stop();
+  engine::Runtime::stop();
+  api::card_after_stop();
 }
 
 std::size_t checked_bytes(std::size_t count, std::size_t elem_size) {

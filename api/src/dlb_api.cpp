@@ -147,7 +147,7 @@ int DLB_Init(int /*ncpus*/, const_dlb_cpu_set_t mask, const char* /*dlb_args*/) 
   std::string why;
   std::string mode = "node";
   try {
-    if (joule::rt::Config::load({}).lewi.mode == "local") mode = "local";
+    if (joule::core::Config::load({}).lewi.mode == "local") mode = "local";
   } catch (const std::exception&) {
   }
   if (joule::lending::start_standalone(mode, from_mask(mask), why) !=

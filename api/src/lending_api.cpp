@@ -177,7 +177,7 @@ int joule_blocking_leave(void) {
 int joule_mpi_should_yield(int* yield) {
   if (!yield) return fail(JOULE_ERR_INVALID, "joule_mpi_should_yield: yield is NULL");
   try {
-    const auto c = joule::rt::Config::load({});
+    const auto c = joule::core::Config::load({});
     *yield = c.lewi.mpi_yield == "on" || (c.lewi.mpi_yield == "auto" && c.lewi.mode != "off");
     return JOULE_OK;
   } catch (const std::exception& e) {

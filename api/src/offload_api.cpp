@@ -15,7 +15,10 @@
 #include "kernel_context.hpp"
 #include "runtime.hpp"
 
-namespace joule::rt {
+namespace joule::api {
+
+using namespace joule::core;
+using namespace joule::engine;
 namespace {
 
 std::mutex g_card_mutex;
@@ -107,7 +110,7 @@ offload::Device* current_card() {
   return g_card;
 }
 
-}  // namespace joule::rt
+}  // namespace joule::api
 
 namespace joule::detail {
 
@@ -123,14 +126,14 @@ void card_parallel_for(void* ctx, loop_fn fn, void* arg, std::int64_t lo, std::i
 namespace {
 // device(host) with explicit copies: the host's memory must be current.
 void host_copies(const copy_region* copies, std::size_t n) {
-  offload::Device* card = rt::current_card();
-  if (!card || !n || !rt::card_coherence().active()) return;
+  offload::Device* card = api::current_card();
+  if (!card || !n || !api::card_coherence().active()) return;
   std::vector<offload::Use> uses;
   for (std::size_t i = 0; i < n; ++i) {
     const int d = int(copies[i].dir);
     uses.push_back({copies[i].addr, copies[i].bytes, (d & 1) != 0, (d & 2) != 0});
   }
-  rt::card_coherence().host_access(*card, uses);
+  api::card_coherence().host_access(*card, uses);
 }
 }  // namespace
 
@@ -139,9 +142,9 @@ namespace {
 // reports back; the record of which copies are current follows the launch
 // (it copies in only what is stale on the card).
 void launch_card_task(offload::Device& card, offload::Launch& l) {
-  offload::Coherence& coh = rt::card_coherence();
-  rt::Runtime& r = rt::Runtime::get();
-  rt::Task* t = r.context().current;
+  offload::Coherence& coh = api::card_coherence();
+  engine::Runtime& r = engine::Runtime::get();
+  core::Task* t = r.context().current;
   if (!r.hold_completion(t)) {  // runs inline: wait here
     try {
       offload::Ticket done;
@@ -174,7 +177,7 @@ void card_run(int device, card_fn fn, const void* args, std::size_t size, std::s
               std::size_t ncopies) {
   if (device == int(joule::device::host)) {
     host_copies(copies, ncopies);  // its dependencies were handled when it was spawned
-    rt::HostContext ctx;
+    api::HostContext ctx;
     fn(const_cast<void*>(args), &ctx);
     return;
   }
@@ -184,10 +187,10 @@ void card_run(int device, card_fn fn, const void* args, std::size_t size, std::s
   offload::Launch l{fn, args, size, align, {}, false};
   if (copy_deps)
     for (std::size_t i = 0; i < ndeps; ++i)
-      rt::add_region(l, deps[i].addr, deps[i].bytes, rt::dep_dir(deps[i].kind));
+      api::add_region(l, deps[i].addr, deps[i].bytes, api::dep_dir(deps[i].kind));
   for (std::size_t i = 0; i < ncopies; ++i)
-    rt::add_region(l, copies[i].addr, copies[i].bytes, int(copies[i].dir));
-  offload::Device* card = rt::current_card();
+    api::add_region(l, copies[i].addr, copies[i].bytes, int(copies[i].dir));
+  offload::Device* card = api::current_card();
   if (!card)
     throw error(JOULE_ERR_STATE,
                 "joule: a task for device(mic) but no card (set JOULE_CARD=emulated)");
@@ -199,30 +202,30 @@ void card_run(int device, card_fn fn, const void* args, std::size_t size, std::s
 namespace joule {
 
 card_energy card_status() {
-  std::lock_guard lk(rt::g_card_mutex);
+  std::lock_guard lk(api::g_card_mutex);
   card_energy out;
-  if (!rt::g_card) return out;
-  const offload::DeviceEnergy e = rt::g_card->energy();
-  out = {e.seconds,       e.joules,     e.busy_core_s, e.busy_thread_s,   e.bytes_to_card,
-         e.bytes_to_host, e.transfer_s, e.launches,    rt::g_card->pid(), rt::g_card->alive()};
-  const offload::CoherenceStats s = rt::card_coherence().stats();
+  if (!api::g_card) return out;
+  const offload::DeviceEnergy e = api::g_card->energy();
+  out = {e.seconds,       e.joules,     e.busy_core_s, e.busy_thread_s,    e.bytes_to_card,
+         e.bytes_to_host, e.transfer_s, e.launches,    api::g_card->pid(), api::g_card->alive()};
+  const offload::CoherenceStats s = api::card_coherence().stats();
   out.copies_in = s.copies_in;
   out.resident_hits = s.resident_hits;
   out.copies_back = s.copies_back;
-  out.freq_ghz = rt::g_card->frequency();
+  out.freq_ghz = api::g_card->frequency();
   return out;
 }
 
 std::vector<double> card_frequencies() {
-  std::lock_guard lk(rt::g_card_mutex);
-  return rt::g_card ? rt::g_card->frequencies() : std::vector<double>{};
+  std::lock_guard lk(api::g_card_mutex);
+  return api::g_card ? api::g_card->frequencies() : std::vector<double>{};
 }
 
 void set_card_frequency(double ghz) {
-  std::lock_guard lk(rt::g_card_mutex);
-  if (!rt::g_card)
+  std::lock_guard lk(api::g_card_mutex);
+  if (!api::g_card)
     throw error(JOULE_ERR_STATE, "joule: no card to set the frequency of (set JOULE_CARD)");
-  rt::g_card->set_frequency(ghz);
+  api::g_card->set_frequency(ghz);
 }
 
 }  // namespace joule

@@ -24,7 +24,7 @@ namespace {
 }
 
 energy::Objective objective_of(const char* given) {
-  const std::string n = given ? given : rt::Runtime::get().config().energy.splitter_objective;
+  const std::string n = given ? given : engine::Runtime::get().config().energy.splitter_objective;
   if (n == "energy") return energy::Objective::energy;
   if (n == "time") return energy::Objective::time;
   if (n == "edp") return energy::Objective::edp;
@@ -32,8 +32,8 @@ energy::Objective objective_of(const char* given) {
 }
 
 // JOULE_POWER_BUSY at its highest frequency and JOULE_POWER_IDLE, per worker.
-device_power host_model(const rt::Config& c) {
-  const int workers = std::max(1, rt::Runtime::get().num_workers());
+device_power host_model(const core::Config& c) {
+  const int workers = std::max(1, engine::Runtime::get().num_workers());
   double busy = 0, ghz = -1;
   for (const auto& [f, w] : c.platform.power_busy)
     if (f > ghz) ghz = f, busy = w;
@@ -42,7 +42,7 @@ device_power host_model(const rt::Config& c) {
 
 // JOULE_CARD_POWER: idle + per active core + per busy thread, all threads
 // busy; the dynamic terms at the card's P-state ghz, (f/f_max)^3.
-device_power card_model(const rt::Config::Card& c, double ghz) {
+device_power card_model(const core::Config::Card& c, double ghz) {
   const offload::CardTopology topo = offload::CardTopology::from_synthetic(c.topology);
   const int threads = c.threads > 0 ? c.threads : topo.pu_count();
   std::set<int> cores;
@@ -61,7 +61,7 @@ device_power pick(const device_power& given, const device_power& model, const ch
   return given.busy_watts > 0 ? given : model;
 }
 
-bool choose_card_freq(const char* given, const rt::Config& cfg) {
+bool choose_card_freq(const char* given, const core::Config& cfg) {
   if (!given) return cfg.card.freq_auto;
   const std::string v = given;
   if (v == "auto" || v == "fixed") return v == "auto";
@@ -174,13 +174,13 @@ void work_splitter::impl::apply(energy::PStateSearch::Move m, double from_ghz) {
 work_splitter::work_splitter(const split_options& opt) {
   if (opt.delta <= 0 || opt.delta_min <= 0 || opt.delta_min > opt.delta)
     invalid("need 0 < delta_min <= delta");
-  const rt::Config& cfg = rt::Runtime::get().config();
+  const core::Config& cfg = engine::Runtime::get().config();
   energy::SplitterOptions so;
   so.delta = opt.delta;
   so.delta_min = opt.delta_min;
   const device_power host = pick(opt.host, host_model(cfg), "host");
-  const offload::Device* dev = rt::current_card();  // an attached card has the daemon's settings
-  const rt::Config::Card& cc = dev && dev->card_config() ? *dev->card_config() : cfg.card;
+  const offload::Device* dev = api::current_card();  // an attached card has the daemon's settings
+  const core::Config::Card& cc = dev && dev->card_config() ? *dev->card_config() : cfg.card;
   const double ghz = dev ? dev->frequency() : 0;
   const device_power card =
       pick(opt.card, cfg.card.mode == "none" ? device_power{} : card_model(cc, ghz), "card");

@@ -23,9 +23,9 @@ extern "C" {
 int joule_omp_get_settings(joule_omp_settings_t* s) {
   if (!s || s->struct_size < sizeof(joule_omp_settings_t)) return JOULE_ERR_INVALID;
   try {
-    using joule::rt::Runtime;
-    const joule::rt::Config c =
-        Runtime::running() ? Runtime::get().config() : joule::rt::Config::load({});
+    using joule::engine::Runtime;
+    const joule::core::Config c =
+        Runtime::running() ? Runtime::get().config() : joule::core::Config::load({});
     const auto& o = c.omp;
     s->num_threads = o.num_threads;
     s->schedule_kind = to_kind(o.schedule);
@@ -46,31 +46,32 @@ int joule_omp_get_settings(joule_omp_settings_t* s) {
 
 int joule_team_submit(joule_task_t* const* tasks, int n) {
   if (n < 0 || (n && !tasks)) return JOULE_ERR_INVALID;
-  joule::rt::Runtime::get().submit_spread(reinterpret_cast<joule::rt::Task* const*>(tasks), n);
+  joule::engine::Runtime::get().submit_spread(reinterpret_cast<joule::core::Task* const*>(tasks),
+                                              n);
   return JOULE_OK;
 }
 
 void joule_release_private(void) {
-  auto& rt = joule::rt::Runtime::get();
+  auto& rt = joule::engine::Runtime::get();
   rt.flush_private(rt.context());
 }
 
 int joule_wait_until(int (*done)(void*), void* arg) {
   if (!done) return JOULE_ERR_INVALID;
-  auto& rt = joule::rt::Runtime::get();
+  auto& rt = joule::engine::Runtime::get();
   rt.help_until(
       rt.context(), [&] { return done(arg) != 0; }, nullptr);
   return JOULE_OK;
 }
 
-void joule_wake_waiters(void) { joule::rt::Runtime::get().idle().wake_all(); }
+void joule_wake_waiters(void) { joule::engine::Runtime::get().idle().wake_all(); }
 
-int joule_worker_count(void) { return joule::rt::Runtime::get().worker_count(); }
+int joule_worker_count(void) { return joule::engine::Runtime::get().worker_count(); }
 
 int joule_reserve_workers(int want, int* got) {
   if (!got) return JOULE_ERR_INVALID;
   try {
-    *got = joule::rt::Runtime::get().reserve_workers(want);
+    *got = joule::engine::Runtime::get().reserve_workers(want);
     return JOULE_OK;
   } catch (const joule::error& e) {
     return e.code();

@@ -14,7 +14,10 @@
 #include "runtime.hpp"
 #include "trace_observer.hpp"
 
-namespace joule::rt {
+namespace joule::api {
+
+using namespace joule::core;
+using namespace joule::engine;
 
 std::vector<ConfigKey> omp_config_keys();                 // config_keys_omp.cpp
 std::unique_ptr<Observer> start_card(const Config& cfg);  // offload_api.cpp
@@ -23,22 +26,22 @@ namespace {
 
 struct Wiring {
   Wiring() {
-    add_config_section(engine_config_keys);
-    add_config_section(sched::scheduler_config_keys);
-    add_config_section(plat::platform_config_keys);
-    add_config_section(energy::energy_config_keys);
-    add_config_section(trace_config_keys);
-    add_config_section(lewi_config_keys);
-    add_config_section(omp_config_keys);
-    add_config_section(offload::card_config_keys);
+    add_config_section(engine_config_keys, "engine");
+    add_config_section(queues::scheduler_config_keys, "scheduler");
+    add_config_section(platform::platform_config_keys, "platform");
+    add_config_section(energy::energy_config_keys, "energy");
+    add_config_section(trace::trace_config_keys, "trace");
+    add_config_section(lending::lewi_config_keys, "lending");
+    add_config_section(omp_config_keys, "openmp");
+    add_config_section(offload::card_config_keys, "offload");
     register_observer_factory(start_card);  // first: forks the card before any thread starts
-    register_observer_factory(plat::make_platform_observer);
-    register_observer_factory(make_trace_observer);
-    set_lending_factory(make_lewi_cpu_manager);
+    register_observer_factory(platform::make_platform_observer);
+    register_observer_factory(trace::make_trace_observer);
+    set_lending_factory(lending::make_lewi_cpu_manager);
   }
 };
 
 const Wiring g_wiring;
 
 }  // namespace
-}  // namespace joule::rt
+}  // namespace joule::api

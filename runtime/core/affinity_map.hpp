@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <memory>
 
-namespace joule::rt {
+namespace joule::core {
 
 class AffinityMap {
  public:
@@ -93,4 +93,4 @@ class AffinityMap {
   mutable std::atomic<std::uint64_t> hi_{0};
 };
 
-}  // namespace joule::rt
+}  // namespace joule::core

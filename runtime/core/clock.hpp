@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-namespace joule::rt {
+namespace joule::core {
 
 inline std::uint64_t now_ns() noexcept {
   timespec ts;
@@ -14,4 +14,4 @@ inline std::uint64_t now_ns() noexcept {
   return std::uint64_t(ts.tv_sec) * 1000000000ull + std::uint64_t(ts.tv_nsec);
 }
 
-}  // namespace joule::rt
+}  // namespace joule::core

@@ -11,7 +11,7 @@
 
 extern char** environ;
 
-namespace joule::rt {
+namespace joule::core {
 namespace {
 
 constexpr std::string_view kPrefix = "JOULE_";
@@ -158,4 +158,4 @@ std::vector<std::uint32_t> Config::Platform::default_pstates_khz() {
   return khz;
 }
 
-}  // namespace joule::rt
+}  // namespace joule::core

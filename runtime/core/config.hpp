@@ -11,7 +11,7 @@
 
 #include "text.hpp"
 
-namespace joule::rt {
+namespace joule::core {
 
 using Settings = std::vector<std::pair<std::string, std::string>>;
 
@@ -170,8 +170,17 @@ struct ConfigKey {
 const std::vector<ConfigKey>& config_keys();
 std::vector<ConfigKey> core_config_keys();
 using ConfigSection = std::vector<ConfigKey> (*)();
-// Appends a section's keys (a section added twice is added once).
-void add_config_section(ConfigSection section);
+// Appends a section's keys (a section added twice is added once). `title`
+// names the section in generated documentation (joule-config --markdown).
+void add_config_section(ConfigSection section, const char* title = "other");
+
+// The sections in the order they were added, "core" first: each a title and
+// its keys' range in config_keys().
+struct ConfigSectionInfo {
+  std::string title;
+  std::size_t first = 0, count = 0;
+};
+std::vector<ConfigSectionInfo> config_sections();
 
 // Helpers the key tables share; exposed for tests.
 bool parse_bool(std::string_view v);
@@ -179,4 +188,4 @@ std::string format_bool(bool b);
 std::string bool_values();  // the allowed spellings, for ConfigKey::allowed
 std::int64_t parse_int(std::string_view v, std::int64_t lo, std::int64_t hi);
 
-}  // namespace joule::rt
+}  // namespace joule::core

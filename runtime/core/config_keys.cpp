@@ -7,7 +7,7 @@
 
 #include "config.hpp"
 
-namespace joule::rt {
+namespace joule::core {
 namespace {}  // namespace
 
 // Built at each call, not at static initialisation: api/ adds the sections
@@ -37,12 +37,21 @@ static std::vector<ConfigSection>& sections() {
   return added;
 }
 
-const std::vector<ConfigKey>& config_keys() { return table(); }
-
-void add_config_section(ConfigSection section) {
-  if (std::find(sections().begin(), sections().end(), section) != sections().end()) return;
-  sections().push_back(section);
-  for (auto& k : section()) table().push_back(k);
+static std::vector<ConfigSectionInfo>& section_infos() {
+  static std::vector<ConfigSectionInfo> infos{{"core", 0, core_config_keys().size()}};
+  return infos;
 }
 
-}  // namespace joule::rt
+const std::vector<ConfigKey>& config_keys() { return table(); }
+
+std::vector<ConfigSectionInfo> config_sections() { return section_infos(); }
+
+void add_config_section(ConfigSection section, const char* title) {
+  if (std::find(sections().begin(), sections().end(), section) != sections().end()) return;
+  sections().push_back(section);
+  const std::size_t first = table().size();
+  for (auto& k : section()) table().push_back(k);
+  section_infos().push_back({title, first, table().size() - first});
+}
+
+}  // namespace joule::core

@@ -7,7 +7,7 @@
 
 #include "config.hpp"
 
-namespace joule::rt {
+namespace joule::core {
 namespace {
 
 // Keeps the process's CPUs. A worker an energy policy parked (retired)
@@ -46,4 +46,4 @@ std::unique_ptr<CpuManager> make_cpu_manager(const Config& cfg) {
   return std::make_unique<OwnCpusManager>();
 }
 
-}  // namespace joule::rt
+}  // namespace joule::core

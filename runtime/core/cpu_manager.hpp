@@ -11,7 +11,7 @@
 #include <memory>
 #include <vector>
 
-namespace joule::rt {
+namespace joule::core {
 
 struct Config;
 
@@ -63,4 +63,4 @@ void set_lending_factory(CpuManagerFactory make) noexcept;
 // keeps the process's CPUs; local / node give the lending layer's.
 std::unique_ptr<CpuManager> make_cpu_manager(const Config& cfg);
 
-}  // namespace joule::rt
+}  // namespace joule::core

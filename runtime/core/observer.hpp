@@ -15,7 +15,7 @@
 
 #include "clock.hpp"
 
-namespace joule::rt {
+namespace joule::core {
 
 struct Task;
 struct Config;
@@ -75,4 +75,4 @@ std::vector<std::unique_ptr<Observer>> make_observers(const Config& cfg);
 void register_observer_factory(ObserverFactory make);
 void unregister_observer_factory(ObserverFactory make);
 
-}  // namespace joule::rt
+}  // namespace joule::core

@@ -5,7 +5,7 @@
 
 #include "observer.hpp"
 
-namespace joule::rt {
+namespace joule::core {
 
 namespace {
 
@@ -36,4 +36,4 @@ void unregister_observer_factory(ObserverFactory make) {
   std::erase(list, make);
 }
 
-}  // namespace joule::rt
+}  // namespace joule::core

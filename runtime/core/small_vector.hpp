@@ -10,7 +10,7 @@
 #include <type_traits>
 #include <utility>
 
-namespace joule::rt {
+namespace joule::core {
 
 template <class T, std::size_t N>
 class SmallVector {
@@ -95,4 +95,4 @@ class SmallVector {
   std::size_t capacity_ = N;
 };
 
-}  // namespace joule::rt
+}  // namespace joule::core

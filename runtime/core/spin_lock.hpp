@@ -4,7 +4,7 @@
 
 #include <atomic>
 
-namespace joule::rt {
+namespace joule::core {
 
 inline void cpu_relax() noexcept {
 #if defined(__x86_64__) || defined(__i386__)
@@ -32,4 +32,4 @@ class SpinLock {
   std::atomic<bool> locked_{false};
 };
 
-}  // namespace joule::rt
+}  // namespace joule::core

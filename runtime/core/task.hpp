@@ -16,11 +16,18 @@
 #include "small_vector.hpp"
 #include "spin_lock.hpp"
 
-namespace joule::rt {
-
+// The engine's objects a task points to; opaque here.
+namespace joule::engine {
 class DepDomain;
 class CommutativeToken;
 class TaskPool;
+}  // namespace joule::engine
+
+namespace joule::core {
+
+using engine::CommutativeToken;
+using engine::DepDomain;
+using engine::TaskPool;
 
 enum class DepKind : std::uint8_t {
   none = 0,
@@ -174,4 +181,4 @@ inline void prefetch_for_release(const Task* t) noexcept {
   __builtin_prefetch(t, 1);
 }
 
-}  // namespace joule::rt
+}  // namespace joule::core

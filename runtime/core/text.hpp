@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace joule::rt {
+namespace joule::core {
 
 // Without leading and trailing blanks (space, tab, CR).
 inline std::string_view trim(std::string_view s) noexcept {
@@ -105,4 +105,4 @@ inline std::string json_quote(std::string_view s) {
   return out + "\"";
 }
 
-}  // namespace joule::rt
+}  // namespace joule::core

@@ -17,7 +17,7 @@
 
 #include "trace_events.hpp"
 
-namespace joule::rt::trace {
+namespace joule::core::trace {
 
 using State = trace_format::State;
 using Event = trace_format::Event;
@@ -92,4 +92,4 @@ inline void set_rank(int rank) noexcept {
   if (Sink* s = detail::sink()) s->set_rank(rank);
 }
 
-}  // namespace joule::rt::trace
+}  // namespace joule::core::trace

@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <chrono>
 
-namespace joule::rt {
+namespace joule::engine {
 
 class AdaptiveSpin {
  public:
@@ -37,4 +37,4 @@ class AdaptiveSpin {
   ns spin_;
 };
 
-}  // namespace joule::rt
+}  // namespace joule::engine

@@ -17,7 +17,7 @@
 
 #include "huge_page_allocator.hpp"
 
-namespace joule::rt {
+namespace joule::engine {
 
 template <class V>
 class AddressIndex {
@@ -105,4 +105,4 @@ class AddressIndex {
   std::size_t count_ = 0;
 };
 
-}  // namespace joule::rt
+}  // namespace joule::engine

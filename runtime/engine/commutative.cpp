@@ -5,7 +5,9 @@
 
 #include "task.hpp"
 
-namespace joule::rt {
+namespace joule::engine {
+
+using namespace joule::core;
 
 bool CommutativeToken::try_acquire() noexcept {
   std::lock_guard guard(lock_);
@@ -56,4 +58,4 @@ void release_tokens(Task* t, std::vector<Task*>& wake) {
   t->tokens.clear();
 }
 
-}  // namespace joule::rt
+}  // namespace joule::engine

@@ -9,10 +9,11 @@
 
 #include "small_vector.hpp"
 #include "spin_lock.hpp"
+#include "task.hpp"
 
-namespace joule::rt {
+namespace joule::engine {
 
-struct Task;
+using namespace joule::core;
 
 class CommutativeToken {
  public:
@@ -41,4 +42,4 @@ bool acquire_tokens(Task* t, std::vector<Task*>& wake, bool park);
 // Releases all of t's tokens and drops t's references to them.
 void release_tokens(Task* t, std::vector<Task*>& wake);
 
-}  // namespace joule::rt
+}  // namespace joule::engine

@@ -6,7 +6,9 @@
 #include "config.hpp"
 #include "runtime.hpp"
 
-namespace joule::rt {
+namespace joule::engine {
+
+using namespace joule::core;
 namespace {}  // namespace
 
 // Built at each call, not at static initialisation: api/ adds the sections
@@ -48,4 +50,4 @@ std::vector<ConfigKey> engine_config_keys() {
   };
 }
 
-}  // namespace joule::rt
+}  // namespace joule::engine

@@ -5,7 +5,9 @@
 #include "commutative.hpp"
 #include "trace_api.hpp"
 
-namespace joule::rt {
+namespace joule::engine {
+
+using namespace joule::core;
 namespace {
 
 bool is_group_kind(DepKind k) {
@@ -202,4 +204,4 @@ void DepDomain::clear() noexcept {
   by_start_.clear();
 }
 
-}  // namespace joule::rt
+}  // namespace joule::engine

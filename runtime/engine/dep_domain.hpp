@@ -22,7 +22,9 @@
 #include "small_vector.hpp"
 #include "task.hpp"
 
-namespace joule::rt {
+namespace joule::engine {
+
+using namespace joule::core;
 
 class DepDomain {
  public:
@@ -81,4 +83,4 @@ class DepDomain {
   std::vector<Fragment*> touched_;
 };
 
-}  // namespace joule::rt
+}  // namespace joule::engine

@@ -10,7 +10,9 @@
 #include "runtime.hpp"
 #include "task_pool.hpp"
 
-namespace joule::rt {
+namespace joule::engine {
+
+using namespace joule::core;
 
 // watched: the task whose children are awaited, when this thread runs its
 // body; its last child then wakes us (Task::begin_sleep_wait). Otherwise the
@@ -80,4 +82,4 @@ void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watc
   if (!was_in_loop) flush_private(ctx);  // nobody here would run them
 }
 
-}  // namespace joule::rt
+}  // namespace joule::engine

@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <new>
 
-namespace joule::rt {
+namespace joule::engine {
 
 inline constexpr std::size_t kHugePage = std::size_t(2) << 20;
 
@@ -47,4 +47,4 @@ struct HugePageAllocator {
   }
 };
 
-}  // namespace joule::rt
+}  // namespace joule::engine

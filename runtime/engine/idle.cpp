@@ -5,7 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
-namespace joule::rt {
+namespace joule::engine {
 namespace {
 
 // A bounded sleep: an idle runtime wakes at most ten times a second, which
@@ -28,4 +28,4 @@ void Idle::signal(int n) noexcept {
   futex(&epoch_, FUTEX_WAKE_PRIVATE, static_cast<std::uint32_t>(n), nullptr);
 }
 
-}  // namespace joule::rt
+}  // namespace joule::engine

@@ -7,7 +7,7 @@
 #include <atomic>
 #include <cstdint>
 
-namespace joule::rt {
+namespace joule::engine {
 
 class Idle {
  public:
@@ -42,4 +42,4 @@ class Idle {
   alignas(64) std::atomic<int> sleepers_{0};
 };
 
-}  // namespace joule::rt
+}  // namespace joule::engine

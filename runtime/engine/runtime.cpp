@@ -10,7 +10,9 @@
 #include "dep_domain.hpp"
 #include "policy_registry.hpp"
 
-namespace joule::rt {
+namespace joule::engine {
+
+using namespace joule::core;
 namespace {
 
 std::mutex g_lifecycle;
@@ -113,8 +115,8 @@ Runtime::Runtime(Config cfg) : config_(std::move(cfg)) {
   for (int i = 0; i < n; ++i) add_worker(cpus[std::size_t(i) % cpus.size()]);
   const std::string policy = config_.scheduler.policy;
   const int max_workers = max_workers_;
-  scheduler_ = std::make_unique<sched::SyncScheduler>(
-      [&] { return sched::make_policy(policy, max_workers); }, max_workers_, n);
+  scheduler_ = std::make_unique<queues::SyncScheduler>(
+      [&] { return queues::make_policy(policy, max_workers); }, max_workers_, n);
   scheduler_->set_affinity_map(&affinity_);
   // Inline execution runs tasks in creation order: not for a policy whose
   // order is the point (priority), nor when lending may add workers.
@@ -258,4 +260,4 @@ void Runtime::report_lost_exception(Task* root) {
   root->exception = nullptr;
 }
 
-}  // namespace joule::rt
+}  // namespace joule::engine

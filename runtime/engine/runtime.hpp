@@ -21,7 +21,9 @@
 #include "topology.hpp"
 #include "worker.hpp"
 
-namespace joule::rt {
+namespace joule::engine {
+
+using namespace joule::core;
 
 // The engine's keys: JOULE_CPUS, JOULE_WORKERS, JOULE_BIND, JOULE_SPIN_US,
 // JOULE_SPIN_MAX_US, JOULE_SERIAL_INLINE, JOULE_THROTTLE_TASKS (config_keys_engine.cpp).
@@ -46,7 +48,7 @@ class Runtime {
   Worker* worker(int i) const noexcept {
     return slots_[std::size_t(i)].load(std::memory_order_acquire);
   }
-  sched::SyncScheduler& scheduler() noexcept { return *scheduler_; }
+  queues::SyncScheduler& scheduler() noexcept { return *scheduler_; }
   Idle& idle() noexcept { return idle_; }
   bool stopping() const noexcept { return stopping_.load(std::memory_order_relaxed); }
   Topology& topology() noexcept { return *topology_; }
@@ -160,7 +162,7 @@ class Runtime {
 
   Config config_;
   std::unique_ptr<Topology> topology_;
-  std::unique_ptr<sched::SyncScheduler> scheduler_;
+  std::unique_ptr<queues::SyncScheduler> scheduler_;
   std::unique_ptr<CpuManager> cpu_manager_;
   bool lending_ = false;
   bool serial_ = false;        // one worker, no lending: tasks run inline (serial_inline)
@@ -196,6 +198,6 @@ class Runtime {
   alignas(64) std::atomic<std::uint64_t> external_completed_{0};
 };
 
-}  // namespace joule::rt
+}  // namespace joule::engine
 
 #include "help_until.hpp"

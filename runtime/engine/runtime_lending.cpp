@@ -4,7 +4,9 @@
 
 #include "runtime.hpp"
 
-namespace joule::rt {
+namespace joule::engine {
+
+using namespace joule::core;
 namespace {
 
 constexpr std::uint64_t kAcquireIntervalNs = 20'000;  // ask the table at most this often
@@ -115,4 +117,4 @@ void Runtime::park_worker(int index, bool park) {
   if (park) idle_.wake_all();  // a sleeping worker leaves its idle sleep to park
 }
 
-}  // namespace joule::rt
+}  // namespace joule::engine

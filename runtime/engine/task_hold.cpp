@@ -5,7 +5,9 @@
 // and nothing on the hot path of host tasks changes.
 #include "runtime.hpp"
 
-namespace joule::rt {
+namespace joule::engine {
+
+using namespace joule::core;
 
 bool Runtime::hold_completion(Task* t) noexcept {
   // Inline tasks (serial runtime, below a final task) are ordered by running
@@ -23,4 +25,4 @@ void Runtime::release_hold(Task* t, std::exception_ptr error) {
   if (left == 0) complete(t, ctx);  // the body had returned: complete here
 }
 
-}  // namespace joule::rt
+}  // namespace joule::engine

@@ -7,7 +7,9 @@
 #include "dep_domain.hpp"
 #include "runtime.hpp"
 
-namespace joule::rt {
+namespace joule::engine {
+
+using namespace joule::core;
 namespace {
 
 [[noreturn]] void invalid(const std::string& msg) { throw joule::error(JOULE_ERR_INVALID, msg); }
@@ -410,4 +412,4 @@ void Runtime::throttle(ThreadContext& ctx) {
   if (!was_in_loop) flush_private(ctx);
 }
 
-}  // namespace joule::rt
+}  // namespace joule::engine

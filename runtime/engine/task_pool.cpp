@@ -7,7 +7,9 @@
 #include "task.hpp"
 #include "thread_context.hpp"
 
-namespace joule::rt {
+namespace joule::engine {
+
+using namespace joule::core;
 namespace {
 
 constexpr std::size_t kTaskAlign = 64;
@@ -113,12 +115,17 @@ void TaskPool::push_remote(FreeBlock* head, FreeBlock* tail) noexcept {
                                           std::memory_order_relaxed));
 }
 
+}  // namespace joule::engine
+
+// Declared in the core (task.hpp), defined here: freeing a task is the pool's job.
+namespace joule::core {
+
 void release(Task* t) noexcept {
   // No dependency domain ever held an untracked task: this is its only
   // reference, and nobody else can be counting.
   if (!t->has(task_flag::tracked) && t->refs.load(std::memory_order_relaxed) == 1)
-    return TaskPool::destroy_task(t);
-  if (t->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) TaskPool::destroy_task(t);
+    return engine::TaskPool::destroy_task(t);
+  if (t->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) engine::TaskPool::destroy_task(t);
 }
 
-}  // namespace joule::rt
+}  // namespace joule::core

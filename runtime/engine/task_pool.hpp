@@ -8,9 +8,11 @@
 #include <cstddef>
 #include <vector>
 
-namespace joule::rt {
+#include "task.hpp"
 
-struct Task;
+namespace joule::engine {
+
+using namespace joule::core;
 
 class TaskPool {
  public:
@@ -47,4 +49,4 @@ class TaskPool {
   std::vector<void*> slabs_;
 };
 
-}  // namespace joule::rt
+}  // namespace joule::engine

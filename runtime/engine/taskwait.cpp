@@ -4,7 +4,9 @@
 #include "dep_domain.hpp"
 #include "runtime.hpp"
 
-namespace joule::rt {
+namespace joule::engine {
+
+using namespace joule::core;
 namespace {
 
 void noop(void*) {}
@@ -105,4 +107,4 @@ void Runtime::taskloop(detail::loop_fn fn, void* arg, std::int64_t begin, std::i
   if (g.error) std::rethrow_exception(g.error);
 }
 
-}  // namespace joule::rt
+}  // namespace joule::engine

@@ -5,10 +5,12 @@
 
 #include <cstdint>
 
-namespace joule::rt {
+#include "task.hpp"
 
-struct Task;
-class TaskPool;
+namespace joule::engine {
+
+using namespace joule::core;
+
 class Worker;
 
 struct ThreadContext {
@@ -40,4 +42,4 @@ struct ThreadContext {
 ThreadContext& thread_context() noexcept;
 TaskPool* current_pool() noexcept;
 
-}  // namespace joule::rt
+}  // namespace joule::engine

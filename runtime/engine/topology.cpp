@@ -5,7 +5,7 @@
 
 #include <stdexcept>
 
-namespace joule::rt {
+namespace joule::engine {
 
 Topology::Topology() {
   if (hwloc_topology_init(&topo_) != 0 || hwloc_topology_load(topo_) != 0)
@@ -70,4 +70,4 @@ std::string Topology::describe() const {
          std::to_string(pus) + " PU(s), " + std::to_string(numa) + " NUMA node(s)";
 }
 
-}  // namespace joule::rt
+}  // namespace joule::engine

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace joule::rt {
+namespace joule::engine {
 
 class Topology {
  public:
@@ -34,4 +34,4 @@ class Topology {
   std::vector<int> allowed_;
 };
 
-}  // namespace joule::rt
+}  // namespace joule::engine

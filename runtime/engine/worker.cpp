@@ -7,7 +7,9 @@
 #include "runtime.hpp"
 #include "task_pool.hpp"
 
-namespace joule::rt {
+namespace joule::engine {
+
+using namespace joule::core;
 
 Worker::Worker(Runtime& rt, int index, int cpu)
     : rt_(rt), index_(index), cpu_(cpu), spin_(rt.config().workers.spin_us, 0) {}
@@ -124,4 +126,4 @@ void Worker::park(ThreadContext& ctx) {
   parked_.store(false, std::memory_order_relaxed);
 }
 
-}  // namespace joule::rt
+}  // namespace joule::engine

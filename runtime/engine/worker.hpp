@@ -10,7 +10,9 @@
 #include "adaptive_spin.hpp"
 #include "task_pool.hpp"
 
-namespace joule::rt {
+namespace joule::engine {
+
+using namespace joule::core;
 
 class Runtime;
 struct ThreadContext;
@@ -71,4 +73,4 @@ class Worker {
   alignas(64) std::atomic<std::uint64_t> completed_{0};
 };
 
-}  // namespace joule::rt
+}  // namespace joule::engine

@@ -6,7 +6,9 @@
 
 #include "config.hpp"
 
-namespace joule::rt {
+namespace joule::lending {
+
+using namespace joule::core;
 namespace {
 
 // A POSIX shared-memory name: one leading '/', no other, 2..200 characters.
@@ -67,4 +69,4 @@ std::vector<ConfigKey> lewi_config_keys() {
   };
 }
 
-}  // namespace joule::rt
+}  // namespace joule::lending

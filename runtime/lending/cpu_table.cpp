@@ -20,7 +20,7 @@ namespace {
 // trace sees them all (value cpu + 1). Changes made on behalf of another
 // process (cleaning a dead one) are not ours to trace.
 void trace_transition(int cpu, CpuOp op, pid_t actor) noexcept {
-  namespace tr = rt::trace;
+  namespace tr = core::trace;
   tr::Event e;
   switch (op) {
     case CpuOp::Lend:
@@ -64,7 +64,7 @@ CpuTable::Result CpuTable::apply(int cpu, CpuOp op, pid_t actor) noexcept {
       if (was_idle != is_idle)
         seg_->header.idle_hint.fetch_add(is_idle ? 1 : -1, std::memory_order_acq_rel);
       notify(cpu);
-      if (rt::trace::enabled()) trace_transition(cpu, op, actor);
+      if (core::trace::enabled()) trace_transition(cpu, op, actor);
       return {t.outcome, before, t.next};
     }
   }

@@ -29,7 +29,7 @@ std::vector<int> affinity_cpus() {
 
 std::string configured_table_name() {
   try {
-    const rt::Config cfg = rt::Config::load({});
+    const core::Config cfg = core::Config::load({});
     return cfg.lewi.shm.empty() ? CpuTable::default_name() : cfg.lewi.shm;
   } catch (const std::exception&) {
     return CpuTable::default_name();
@@ -43,9 +43,9 @@ StartResult start_standalone(const std::string& mode, const std::vector<int>& ow
     g_standalone.push_back(std::move(s));
     return StartResult::Ok;
   }
-  rt::Config cfg;
+  core::Config cfg;
   try {
-    cfg = rt::Config::load({});
+    cfg = core::Config::load({});
   } catch (const std::exception& e) {
     why = e.what();
     return StartResult::BadConfig;

@@ -8,7 +8,9 @@
 #include "lewi_cpu_manager.hpp"
 #include "lewi_session.hpp"
 
-namespace joule::rt {
+namespace joule::lending {
+
+using namespace joule::core;
 namespace {
 
 using lending::Session;
@@ -75,4 +77,4 @@ std::unique_ptr<CpuManager> make_lewi_cpu_manager(const Config& cfg) {
   return std::make_unique<LewiCpuManager>(cfg);
 }
 
-}  // namespace joule::rt
+}  // namespace joule::lending

@@ -21,7 +21,7 @@ std::unique_ptr<CpuTable> open_table(const LewiOptions& o) {
 
 }  // namespace
 
-LewiOptions options_from(const rt::Config& cfg) {
+LewiOptions options_from(const core::Config& cfg) {
   LewiOptions o;
   o.mode = cfg.lewi.mode == "local" ? "local" : "node";
   o.policy = cfg.lewi.policy;

@@ -19,9 +19,9 @@
 
 #include "cpu_table.hpp"
 
-namespace joule::rt {
+namespace joule::core {
 struct Config;
-}
+}  // namespace joule::core
 
 namespace joule::lending {
 
@@ -32,7 +32,7 @@ struct LewiOptions {
   bool keep_cpu = false;        // keep the caller's CPU during blocking calls
   unsigned drom_timeout_ms = 5000;
 };
-LewiOptions options_from(const rt::Config& cfg);
+LewiOptions options_from(const core::Config& cfg);
 
 enum class Hint : std::uint8_t { Enabled, Disabled, Single };
 

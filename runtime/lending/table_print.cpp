@@ -40,7 +40,7 @@ void print_table(CpuTable& t, std::ostream& out) {
   for (int c = 0; c < t.ncpus(); ++c) disabled += t.load(c).state == CpuState::Disabled;
   if (disabled) out << "  (" << disabled << " CPU(s) disabled: owned by no joule process)\n";
   for (const auto& p : procs) {
-    const std::string list = rt::format_cpu_list(t.owned_by(p.pid));
+    const std::string list = core::format_cpu_list(t.owned_by(p.pid));
     std::snprintf(line, sizeof line, "process %-8d %-16s %-6s %-5s owns [%s]\n", int(p.pid),
                   p.comm.c_str(), p.mode == 1 ? "local" : "node", p.alive ? "alive" : "dead",
                   list.c_str());

@@ -57,10 +57,10 @@ int connect_daemon(const std::string& name) {
 void read_reply(int fd, const std::string& name, AttachReply& reply) {
   auto* p = reinterpret_cast<char*>(&reply);
   std::size_t got = 0;
-  const std::uint64_t deadline = rt::now_ns() + std::uint64_t(kAnswerTimeoutMs) * 1000000;
+  const std::uint64_t deadline = core::now_ns() + std::uint64_t(kAnswerTimeoutMs) * 1000000;
   while (got < sizeof reply) {
     pollfd pfd{fd, POLLIN, 0};
-    const int left_ms = int((deadline - std::min(deadline, rt::now_ns())) / 1000000);
+    const int left_ms = int((deadline - std::min(deadline, core::now_ns())) / 1000000);
     if (left_ms <= 0 || poll(&pfd, 1, left_ms) == 0)
       attach_error(name, "the daemon did not answer within " +
                              std::to_string(kAnswerTimeoutMs / 1000) +
@@ -87,7 +87,7 @@ AttachHello make_hello() {
 
 }  // namespace
 
-std::unique_ptr<EmulatedCard> EmulatedCard::attach(const rt::Config::Card& cfg) {
+std::unique_ptr<EmulatedCard> EmulatedCard::attach(const core::Config::Card& cfg) {
   std::unique_ptr<EmulatedCard> card(new EmulatedCard(cfg, CardTopology::uniform(1, 1, 1)));
   card->attach_daemon();
   return card;
@@ -103,7 +103,7 @@ void EmulatedCard::attach_daemon() {
   read_reply(daemon_fd_, name, *reply);
   try {  // the card is the daemon's: its settings replace this process's
     cfg_ = parse_card_settings(reply->settings, cfg_);
-    rt::Config::Card here = cfg_;
+    core::Config::Card here = cfg_;
     here.cpus.clear();  // the daemon's CPUs, checked against the daemon's mask
     CardPlan plan = plan_card(here);
     topo_ = std::move(plan.topo);
@@ -126,7 +126,7 @@ void EmulatedCard::attach_daemon() {
   host_cpus_ = cfg_.cpus;
   area_->counters.speed_permille.store(speed_permille(cfg_, freq_.load()));
   record_modules(area_->modules);  // before the first command: the ring orders it
-  start_ns_ = rt::now_ns();
+  start_ns_ = core::now_ns();
   pump_ = std::thread([this] { pump(); });
 }
 

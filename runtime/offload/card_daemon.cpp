@@ -44,7 +44,7 @@ bool someone_listens(const std::string& path) {
 
 }  // namespace
 
-CardDaemon::CardDaemon(std::string name, const rt::Config::Card& card)
+CardDaemon::CardDaemon(std::string name, const core::Config::Card& card)
     : name_(std::move(name)), card_(card), plan_(plan_card(card)) {
   if (!valid_daemon_name(name_))
     daemon_error("bad daemon name '" + name_ +
@@ -118,7 +118,7 @@ void CardDaemon::reset_segment() {
 std::string CardDaemon::describe() const {
   return "card '" + name_ + "' on " + socket_path_ + " (segment " + segment_ +
          "): " + card_.topology + ", " + std::to_string(plan_.slots.size()) + " threads " +
-         card_.affinity + " on host CPUs " + rt::format_cpu_list(plan_.cpus);
+         card_.affinity + " on host CPUs " + core::format_cpu_list(plan_.cpus);
 }
 
 void CardDaemon::serve(const std::atomic<bool>& stop, int wake_fd) {

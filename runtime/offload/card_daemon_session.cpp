@@ -93,7 +93,7 @@ bool CardDaemon::start_worker(int host_fd, const AttachHello& hello, std::string
 }
 
 bool CardDaemon::wait_ready(const std::string& exe, std::string& error) {
-  const std::uint64_t deadline = rt::now_ns() + std::uint64_t(kReadyTimeoutMs) * 1000000;
+  const std::uint64_t deadline = core::now_ns() + std::uint64_t(kReadyTimeoutMs) * 1000000;
   while (!area_->counters.ready.load(std::memory_order_acquire)) {
     std::string how;
     if (reap_worker(how)) {
@@ -101,7 +101,7 @@ bool CardDaemon::wait_ready(const std::string& exe, std::string& error) {
               " before its card was up (is it a program linked with libjoule?)";
       return false;
     }
-    if (rt::now_ns() > deadline) {
+    if (core::now_ns() > deadline) {
       kill_worker();
       error = "the card worker (" + exe + ") did not start its card within " +
               std::to_string(kReadyTimeoutMs / 1000) + " s";

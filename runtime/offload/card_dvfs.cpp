@@ -19,11 +19,11 @@ namespace {
 
 std::string list(const std::vector<double>& f) {
   std::string out;
-  for (double d : f) out += (out.empty() ? "" : ", ") + rt::format_number("%g", d);
+  for (double d : f) out += (out.empty() ? "" : ", ") + core::format_number("%g", d);
   return out;
 }
 
-bool is_pstate(const rt::Config::Card& cfg, double ghz) {
+bool is_pstate(const core::Config::Card& cfg, double ghz) {
   for (double f : cfg.freqs)
     if (std::fabs(f - ghz) < 1e-9) return true;
   return false;
@@ -31,32 +31,32 @@ bool is_pstate(const rt::Config::Card& cfg, double ghz) {
 
 }  // namespace
 
-double card_frequency(const rt::Config::Card& cfg) {
+double card_frequency(const core::Config::Card& cfg) {
   if (cfg.freqs.empty()) return 0;
   if (cfg.freq == 0) return cfg.freqs.front();
   if (!is_pstate(cfg, cfg.freq))
     throw joule::error(
         JOULE_ERR_CONFIG,
-        "joule: configuration error: JOULE_CARD_FREQ=" + rt::format_number("%g", cfg.freq) +
+        "joule: configuration error: JOULE_CARD_FREQ=" + core::format_number("%g", cfg.freq) +
             ": not one of the card's P-states (JOULE_CARD_FREQS: " + list(cfg.freqs) + " GHz)");
   return cfg.freq;
 }
 
 void reset_card_frequency(Device& card) {
-  const rt::Config::Card* cfg = card.card_config();
+  const core::Config::Card* cfg = card.card_config();
   if (!cfg || cfg->freqs.empty()) return;
   const double start = card_frequency(*cfg);
   if (card.frequency() != start) card.set_frequency(start);
 }
 
-std::uint32_t speed_permille(const rt::Config::Card& cfg, double ghz) {
+std::uint32_t speed_permille(const core::Config::Card& cfg, double ghz) {
   if (cfg.freqs.empty() || ghz <= 0) return 1000;
   return std::uint32_t(std::lround(1000.0 * ghz / cfg.freqs.front()));
 }
 
 void EmulatedCard::set_frequency(double ghz) {
   if (!is_pstate(cfg_, ghz))
-    throw joule::error(JOULE_ERR_INVALID, "joule card: " + rt::format_number("%g", ghz) +
+    throw joule::error(JOULE_ERR_INVALID, "joule card: " + core::format_number("%g", ghz) +
                                               " GHz is not one of the card's P-states (" +
                                               list(cfg_.freqs) + " GHz; JOULE_CARD_FREQS)");
   freq_.store(ghz);

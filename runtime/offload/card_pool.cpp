@@ -72,8 +72,8 @@ double CardPool::power_scale() const {
 void CardPool::stretch(std::uint64_t work_ns) const {
   const std::uint64_t s = counters_.speed_permille.load(std::memory_order_relaxed);
   if (s >= 1000 || s == 0) return;
-  const std::uint64_t until = rt::now_ns() + work_ns * (1000 - s) / s;
-  while (rt::now_ns() < until) {
+  const std::uint64_t until = core::now_ns() + work_ns * (1000 - s) / s;
+  while (core::now_ns() < until) {
   }
 }
 
@@ -81,9 +81,9 @@ void CardPool::core_busy(int core, bool enter) {
   Core& c = *cores_[std::size_t(core)];
   std::lock_guard lk(c.m);
   if (enter) {
-    if (c.active++ == 0) c.since = rt::now_ns();
+    if (c.active++ == 0) c.since = core::now_ns();
   } else if (--c.active == 0) {
-    const std::uint64_t ns = rt::now_ns() - c.since;
+    const std::uint64_t ns = core::now_ns() - c.since;
     counters_.core_busy_ns.fetch_add(ns, std::memory_order_relaxed);
     counters_.core_busy_wns.fetch_add(std::uint64_t(double(ns) * power_scale()),
                                       std::memory_order_relaxed);
@@ -92,7 +92,7 @@ void CardPool::core_busy(int core, bool enter) {
 
 CardPool::WorkMark CardPool::mark() const {
   const int me = self();
-  return {rt::now_ns(), me < 0 ? 0 : threads_[std::size_t(me)]->in_team_ns};
+  return {core::now_ns(), me < 0 ? 0 : threads_[std::size_t(me)]->in_team_ns};
 }
 
 // Stretched by the time this thread computed itself since m: parallel_for
@@ -101,19 +101,19 @@ void CardPool::throttle(const WorkMark& m) const {
   const int me = self();
   if (me < 0) return;
   const std::uint64_t team = threads_[std::size_t(me)]->in_team_ns - m.team;
-  stretch(rt::now_ns() - m.start - team);
+  stretch(core::now_ns() - m.start - team);
 }
 
 // Times outer jobs for the power model.
 void CardPool::run_job(int index, Job& job) {
   Thread& t = *threads_[std::size_t(index)];
   const bool outer = t.depth++ == 0;
-  const std::uint64_t start = rt::now_ns();
+  const std::uint64_t start = core::now_ns();
   if (outer) core_busy(t.slot.core, true);
   job();  // jobs catch their own exceptions and throttle themselves
   if (outer) {
     core_busy(t.slot.core, false);
-    const std::uint64_t ns = rt::now_ns() - start;
+    const std::uint64_t ns = core::now_ns() - start;
     counters_.thread_busy_ns.fetch_add(ns, std::memory_order_relaxed);
     counters_.thread_busy_wns.fetch_add(std::uint64_t(double(ns) * power_scale()),
                                         std::memory_order_relaxed);
@@ -169,12 +169,12 @@ void CardPool::team_for(ChunkFn fn, void* ctx, std::int64_t begin, std::int64_t 
   const int n = threads();
   if (end <= begin) return;
   if (me < 0) return fn(ctx, begin, end);
-  const std::uint64_t t0 = rt::now_ns();
+  const std::uint64_t t0 = core::now_ns();
   if (n == 1 || end - begin <= 1) {  // inline, stretched like a team's chunk:
     const WorkMark m = mark();       // the caller sees the time at this P-state
     fn(ctx, begin, end);
     throttle(m);
-    threads_[std::size_t(me)]->in_team_ns += rt::now_ns() - t0;
+    threads_[std::size_t(me)]->in_team_ns += core::now_ns() - t0;
     return;
   }
   auto team = std::make_shared<Team>();
@@ -196,7 +196,7 @@ void CardPool::team_for(ChunkFn fn, void* ctx, std::int64_t begin, std::int64_t 
   Job own = team_chunk(team, me);
   run_job(me, own);
   wait_team(*team);
-  threads_[std::size_t(me)]->in_team_ns += rt::now_ns() - t0;  // not the caller's own work
+  threads_[std::size_t(me)]->in_team_ns += core::now_ns() - t0;  // not the caller's own work
   if (team->error) std::rethrow_exception(team->error);
 }
 

@@ -14,13 +14,13 @@
 #include "placement.hpp"
 
 namespace joule::offload {
-using rt::Config;
-using rt::ConfigKey;
-using rt::format_cpu_list;
-using rt::format_number;
-using rt::parse_cpu_list;
-using rt::parse_int;
-using rt::trim;
+using core::Config;
+using core::ConfigKey;
+using core::format_cpu_list;
+using core::format_number;
+using core::parse_cpu_list;
+using core::parse_int;
+using core::trim;
 namespace {
 
 double parse_positive(std::string_view v, double hi) {

@@ -33,17 +33,17 @@ std::vector<int> allowed_cpus() {
 
 }  // namespace
 
-std::unique_ptr<Device> start_emulated_card(const rt::Config::Card& cfg) {
+std::unique_ptr<Device> start_emulated_card(const core::Config::Card& cfg) {
   return EmulatedCard::start(cfg);
 }
-std::unique_ptr<Device> attach_card(const rt::Config::Card& cfg) {
+std::unique_ptr<Device> attach_card(const core::Config::Card& cfg) {
   return EmulatedCard::attach(cfg);
 }
 
-EmulatedCard::EmulatedCard(const rt::Config::Card& cfg, CardTopology topo)
+EmulatedCard::EmulatedCard(const core::Config::Card& cfg, CardTopology topo)
     : cfg_(cfg), topo_(std::move(topo)) {}
 
-CardPlan plan_card(const rt::Config::Card& cfg) {
+CardPlan plan_card(const core::Config::Card& cfg) {
   CardTopology topo = CardTopology::from_synthetic(cfg.topology);
   const int threads = cfg.threads > 0 ? cfg.threads : topo.pu_count();
   if (threads > topo.pu_count())
@@ -54,9 +54,9 @@ CardPlan plan_card(const rt::Config::Card& cfg) {
   std::vector<int> cpus = cfg.cpus.empty() ? allowed : cfg.cpus;
   for (int c : cpus)
     if (std::find(allowed.begin(), allowed.end(), c) == allowed.end())
-      config_error("JOULE_CARD_CPUS=" + rt::format_cpu_list(cfg.cpus) + ": CPU " +
+      config_error("JOULE_CARD_CPUS=" + core::format_cpu_list(cfg.cpus) + ": CPU " +
                    std::to_string(c) + " is not in the process affinity mask (" +
-                   rt::format_cpu_list(allowed) + ")");
+                   core::format_cpu_list(allowed) + ")");
   std::vector<PuSlot> slots;
   try {
     slots = place_threads(topo, threads, parse_placement(cfg.affinity));
@@ -66,7 +66,7 @@ CardPlan plan_card(const rt::Config::Card& cfg) {
   return {std::move(topo), std::move(slots), std::move(cpus), card_frequency(cfg)};
 }
 
-std::unique_ptr<EmulatedCard> EmulatedCard::start(const rt::Config::Card& cfg) {
+std::unique_ptr<EmulatedCard> EmulatedCard::start(const core::Config::Card& cfg) {
   CardPlan plan = plan_card(cfg);
   std::unique_ptr<EmulatedCard> card(new EmulatedCard(cfg, std::move(plan.topo)));
   card->slots_ = std::move(plan.slots);
@@ -95,7 +95,7 @@ void EmulatedCard::fork_card(std::vector<int> host_cpus) {
                        std::string("joule card: fork failed: ") + std::strerror(errno));
   }
   if (pid_ == 0) card_main(area_, setup);
-  start_ns_ = rt::now_ns();
+  start_ns_ = core::now_ns();
   // The card's threads are up before the first launch is timed.
   while (!area_->counters.ready.load(std::memory_order_acquire) && !card_exited()) usleep(200);
   pump_ = std::thread([this] { pump(); });
@@ -126,7 +126,7 @@ std::string EmulatedCard::describe() const {
                                      : "emulated card") +
          " (pid " + std::to_string(pid_) + "): " + cfg_.topology + ", " +
          std::to_string(slots_.size()) + " threads " + cfg_.affinity + " on host CPUs " +
-         rt::format_cpu_list(host_cpus_);
+         core::format_cpu_list(host_cpus_);
 }
 
 std::vector<std::string> EmulatedCard::thread_map() const {
@@ -151,7 +151,7 @@ bool EmulatedCard::card_exited() {
 DeviceEnergy EmulatedCard::energy() const {
   DeviceEnergy e;
   const CardCounters& c = area_->counters;
-  e.seconds = double(rt::now_ns() - start_ns_) * 1e-9;
+  e.seconds = double(core::now_ns() - start_ns_) * 1e-9;
   e.busy_core_s = double(c.core_busy_ns.load()) * 1e-9;
   e.busy_thread_s = double(c.thread_busy_ns.load()) * 1e-9;
   // Dynamic terms at the P-state each busy second ran at (card_dvfs.cpp).

@@ -12,7 +12,9 @@
 #include "text.hpp"
 #include "trace_session.hpp"
 
-namespace joule::rt {
+namespace joule::trace {
+
+using namespace joule::core;
 namespace {
 
 using namespace trace_format;
@@ -46,7 +48,7 @@ class ChromeOut {
     std::fputc('}', f_);
   }
   void thread(const ThreadBuffer& b, int tid);
-  // A subsystem event as an instant; args.event is its trace::Event number
+  // A subsystem event as an instant; args.event is its core::trace::Event number
   // (readers match on it, not on the name), a dependency edge also names
   // both tasks.
   void point_event(const Record& r, int tid, std::uint64_t pred) {
@@ -217,4 +219,4 @@ std::vector<std::string> write_chrome(const TraceSession& s, const std::string& 
   return {path};
 }
 
-}  // namespace joule::rt
+}  // namespace joule::trace

@@ -6,7 +6,9 @@
 
 #include "config.hpp"
 
-namespace joule::rt {
+namespace joule::trace {
+
+using namespace joule::core;
 namespace {
 
 void set_format(Config& c, std::string_view v) {
@@ -48,4 +50,4 @@ std::vector<ConfigKey> trace_config_keys() {
   };
 }
 
-}  // namespace joule::rt
+}  // namespace joule::trace

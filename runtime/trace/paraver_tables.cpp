@@ -8,7 +8,7 @@
 #include "pcf_text.hpp"
 #include "trace_session.hpp"
 
-namespace joule::rt {
+namespace joule::trace {
 namespace {
 
 using namespace trace_format;
@@ -49,4 +49,4 @@ void write_row_and_info(const TraceSession& s, const std::string& base, int cpus
   check(os, base + ".info");
 }
 
-}  // namespace joule::rt
+}  // namespace joule::trace

@@ -21,7 +21,7 @@
 
 #include "trace_session.hpp"
 
-namespace joule::rt {
+namespace joule::trace {
 namespace {
 
 using namespace trace_format;
@@ -254,4 +254,4 @@ std::vector<std::string> write_paraver(const TraceSession& s, const std::string&
   return {base + ".prv", base + ".pcf", base + ".row", base + ".info"};
 }
 
-}  // namespace joule::rt
+}  // namespace joule::trace

@@ -8,7 +8,7 @@
 namespace joule::trace_format {
 namespace {
 
-std::string fmt(const char* f, double a) { return rt::format_number(f, a); }
+std::string fmt(const char* f, double a) { return core::format_number(f, a); }
 
 }  // namespace
 

@@ -11,7 +11,7 @@
 
 #include "trace_session.hpp"
 
-namespace joule::rt {
+namespace joule::trace {
 
 using namespace trace_format;
 
@@ -145,4 +145,4 @@ bool ThreadBuffer::Reader::next(Record& r) {
   return false;
 }
 
-}  // namespace joule::rt
+}  // namespace joule::trace

@@ -12,7 +12,7 @@
 #include "run_stats.hpp"
 #include "trace_events.hpp"
 
-namespace joule::rt {
+namespace joule::trace {
 
 class TraceSession;
 
@@ -102,4 +102,4 @@ class ThreadBuffer {
   trace_format::WorkerStats stats_;
 };
 
-}  // namespace joule::rt
+}  // namespace joule::trace

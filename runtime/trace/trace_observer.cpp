@@ -13,7 +13,9 @@
 #include "trace_observer.hpp"
 #include "trace_session.hpp"
 
-namespace joule::rt {
+namespace joule::trace {
+
+using namespace joule::core;
 namespace {
 
 using namespace trace_format;
@@ -31,7 +33,7 @@ Lending lending_of(Event e) {
   }
 }
 
-class TraceObserver final : public Observer, public trace::Sink {
+class TraceObserver final : public Observer, public core::trace::Sink {
  public:
   TraceObserver(TraceSession::Options opt, bool report)
       : session_(std::move(opt)), report_(report) {}
@@ -40,10 +42,10 @@ class TraceObserver final : public Observer, public trace::Sink {
   void on_runtime_start(const RunInfo& run) override {
     session_.start(run.worker_cpus, now_ns());
     alone_ = run.observers == 1;
-    trace::install(this);
+    core::trace::install(this);
   }
   void on_runtime_stop(const RunInfo&) override {
-    trace::install(nullptr);
+    core::trace::install(nullptr);
     session_.stop(now_ns());
     if (!session_.write_error().empty())
       std::fprintf(stderr, "joule: warning: trace not written: %s\n",
@@ -80,7 +82,7 @@ class TraceObserver final : public Observer, public trace::Sink {
   }
   void report(std::ostream& os) const override;
 
-  // ---- trace::Sink: events of the other subsystems ----
+  // ---- core::trace::Sink: events of the other subsystems ----
   void event(Event e, std::uint64_t value) noexcept override {
     ThreadBuffer& b = session_.this_thread();
     if (e >= kEvCpuLend && e <= kEvCpuReturn) b.stats().lending(lending_of(e));
@@ -137,4 +139,4 @@ std::unique_ptr<Observer> make_trace_observer(const Config& cfg) {
   return std::make_unique<TraceObserver>(std::move(opt), cfg.report);
 }
 
-}  // namespace joule::rt
+}  // namespace joule::trace

@@ -8,11 +8,13 @@
 #include "config.hpp"
 #include "observer.hpp"
 
-namespace joule::rt {
+namespace joule::trace {
+
+using namespace joule::core;
 
 // nullptr unless JOULE_TRACE or JOULE_REPORT asks for it.
 std::unique_ptr<Observer> make_trace_observer(const Config& cfg);
 // JOULE_TRACE, JOULE_TRACE_DIR, JOULE_TRACE_BUFFER_KB, JOULE_TRACE_RANK.
 std::vector<ConfigKey> trace_config_keys();
 
-}  // namespace joule::rt
+}  // namespace joule::trace

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-namespace joule::rt {
+namespace joule::trace {
 namespace {
 
 std::atomic<std::uint64_t> g_sessions{0};
@@ -134,4 +134,4 @@ void TraceSession::stop(std::uint64_t now) {
   }
 }
 
-}  // namespace joule::rt
+}  // namespace joule::trace

@@ -14,7 +14,7 @@
 #include "run_stats.hpp"
 #include "trace_buffer.hpp"
 
-namespace joule::rt {
+namespace joule::trace {
 
 class Runtime;
 
@@ -95,4 +95,4 @@ class TraceSession {
 std::vector<std::string> write_paraver(const TraceSession& s, const std::string& base);
 std::vector<std::string> write_chrome(const TraceSession& s, const std::string& base);
 
-}  // namespace joule::rt
+}  // namespace joule::trace

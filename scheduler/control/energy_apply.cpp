@@ -10,7 +10,7 @@
 #include "trace_api.hpp"
 #include "worker_slot.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 namespace {
 
 double delta_s(const std::atomic<std::uint64_t>& now, std::uint64_t& seen) {
@@ -112,7 +112,7 @@ void EnergyController::apply(const energy::Decision& d) {
   }
   if (!any) return;
   last_why_ = d.why;
-  rt::trace::emit_event(rt::trace::Event::kEvEnergyDecision, std::uint64_t(d.kind));
+  core::trace::emit_event(core::trace::Event::kEvEnergyDecision, std::uint64_t(d.kind));
 }
 
 bool EnergyController::apply_levels(const std::vector<int>& levels) {
@@ -136,8 +136,8 @@ bool EnergyController::apply_moves(const std::vector<std::pair<std::uint64_t, in
     if (!run_.affinity->set(key, w)) continue;
     ++moved_keys_;
     changed = true;
-    rt::trace::emit_event(rt::trace::Event::kEvAffinityKey, key);
-    rt::trace::emit_event(rt::trace::Event::kEvAffinityWorker, std::uint64_t(w) + 1);
+    core::trace::emit_event(core::trace::Event::kEvAffinityKey, key);
+    core::trace::emit_event(core::trace::Event::kEvAffinityWorker, std::uint64_t(w) + 1);
   }
   return changed;
 }
@@ -163,8 +163,8 @@ bool EnergyController::apply_mask(int active) {
   }
   if (!changed) return false;
   min_cores_ = min_cores_ < 0 ? active : std::min(min_cores_, active);
-  rt::trace::emit_event(rt::trace::Event::kEvEnergyCores, std::uint64_t(active));
+  core::trace::emit_event(core::trace::Event::kEvEnergyCores, std::uint64_t(active));
   return true;
 }
 
-}  // namespace joule::plat
+}  // namespace joule::platform

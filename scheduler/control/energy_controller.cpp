@@ -16,9 +16,9 @@
 #include "trace_api.hpp"
 #include "worker_slot.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 
-EnergyController::EnergyController(Platform& p, const rt::Config& cfg) : p_(p) { choose(cfg); }
+EnergyController::EnergyController(Platform& p, const core::Config& cfg) : p_(p) { choose(cfg); }
 
 EnergyController::~EnergyController() = default;
 
@@ -26,7 +26,7 @@ EnergyController::~EnergyController() = default;
 // frequencies: without one it warns once and runs as none. "auto" starts
 // with the graph policy and switches to the iterative one (once) at the
 // first iteration boundary after keyed tasks ran.
-void EnergyController::choose(const rt::Config& cfg) {
+void EnergyController::choose(const core::Config& cfg) {
   asked_ = cfg.energy.policy;
   opt_ = energy::options_from_config(cfg);
   masks_ = cfg.energy.masks;
@@ -62,7 +62,7 @@ void EnergyController::use_policy(const std::string& name) {
   if (run_.affinity) run_.affinity->set_pinned(!periodic_);
 }
 
-void EnergyController::begin(const rt::RunInfo& run, std::uint64_t now) {
+void EnergyController::begin(const core::RunInfo& run, std::uint64_t now) {
   run_ = run;
   if (mpi_) mpi_->begin(p_.num_workers());
   if (!policy_) return;
@@ -96,10 +96,10 @@ void EnergyController::measure_switch_cost() {
   const int cpu = domain_cpu_.front(), lvl = d.level(cpu);
   const int levels = int(d.pstates(cpu).size());
   if (lvl < 0 || levels < 2) return;
-  const std::uint64_t t0 = rt::now_ns();
+  const std::uint64_t t0 = core::now_ns();
   d.set_level(cpu, lvl > 0 ? lvl - 1 : lvl + 1);
   d.set_level(cpu, lvl);
-  const std::uint64_t t1 = rt::now_ns();
+  const std::uint64_t t1 = core::now_ns();
   for (int c : d.domain_cpus(d.domain_of(cpu))) d.take_stall_ns(c);
   switch_cost_s_ = double(t1 - t0) * 0.5e-9 + double(d.stall_ns()) * 1e-9;
 }
@@ -133,7 +133,7 @@ void EnergyController::tick_due(std::uint64_t now) {
 }
 
 void EnergyController::decide_locked(std::uint64_t now) {
-  const std::uint64_t t0 = rt::now_ns();
+  const std::uint64_t t0 = core::now_ns();
   const energy::Observation obs = observe(now);
   energy::Decision d = policy_->decide(obs);
   if (d.active_cores < 0) {
@@ -148,7 +148,7 @@ void EnergyController::decide_locked(std::uint64_t now) {
   }
   apply(d);
   ++decisions_;
-  overhead_ns_ += rt::now_ns() - t0;
+  overhead_ns_ += core::now_ns() - t0;
 }
 
 void EnergyController::note_key(WorkerSlot& s, std::uint64_t key, std::uint64_t work_ns) {
@@ -175,4 +175,4 @@ void EnergyController::end(std::uint64_t) {
   next_tick_ns_.store(~std::uint64_t(0), std::memory_order_relaxed);
 }
 
-}  // namespace joule::plat
+}  // namespace joule::platform

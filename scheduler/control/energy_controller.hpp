@@ -22,12 +22,12 @@
 #include "energy_policy.hpp"
 #include "observer.hpp"
 
-namespace joule::rt {
+namespace joule::core {
 struct Config;
 class AffinityMap;
-}  // namespace joule::rt
+}  // namespace joule::core
 
-namespace joule::plat {
+namespace joule::platform {
 
 class Platform;
 struct WorkerSlot;
@@ -36,7 +36,7 @@ class MpiSlackDriver;
 class EnergyController {
  public:
   // Chooses the policy (a warning and "none" when DVFS cannot be set).
-  EnergyController(Platform& p, const rt::Config& cfg);
+  EnergyController(Platform& p, const core::Config& cfg);
   ~EnergyController();
 
   bool live() const noexcept { return policy_ != nullptr; }
@@ -44,7 +44,7 @@ class EnergyController {
   bool wants_critical() const noexcept { return periodic_; }
 
   // Platform::begin, after the start frequency: measures the switch cost.
-  void begin(const rt::RunInfo& run, std::uint64_t now);
+  void begin(const core::RunInfo& run, std::uint64_t now);
   void on_iteration(std::uint64_t iteration, std::uint64_t now);
   // A task ended somewhere: a decision is due every window (periodic).
   void tick(std::uint64_t now) {
@@ -63,7 +63,7 @@ class EnergyController {
   struct CoreSeen {
     std::uint64_t busy = 0, stretch = 0, work = 0;
   };
-  void choose(const rt::Config& cfg);
+  void choose(const core::Config& cfg);
   void use_policy(const std::string& name);
   void tick_due(std::uint64_t now);
   void decide_locked(std::uint64_t now);
@@ -90,7 +90,7 @@ class EnergyController {
   bool per_chip_ = false;  // DVFS domains are chips
   std::unique_ptr<energy::EnergyPolicy> policy_;
   std::unique_ptr<MpiSlackDriver> mpi_;  // auto or mpi-slack, with DVFS
-  rt::RunInfo run_;
+  core::RunInfo run_;
   std::vector<int> domain_cpu_;   // a platform CPU of each observed domain
   std::vector<int> core_domain_;  // worker -> observed domain
   std::vector<int> start_level_;  // per observed domain
@@ -109,4 +109,4 @@ class EnergyController {
   int shrink_streak_ = 0;
 };
 
-}  // namespace joule::plat
+}  // namespace joule::platform

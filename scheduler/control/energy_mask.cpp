@@ -10,7 +10,7 @@
 #include "energy_controller.hpp"
 #include "platform.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 namespace {
 
 constexpr int kShrinkWindows = 3;  // windows that must agree before parking
@@ -57,4 +57,4 @@ int EnergyController::mask_target(const energy::Observation& obs) {
   return std::max(1, choice.cores);
 }
 
-}  // namespace joule::plat
+}  // namespace joule::platform

@@ -7,7 +7,7 @@
 #include "clock.hpp"
 #include "platform.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 
 // Lending is the lending layer's business (it lends at the call's entry):
 // the state machine here only slows.
@@ -31,7 +31,7 @@ bool MpiSlackDriver::controllable(int worker) const {
 // an event, at the level of that moment: enter and leave split the call so
 // that the slowed part is charged at fmin and the rest at the level before.
 void MpiSlackDriver::enter(int worker) {
-  const std::uint64_t now = rt::now_ns();
+  const std::uint64_t now = core::now_ns();
   p_.charge_worker(worker, now, -1);
   std::lock_guard guard(mu_);
   if (stop_ || worker < 0 || std::size_t(worker) >= slots_.size()) return;
@@ -46,7 +46,7 @@ void MpiSlackDriver::enter(int worker) {
 }
 
 void MpiSlackDriver::leave(int worker) {
-  const std::uint64_t now = rt::now_ns();
+  const std::uint64_t now = core::now_ns();
   std::lock_guard guard(mu_);
   if (worker < 0 || std::size_t(worker) >= slots_.size()) return;
   Slot& s = slots_[std::size_t(worker)];
@@ -90,10 +90,10 @@ void MpiSlackDriver::timer_loop() {
     if (!next) {
       cv_.wait(lock);
     } else {
-      const std::uint64_t now = rt::now_ns();
+      const std::uint64_t now = core::now_ns();
       if (now < next) cv_.wait_for(lock, std::chrono::nanoseconds(next - now));
     }
-    fire_due(rt::now_ns());
+    fire_due(core::now_ns());
   }
 }
 
@@ -120,4 +120,4 @@ void MpiSlackDriver::report(std::ostream& os) const {
   os << buf;
 }
 
-}  // namespace joule::plat
+}  // namespace joule::platform

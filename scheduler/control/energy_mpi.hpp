@@ -18,7 +18,7 @@
 #include "energy_policy.hpp"
 #include "mpi_slack.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 
 class Platform;
 
@@ -60,4 +60,4 @@ class MpiSlackDriver {
   std::uint64_t slowed_calls_ = 0, calls_ = 0, slow_ns_ = 0;
 };
 
-}  // namespace joule::plat
+}  // namespace joule::platform

@@ -12,10 +12,10 @@
 #include "text.hpp"
 #include "worker_slot.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 namespace {
 
-std::string fmt(const char* f, double a) { return rt::format_number(f, a); }
+std::string fmt(const char* f, double a) { return core::format_number(f, a); }
 
 }  // namespace
 
@@ -75,4 +75,4 @@ void EnergyController::report(std::ostream& os) const {
      << " us per decision); measured switch cost " << fmt("%.1f", switch_cost_s_ * 1e6) << " us\n";
 }
 
-}  // namespace joule::plat
+}  // namespace joule::platform

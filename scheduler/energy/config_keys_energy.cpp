@@ -14,8 +14,8 @@
 namespace joule::energy {
 namespace {
 
-using rt::Config;
-using rt::ConfigKey;
+using core::Config;
+using core::ConfigKey;
 
 std::string join(const std::vector<std::string>& names) {
   std::string out;
@@ -31,7 +31,7 @@ std::string one_of(std::string_view v, std::initializer_list<const char*> allowe
 }
 
 double parse_number(std::string_view v, double lo, double hi) {
-  v = rt::trim(v);
+  v = core::trim(v);
   double x = 0;
   auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
   if (v.empty() || ec != std::errc() || p != v.data() + v.size() || !std::isfinite(x))
@@ -98,9 +98,9 @@ std::vector<ConfigKey> choice_keys() {
          c.energy.splitter_objective = one_of(v, {"energy", "time", "edp"});
        },
        [](const Config& c) { return c.energy.splitter_objective; }},
-      {"JOULE_ENERGY_MASKS", rt::bool_values, "the policy may park or lend cores",
-       [](Config& c, std::string_view v) { c.energy.masks = rt::parse_bool(v); },
-       [](const Config& c) { return rt::format_bool(c.energy.masks); }},
+      {"JOULE_ENERGY_MASKS", core::bool_values, "the policy may park or lend cores",
+       [](Config& c, std::string_view v) { c.energy.masks = core::parse_bool(v); },
+       [](const Config& c) { return core::format_bool(c.energy.masks); }},
   };
 }
 
@@ -111,11 +111,13 @@ std::vector<ConfigKey> number_keys() {
        [](const Config& c) { return fmt(c.energy.threshold); }},
       {"JOULE_ENERGY_PERIOD", [] { return std::string("1 .. 1000000"); },
        "iterations between decisions",
-       [](Config& c, std::string_view v) { c.energy.period = int(rt::parse_int(v, 1, 1000000)); },
+       [](Config& c, std::string_view v) { c.energy.period = int(core::parse_int(v, 1, 1000000)); },
        [](const Config& c) { return std::to_string(c.energy.period); }},
       {"JOULE_ENERGY_WINDOW_MS", [] { return std::string("1 .. 60000"); },
        "queue-depth's window (ms)",
-       [](Config& c, std::string_view v) { c.energy.window_ms = int(rt::parse_int(v, 1, 60000)); },
+       [](Config& c, std::string_view v) {
+         c.energy.window_ms = int(core::parse_int(v, 1, 60000));
+       },
        [](const Config& c) { return std::to_string(c.energy.window_ms); }},
       {"JOULE_ENERGY_TIME_BUDGET", [] { return std::string("0 .. 0.5"); },
        "allowed slowdown, as a fraction",
@@ -132,7 +134,7 @@ std::vector<ConfigKey> number_keys() {
       {"JOULE_ENERGY_MPI_SLACK_US", [] { return std::string("1 .. 10000000"); },
        "a blocking MPI call this long (us) slows its core until it returns",
        [](Config& c, std::string_view v) {
-         c.energy.mpi_slack_us = int(rt::parse_int(v, 1, 10000000));
+         c.energy.mpi_slack_us = int(core::parse_int(v, 1, 10000000));
        },
        [](const Config& c) { return std::to_string(c.energy.mpi_slack_us); }},
   };
@@ -155,7 +157,7 @@ std::vector<ConfigKey> energy_config_keys() {
   return keys;
 }
 
-Options options_from_config(const rt::Config& cfg) {
+Options options_from_config(const core::Config& cfg) {
   const auto& e = cfg.energy;
   Options o;
   o.threshold = e.threshold;

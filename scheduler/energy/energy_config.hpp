@@ -9,10 +9,10 @@
 
 namespace joule::energy {
 
-// The rows of Config::energy, for rt::add_config_section.
-std::vector<rt::ConfigKey> energy_config_keys();
+// The rows of Config::energy, for core::add_config_section.
+std::vector<core::ConfigKey> energy_config_keys();
 
 // Config::energy (validated strings and numbers) as policy Options.
-Options options_from_config(const rt::Config& cfg);
+Options options_from_config(const core::Config& cfg);
 
 }  // namespace joule::energy

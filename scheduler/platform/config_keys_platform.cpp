@@ -12,12 +12,12 @@
 
 #include "config.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 
-using rt::Config;
-using rt::ConfigKey;
-using rt::parse_int;
-using rt::trim;
+using core::Config;
+using core::ConfigKey;
+using core::parse_int;
+using core::trim;
 namespace {
 
 std::vector<std::string_view> split(std::string_view v, char sep) {
@@ -212,7 +212,7 @@ std::string str(const char* s) { return s; }
 
 // Built at each call, not at static initialisation: api/ adds the sections
 // from a static initialiser of its own.
-std::vector<rt::ConfigKey> platform_config_keys() {
+std::vector<core::ConfigKey> platform_config_keys() {
   return {
       {"JOULE_DVFS", [] { return str("auto, none, emulated, cpufreq"); },
        "DVFS backend; auto = cpufreq when writable, else none",
@@ -321,4 +321,4 @@ std::vector<rt::ConfigKey> platform_config_keys() {
   };
 }
 
-}  // namespace joule::plat
+}  // namespace joule::platform

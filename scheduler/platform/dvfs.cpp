@@ -7,7 +7,7 @@
 #include "observer.hpp"
 #include "trace_api.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 namespace {
 
 const std::vector<std::uint32_t> kNoTable;
@@ -66,14 +66,14 @@ bool Dvfs::set_level(int cpu, int lvl) {
   const int old = dom.level.load(std::memory_order_relaxed);
   if (old == lvl) return true;
   if (!apply(d, dom.table[std::size_t(lvl)])) return false;
-  const std::uint64_t now = rt::now_ns();
+  const std::uint64_t now = core::now_ns();
   dom.residency[std::size_t(old)] += now - dom.since;
   dom.since = now;
   dom.level.store(lvl, std::memory_order_relaxed);
   if (stall_ns_)
     for (int c : dom.cpus)
       cpus_[std::size_t(c)]->stall.fetch_add(stall_ns_, std::memory_order_relaxed);
-  if (rt::trace::enabled()) trace_change(dom, dom.table[std::size_t(lvl)]);
+  if (core::trace::enabled()) trace_change(dom, dom.table[std::size_t(lvl)]);
   return true;
 }
 
@@ -83,12 +83,12 @@ void Dvfs::trace_change(const Domain& dom, std::uint32_t khz) const noexcept {
   const double mhz = khz / 1000.0;
   for (int c : dom.cpus) {
     if (trace_cpus_.empty()) {
-      rt::trace::emit_counter("frequency_mhz", mhz, c);
+      core::trace::emit_counter("frequency_mhz", mhz, c);
       continue;
     }
     if (c < 0 || std::size_t(c) >= trace_cpus_.size()) continue;
     for (int real : trace_cpus_[std::size_t(c)])
-      rt::trace::emit_counter("frequency_mhz", mhz, real);
+      core::trace::emit_counter("frequency_mhz", mhz, real);
   }
 }
 
@@ -133,7 +133,7 @@ void Dvfs::add_domain(std::vector<int> cpus, std::vector<std::uint32_t> table, i
   dom->residency.assign(table.size(), 0);
   dom->table = std::move(table);
   dom->level.store(std::clamp(lvl, 0, int(dom->table.size()) - 1));
-  dom->since = rt::now_ns();
+  dom->since = core::now_ns();
   domains_.push_back(std::move(dom));
   bool shared = false;
   for (auto& x : domains_) shared = shared || x->cpus.size() > 1;
@@ -151,4 +151,4 @@ std::string Dvfs::describe() const {
   return out + buf + ((caps_ & kCapPerChip) ? ", shared domains" : ", per core");
 }
 
-}  // namespace joule::plat
+}  // namespace joule::platform

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace joule::plat {
+namespace joule::platform {
 
 // What a backend can do (Dvfs::caps()).
 enum DvfsCap : unsigned {
@@ -98,4 +98,4 @@ std::unique_ptr<Dvfs> make_emulated_dvfs(const std::vector<std::vector<int>>& gr
                                          std::vector<std::uint32_t> table,
                                          std::uint64_t latency_ns);
 
-}  // namespace joule::plat
+}  // namespace joule::platform

@@ -10,7 +10,7 @@
 #include "log.hpp"
 #include "restore_guard.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 namespace {
 
 const std::string kCpuDir = "/sys/devices/system/cpu";
@@ -229,4 +229,4 @@ std::unique_ptr<Dvfs> make_cpufreq_dvfs(const Sysfs& fs, const Machine& machine,
   return dvfs;
 }
 
-}  // namespace joule::plat
+}  // namespace joule::platform

@@ -15,7 +15,7 @@
 #include "machine.hpp"
 #include "sysfs.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 
 struct CpufreqStatus {
   int domains = 0;     // controllable domains found
@@ -33,4 +33,4 @@ std::unique_ptr<Dvfs> make_cpufreq_dvfs(const Sysfs& sysfs, const Machine& machi
 // duplicates; anything else is ignored.
 std::vector<std::uint32_t> parse_frequency_list(const std::string& text);
 
-}  // namespace joule::plat
+}  // namespace joule::platform

@@ -4,7 +4,7 @@
 // platform_observer.cpp), so policies have real time effects anywhere.
 #include "dvfs.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 namespace {
 
 class EmulatedDvfs final : public Dvfs {
@@ -29,4 +29,4 @@ std::unique_ptr<Dvfs> make_emulated_dvfs(const std::vector<std::vector<int>>& gr
   return std::make_unique<EmulatedDvfs>(groups, std::move(table), latency_ns);
 }
 
-}  // namespace joule::plat
+}  // namespace joule::platform

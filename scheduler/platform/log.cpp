@@ -4,7 +4,7 @@
 #include <mutex>
 #include <set>
 
-namespace joule::plat {
+namespace joule::platform {
 namespace {
 
 std::mutex g_mu;
@@ -31,4 +31,4 @@ void reset_warnings() {
   seen().clear();
 }
 
-}  // namespace joule::plat
+}  // namespace joule::platform

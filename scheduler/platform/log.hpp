@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace joule::plat {
+namespace joule::platform {
 
 // Prints "joule: warning: <msg>" the first time `key` is seen; true if printed.
 bool warn_once(const std::string& key, const std::string& msg);
@@ -12,4 +12,4 @@ void note(const std::string& msg);  // "joule: <msg>"
 // Forgets which warnings were printed (tests).
 void reset_warnings();
 
-}  // namespace joule::plat
+}  // namespace joule::platform

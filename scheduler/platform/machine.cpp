@@ -6,7 +6,7 @@
 #include <memory>
 #include <stdexcept>
 
-namespace joule::plat {
+namespace joule::platform {
 namespace {
 
 struct TopologyDeleter {
@@ -86,4 +86,4 @@ std::string Machine::describe() const {
          std::to_string(numa_) + " NUMA node(s)";
 }
 
-}  // namespace joule::plat
+}  // namespace joule::platform

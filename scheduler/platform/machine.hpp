@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace joule::plat {
+namespace joule::platform {
 
 struct PuInfo {
   int cpu = 0;   // OS index
@@ -43,4 +43,4 @@ class Machine {
   bool synthetic_ = false;
 };
 
-}  // namespace joule::plat
+}  // namespace joule::platform

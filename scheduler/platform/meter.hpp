@@ -13,7 +13,7 @@
 
 #include "sysfs.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 
 struct MeterDomain {
   std::string name;  // e.g. "package-0", "package-0/dram"
@@ -55,4 +55,4 @@ std::unique_ptr<EnergyMeter> make_rapl_meter(const Sysfs& fs, std::string* why);
 // reason when PAPI has none (e.g. only perf_event software events).
 std::unique_ptr<EnergyMeter> make_papi_meter(std::string* why);
 
-}  // namespace joule::plat
+}  // namespace joule::platform

@@ -3,7 +3,7 @@
 #include "log.hpp"
 #include "meter.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 namespace {
 
 const std::string kPowercap = "/sys/class/powercap";
@@ -95,4 +95,4 @@ std::unique_ptr<EnergyMeter> make_rapl_meter(const Sysfs& fs, std::string* why) 
   return nullptr;
 }
 
-}  // namespace joule::plat
+}  // namespace joule::platform

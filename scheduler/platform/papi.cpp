@@ -12,7 +12,7 @@
 #include <papi.h>
 #endif
 
-namespace joule::plat {
+namespace joule::platform {
 
 #if JOULE_HAVE_PAPI
 namespace {
@@ -230,4 +230,4 @@ std::unique_ptr<EnergyMeter> make_papi_meter(std::string* why) {
 
 #endif
 
-}  // namespace joule::plat
+}  // namespace joule::platform

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace joule::plat {
+namespace joule::platform {
 
 // PAPI_library_init + PAPI_thread_init, once; false with the reason.
 bool papi_init(std::string* why);
@@ -35,4 +35,4 @@ class PapiEventSet {
   std::vector<std::string> names_;
 };
 
-}  // namespace joule::plat
+}  // namespace joule::platform

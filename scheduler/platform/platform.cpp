@@ -13,7 +13,7 @@
 #include "observer.hpp"
 #include "worker_slot.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 namespace {
 
 std::atomic<Platform*> g_current{nullptr};
@@ -26,7 +26,7 @@ bool cpufreq_present(const Sysfs& fs) {
   return false;
 }
 
-Machine load_machine(const rt::Config& cfg) {
+Machine load_machine(const core::Config& cfg) {
   try {
     return Machine::load(cfg.platform.topology);
   } catch (const std::exception& e) {
@@ -40,7 +40,7 @@ Machine load_machine(const rt::Config& cfg) {
 Platform* current_platform() noexcept { return g_current.load(std::memory_order_acquire); }
 void set_current_platform(Platform* p) noexcept { g_current.store(p, std::memory_order_release); }
 
-bool platform_wanted(const rt::Config& cfg) {
+bool platform_wanted(const core::Config& cfg) {
   const auto& p = cfg.platform;
   if (cfg.report || p.dvfs == "emulated" || p.dvfs == "cpufreq" || p.counters != "none" ||
       p.meter != "auto" || p.thermal != "auto")
@@ -54,7 +54,7 @@ double EnergyReading::total_joules() const {
   return t;
 }
 
-Platform::Platform(const rt::Config& cfg)
+Platform::Platform(const core::Config& cfg)
     : sysfs_(cfg.platform.sysfs_root),
       machine_(load_machine(cfg)),
       model_(cfg.platform.power_busy, cfg.platform.power_idle, cfg.platform.power_uncore),
@@ -81,7 +81,7 @@ Platform::~Platform() {
   if (current_platform() == this) set_current_platform(nullptr);
 }
 
-void Platform::choose_dvfs(const rt::Config& cfg) {
+void Platform::choose_dvfs(const core::Config& cfg) {
   const auto& p = cfg.platform;
   std::string want = p.dvfs;
   if (want == "auto" || want == "cpufreq") {
@@ -125,7 +125,7 @@ void Platform::choose_dvfs(const rt::Config& cfg) {
   dvfs_ = make_none_dvfs();
 }
 
-void Platform::choose_meter(const rt::Config& cfg) {
+void Platform::choose_meter(const core::Config& cfg) {
   const std::string want = cfg.platform.meter;
   std::string why_rapl, why_papi;
   if (want == "rapl" || want == "auto") {
@@ -151,7 +151,7 @@ void Platform::choose_meter(const rt::Config& cfg) {
   if (meter_note_.empty()) meter_note_ = want == "auto" && !why_rapl.empty() ? why_rapl : "";
 }
 
-void Platform::choose_thermal(const rt::Config& cfg) {
+void Platform::choose_thermal(const core::Config& cfg) {
   const std::string want = cfg.platform.thermal;
   if (want == "hwmon" || want == "auto") {
     std::string why;
@@ -166,7 +166,7 @@ void Platform::choose_thermal(const rt::Config& cfg) {
     if (std::size_t(chip) >= p.hotspot.size()) p.hotspot.resize(std::size_t(chip) + 1, 0.0);
     p.hotspot[std::size_t(chip)] = k;
   }
-  thermal_ = std::make_unique<RcThermal>(p, machine_.num_chips(), 0.0, rt::now_ns());
+  thermal_ = std::make_unique<RcThermal>(p, machine_.num_chips(), 0.0, core::now_ns());
 }
 
 std::vector<int> Platform::worker_cpus_of_chip(int chip) const {
@@ -234,4 +234,4 @@ std::string Platform::describe() const {
   return s;
 }
 
-}  // namespace joule::plat
+}  // namespace joule::platform

@@ -4,7 +4,7 @@
 // JOULE_TOPOLOGY and emulated DVFS, model PU (worker mod N), so a 2-CPU VM
 // can pretend to be several chips.
 //
-//   plat::Platform* p = plat::current_platform();  // nullptr: layer off
+//   platform::Platform* p = platform::current_platform();  // nullptr: layer off
 //   if (p && p->can_set_frequency())
 //     p->set_chip_frequency(0, p->pstates(p->worker_cpu(0)).front());
 #pragma once
@@ -24,13 +24,13 @@
 #include "sysfs.hpp"
 #include "thermal.hpp"
 
-namespace joule::rt {
+namespace joule::core {
 struct Config;
 struct Task;
 struct RunInfo;
-}  // namespace joule::rt
+}  // namespace joule::core
 
-namespace joule::plat {
+namespace joule::platform {
 
 struct EnergyReading {
   double seconds = 0;                     // since the runtime started
@@ -58,7 +58,7 @@ class Platform {
  public:
   // Probes and builds the backends the configuration asks for. Warnings
   // (a fallback, a missing permission) are printed once.
-  explicit Platform(const rt::Config& cfg);
+  explicit Platform(const core::Config& cfg);
   ~Platform();
   Platform(const Platform&) = delete;
   Platform& operator=(const Platform&) = delete;
@@ -88,15 +88,15 @@ class Platform {
   bool active() const noexcept { return active_; }
 
   // ---- the observer's hooks (platform_hooks.cpp) ----
-  void begin(const rt::RunInfo& run);
+  void begin(const core::RunInfo& run);
   void end();
   bool has_slot(int worker) const noexcept {
     return worker >= 0 && std::size_t(worker) < slots_.size();
   }
   void worker_start(int worker);
   void worker_stop(int worker);
-  void task_start(const rt::Task& t, int worker);
-  void task_end(const rt::Task& t, int worker, std::uint64_t start_ns, std::uint64_t end_ns);
+  void task_start(const core::Task& t, int worker);
+  void task_end(const core::Task& t, int worker, std::uint64_t start_ns, std::uint64_t end_ns);
   void idle(int worker, bool sleeping, std::uint64_t now);
   void periodic(std::uint64_t now);
   void iteration(std::uint64_t iteration, std::uint64_t now);
@@ -108,9 +108,9 @@ class Platform {
   void report(std::ostream& os) const;
 
  private:
-  void choose_dvfs(const rt::Config& cfg);
-  void choose_meter(const rt::Config& cfg);
-  void choose_thermal(const rt::Config& cfg);
+  void choose_dvfs(const core::Config& cfg);
+  void choose_meter(const core::Config& cfg);
+  void choose_thermal(const core::Config& cfg);
   void apply_start_frequency();
   double memory_bound(WorkerSlot& s, const char* label) const;
   // Charges the time since the slot's last charge at `level` (-1: the
@@ -158,7 +158,7 @@ class Platform {
   friend class EnergyController;
   std::unique_ptr<EnergyController> energy_;
   bool energy_live_ = false;
-  void energy_task_end(WorkerSlot& s, const rt::Task& t, std::uint64_t own, std::uint64_t extra,
+  void energy_task_end(WorkerSlot& s, const core::Task& t, std::uint64_t own, std::uint64_t extra,
                        std::uint64_t now);
 };
 
@@ -173,6 +173,6 @@ void set_current_platform(Platform* p) noexcept;
 
 // Whether this configuration needs the platform layer at all (else the
 // runtime runs unobserved). Probes cpufreq for JOULE_DVFS=auto.
-bool platform_wanted(const rt::Config& cfg);
+bool platform_wanted(const core::Config& cfg);
 
-}  // namespace joule::plat
+}  // namespace joule::platform

@@ -13,7 +13,7 @@
 #include "trace_api.hpp"
 #include "worker_slot.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 namespace {
 
 void relax() noexcept {
@@ -28,8 +28,8 @@ void add(std::atomic<std::uint64_t>& a, std::uint64_t v) noexcept {
 
 }  // namespace
 
-void Platform::begin(const rt::RunInfo& run) {
-  start_ns_ = rt::now_ns();
+void Platform::begin(const core::RunInfo& run) {
+  start_ns_ = core::now_ns();
   last_sample_ns_.store(start_ns_);
   const int n = int(run.worker_cpus.size());
   worker_cpu_.clear();
@@ -103,7 +103,7 @@ void Platform::worker_start(int worker) {
 
 void Platform::worker_stop(int worker) {
   WorkerSlot& s = *slots_[std::size_t(worker)];
-  charge(s, rt::now_ns());
+  charge(s, core::now_ns());
   s.running.store(false, std::memory_order_relaxed);
   if (s.papi.is_open() && task_clock_meter_ && task_clock_index_ >= 0 &&
       s.papi.read(s.now_values.data()))
@@ -111,15 +111,15 @@ void Platform::worker_stop(int worker) {
   s.papi.close();
 }
 
-void Platform::task_start(const rt::Task& t, int worker) {
+void Platform::task_start(const core::Task& t, int worker) {
   WorkerSlot& s = *slots_[std::size_t(worker)];
-  if (rt::trace::enabled() && !s.traced) trace_first(s);
+  if (core::trace::enabled() && !s.traced) trace_first(s);
   if (energy_live_) {
     s.in_task.store(true, std::memory_order_relaxed);
     if (energy_->wants_critical()) {
       // Successors are added under the task's lock (add_edge): take it to
       // read them. Only the graph policies ask, once per task.
-      auto& lock = const_cast<rt::Task&>(t).lock;
+      auto& lock = const_cast<core::Task&>(t).lock;
       lock.lock();
       const bool waited_on = !t.successors.empty();
       lock.unlock();
@@ -147,7 +147,7 @@ double Platform::memory_bound(WorkerSlot& s, const char* label) const {
 // t * (fmax/f - 1) * (1 - m), plus any frequency-change stall it owes.
 // t excludes what ran inside the task's taskwait (nested tasks, with their
 // own stretch) and reported sleep there, so nothing is stretched twice.
-void Platform::task_end(const rt::Task& t, int worker, std::uint64_t start_ns,
+void Platform::task_end(const core::Task& t, int worker, std::uint64_t start_ns,
                         std::uint64_t end_ns) {
   WorkerSlot& s = *slots_[std::size_t(worker)];
   std::uint64_t own = end_ns - start_ns;
@@ -178,10 +178,10 @@ void Platform::task_end(const rt::Task& t, int worker, std::uint64_t start_ns,
     extra += stall;
     if (extra) {
       const std::uint64_t until = end_ns + extra;
-      while (rt::now_ns() < until) relax();
+      while (core::now_ns() < until) relax();
     }
   }
-  const std::uint64_t now = rt::now_ns();
+  const std::uint64_t now = core::now_ns();
   if (!s.excluded.empty()) s.excluded.back() += now - start_ns;  // not the parent's own
   charge(s, now);
   if (energy_live_) energy_task_end(s, t, own, now - end_ns, now);
@@ -190,7 +190,7 @@ void Platform::task_end(const rt::Task& t, int worker, std::uint64_t start_ns,
 // The controller's per-worker view: busy time with its stretch, and the work
 // in seconds at fmax (a stretched body ran at fmax speed: its own time is
 // the work; on real DVFS the body ran at f, so own * f / fmax).
-void Platform::energy_task_end(WorkerSlot& s, const rt::Task& t, std::uint64_t own,
+void Platform::energy_task_end(WorkerSlot& s, const core::Task& t, std::uint64_t own,
                                std::uint64_t extra, std::uint64_t now) {
   std::uint64_t work = own;
   if (!(dvfs_->caps() & kCapStretch)) {
@@ -208,7 +208,7 @@ void Platform::energy_task_end(WorkerSlot& s, const rt::Task& t, std::uint64_t o
 
 void Platform::idle(int worker, bool sleeping, std::uint64_t now) {
   WorkerSlot& s = *slots_[std::size_t(worker)];
-  if (rt::trace::enabled() && !s.traced) trace_first(s);
+  if (core::trace::enabled() && !s.traced) trace_first(s);
   charge(s, now);
   s.sleeping.store(sleeping, std::memory_order_relaxed);
   if (sleeping)
@@ -232,7 +232,7 @@ void Platform::sample_locked(std::uint64_t now) {
   max_temp_.resize(last_temp_.size(), -1e9);
   for (std::size_t c = 0; c < last_temp_.size(); ++c)
     if (!std::isnan(last_temp_[c])) max_temp_[c] = std::max(max_temp_[c], last_temp_[c]);
-  if (rt::trace::enabled()) trace_sample(now, r);
+  if (core::trace::enabled()) trace_sample(now, r);
 }
 
 void Platform::iteration(std::uint64_t iteration, std::uint64_t now) {
@@ -253,7 +253,7 @@ void Platform::charge_worker(int worker, std::uint64_t until, int level) {
 }
 
 void Platform::end() {
-  const std::uint64_t now = rt::now_ns();
+  const std::uint64_t now = core::now_ns();
   {
     std::lock_guard guard(sample_mu_);
     sample_locked(now);
@@ -266,4 +266,4 @@ void Platform::end() {
   dvfs_->restore();
 }
 
-}  // namespace joule::plat
+}  // namespace joule::platform

@@ -10,16 +10,16 @@
 #include "restore_guard.hpp"
 #include "state_file.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 namespace {
 
-class PlatformObserver final : public rt::Observer {
+class PlatformObserver final : public core::Observer {
  public:
   explicit PlatformObserver(std::unique_ptr<Platform> p) : p_(std::move(p)) {}
   const char* name() const override { return "platform"; }
 
-  void on_runtime_start(const rt::RunInfo& run) override { p_->begin(run); }
-  void on_runtime_stop(const rt::RunInfo&) override { p_->end(); }
+  void on_runtime_start(const core::RunInfo& run) override { p_->begin(run); }
+  void on_runtime_stop(const core::RunInfo&) override { p_->end(); }
   // Only the process's own workers have slots: threads that are not workers
   // (-1) and workers on borrowed CPUs (beyond the slots) are not modelled.
   void on_worker_start(int worker, int) override {
@@ -28,10 +28,10 @@ class PlatformObserver final : public rt::Observer {
   void on_worker_stop(int worker) override {
     if (p_->has_slot(worker)) p_->worker_stop(worker);
   }
-  void on_task_start(const rt::Task& t, int worker, std::uint64_t) override {
+  void on_task_start(const core::Task& t, int worker, std::uint64_t) override {
     if (p_->has_slot(worker)) p_->task_start(t, worker);
   }
-  void on_task_end(const rt::Task& t, int worker, std::uint64_t s, std::uint64_t e) override {
+  void on_task_end(const core::Task& t, int worker, std::uint64_t s, std::uint64_t e) override {
     if (p_->has_slot(worker)) p_->task_end(t, worker, s, e);
   }
   void on_idle(int worker, bool sleeping, std::uint64_t now) override {
@@ -51,9 +51,10 @@ class PlatformObserver final : public rt::Observer {
   std::unique_ptr<Platform> p_;
 };
 
-void repair_stale(const rt::Config& cfg) {
-  const std::string dir = cfg.platform.state_dir.empty() ? rt::Config::Platform::default_state_dir()
-                                                         : cfg.platform.state_dir;
+void repair_stale(const core::Config& cfg) {
+  const std::string dir = cfg.platform.state_dir.empty()
+                              ? core::Config::Platform::default_state_dir()
+                              : cfg.platform.state_dir;
   const RepairResult r = repair_stale_states(dir);
   if (r.repaired == 0 && r.failed == 0) return;
   for (const auto& m : r.messages) note(m + " (state file in " + dir + ")");
@@ -61,10 +62,11 @@ void repair_stale(const rt::Config& cfg) {
 
 }  // namespace
 
-std::unique_ptr<rt::Observer> make_platform_observer(const rt::Config& cfg) {
+std::unique_ptr<core::Observer> make_platform_observer(const core::Config& cfg) {
   repair_stale(cfg);
-  const std::string dir = cfg.platform.state_dir.empty() ? rt::Config::Platform::default_state_dir()
-                                                         : cfg.platform.state_dir;
+  const std::string dir = cfg.platform.state_dir.empty()
+                              ? core::Config::Platform::default_state_dir()
+                              : cfg.platform.state_dir;
   if (!platform_wanted(cfg)) {
     const std::string& pol = cfg.energy.policy;
     if (pol != "none" && pol != "auto")  // the same message the controller gives
@@ -82,4 +84,4 @@ std::unique_ptr<rt::Observer> make_platform_observer(const rt::Config& cfg) {
   return std::make_unique<PlatformObserver>(std::move(p));
 }
 
-}  // namespace joule::plat
+}  // namespace joule::platform

@@ -8,12 +8,12 @@
 #include "config.hpp"
 #include "observer.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 
 // Repairs what killed processes left (state files), then returns the
 // platform observer, or nullptr when nothing asks for the platform layer.
-std::unique_ptr<rt::Observer> make_platform_observer(const rt::Config& cfg);
+std::unique_ptr<core::Observer> make_platform_observer(const core::Config& cfg);
 // JOULE_DVFS, JOULE_PSTATES, JOULE_METER, JOULE_THERMAL, ... (docs/platform.md).
-std::vector<rt::ConfigKey> platform_config_keys();
+std::vector<core::ConfigKey> platform_config_keys();
 
-}  // namespace joule::plat
+}  // namespace joule::platform

@@ -11,10 +11,10 @@
 #include "text.hpp"
 #include "worker_slot.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 namespace {
 
-std::string fmt(const char* f, double a) { return rt::format_number(f, a); }
+std::string fmt(const char* f, double a) { return core::format_number(f, a); }
 
 }  // namespace
 
@@ -96,7 +96,7 @@ EnergyReading Platform::reading_at(std::uint64_t now) const {
 EnergyReading Platform::read_energy() {
   if (ended_) return final_;
   std::lock_guard guard(sample_mu_);
-  const std::uint64_t now = rt::now_ns();
+  const std::uint64_t now = core::now_ns();
   if (meter_) meter_->sample();
   return reading_at(now);
 }
@@ -104,7 +104,7 @@ EnergyReading Platform::read_energy() {
 std::vector<double> Platform::temperatures() {
   if (ended_) return last_temp_;
   std::lock_guard guard(sample_mu_);
-  sample_locked(rt::now_ns());
+  sample_locked(core::now_ns());
   return last_temp_;
 }
 
@@ -183,7 +183,7 @@ void Platform::report_residency(std::ostream& os) const {
     if (d < 0 || std::find(seen.begin(), seen.end(), d) != seen.end()) continue;
     seen.push_back(d);
     const auto res = dvfs_->residency(d, end_ns_);
-    os << "  cpu " << rt::format_cpu_list(dvfs_->domain_cpus(d)) << ":"
+    os << "  cpu " << core::format_cpu_list(dvfs_->domain_cpus(d)) << ":"
        << residency_text(dvfs_->pstates(s->cpu), res) << "\n";
   }
   if (dvfs_->caps() & kCapStretch) {
@@ -216,4 +216,4 @@ void Platform::report_labels(std::ostream& os) const {
   }
 }
 
-}  // namespace joule::plat
+}  // namespace joule::platform

@@ -13,9 +13,9 @@
 #include "trace_api.hpp"
 #include "worker_slot.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 
-namespace tr = rt::trace;
+namespace tr = core::trace;
 
 // Frequency counters are drawn on the rows of the workers' real CPUs; with
 // a synthetic topology, a model PU stands for the workers mapped to it.
@@ -61,4 +61,4 @@ void Platform::trace_sample(std::uint64_t now, const EnergyReading& r) {
   }
 }
 
-}  // namespace joule::plat
+}  // namespace joule::platform

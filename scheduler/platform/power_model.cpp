@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace joule::plat {
+namespace joule::platform {
 
 PowerModel::PowerModel(std::vector<std::pair<double, double>> points, double idle_w,
                        double uncore_w)
@@ -31,4 +31,4 @@ double PowerModel::core_joules(const std::vector<std::uint32_t>& table_khz,
   return j;
 }
 
-}  // namespace joule::plat
+}  // namespace joule::platform

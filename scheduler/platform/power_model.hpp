@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-namespace joule::plat {
+namespace joule::platform {
 
 class PowerModel {
  public:
@@ -34,4 +34,4 @@ class PowerModel {
   double idle_w_, uncore_w_;
 };
 
-}  // namespace joule::plat
+}  // namespace joule::platform

@@ -9,7 +9,7 @@
 
 #include "sysfs.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 namespace {
 
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGABRT, SIGHUP, SIGQUIT};
@@ -132,4 +132,4 @@ void RestoreGuard::restore_from_signal() noexcept {
   if (all && state_path_[0]) ::unlink(state_path_);
 }
 
-}  // namespace joule::plat
+}  // namespace joule::platform

@@ -15,7 +15,7 @@
 
 #include "state_file.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 
 class RestoreGuard {
  public:
@@ -57,4 +57,4 @@ class RestoreGuard {
   bool handlers_ = false;
 };
 
-}  // namespace joule::plat
+}  // namespace joule::platform

@@ -16,7 +16,7 @@
 
 #include "sysfs.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 namespace {
 
 constexpr const char* kMagic = "joule-state 1";
@@ -185,4 +185,4 @@ RepairResult repair_stale_states(const std::string& dir, bool include_live, bool
   return r;
 }
 
-}  // namespace joule::plat
+}  // namespace joule::platform

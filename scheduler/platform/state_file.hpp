@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace joule::plat {
+namespace joule::platform {
 
 struct SavedFile {
   std::string path;     // absolute real path
@@ -48,4 +48,4 @@ struct RepairResult {
 RepairResult repair_stale_states(const std::string& dir, bool include_live = false,
                                  bool dry_run = false);
 
-}  // namespace joule::plat
+}  // namespace joule::platform

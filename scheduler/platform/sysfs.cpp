@@ -11,7 +11,7 @@
 #include <climits>
 #include <cstdlib>
 
-namespace joule::plat {
+namespace joule::platform {
 
 Sysfs::Sysfs(std::string root) : root_(std::move(root)) {
   while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
@@ -145,4 +145,4 @@ std::vector<int> parse_cpu_set(std::string_view text) {
   return out;
 }
 
-}  // namespace joule::plat
+}  // namespace joule::platform

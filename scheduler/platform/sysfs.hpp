@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace joule::plat {
+namespace joule::platform {
 
 class Sysfs {
  public:
@@ -46,4 +46,4 @@ bool write_file_raw(const char* real_path, const char* data, std::size_t len) no
 // "0-3,8,10-11" (cpulist) or "0 1 2 3" (related_cpus) into CPU numbers.
 std::vector<int> parse_cpu_set(std::string_view text);
 
-}  // namespace joule::plat
+}  // namespace joule::platform

@@ -5,7 +5,7 @@
 #include <limits>
 #include <map>
 
-namespace joule::plat {
+namespace joule::platform {
 
 RcThermal::RcThermal(RcParams p, int chips, double initial_watts, std::uint64_t now_ns)
     : p_(std::move(p)),
@@ -123,4 +123,4 @@ std::unique_ptr<Thermal> make_sensor_thermal(const Sysfs& fs, int chips, std::st
   return std::make_unique<SensorThermal>(fs, std::move(files));
 }
 
-}  // namespace joule::plat
+}  // namespace joule::platform

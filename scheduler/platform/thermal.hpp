@@ -13,7 +13,7 @@
 
 #include "sysfs.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 
 class Thermal {
  public:
@@ -50,4 +50,4 @@ class RcThermal final : public Thermal {
 // zones); nullptr with the reason when none names a chip.
 std::unique_ptr<Thermal> make_sensor_thermal(const Sysfs& fs, int chips, std::string* why);
 
-}  // namespace joule::plat
+}  // namespace joule::platform

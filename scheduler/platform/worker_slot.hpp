@@ -12,7 +12,7 @@
 #include "papi.hpp"
 #include "spin_lock.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 
 struct LabelAcc {
   std::uint64_t tasks = 0, ns = 0, stretched_ns = 0;
@@ -48,8 +48,8 @@ struct alignas(64) WorkerSlot {
   // A task others wait on runs now / ran since the controller last looked.
   std::atomic<bool> critical{false}, critical_seen{false};
   // Work per affinity key since the controller last took it.
-  rt::SpinLock keys_lock;
+  core::SpinLock keys_lock;
   std::unordered_map<std::uint64_t, std::uint64_t> key_work_ns;
 };
 
-}  // namespace joule::plat
+}  // namespace joule::platform

@@ -6,11 +6,11 @@
 #include "config.hpp"
 #include "policy_registry.hpp"
 
-namespace joule::sched {
+namespace joule::queues {
 namespace {
 
-using rt::Config;
-using rt::ConfigKey;
+using core::Config;
+using core::ConfigKey;
 
 std::string scheduler_values() {
   std::string out;
@@ -36,11 +36,11 @@ std::vector<ConfigKey> scheduler_config_keys() {
   return {
       {"JOULE_SCHEDULER", scheduler_values, "ready-queue policy", set_scheduler,
        [](const Config& c) { return c.scheduler.policy; }},
-      {"JOULE_IMMEDIATE_SUCCESSOR", rt::bool_values,
+      {"JOULE_IMMEDIATE_SUCCESSOR", core::bool_values,
        "a finishing task's first released successor runs next on the same worker",
-       [](Config& c, std::string_view v) { c.scheduler.immediate_successor = rt::parse_bool(v); },
-       [](const Config& c) { return rt::format_bool(c.scheduler.immediate_successor); }},
+       [](Config& c, std::string_view v) { c.scheduler.immediate_successor = core::parse_bool(v); },
+       [](const Config& c) { return core::format_bool(c.scheduler.immediate_successor); }},
   };
 }
 
-}  // namespace joule::sched
+}  // namespace joule::queues

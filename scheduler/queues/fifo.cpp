@@ -2,7 +2,7 @@
 #include "policy_registry.hpp"
 #include "task_list.hpp"
 
-namespace joule::sched {
+namespace joule::queues {
 namespace {
 
 class Fifo final : public ReadyQueue {
@@ -18,4 +18,4 @@ class Fifo final : public ReadyQueue {
 
 std::unique_ptr<ReadyQueue> make_fifo(int) { return std::make_unique<Fifo>(); }
 
-}  // namespace joule::sched
+}  // namespace joule::queues

@@ -2,7 +2,7 @@
 #include "policy_registry.hpp"
 #include "task_list.hpp"
 
-namespace joule::sched {
+namespace joule::queues {
 namespace {
 
 class Lifo final : public ReadyQueue {
@@ -18,4 +18,4 @@ class Lifo final : public ReadyQueue {
 
 std::unique_ptr<ReadyQueue> make_lifo(int) { return std::make_unique<Lifo>(); }
 
-}  // namespace joule::sched
+}  // namespace joule::queues

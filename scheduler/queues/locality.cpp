@@ -16,7 +16,7 @@
 
 #include "policy_registry.hpp"
 
-namespace joule::sched {
+namespace joule::queues {
 namespace {
 
 class Locality final : public ReadyQueue {
@@ -58,4 +58,4 @@ class Locality final : public ReadyQueue {
 
 std::unique_ptr<ReadyQueue> make_locality(int) { return std::make_unique<Locality>(); }
 
-}  // namespace joule::sched
+}  // namespace joule::queues

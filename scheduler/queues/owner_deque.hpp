@@ -18,7 +18,7 @@
 #include "spin_lock.hpp"
 #include "task.hpp"
 
-namespace joule::sched {
+namespace joule::queues {
 
 class OwnerDeque {
  public:
@@ -26,7 +26,7 @@ class OwnerDeque {
   // that a thief still reading what it claimed is never overwritten.
   static constexpr std::int64_t kMaxSteal = 64;
 
-  explicit OwnerDeque(rt::SpinLock& lock) : lock_(lock) { grow(kInitial); }
+  explicit OwnerDeque(core::SpinLock& lock) : lock_(lock) { grow(kInitial); }
 
   // Tasks in the deque (a snapshot; may be briefly off by one while the
   // owner and a thief race for the last task).
@@ -38,7 +38,7 @@ class OwnerDeque {
 
   // Owner only. The seq_cst store orders the push before the caller's check
   // for sleeping workers (Idle::wake_after_publish).
-  void push(rt::Task* t) {
+  void push(core::Task* t) {
     const std::int64_t tail = tail_.load(std::memory_order_relaxed);
     // The front only moves forward (beyond a thief's own claim, which the
     // margin covers), so a stale copy errs on the side of "full" and the
@@ -55,7 +55,7 @@ class OwnerDeque {
   }
 
   // Owner only: the newest task, or nullptr.
-  rt::Task* pop() {
+  core::Task* pop() {
     const std::int64_t tail = tail_.load(std::memory_order_relaxed) - 1;
     tail_.store(tail, std::memory_order_relaxed);
     std::atomic_thread_fence(std::memory_order_seq_cst);
@@ -69,7 +69,7 @@ class OwnerDeque {
 
   // A thief, holding the lock: up to `max` of the oldest tasks into out,
   // never more than half of what is there (at least one). Returns how many.
-  int steal(rt::Task** out, int max) {
+  int steal(core::Task** out, int max) {
     const std::int64_t head = head_.load(std::memory_order_relaxed);
     std::int64_t n = tail_.load(std::memory_order_acquire) - head;
     if (n <= 0) return 0;
@@ -88,12 +88,12 @@ class OwnerDeque {
  private:
   static constexpr std::int64_t kInitial = 256;
 
-  std::atomic<rt::Task*>& slot(std::int64_t i) const noexcept {
+  std::atomic<core::Task*>& slot(std::int64_t i) const noexcept {
     return slots_[i & (capacity_ - 1)];
   }
 
   // Under the lock: thieves are out, only the owner can move the back.
-  rt::Task* pop_locked() {
+  core::Task* pop_locked() {
     const std::int64_t tail = tail_.load(std::memory_order_relaxed) - 1;
     if (head_.load(std::memory_order_relaxed) > tail) return nullptr;
     tail_.store(tail, std::memory_order_relaxed);
@@ -102,7 +102,7 @@ class OwnerDeque {
 
   // Under the lock (or before any thief can see the deque).
   void grow(std::int64_t capacity) {
-    auto bigger = std::make_unique<std::atomic<rt::Task*>[]>(std::size_t(capacity));
+    auto bigger = std::make_unique<std::atomic<core::Task*>[]>(std::size_t(capacity));
     const std::int64_t head = head_.load(std::memory_order_relaxed);
     const std::int64_t tail = tail_.load(std::memory_order_relaxed);
     for (std::int64_t i = head; i < tail; ++i)
@@ -116,8 +116,8 @@ class OwnerDeque {
   alignas(64) std::atomic<std::int64_t> tail_{0};  // written by the owner
   std::int64_t head_seen_ = 0;                     // owner's last read of head_
   std::int64_t capacity_ = 0;                      // a power of two
-  std::unique_ptr<std::atomic<rt::Task*>[]> slots_;
-  rt::SpinLock& lock_;
+  std::unique_ptr<std::atomic<core::Task*>[]> slots_;
+  core::SpinLock& lock_;
 };
 
-}  // namespace joule::sched
+}  // namespace joule::queues

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-namespace joule::sched {
+namespace joule::queues {
 namespace {
 
 struct Entry {
@@ -30,4 +30,4 @@ std::unique_ptr<ReadyQueue> make_policy(std::string_view name, int num_workers) 
   throw std::invalid_argument("unknown scheduler policy " + std::string(name));
 }
 
-}  // namespace joule::sched
+}  // namespace joule::queues

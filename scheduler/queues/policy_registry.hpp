@@ -9,11 +9,11 @@
 #include "config.hpp"
 #include "ready_queue.hpp"
 
-namespace joule::sched {
+namespace joule::queues {
 
 std::vector<std::string> policy_names();
 // JOULE_SCHEDULER and JOULE_IMMEDIATE_SUCCESSOR (config_keys_scheduler.cpp).
-std::vector<rt::ConfigKey> scheduler_config_keys();
+std::vector<core::ConfigKey> scheduler_config_keys();
 // Throws std::invalid_argument for an unknown name.
 std::unique_ptr<ReadyQueue> make_policy(std::string_view name, int num_workers);
 
@@ -24,4 +24,4 @@ std::unique_ptr<ReadyQueue> make_priority(int num_workers);
 std::unique_ptr<ReadyQueue> make_work_stealing(int num_workers);
 std::unique_ptr<ReadyQueue> make_locality(int num_workers);
 
-}  // namespace joule::sched
+}  // namespace joule::queues

@@ -5,7 +5,7 @@
 #include "policy_registry.hpp"
 #include "task_list.hpp"
 
-namespace joule::sched {
+namespace joule::queues {
 namespace {
 
 class Priority final : public ReadyQueue {
@@ -28,4 +28,4 @@ class Priority final : public ReadyQueue {
 
 std::unique_ptr<ReadyQueue> make_priority(int) { return std::make_unique<Priority>(); }
 
-}  // namespace joule::sched
+}  // namespace joule::queues

@@ -8,9 +8,9 @@
 
 #include "task.hpp"
 
-namespace joule::sched {
+namespace joule::queues {
 
-using rt::Task;
+using core::Task;
 
 class ReadyQueue {
  public:
@@ -47,4 +47,4 @@ class ReadyQueue {
 
 using PolicyFactory = std::unique_ptr<ReadyQueue> (*)(int num_workers);
 
-}  // namespace joule::sched
+}  // namespace joule::queues

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <mutex>
 
-namespace joule::sched {
+namespace joule::queues {
 
 SyncScheduler::SyncScheduler(const std::function<std::unique_ptr<ReadyQueue>()>& make, int shards,
                              int workers)
@@ -159,7 +159,7 @@ int SyncScheduler::pop_batch(int worker, Task** out, int max) {
   }
   if (partial < 0) return 0;
   Shard& s = shards_[partial];
-  for (int spin = 0; spin < kStealPatience && s.ready() < full; ++spin) rt::cpu_relax();
+  for (int spin = 0; spin < kStealPatience && s.ready() < full; ++spin) core::cpu_relax();
   return take(s, worker, out, max, true);
 }
 
@@ -185,4 +185,4 @@ std::int64_t SyncScheduler::size_of(int worker) const noexcept {
   return s.ready() + s.pinned_size.load(std::memory_order_relaxed);
 }
 
-}  // namespace joule::sched
+}  // namespace joule::queues

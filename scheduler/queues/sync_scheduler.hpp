@@ -18,7 +18,7 @@
 #include "spin_lock.hpp"
 #include "task_list.hpp"
 
-namespace joule::sched {
+namespace joule::queues {
 
 class SyncScheduler {
  public:
@@ -50,7 +50,7 @@ class SyncScheduler {
   std::int64_t available_to(int worker) const noexcept;
   // Keyed tasks go where the energy controller mapped their key; while the
   // map is pinned they wait for that worker alone. Set before tasks flow.
-  void set_affinity_map(const rt::AffinityMap* map) noexcept { map_ = map; }
+  void set_affinity_map(const core::AffinityMap* map) noexcept { map_ = map; }
   // The policy's order matters to the end (see ReadyQueue::batchable).
   bool order_matters() const noexcept { return !batchable_; }
   // The policy queues tasks where their data is (ReadyQueue::follows_data).
@@ -58,7 +58,7 @@ class SyncScheduler {
 
  private:
   struct Shard {
-    alignas(64) rt::SpinLock lock;
+    alignas(64) core::SpinLock lock;
     std::unique_ptr<ReadyQueue> queue;
     // Polled by idle workers: off the lock's line.
     alignas(64) std::atomic<std::int64_t> size{0};
@@ -97,7 +97,7 @@ class SyncScheduler {
   bool owner_deque_ = false;
   const int workers_;
   std::atomic<unsigned> next_external_{0};
-  const rt::AffinityMap* map_ = nullptr;
+  const core::AffinityMap* map_ = nullptr;
 };
 
-}  // namespace joule::sched
+}  // namespace joule::queues

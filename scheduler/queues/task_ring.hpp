@@ -10,26 +10,26 @@
 
 #include "task.hpp"
 
-namespace joule::sched {
+namespace joule::queues {
 
 class TaskRing {
  public:
   bool empty() const noexcept { return count_ == 0; }
   std::size_t size() const noexcept { return count_; }
 
-  void push_back(rt::Task* t) {
+  void push_back(core::Task* t) {
     if (count_ == slots_.size()) grow();
     slots_[(head_ + count_) & (slots_.size() - 1)] = t;
     ++count_;
   }
-  rt::Task* pop_back() noexcept {
+  core::Task* pop_back() noexcept {
     if (count_ == 0) return nullptr;
     --count_;
     return slots_[(head_ + count_) & (slots_.size() - 1)];
   }
-  rt::Task* pop_front() noexcept {
+  core::Task* pop_front() noexcept {
     if (count_ == 0) return nullptr;
-    rt::Task* t = slots_[head_];
+    core::Task* t = slots_[head_];
     head_ = (head_ + 1) & (slots_.size() - 1);
     --count_;
     return t;
@@ -37,15 +37,15 @@ class TaskRing {
 
  private:
   void grow() {
-    std::vector<rt::Task*> bigger(slots_.empty() ? 256 : slots_.size() * 2);
+    std::vector<core::Task*> bigger(slots_.empty() ? 256 : slots_.size() * 2);
     for (std::size_t i = 0; i < count_; ++i) bigger[i] = slots_[(head_ + i) & (slots_.size() - 1)];
     slots_.swap(bigger);
     head_ = 0;
   }
 
-  std::vector<rt::Task*> slots_;  // size is 0 or a power of two
+  std::vector<core::Task*> slots_;  // size is 0 or a power of two
   std::size_t head_ = 0;
   std::size_t count_ = 0;
 };
 
-}  // namespace joule::sched
+}  // namespace joule::queues

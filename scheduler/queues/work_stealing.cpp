@@ -8,7 +8,7 @@
 #include "policy_registry.hpp"
 #include "task_ring.hpp"
 
-namespace joule::sched {
+namespace joule::queues {
 namespace {
 
 class WorkStealing final : public ReadyQueue {
@@ -30,4 +30,4 @@ class WorkStealing final : public ReadyQueue {
 
 std::unique_ptr<ReadyQueue> make_work_stealing(int) { return std::make_unique<WorkStealing>(); }
 
-}  // namespace joule::sched
+}  // namespace joule::queues

@@ -112,8 +112,8 @@ TEST(Partition, FgEnergyLbRunsItAtTheThreshold) {
 }
 
 TEST(Partition, BalancerNamesReachTheOptions) {
-  rt::add_config_section(energy_config_keys);
-  rt::Config cfg;
+  core::add_config_section(energy_config_keys);
+  core::Config cfg;
   cfg.set("JOULE_ENERGY_BALANCER", "randcent");
   EXPECT_EQ(options_from_config(cfg).balancer, Balancer::randcent);
   cfg.set("JOULE_ENERGY_BALANCER", "partition");

@@ -1,4 +1,4 @@
-// The JOULE_ENERGY_* keys through rt::Config::set: each value lands in
+// The JOULE_ENERGY_* keys through core::Config::set: each value lands in
 // Config::energy and in the policy Options; a bad one names the key and the
 // allowed values.
 #include <gtest/gtest.h>
@@ -12,8 +12,8 @@ namespace {
 
 class EnergyConfig : public ::testing::Test {
  protected:
-  void SetUp() override { rt::add_config_section(energy_config_keys); }
-  rt::Config cfg;
+  void SetUp() override { core::add_config_section(energy_config_keys); }
+  core::Config cfg;
 };
 
 TEST_F(EnergyConfig, ValuesReachTheOptions) {
@@ -60,7 +60,7 @@ TEST_F(EnergyConfig, DefaultsMatchTheOptions) {
   EXPECT_DOUBLE_EQ(o.mpi_slack_s, d.mpi_slack_s);
 }
 
-void expect_rejected(rt::Config& cfg, const char* key, const char* value, const char* allowed) {
+void expect_rejected(core::Config& cfg, const char* key, const char* value, const char* allowed) {
   try {
     cfg.set(key, value);
     ADD_FAILURE() << key << "=" << value << " accepted";

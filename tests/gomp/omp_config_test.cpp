@@ -11,7 +11,7 @@
 
 namespace {
 
-using joule::rt::Config;
+using joule::core::Config;
 
 std::string error_of(const char* key, const char* value) {
   Config c;

@@ -9,7 +9,7 @@
 
 #include "address_index.hpp"
 
-namespace joule::rt {
+namespace joule::engine {
 namespace {
 
 struct Stats {
@@ -119,4 +119,4 @@ TEST(AddressIndex, ReplaceAndClear) {
 }
 
 }  // namespace
-}  // namespace joule::rt
+}  // namespace joule::engine

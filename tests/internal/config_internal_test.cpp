@@ -8,7 +8,9 @@
 #include "config.hpp"
 #include "joule/joule.hpp"
 
-namespace joule::rt {
+namespace joule::engine {
+
+using namespace joule::core;
 namespace {
 
 TEST(ConfigParse, Booleans) {
@@ -118,4 +120,4 @@ TEST(ConfigFile, OverridesWinOverTheFile) {
 }
 
 }  // namespace
-}  // namespace joule::rt
+}  // namespace joule::engine

@@ -8,7 +8,9 @@
 #include "dep_domain.hpp"
 #include "task_pool.hpp"
 
-namespace joule::rt {
+namespace joule::engine {
+
+using namespace joule::core;
 namespace {
 
 class DepDomainTest : public ::testing::Test {
@@ -234,4 +236,4 @@ TEST_F(DepDomainTest, EveryEpochReleasesWhatItHeld) {
 }
 
 }  // namespace
-}  // namespace joule::rt
+}  // namespace joule::engine

@@ -8,7 +8,9 @@
 #include "adaptive_spin.hpp"
 #include "affinity_map.hpp"
 
-namespace joule::rt {
+namespace joule::engine {
+
+using namespace joule::core;
 namespace {
 
 using std::chrono::microseconds;
@@ -83,4 +85,4 @@ TEST(AdaptiveSpin, CapZeroOrBelowTheFloorMeansAFixedSpin) {
 }
 
 }  // namespace
-}  // namespace joule::rt
+}  // namespace joule::engine

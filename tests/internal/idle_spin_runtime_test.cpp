@@ -10,7 +10,9 @@
 #include "joule/joule.hpp"
 #include "observer.hpp"
 
-namespace joule::rt {
+namespace joule::engine {
+
+using namespace joule::core;
 namespace {
 
 std::atomic<int> g_sleeps{0};
@@ -88,4 +90,4 @@ TEST(IdleSpin, AnObserverThatWantsIdleCoresAsleepKeepsTheSpinFixed) {
 }
 
 }  // namespace
-}  // namespace joule::rt
+}  // namespace joule::engine

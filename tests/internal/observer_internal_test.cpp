@@ -9,7 +9,9 @@
 #include "observer.hpp"
 #include "task.hpp"
 
-namespace joule::rt {
+namespace joule::engine {
+
+using namespace joule::core;
 namespace {
 
 struct Counts {
@@ -68,4 +70,4 @@ TEST(Observer, SeesEveryTaskAndIteration) {
 }
 
 }  // namespace
-}  // namespace joule::rt
+}  // namespace joule::engine

@@ -7,20 +7,20 @@
 #include "sync_scheduler.hpp"
 #include "task_pool.hpp"
 
-namespace joule::sched {
+namespace joule::queues {
 namespace {
 
 struct Tasks {
   std::vector<Task*> all;
   Task* make(int priority = 0, std::uint64_t affinity = JOULE_NO_AFFINITY) {
-    Task* t = rt::TaskPool::make_task(nullptr, 0, 16);
+    Task* t = engine::TaskPool::make_task(nullptr, 0, 16);
     t->priority = priority;
     t->affinity = affinity;
     all.push_back(t);
     return t;
   }
   ~Tasks() {
-    for (Task* t : all) rt::release(t);
+    for (Task* t : all) core::release(t);
   }
 };
 
@@ -175,4 +175,4 @@ TEST(SyncScheduler, PlainPolicyIsOneShard) {
 }
 
 }  // namespace
-}  // namespace joule::sched
+}  // namespace joule::queues

@@ -46,7 +46,7 @@ void threads_of(void* a, void* ctx) {
 }
 
 std::unique_ptr<Device> make_card(const char* affinity) {
-  joule::rt::Config::Card c;
+  joule::core::Config::Card c;
   c.mode = "emulated";
   c.topology = "package:1 core:4 pu:2";
   c.threads = 6;

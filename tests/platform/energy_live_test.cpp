@@ -18,7 +18,7 @@
 #include "platform.hpp"
 #include "test_support.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -36,7 +36,7 @@ void spin_us(long us) {
 double share_at_fmax(Platform& p, int worker) {
   Dvfs& d = p.dvfs();
   const int cpu = p.worker_cpu(worker);
-  const auto res = d.residency(d.domain_of(cpu), rt::now_ns());
+  const auto res = d.residency(d.domain_of(cpu), core::now_ns());
   double total = 0;
   for (auto v : res) total += double(v);
   return total > 0 ? double(res.back()) / total : 1.0;
@@ -293,4 +293,4 @@ TEST(EnergyLive, PolicyWithoutPlatformWarnsToo) {
 }
 
 }  // namespace
-}  // namespace joule::plat
+}  // namespace joule::platform

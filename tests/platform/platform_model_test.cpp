@@ -12,11 +12,11 @@
 #include "power_model.hpp"
 #include "thermal.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 namespace {
 
 TEST(PowerModel, DefaultCalibrationIsSeed000) {
-  rt::Config c;
+  core::Config c;
   PowerModel m(c.platform.power_busy, c.platform.power_idle, c.platform.power_uncore);
   EXPECT_DOUBLE_EQ(m.busy_watts(2400000), 36.3);
   EXPECT_DOUBLE_EQ(m.busy_watts(1200000), 20.4);
@@ -82,7 +82,7 @@ TEST(MachineModel, SyntheticTopologies) {
 }
 
 TEST(EmulatedDvfs, TableLevelsResidencyAndStall) {
-  rt::Config c;
+  core::Config c;
   auto d = make_emulated_dvfs({{0}, {1, 2}}, c.platform.pstate_table(), 5000);
   const auto& t = d->pstates(1);
   ASSERT_EQ(t.size(), 13u);  // 1.2 to 2.4 GHz in 0.1 GHz steps
@@ -109,7 +109,7 @@ TEST(EmulatedDvfs, TableLevelsResidencyAndStall) {
 }
 
 TEST(PlatformConfig, KeysParseAndRoundTrip) {
-  rt::Config c;
+  core::Config c;
   c.set("JOULE_PSTATES", "1.0,2.0, 1.5");
   EXPECT_EQ(c.platform.pstate_table(), (std::vector<std::uint32_t>{1000000, 1500000, 2000000}));
   c.set("JOULE_PSTATES", "0.8-1.6:0.4");
@@ -133,8 +133,8 @@ TEST(PlatformConfig, KeysParseAndRoundTrip) {
         "JOULE_POWER_BUSY=1:10,2:30", "JOULE_THERMAL_MODEL=air=22,alpha=1,beta=0.25,gamma=0,tau=5",
         "JOULE_DVFS=auto", "JOULE_METER=auto", "JOULE_COUNTERS=none"})
     EXPECT_NE(dump.find(s), std::string::npos) << s << "\n" << dump;
-  rt::Config again;  // every value the dump prints is accepted back
-  for (const auto& k : rt::config_keys()) {
+  core::Config again;  // every value the dump prints is accepted back
+  for (const auto& k : core::config_keys()) {
     const std::string n = k.name;
     if (n.rfind("JOULE_P", 0) == 0 || n.find("THERMAL") != std::string::npos) {
       EXPECT_NO_THROW(again.set(n, k.get(c))) << n;
@@ -155,7 +155,7 @@ TEST(PlatformConfig, BadValuesNameTheKeyAndAllowedValues) {
       {"JOULE_DVFS_LATENCY_US", "-1"},  {"JOULE_SYSFS_ROOT", ""},
   };
   for (const auto& [k, v] : bad) {
-    rt::Config c;
+    core::Config c;
     try {
       c.set(k, v);
       ADD_FAILURE() << k << "=" << v << " accepted";
@@ -166,7 +166,7 @@ TEST(PlatformConfig, BadValuesNameTheKeyAndAllowedValues) {
       EXPECT_NE(m.find("allowed values"), std::string::npos) << m;
     }
   }
-  rt::Config c;
+  core::Config c;
   try {
     c.set("JOULE_DVFS", "turbo");
   } catch (const joule::error& e) {
@@ -177,4 +177,4 @@ TEST(PlatformConfig, BadValuesNameTheKeyAndAllowedValues) {
 }
 
 }  // namespace
-}  // namespace joule::plat
+}  // namespace joule::platform

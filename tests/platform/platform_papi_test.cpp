@@ -10,7 +10,7 @@
 #include "papi.hpp"
 #include "platform.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 namespace {
 
 void busy(long n) {
@@ -105,4 +105,4 @@ TEST(Papi, MeterWithOnlySoftwareEventsModelsMeasuredCpuTime) {
 }
 
 }  // namespace
-}  // namespace joule::plat
+}  // namespace joule::platform

@@ -18,7 +18,7 @@
 #include "platform.hpp"
 #include "restore_guard.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 namespace {
 
 using test::FakeTree;
@@ -221,4 +221,4 @@ TEST(Restore, LiveProcessStateIsLeftAlone) {
 }
 
 }  // namespace
-}  // namespace joule::plat
+}  // namespace joule::platform

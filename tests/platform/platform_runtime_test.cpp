@@ -14,7 +14,7 @@
 #include "log.hpp"
 #include "platform.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 namespace {
 
 // Fixed work: the same instructions every call, about `ms` at full speed.
@@ -327,4 +327,4 @@ TEST(PlatformSelection, AutoPicksCpufreqRaplAndHwmonWhenPresent) {
 }
 
 }  // namespace
-}  // namespace joule::plat
+}  // namespace joule::platform

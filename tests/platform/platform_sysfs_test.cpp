@@ -9,7 +9,7 @@
 #include "restore_guard.hpp"
 #include "thermal.hpp"
 
-namespace joule::plat {
+namespace joule::platform {
 namespace {
 
 using test::FakeTree;
@@ -281,4 +281,4 @@ TEST(Thermal, HwmonCoretempAndK10tempAndThermalZones) {
 }
 
 }  // namespace
-}  // namespace joule::plat
+}  // namespace joule::platform

@@ -110,7 +110,7 @@ TEST(PlatformEvents, EmulatedDvfsFrequencyAndPower) {
                          {"JOULE_DVFS_LATENCY_US", "0"},
                          {"JOULE_TRACE", format},
                          {"JOULE_TRACE_DIR", dir.path()}});
-      auto* p = joule::plat::current_platform();
+      auto* p = joule::platform::current_platform();
       ASSERT_NE(p, nullptr);
       cpu = p->worker_cpu(0);
       const auto& table = p->pstates(cpu);

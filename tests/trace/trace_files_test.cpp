@@ -258,7 +258,7 @@ TEST(TraceFiles, BadKeysAreConfigErrors) {
 }
 
 TEST(TraceFiles, ApiIsANoOpWithoutTracing) {
-  namespace tr = joule::rt::trace;
+  namespace tr = joule::core::trace;
   EXPECT_FALSE(tr::enabled());
   tr::emit_counter("power_w", 1.0);
   tr::emit_event(tr::Event::kEvCpuLend, 1);
@@ -273,10 +273,10 @@ TEST(TraceFiles, ApiIsANoOpWithoutTracing) {
 // units. Times are synthetic (ns since an arbitrary origin).
 TEST(TraceSession, GuestWorkersAreBorrowedRows) {
   TempDir dir;
-  joule::rt::TraceSession::Options o;
-  o.format = joule::rt::TraceSession::Format::paraver;
+  joule::trace::TraceSession::Options o;
+  o.format = joule::trace::TraceSession::Format::paraver;
   o.dir = dir.path();
-  joule::rt::TraceSession s(o);
+  joule::trace::TraceSession s(o);
   s.start({0}, 1000);
   std::thread([&] {
     s.bind_worker(0, 0, 1000);

@@ -5,7 +5,7 @@
 
 namespace trace_test {
 
-namespace tr = joule::rt::trace;
+namespace tr = joule::core::trace;
 
 PrvFile read_prv(const std::string& path) {
   PrvFile out;

@@ -22,8 +22,8 @@
 
 namespace {
 
+using joule::core::Config;
 using joule::offload::CardDaemon;
-using joule::rt::Config;
 
 std::atomic<bool> g_stop{false};
 int g_wake[2] = {-1, -1};
@@ -37,7 +37,7 @@ void on_signal(int) {
 // One JOULE_CARD_* key through the card's key table; `from` names where the
 // value came from in the error.
 void apply(Config& c, const std::string& key, const std::string& value, const std::string& from) {
-  for (const joule::rt::ConfigKey& k : joule::offload::card_config_keys()) {
+  for (const joule::core::ConfigKey& k : joule::offload::card_config_keys()) {
     if (key != k.name) continue;
     try {
       k.set(c, value);

@@ -52,7 +52,7 @@ bool parse_cpus(const std::string& text, std::vector<int>& out) {
     return true;
   }
   try {
-    out = rt::parse_cpu_list(text);
+    out = core::parse_cpu_list(text);
   } catch (const std::invalid_argument&) {
     return false;
   }
@@ -171,7 +171,7 @@ int cmd_drom(int argc, char** argv) {
                    pid, timeout_ms);
       return kFailed;
     }
-    const std::string list = rt::format_cpu_list(t->owned_by(pid_t(pid)));
+    const std::string list = core::format_cpu_list(t->owned_by(pid_t(pid)));
     std::printf("process %ld owns [%s]%s\n", pid, list.c_str(),
                 timeout_ms ? "" : " (request sent, not yet applied)");
     return kOk;

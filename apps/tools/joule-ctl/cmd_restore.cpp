@@ -53,7 +53,7 @@ int cmd_restore(int argc, char** argv) {
       return kUsage;
     }
   }
-  const plat::RepairResult r = plat::repair_stale_states(dir, all, dry);
+  const platform::RepairResult r = platform::repair_stale_states(dir, all, dry);
   for (const auto& m : r.messages) std::printf("%s\n", m.c_str());
   if (r.live > 0)
     std::printf("%d state file(s) belong to running processes; left alone%s\n", r.live,

@@ -265,7 +265,7 @@ std::string to_json(const JsonValue& v) {
       return buf;
     }
     case JsonValue::string:
-      return rt::json_quote(v.str);
+      return core::json_quote(v.str);
     case JsonValue::array: {
       std::string out = "[";
       for (std::size_t i = 0; i < v.items.size(); ++i) {
@@ -278,7 +278,7 @@ std::string to_json(const JsonValue& v) {
       std::string out = "{";
       for (std::size_t i = 0; i < v.keys.size(); ++i) {
         if (i) out += ',';
-        out += rt::json_quote(v.keys[i]);
+        out += core::json_quote(v.keys[i]);
         out += ':';
         out += to_json(v.items[i]);
       }
