@@ -1,4 +1,4 @@
-"""The SVG bar chart of apps/run-benchmarks, written by hand (no packages).
+"""The SVG bar chart of `scripts/bench apps`, written by hand (no packages).
 
 One panel per app and size: a bar per runtime, its median time relative to joule's
 (shorter is faster; the dashed line is joule), the seconds and, where the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints the markdown table of scripts/bench from the Google Benchmark JSON
+"""Prints the markdown table of scripts/bench micro from the Google Benchmark JSON
 files in a directory (joule.json, libgomp.json, libomp.json, tbb.json,
 starpu.json); a missing file reads n/a in its columns.
 

@@ -1,6 +1,6 @@
 // cholesky: tiled Cholesky factorisation (A = L L^T, lower) as a user-facing
 // application. The kernels, the task graph and the per-runtime drivers are
-// apps/bench/blocked's (one copy of the code, shared with scripts/bench-apps);
+// apps/bench/blocked's (one copy of the code, shared with scripts/bench blocked);
 // this file replaces that benchmark's command line (driver.cpp) with the
 // apps' interface:
 //

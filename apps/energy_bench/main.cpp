@@ -1,4 +1,4 @@
-// energy_bench: the workloads of docs/energy.md, for scripts/bench-energy.
+// energy_bench: the workloads of docs/energy.md, for scripts/bench energy.
 // Task bodies spin on the clock (so a block's work is exact); the emulated
 // DVFS stretches them on slowed cores. Prints one line:
 //   energy_bench <mode> time_s <wall of the measured part>

@@ -7,7 +7,7 @@
 //
 // Prints the settings, the time and GFLOP/s, then one machine-readable line
 //   result app=jacobi runtime=R workers=W size=N block=B time_s=S gflops=G
-// (apps/run-benchmarks reads it). Exit status: 0 on a verified result, 1 on
+// (scripts/bench apps reads it). Exit status: 0 on a verified result, 1 on
 // a wrong one, 2 on bad arguments or a runtime error.
 #pragma once
 

@@ -1,5 +1,5 @@
 // The sequential version: every block of every iteration in order on one
-// thread, no runtime (the baseline of apps/run-benchmarks).
+// thread, no runtime (the baseline of scripts/bench apps).
 #include "app.hpp"
 
 namespace {

@@ -95,7 +95,7 @@ TEST(SimSeed001, BalancedGainsNothing) {
 TEST(SimSeed001, Pils25to75GainIsTheIdeal) {
   const auto on = lend("seed001-pils-25-75.toml"), base = off("seed001-pils-25-75.toml");
   const double gain = 1 - on.time_s / base.time_s, ideal = (0.75 - 0.5) / 0.75;
-  EXPECT_NEAR(base.time_s, 3.0, 1e-9);  // 10 iterations of 0.3 s, as scripts/pils-bench
+  EXPECT_NEAR(base.time_s, 3.0, 1e-9);  // 10 iterations of 0.3 s, as scripts/bench pils
   EXPECT_NEAR(gain, ideal, (1e-3 + 20e-6) / 0.3);
   EXPECT_NEAR(base.lending.efficiency(base.time_s), 2.0 / 3, 1e-9);
   EXPECT_GT(on.lending.efficiency(on.time_s), 0.99);

@@ -3,7 +3,7 @@
  * delays run without it, divide by the constructs run). Written for joule;
  * compiled once with `gcc -fopenmp` and linked with libgomp, so the same
  * binary runs on libgomp, on libjoule-omp (LD_PRELOAD) and on LLVM libomp
- * (LD_PRELOAD): scripts/bench-omp runs all three and prints the table.
+ * (LD_PRELOAD): scripts/bench omp runs all three and prints the table.
  *
  *   epcc [inner_reps] [outer_reps] [construct]
  *

@@ -1,4 +1,4 @@
-/* Shared harness of the task-code suite (scripts/bench-omp --suite): each
+/* Shared harness of the task-code suite (scripts/bench omp --suite): each
  * program times its kernel `reps` times, checks every result (a wrong
  * answer exits 1, so a fast but broken runtime never shows up as a ratio)
  * and prints one line: name, team size, median seconds. */
