@@ -1,4 +1,4 @@
-// joule::work_splitter (joule/split.hpp): seed-003's Splitter
+// joule::work_splitter (joule/split.hpp): Cabrera et al.'s Splitter
 // (scheduler/energy/splitter.hpp) over two devices, the host's cores and the
 // card, fed with measured rates and the devices' power models, and
 // (card_freq "auto") energy::PStateSearch choosing the card's P-state.

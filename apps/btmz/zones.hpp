@@ -9,7 +9,7 @@
 
 namespace btmz {
 
-// A problem class: global mesh and zone counts (seed-001 §4.2, Table 3.1).
+// A problem class: global mesh and zone counts (the DLB thesis, §3.2, Table 3.1).
 struct ProblemClass {
   char name;
   int gx, gy, gz;        // global mesh points

@@ -48,7 +48,7 @@ struct Config {
     std::string sysfs_root = "/";                              // JOULE_SYSFS_ROOT
     std::string topology;        // JOULE_TOPOLOGY: hwloc synthetic; empty = this machine
     std::string meter = "auto";  // JOULE_METER: auto | model | rapl | papi
-    // JOULE_POWER_BUSY: (GHz, W) of one busy core, seed-000 calibration.
+    // JOULE_POWER_BUSY: (GHz, W) of one busy core, Padoin's thesis §5.1.1.
     std::vector<std::pair<double, double>> power_busy = {{1.2, 20.4}, {2.4, 36.3}};
     double power_idle = 14.52;     // JOULE_POWER_IDLE: W per sleeping core
     double power_uncore = 0.0;     // JOULE_POWER_UNCORE: W per chip
@@ -66,7 +66,7 @@ struct Config {
     static std::string default_state_dir();
     // The P-state table in kHz, ascending.
     const std::vector<std::uint32_t>& pstate_table() const noexcept { return pstates_khz; }
-    // 1.2 to 2.4 GHz in 0.1 GHz steps: the seed-000 platform.
+    // 1.2 to 2.4 GHz in 0.1 GHz steps: the platform of Padoin's thesis.
     static std::vector<std::uint32_t> default_pstates_khz();
   } platform;
 

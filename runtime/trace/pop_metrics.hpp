@@ -1,7 +1,7 @@
 // The POP efficiency metrics over a set of threads (or processes) that ran
 // for the same elapsed time. Header-only: the runtime's report and the
 // joule-trace tool compute them the same way. Definitions (POP CoE, and the
-// DLB thesis, seed-001 section 4.10):
+// DLB thesis, Chapter 1 and §6.1.2; docs/references.md):
 //   load balance             = avg(useful) / max(useful)
 //   communication efficiency = max(useful) / elapsed
 //   parallel efficiency      = sum(useful) / (n * elapsed)

@@ -1,4 +1,4 @@
-// cg-energylb: seed-000's CG-EnergyLB (section 2.6), per-chip DVFS. A chip's
+// cg-energylb: CG-EnergyLB (Padoin's thesis §4.1.2), per-chip DVFS. A chip's
 // load is the sum of its active cores' loads (work-normalised by default).
 // With a balancer and affinity keys, every call first balances keys inside
 // each chip (moves only between cores of one chip: the leaf balancer that

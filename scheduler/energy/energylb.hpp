@@ -1,4 +1,4 @@
-// What FG- and CG-EnergyLB share (seed-000 section 2.6): weighted loads, the
+// What FG- and CG-EnergyLB share (Padoin's thesis §4.1): weighted loads, the
 // max/min ratio against the threshold, the target P-state of a relative load,
 // and the balancer call.
 #pragma once
@@ -13,7 +13,7 @@ namespace joule::energy {
 
 // Wload per core, 0 for parked cores. LoadNorm::work: work_s (busy time
 // weighted by f/fmax, stable under DVFS). LoadNorm::as_written: busy_s / f in
-// GHz, seed-000's literal formula, which flips frequencies once they differ.
+// GHz, the thesis's literal formula, which flips frequencies once they differ.
 std::vector<double> core_loads(const Observation& obs, LoadNorm norm);
 
 // max/min over `loads`; +inf when the minimum is 0 (and 1 when empty).

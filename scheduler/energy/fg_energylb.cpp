@@ -1,4 +1,4 @@
-// fg-energylb: seed-000's FG-EnergyLB (section 2.6), per-core DVFS. Every
+// fg-energylb: FG-EnergyLB (Padoin's thesis §4.1.1), per-core DVFS. Every
 // Options::period iterations: W[c] = the core's load (work-normalised by
 // default); if max/min >= threshold and a balancer is set and there are
 // affinity keys, remap keys (frequencies per OnBalance); otherwise set each

@@ -1,5 +1,5 @@
-// A communication-aware static mapping in the manner of ScotchLB (seed-000
-// Table 3.2, "S": dual recursive bipartitioning of the task graph onto the
+// A communication-aware static mapping in the manner of ScotchLB (Padoin's
+// thesis, Table 5.3, "S": dual recursive bipartitioning of the task graph onto the
 // machine). Written here from the idea, not from SCOTCH: the core list is cut
 // in halves (chips stay whole, as cores are numbered chip by chip), the keys
 // are cut to match by growing one side along its heaviest links until it

@@ -1,6 +1,7 @@
 // Choosing a device's P-state by measurement, for the work splitter: one
-// level per decision (seed-004) and judged on the measured objective of the
-// iterations, not on a model (seed-003: measure, don't assume). Once the
+// level per decision (as Sarood & Kale's "Cool" LB) and judged on the measured
+// objective of the iterations, not on a model (as Cabrera et al.: measure,
+// don't assume). Once the
 // split has converged at the current level, the search measures a few
 // iterations there (the base), then a few at the neighbouring level (the
 // trial); it keeps the neighbour when its objective beats the base by

@@ -1,6 +1,6 @@
-// RandCentLB (seed-000 Table 3.2, "Ra"): every key onto a random core,
-// ignoring every measurement. The seeds use it as the worst case: it leaves a
-// large residual imbalance for the DVFS branch to absorb (T4, T14).
+// RandCentLB (Padoin's thesis, Table 5.3, "Ra"): every key onto a random
+// core, ignoring every measurement. The thesis uses it as the worst case: it
+// leaves a large residual imbalance for the DVFS branch to absorb (§5.2.1).
 #include "remap.hpp"
 
 namespace joule::energy {

@@ -35,9 +35,9 @@ Moves greedy_remap(const std::vector<KeyLoad>& keys, const RemapProblem& p);
 // moves; receivers never become overloaded, so no key moves twice.
 Moves refine_remap(const std::vector<KeyLoad>& keys, const RemapProblem& p, double tolerance);
 
-// RandCentLB (randcent.cpp): every key onto a core drawn from a hash of the
-// key and `salt` (the iteration), ignoring loads: the seeds' worst case. A
-// hash instead of a generator keeps the policy stateless and repeatable.
+// RandCentLB (randcent.cpp): every key onto a core drawn from a hash of the key
+// and `salt` (the iteration), ignoring loads: the EnergyLB thesis's worst case.
+// A hash instead of a generator keeps the policy stateless and repeatable.
 Moves randcent_remap(const std::vector<KeyLoad>& keys, const RemapProblem& p, std::uint64_t salt);
 
 // ScotchLB-like static mapping (partition.cpp): recursive bisection of the

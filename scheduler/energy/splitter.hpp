@@ -1,7 +1,7 @@
-// The iterative work splitter (seed-003, Cabrera et al.): the share of an
-// iteration's work each device gets (host cores, a many-core card...), for a
-// swappable Objective. Start even (w_i = 1/p). After each iteration, from the
-// measured rate s_i (work/s) and power of each device:
+// The iterative work splitter (Cabrera et al., §4; docs/references.md): the
+// share of an iteration's work each device gets (host cores, a many-core
+// card...), for a swappable Objective. Start even (w_i = 1/p). After each
+// iteration, from the measured rate s_i (work/s) and power of each device:
 //   r_i = x_i / w_i, the resource per unit of work (Eq. 9), here from rates:
 //   busy time of i under a candidate w':  t_i = w'_i / s_i
 //   time     T(w')  = max_i t_i                       (a bulk-synchronous step)

@@ -1,4 +1,4 @@
-// templb: seed-004's temperature-aware refine LB ("Cool", Algorithm 1), per
+// templb: Sarood & Kale's temperature-aware refine LB ("Cool", Algorithm 1), per
 // chip, every Options::period iterations:
 //   1. DVFS, one level per call: a chip hotter than T_max steps every one of
 //      its domains down one P-state; one cooler than T_max - t_band_c steps

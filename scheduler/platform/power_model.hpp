@@ -2,7 +2,7 @@
 // sleeping core, and uncore power per chip. Busy power is interpolated
 // linearly in f^3 between calibration points (dynamic power grows about as
 // f^3), so two points give P(f) = a + b*f^3 exactly through both; the
-// default points are seed-000's one-busy-core package powers, 20.4 W at
+// default points are Padoin's one-busy-core package powers (§5.1.1), 20.4 W at
 // 1.2 GHz and 36.3 W at 2.4 GHz.
 #pragma once
 

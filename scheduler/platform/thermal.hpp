@@ -3,7 +3,7 @@
 //   steady state  T_ss = alpha * (T_air + hotspot_chip) + beta * P_chip + gamma,
 //   dynamics      dT/dt = (T_ss - T) / tau,
 // stepped exactly over each interval with the interval's average power
-// (seed-003-004 B.3 / C.4: alpha = 1, beta = R_th, gamma = an offset).
+// (Sarood & Kale's Eq. 3 with alpha = 1, beta = R_th, gamma = an offset).
 #pragma once
 
 #include <cstdint>

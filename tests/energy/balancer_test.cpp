@@ -1,7 +1,7 @@
 // The RandCent and partition balancers (randcent.cpp, partition.cpp): what
-// the seeds compare EnergyLB against (seed-000 T4, T14: "Ra", "S"). Shapes,
-// not exact placements: RandCent ignores loads and is repeatable; partition
-// balances load and cuts few edges of the key graph, chips first.
+// Padoin's thesis compares EnergyLB against (§5.2.1, Table 5.3: "Ra", "S").
+// Shapes, not exact placements: RandCent ignores loads and is repeatable;
+// partition balances load and cuts few edges of the key graph, chips first.
 #include <gtest/gtest.h>
 
 #include <algorithm>

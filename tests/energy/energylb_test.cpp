@@ -1,5 +1,6 @@
-// FG- and CG-EnergyLB against seed-000 section 9.1 (exact), the two-PE static
-// case through a step simulator, and properties on random observations.
+// FG-and CG-EnergyLB against their rule (Padoin's thesis §4.1, exact), the
+// two-PE static case through a step simulator, and properties on random
+// observations.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -24,8 +25,8 @@ Decision fg(const Observation& obs, const Options& opt) {
   return make_energy_policy("fg-energylb", opt)->decide(obs);
 }
 
-// seed-000 section 2.7: relative load -> round and ceil P-states, the step
-// time factor under round, and P/Pmax under the linear fit.
+// Padoin's rule (§4.1.1) worked: relative load -> round and ceil P-states, the
+// step time factor under round, and P/Pmax under the linear fit.
 struct Row {
   double rel, round_ghz, ceil_ghz, factor, factor_tol, p_round, p_ceil;
 };
@@ -133,7 +134,8 @@ TEST(EnergyLb, OnBalanceModes) {
   EXPECT_DOUBLE_EQ(ghz_of(obs, d, 1), 2.4);
 }
 
-// seed-000 section 9.1 item 6: {1.0, 0.6} s/step, 100 steps, period 10.
+// The two-PE static case (docs/simulator.md): {1.0, 0.6} s/step, 100 steps,
+// period 10.
 StepSimSetup two_pe() { return {{1.0, 0.6}, 100, 10, seed_pstates(), seed_linear_watts}; }
 
 double pct(double x, double base) { return 100.0 * (x / base - 1.0); }

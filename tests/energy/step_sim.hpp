@@ -1,10 +1,11 @@
 // A tiny deterministic bulk-synchronous simulator for the policy tests
-// (seed-000 section 9.4): PE i does work[i] seconds-at-fmax per step; a step
-// lasts the slowest PE's work * fmax / f; every PE draws busy power at its
-// frequency for the whole step (waiting cores poll, as in the seed). Every
-// `period` steps the policy sees the window's loads and its decision applies
-// from the next step. One PE per core, domain and chip. joule-sim (a later
-// issue) is the full model; this one only drives the real policies.
+// (the emulation in docs/simulator.md): PE i does work[i] seconds-at-fmax per
+// step; a step lasts the slowest PE's work * fmax / f; every PE draws busy
+// power at its frequency for the whole step (waiting cores poll, as in
+// Padoin's EnergyLB thesis). Every `period` steps the policy sees the
+// window's loads and its decision applies from the next step. One PE per
+// core, domain and chip. joule-sim (docs/simulator.md) is the full model;
+// this one only drives the real policies.
 #pragma once
 
 #include <cstdint>
@@ -33,7 +34,8 @@ struct StepSimResult {
 
 StepSimResult run_step_sim(const std::string& policy, const Options& opt, const StepSimSetup& s);
 
-// seed-000's P-state table (1.2 .. 2.4 GHz by 0.1) and linear power fit.
+// The P-state table of Padoin's thesis (1.2 .. 2.4 GHz by 0.1) and a linear
+// power fit through its §5.1.1 powers.
 std::vector<std::uint32_t> seed_pstates();
 double seed_linear_watts(double ghz);  // 4.5 + 13.25 f
 double seed_cubic_watts(double ghz);   // 18.13 + 1.3145 f^3

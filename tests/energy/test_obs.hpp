@@ -1,5 +1,6 @@
 // Observations for the policy tests: cores with loads, per-core or per-chip
-// domains on seed-000's P-state table, and helpers to read decisions.
+// domains on the P-state table of Padoin's EnergyLB thesis, and helpers to
+// read decisions.
 #pragma once
 
 #include <gtest/gtest.h>

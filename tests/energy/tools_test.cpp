@@ -1,5 +1,6 @@
 // The small APIs beside the policies: mpi-slack's state machine, the CPU-mask
-// choice under seed-000's power models, and seed-003's work splitter.
+// choice under the power models of Padoin's EnergyLB thesis, and Cabrera et
+// al.'s work splitter.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,5 +1,6 @@
-// joule-advisor's configuration counts: mixed node types (seed-002 §1.2)
-// and the card's distinct (threads, placement) configurations (§2.2).
+// joule-advisor's configuration counts: mixed node types (Ramapantulu's
+// thesis, §1.2) and the card's distinct (threads, placement) configurations
+// (§5.1).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -11,7 +12,7 @@
 namespace ja = joule::advisor;
 
 TEST(AdvisorCount, MixedNodeTypes) {
-  EXPECT_EQ(ja::count_mixed({54, 60, 72}), 244914u);  // seed-002's grid
+  EXPECT_EQ(ja::count_mixed({54, 60, 72}), 244914u);  // the thesis's grid
   EXPECT_EQ(ja::count_mixed({54, 60, 72}),
             54u * 60 * 72 + 54 * 60 + 60 * 72 + 72 * 54 + 54 + 60 + 72);
   EXPECT_EQ(ja::count_mixed({16}), 16u);

@@ -1,6 +1,6 @@
 // The model fit recovers known parameters: runs generated with the model
 // itself (plus ±3% noise), fitted, then every configuration predicted
-// against the true model; seed-002's accuracy bar is < 15%.
+// against the true model; Ramapantulu's accuracy bar is < 15%.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -72,8 +72,8 @@ ja::DeviceModel phi_truth() {
   return m;
 }
 
-// The seed's measurement plan: compact on one core (τ = 1..4), scatter with
-// one thread per core (c = 1..60), plus a few mixed points.
+// The thesis's measurement plan (§5.2): compact on one core (τ = 1..4), scatter
+// with one thread per core (c = 1..60), plus a few mixed points.
 std::vector<Spec> phi_plan(double f) {
   std::vector<Spec> s;
   for (int t = 1; t <= 4; ++t) s.push_back({t, Affinity::compact, f});
@@ -172,7 +172,7 @@ TEST(AdvisorFit, SerialContentionChosenForTimeSlicedRuns) {
 }
 
 // Runs on one core, or with one thread per core, fit both forms alike:
-// auto cannot choose and keeps seed-002's overlap.
+// auto cannot choose and keeps the thesis's overlap.
 TEST(AdvisorFit, ContentionUndecidedWithoutASharedCoreAmongBusyCores) {
   ja::DeviceModel truth = phi_truth();
   truth.time.contention = ja::Contention::serial;

@@ -35,6 +35,7 @@ TEST(AdvisorPareto, DeadlineAndBudget) {
   EXPECT_EQ(ja::best_under_budget(p, 8), 1u);
   EXPECT_EQ(ja::best_under_budget(p, 100), 0u);
   EXPECT_FALSE(ja::best_under_budget(p, 0.5));
-  // Seed-002's BT: 45.2 s / 192 kJ vs 45.8 s / 166 kJ; a 46 s deadline picks the cheaper.
+  // Ramapantulu's BT (§5.4): 45.2 s / 192 kJ vs 45.8 s / 166 kJ; a 46 s deadline
+  // picks the cheaper.
   EXPECT_EQ(ja::best_under_deadline({{45.2, 192}, {45.8, 166}}, 46), 1u);
 }

@@ -1,11 +1,11 @@
-// joule-advisor validate: seed-002's model fitted on the runs of its
-// measurement plan (compact on one core, scatter one thread per core, the
-// whole card) and checked on the other runs measured on the emulated card,
-// 2 cores x 4 contexts with one host CPU per card core (apps/card_bench/runs;
-// the figures are in docs/offload.md, "Held-out validation"). The emulated
-// card's cores are time-sliced host CPUs, so the fit must choose the serial
-// contention form from the training runs; the *-freqs.csv runs (1.053, 0.8
-// and 0.5 GHz P-states) check the frequency terms on a P-state not trained on.
+// joule-advisor validate: Ramapantulu's model fitted on the runs of its
+// measurement plan (compact on one core, scatter one thread per core, the whole
+// card) and checked on the other runs measured on the emulated card, 2 cores x
+// 4 contexts with one host CPU per card core (apps/card_bench/runs; the figures
+// are in docs/advisor.md, "Accuracy on the emulated card"). The emulated card's
+// cores are time-sliced host CPUs, so the fit must choose the serial contention
+// form from the training runs; the *-freqs.csv runs (1.053, 0.8 and 0.5 GHz
+// P-states) check the frequency terms on a P-state not trained on.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -111,10 +111,10 @@ TEST(AdvisorValidate, MemoryKernelChoosesSerialAndHeldOutErrorUnder15Percent) {
   RecordProperty("time_max_pct", std::to_string(100 * v.time_max));
 }
 
-// Forced to seed-002's overlap, the memory kernel misses where it did before
+// Forced to the thesis's overlap, the memory kernel misses where it did before
 // the choice existed: runs with one thread per core are predicted well, and
 // every run with both cores busy and a shared core too fast. If this fails,
-// the emulation changed: update docs/offload.md.
+// the emulation changed: update docs/advisor.md.
 TEST(AdvisorValidate, MemoryKernelWithOverlapMissesWhereThreadsShareACore) {
   const ja::Validation v = validate("memory-2x4.csv", {}, {ja::Contention::overlap});
   ASSERT_EQ(v.held.size(), 9u);

@@ -1,7 +1,7 @@
 // Card tasks on the emulated card: copies follow the dependencies (and the
 // explicit copy clauses), results are visible to host tasks after them, host
 // writes are visible to card tasks after them, and card tasks that depend on
-// each other run in order on the card (issue 17).
+// each other run in order on the card (docs/offload.md).
 #include <gtest/gtest.h>
 #include <unistd.h>
 #include <joule/offload.hpp>

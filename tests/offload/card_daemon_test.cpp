@@ -1,4 +1,4 @@
-// The joule-card daemon and JOULE_CARD=attach (docs/offload.md, "The
+// The joule-card daemon and JOULE_CARD=attach (docs/card.md, "The
 // joule-card daemon"): a daemon serves card_attach_prog twice, survives the
 // host killed mid-run and a card that dies, and serves a third run; a host
 // naming no daemon, bad names, a second daemon under a used name, a stale

@@ -1,6 +1,6 @@
 // Bad input and faults of the offload runtime: unknown affinity or card,
 // more threads than the card has, copies that overflow, a card task that
-// throws, and the card process dying under running tasks (issue 17).
+// throws, and the card process dying under running tasks (docs/offload.md).
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-// Data kept on the card between card tasks (issue 17): a card task whose
+// Data kept on the card between card tasks (docs/offload.md): a card task whose
 // input is current on the card copies nothing in, outputs stay on the card
 // until a host task, taskwait_on, taskwait or the runtime's stop needs them,
 // host writes make the card's copy stale, and card regions that overlap

@@ -2,8 +2,8 @@
 // JOULE_CARD_FREQ=auto; docs/offload.md "Choosing the card's frequency").
 // The card: one core, one thread, P-states 1, 0.5 and 0.25 GHz, 0 W idle
 // and 59 W busy at 1 GHz (all dynamic, so (f/f_max)^3 of it at f); the
-// host: 60 W busy, 20 W idle. With the card's speed following f, seed-003's
-// energy estimate at the balanced split is (60 + 59 f^3) / (1 + f) per unit
+// host: 60 W busy, 20 W idle. With the card's speed following f, Cabrera et
+// al.'s energy estimate at the balanced split is (60 + 59 f^3) / (1 + f) per unit
 // of host rate: 59.5 at 1 GHz, 44.9 at 0.5, 48.7 at 0.25 — the energy
 // objective should end at 0.5 GHz, the time objective (1 / (1 + f)) at 1.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// seed-003's splitter with the card as a device (joule/split.hpp): the
+// Cabrera et al.'s splitter with the card as a device (joule/split.hpp): the
 // split converges where the objective says for measured rates and powers,
 // the power models come from the configuration, bad options are errors,
 // and split_iteration runs real iterations on the host and the emulated
@@ -32,7 +32,7 @@ void run(joule::work_splitter& s, Rates r, int iters, std::int64_t n = 1000000) 
   }
 }
 
-// The objective's value of giving the card share w (seed-003's estimate).
+// The objective's value of giving the card share w (Cabrera et al.'s estimate).
 double estimate(const char* obj, double w, Rates r, joule::device_power h, joule::device_power c) {
   const double th = (1 - w) / r.host, tc = w / r.card, t = std::max(th, tc);
   const double e =

@@ -1,7 +1,7 @@
-// Thread placement with KMP_AFFINITY semantics: exact maps for compact,
-// scatter and balanced on small synthetic topologies and on a 60 × 4 Xeon
-// Phi, the seed-002 coincidences, permute / offset, errors, and the
-// joule-ctl card-map command line.
+// Thread placement with KMP_AFFINITY semantics: exact maps for compact, scatter
+// and balanced on small synthetic topologies and on a 60 × 4 Xeon Phi, the
+// coincidences of Ramapantulu's thesis (§5.1), permute / offset, errors, and
+// the joule-ctl card-map command line.
 #include <gtest/gtest.h>
 
 #include <array>

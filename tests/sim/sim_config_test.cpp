@@ -63,7 +63,7 @@ TEST(SimConfig, ValuesParse) {
       scenario("", {"platform.pstates_ghz=1.0-2.0:0.25", "platform.power=cubic:18.13,1.3145",
                     "platform.wait_power=3.5", "workload.loads=1,2,3,4"});
   EXPECT_EQ(s.platform.pstates_ghz, (std::vector<double>{1.0, 1.25, 1.5, 1.75, 2.0}));
-  EXPECT_NEAR(s.platform.power.watts(2.4, 0), 36.3, 0.01);  // seed 9.2's cubic fit
+  EXPECT_NEAR(s.platform.power.watts(2.4, 0), 36.3, 0.01);  // cubic fit, Padoin's §5.1.1 powers
   EXPECT_FALSE(s.platform.wait_busy);
   int status = 0;
   const auto out = run_tool("run --set platform.chipz=2", &status);

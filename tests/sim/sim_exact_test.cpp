@@ -1,6 +1,6 @@
-// seed-000 section 9.1.6 through joule-sim: the same numbers as the energy
-// tests' step simulator (tests/energy/step_sim), through the library and
-// through the command line of issue 13.
+// EnergyLB's two-PE worked case (docs/simulator.md) through joule-sim: the
+// same numbers as the energy tests' step simulator (tests/energy/step_sim),
+// through the library and through the command line (docs/simulator.md).
 #include <gtest/gtest.h>
 
 #include "sim_test_util.hpp"
@@ -25,7 +25,7 @@ std::vector<std::string> two_pe(const std::string& quantise, const std::string& 
 TEST(SimExact, TwoPeCeilAndRoundMatchTheSeed) {
   const auto ceil = with_baseline(scenario("", two_pe("ceil")));
   EXPECT_NEAR(ceil.dtime(), 0.0, 1e-9);
-  EXPECT_NEAR(ceil.denergy(), -14.78, 0.005);  // the seed prints two decimals
+  EXPECT_NEAR(ceil.denergy(), -14.78, 0.005);  // the reference has two decimals
   const auto round = with_baseline(scenario("", two_pe("round")));
   EXPECT_NEAR(round.dtime(), 2.57, 0.005);
   EXPECT_NEAR(round.denergy(), -14.32, 0.005);
@@ -48,7 +48,7 @@ TEST(SimExact, EqualsTheStepSimulator) {
 }
 
 // AS_WRITTEN (load / f) flips the heavy PE slower at the 2nd decision: the
-// seed's regression case for why WORK is the default (+40 % or worse).
+// regression case for why WORK is the default (+40 % or worse).
 TEST(SimExact, AsWrittenFlipFlops) {
   const auto r = with_baseline(scenario("", two_pe("round", "as_written")));
   EXPECT_GT(r.dtime(), 30.0);

@@ -1,7 +1,8 @@
-// The models added for the seeds' remaining rows: RandCent and partition
-// balancers (seed-000 T4, T14: "Ra", "S"), the network (T7: communication
-// follows placement), the machine room (seed-004 C4-4, C4-11) and the
-// splitter's restarts under a drifting optimum (seed-003 CSP). Shapes only:
+// The models added for the papers' remaining rows in docs/simulator.md:
+// RandCent and partition balancers (EnergyLB T4, T14: "Ra", "S"), the
+// network (T7: communication follows placement), the machine room (the
+// "Cool" LB, §5 and §7.2) and the splitter's restarts under a drifting
+// optimum (Cabrera et al.'s CSP). Shapes only:
 // signs, orderings and counts, each bound with its reason.
 #include <gtest/gtest.h>
 
@@ -17,11 +18,11 @@ RunResult run(const char* file, const std::vector<std::string>& sets = {}) {
   return run_scenario(scenario(file, sets));
 }
 
-// T4: RandCent re-draws every object at every call (seed: ~190 moves per
+// T4: RandCent re-draws every object at every call (thesis: ~190 moves per
 // call), so alone it migrates at every one of the 15 calls; FG setting the
 // frequencies for each new mapping (lb_then_dvfs) saves the most energy
-// behind it (seed -26.1 %), more than behind partition (seed S -8.2 %),
-// more than behind greedy (seed G -6.6 %; ours ~0: nothing left over).
+// behind it (thesis -26.1 %), more than behind partition (thesis S -8.2 %),
+// more than behind greedy (thesis G -6.6 %; ours ~0: nothing left over).
 TEST(SimModels, T4RandCentAndPartitionWithFg) {
   const auto nolb = run("t4-lbtest-lb-fg.toml", {"policy.name=none"});
   auto gain = [](const RunResult& fg, const RunResult& alone) {
@@ -35,7 +36,7 @@ TEST(SimModels, T4RandCentAndPartitionWithFg) {
   EXPECT_LT(ra_fg.avg_power_w, 0.8 * ra.avg_power_w);
   const auto s = run("t4-lbtest-lb-fg.toml", {"policy.lb=partition", "policy.threshold=0.5"});
   const auto s_fg = run("t4-lbtest-lb-fg.toml", {"policy.lb=partition"});
-  EXPECT_LT(s.time_s, 0.7 * nolb.time_s);    // seed: S alone -39 % vs NOLB
+  EXPECT_LT(s.time_s, 0.7 * nolb.time_s);    // thesis: S alone -39 % vs NOLB
   EXPECT_EQ(s.migrations, s_fg.migrations);  // a static mapping: later calls move nothing
   const auto g = run("t4-lbtest-lb-fg.toml", {"policy.threshold=0.5"});
   const auto g_fg = run("t4-lbtest-lb-fg.toml");
@@ -45,7 +46,7 @@ TEST(SimModels, T4RandCentAndPartitionWithFg) {
 }
 
 // T14's Ra row: behind RandCent (the most residual imbalance) FG gains far
-// more than behind GreedyLB (seed: Ra -26 %, R -1 %), and never loses.
+// more than behind GreedyLB (thesis: Ra -26 %, R -1 %), and never loses.
 TEST(SimModels, T14RandCentLeavesTheMostForFg) {
   auto gain = [](const std::string& lb, const std::string& on_lb) {
     const auto alone = run("t14-lb-plus-fg.toml", {"policy.lb=" + lb, "policy.threshold=0.5"});
@@ -95,11 +96,11 @@ TEST(SimModels, NetworkCostsGrowWithDistance) {
   EXPECT_EQ(net.remote_messages(apart), 16);  // 8 ring links, both ways
 }
 
-// seed-004 with a room: as the set point rises the inlet warms, both
-// schemes slow, and TempLDB's lead over DVFS alone grows (C4-4) until DVFS
-// alone sits at fmin; cooling falls below machine energy (C4-11: the room
+// The "Cool" LB with a room: as the set point rises the inlet warms, both
+// schemes slow, and TempLDB's lead over DVFS alone grows (§5) until DVFS
+// alone sits at fmin; cooling falls below machine energy (§7.2: the room
 // draws less heat from the building than at the 13.9 C base) and TempLDB's
-// cooling is the lower (seed: up to -57 %, TempLDB saves more).
+// cooling is the lower (paper: up to -57 %, TempLDB saves more).
 TEST(SimModels, Seed004RoomSetPointSweep) {
   auto pair = [](const char* sp, const char* tol) {
     return with_baseline(scenario("seed004-room.toml", {std::string("room.setpoint_c=") + sp,
@@ -124,7 +125,7 @@ TEST(SimModels, Seed004RoomSetPointSweep) {
   EXPECT_LT(c_lb[2], 0.6);
 }
 
-// seed-003 CSP: with a drifting optimum a splitter that never restarts
+// Cabrera et al.'s CSP: with a drifting optimum a splitter that never restarts
 // keeps its first split and loses even to the even split; with restarts it
 // follows within 2 % of the time-proportional split that re-measures every
 // iteration.

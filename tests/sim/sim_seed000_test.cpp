@@ -1,8 +1,8 @@
-// Shape checks of the seed-000 section 9.3 rows that sim_shape_test does not
-// cover (T2, T4, T7, T8, T10, T12, T13, T14): signs of dtime / dP / dE
-// against policy none or the LB alone, call counts and migrations. The bounds
-// are directional (the seed's absolute numbers need its testbed); each says
-// why it is what it is.
+// Shape checks of the EnergyLB rows of docs/simulator.md (Padoin's thesis,
+// Chapter 5) that sim_shape_test does not cover (T2, T4, T7, T8, T10, T12, T13,
+// T14): signs of dtime / dP / dE against policy none or the LB alone, call
+// counts and migrations. The bounds are directional (the thesis's absolute
+// numbers need its testbed); each says why it is what it is.
 #include <gtest/gtest.h>
 
 #include <algorithm>

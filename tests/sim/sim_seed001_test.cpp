@@ -1,7 +1,7 @@
-// seed-001 through joule-sim's lending engine (LeWI between the ranks of one
-// node): shape checks of the PILS and BT-MZ scenarios. The model is exact
-// (no noise), so the bounds come from the model's two losses: one borrow
-// latency per acquisition and the last task's tail.
+// The DLB thesis's LeWI through joule-sim's lending engine (LeWI between the
+// ranks of one node): shape checks of the PILS and BT-MZ scenarios. The model
+// is exact (no noise), so the bounds come from the model's two losses: one
+// borrow latency per acquisition and the last task's tail.
 #include <gtest/gtest.h>
 
 #include "sim_test_util.hpp"
@@ -88,8 +88,8 @@ TEST(SimSeed001, BalancedGainsNothing) {
   }
 }
 
-// PILS 25/75 on 2 CPUs: the ideal gain is (max - avg) / max = 1/3 (seed-001
-// testable claim 4: 75 -> 50 units). The model's loss per step is at most
+// PILS 25/75 on 2 CPUs: the ideal gain is (max - avg) / max = 1/3 (the DLB
+// thesis, §6.2: 75 -> 50 units). The model's loss per step is at most
 // one task (the two CPUs end at most one task apart) plus one borrow
 // latency, against a 0.3 s step: (1 ms + 20 us) / 0.3 s = 0.34 %.
 TEST(SimSeed001, Pils25to75GainIsTheIdeal) {
@@ -113,7 +113,7 @@ TEST(SimSeed001, LendingOffMatchesTheStepEngine) {
   EXPECT_NEAR(lending_engine.energy_j, step_engine.energy_j, 1e-6);
 }
 
-// BT-MZ class A blocked over 4 ranks is the seed's 9-16-28-47 split (ours
+// BT-MZ class A blocked over 4 ranks is the thesis's 9-16-28-47 split (ours
 // 10-17-28-45): efficiency about 50 % without lending; lending brings it
 // near 1. Policy auto (idle workers lend at once) is never slower than mpi
 // (lend only in the barrier), on class B's 8 ranks x 2 CPUs too.

@@ -1,7 +1,7 @@
-// seed-003 through joule-sim (workload.kind = split): the live Splitter
-// against the even and the time-proportional splits on two devices of
-// unequal performance per watt. Exact model, so the bounds are tight where
-// the optimum is known in closed form and directional otherwise.
+// Cabrera et al.'s splitter through joule-sim (workload.kind = split): the live
+// Splitter against the even and the time-proportional splits on two devices of
+// unequal performance per watt. Exact model, so the bounds are tight where the
+// optimum is known in closed form and directional otherwise.
 #include <gtest/gtest.h>
 
 #include "sim_test_util.hpp"

@@ -1,8 +1,8 @@
-// seed-004 ("Cool") through joule-sim: templb holds the chips at T_max with
-// per-chip DVFS and recovers time by frequency-aware refine; against the
+// Sarood & Kale's "Cool" LB through joule-sim: templb holds the chips at T_max
+// with per-chip DVFS and recovers time by frequency-aware refine; against the
 // full-frequency run (policy none) and DVFS without rebalancing (tolerance 1:
-// no core ever carries twice its share). Directional checks (the seed's
-// values are figure-only, section B.10).
+// no core ever carries twice its share). Directional checks (the paper's values
+// are figure-only).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,10 +16,10 @@ Scenario cool(const std::string& tolerance) {
   return scenario("seed004-templb.toml", {"policy.tolerance=" + tolerance});
 }
 
-// C4-1: once T_max is reached, the hottest chip stays within 1 C of it for
-// the second half of the run (the seed: the average within 1 C; the band
-// t_band_c is 1 K, one P-state moves a chip by ~1.5 K at most here, and the
-// hot spot pinned at fmin settles at 43.4 C: bound -1.5 .. +1 K).
+// §5: once T_max is reached, the hottest chip stays within 1 C of it for the
+// second half of the run (the paper: the average within 1 C; the band
+// t_band_c is 1 K, one P-state moves a chip by ~1.5 K at most here, and the hot
+// spot pinned at fmin settles at 43.4 C: bound -1.5 .. +1 K).
 TEST(SimSeed004, TemplbHoldsTmax) {
   const auto r = run_scenario(cool("0.03"), true);
   const auto half = r.steps.begin() + std::ptrdiff_t(r.steps.size() / 2);
@@ -29,10 +29,10 @@ TEST(SimSeed004, TemplbHoldsTmax) {
   }
 }
 
-// C4-4, C4-10: templb's time penalty is in the seed's 2-20 % and below
-// DVFS alone's; machine energy near 1 for templb, above 1 for DVFS alone
-// (waiting cores burn 40 % idle power behind the slow chips). c_norm (Eq. 5
-// with T_hot - T_ac proportional to machine power) equals e_norm here.
+// §5, §7.1: templb's time penalty is in the paper's 2-20 % and below DVFS
+// alone's; machine energy near 1 for templb, above 1 for DVFS alone (waiting
+// cores burn 40 % idle power behind the slow chips). c_norm (Eq. 5 with T_hot -
+// T_ac proportional to machine power) equals e_norm here.
 TEST(SimSeed004, TemplbCutsThePenaltyOfDvfsAlone) {
   const auto lb = with_baseline(cool("0.03"));
   const auto naive = with_baseline(cool("1"));
@@ -46,8 +46,8 @@ TEST(SimSeed004, TemplbCutsThePenaltyOfDvfsAlone) {
   EXPECT_LT(lb.denergy(), naive.denergy());
 }
 
-// C4-7: tolerance 0.01-0.05 perform alike (t_norm within 1 %), a zero
-// tolerance migrates most, a large one (0.2) leaves imbalance (slower).
+// §3.2: tolerance 0.01-0.05 perform alike (t_norm within 1 %), a zero tolerance
+// migrates most, a large one (0.2) leaves imbalance (slower).
 TEST(SimSeed004, ToleranceSweepIsFlat) {
   std::vector<RunResult> r;
   for (const char* t : {"0", "0.01", "0.03", "0.05", "0.2"}) r.push_back(run_scenario(cool(t)));

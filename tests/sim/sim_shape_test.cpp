@@ -1,7 +1,7 @@
-// Shape checks of the shipped seed-000 scenarios (section 9.4's protocol):
+// Shape checks of the shipped EnergyLB scenarios (docs/simulator.md):
 // signs of dtime / dP / dE against policy none, who ends at fmax, call counts
 // of the threshold sweep, migration reduction against GreedyLB, and
-// determinism. Absolute joules are not the seed's (no testbed); the bounds
+// determinism. Absolute joules are not the thesis's (no testbed); the bounds
 // below say why they are what they are.
 #include <gtest/gtest.h>
 
@@ -25,7 +25,7 @@ int at_fmax(const RunResult& r) {
 }
 
 // T1: FG alone on static lb_test. ceil never slows the critical path, so the
-// time cost is DVFS latency plus decision time (seed: +0.2 %; bound 1 %).
+// time cost is DVFS latency plus decision time (thesis: +0.2 %; bound 1 %).
 // Frequencies are set once: every change happens at the first call, so the
 // changes equal the PEs that end below fmax.
 TEST(SimShape, T1StaticFgAloneSetsFrequenciesOnce) {
@@ -38,7 +38,7 @@ TEST(SimShape, T1StaticFgAloneSetsFrequenciesOnce) {
   EXPECT_EQ(p.run.dvfs_changes, 8 - at_fmax(p.run));
 }
 
-// T3: 24 PEs; one PE at fmax, most (seed: 17) at <= 1.3 GHz.
+// T3: 24 PEs; one PE at fmax, most (thesis: 17) at <= 1.3 GHz.
 TEST(SimShape, T3OnlyTheTopPeAtFmax) {
   const auto p = with_baseline(scenario("t3-lbtest-24pe.toml"));
   EXPECT_EQ(at_fmax(p.run), 1);
@@ -48,8 +48,8 @@ TEST(SimShape, T3OnlyTheTopPeAtFmax) {
   EXPECT_LT(std::abs(p.dtime()), 1.0);
 }
 
-// T5: 15.5x, more than DVFS can absorb: savings are large (seed -25.2 %;
-// the section 9.2 model's bound is -43.8 %), time unchanged.
+// T5: 15.5x, more than DVFS can absorb: savings are large (thesis -25.2 %;
+// the linear power model's bound is -43.8 %), time unchanged.
 TEST(SimShape, T5StrongImbalanceSavesMost) {
   const auto p = with_baseline(scenario("t5-comprehensive.toml"));
   EXPECT_LT(p.denergy(), -20.0);
@@ -57,8 +57,9 @@ TEST(SimShape, T5StrongImbalanceSavesMost) {
   EXPECT_LT(std::abs(p.dtime()), 1.0);
 }
 
-// T6: nearly balanced: little to save (seed -2.1 %), frequencies stay high
-// (seed average 2.248 GHz, lowest 2.1), overhead from 325 ms calls (seed 1.73 %).
+// T6: nearly balanced: little to save (thesis -2.1 %), frequencies stay
+// high (thesis average 2.248 GHz, lowest 2.1), overhead from 325 ms calls
+// (thesis 1.73 %).
 TEST(SimShape, T6BalancedSavesLittle) {
   const auto p = with_baseline(scenario("t6-stencil.toml"));
   EXPECT_LT(p.denergy(), 0.0);
@@ -88,8 +89,8 @@ TEST(SimShape, T9ThresholdSweepCallCounts) {
   }
 }
 
-// Section 9.4: EnergyLB in front of GreedyLB cuts migrations by >= 70 %
-// against GreedyLB at every call (seed: 2,659 -> 192 on lb_test).
+// EnergyLB in front of GreedyLB cuts migrations by >= 70 % against
+// GreedyLB at every call (thesis: 2,659 -> 192 on lb_test).
 TEST(SimShape, EnergyLbCutsGreedyMigrations) {
   const auto greedy =
       run_scenario(scenario("t3-lbtest-24pe.toml", {"policy.lb=greedy", "policy.threshold=0.5"}));
@@ -99,8 +100,8 @@ TEST(SimShape, EnergyLbCutsGreedyMigrations) {
   EXPECT_LE(fg.migrations, 0.3 * greedy.migrations);
 }
 
-// T11: CG alone, 24 chips x 8: power and energy down a lot (seed -27.4 % /
-// -27 %); time up a little (seed +0.7 %; ours more, as the imbalance rises
+// T11: CG alone, 24 chips x 8: power and energy down a lot (thesis -27.4 % /
+// -27 %); time up a little (thesis +0.7 %; ours more, as the imbalance rises
 // between calls: bound 5 %).
 TEST(SimShape, T11CgAloneOnDynamicImbalance) {
   const auto p = with_baseline(scenario("t11-cg-ondes3d.toml"));

@@ -1,5 +1,5 @@
 // The report's numbers against hand-computed ones: POP metrics from
-// synthetic per-thread statistics, the seed's worked examples, per-label
+// synthetic per-thread statistics, the DLB thesis's worked examples, per-label
 // tables, and the same metrics computed by joule-trace from a trace model.
 #include <gtest/gtest.h>
 

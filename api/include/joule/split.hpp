@@ -1,5 +1,5 @@
 // Splitting iterative work between the host's cores and the card with
-// seed-003's splitter (docs/offload.md, "Splitting work with the card").
+// Cabrera et al.'s splitter (docs/offload.md, "Splitting work with the card").
 // Every iteration cuts [0, n) into a host part [0, cut) and a card part
 // [cut, n); after it, the time each part took and each device's power decide
 // the next cut, for the objective JOULE_ENERGY_SPLIT_OBJECTIVE (energy, time

@@ -1,7 +1,7 @@
-// joule-advisor: fits seed-002's energy-time model to baseline runs and
+// joule-advisor: fits Ramapantulu's energy-time model to baseline runs and
 // recommends configurations (threads, placement, frequency, host or card);
 // `validate` checks its predictions on held-out measured runs; `count`
-// sizes mixed-node configuration spaces. See docs/offload.md.
+// sizes mixed-node configuration spaces. See docs/advisor.md.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>

@@ -1,5 +1,5 @@
 // joule-card: serves one emulated many-core card to host processes, one at
-// a time (docs/offload.md, "The joule-card daemon"). The card's settings
+// a time (docs/card.md, "The joule-card daemon"). The card's settings
 // come from the JOULE_CARD_* environment keys, then from the options (which
 // win); both go through the card's key table, so a bad value is the same
 // error as in the runtime. SIGTERM or SIGINT stops it and removes its

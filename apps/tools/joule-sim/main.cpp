@@ -75,7 +75,7 @@ int cmd_compare(const Args& a) {
   return 0;
 }
 
-// seed-003: the even split, the time-proportional one and the splitter
+// Cabrera et al.: the even split, the time-proportional one and the splitter
 // under both objectives, with ratios to the even split.
 int cmd_split(const Args& a) {
   std::vector<RunResult> runs;

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Writes baseline.csv: synthetic baseline runs for joule-advisor's worked
-example (docs/offload.md), until the emulated card records real ones.
+example (docs/advisor.md), until the emulated card records real ones.
 
 Times and energies follow joule-advisor's model (model.hpp) with the
 parameters below, times a deterministic +-3% noise; per-core thread counts
 come from the same compact / scatter rules as runtime/offload/placement.
-The plan is seed-002's: compact on one core (1..4 threads), scatter with one
-thread per core (1..60 cores), a few mixed points; the host at 4 frequencies.
+The plan is Ramapantulu's (thesis §5.2): compact on one core (1..4
+threads), scatter with one thread per core (1..60 cores), a few mixed
+points; the host at 4 frequencies.
 """
 import math
 import random

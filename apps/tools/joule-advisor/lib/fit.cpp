@@ -162,7 +162,7 @@ double mean_time_error(const DeviceModel& m, const std::vector<Sample>& ss) {
 }
 
 // Fits each contention form allowed and keeps the one with the lower mean
-// time error on the runs (overlap, the seed's, on a tie): the runs decide
+// time error on the runs (overlap, the thesis's, on a tie): the runs decide
 // whether a core's threads hide each other's stalls. Only runs with a
 // shared core while other cores are busy can tell the forms apart (the
 // others fit either equally, through u → 1); without one, overlap is kept.

@@ -1,11 +1,11 @@
-// Fitting seed-002's model (model.hpp) to one device's baseline runs. Time:
+// Fitting Ramapantulu's model (model.hpp) to one device's baseline runs. Time:
 // W, a, m, u (and s when balanced and scatter runs share a core count) by
 // least squares on log time, Nelder-Mead from a few starts; W comes straight
 // from the counters (cycles × (1 − mem_stall_frac)) when the runs have
-// them, as the seed derives work cycles. Power: P = E/T is linear in
+// them, as the thesis derives work cycles. Power: P = E/T is linear in
 // (1, c·φ, t·φ) for a fixed γ, φ = (f/f_ref)^γ, so γ is scanned and the
 // rest solved in closed form. δ (the memory stalls' frequency exponent) is
-// fitted only from runs at more than one frequency, else 1 (the seed's).
+// fitted only from runs at more than one frequency, else 1 (the thesis's).
 // The contention form (model.hpp) is fitted both ways and the one with the
 // lower mean time error on these runs kept, unless the caller forces one.
 #pragma once

@@ -1,23 +1,26 @@
-// seed-002's energy-time model for one device (the host or the card),
-// following reference/seed-002-energytime.md §2.4 and §6.4:
+// Ramapantulu's energy-time model for one device (the host or the card):
+// the thesis's many-core model (Chapter 5, Eqs. 5.1-5.12; docs/references.md)
+// with a parametric power model in place of a power meter:
 //
 //   T = (W/t) · [1 + max(a·(τ−1), m·(f/f_ref)^δ·(1 − s·κ)/(1 − u·c/C))] / f
 //   P = P_idle + (p_core·c + p_thread·t)·(f/f_ref)^γ,      E = P·T
 //
 // t threads, c active cores, τ threads on the busiest core (the critical
-// path, §2.9), f the frequency, C the device's cores, κ the share of thread
+// path, Eq. 5.1), f the frequency, C the device's cores, κ the share of thread
 // ids whose successor sits on the same core (compact, balanced) — the
-// locality term that alone tells balanced from scatter (§2.3).
+// locality term that alone tells balanced from scatter (balanced is Intel's
+// KMP_AFFINITY mode; the thesis has only compact and scatter).
 // W: work cycles (work + non-memory stalls, Eq. 5.4-5.5), split over t.
 // a·(τ−1): within-core contention, stall cycles per work cycle (Eq. 5.6).
 // m/(1 − u·c/C): cross-core contention, memory-controller queueing (Eq. 5.9,
-// β_c ∝ 1/(1−ρ_c), §6.2); it grows with f because memory stall *cycles*
-// grow linearly with f (§1.4, Fig. 3.4) — (f/f_ref)^δ with δ = 1 unless runs
-// at several frequencies let the fit see it (δ = 0: stalls stretch with the
-// clock like work, as on the emulated card, whose P-states slow everything).
+// with β_c ∝ 1/(1−ρ_c)); it grows with f because memory stall *cycles*
+// grow linearly with f (thesis §3.3.3, Fig. 3.4) — (f/f_ref)^δ with δ = 1
+// unless runs at several frequencies let the fit see it (δ = 0: stalls
+// stretch with the clock like work, as on the emulated card, whose P-states
+// slow everything).
 //
 // How the two contention terms combine (Contention):
-// - overlap: max, seed-002 Eq. 5.12 — a core's hardware threads hide each
+// - overlap: max, the thesis's Eq. 5.12 — a core's hardware threads hide each
 //   other's memory stalls (SMT). The default for real cards.
 // - serial: the core's threads run in turn (one time-sliced CPU per core,
 //   the emulated card), so nothing is hidden and stalls add up. A core with

@@ -1,5 +1,6 @@
-// The energy-time Pareto front (seed-002 §1.8) and the two queries on it:
-// least energy under a deadline, least time under an energy budget.
+// The energy-time Pareto front (Ramapantulu's thesis, Chapter 4) and the two
+// queries on it: least energy under a deadline, least time under an energy
+// budget.
 #pragma once
 
 #include <optional>

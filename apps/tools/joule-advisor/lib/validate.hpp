@@ -1,5 +1,5 @@
-// joule-advisor validate: held-out validation of seed-002's model. Fit on a
-// training subset of measured runs — by default the seed's measurement
+// joule-advisor validate: held-out validation of Ramapantulu's model. Fit on a
+// training subset of measured runs — by default the thesis's measurement
 // plan, the runs a user would record first — predict every other run of
 // that device, and print the per-run and mean errors. That is the test the
 // baseline error of `advise` is not: a model can fit its own runs and still
@@ -18,7 +18,7 @@ namespace joule::advisor {
 
 // Which runs train the model: the plan, or placement:threads lists.
 struct TrainSpec {
-  bool plan = true;  // seed-002 §2.4: compact on one core (1..PUs per core
+  bool plan = true;  // the thesis's §5.2: compact on one core (1..PUs per core
                      // threads), scatter with one thread per core, and the
                      // whole device (compact on every PU): the one mixed
                      // point, where the contention forms differ

@@ -2,9 +2,10 @@
 // make_energy_policy) on the modelled platform and workload. Bulk-synchronous
 // steps: a core's time is the sum of its objects' work * ((1-m) fmax/f + m),
 // the step lasts the slowest core plus comm_s, and every core draws busy
-// power while it computes and waiting power for the rest of the step (seed-000
-// section 9.4). Every policy.period steps the policy sees an Observation
-// built as the live controller builds it, and its Decision applies from the
+// power while it computes and waiting power for the rest of the step (the
+// emulation of Padoin's EnergyLB thesis in docs/simulator.md). Every
+// policy.period steps the policy sees an Observation built as the live
+// controller builds it, and its Decision applies from the
 // next step: new P-states (each core of a changed domain stalls
 // dvfs_latency_us), key moves (the program pauses for decision, balancing and
 // migration time, cores at idle power). With a network (network_model.hpp)

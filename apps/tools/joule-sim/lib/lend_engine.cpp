@@ -1,9 +1,9 @@
-// seed-001's LeWI between the MPI ranks of one node (docs/simulator.md,
-// "Lending"). The platform's cores are split evenly over the ranks; per step
-// each rank's work (static, pils or btmz, seconds at fmax) is cut into tasks
-// of workload.task_us, all ready at the step's start, and the step ends in a
-// barrier when the last rank's last task ends. An event loop takes the core
-// that frees first (ties: the lowest id):
+// The DLB thesis's LeWI (Garcia-Gasulla, §6.2) between the MPI ranks of one
+// node (docs/simulator.md, "Lending"). The platform's cores are split evenly
+// over the ranks; per step each rank's work (static, pils or btmz, seconds at
+// fmax) is cut into tasks of workload.task_us, all ready at the step's start,
+// and the step ends in a barrier when the last rank's last task ends. An event
+// loop takes the core that frees first (ties: the lowest id):
 //   - its owner has tasks left: the owner runs the next one (owners first);
 //   - lending off: the core waits for the barrier;
 //   - lending on, not yet lent: it is lent, at once (policy auto: an idle

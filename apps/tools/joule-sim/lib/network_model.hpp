@@ -1,11 +1,11 @@
-// The network between objects (seed-000 T7, kNeighbor; lb_test's random
-// graph): each object sends one message of msg_kb to each graph neighbour
-// per step. A message between two objects on one core is free (memory); one
-// that leaves its core costs its sender latency_us + bytes / bandwidth, the
-// bandwidth set by how far it goes (another core of the chip, another chip
-// of the node, another node). A core's communication time is frequency-
-// independent and adds to its compute time, so placing neighbours apart
-// lengthens the step. Migrations use the same links: object_mb over the
+// The network between objects (kNeighbor in Padoin's EnergyLB thesis, App. A.1;
+// lb_test's random graph): each object sends one message of msg_kb to each
+// graph neighbour per step. A message between two objects on one core is free
+// (memory); one that leaves its core costs its sender latency_us + bytes /
+// bandwidth, the bandwidth set by how far it goes (another core of the chip,
+// another chip of the node, another node). A core's communication time is
+// frequency-independent and adds to its compute time, so placing neighbours
+// apart lengthens the step. Migrations use the same links: object_mb over the
 // bandwidth between the old and the new core.
 #pragma once
 

@@ -1,6 +1,6 @@
 // The modelled machine: cores in chips, DVFS domains (a core or a chip), a
 // P-state per domain, power per core state, uncore per chip, and an RC
-// thermal model per chip (seed-003-004):
+// thermal model per chip (Sarood & Kale's Eq. 3, "Cool" LB, SC'11):
 //   steady state  T_ss = alpha * (T_air + hotspot_chip) + beta * P_chip + gamma
 //   dynamics      T(t + dt) = T_ss + (T(t) - T_ss) * exp(-dt / tau)
 // stepped exactly over each interval with the interval's average chip power.

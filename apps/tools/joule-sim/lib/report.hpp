@@ -15,9 +15,9 @@ namespace joule::sim {
 std::string result_line(const RunResult& r);
 // vs none: dtime=+0.00% denergy=-14.78% dpower=... (signed percentages)
 std::string delta_line(const RunResult& r, const RunResult& base);
-// seed-004's normalised metrics against the no-DVFS run: t_norm (Eq. 2),
-// e_norm (Eq. 4), c_norm (Eq. 5: with a room model the ratio of the
-// integrals of T_hot - T_ac; without, T_hot - T_ac proportional to the
+// Sarood & Kale's ("Cool" LB) normalised metrics against the no-DVFS run:
+// t_norm (Eq. 2), e_norm (Eq. 4), c_norm (Eq. 5: with a room model the ratio of
+// the integrals of T_hot - T_ac; without, T_hot - T_ac proportional to the
 // machine's average power: constant air flow removes the machine's heat) and
 // the total with cooling 40 % of it at the base (0.6 e_norm + 0.4 c_norm).
 std::string thermal_line(const RunResult& r, const RunResult& base);

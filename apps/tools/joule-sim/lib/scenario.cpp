@@ -157,7 +157,7 @@ const std::vector<Key>& keys() {
        [](Scenario& s, const std::string& v) { s.workload.task_s = parse_number(v, 1e-9, kBig); }},
       {"workload.task_us", "microseconds > 0 (lending: task granularity)",
        [](Scenario& s, const std::string& v) { s.workload.task_us = parse_number(v, 1e-3, kBig); }},
-      // lending (seed-001 LeWI; lend_engine.cpp)
+      // lending (the DLB thesis's LeWI; lend_engine.cpp)
       {"lending.mode", "off | lewi",
        [](Scenario& s, const std::string& v) {
          s.lending.lewi = parse_choice(v, {"off", "lewi"}) == "lewi";

@@ -23,7 +23,7 @@ struct ConfigError : std::runtime_error {
 struct PowerModel {
   enum class Kind { linear, cubic, table };
   Kind kind = Kind::linear;
-  double a = 4.5, b = 13.25;  // seed-000 section 9.2's linear fit
+  double a = 4.5, b = 13.25;  // linear fit through Padoin's §5.1.1 powers
   std::vector<double> table;  // watts, one per P-state, ascending
   double watts(double ghz, std::size_t level) const;
 };
@@ -72,7 +72,7 @@ struct WorkloadSpec {
   double task_us = 1000;               // lending engine: task granularity at fmax
 };
 
-// seed-001's LeWI between the MPI ranks of one node (lend_engine.cpp): the
+// The DLB thesis's LeWI between the MPI ranks of one node (lend_engine.cpp): the
 // platform's cores are split evenly over `ranks`; a rank out of work lends
 // cores, ranks with ready tasks borrow them after `borrow_latency_us`.
 struct LendingSpec {
@@ -97,7 +97,7 @@ struct NetworkSpec {
   int chips_per_node = 1;
 };
 
-// seed-004's machine room (room_model.hpp): a CRAC drives the exhaust air
+// The "Cool" LB's machine room (room_model.hpp): a CRAC drives the exhaust air
 // T_hot to `setpoint_c` and supplies T_ac = T_hot - Q / airflow, where Q is
 // the machine's power plus the heat leaking in from the building; T_ac is
 // the chips' inlet air. Off while setpoint_c = 0 (inlet = platform.air_c).
@@ -122,7 +122,7 @@ struct PolicySpec {
   energy::Options opt;               // period, threshold, quantise, load_norm, balancer, ...
 };
 
-// seed-003's work splitter on heterogeneous devices (workload.kind = split):
+// Cabrera et al.'s work splitter on heterogeneous devices (workload.kind = split):
 // each iteration splits `work` units over the devices; a device computes at
 // `rates` units/s drawing busy_w, then waits for the slowest at idle_w.
 struct SplitSpec {

@@ -16,7 +16,7 @@ void set_objective(Scenario& s, const std::string& v) {
                                    : energy::Objective::energy;
 }
 
-// seed-003's splitter (workload.kind = split) and the cost of balancing.
+// Cabrera et al.'s splitter (workload.kind = split) and the cost of balancing.
 std::vector<Key> split_lb_keys() {
   return {
       {"split.rates", "work units per second > 0, one per device",

@@ -1,7 +1,7 @@
 // Scenario settings from TOML (toml++) and from `--set key=value`. A TOML
 // file is flattened to "section.key" = text with its file:line, so a file
 // and the command line go through the same key table. The [meta] section
-// (description, the seed's claim) is for people and is not a setting.
+// (description, the paper's claim) is for people and is not a setting.
 #include <algorithm>
 #include <charconv>
 #include <string>

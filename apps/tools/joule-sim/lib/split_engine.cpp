@@ -1,4 +1,4 @@
-// workload.kind = split: seed-003's setting. Every iteration splits the work
+// workload.kind = split: Cabrera et al.'s setting. Every iteration splits the work
 // over heterogeneous devices (bulk-synchronous: the iteration lasts the
 // slowest device; the others wait at idle power), with one of three methods:
 //   even          1/p each (the paper's Ref)

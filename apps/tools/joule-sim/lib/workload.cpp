@@ -8,7 +8,8 @@
 namespace joule::sim {
 namespace {
 
-// Piecewise-linear max/min ratio over the run's fraction (seed-000 section 5.3).
+// Piecewise-linear max/min ratio over the run's fraction (Padoin's EnergyLB
+// thesis, §5.2-5.3).
 // ondes3d: FG, 24 calls: 1.5x, 1.7x at call 2, 2.1x at call 8, falling from
 // call 10, stable by call 14 (the stable level is not given: 1.6x, ours).
 // ondes3d-cg: CG, 24 calls: 1.16x, above 4x at calls 4, 5 and 8, below otherwise.

@@ -5,10 +5,10 @@
 //            PE scales spread geometrically to `imbalance`, optional drift
 //   stencil  equal objects +- noise, plus frequency-independent comm_s
 //   dynamic  a max/min ratio that follows a profile over the run (Ondes3D-,
-//            Lulesh-like shapes of seed-000 section 5.3), per PE or per chip
+//            Lulesh-like shapes of Padoin's thesis, §5.2-5.3), per PE or per chip
 //   btmz     NPB BT-MZ zones (geometric sizes, zone_ratio) blocked or
 //            bin-packed over ranks
-//   pils     a load split over ranks (seed-001 PILS), 1/grain objects each
+//   pils     a load split over ranks (the DLB thesis's PILS), 1/grain objects each
 // The dag kind has its own engine (dag_engine.hpp).
 #pragma once
 
