@@ -36,8 +36,8 @@ int joule_omp_get_settings(joule_omp_settings_t* s) {
     s->max_active_levels = o.max_active_levels;
     s->proc_bind = to_bind(o.proc_bind);
     s->stacksize = o.stacksize;
-    s->workers = c.workers.count;
-    s->cpus = int(c.workers.cpus.size());
+    s->workers = c.get<joule::engine::EngineSettings>().workers;
+    s->cpus = int(c.cpus.size());
     return JOULE_OK;
   } catch (const joule::error& e) {
     return e.code();

@@ -1,7 +1,10 @@
 #include "config.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -95,6 +98,28 @@ std::int64_t parse_int(std::string_view v, std::int64_t lo, std::int64_t hi) {
     throw std::invalid_argument("not an integer");
   if (x < lo || x > hi) throw std::invalid_argument("out of range");
   return x;
+}
+
+double parse_double(std::string_view v, double lo, double hi) {
+  v = trim(v);
+  if (!v.empty() && v.front() == '+') v.remove_prefix(1);
+  double x = 0;
+  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (v.empty() || ec != std::errc() || p != v.data() + v.size() || !std::isfinite(x))
+    throw std::invalid_argument("not a number: '" + std::string(v) + "'");
+  if (x < lo || x > hi) throw std::invalid_argument("out of range: " + std::string(v));
+  return x;
+}
+
+std::string format_double(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
+}
+
+std::size_t next_section_index() noexcept {
+  static std::atomic<std::size_t> next{0};
+  return next.fetch_add(1, std::memory_order_relaxed);
 }
 
 void Config::set(std::string_view key, std::string_view value, const std::string& where) {

@@ -4,11 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "section_store.hpp"
 #include "text.hpp"
 
 namespace joule::core {
@@ -16,24 +18,6 @@ namespace joule::core {
 using Settings = std::vector<std::pair<std::string, std::string>>;
 
 struct Config {
-  struct Workers {
-    std::vector<int> cpus;  // empty: the process affinity mask
-    int count = 0;          // 0: one per CPU
-    bool bind = true;
-    int spin_us = 100;
-    int spin_max_us = 0;  // adaptive spin's cap (adaptive_spin.hpp); 0: fixed spin_us
-  } workers;
-
-  struct Scheduler {
-    std::string policy = "work-stealing";
-    bool immediate_successor = true;
-    // One worker and no lending: run every task inline at submit, in
-    // creation order (a valid order for any dependencies), skipping
-    // dependency tracking and queues altogether.
-    bool serial_inline = true;
-    std::int64_t throttle_tasks = 100000;  // 0: no throttle
-  } scheduler;
-
   // The platform layer: DVFS, energy meters, thermal sensors, counters
   // (keys in config_keys_platform.cpp).
   struct Platform {
@@ -143,9 +127,22 @@ struct Config {
     double freq = 0;                      // JOULE_CARD_FREQ: the one it starts at; 0: highest
     bool freq_auto = false;               // JOULE_CARD_FREQ=auto: work splitters choose it
   } card;
-  bool report = false;  // JOULE_REPORT: print the end-of-run report
-  bool dump = false;
-  std::string file;
+  // The core's own keys (config_keys.cpp). The process's CPUs are here
+  // because the engine and the lending layer both need them.
+  std::vector<int> cpus;  // JOULE_CPUS; empty: the process affinity mask
+  bool report = false;    // JOULE_REPORT: print the end-of-run report
+  bool dump = false;      // JOULE_CONFIG_DUMP
+  std::string file;       // JOULE_CONFIG_FILE
+
+  // A layer's settings struct (its defaults until a key sets it).
+  template <class S>
+  S& get() {
+    return sections_.get<S>();
+  }
+  template <class S>
+  const S& get() const {
+    return sections_.get<S>();
+  }
 
   // Environment, then the file named by JOULE_CONFIG_FILE, then overrides
   // (later wins). Throws joule::error(JOULE_ERR_CONFIG) on any bad key/value.
@@ -153,15 +150,21 @@ struct Config {
   // Applies one KEY=VALUE; `where` prefixes the error (e.g. "file:3: ").
   void set(std::string_view key, std::string_view value, const std::string& where = "");
   std::string dump_text() const;
+
+ private:
+  SectionStore sections_;
 };
 
-// One row per key: the single table that parsing, validation and the dump share.
+// One row per key: the single table that parsing, validation, the dump,
+// joule-config and docs/configuration.md share. Layers build their rows with
+// KeyTable (key_table.hpp).
 struct ConfigKey {
-  const char* name;
-  std::string (*allowed)();  // human description of the allowed values
-  const char* help;
-  void (*set)(Config&, std::string_view value);  // throws std::invalid_argument
-  std::string (*get)(const Config&);
+  std::string name;
+  std::function<std::string()> allowed;  // human description of the allowed values
+  std::string help;
+  std::function<void(Config&, std::string_view)> set;  // throws std::invalid_argument
+  std::function<std::string(const Config&)> get;
+  std::string type;  // boolean, integer, number, choice, list, text, path
 };
 
 // The whole table: the core keys, then every section added so far. Each
@@ -187,5 +190,7 @@ bool parse_bool(std::string_view v);
 std::string format_bool(bool b);
 std::string bool_values();  // the allowed spellings, for ConfigKey::allowed
 std::int64_t parse_int(std::string_view v, std::int64_t lo, std::int64_t hi);
+double parse_double(std::string_view v, double lo, double hi);  // finite, a leading + allowed
+std::string format_double(double x);                            // %g
 
 }  // namespace joule::core

@@ -1,6 +1,6 @@
-// The key table: the core keys (report, dump, file) and the sections the
-// layers add. Adding a setting = one member in Config + one row in the
-// section of the layer that uses it.
+// The key table: the core's keys (CPUs, report, dump, file) and the
+// sections the layers add. A layer's setting is one member of its settings
+// struct and one KeyTable row in its config_keys_*.cpp (key_table.hpp).
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -8,22 +8,35 @@
 #include "config.hpp"
 
 namespace joule::core {
-namespace {}  // namespace
 
 // Built at each call, not at static initialisation: api/ adds the sections
 // from a static initialiser of its own.
 std::vector<ConfigKey> core_config_keys() {
+  auto row = [](const char* name, const char* type, std::string allowed, const char* help, auto set,
+                auto get) {
+    return ConfigKey{name, [allowed] { return allowed; }, help, set, get, type};
+  };
   return {
-      {"JOULE_REPORT", bool_values, "print the end-of-run report (time, tasks, energy, ...)",
-       [](Config& c, std::string_view v) { c.report = parse_bool(v); },
-       [](const Config& c) { return format_bool(c.report); }},
-      {"JOULE_CONFIG_DUMP", bool_values, "print the effective configuration at start",
-       [](Config& c, std::string_view v) { c.dump = parse_bool(v); },
-       [](const Config& c) { return format_bool(c.dump); }},
-      {"JOULE_CONFIG_FILE", [] { return std::string("a path to a file of KEY=VALUE lines"); },
-       "configuration file read before the environment overrides",
-       [](Config& c, std::string_view v) { c.file = std::string(v); },
-       [](const Config& c) { return c.file; }},
+      row(
+          "JOULE_CPUS", "list", "a CPU list such as 0-3,6 (empty: the affinity mask)",
+          "CPUs to run workers on; must be inside the process affinity mask",
+          [](Config& c, std::string_view v) { c.cpus = parse_cpu_list(v); },
+          [](const Config& c) { return format_cpu_list(c.cpus); }),
+      row(
+          "JOULE_REPORT", "boolean", bool_values(),
+          "print the end-of-run report (time, tasks, energy, ...)",
+          [](Config& c, std::string_view v) { c.report = parse_bool(v); },
+          [](const Config& c) { return format_bool(c.report); }),
+      row(
+          "JOULE_CONFIG_DUMP", "boolean", bool_values(),
+          "print the effective configuration at start",
+          [](Config& c, std::string_view v) { c.dump = parse_bool(v); },
+          [](const Config& c) { return format_bool(c.dump); }),
+      row(
+          "JOULE_CONFIG_FILE", "path", "a path to a file of KEY=VALUE lines",
+          "configuration file read before the environment overrides",
+          [](Config& c, std::string_view v) { c.file = std::string(v); },
+          [](const Config& c) { return c.file; }),
   };
 }
 

@@ -48,7 +48,7 @@ void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watc
   std::vector<Task*> deferred;
   if (restricted) flush_private(ctx);
   // Threads that are not workers spin the fixed JOULE_SPIN_US.
-  AdaptiveSpin fixed(config_.workers.spin_us, 0);
+  AdaptiveSpin fixed(settings_.spin_us, 0);
   AdaptiveSpin& spin = ctx.worker ? ctx.worker->spin() : fixed;
   const int me = ctx.worker ? ctx.worker->index() : -1;
   while (!done()) {

@@ -34,7 +34,7 @@ void register_stop_at_exit() {
   }
 }
 
-// serial: the runtime runs tasks inline (Config::Scheduler::serial_inline);
+// serial: the runtime runs tasks inline (EngineSettings::serial_inline);
 // the flag passes to every task below the root.
 Task* make_root(bool serial) {
   Task* root = TaskPool::make_task(nullptr, 0, 16);
@@ -91,20 +91,23 @@ void Runtime::stop() {
   delete rt;
 }
 
-Runtime::Runtime(Config cfg) : config_(std::move(cfg)) {
+Runtime::Runtime(Config cfg)
+    : config_(std::move(cfg)),
+      settings_(config_.get<EngineSettings>()),
+      queue_settings_(config_.get<queues::QueueSettings>()) {
   topology_ = std::make_unique<Topology>();
   std::vector<int> cpus = topology_->allowed_cpus();
-  if (!config_.workers.cpus.empty()) {
-    for (int c : config_.workers.cpus)
+  if (!config_.cpus.empty()) {
+    for (int c : config_.cpus)
       if (std::find(cpus.begin(), cpus.end(), c) == cpus.end())
         throw joule::error(
             JOULE_ERR_CONFIG,
-            "joule: configuration error: JOULE_CPUS=" + format_cpu_list(config_.workers.cpus) +
-                ": CPU " + std::to_string(c) + " is not in the process affinity mask (" +
+            "joule: configuration error: JOULE_CPUS=" + format_cpu_list(config_.cpus) + ": CPU " +
+                std::to_string(c) + " is not in the process affinity mask (" +
                 format_cpu_list(cpus) + ")");
-    cpus = config_.workers.cpus;
+    cpus = config_.cpus;
   }
-  const int n = config_.workers.count > 0 ? config_.workers.count : int(cpus.size());
+  const int n = settings_.workers > 0 ? settings_.workers : int(cpus.size());
   cpu_manager_ = make_cpu_manager(config_);
   lending_ = config_.lewi.mode != "off";
   owned_workers_ = n;
@@ -113,14 +116,14 @@ Runtime::Runtime(Config cfg) : config_(std::move(cfg)) {
   slots_ = std::make_unique<std::atomic<Worker*>[]>(std::size_t(max_workers_));
   worker_of_cpu_.assign(std::size_t(std::max(topology_->machine_cpus(), 1) + 1), -1);
   for (int i = 0; i < n; ++i) add_worker(cpus[std::size_t(i) % cpus.size()]);
-  const std::string policy = config_.scheduler.policy;
+  const std::string policy = queue_settings_.policy;
   const int max_workers = max_workers_;
   scheduler_ = std::make_unique<queues::SyncScheduler>(
       [&] { return queues::make_policy(policy, max_workers); }, max_workers_, n);
   scheduler_->set_affinity_map(&affinity_);
   // Inline execution runs tasks in creation order: not for a policy whose
   // order is the point (priority), nor when lending may add workers.
-  serial_ = config_.scheduler.serial_inline && n == 1 && !lending_ && !scheduler_->order_matters();
+  serial_ = settings_.serial_inline && n == 1 && !lending_ && !scheduler_->order_matters();
   follows_data_ = scheduler_->follows_data();
   observers_ = make_observers(config_);
   observed_ = !observers_.empty();
@@ -128,7 +131,7 @@ Runtime::Runtime(Config cfg) : config_(std::move(cfg)) {
   // better use: lent to another process, or asleep for a DVFS subsystem.
   bool asleep = lending_;
   for (const auto& o : observers_) asleep = asleep || o->wants_idle_cores_asleep();
-  spin_cap_us_ = asleep ? 0 : config_.workers.spin_max_us;
+  spin_cap_us_ = asleep ? 0 : settings_.spin_max_us;
 }
 
 Runtime::~Runtime() = default;

@@ -12,9 +12,11 @@
 #include "affinity_map.hpp"
 #include "config.hpp"
 #include "cpu_manager.hpp"
+#include "engine_settings.hpp"
 #include "idle.hpp"
 #include "joule/types.hpp"
 #include "observer.hpp"
+#include "queue_settings.hpp"
 #include "sync_scheduler.hpp"
 #include "task.hpp"
 #include "thread_context.hpp"
@@ -24,10 +26,6 @@
 namespace joule::engine {
 
 using namespace joule::core;
-
-// The engine's keys: JOULE_CPUS, JOULE_WORKERS, JOULE_BIND, JOULE_SPIN_US,
-// JOULE_SPIN_MAX_US, JOULE_SERIAL_INLINE, JOULE_THROTTLE_TASKS (config_keys_engine.cpp).
-std::vector<ConfigKey> engine_config_keys();
 
 class Runtime {
  public:
@@ -41,6 +39,9 @@ class Runtime {
   static std::uint64_t generation() noexcept;
 
   const Config& config() const noexcept { return config_; }
+  // The engine's and the queues' settings, copied out of the configuration
+  // at start so that the hot paths read plain members.
+  const EngineSettings& settings() const noexcept { return settings_; }
   // Workers on the process's own CPUs (guests on borrowed CPUs come after).
   int num_workers() const noexcept { return owned_workers_; }
   // All workers so far, guests included; worker(i) for i < worker_count().
@@ -161,6 +162,8 @@ class Runtime {
   void park_worker(int index, bool park);  // energy masks: retire / bring back a worker
 
   Config config_;
+  EngineSettings settings_;
+  queues::QueueSettings queue_settings_;
   std::unique_ptr<Topology> topology_;
   std::unique_ptr<queues::SyncScheduler> scheduler_;
   std::unique_ptr<CpuManager> cpu_manager_;

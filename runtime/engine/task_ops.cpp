@@ -100,7 +100,7 @@ void Runtime::submit(Task* t) {
     return;
   }
   if (drop_guard(t)) make_ready(&t, 1, ctx);
-  if (config_.scheduler.throttle_tasks > 0 && ++ctx.creations >= 64) throttle(ctx);
+  if (settings_.throttle_tasks > 0 && ++ctx.creations >= 64) throttle(ctx);
 }
 
 // For language layers (team members of libjoule-omp): tasks without
@@ -347,7 +347,7 @@ void Runtime::make_ready(Task** tasks, int n, ThreadContext& ctx) {
       idle_.wake_all();
       continue;
     }
-    if (ctx.in_loop && !ctx.next && config_.scheduler.immediate_successor &&
+    if (ctx.in_loop && !ctx.next && queue_settings_.immediate_successor &&
         !elsewhere(tasks[i], ctx)) {
       ctx.next = tasks[i];
       continue;
@@ -402,7 +402,7 @@ std::int64_t Runtime::in_flight() const noexcept {
 // more, until half the budget is free or nothing is ready (never blocks).
 void Runtime::throttle(ThreadContext& ctx) {
   ctx.creations = 0;
-  const std::int64_t limit = config_.scheduler.throttle_tasks;
+  const std::int64_t limit = settings_.throttle_tasks;
   if (in_flight() <= limit) return;
   const bool was_in_loop = ctx.in_loop;
   ctx.in_loop = true;

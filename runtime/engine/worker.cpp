@@ -12,7 +12,7 @@ namespace joule::engine {
 using namespace joule::core;
 
 Worker::Worker(Runtime& rt, int index, int cpu)
-    : rt_(rt), index_(index), cpu_(cpu), spin_(rt.config().workers.spin_us, 0) {}
+    : rt_(rt), index_(index), cpu_(cpu), spin_(rt.settings().spin_us, 0) {}
 
 void Worker::start() {
   thread_ = std::thread([this] { run(); });
@@ -26,8 +26,8 @@ void Worker::adopt_current_thread(ThreadContext& ctx) {
   ctx.worker = this;
   ctx.pool = &pool_;
   ctx.next_id = std::uint64_t(index_ + 1) << 40;
-  spin_ = AdaptiveSpin(rt_.config().workers.spin_us, rt_.spin_cap_us());
-  if (rt_.config().workers.bind && !rt_.topology().bind_current_thread(cpu_)) {
+  spin_ = AdaptiveSpin(rt_.settings().spin_us, rt_.spin_cap_us());
+  if (rt_.settings().bind && !rt_.topology().bind_current_thread(cpu_)) {
     static std::atomic<bool> warned{false};
     if (!warned.exchange(true))
       std::fprintf(stderr, "joule: warning: could not bind workers to CPUs; running unbound\n");

@@ -57,7 +57,7 @@ StartResult start_standalone(const std::string& mode, const std::vector<int>& ow
   LewiOptions o = options_from(cfg);
   if (!mode.empty()) o.mode = mode;
   std::vector<int> cpus = owned;
-  if (cpus.empty()) cpus = cfg.workers.cpus.empty() ? affinity_cpus() : cfg.workers.cpus;
+  if (cpus.empty()) cpus = cfg.cpus.empty() ? affinity_cpus() : cfg.cpus;
   try {
     auto s = Session::join(o, cpus);
     std::lock_guard guard(g_mutex);

@@ -1,46 +1,30 @@
-// Keys of the scheduler: the ready-queue policy and immediate successor.
-// Each row sets a member of Config::scheduler.
+// Keys of the ready queues: the policy (any registered name) and immediate
+// successor.
 #include <stdexcept>
 #include <string>
 
-#include "config.hpp"
+#include "key_table.hpp"
 #include "policy_registry.hpp"
+#include "queue_settings.hpp"
 
 namespace joule::queues {
-namespace {
 
-using core::Config;
-using core::ConfigKey;
-
-std::string scheduler_values() {
-  std::string out;
-  for (const auto& n : policy_names()) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
-
-void set_scheduler(Config& c, std::string_view v) {
-  for (const auto& n : policy_names()) {
-    if (n == v) {
-      c.scheduler.policy = n;
-      return;
-    }
-  }
-  throw std::invalid_argument("unknown scheduler");
-}
-
-}  // namespace
-
-// Built at each call, not at static initialisation: api/ adds the sections
-// from a static initialiser of its own.
-std::vector<ConfigKey> scheduler_config_keys() {
-  return {
-      {"JOULE_SCHEDULER", scheduler_values, "ready-queue policy", set_scheduler,
-       [](const Config& c) { return c.scheduler.policy; }},
-      {"JOULE_IMMEDIATE_SUCCESSOR", core::bool_values,
-       "a finishing task's first released successor runs next on the same worker",
-       [](Config& c, std::string_view v) { c.scheduler.immediate_successor = core::parse_bool(v); },
-       [](const Config& c) { return core::format_bool(c.scheduler.immediate_successor); }},
-  };
+std::vector<core::ConfigKey> scheduler_config_keys() {
+  using S = QueueSettings;
+  std::string names;
+  for (const auto& n : policy_names()) names += (names.empty() ? "" : ", ") + n;
+  core::KeyTable<S> t;
+  t.custom(
+      "JOULE_SCHEDULER", "choice", names, "ready-queue policy",
+      [](S& s, std::string_view v) {
+        for (const auto& n : policy_names())
+          if (n == v) return void(s.policy = n);
+        throw std::invalid_argument("unknown scheduler");
+      },
+      [](const S& s) { return s.policy; });
+  t.flag("JOULE_IMMEDIATE_SUCCESSOR", &S::immediate_successor,
+         "a finishing task's first released successor runs next on the same worker");
+  return t.keys();
 }
 
 }  // namespace joule::queues

@@ -12,8 +12,6 @@
 namespace joule::queues {
 
 std::vector<std::string> policy_names();
-// JOULE_SCHEDULER and JOULE_IMMEDIATE_SUCCESSOR (config_keys_scheduler.cpp).
-std::vector<core::ConfigKey> scheduler_config_keys();
 // Throws std::invalid_argument for an unknown name.
 std::unique_ptr<ReadyQueue> make_policy(std::string_view name, int num_workers);
 

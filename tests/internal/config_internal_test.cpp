@@ -6,7 +6,9 @@
 #include <set>
 
 #include "config.hpp"
+#include "engine_settings.hpp"
 #include "joule/joule.hpp"
+#include "queue_settings.hpp"
 
 namespace joule::engine {
 
@@ -93,8 +95,8 @@ TEST(ConfigFile, ValuesApplyAndErrorsCarryFileAndLine) {
     f << "# comment\nJOULE_WORKERS = 3\n\nJOULE_SCHEDULER=fifo\n";
   }
   Config c = Config::load({{"JOULE_CONFIG_FILE", path}});
-  EXPECT_EQ(c.workers.count, 3);
-  EXPECT_EQ(c.scheduler.policy, "fifo");
+  EXPECT_EQ(c.get<joule::engine::EngineSettings>().workers, 3);
+  EXPECT_EQ(c.get<joule::queues::QueueSettings>().policy, "fifo");
   {
     std::ofstream f(path);
     f << "JOULE_WORKERS=2\nthis line is wrong\n";
@@ -115,7 +117,7 @@ TEST(ConfigFile, OverridesWinOverTheFile) {
     f << "JOULE_WORKERS=3\n";
   }
   Config c = Config::load({{"JOULE_CONFIG_FILE", path}, {"JOULE_WORKERS", "1"}});
-  EXPECT_EQ(c.workers.count, 1);
+  EXPECT_EQ(c.get<joule::engine::EngineSettings>().workers, 1);
   std::remove(path.c_str());
 }
 

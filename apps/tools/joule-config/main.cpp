@@ -27,6 +27,7 @@ std::string cell(std::string_view s, bool code) {
 // The kind of value a key takes, read from its allowed-values text (the
 // helpers that build those texts start them the same way).
 std::string kind_of(const ConfigKey& k) {
+  if (!k.type.empty()) return k.type;
   const std::string a = k.allowed();
   if (a == joule::core::bool_values()) return "boolean";
   if (a.rfind("an integer", 0) == 0) return "integer";
@@ -46,9 +47,9 @@ void print_markdown() {
     std::printf("| key | type | default | allowed values | meaning |\n|---|---|---|---|---|\n");
     for (std::size_t i = sec.first; i < sec.first + sec.count; ++i) {
       const ConfigKey& k = keys[i];
-      std::printf("| `%s` | %s | %s | %s | %s |\n", k.name, kind_of(k).c_str(),
+      std::printf("| `%s` | %s | %s | %s | %s |\n", k.name.c_str(), kind_of(k).c_str(),
                   cell(k.get(defaults), true).c_str(), cell(k.allowed(), false).c_str(),
-                  cell(k.help ? k.help : "", false).c_str());
+                  cell(k.help, false).c_str());
     }
     std::printf("<!-- /keys:%s -->\n\n", sec.title.c_str());
   }
@@ -60,7 +61,7 @@ void print_effective() {
     std::printf("[%s]\n", sec.title.c_str());
     const auto& keys = joule::core::config_keys();
     for (std::size_t i = sec.first; i < sec.first + sec.count; ++i)
-      std::printf("  %-30s %s\n", keys[i].name, keys[i].get(cfg).c_str());
+      std::printf("  %-30s %s\n", keys[i].name.c_str(), keys[i].get(cfg).c_str());
   }
 }
 

@@ -1,0 +1,18 @@
+// The ready queues' settings (keys in config_keys_scheduler.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "config.hpp"
+
+namespace joule::queues {
+
+struct QueueSettings {
+  std::string policy = "work-stealing";  // JOULE_SCHEDULER: a name of policy_names()
+  bool immediate_successor = true;       // JOULE_IMMEDIATE_SUCCESSOR
+};
+
+std::vector<core::ConfigKey> scheduler_config_keys();
+
+}  // namespace joule::queues
