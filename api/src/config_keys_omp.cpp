@@ -5,7 +5,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "config.hpp"
+#include "key_table.hpp"
+#include "omp_settings.hpp"
 
 namespace joule::api {
 
@@ -24,8 +25,17 @@ int first_level_threads(std::string_view v) {
   return int(parse_int(comma == std::string_view::npos ? v : v.substr(0, comma), 1, 4096));
 }
 
+// A case-insensitive name of `names`.
+template <class E>
+E lower_choice(std::string_view raw, Choices<E> names, const char* what) {
+  const std::string v = lower(raw);
+  for (const auto& [n, e] : names)
+    if (v == n) return e;
+  throw std::invalid_argument(what);
+}
+
 // [modifier:]kind[,chunk] with modifier monotonic or nonmonotonic.
-void set_schedule(Config& c, std::string_view raw) {
+void set_schedule(OmpSettings& o, std::string_view raw) {
   std::string v = lower(raw);
   bool monotonic = false;
   if (auto colon = v.find(':'); colon != std::string::npos) {
@@ -39,16 +49,15 @@ void set_schedule(Config& c, std::string_view raw) {
     chunk = int(parse_int(std::string_view(v).substr(comma + 1), 1, 1 << 30));
     v = v.substr(0, comma);
   }
-  if (v != "static" && v != "dynamic" && v != "guided" && v != "auto")
-    throw std::invalid_argument("unknown schedule kind");
-  c.omp.schedule = v;
-  c.omp.schedule_chunk = chunk;
-  c.omp.schedule_monotonic = monotonic;
+  o.schedule = lower_choice(v, Choices<OmpSchedule>(kOmpSchedules), "unknown schedule kind");
+  o.schedule_chunk = chunk;
+  o.schedule_monotonic = monotonic;
 }
 
-std::string get_schedule(const Config& c) {
-  std::string s = c.omp.schedule_monotonic ? "monotonic:" + c.omp.schedule : c.omp.schedule;
-  return c.omp.schedule_chunk ? s + "," + std::to_string(c.omp.schedule_chunk) : s;
+std::string get_schedule(const OmpSettings& o) {
+  const std::string kind = choice_name(Choices<OmpSchedule>(kOmpSchedules), o.schedule);
+  const std::string s = o.schedule_monotonic ? "monotonic:" + kind : kind;
+  return o.schedule_chunk ? s + "," + std::to_string(o.schedule_chunk) : s;
 }
 
 // A size with an optional B, K, M or G suffix (K when none), as OpenMP says.
@@ -64,54 +73,48 @@ std::uint64_t parse_stacksize(std::string_view raw) {
   return std::uint64_t(parse_int(v, 1, std::int64_t(1) << 40)) * unit;
 }
 
-void set_proc_bind(Config& c, std::string_view raw) {
-  std::string v = lower(raw);
-  v = v.substr(0, v.find(','));
-  if (v != "false" && v != "true" && v != "primary" && v != "master" && v != "close" &&
-      v != "spread")
-    throw std::invalid_argument("unknown binding");
-  c.omp.proc_bind = v == "master" ? "primary" : v;
-}
-
 }  // namespace
 
 std::vector<ConfigKey> omp_config_keys() {
-  return {
-      {"OMP_NUM_THREADS", [] { return std::string("an integer 1..4096, or a list such as 4,2"); },
-       "team size of parallel regions (pins it: no malleable teams unless OMP_DYNAMIC=true)",
-       [](Config& c, std::string_view v) { c.omp.num_threads = first_level_threads(v); },
-       [](const Config& c) { return std::to_string(c.omp.num_threads); }},
-      {"OMP_SCHEDULE",
-       [] { return std::string("[monotonic:|nonmonotonic:]static|dynamic|guided|auto[,chunk]"); },
-       "schedule of loops with schedule(runtime)", set_schedule, get_schedule},
-      {"OMP_DYNAMIC", bool_values,
-       "size teams from the CPUs owned and borrowed at each region (default unless "
-       "OMP_NUM_THREADS is set)",
-       [](Config& c, std::string_view v) { c.omp.dynamic = parse_bool(v) ? 1 : 0; },
-       [](const Config& c) {
-         return c.omp.dynamic < 0 ? std::string("auto") : format_bool(c.omp.dynamic != 0);
-       }},
-      {"OMP_WAIT_POLICY", [] { return std::string("active, passive"); },
-       "active: threads waiting in barriers spin longer before they sleep",
-       [](Config& c, std::string_view v) {
-         const std::string s = lower(v);
-         if (s != "active" && s != "passive") throw std::invalid_argument("unknown policy");
-         c.omp.wait_policy = s;
-       },
-       [](const Config& c) { return c.omp.wait_policy; }},
-      {"OMP_MAX_ACTIVE_LEVELS", [] { return std::string("an integer 0..255"); },
-       "nested active parallel levels allowed (joule runs levels beyond the first serialised)",
-       [](Config& c, std::string_view v) { c.omp.max_active_levels = int(parse_int(v, 0, 255)); },
-       [](const Config& c) { return std::to_string(c.omp.max_active_levels); }},
-      {"OMP_PROC_BIND",
-       [] { return std::string("false, true, primary, master, close, spread (or a list)"); },
-       "thread affinity policy (joule's workers are bound by JOULE_BIND; recorded for queries)",
-       set_proc_bind, [](const Config& c) { return c.omp.proc_bind; }},
-      {"OMP_STACKSIZE", [] { return std::string("a size such as 4096, 512K, 16M or 1G"); },
-       "stack size of team threads (recorded; joule's workers keep their own stacks)",
-       [](Config& c, std::string_view v) { c.omp.stacksize = parse_stacksize(v); },
-       [](const Config& c) { return std::to_string(c.omp.stacksize); }},
-  };
+  using S = OmpSettings;
+  KeyTable<S> t;
+  t.custom(
+      "OMP_NUM_THREADS", "integer", "an integer 1..4096, or a list such as 4,2",
+      "team size of parallel regions (pins it: no malleable teams unless OMP_DYNAMIC=true)",
+      [](S& o, std::string_view v) { o.num_threads = first_level_threads(v); },
+      [](const S& o) { return std::to_string(o.num_threads); });
+  t.custom("OMP_SCHEDULE", "text", "[monotonic:|nonmonotonic:]static|dynamic|guided|auto[,chunk]",
+           "schedule of loops with schedule(runtime)", set_schedule, get_schedule);
+  t.custom(
+      "OMP_DYNAMIC", "boolean", bool_values(),
+      "size teams from the CPUs owned and borrowed at each region (default unless "
+      "OMP_NUM_THREADS is set)",
+      [](S& o, std::string_view v) { o.dynamic = parse_bool(v) ? 1 : 0; },
+      [](const S& o) { return o.dynamic < 0 ? std::string("auto") : format_bool(o.dynamic != 0); });
+  t.custom(
+      "OMP_WAIT_POLICY", "choice", "active, passive",
+      "active: threads waiting in barriers spin longer before they sleep",
+      [](S& o, std::string_view v) {
+        o.wait_policy = lower_choice(v, Choices<OmpWait>(kOmpWaits), "unknown policy");
+      },
+      [](const S& o) { return std::string(choice_name(Choices<OmpWait>(kOmpWaits), o.wait_policy)); });
+  t.integer("OMP_MAX_ACTIVE_LEVELS", &S::max_active_levels, 0, 255,
+            "nested active parallel levels allowed (joule runs levels beyond the first "
+            "serialised)");
+  t.custom(
+      "OMP_PROC_BIND", "choice", "false, true, primary, master, close, spread (or a list)",
+      "thread affinity policy (joule's workers are bound by JOULE_BIND; recorded for queries)",
+      [](S& o, std::string_view v) {
+        const std::string_view first = v.substr(0, v.find(','));
+        o.proc_bind = lower_choice(first, Choices<OmpBind>(kOmpBinds), "unknown binding");
+      },
+      [](const S& o) { return std::string(choice_name(Choices<OmpBind>(kOmpBinds), o.proc_bind)); });
+  t.custom(
+      "OMP_STACKSIZE", "text", "a size such as 4096, 512K, 16M or 1G",
+      "stack size of team threads (recorded; joule's workers keep their own stacks)",
+      [](S& o, std::string_view v) { o.stacksize = parse_stacksize(v); },
+      [](const S& o) { return std::to_string(o.stacksize); });
+  return t.keys();
 }
 
 }  // namespace joule::api

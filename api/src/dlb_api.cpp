@@ -147,7 +147,9 @@ int DLB_Init(int /*ncpus*/, const_dlb_cpu_set_t mask, const char* /*dlb_args*/) 
   std::string why;
   std::string mode = "node";
   try {
-    if (joule::core::Config::load({}).lewi.mode == "local") mode = "local";
+    using joule::lending::LendingSettings;
+    if (joule::core::Config::load({}).get<LendingSettings>().mode == joule::lending::LewiMode::local)
+      mode = "local";
   } catch (const std::exception&) {
   }
   if (joule::lending::start_standalone(mode, from_mask(mask), why) !=

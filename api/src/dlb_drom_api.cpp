@@ -25,7 +25,7 @@ joule::lending::CpuTable* drom_table() {
 
 unsigned drom_timeout() {
   try {
-    return unsigned(joule::core::Config::load({}).lewi.drom_timeout_ms);
+    return unsigned(joule::core::Config::load({}).get<joule::lending::LendingSettings>().drom_timeout_ms);
   } catch (const std::exception&) {
     return 5000;
   }

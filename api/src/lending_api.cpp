@@ -178,7 +178,7 @@ int joule_mpi_should_yield(int* yield) {
   if (!yield) return fail(JOULE_ERR_INVALID, "joule_mpi_should_yield: yield is NULL");
   try {
     const auto c = joule::core::Config::load({});
-    *yield = c.lewi.mpi_yield == "on" || (c.lewi.mpi_yield == "auto" && c.lewi.mode != "off");
+    *yield = c.get<joule::lending::LendingSettings>().yields();
     return JOULE_OK;
   } catch (const std::exception& e) {
     return fail(JOULE_ERR_CONFIG, e.what());

@@ -4,19 +4,9 @@
 #include <cstring>
 
 #include "joule/team.h"
+#include "omp_settings.hpp"
 #include "runtime.hpp"
 
-namespace {
-
-int to_kind(const std::string& s) {
-  return s == "static" ? 1 : s == "dynamic" ? 2 : s == "guided" ? 3 : 4;
-}
-
-int to_bind(const std::string& s) {
-  return s == "false" ? 0 : s == "true" ? 1 : s == "primary" ? 2 : s == "close" ? 3 : 4;
-}
-
-}  // namespace
 
 extern "C" {
 
@@ -26,15 +16,15 @@ int joule_omp_get_settings(joule_omp_settings_t* s) {
     using joule::engine::Runtime;
     const joule::core::Config c =
         Runtime::running() ? Runtime::get().config() : joule::core::Config::load({});
-    const auto& o = c.omp;
+    const auto& o = c.get<joule::api::OmpSettings>();
     s->num_threads = o.num_threads;
-    s->schedule_kind = to_kind(o.schedule);
+    s->schedule_kind = int(o.schedule);
     s->schedule_chunk = o.schedule_chunk;
     s->schedule_monotonic = o.schedule_monotonic;
     s->dynamic = o.dynamic;
-    s->wait_active = o.wait_policy == "active";
+    s->wait_active = o.wait_policy == joule::api::OmpWait::active;
     s->max_active_levels = o.max_active_levels;
-    s->proc_bind = to_bind(o.proc_bind);
+    s->proc_bind = int(o.proc_bind);
     s->stacksize = o.stacksize;
     s->workers = c.get<joule::engine::EngineSettings>().workers;
     s->cpus = int(c.cpus.size());

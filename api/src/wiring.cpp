@@ -8,6 +8,7 @@
 #include "device.hpp"
 #include "energy_config.hpp"
 #include "lewi_cpu_manager.hpp"
+#include "omp_settings.hpp"
 #include "observer.hpp"
 #include "platform_observer.hpp"
 #include "policy_registry.hpp"
@@ -19,7 +20,7 @@ namespace joule::api {
 using namespace joule::core;
 using namespace joule::engine;
 
-std::vector<ConfigKey> omp_config_keys();                 // config_keys_omp.cpp
+
 std::unique_ptr<Observer> start_card(const Config& cfg);  // offload_api.cpp
 
 namespace {

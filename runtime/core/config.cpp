@@ -166,7 +166,7 @@ std::string Config::Platform::default_state_dir() {
   return "/run/joule";
 }
 
-int Config::Trace::launcher_rank() {
+int Config::launcher_rank() {
   for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"}) {
     const char* v = std::getenv(var);
     if (!v || !*v) continue;

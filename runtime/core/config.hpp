@@ -75,40 +75,6 @@ struct Config {
     bool masks = true;  // JOULE_ENERGY_MASKS: the policy may park / lend cores
   } energy;
 
-  // Observability: traces and the end-of-run report (config_keys_trace.cpp).
-  struct Trace {
-    std::string format = "none";  // JOULE_TRACE: none | paraver | chrome
-    std::string dir = ".";        // JOULE_TRACE_DIR: where trace files go
-    int buffer_kb = 1024;         // JOULE_TRACE_BUFFER_KB: per-thread buffer before a flush
-    int rank = -1;                // JOULE_TRACE_RANK: -1 = launcher_rank()
-    // The MPI launcher's rank (OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID),
-    // or -1: read here so that the trace subsystem never reads the environment.
-    static int launcher_rank();
-  } trace;
-
-  // CPU lending between processes, DROM (config_keys_lewi.cpp).
-  struct Lewi {
-    std::string mode = "off";     // JOULE_LEWI: off | local | node
-    std::string policy = "auto";  // JOULE_LEWI_POLICY: auto (idle workers lend) | mpi
-    bool keep_cpu = false;        // JOULE_LEWI_KEEP_CPU: keep the caller's CPU in blocking calls
-    std::string shm;              // JOULE_LEWI_SHM: segment name; empty = /joule-cpus-<uid>
-    int drom_timeout_ms = 5000;   // JOULE_LEWI_DROM_TIMEOUT_MS: wait for a target to apply a mask
-    std::string mpi_yield = "auto";  // JOULE_MPI_YIELD: auto | on | off (the MPI library's waiting)
-  } lewi;
-
-  // The OpenMP layer (libjoule-omp): the standard OMP_* variables, read here
-  // like every other key (keys in api/src/config_keys_omp.cpp; docs/openmp.md).
-  struct Omp {
-    int num_threads = 0;                  // OMP_NUM_THREADS (first level); 0: not set
-    std::string schedule = "dynamic";     // OMP_SCHEDULE kind: static | dynamic | guided | auto
-    int schedule_chunk = 0;               //   its chunk; 0: the kind's default
-    bool schedule_monotonic = false;      //   "monotonic:" modifier given
-    int dynamic = -1;                     // OMP_DYNAMIC; -1: not set (dynamic unless sized)
-    std::string wait_policy = "passive";  // OMP_WAIT_POLICY: active | passive
-    int max_active_levels = 1;            // OMP_MAX_ACTIVE_LEVELS
-    std::string proc_bind = "false";      // OMP_PROC_BIND (first level)
-    std::uint64_t stacksize = 0;          // OMP_STACKSIZE in bytes; 0: not set
-  } omp;
   // The emulated many-core card (keys in runtime/offload/config_keys_card.cpp;
   // docs/offload.md, docs/configuration.md "Offload").
   struct Card {
@@ -133,6 +99,11 @@ struct Config {
   bool report = false;    // JOULE_REPORT: print the end-of-run report
   bool dump = false;      // JOULE_CONFIG_DUMP
   std::string file;       // JOULE_CONFIG_FILE
+
+  // The MPI launcher's rank (OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK,
+  // SLURM_PROCID), or -1: read here so that no other layer reads the
+  // environment.
+  static int launcher_rank();
 
   // A layer's settings struct (its defaults until a key sets it).
   template <class S>

@@ -41,8 +41,8 @@ CpuManagerFactory g_lending = nullptr;
 void set_lending_factory(CpuManagerFactory make) noexcept { g_lending = make; }
 
 std::unique_ptr<CpuManager> make_cpu_manager(const Config& cfg) {
-  if (cfg.lewi.mode != "off" && g_lending)
-    if (auto m = g_lending(cfg)) return m;
+  if (g_lending)
+    if (auto m = g_lending(cfg)) return m;  // nullptr: lending is off
   return std::make_unique<OwnCpusManager>();
 }
 

@@ -19,6 +19,8 @@ class CpuManager {
  public:
   virtual ~CpuManager() = default;
   virtual const char* name() const = 0;
+  // Whether this manager lends and borrows CPUs (else the process keeps its own).
+  virtual bool lends() const { return false; }
 
   // Before the workers start: the CPUs this process owns (its mask).
   virtual void start(const std::vector<int>& /*owned_cpus*/) {}

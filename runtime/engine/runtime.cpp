@@ -109,7 +109,7 @@ Runtime::Runtime(Config cfg)
   }
   const int n = settings_.workers > 0 ? settings_.workers : int(cpus.size());
   cpu_manager_ = make_cpu_manager(config_);
-  lending_ = config_.lewi.mode != "off";
+  lending_ = cpu_manager_->lends();
   owned_workers_ = n;
   // With lending, any CPU of the machine may be borrowed and get a worker.
   max_workers_ = lending_ ? std::max(n, topology_->machine_cpus() + n) : n;

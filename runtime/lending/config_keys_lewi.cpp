@@ -1,10 +1,11 @@
-// Keys of CPU lending (LeWI) and DROM. Each row sets a member of Config::lewi;
+// Keys of CPU lending (LeWI), DROM and libjoule-mpi's waiting;
 // docs/lending.md explains them.
 #include <unistd.h>
 
 #include <stdexcept>
 
-#include "config.hpp"
+#include "key_table.hpp"
+#include "lending_settings.hpp"
 
 namespace joule::lending {
 
@@ -26,47 +27,28 @@ std::string shm_name(std::string_view v) {
 }  // namespace
 
 std::vector<ConfigKey> lewi_config_keys() {
-  return {
-      {"JOULE_LEWI", [] { return std::string("off, local, node"); },
-       "lend idle CPUs: off; local (among this process's workers); node (between processes)",
-       [](Config& c, std::string_view v) {
-         if (v != "off" && v != "local" && v != "node") throw std::invalid_argument("unknown mode");
-         c.lewi.mode = std::string(v);
-       },
-       [](const Config& c) { return c.lewi.mode; }},
-      {"JOULE_LEWI_POLICY", [] { return std::string("auto, mpi"); },
-       "auto: idle workers lend their CPU at once (autonomous workers); mpi: CPUs are lent "
-       "only during blocking (MPI) calls and API calls",
-       [](Config& c, std::string_view v) {
-         if (v != "auto" && v != "mpi") throw std::invalid_argument("unknown policy");
-         c.lewi.policy = std::string(v);
-       },
-       [](const Config& c) { return c.lewi.policy; }},
-      {"JOULE_LEWI_KEEP_CPU", bool_values,
-       "keep the calling thread's CPU during a blocking MPI call (for MPIs that busy-wait); "
-       "0 lends it too",
-       [](Config& c, std::string_view v) { c.lewi.keep_cpu = parse_bool(v); },
-       [](const Config& c) { return format_bool(c.lewi.keep_cpu); }},
-      {"JOULE_LEWI_SHM",
-       [] { return std::string("a shared-memory name such as /joule-cpus-test (empty: default)"); },
-       "name of the node's CPU table; processes share CPUs only within one name",
-       [](Config& c, std::string_view v) { c.lewi.shm = v.empty() ? "" : shm_name(v); },
-       [](const Config& c) {
-         return c.lewi.shm.empty() ? "/joule-cpus-" + std::to_string(::geteuid()) : c.lewi.shm;
-       }},
-      {"JOULE_LEWI_DROM_TIMEOUT_MS", [] { return std::string("an integer 0..600000"); },
-       "how long a DROM mask change waits for the target process to apply it (0: do not wait)",
-       [](Config& c, std::string_view v) { c.lewi.drom_timeout_ms = int(parse_int(v, 0, 600000)); },
-       [](const Config& c) { return std::to_string(c.lewi.drom_timeout_ms); }},
-      {"JOULE_MPI_YIELD", [] { return std::string("auto, on, off"); },
-       "libjoule-mpi makes blocking MPI calls leave a lent CPU to its borrower: auto (when "
-       "JOULE_LEWI is not off), on, off (the MPI library waits as configured)",
-       [](Config& c, std::string_view v) {
-         if (v != "auto" && v != "on" && v != "off") throw std::invalid_argument("unknown mode");
-         c.lewi.mpi_yield = std::string(v);
-       },
-       [](const Config& c) { return c.lewi.mpi_yield; }},
-  };
+  using S = LendingSettings;
+  KeyTable<S> t;
+  t.choice("JOULE_LEWI", &S::mode, Choices<LewiMode>(kLewiModes),
+           "lend idle CPUs: off; local (among this process's workers); node (between processes)");
+  t.choice("JOULE_LEWI_POLICY", &S::policy, Choices<LewiPolicy>(kLewiPolicies),
+           "auto: idle workers lend their CPU at once (autonomous workers); mpi: CPUs are lent "
+           "only during blocking (MPI) calls and API calls");
+  t.flag("JOULE_LEWI_KEEP_CPU", &S::keep_cpu,
+         "keep the calling thread's CPU during a blocking MPI call (for MPIs that busy-wait); "
+         "0 lends it too");
+  t.custom(
+      "JOULE_LEWI_SHM", "text", "a shared-memory name such as /joule-cpus-test (empty: default)",
+      "name of the node's CPU table; processes share CPUs only within one name",
+      [](S& s, std::string_view v) { s.shm = v.empty() ? "" : shm_name(v); },
+      [](const S& s) { return s.shm.empty() ? "/joule-cpus-" + std::to_string(::geteuid()) : s.shm; });
+  t.integer("JOULE_LEWI_DROM_TIMEOUT_MS", &S::drom_timeout_ms, 0, 600000,
+            "how long a DROM mask change waits for the target process to apply it",
+            "milliseconds; 0: do not wait");
+  t.choice("JOULE_MPI_YIELD", &S::mpi_yield, Choices<MpiYield>(kMpiYields),
+           "libjoule-mpi makes blocking MPI calls leave a lent CPU to its borrower: auto (when "
+           "JOULE_LEWI is not off), on, off (the MPI library waits as configured)");
+  return t.keys();
 }
 
 }  // namespace joule::lending

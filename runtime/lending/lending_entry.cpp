@@ -30,7 +30,8 @@ std::vector<int> affinity_cpus() {
 std::string configured_table_name() {
   try {
     const core::Config cfg = core::Config::load({});
-    return cfg.lewi.shm.empty() ? CpuTable::default_name() : cfg.lewi.shm;
+    const std::string& shm = cfg.get<LendingSettings>().shm;
+    return shm.empty() ? CpuTable::default_name() : shm;
   } catch (const std::exception&) {
     return CpuTable::default_name();
   }
@@ -50,7 +51,7 @@ StartResult start_standalone(const std::string& mode, const std::vector<int>& ow
     why = e.what();
     return StartResult::BadConfig;
   }
-  if (mode.empty() && cfg.lewi.mode == "off") {
+  if (mode.empty() && cfg.get<LendingSettings>().mode == LewiMode::off) {
     why = "joule: CPU lending is off (JOULE_LEWI=off)";
     return StartResult::Off;
   }

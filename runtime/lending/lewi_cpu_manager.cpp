@@ -20,6 +20,7 @@ class LewiCpuManager final : public CpuManager {
   explicit LewiCpuManager(const Config& cfg) : opts_(lending::options_from(cfg)) {}
   ~LewiCpuManager() override { LewiCpuManager::stop(); }
 
+  bool lends() const override { return true; }
   const char* name() const override {
     if (opts_.mode == "local") return opts_.policy == "mpi" ? "lewi-local-mpi" : "lewi-local";
     return opts_.policy == "mpi" ? "lewi-node-mpi" : "lewi-node";
@@ -73,7 +74,7 @@ class LewiCpuManager final : public CpuManager {
 }  // namespace
 
 std::unique_ptr<CpuManager> make_lewi_cpu_manager(const Config& cfg) {
-  if (cfg.lewi.mode == "off") return nullptr;
+  if (cfg.get<LendingSettings>().mode == LewiMode::off) return nullptr;
   return std::make_unique<LewiCpuManager>(cfg);
 }
 

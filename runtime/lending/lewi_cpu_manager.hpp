@@ -7,6 +7,7 @@
 
 #include "config.hpp"
 #include "cpu_manager.hpp"
+#include "lending_settings.hpp"
 
 namespace joule::lending {
 
@@ -14,7 +15,5 @@ using namespace joule::core;
 
 // nullptr with JOULE_LEWI=off; throws joule::error on a bad table name.
 std::unique_ptr<CpuManager> make_lewi_cpu_manager(const Config& cfg);
-// JOULE_LEWI, JOULE_LEWI_POLICY, JOULE_LEWI_KEEP_CPU, JOULE_LEWI_SHM, ...
-std::vector<ConfigKey> lewi_config_keys();
 
 }  // namespace joule::lending

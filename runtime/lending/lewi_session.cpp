@@ -23,11 +23,12 @@ std::unique_ptr<CpuTable> open_table(const LewiOptions& o) {
 
 LewiOptions options_from(const core::Config& cfg) {
   LewiOptions o;
-  o.mode = cfg.lewi.mode == "local" ? "local" : "node";
-  o.policy = cfg.lewi.policy;
-  o.shm = cfg.lewi.shm;
-  o.keep_cpu = cfg.lewi.keep_cpu;
-  o.drom_timeout_ms = unsigned(cfg.lewi.drom_timeout_ms);
+  const LendingSettings& s = cfg.get<LendingSettings>();
+  o.mode = s.mode == LewiMode::local ? "local" : "node";
+  o.policy = core::choice_name(core::Choices<LewiPolicy>(kLewiPolicies), s.policy);
+  o.shm = s.shm;
+  o.keep_cpu = s.keep_cpu;
+  o.drom_timeout_ms = unsigned(s.drom_timeout_ms);
   return o;
 }
 

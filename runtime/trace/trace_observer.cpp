@@ -127,15 +127,13 @@ void TraceObserver::counter(const char* name, double value, int cpu) noexcept {
 }  // namespace
 
 std::unique_ptr<Observer> make_trace_observer(const Config& cfg) {
+  const TraceSettings& ts = cfg.get<TraceSettings>();
   TraceSession::Options opt;
-  const std::string& f = cfg.trace.format;
-  opt.format = f == "paraver"  ? TraceSession::Format::paraver
-               : f == "chrome" ? TraceSession::Format::chrome
-                               : TraceSession::Format::none;
+  opt.format = ts.format;
   if (opt.format == TraceSession::Format::none && !cfg.report) return nullptr;
-  opt.dir = cfg.trace.dir;
-  opt.buffer_bytes = std::size_t(cfg.trace.buffer_kb) * 1024;
-  opt.rank = cfg.trace.rank >= 0 ? cfg.trace.rank : Config::Trace::launcher_rank();
+  opt.dir = ts.dir;
+  opt.buffer_bytes = std::size_t(ts.buffer_kb) * 1024;
+  opt.rank = ts.rank >= 0 ? ts.rank : Config::launcher_rank();
   return std::make_unique<TraceObserver>(std::move(opt), cfg.report);
 }
 

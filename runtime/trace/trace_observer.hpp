@@ -7,6 +7,7 @@
 
 #include "config.hpp"
 #include "observer.hpp"
+#include "trace_settings.hpp"
 
 namespace joule::trace {
 
@@ -14,7 +15,5 @@ using namespace joule::core;
 
 // nullptr unless JOULE_TRACE or JOULE_REPORT asks for it.
 std::unique_ptr<Observer> make_trace_observer(const Config& cfg);
-// JOULE_TRACE, JOULE_TRACE_DIR, JOULE_TRACE_BUFFER_KB, JOULE_TRACE_RANK.
-std::vector<ConfigKey> trace_config_keys();
 
 }  // namespace joule::trace

@@ -13,6 +13,7 @@
 
 #include "run_stats.hpp"
 #include "trace_buffer.hpp"
+#include "trace_settings.hpp"
 
 namespace joule::trace {
 
@@ -20,7 +21,7 @@ class Runtime;
 
 class TraceSession {
  public:
-  enum class Format { none, paraver, chrome };
+  using Format = TraceFormat;
   struct Options {
     Format format = Format::none;
     std::string dir = ".";

@@ -6,11 +6,13 @@
 #include "config.hpp"
 #include "joule/joule.h"
 #include "joule/joule.hpp"
+#include "lending_settings.hpp"
 #include "test_support.hpp"
 
 namespace {
 
 using joule::core::Config;
+using namespace joule::lending;
 
 std::string error_of(const char* key, const char* value) {
   Config c;
@@ -25,23 +27,24 @@ std::string error_of(const char* key, const char* value) {
 
 TEST(LewiConfig, DefaultsAndValues) {
   Config c;
-  EXPECT_EQ(c.lewi.mode, "off");
-  EXPECT_EQ(c.lewi.policy, "auto");
-  EXPECT_FALSE(c.lewi.keep_cpu);
-  EXPECT_EQ(c.lewi.drom_timeout_ms, 5000);
-  EXPECT_EQ(c.lewi.mpi_yield, "auto");
+  const LendingSettings& s = c.get<LendingSettings>();
+  EXPECT_EQ(s.mode, LewiMode::off);
+  EXPECT_EQ(s.policy, LewiPolicy::autonomous);
+  EXPECT_FALSE(s.keep_cpu);
+  EXPECT_EQ(s.drom_timeout_ms, 5000);
+  EXPECT_EQ(s.mpi_yield, MpiYield::automatic);
   c.set("JOULE_LEWI", "node");
   c.set("JOULE_LEWI_POLICY", "mpi");
   c.set("JOULE_LEWI_KEEP_CPU", "yes");
   c.set("JOULE_LEWI_SHM", "joule-cpus-test");
   c.set("JOULE_LEWI_DROM_TIMEOUT_MS", "0");
   c.set("JOULE_MPI_YIELD", "off");
-  EXPECT_EQ(c.lewi.mode, "node");
-  EXPECT_EQ(c.lewi.policy, "mpi");
-  EXPECT_TRUE(c.lewi.keep_cpu);
-  EXPECT_EQ(c.lewi.shm, "/joule-cpus-test");
-  EXPECT_EQ(c.lewi.drom_timeout_ms, 0);
-  EXPECT_EQ(c.lewi.mpi_yield, "off");
+  EXPECT_EQ(s.mode, LewiMode::node);
+  EXPECT_EQ(s.policy, LewiPolicy::mpi);
+  EXPECT_TRUE(s.keep_cpu);
+  EXPECT_EQ(s.shm, "/joule-cpus-test");
+  EXPECT_EQ(s.drom_timeout_ms, 0);
+  EXPECT_EQ(s.mpi_yield, MpiYield::off);
   const std::string dump = c.dump_text();
   EXPECT_NE(dump.find("/joule-cpus-test"), std::string::npos) << dump;
   EXPECT_NE(Config{}.dump_text().find("/joule-cpus-" + std::to_string(::geteuid())),

@@ -1,0 +1,42 @@
+// CPU lending's settings: LeWI, DROM and libjoule-mpi's waiting (keys in
+// config_keys_lewi.cpp; docs/lending.md).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "config.hpp"
+
+namespace joule::lending {
+
+enum class LewiMode { off, local, node };
+inline constexpr std::pair<const char*, LewiMode> kLewiModes[] = {
+    {"off", LewiMode::off}, {"local", LewiMode::local}, {"node", LewiMode::node}};
+
+enum class LewiPolicy { autonomous, mpi };  // "auto": idle workers lend at once
+inline constexpr std::pair<const char*, LewiPolicy> kLewiPolicies[] = {
+    {"auto", LewiPolicy::autonomous}, {"mpi", LewiPolicy::mpi}};
+
+enum class MpiYield { automatic, on, off };
+inline constexpr std::pair<const char*, MpiYield> kMpiYields[] = {
+    {"auto", MpiYield::automatic}, {"on", MpiYield::on}, {"off", MpiYield::off}};
+
+struct LendingSettings {
+  LewiMode mode = LewiMode::off;                   // JOULE_LEWI
+  LewiPolicy policy = LewiPolicy::autonomous;      // JOULE_LEWI_POLICY
+  bool keep_cpu = false;                           // JOULE_LEWI_KEEP_CPU
+  std::string shm;                                 // JOULE_LEWI_SHM; empty = /joule-cpus-<uid>
+  int drom_timeout_ms = 5000;                      // JOULE_LEWI_DROM_TIMEOUT_MS
+  MpiYield mpi_yield = MpiYield::automatic;        // JOULE_MPI_YIELD
+  // Whether blocking MPI calls should make the MPI library yield its CPU.
+  bool yields() const noexcept {
+    return mpi_yield == MpiYield::on || (mpi_yield == MpiYield::automatic && mode != LewiMode::off);
+  }
+};
+
+// JOULE_LEWI, JOULE_LEWI_POLICY, JOULE_LEWI_KEEP_CPU, JOULE_LEWI_SHM,
+// JOULE_LEWI_DROM_TIMEOUT_MS, JOULE_MPI_YIELD.
+std::vector<core::ConfigKey> lewi_config_keys();
+
+}  // namespace joule::lending
