@@ -20,7 +20,7 @@ class Golden : public ::testing::TestWithParam<const char*> {};
 TEST_P(Golden, MatchesExpectedAndCompiles) {
   const std::string name = GetParam();
   shim::TempDir tmp;
-  const std::string out = tmp.path + "/" + name;
+  const std::string out = tmp.path() + "/" + name;
   shim::Result r =
       shim::run("cd " + shim::quote(kDir) + " && " + JOULECC_PATH + " --translate --line-name " +
                 name + " -o " + shim::quote(out) + " " + name + " -- -I.");
@@ -37,8 +37,8 @@ TEST_P(Golden, MatchesExpectedAndCompiles) {
       cxx ? "g++ -std=c++17 -x c++" : "gcc -std=gnu11 -x c -Werror=implicit-function-declaration";
   shim::Result c =
       shim::run(cc + " -fsyntax-only -Wall -Wno-unknown-pragmas -Wno-unused-but-set-variable -I" +
-                shim::quote(kInclude) + " -I" + shim::quote(kVocabInclude) + " -I" + shim::quote(kRtInclude) + " -iquote " +
-                shim::quote(kDir) + " " + shim::quote(out));
+                shim::quote(kInclude) + " -I" + shim::quote(kVocabInclude) + " -I" +
+                shim::quote(kRtInclude) + " -iquote " + shim::quote(kDir) + " " + shim::quote(out));
   EXPECT_EQ(c.status, 0) << c.output;
   EXPECT_EQ(c.output, "") << "warnings in the translation of " << name;
 }

@@ -7,6 +7,7 @@
 
 #include "config.hpp"
 #include "joule/joule.hpp"
+#include "temp_dir.hpp"
 
 namespace joule::rt {
 namespace {
@@ -85,7 +86,8 @@ TEST(ConfigErrors, UnknownKeyListsValidKeys) {
 }
 
 TEST(ConfigFile, ValuesApplyAndErrorsCarryFileAndLine) {
-  const std::string path = ::testing::TempDir() + "joule_config_test.conf";
+  const joule_test::TempDir dir;
+  const std::string path = dir.file("joule_config_test.conf");
   {
     std::ofstream f(path);
     f << "# comment\nJOULE_WORKERS = 3\n\nJOULE_SCHEDULER=fifo\n";
@@ -107,7 +109,8 @@ TEST(ConfigFile, ValuesApplyAndErrorsCarryFileAndLine) {
 }
 
 TEST(ConfigFile, OverridesWinOverTheFile) {
-  const std::string path = ::testing::TempDir() + "joule_config_test2.conf";
+  const joule_test::TempDir dir;
+  const std::string path = dir.file("joule_config_test2.conf");
   {
     std::ofstream f(path);
     f << "JOULE_WORKERS=3\n";
