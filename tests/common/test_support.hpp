@@ -16,6 +16,8 @@
 #include <string>
 #include <thread>
 
+#include "temp_dir.hpp"
+
 namespace joule_test {
 
 using namespace std::chrono_literals;
@@ -129,22 +131,19 @@ class scoped_env {
   std::optional<std::string> old_;
 };
 
-// A file with the given contents, removed at scope exit.
+// A file with the given contents in a fresh TempDir (temp_dir.hpp), removed
+// with it at scope exit; a directory that cannot be made fails the test.
 class temp_file {
  public:
-  explicit temp_file(const std::string& contents) {
-    char tmpl[] = "/tmp/joule_test_XXXXXX";
-    const int fd = ::mkstemp(tmpl);
-    if (fd >= 0) ::close(fd);
-    path_ = tmpl;
+  explicit temp_file(const std::string& contents) : path_(dir_.file("contents")) {
     std::ofstream(path_) << contents;
   }
-  ~temp_file() { std::remove(path_.c_str()); }
   temp_file(const temp_file&) = delete;
   temp_file& operator=(const temp_file&) = delete;
   const std::string& path() const { return path_; }
 
  private:
+  TempDir dir_;
   std::string path_;
 };
 

@@ -8,13 +8,20 @@
 
 #include "run_command.hpp"
 #include "runs.hpp"
+#include "temp_dir.hpp"
 
 namespace ja = joule::advisor;
 
 namespace {
 
+// The inputs and outputs of this file's tests, removed at exit.
+const joule_test::TempDir& files() {
+  static const joule_test::TempDir dir("advisor-input");
+  return dir;
+}
+
 std::string write(const std::string& name, const std::string& text) {
-  const std::string path = testing::TempDir() + name;
+  const std::string path = files().file(name);
   std::ofstream(path) << text;
   return path;
 }
@@ -101,8 +108,8 @@ TEST(AdvisorInput, CommandLineEndToEnd) {
       "card,1,compact,1.0,8,800\ncard,2,compact,1.0,5.2,560\ncard,2,scatter,1.0,4,440\n"
       "card,4,scatter,1.0,2,240\ncard,8,compact,1.0,1.3,170\n";
   const std::string in = write("e2e.csv", csv);
-  const std::string out_csv = testing::TempDir() + "e2e-out.csv";
-  const std::string out_svg = testing::TempDir() + "e2e-out.svg";
+  const std::string out_csv = files().file("e2e-out.csv");
+  const std::string out_svg = files().file("e2e-out.svg");
   auto [rc, out] = run("advise " + in +
                        " --card-topology 'package:1 core:4 pu:2' --deadline 3 "
                        "--csv " +

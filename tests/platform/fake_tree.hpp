@@ -15,23 +15,18 @@
 #include <string>
 #include <utility>
 
+#include "temp_dir.hpp"
+
 namespace joule::test {
 
 namespace fs = std::filesystem;
 
 class FakeTree {
  public:
-  FakeTree() {
-    std::string tmpl = (fs::temp_directory_path() / "joule-fake-XXXXXX").string();
-    root_ = ::mkdtemp(tmpl.data()) ? tmpl : "";
-    state_dir_ = root_ + "/state";
-  }
-  ~FakeTree() {
-    std::error_code ec;
-    for (auto& e : fs::recursive_directory_iterator(root_, ec))  // undo read-only modes
-      fs::permissions(e.path(), fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(root_, ec);
-  }
+  // The tree lives in a joule_test::TempDir: a directory that cannot be made
+  // fails the test at once (never root "", which would make real("/sys/...")
+  // the machine's own sysfs), and only that directory is removed afterwards.
+  FakeTree() : dir_("fake-sysfs"), root_(dir_.path()), state_dir_(root_ + "/state") {}
   FakeTree(const FakeTree&) = delete;
   FakeTree& operator=(const FakeTree&) = delete;
 
@@ -111,6 +106,7 @@ class FakeTree {
   }
 
  private:
+  joule_test::TempDir dir_;
   std::string root_, state_dir_;
 };
 

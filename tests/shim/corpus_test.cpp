@@ -26,8 +26,8 @@ TEST_P(Corpus, MatchesTheSequentialBuild) {
   const std::string name = GetParam();
   const std::string src = shim::quote(kCorpus + "/" + name + ".c");
   shim::TempDir tmp;
-  const std::string cd = "cd " + shim::quote(tmp.path) + " && ";
-  shim::Result seq = sequential_output(name, tmp.path);
+  const std::string cd = "cd " + shim::quote(tmp.path()) + " && ";
+  shim::Result seq = sequential_output(name, tmp.path());
   ASSERT_EQ(seq.status, 0) << seq.output;
   ASSERT_FALSE(seq.output.empty());
   shim::Result b =
@@ -47,8 +47,8 @@ TEST_P(Corpus, CleanUnderAddressAndUndefinedSanitizers) {
   const std::string name = GetParam();
   const std::string src = shim::quote(kCorpus + "/" + name + ".c");
   shim::TempDir tmp;
-  const std::string cd = "cd " + shim::quote(tmp.path) + " && ";
-  shim::Result seq = sequential_output(name, tmp.path);
+  const std::string cd = "cd " + shim::quote(tmp.path()) + " && ";
+  shim::Result seq = sequential_output(name, tmp.path());
   ASSERT_EQ(seq.status, 0) << seq.output;
   const std::string flags =
       " -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all"

@@ -24,7 +24,7 @@ class Errors : public ::testing::TestWithParam<const char*> {};
 TEST_P(Errors, ReportsEachDiagnostic) {
   const std::string name = GetParam();
   shim::TempDir tmp;
-  const std::string out = tmp.path + "/out.c";
+  const std::string out = tmp.path() + "/out.c";
   shim::Result r = shim::run("cd " + shim::quote(kDir) + " && " + JOULECC_PATH +
                              " --translate -o " + shim::quote(out) + " " + name);
   EXPECT_EQ(r.status, 1) << r.output;  // 1: diagnosed; a crash would be 128+
@@ -54,10 +54,10 @@ INSTANTIATE_TEST_SUITE_P(Files, Errors,
 
 TEST(Errors, DriverStopsBeforeTheCompiler) {
   shim::TempDir tmp;
-  shim::Result r = shim::run("cd " + shim::quote(tmp.path) + " && " + JOULECC_PATH + " gcc -c " +
+  shim::Result r = shim::run("cd " + shim::quote(tmp.path()) + " && " + JOULECC_PATH + " gcc -c " +
                              shim::quote(kDir + "/malformed.c") + " -o bad.o");
   EXPECT_EQ(r.status, 1) << r.output;
-  EXPECT_FALSE(shim::file_exists(tmp.path + "/bad.o"));
+  EXPECT_FALSE(shim::file_exists(tmp.path() + "/bad.o"));
   EXPECT_NE(r.output.find("malformed.c:4:27: error: unknown clause 'foo'"), std::string::npos)
       << r.output;
 }
@@ -66,23 +66,23 @@ TEST(Errors, CompilerErrorsPointAtThePragma) {
   // Names joulecc leaves to the compiler (C++ lookup) are reported by it at the
   // user's line and column through #line.
   shim::TempDir tmp;
-  shim::write_file(tmp.path + "/e.cpp",
+  shim::write_file(tmp.path() + "/e.cpp",
                    "int main() {\n  int x = 0;\n#pragma oss task inout(nosuch)\n  x++;\n}\n");
   shim::Result r =
-      shim::run("cd " + shim::quote(tmp.path) + " && " + JOULECC_PATH + " g++ -c e.cpp -o e.o");
+      shim::run("cd " + shim::quote(tmp.path()) + " && " + JOULECC_PATH + " g++ -c e.cpp -o e.o");
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("e.cpp:3:24: error:"), std::string::npos) << r.output;
-  EXPECT_FALSE(shim::file_exists(tmp.path + "/e.o"));
+  EXPECT_FALSE(shim::file_exists(tmp.path() + "/e.o"));
 }
 
 TEST(Errors, SyntaxErrorsInTheProgram) {
   shim::TempDir tmp;
-  shim::write_file(tmp.path + "/s.c", "int main(void) {\n  return 0\n}\n");
-  shim::Result r = shim::run("cd " + shim::quote(tmp.path) + " && " + JOULECC_PATH +
+  shim::write_file(tmp.path() + "/s.c", "int main(void) {\n  return 0\n}\n");
+  shim::Result r = shim::run("cd " + shim::quote(tmp.path()) + " && " + JOULECC_PATH +
                              " --translate s.c -o s.out");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.output.find("s.c:2:11: error: expected ';'"), std::string::npos) << r.output;
-  EXPECT_FALSE(shim::file_exists(tmp.path + "/s.out"));
+  EXPECT_FALSE(shim::file_exists(tmp.path() + "/s.out"));
 }
 
 }  // namespace

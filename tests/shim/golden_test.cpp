@@ -20,7 +20,7 @@ class Golden : public ::testing::TestWithParam<const char*> {};
 TEST_P(Golden, MatchesExpectedAndCompiles) {
   const std::string name = GetParam();
   shim::TempDir tmp;
-  const std::string out = tmp.path + "/" + name;
+  const std::string out = tmp.path() + "/" + name;
   shim::Result r =
       shim::run("cd " + shim::quote(kDir) + " && " + JOULECC_PATH + " --translate --line-name " +
                 name + " -o " + shim::quote(out) + " " + name + " -- -I.");

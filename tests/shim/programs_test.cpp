@@ -54,14 +54,14 @@ TEST_P(Program, BuildsAndVerifies) {
   const Case& c = GetParam();
   if (!shim::have_program(c.compiler)) GTEST_SKIP() << c.compiler << " is not installed";
   shim::TempDir tmp;
-  std::string build = "cd " + shim::quote(tmp.path) + " && " + JOULECC_PATH + " " + c.compiler +
+  std::string build = "cd " + shim::quote(tmp.path()) + " && " + JOULECC_PATH + " " + c.compiler +
                       " " + c.flags + " -Wall -Wextra " + shim::quote(kPrograms + "/" + c.file) +
                       " -o prog -lm";
   shim::Result b = shim::run(build);
   ASSERT_EQ(b.status, 0) << build << "\n" << b.output;
   EXPECT_EQ(b.output.find("warning:"), std::string::npos) << b.output;
   shim::Result r =
-      shim::run("cd " + shim::quote(tmp.path) + " && JOULE_WORKERS=3 timeout 60 ./prog");
+      shim::run("cd " + shim::quote(tmp.path()) + " && JOULE_WORKERS=3 timeout 60 ./prog");
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("OK"), std::string::npos) << r.output;
 }
@@ -74,12 +74,12 @@ INSTANTIATE_TEST_SUITE_P(Matrix, Program, ::testing::ValuesIn(cases()),
 #ifdef SHIM_SET_C
 TEST(Driver, SeparateCompileAndLinkKeepAndPrint) {
   shim::TempDir tmp;
-  std::string cd = "cd " + shim::quote(tmp.path) + " && ";
+  std::string cd = "cd " + shim::quote(tmp.path()) + " && ";
   std::string src = shim::quote(kPrograms + "/dot.c");
   shim::Result c = shim::run(cd + JOULECC_PATH + " --keep gcc -O1 -c " + src);
   ASSERT_EQ(c.status, 0) << c.output;
-  EXPECT_TRUE(shim::file_exists(tmp.path + "/dot.o"));        // named after the source, as gcc does
-  EXPECT_TRUE(shim::file_exists(tmp.path + "/dot.joule.c"));  // --keep
+  EXPECT_TRUE(shim::file_exists(tmp.path() + "/dot.o"));  // named after the source, as gcc does
+  EXPECT_TRUE(shim::file_exists(tmp.path() + "/dot.joule.c"));  // --keep
   shim::Result l = shim::run(cd + JOULECC_PATH + " gcc dot.o -o dot && JOULE_WORKERS=2 ./dot");
   EXPECT_EQ(l.status, 0) << l.output;
   EXPECT_NE(l.output.find("OK"), std::string::npos);
@@ -87,7 +87,7 @@ TEST(Driver, SeparateCompileAndLinkKeepAndPrint) {
   EXPECT_EQ(e.status, 0);
   EXPECT_NE(e.output.find("joule_oss_task_create"), std::string::npos);
   EXPECT_NE(e.output.find("#line 1 \"" + kPrograms + "/dot.c\""), std::string::npos);
-  EXPECT_FALSE(shim::file_exists(tmp.path + "/a.out"));
+  EXPECT_FALSE(shim::file_exists(tmp.path() + "/a.out"));
 }
 
 TEST(Driver, MpiAndTasks) {
@@ -95,7 +95,7 @@ TEST(Driver, MpiAndTasks) {
     GTEST_SKIP() << "mpicc is not installed (OpenMPI comes with the CPU-lending work); "
                     "the MPI + tasks program is not built";
   shim::TempDir tmp;
-  std::string cd = "cd " + shim::quote(tmp.path) + " && ";
+  std::string cd = "cd " + shim::quote(tmp.path()) + " && ";
   shim::Result b = shim::run(cd + JOULECC_PATH + " mpicc -O2 " +
                              shim::quote(kPrograms + "/mpi_tasks.c") + " -o mpi");
   ASSERT_EQ(b.status, 0) << b.output;
@@ -109,7 +109,7 @@ TEST(Driver, MpiAndTasks) {
 #ifdef SHIM_SET_CXX
 TEST(Driver, CxxTaskFunctionFromAHeaderInNamespaces) {
   shim::TempDir tmp;
-  std::string cd = "cd " + shim::quote(tmp.path) + " && ";
+  std::string cd = "cd " + shim::quote(tmp.path()) + " && ";
   shim::Result b = shim::run(
       cd + JOULECC_PATH + " g++ -O1 -Wall -Wextra " + shim::quote(kPrograms + "/ns_main.cpp") +
       " " + shim::quote(kPrograms + "/ns_kernels.cpp") + " -o ns && JOULE_WORKERS=3 ./ns");

@@ -125,9 +125,9 @@ TEST(Robustness, MutatedPragmasNeverCrashTheTranslator) {
     ++ok;
     if (compiled >= 40) continue;  // compiling is slower; a sample is enough
     ++compiled;
-    shim::write_file(tmp.path + "/fuzz.c", r.output);
+    shim::write_file(tmp.path() + "/fuzz.c", r.output);
     shim::Result c = shim::run(
-        "cd " + shim::quote(tmp.path) + " && gcc -fsyntax-only -w -I" +
+        "cd " + shim::quote(tmp.path()) + " && gcc -fsyntax-only -w -I" +
         shim::quote(std::string(SHIM_DIR) + "/../../api/include") + " -I" +
         shim::quote(std::string(SHIM_DIR) + "/../../api/vocab") + " -I" +
         shim::quote(std::string(SHIM_DIR) + "/../../api/adapters/ompss/include") + " fuzz.c");

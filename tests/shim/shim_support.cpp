@@ -36,18 +36,6 @@ void write_file(const std::string& path, const std::string& text) {
 
 bool file_exists(const std::string& path) { return access(path.c_str(), F_OK) == 0; }
 
-TempDir::TempDir() {
-  const char* t = std::getenv("TMPDIR");
-  std::string tmpl = std::string(t && *t ? t : "/tmp") + "/joule_shim.XXXXXX";
-  std::vector<char> buf(tmpl.begin(), tmpl.end());
-  buf.push_back('\0');
-  if (mkdtemp(buf.data())) path = buf.data();
-}
-
-TempDir::~TempDir() {
-  if (!path.empty()) run("rm -rf " + quote(path));
-}
-
 bool have_program(const std::string& name) { return run("command -v " + quote(name)).status == 0; }
 
 std::vector<std::string> split_lines(const std::string& text) {

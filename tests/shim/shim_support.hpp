@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "temp_dir.hpp"
+
 namespace shim {
 
 struct Result {
@@ -16,14 +18,9 @@ Result run(const std::string& command);
 std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& text);
 bool file_exists(const std::string& path);
-// A fresh directory under $TMPDIR (or /tmp), removed by the destructor.
-struct TempDir {
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string path;
-};
+// A fresh directory under $TMPDIR (or /tmp), removed by the destructor; the
+// tests' one helper (tests/common/temp_dir.hpp).
+using TempDir = joule_test::TempDir;
 // Whether a program is on PATH.
 bool have_program(const std::string& name);
 std::vector<std::string> split_lines(const std::string& text);

@@ -5,12 +5,14 @@
 #include <fstream>
 
 #include "sim_test_util.hpp"
+#include "temp_dir.hpp"
 
 namespace joule::sim::test {
 namespace {
 
 std::string error_of(const std::string& toml, const std::vector<std::string>& sets = {}) {
-  const std::string path = ::testing::TempDir() + "/joule_sim_config_test.toml";
+  const joule_test::TempDir dir;
+  const std::string path = dir.file("joule_sim_config_test.toml");
   std::ofstream(path) << toml;
   try {
     std::vector<Setting> s = settings_from_toml(path);

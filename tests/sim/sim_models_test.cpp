@@ -10,6 +10,7 @@
 
 #include "network_model.hpp"
 #include "sim_test_util.hpp"
+#include "temp_dir.hpp"
 
 namespace joule::sim::test {
 namespace {
@@ -158,7 +159,8 @@ TEST(SimModels, NewKeysNameOriginAndAllowedValues) {
                    "ring_random"),
             std::string::npos)
       << e;
-  const std::string path = ::testing::TempDir() + "/joule_sim_models_test.toml";
+  const joule_test::TempDir dir;
+  const std::string path = dir.file("joule_sim_models_test.toml");
   std::ofstream(path) << "[room]\nsetpoint_c = 21.1\nairflow_w_per_k = 0\n";
   try {
     make_scenario(settings_from_toml(path));

@@ -15,37 +15,15 @@
 #include <utility>
 #include <vector>
 
+#include "temp_dir.hpp"
 #include "trace_api.hpp"
 
 namespace trace_test {
 
 namespace fs = std::filesystem;
 
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/joule_trace_test_XXXXXX";
-    path_ = ::mkdtemp(tmpl) ? tmpl : "/tmp";
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-  // Files in the directory whose name ends with `ext`.
-  std::vector<std::string> files(const std::string& ext) const {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(path_)) {
-      const std::string p = e.path().string();
-      if (p.size() >= ext.size() && p.compare(p.size() - ext.size(), ext.size(), ext) == 0)
-        out.push_back(p);
-    }
-    return out;
-  }
-
- private:
-  std::string path_;
-};
+// The tests' one temporary directory (tests/common/temp_dir.hpp).
+using joule_test::TempDir;
 
 inline std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -9,6 +9,7 @@
 #include "engine_settings.hpp"
 #include "joule/joule.hpp"
 #include "queue_settings.hpp"
+#include "temp_dir.hpp"
 
 namespace joule::engine {
 
@@ -89,7 +90,8 @@ TEST(ConfigErrors, UnknownKeyListsValidKeys) {
 }
 
 TEST(ConfigFile, ValuesApplyAndErrorsCarryFileAndLine) {
-  const std::string path = ::testing::TempDir() + "joule_config_test.conf";
+  const joule_test::TempDir dir;
+  const std::string path = dir.file("joule_config_test.conf");
   {
     std::ofstream f(path);
     f << "# comment\nJOULE_WORKERS = 3\n\nJOULE_SCHEDULER=fifo\n";
@@ -111,7 +113,8 @@ TEST(ConfigFile, ValuesApplyAndErrorsCarryFileAndLine) {
 }
 
 TEST(ConfigFile, OverridesWinOverTheFile) {
-  const std::string path = ::testing::TempDir() + "joule_config_test2.conf";
+  const joule_test::TempDir dir;
+  const std::string path = dir.file("joule_config_test2.conf");
   {
     std::ofstream f(path);
     f << "JOULE_WORKERS=3\n";
