@@ -97,7 +97,9 @@ std::vector<ConfigKey> omp_config_keys() {
       [](S& o, std::string_view v) {
         o.wait_policy = lower_choice(v, Choices<OmpWait>(kOmpWaits), "unknown policy");
       },
-      [](const S& o) { return std::string(choice_name(Choices<OmpWait>(kOmpWaits), o.wait_policy)); });
+      [](const S& o) {
+        return std::string(choice_name(Choices<OmpWait>(kOmpWaits), o.wait_policy));
+      });
   t.integer("OMP_MAX_ACTIVE_LEVELS", &S::max_active_levels, 0, 255,
             "nested active parallel levels allowed (joule runs levels beyond the first "
             "serialised)");
@@ -108,7 +110,9 @@ std::vector<ConfigKey> omp_config_keys() {
         const std::string_view first = v.substr(0, v.find(','));
         o.proc_bind = lower_choice(first, Choices<OmpBind>(kOmpBinds), "unknown binding");
       },
-      [](const S& o) { return std::string(choice_name(Choices<OmpBind>(kOmpBinds), o.proc_bind)); });
+      [](const S& o) {
+        return std::string(choice_name(Choices<OmpBind>(kOmpBinds), o.proc_bind));
+      });
   t.custom(
       "OMP_STACKSIZE", "text", "a size such as 4096, 512K, 16M or 1G",
       "stack size of team threads (recorded; joule's workers keep their own stacks)",

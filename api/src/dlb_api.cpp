@@ -12,6 +12,7 @@
 
 #include "config.hpp"
 #include "dlb_internal.hpp"
+#include "lending_settings.hpp"
 
 namespace joule::dlb {
 namespace {
@@ -148,7 +149,8 @@ int DLB_Init(int /*ncpus*/, const_dlb_cpu_set_t mask, const char* /*dlb_args*/) 
   std::string mode = "node";
   try {
     using joule::lending::LendingSettings;
-    if (joule::core::Config::load({}).get<LendingSettings>().mode == joule::lending::LewiMode::local)
+    if (joule::core::Config::load({}).get<LendingSettings>().mode ==
+        joule::lending::LewiMode::local)
       mode = "local";
   } catch (const std::exception&) {
   }

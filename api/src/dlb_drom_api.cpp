@@ -10,6 +10,7 @@
 
 #include "config.hpp"
 #include "dlb_internal.hpp"
+#include "lending_settings.hpp"
 
 namespace {
 
@@ -25,7 +26,8 @@ joule::lending::CpuTable* drom_table() {
 
 unsigned drom_timeout() {
   try {
-    return unsigned(joule::core::Config::load({}).get<joule::lending::LendingSettings>().drom_timeout_ms);
+    return unsigned(
+        joule::core::Config::load({}).get<joule::lending::LendingSettings>().drom_timeout_ms);
   } catch (const std::exception&) {
     return 5000;
   }

@@ -1,5 +1,6 @@
 // The energy controller's entry points for libjoule-mpi (mpi-slack).
 #include "joule/joule.h"
+#include "lending_settings.hpp"
 #include "platform.hpp"
 #include "runtime.hpp"
 

@@ -10,6 +10,7 @@
 #include "config.hpp"
 #include "joule/joule.h"
 #include "lending_entry.hpp"
+#include "lending_settings.hpp"
 
 namespace {
 

@@ -7,7 +7,6 @@
 #include "omp_settings.hpp"
 #include "runtime.hpp"
 
-
 extern "C" {
 
 int joule_omp_get_settings(joule_omp_settings_t* s) {

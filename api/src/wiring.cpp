@@ -8,8 +8,8 @@
 #include "device.hpp"
 #include "energy_config.hpp"
 #include "lewi_cpu_manager.hpp"
-#include "omp_settings.hpp"
 #include "observer.hpp"
+#include "omp_settings.hpp"
 #include "platform_observer.hpp"
 #include "policy_registry.hpp"
 #include "runtime.hpp"
@@ -19,7 +19,6 @@ namespace joule::api {
 
 using namespace joule::core;
 using namespace joule::engine;
-
 
 std::unique_ptr<Observer> start_card(const Config& cfg);  // offload_api.cpp
 

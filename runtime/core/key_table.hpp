@@ -14,34 +14,16 @@
 
 #include <cstdint>
 #include <functional>
-#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "choices.hpp"
 #include "config.hpp"
 
 namespace joule::core {
-
-// The names of an enum's values, in the order `allowed values` lists them.
-template <class E>
-using Choices = std::span<const std::pair<const char*, E>>;
-
-template <class E>
-const char* choice_name(Choices<E> names, E value) {
-  for (const auto& [n, v] : names)
-    if (v == value) return n;
-  return "?";
-}
-
-template <class E>
-std::string choice_list(Choices<E> names) {
-  std::string out;
-  for (const auto& [n, v] : names) out += (out.empty() ? "" : ", ") + std::string(n);
-  return out;
-}
 
 template <class S>
 class KeyTable {

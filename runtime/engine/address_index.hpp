@@ -7,7 +7,7 @@
 // cells of any size, power-of-two and page
 // strides, and arrays that straddle large alignment boundaries all spread
 // evenly; with linear probing at a load factor of at most 1/2 the expected
-// probe length stays below 2.5 (tests/internal/address_index_test.cpp
+// probe length stays below 2.5 (tests/engine/address_index_test.cpp
 // checks it on adversarial layouts, by counting probes).
 #pragma once
 

@@ -41,7 +41,9 @@ std::vector<ConfigKey> lewi_config_keys() {
       "JOULE_LEWI_SHM", "text", "a shared-memory name such as /joule-cpus-test (empty: default)",
       "name of the node's CPU table; processes share CPUs only within one name",
       [](S& s, std::string_view v) { s.shm = v.empty() ? "" : shm_name(v); },
-      [](const S& s) { return s.shm.empty() ? "/joule-cpus-" + std::to_string(::geteuid()) : s.shm; });
+      [](const S& s) {
+        return s.shm.empty() ? "/joule-cpus-" + std::to_string(::geteuid()) : s.shm;
+      });
   t.integer("JOULE_LEWI_DROM_TIMEOUT_MS", &S::drom_timeout_ms, 0, 600000,
             "how long a DROM mask change waits for the target process to apply it",
             "milliseconds; 0: do not wait");

@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "config.hpp"
+#include "lending_settings.hpp"
 #include "os_support.hpp"
 
 namespace joule::lending {

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "choices.hpp"
 #include "config.hpp"
 
 namespace joule::lending {
@@ -23,12 +24,12 @@ inline constexpr std::pair<const char*, MpiYield> kMpiYields[] = {
     {"auto", MpiYield::automatic}, {"on", MpiYield::on}, {"off", MpiYield::off}};
 
 struct LendingSettings {
-  LewiMode mode = LewiMode::off;                   // JOULE_LEWI
-  LewiPolicy policy = LewiPolicy::autonomous;      // JOULE_LEWI_POLICY
-  bool keep_cpu = false;                           // JOULE_LEWI_KEEP_CPU
-  std::string shm;                                 // JOULE_LEWI_SHM; empty = /joule-cpus-<uid>
-  int drom_timeout_ms = 5000;                      // JOULE_LEWI_DROM_TIMEOUT_MS
-  MpiYield mpi_yield = MpiYield::automatic;        // JOULE_MPI_YIELD
+  LewiMode mode = LewiMode::off;               // JOULE_LEWI
+  LewiPolicy policy = LewiPolicy::autonomous;  // JOULE_LEWI_POLICY
+  bool keep_cpu = false;                       // JOULE_LEWI_KEEP_CPU
+  std::string shm;                             // JOULE_LEWI_SHM; empty = /joule-cpus-<uid>
+  int drom_timeout_ms = 5000;                  // JOULE_LEWI_DROM_TIMEOUT_MS
+  MpiYield mpi_yield = MpiYield::automatic;    // JOULE_MPI_YIELD
   // Whether blocking MPI calls should make the MPI library yield its CPU.
   bool yields() const noexcept {
     return mpi_yield == MpiYield::on || (mpi_yield == MpiYield::automatic && mode != LewiMode::off);

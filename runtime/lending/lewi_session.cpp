@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "config.hpp"
+#include "lending_settings.hpp"
 #include "os_support.hpp"
 
 namespace joule::lending {

@@ -6,13 +6,16 @@
 #include <utility>
 #include <vector>
 
+#include "choices.hpp"
 #include "config.hpp"
 
 namespace joule::trace {
 
 enum class TraceFormat { none, paraver, chrome };
 inline constexpr std::pair<const char*, TraceFormat> kTraceFormats[] = {
-    {"none", TraceFormat::none}, {"paraver", TraceFormat::paraver}, {"chrome", TraceFormat::chrome}};
+    {"none", TraceFormat::none},
+    {"paraver", TraceFormat::paraver},
+    {"chrome", TraceFormat::chrome}};
 
 struct TraceSettings {
   TraceFormat format = TraceFormat::none;  // JOULE_TRACE

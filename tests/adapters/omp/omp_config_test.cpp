@@ -8,10 +8,12 @@
 #include "joule/joule.h"
 #include "joule/team.h"
 #include "joule/types.hpp"
+#include "omp_settings.hpp"
 
 namespace {
 
 using joule::core::Config;
+using namespace joule::api;
 
 std::string error_of(const char* key, const char* value) {
   Config c;
@@ -25,13 +27,14 @@ std::string error_of(const char* key, const char* value) {
 }
 
 TEST(OmpConfig, Defaults) {
-  Config c;
-  EXPECT_EQ(c.omp.num_threads, 0);
-  EXPECT_EQ(c.omp.schedule, "dynamic");
-  EXPECT_EQ(c.omp.dynamic, -1);
-  EXPECT_EQ(c.omp.max_active_levels, 1);
-  EXPECT_EQ(c.omp.proc_bind, "false");
-  EXPECT_EQ(c.omp.stacksize, 0u);
+  const OmpSettings o;
+  EXPECT_EQ(o.num_threads, 0);
+  EXPECT_EQ(o.schedule, OmpSchedule::dynamic);
+  EXPECT_EQ(o.dynamic, -1);
+  EXPECT_EQ(o.max_active_levels, 1);
+  EXPECT_EQ(o.proc_bind, OmpBind::off);
+  EXPECT_EQ(o.stacksize, 0u);
+  EXPECT_EQ(Config{}.get<OmpSettings>().schedule, OmpSchedule::dynamic);
 }
 
 TEST(OmpConfig, Values) {
@@ -43,19 +46,20 @@ TEST(OmpConfig, Values) {
   c.set("OMP_MAX_ACTIVE_LEVELS", "3");
   c.set("OMP_PROC_BIND", "master,close");
   c.set("OMP_STACKSIZE", "16M");
-  EXPECT_EQ(c.omp.num_threads, 4);
-  EXPECT_EQ(c.omp.schedule, "guided");
-  EXPECT_EQ(c.omp.schedule_chunk, 7);
-  EXPECT_TRUE(c.omp.schedule_monotonic);
-  EXPECT_EQ(c.omp.dynamic, 1);
-  EXPECT_EQ(c.omp.wait_policy, "active");
-  EXPECT_EQ(c.omp.max_active_levels, 3);
-  EXPECT_EQ(c.omp.proc_bind, "primary");
-  EXPECT_EQ(c.omp.stacksize, 16u << 20);
+  const OmpSettings& o = c.get<OmpSettings>();
+  EXPECT_EQ(o.num_threads, 4);
+  EXPECT_EQ(o.schedule, OmpSchedule::guided);
+  EXPECT_EQ(o.schedule_chunk, 7);
+  EXPECT_TRUE(o.schedule_monotonic);
+  EXPECT_EQ(o.dynamic, 1);
+  EXPECT_EQ(o.wait_policy, OmpWait::active);
+  EXPECT_EQ(o.max_active_levels, 3);
+  EXPECT_EQ(o.proc_bind, OmpBind::primary);
+  EXPECT_EQ(o.stacksize, 16u << 20);
   c.set("OMP_STACKSIZE", "100");
-  EXPECT_EQ(c.omp.stacksize, 100u * 1024);
+  EXPECT_EQ(o.stacksize, 100u * 1024);
   c.set("OMP_SCHEDULE", "static");
-  EXPECT_EQ(c.omp.schedule_chunk, 0);
+  EXPECT_EQ(o.schedule_chunk, 0);
 }
 
 TEST(OmpConfig, BadValuesNameTheAllowedOnes) {
