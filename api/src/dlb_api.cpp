@@ -13,6 +13,7 @@
 #include "config.hpp"
 #include "dlb_internal.hpp"
 #include "lending_settings.hpp"
+#include "log.hpp"
 
 namespace joule::dlb {
 namespace {
@@ -156,7 +157,7 @@ int DLB_Init(int /*ncpus*/, const_dlb_cpu_set_t mask, const char* /*dlb_args*/) 
   }
   if (joule::lending::start_standalone(mode, from_mask(mask), why) !=
       joule::lending::StartResult::Ok) {
-    std::fprintf(stderr, "joule: DLB_Init: %s\n", why.c_str());
+    joule::core::log_error("DLB_Init: " + why);
     return why.find("owned by") != std::string::npos ? DLB_ERR_PERM : DLB_ERR_NOSHMEM;
   }
   initialised() = true;

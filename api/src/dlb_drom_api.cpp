@@ -11,6 +11,7 @@
 #include "config.hpp"
 #include "dlb_internal.hpp"
 #include "lending_settings.hpp"
+#include "log.hpp"
 
 namespace {
 
@@ -67,7 +68,7 @@ int DLB_DROM_Attach(void) {
   try {
     g_drom_table = joule::lending::CpuTable::open_shared(joule::lending::configured_table_name());
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "joule: DLB_DROM_Attach: %s\n", e.what());
+    joule::core::log_error(std::string("DLB_DROM_Attach: ") + e.what());
     return DLB_ERR_NOSHMEM;
   }
   return DLB_SUCCESS;

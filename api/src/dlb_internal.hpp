@@ -10,6 +10,7 @@
 
 #include "joule/dlb.h"
 #include "lending_entry.hpp"
+#include "log.hpp"
 
 namespace joule::dlb {
 
@@ -39,7 +40,7 @@ int call(F&& f, bool allowed_when_disabled = false) {
     if (!allowed_when_disabled && s->hint() == lending::Hint::Disabled) return DLB_ERR_DISBLD;
     return f(*s);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "joule: DLB: %s\n", e.what());
+    joule::core::log_error(std::string("DLB: ") + e.what());
     return DLB_ERR_UNKNOWN;
   }
 }

@@ -13,6 +13,7 @@
 #include "device.hpp"
 #include "joule/offload.hpp"
 #include "kernel_context.hpp"
+#include "log.hpp"
 #include "runtime.hpp"
 
 namespace joule::api {
@@ -95,7 +96,7 @@ std::unique_ptr<Observer> start_card(const Config& cfg) {
                  .release();
     g_card_key = key;
     if (cfg.dump) {  // as KMP_AFFINITY=verbose prints the placement at start-up
-      std::fprintf(stderr, "joule: %s\n", g_card->describe().c_str());
+      joule::core::log_info(g_card->describe());
       for (const std::string& line : g_card->thread_map())
         std::fprintf(stderr, "joule card: %s\n", line.c_str());
     }

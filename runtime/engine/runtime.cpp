@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "dep_domain.hpp"
+#include "log.hpp"
 #include "policy_registry.hpp"
 
 namespace joule::engine {
@@ -256,9 +257,9 @@ void Runtime::report_lost_exception(Task* root) {
   try {
     std::rethrow_exception(root->exception);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "joule: a task threw and no taskwait collected it: %s\n", e.what());
+    core::log_error(std::string("a task threw and no taskwait collected it: ") + e.what());
   } catch (...) {
-    std::fprintf(stderr, "joule: a task threw a non-standard exception nobody collected\n");
+    core::log_error("a task threw a non-standard exception nobody collected");
   }
   root->exception = nullptr;
 }

@@ -1,7 +1,9 @@
 // Waiting: taskwait, taskwait on data, and loops of tasks.
 #include <algorithm>
+#include <string>
 
 #include "dep_domain.hpp"
+#include "log.hpp"
 #include "runtime.hpp"
 
 namespace joule::engine {
@@ -40,7 +42,8 @@ void Runtime::taskwait() {
   self->lock.unlock();
   if (!e) return;
   if (dropped)
-    std::fprintf(stderr, "joule: %u further task exception(s) dropped at this taskwait\n", dropped);
+    core::log_error(std::to_string(dropped) +
+                    " further task exception(s) dropped at this taskwait");
   std::rethrow_exception(e);
 }
 

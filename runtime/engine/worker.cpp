@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cpu_manager.hpp"
+#include "log.hpp"
 #include "runtime.hpp"
 #include "task_pool.hpp"
 
@@ -28,9 +29,7 @@ void Worker::adopt_current_thread(ThreadContext& ctx) {
   ctx.next_id = std::uint64_t(index_ + 1) << 40;
   spin_ = AdaptiveSpin(rt_.settings().spin_us, rt_.spin_cap_us());
   if (rt_.settings().bind && !rt_.topology().bind_current_thread(cpu_)) {
-    static std::atomic<bool> warned{false};
-    if (!warned.exchange(true))
-      std::fprintf(stderr, "joule: warning: could not bind workers to CPUs; running unbound\n");
+    core::warn_once("worker-bind", "could not bind workers to CPUs; running unbound");
   }
   for (auto& o : rt_.observers()) o->on_worker_start(index_, cpu_);
 }

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <functional>
 
+#include "log.hpp"
 #include "trace_session.hpp"
 
 namespace joule::trace {
@@ -98,10 +99,8 @@ void ThreadBuffer::flush() {
   }
   if (fd_ < 0 || left > 0) {
     if (!truncated_)
-      std::fprintf(stderr,
-                   "joule: warning: trace buffer flush failed in %s (%s); the trace "
-                   "of this thread is truncated\n",
-                   session_.options().dir.c_str(), std::strerror(errno));
+      core::log_warn("trace buffer flush failed in " + session_.options().dir + " (" +
+                     std::strerror(errno) + "); the trace of this thread is truncated");
     truncated_ = true;
     capacity_ = 0;  // stop recording; statistics go on
     size_ = 0;

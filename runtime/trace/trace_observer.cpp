@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "config.hpp"
+#include "log.hpp"
 #include "observer.hpp"
 #include "task.hpp"
 #include "trace_api.hpp"
@@ -48,8 +49,7 @@ class TraceObserver final : public Observer, public core::trace::Sink {
     core::trace::install(nullptr);
     session_.stop(now_ns());
     if (!session_.write_error().empty())
-      std::fprintf(stderr, "joule: warning: trace not written: %s\n",
-                   session_.write_error().c_str());
+      core::log_warn("trace not written: " + session_.write_error());
   }
   void on_worker_start(int worker, int cpu) override {
     session_.bind_worker(worker, cpu, now_ns());

@@ -34,9 +34,10 @@ void EnergyController::choose(const core::Config& cfg) {
   if (asked_ == "none") return;
   if (!p_.can_set_frequency()) {
     if (asked_ != "auto")
-      warn_once("energy-no-dvfs", "JOULE_ENERGY_POLICY=" + asked_ +
-                                      " needs frequencies that can be set, and JOULE_DVFS gives " +
-                                      p_.dvfs().name() + "; running as none");
+      core::warn_once("energy-no-dvfs",
+                      "JOULE_ENERGY_POLICY=" + asked_ +
+                          " needs frequencies that can be set, and JOULE_DVFS gives " +
+                          p_.dvfs().name() + "; running as none");
     history_ = "none (no DVFS that can set frequencies)";
     return;
   }
@@ -54,7 +55,8 @@ void EnergyController::use_policy(const std::string& name) {
   try {
     policy_ = energy::make_energy_policy(name, opt_);
   } catch (const std::invalid_argument&) {
-    warn_once("energy-missing", "energy policy " + name + " is not in this build; running as none");
+    core::warn_once("energy-missing",
+                    "energy policy " + name + " is not in this build; running as none");
     return;
   }
   resolved_ = name;

@@ -109,7 +109,7 @@ class CpufreqDvfs final : public Dvfs {
   void restore() override {
     std::vector<std::string> errors;
     if (RestoreGuard::instance().restore_all(&errors) > 0)
-      for (auto& e : errors) warn_once("restore:" + e, "cpufreq: " + e);
+      for (auto& e : errors) core::warn_once("restore:" + e, "cpufreq: " + e);
   }
 
  protected:
@@ -132,14 +132,14 @@ class CpufreqDvfs final : public Dvfs {
       auto original = fs_.read_raw(file);
       std::string warning;
       if (!original || !guard.save(real, *original, &warning)) {
-        warn_once("save:" + real,
-                  "cpufreq: cannot save " + real + " before changing it; left alone");
+        core::warn_once("save:" + real,
+                        "cpufreq: cannot save " + real + " before changing it; left alone");
         return false;
       }
-      if (!warning.empty()) warn_once("statefile", warning);
+      if (!warning.empty()) core::warn_once("statefile", warning);
     }
     if (fs_.write(file, value)) return true;
-    warn_once("write:" + file, "cpufreq: cannot write " + real + ": " + std::strerror(errno));
+    core::warn_once("write:" + file, "cpufreq: cannot write " + real + ": " + std::strerror(errno));
     return false;
   }
 

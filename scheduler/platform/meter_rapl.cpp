@@ -70,7 +70,7 @@ class RaplMeter final : public EnergyMeter {
       auto v = fs_.read_u64(zones_[i].dir + "/energy_uj");
       if (!v) continue;
       if (*v < zones_[i].last && zones_[i].max_range == 0)
-        warn_once(
+        core::warn_once(
             "rapl-range:" + zones_[i].dir,
             "rapl: " + zones_[i].dir + " wrapped without max_energy_range_uj; one interval lost");
       domains_[i].joules += double(counter_delta(zones_[i].last, *v, zones_[i].max_range)) * 1e-6;

@@ -30,7 +30,7 @@ Machine load_machine(const core::Config& cfg) {
   try {
     return Machine::load(cfg.platform.topology);
   } catch (const std::exception& e) {
-    warn_once("machine", std::string("platform: ") + e.what() + "; assuming one chip");
+    core::warn_once("machine", std::string("platform: ") + e.what() + "; assuming one chip");
     return Machine::uniform(1, 1);
   }
 }
@@ -91,8 +91,8 @@ void Platform::choose_dvfs(const core::Config& cfg) {
     const std::string where = sysfs_.path("/sys/devices/system/cpu");
     if (cf && cf->num_domains() > 0) {
       if (st.writable < st.domains)
-        warn_once("cpufreq-partial", "cpufreq: " + std::to_string(st.domains - st.writable) +
-                                         " frequency domain(s) left alone: " + st.detail);
+        core::warn_once("cpufreq-partial", "cpufreq: " + std::to_string(st.domains - st.writable) +
+                                               " frequency domain(s) left alone: " + st.detail);
       dvfs_ = std::move(cf);
       dvfs_note_ = want == "auto" ? "auto: cpufreq found and writable" : "";
       return;
@@ -108,7 +108,7 @@ void Platform::choose_dvfs(const core::Config& cfg) {
       dvfs_note_ = "auto: " + why;
       return;
     }
-    warn_once("cpufreq-fallback", why + "; using emulated DVFS instead");
+    core::warn_once("cpufreq-fallback", why + "; using emulated DVFS instead");
     dvfs_note_ = "cpufreq requested: " + why;
     want = "emulated";
   }
@@ -137,7 +137,7 @@ void Platform::choose_meter(const core::Config& cfg) {
     meter_ = make_papi_meter(&why_papi);
     if (meter_) return;
   }
-  if (want == "rapl") warn_once("meter", "rapl: " + why_rapl + "; energy is modelled");
+  if (want == "rapl") core::warn_once("meter", "rapl: " + why_rapl + "; energy is modelled");
   if (want == "papi") {
     PapiEventSet probe;
     std::string why;
@@ -145,7 +145,7 @@ void Platform::choose_meter(const core::Config& cfg) {
       task_clock_meter_ = true;
       meter_note_ = why_papi + "; modelled power over CPU time measured by perf::TASK-CLOCK";
     } else {
-      warn_once("meter", "papi: " + why_papi + "; energy is modelled");
+      core::warn_once("meter", "papi: " + why_papi + "; energy is modelled");
     }
   }
   if (meter_note_.empty()) meter_note_ = want == "auto" && !why_rapl.empty() ? why_rapl : "";
@@ -157,7 +157,8 @@ void Platform::choose_thermal(const core::Config& cfg) {
     std::string why;
     thermal_ = make_sensor_thermal(sysfs_, machine_.num_chips(), &why);
     if (thermal_) return;
-    if (want == "hwmon") warn_once("thermal", "hwmon: " + why + "; temperatures are modelled");
+    if (want == "hwmon")
+      core::warn_once("thermal", "hwmon: " + why + "; temperatures are modelled");
     thermal_note_ = why;
   }
   const auto& rc = cfg.platform.rc;

@@ -84,13 +84,14 @@ void Platform::worker_start(int worker) {
   std::vector<std::string> skipped;
   std::string why;
   if (!s.papi.open(counter_events_, &skipped, &why)) {
-    warn_once("counters", "PAPI counters unavailable (" + why + "); tasks are not counted");
+    core::warn_once("counters", "PAPI counters unavailable (" + why + "); tasks are not counted");
     return;
   }
   if (!skipped.empty() && counters_) {
     std::string list;
     for (auto& e : skipped) list += (list.empty() ? "" : ", ") + e;
-    warn_once("counters", "PAPI counters: " + list + " not available here; counting the others");
+    core::warn_once("counters",
+                    "PAPI counters: " + list + " not available here; counting the others");
   }
   if (worker == 0) {
     counter_names_ = s.papi.names();

@@ -57,7 +57,7 @@ void repair_stale(const core::Config& cfg) {
                               : cfg.platform.state_dir;
   const RepairResult r = repair_stale_states(dir);
   if (r.repaired == 0 && r.failed == 0) return;
-  for (const auto& m : r.messages) note(m + " (state file in " + dir + ")");
+  for (const auto& m : r.messages) core::log_info(m + " (state file in " + dir + ")");
 }
 
 }  // namespace
@@ -70,16 +70,18 @@ std::unique_ptr<core::Observer> make_platform_observer(const core::Config& cfg) 
   if (!platform_wanted(cfg)) {
     const std::string& pol = cfg.energy.policy;
     if (pol != "none" && pol != "auto")  // the same message the controller gives
-      warn_once("energy-no-dvfs", "JOULE_ENERGY_POLICY=" + pol +
-                                      " needs frequencies that can be set, and JOULE_DVFS gives " +
-                                      "none; running as none");
+      core::warn_once("energy-no-dvfs",
+                      "JOULE_ENERGY_POLICY=" + pol +
+                          " needs frequencies that can be set, and JOULE_DVFS gives " +
+                          "none; running as none");
     if (cfg.dump)
-      note("platform: off (JOULE_DVFS=" + cfg.platform.dvfs + ", nothing else asks for it)");
+      core::log_info("platform: off (JOULE_DVFS=" + cfg.platform.dvfs +
+                     ", nothing else asks for it)");
     return nullptr;
   }
   RestoreGuard::instance().set_state_dir(dir);
   auto p = std::make_unique<Platform>(cfg);
-  if (cfg.dump) note(p->describe());
+  if (cfg.dump) core::log_info(p->describe());
   if (!p->active()) return nullptr;
   return std::make_unique<PlatformObserver>(std::move(p));
 }

@@ -259,7 +259,7 @@ TEST(EnergyLive, UnknownPolicyIsAConfigurationErrorListingTheNames) {
 }
 
 TEST(EnergyLive, PolicyWithoutDvfsWarnsOnceAndRunsAsNone) {
-  reset_warnings();
+  core::reset_warn_once();
   testing::internal::CaptureStderr();
   {
     joule::runtime rt({{"JOULE_DVFS", "none"},
@@ -280,7 +280,7 @@ TEST(EnergyLive, PolicyWithoutDvfsWarnsOnceAndRunsAsNone) {
 }
 
 TEST(EnergyLive, PolicyWithoutPlatformWarnsToo) {
-  reset_warnings();
+  core::reset_warn_once();
   testing::internal::CaptureStderr();
   {
     joule::runtime rt({{"JOULE_DVFS", "none"}, {"JOULE_ENERGY_POLICY", "queue-depth"}});

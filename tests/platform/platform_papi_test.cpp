@@ -59,7 +59,7 @@ TEST(Papi, TaskClockPerLabel) {
 TEST(Papi, MissingEventsGiveOneWarningAndNoFailure) {
   skip_without_papi();
   if (IsSkipped()) return;
-  reset_warnings();
+  core::reset_warn_once();
   testing::internal::CaptureStderr();
   {
     joule::runtime rt({{"JOULE_COUNTERS", "papi"},
@@ -75,7 +75,7 @@ TEST(Papi, MissingEventsGiveOneWarningAndNoFailure) {
 }
 
 TEST(Papi, NoEventAtAllIsOneWarningToo) {
-  reset_warnings();
+  core::reset_warn_once();
   testing::internal::CaptureStderr();
   {
     joule::runtime rt({{"JOULE_COUNTERS", "papi"},

@@ -272,7 +272,7 @@ TEST(PlatformSelection, CpufreqWithoutPermissionFallsBackToEmulatedOnce) {
   t.write(test::FakeTree::cpu_dir(0) + "/scaling_governor", "ondemand\n", 0444);
   t.write(test::FakeTree::cpu_dir(0) + "/scaling_setspeed", "<unsupported>\n", 0444);
   const auto before = t.snapshot();
-  reset_warnings();
+  core::reset_warn_once();
   testing::internal::CaptureStderr();
   for (int i = 0; i < 2; ++i) {
     joule::runtime rt({{"JOULE_ENERGY_POLICY", "none"},
