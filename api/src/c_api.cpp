@@ -4,7 +4,7 @@
 #include <new>
 #include <string>
 
-#include "card_internal.hpp"
+#include "card_tasks.hpp"
 #include "joule/joule.h"
 #include "joule/joule.hpp"
 #include "runtime.hpp"
@@ -60,7 +60,7 @@ int joule_init_with(const char* const* keys, const char* const* values, size_t n
 int joule_finalize(void) {
   return guarded([] {
     joule::engine::Runtime::stop();
-    joule::api::card_after_stop();  // results kept on the card come home
+    joule::offload::card_after_stop();  // results kept on the card come home
   });
 }
 
@@ -81,7 +81,7 @@ int joule_task_add_dep(joule_task_t* task, int kind, const void* addr, size_t by
   if (!task) return invalid("joule_task_add_dep: task is NULL");
   return guarded([&] {
     joule::engine::Runtime::get().add_dep(to_rt(task), kind, addr, bytes);
-    joule::api::card_watch_host_task(to_rt(task), kind, addr, bytes);
+    joule::offload::card_watch_host_task(to_rt(task), kind, addr, bytes);
   });
 }
 
@@ -90,7 +90,7 @@ int joule_task_add_deps(joule_task_t* task, const joule_dep_t* deps, size_t n) {
   return guarded([&] {
     joule::engine::Runtime::get().add_deps(to_rt(task), deps, n);
     for (size_t i = 0; i < n; ++i)
-      joule::api::card_watch_host_task(to_rt(task), deps[i].kind, deps[i].addr, deps[i].bytes);
+      joule::offload::card_watch_host_task(to_rt(task), deps[i].kind, deps[i].addr, deps[i].bytes);
   });
 }
 
@@ -102,7 +102,7 @@ int joule_task_submit(joule_task_t* task) {
 int joule_task_discard(joule_task_t* task) {
   if (!task) return invalid("joule_task_discard: task is NULL");
   return guarded([&] {
-    joule::api::card_unwatch(to_rt(task));
+    joule::offload::card_unwatch(to_rt(task));
     joule::engine::Runtime::get().discard(to_rt(task));
   });
 }
@@ -112,10 +112,10 @@ int joule_taskwait(void) {
     try {
       joule::engine::Runtime::get().taskwait();
     } catch (...) {
-      joule::api::card_after_failed_taskwait();
+      joule::offload::card_after_failed_taskwait();
       throw;
     }
-    joule::api::card_after_taskwait();  // results kept on the card come home
+    joule::offload::card_after_taskwait();  // results kept on the card come home
   });
 }
 
@@ -126,7 +126,7 @@ int joule_taskwait_on(const joule_dep_t* deps, size_t n) {
     for (size_t i = 0; i < n; ++i)
       v.push_back({static_cast<joule::dep_kind>(deps[i].kind), deps[i].addr, deps[i].bytes});
     joule::engine::Runtime::get().taskwait_on(v.data(), v.size());
-    joule::api::card_after_taskwait_on(v.data(), v.size());
+    joule::offload::card_after_taskwait_on(v.data(), v.size());
   });
 }
 

@@ -1,7 +1,7 @@
 // The exported C++ entry points behind joule.hpp's templates.
 #include <limits>
 
-#include "card_internal.hpp"
+#include "card_tasks.hpp"
 #include "joule/joule.hpp"
 #include "runtime.hpp"
 
@@ -22,14 +22,14 @@ task* task_create(task_fn fn, std::size_t args_size, std::size_t args_align,
 void task_add_deps(task* t, const dep* deps, std::size_t n) {
   engine::Runtime& r = engine::Runtime::get();
   r.add_deps(to_rt(t), deps, n);
-  api::card_watch_host_task(to_rt(t), deps, n);
+  offload::card_watch_host_task(to_rt(t), deps, n);
 }
 
 void task_submit(task* t) { engine::Runtime::get().submit(to_rt(t)); }
 
 void task_discard(task* t) noexcept {
   try {
-    api::card_unwatch(to_rt(t));
+    offload::card_unwatch(to_rt(t));
     engine::Runtime::get().discard(to_rt(t));
   } catch (...) {
   }
@@ -39,15 +39,15 @@ void taskwait() {
   try {
     engine::Runtime::get().taskwait();
   } catch (...) {
-    api::card_after_failed_taskwait();  // what did finish still comes home
+    offload::card_after_failed_taskwait();  // what did finish still comes home
     throw;
   }
-  api::card_after_taskwait();  // results kept on the card come home
+  offload::card_after_taskwait();  // results kept on the card come home
 }
 
 void taskwait_on(const dep* deps, std::size_t n) {
   engine::Runtime::get().taskwait_on(deps, n);
-  api::card_after_taskwait_on(deps, n);
+  offload::card_after_taskwait_on(deps, n);
 }
 
 void taskloop(loop_fn fn, void* ctx, std::int64_t begin, std::int64_t end, std::int64_t grainsize,
@@ -62,7 +62,7 @@ void runtime_start(const std::pair<std::string, std::string>* settings, std::siz
 
 void runtime_stop() {
   engine::Runtime::stop();
-  api::card_after_stop();
+  offload::card_after_stop();
 }
 
 std::size_t checked_bytes(std::size_t count, std::size_t elem_size) {

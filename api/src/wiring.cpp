@@ -3,6 +3,7 @@
 // platform layer before tracing, which must see the DVFS emulation's
 // stretch) and installs the lending layer's CPU manager. Runs when libjoule
 // is loaded, before any joule call can start the runtime.
+#include "card_tasks.hpp"
 #include "config.hpp"
 #include "cpu_manager.hpp"
 #include "device.hpp"
@@ -20,8 +21,6 @@ namespace joule::api {
 using namespace joule::core;
 using namespace joule::engine;
 
-std::unique_ptr<Observer> start_card(const Config& cfg);  // offload_api.cpp
-
 namespace {
 
 struct Wiring {
@@ -34,7 +33,8 @@ struct Wiring {
     add_config_section(lending::lewi_config_keys, "lending");
     add_config_section(omp_config_keys, "openmp");
     add_config_section(offload::card_config_keys, "offload");
-    register_observer_factory(start_card);  // first: forks the card before any thread starts
+    // First: forks the card before any thread starts.
+    register_observer_factory(offload::start_card);
     register_observer_factory(platform::make_platform_observer);
     register_observer_factory(trace::make_trace_observer);
     set_lending_factory(lending::make_lewi_cpu_manager);

@@ -1,0 +1,193 @@
+// The card's lifetime and the host side of card tasks. A card task's body
+// returns as soon as the card has its work; the task's completion is held
+// until the card reports back (Runtime::hold_completion), so no host worker
+// waits on the card and many card tasks can be in flight.
+#include "card_tasks.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+
+#include "card_daemon_wire.hpp"
+#include "kernel_context.hpp"
+#include "log.hpp"
+#include "runtime.hpp"
+
+namespace joule::offload {
+namespace {
+
+std::mutex g_card_mutex;
+Device* g_card = nullptr;  // deleted at exit, not by a static destructor
+std::string g_card_key;
+
+std::string card_key(const core::Config::Card& c) {
+  return c.mode + "|" + c.daemon + "|" + card_settings_text(c);  // every JOULE_CARD_* key
+}
+
+void stop_card_at_exit() {
+  engine::Runtime::stop();  // its card tasks finish first
+  card_after_stop();        // results still on the card come home
+  std::lock_guard lk(g_card_mutex);
+  if (g_card && g_card->alive()) {
+    try {  // an attached card outlives this process: leave it at its starting P-state
+      reset_card_frequency(*g_card);
+    } catch (const std::exception&) {
+    }
+  }
+  delete g_card;
+  g_card = nullptr;
+}
+
+// device(host): the body runs here, on the host's data.
+class HostContext final : public KernelContext {
+ public:
+  void* map(const void* host) const override { return const_cast<void*>(host); }
+  int threads() const override { return 1; }
+  void parallel_for(ChunkFn fn, void* ctx, std::int64_t b, std::int64_t e) override {
+    if (e > b) fn(ctx, b, e);
+  }
+};
+
+void add_region(Launch& l, const void* addr, std::size_t bytes, int dir) {
+  for (Region& r : l.regions)
+    if (r.host == addr) {  // one region per start address: the card keys copies by it
+      r.bytes = std::max(r.bytes, bytes);
+      r.access = Access(r.access | dir);
+      r.to_card |= (dir & kIn) != 0;
+      r.to_host |= (dir & kOut) != 0;
+      return;
+    }
+  l.regions.push_back({addr, bytes, Access(dir), (dir & kIn) != 0, (dir & kOut) != 0});
+}
+
+int dep_dir(dep_kind k) {
+  if (k == dep_kind::in) return kIn;
+  if (k == dep_kind::out) return kOut;
+  return kInout;
+}
+
+// device(host) with explicit copies: the host's memory must be current.
+void host_copies(std::span<const CopyRegion> copies) {
+  Device* card = current_card();
+  if (!card || copies.empty() || !card_coherence().active()) return;
+  std::vector<Use> uses;
+  for (const CopyRegion& c : copies)
+    uses.push_back({c.addr, c.bytes, (c.dir & kIn) != 0, (c.dir & kOut) != 0});
+  card_coherence().host_access(*card, uses);
+}
+
+// Launches l on the card and completes the current task when the card
+// reports back; the record of which copies are current follows the launch
+// (it copies in only what is stale on the card).
+void launch_card_task(Device& card, Launch& l) {
+  Coherence& coh = card_coherence();
+  engine::Runtime& r = engine::Runtime::get();
+  core::Task* t = r.context().current;
+  if (!r.hold_completion(t)) {  // runs inline: wait here
+    try {
+      Ticket done;
+      coh.submit_card_task(card, l,
+                           [done](std::exception_ptr e) mutable { done.finish(std::move(e)); });
+      done.wait();
+    } catch (...) {
+      coh.end_card_task(l.regions, true);
+      throw;
+    }
+    coh.end_card_task(l.regions, false);
+    return;
+  }
+  try {
+    // Before release_hold: a taskwait that sees the task done sees its writes recorded.
+    coh.submit_card_task(card, l, [&r, &coh, t, regions = l.regions](std::exception_ptr e) {
+      coh.end_card_task(regions, e != nullptr);
+      r.release_hold(t, std::move(e));
+    });
+  } catch (...) {
+    coh.end_card_task(l.regions, true);
+    r.release_hold(t, nullptr);
+    throw;
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<core::Observer> start_card(const core::Config& cfg) {
+  std::lock_guard lk(g_card_mutex);
+  const std::string key = card_key(cfg.card);
+  const bool wanted = cfg.card.mode != "none";
+  const bool keep = wanted && g_card && g_card->alive() && key == g_card_key;
+  if (!keep) {
+    card_coherence().clear();  // what the old card held is gone with it
+    delete g_card;
+    g_card = nullptr;
+  }
+  if (keep) reset_card_frequency(*g_card);  // a new run starts at JOULE_CARD_FREQ
+  if (wanted && !g_card) {
+    g_card = (cfg.card.mode == "attach" ? attach_card(cfg.card) : start_emulated_card(cfg.card))
+                 .release();
+    g_card_key = key;
+    if (cfg.dump) {  // as KMP_AFFINITY=verbose prints the placement at start-up
+      core::log_info(g_card->describe());
+      for (const std::string& line : g_card->thread_map())
+        std::fprintf(stderr, "joule card: %s\n", line.c_str());
+    }
+    static const bool registered = (std::atexit(stop_card_at_exit), true);
+    (void)registered;
+  }
+  return nullptr;
+}
+
+Device* current_card() {
+  std::lock_guard lk(g_card_mutex);
+  return g_card;
+}
+
+std::optional<CardStatus> card_status() {
+  std::lock_guard lk(g_card_mutex);
+  if (!g_card) return std::nullopt;
+  CardStatus out;
+  out.energy = g_card->energy();
+  out.pid = g_card->pid();
+  out.alive = g_card->alive();
+  out.coherence = card_coherence().stats();
+  out.freq_ghz = g_card->frequency();
+  return out;
+}
+
+std::vector<double> card_frequencies() {
+  std::lock_guard lk(g_card_mutex);
+  return g_card ? g_card->frequencies() : std::vector<double>{};
+}
+
+void set_card_frequency(double ghz) {
+  std::lock_guard lk(g_card_mutex);
+  if (!g_card)
+    throw error(JOULE_ERR_STATE, "joule: no card to set the frequency of (set JOULE_CARD)");
+  g_card->set_frequency(ghz);
+}
+
+void run_card_task(const CardTaskRequest& r) {
+  const CardTaskRegions& where = r.regions;
+  if (where.device == int(CardTarget::host)) {
+    host_copies(where.copies);  // its dependencies were handled when it was spawned
+    HostContext ctx;
+    r.fn(const_cast<void*>(r.args), &ctx);
+    return;
+  }
+  if (where.device != int(CardTarget::mic))
+    throw error(JOULE_ERR_INVALID,
+                "joule: unknown device " + std::to_string(where.device) + " (allowed: host, mic)");
+  Launch l{r.fn, r.args, r.args_size, r.args_align, {}, false};
+  if (where.copy_deps)
+    for (const dep& d : where.deps) add_region(l, d.addr, d.bytes, dep_dir(d.kind));
+  for (const CopyRegion& c : where.copies) add_region(l, c.addr, c.bytes, c.dir);
+  Device* card = current_card();
+  if (!card)
+    throw error(JOULE_ERR_STATE,
+                "joule: a task for device(mic) but no card (set JOULE_CARD=emulated)");
+  launch_card_task(*card, l);
+}
+
+}  // namespace joule::offload
