@@ -87,7 +87,7 @@ AttachHello make_hello() {
 
 }  // namespace
 
-std::unique_ptr<EmulatedCard> EmulatedCard::attach(const core::Config::Card& cfg) {
+std::unique_ptr<EmulatedCard> EmulatedCard::attach(const CardSettings& cfg) {
   std::unique_ptr<EmulatedCard> card(new EmulatedCard(cfg, CardTopology::uniform(1, 1, 1)));
   card->attach_daemon();
   return card;
@@ -103,7 +103,7 @@ void EmulatedCard::attach_daemon() {
   read_reply(daemon_fd_, name, *reply);
   try {  // the card is the daemon's: its settings replace this process's
     cfg_ = parse_card_settings(reply->settings, cfg_);
-    core::Config::Card here = cfg_;
+    CardSettings here = cfg_;
     here.cpus.clear();  // the daemon's CPUs, checked against the daemon's mask
     CardPlan plan = plan_card(here);
     topo_ = std::move(plan.topo);

@@ -44,13 +44,13 @@ bool someone_listens(const std::string& path) {
 
 }  // namespace
 
-CardDaemon::CardDaemon(std::string name, const core::Config::Card& card)
+CardDaemon::CardDaemon(std::string name, const CardSettings& card)
     : name_(std::move(name)), card_(card), plan_(plan_card(card)) {
   if (!valid_daemon_name(name_))
     daemon_error("bad daemon name '" + name_ +
                  "' (allowed: 1..64 of A-Z a-z 0-9 . _ -, not starting with .)");
   card_.cpus = plan_.cpus;  // what the workers and hosts are told
-  card_.mode = "attach";
+  card_.mode = CardMode::attach;
   card_.daemon = name_;
   socket_path_ = daemon_socket_path(name_);
   segment_ = daemon_segment_name(name_);

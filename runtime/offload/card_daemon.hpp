@@ -27,7 +27,7 @@ class CardDaemon {
   // throws joule::error(JOULE_ERR_CONFIG) for bad settings, a bad name or a
   // daemon already running under it (a stale socket or segment left by a
   // killed daemon is removed).
-  CardDaemon(std::string name, const core::Config::Card& card);
+  CardDaemon(std::string name, const CardSettings& card);
   ~CardDaemon();  // ends a worker, removes the socket and the segment
   CardDaemon(const CardDaemon&) = delete;
   CardDaemon& operator=(const CardDaemon&) = delete;
@@ -49,7 +49,7 @@ class CardDaemon {
   void kill_worker();
 
   std::string name_;
-  core::Config::Card card_;
+  CardSettings card_;
   CardPlan plan_;
   std::string socket_path_, segment_;
   int listen_fd_ = -1;

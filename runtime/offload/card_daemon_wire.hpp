@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 
+#include "card_settings.hpp"
 #include "config.hpp"
 
 namespace joule::offload {
@@ -69,7 +70,7 @@ struct AttachNotice {
 // The card settings as KEY=VALUE lines (every JOULE_CARD_* key but
 // JOULE_CARD and JOULE_CARD_DAEMON), and back through the key table (throws
 // std::invalid_argument for a bad value).
-std::string card_settings_text(const core::Config::Card& card);
-core::Config::Card parse_card_settings(std::string_view text, core::Config::Card card = {});
+std::string card_settings_text(const CardSettings& card);
+CardSettings parse_card_settings(std::string_view text, CardSettings card = {});
 
 }  // namespace joule::offload

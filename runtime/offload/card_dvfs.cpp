@@ -23,7 +23,7 @@ std::string list(const std::vector<double>& f) {
   return out;
 }
 
-bool is_pstate(const core::Config::Card& cfg, double ghz) {
+bool is_pstate(const CardSettings& cfg, double ghz) {
   for (double f : cfg.freqs)
     if (std::fabs(f - ghz) < 1e-9) return true;
   return false;
@@ -31,7 +31,7 @@ bool is_pstate(const core::Config::Card& cfg, double ghz) {
 
 }  // namespace
 
-double card_frequency(const core::Config::Card& cfg) {
+double card_frequency(const CardSettings& cfg) {
   if (cfg.freqs.empty()) return 0;
   if (cfg.freq == 0) return cfg.freqs.front();
   if (!is_pstate(cfg, cfg.freq))
@@ -43,13 +43,13 @@ double card_frequency(const core::Config::Card& cfg) {
 }
 
 void reset_card_frequency(Device& card) {
-  const core::Config::Card* cfg = card.card_config();
+  const CardSettings* cfg = card.card_config();
   if (!cfg || cfg->freqs.empty()) return;
   const double start = card_frequency(*cfg);
   if (card.frequency() != start) card.set_frequency(start);
 }
 
-std::uint32_t speed_permille(const core::Config::Card& cfg, double ghz) {
+std::uint32_t speed_permille(const CardSettings& cfg, double ghz) {
   if (cfg.freqs.empty() || ghz <= 0) return 1000;
   return std::uint32_t(std::lround(1000.0 * ghz / cfg.freqs.front()));
 }

@@ -1,5 +1,5 @@
-// Keys of the emulated many-core card. Each row sets a member of
-// Config::card; docs/offload.md explains them. Values that depend on each
+// Keys of the emulated many-core card (CardSettings); docs/card.md explains
+// them. Values that depend on each
 // other (threads against the topology's PUs) are checked when the card starts.
 #include <algorithm>
 #include <cstdlib>
@@ -8,9 +8,11 @@
 #include <string>
 
 #include "card_daemon_wire.hpp"
+#include "card_settings.hpp"
 #include "card_topology.hpp"
 #include "config.hpp"
 #include "device.hpp"
+#include "key_table.hpp"
 #include "placement.hpp"
 
 namespace joule::offload {
@@ -35,7 +37,7 @@ double parse_positive(std::string_view v, double hi) {
 std::string fmt(double d) { return format_number("%g", d); }
 
 // "idle,core,thread" in watts, each >= 0.
-void parse_power(Config& c, std::string_view v) {
+void parse_power(CardSettings& c, std::string_view v) {
   double w[3];
   for (int i = 0; i < 3; ++i) {
     const auto comma = v.find(',');
@@ -47,9 +49,9 @@ void parse_power(Config& c, std::string_view v) {
       throw std::invalid_argument("bad watts");
     v = comma == std::string_view::npos ? std::string_view{} : v.substr(comma + 1);
   }
-  c.card.power_idle = w[0];
-  c.card.power_core = w[1];
-  c.card.power_thread = w[2];
+  c.power_idle = w[0];
+  c.power_core = w[1];
+  c.power_thread = w[2];
 }
 
 // "1.053,0.8,0.6": distinct P-states in GHz, kept in descending order.
@@ -76,117 +78,105 @@ std::string format_freqs(const std::vector<double>& f) {
 }  // namespace
 
 std::vector<ConfigKey> card_config_keys() {
-  return {
-      {"JOULE_CARD", [] { return std::string("none, emulated, attach"); },
-       "the many-core card tasks marked device(mic) run on: none, emulated (a card process "
-       "forked at start-up, reached through shared memory) or attach (the running joule-card "
-       "daemon JOULE_CARD_DAEMON names)",
-       [](Config& c, std::string_view v) {
-         if (v != "none" && v != "emulated" && v != "attach")
-           throw std::invalid_argument("unknown card");
-         c.card.mode = std::string(v);
-       },
-       [](const Config& c) { return c.card.mode; }},
-      {"JOULE_CARD_DAEMON",
-       [] {
-         return std::string("a daemon name: 1..64 of A-Z a-z 0-9 . _ - (not starting with .)");
-       },
-       "the joule-card daemon JOULE_CARD=attach attaches to (socket /tmp/joule-card.NAME.sock)",
-       [](Config& c, std::string_view v) {
-         if (!valid_daemon_name(v)) throw std::invalid_argument("bad daemon name");
-         c.card.daemon = std::string(v);
-       },
-       [](const Config& c) { return c.card.daemon; }},
-      {"JOULE_CARD_TOPOLOGY",
-       [] {
-         return std::string("an hwloc synthetic description such as 'package:1 core:60 pu:4'");
-       },
-       "the card's topology (cores x hardware threads)",
-       [](Config& c, std::string_view v) {
-         try {
-           CardTopology::from_synthetic(std::string(v));
-         } catch (const PlacementError&) {
-           throw std::invalid_argument("bad topology");
-         }
-         c.card.topology = std::string(v);
-       },
-       [](const Config& c) { return c.card.topology; }},
-      {"JOULE_CARD_THREADS", [] { return std::string("an integer 0..65536 (0: every PU)"); },
-       "card worker threads (at most the topology's PUs)",
-       [](Config& c, std::string_view v) { c.card.threads = int(parse_int(v, 0, 65536)); },
-       [](const Config& c) { return std::to_string(c.card.threads); }},
-      {"JOULE_CARD_AFFINITY", [] { return std::string(kPlacementForm); },
-       "placement of the card's threads (KMP_AFFINITY type[,permute[,offset]], "
-       "granularity=fine)",
-       [](Config& c, std::string_view v) {
-         try {
-           const PlacementOptions o = parse_placement(trim(v));
-           if (o.affinity == Affinity::balanced && (o.permute != 0 || o.offset != 0))
-             throw std::invalid_argument("balanced takes no permute or offset");
-           if (o.permute > 2) throw std::invalid_argument("permute must be 0..2");
-           c.card.affinity = placement_spec(o);
-         } catch (const PlacementError& e) {
-           throw std::invalid_argument(e.what());
-         }
-       },
-       [](const Config& c) { return c.card.affinity; }},
-      {"JOULE_CARD_CPUS", [] { return std::string("a CPU list such as 0-3,8 (empty: all)"); },
-       "host CPUs the card's cores are mapped onto (in blocks of consecutive cores)",
-       [](Config& c, std::string_view v) {
-         c.card.cpus = trim(v).empty() ? std::vector<int>{} : parse_cpu_list(v);
-       },
-       [](const Config& c) { return format_cpu_list(c.card.cpus); }},
-      {"JOULE_CARD_PCIE_GBS", [] { return std::string("a number of GB/s > 0"); },
-       "emulated PCIe bandwidth: transfers are counted in bytes and modelled seconds",
-       [](Config& c, std::string_view v) { c.card.pcie_gbs = parse_positive(v, 1e6); },
-       [](const Config& c) { return fmt(c.card.pcie_gbs); }},
-      {"JOULE_CARD_POWER",
-       [] { return std::string("idle,core,thread in watts, e.g. 90,1.2,0.15"); },
-       "card power model: idle W + W per active core + W per busy thread", parse_power,
-       [](const Config& c) {
-         return fmt(c.card.power_idle) + "," + fmt(c.card.power_core) + "," +
-                fmt(c.card.power_thread);
-       }},
-      {"JOULE_CARD_FREQS",
-       [] { return std::string("a list of distinct GHz > 0, e.g. 1.053,0.8,0.6"); },
-       "the card's P-states (emulated DVFS: speed and dynamic power scale with the frequency)",
-       [](Config& c, std::string_view v) { c.card.freqs = parse_freqs(v); },
-       [](const Config& c) { return format_freqs(c.card.freqs); }},
-      {"JOULE_CARD_FREQ",
-       [] {
-         return std::string(
-             "GHz, one of JOULE_CARD_FREQS (0: the highest), or auto (start at the highest; "
-             "work splitters choose it)");
-       },
-       "the card's frequency at start (checked against JOULE_CARD_FREQS when the card starts); "
-       "auto: joule::work_splitter picks the P-state by measurement",
-       [](Config& c, std::string_view v) {
-         c.card.freq_auto = trim(v) == "auto";
-         c.card.freq = c.card.freq_auto || trim(v) == "0" ? 0.0 : parse_positive(v, 100.0);
-       },
-       [](const Config& c) { return c.card.freq_auto ? std::string("auto") : fmt(c.card.freq); }},
-      {"JOULE_CARD_STAGING_MB", [] { return std::string("an integer 1..65536"); },
-       "size of the shared staging area transfers go through (one task's copies must fit)",
-       [](Config& c, std::string_view v) { c.card.staging_mb = int(parse_int(v, 1, 65536)); },
-       [](const Config& c) { return std::to_string(c.card.staging_mb); }},
-  };
+  using S = CardSettings;
+  core::KeyTable<S> t;
+  t.choice("JOULE_CARD", &S::mode, core::Choices<CardMode>(kCardModes),
+           "the many-core card tasks marked device(mic) run on: none, emulated (a card process "
+           "forked at start-up, reached through shared memory) or attach (the running "
+           "joule-card daemon JOULE_CARD_DAEMON names)");
+  t.custom(
+      "JOULE_CARD_DAEMON", "text",
+      "a daemon name: 1..64 of A-Z a-z 0-9 . _ - (not starting with .)",
+      "the joule-card daemon JOULE_CARD=attach attaches to (socket /tmp/joule-card.NAME.sock)",
+      [](S& c, std::string_view v) {
+        if (!valid_daemon_name(v)) throw std::invalid_argument("bad daemon name");
+        c.daemon = std::string(v);
+      },
+      [](const S& c) { return c.daemon; });
+  t.custom(
+      "JOULE_CARD_TOPOLOGY", "text",
+      "an hwloc synthetic description such as 'package:1 core:60 pu:4'",
+      "the card's topology (cores x hardware threads)",
+      [](S& c, std::string_view v) {
+        try {
+          CardTopology::from_synthetic(std::string(v));
+        } catch (const PlacementError&) {
+          throw std::invalid_argument("bad topology");
+        }
+        c.topology = std::string(v);
+      },
+      [](const S& c) { return c.topology; });
+  t.integer("JOULE_CARD_THREADS", &S::threads, 0, 65536,
+            "card worker threads (at most the topology's PUs)", "0: every PU");
+  t.custom(
+      "JOULE_CARD_AFFINITY", "text", kPlacementForm,
+      "placement of the card's threads (KMP_AFFINITY type[,permute[,offset]], granularity=fine)",
+      [](S& c, std::string_view v) {
+        try {
+          const PlacementOptions o = parse_placement(trim(v));
+          if (o.affinity == Affinity::balanced && (o.permute != 0 || o.offset != 0))
+            throw std::invalid_argument("balanced takes no permute or offset");
+          if (o.permute > 2) throw std::invalid_argument("permute must be 0..2");
+          c.affinity = placement_spec(o);
+        } catch (const PlacementError& e) {
+          throw std::invalid_argument(e.what());
+        }
+      },
+      [](const S& c) { return c.affinity; });
+  t.custom(
+      "JOULE_CARD_CPUS", "list", "a CPU list such as 0-3,8 (empty: all)",
+      "host CPUs the card's cores are mapped onto (in blocks of consecutive cores)",
+      [](S& c, std::string_view v) {
+        c.cpus = trim(v).empty() ? std::vector<int>{} : parse_cpu_list(v);
+      },
+      [](const S& c) { return format_cpu_list(c.cpus); });
+  t.custom(
+      "JOULE_CARD_PCIE_GBS", "number", "a number of GB/s > 0",
+      "emulated PCIe bandwidth: transfers are counted in bytes and modelled seconds",
+      [](S& c, std::string_view v) { c.pcie_gbs = parse_positive(v, 1e6); },
+      [](const S& c) { return fmt(c.pcie_gbs); });
+  t.custom("JOULE_CARD_POWER", "list", "idle,core,thread in watts, e.g. 90,1.2,0.15",
+           "card power model: idle W + W per active core + W per busy thread", parse_power,
+           [](const S& c) {
+             return fmt(c.power_idle) + "," + fmt(c.power_core) + "," + fmt(c.power_thread);
+           });
+  t.custom(
+      "JOULE_CARD_FREQS", "list", "a list of distinct GHz > 0, e.g. 1.053,0.8,0.6",
+      "the card's P-states (emulated DVFS: speed and dynamic power scale with the frequency)",
+      [](S& c, std::string_view v) { c.freqs = parse_freqs(v); },
+      [](const S& c) { return format_freqs(c.freqs); });
+  t.custom(
+      "JOULE_CARD_FREQ", "number",
+      "GHz, one of JOULE_CARD_FREQS (0: the highest), or auto (start at the highest; work "
+      "splitters choose it)",
+      "the card's frequency at start (checked against JOULE_CARD_FREQS when the card starts); "
+      "auto: joule::work_splitter picks the P-state by measurement",
+      [](S& c, std::string_view v) {
+        c.freq_auto = trim(v) == "auto";
+        c.freq = c.freq_auto || trim(v) == "0" ? 0.0 : parse_positive(v, 100.0);
+      },
+      [](const S& c) { return c.freq_auto ? std::string("auto") : fmt(c.freq); });
+  t.integer("JOULE_CARD_STAGING_MB", &S::staging_mb, 1, 65536,
+            "size of the shared staging area transfers go through (one task's copies must fit)",
+            "MiB");
+  return t.keys();
 }
 
 // The daemon hands its card settings to hosts and workers as KEY=VALUE
 // lines through the same table, so both sides validate them the same way.
-std::string card_settings_text(const Config::Card& card) {
+std::string card_settings_text(const CardSettings& card) {
   Config c;
-  c.card = card;
+  c.get<CardSettings>() = card;
   std::string out;
   for (const ConfigKey& k : card_config_keys())
-    if (std::string_view(k.name) != "JOULE_CARD" && std::string_view(k.name) != "JOULE_CARD_DAEMON")
+    if (k.name != "JOULE_CARD" && k.name != "JOULE_CARD_DAEMON")
       out += std::string(k.name) + "=" + k.get(c) + "\n";
   return out;
 }
 
-Config::Card parse_card_settings(std::string_view text, Config::Card card) {
+CardSettings parse_card_settings(std::string_view text, CardSettings card) {
   Config c;
-  c.card = std::move(card);
+  c.get<CardSettings>() = std::move(card);
   const std::vector<ConfigKey> keys = card_config_keys();
   while (!text.empty()) {
     const auto nl = text.find('\n');
@@ -198,7 +188,7 @@ Config::Card parse_card_settings(std::string_view text, Config::Card card) {
     for (const ConfigKey& k : keys)
       if (key == k.name) k.set(c, line.substr(eq + 1));
   }
-  return c.card;
+  return c.get<CardSettings>();
 }
 
 }  // namespace joule::offload

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "card_protocol.hpp"
+#include "card_settings.hpp"
 #include "config.hpp"
 
 namespace joule::offload {
@@ -83,7 +84,7 @@ class Device {
   virtual bool alive() const { return true; }
   // The card's settings when they are the device's own (an attached card
   // has the daemon's, not this process's JOULE_CARD_*); null otherwise.
-  virtual const core::Config::Card* card_config() const { return nullptr; }
+  virtual const CardSettings* card_config() const { return nullptr; }
   // Emulated DVFS: the device's P-states (GHz, descending; empty: none), the
   // current one, and a change (throws joule::error for a frequency that is
   // not one of them, or a device without P-states).
@@ -102,11 +103,10 @@ class Device {
 
 // The emulated card (emulated_card.hpp), forked now: call before the
 // process has threads. Throws joule::error(JOULE_ERR_CONFIG) on bad settings.
-std::unique_ptr<Device> start_emulated_card(const core::Config::Card& cfg);
+std::unique_ptr<Device> start_emulated_card(const CardSettings& cfg);
 // The card of the running joule-card daemon cfg.daemon names (JOULE_CARD=attach).
-std::unique_ptr<Device> attach_card(const core::Config::Card& cfg);
+std::unique_ptr<Device> attach_card(const CardSettings& cfg);
 // The card's keys (JOULE_CARD*), for the configuration table.
-std::vector<core::ConfigKey> card_config_keys();
 // Puts a card back at the P-state it starts at (JOULE_CARD_FREQ, else the
 // highest; card_dvfs.cpp): a kept card must not carry a lowered frequency
 // from the run before into the next.

@@ -33,17 +33,15 @@ std::vector<int> allowed_cpus() {
 
 }  // namespace
 
-std::unique_ptr<Device> start_emulated_card(const core::Config::Card& cfg) {
+std::unique_ptr<Device> start_emulated_card(const CardSettings& cfg) {
   return EmulatedCard::start(cfg);
 }
-std::unique_ptr<Device> attach_card(const core::Config::Card& cfg) {
-  return EmulatedCard::attach(cfg);
-}
+std::unique_ptr<Device> attach_card(const CardSettings& cfg) { return EmulatedCard::attach(cfg); }
 
-EmulatedCard::EmulatedCard(const core::Config::Card& cfg, CardTopology topo)
+EmulatedCard::EmulatedCard(const CardSettings& cfg, CardTopology topo)
     : cfg_(cfg), topo_(std::move(topo)) {}
 
-CardPlan plan_card(const core::Config::Card& cfg) {
+CardPlan plan_card(const CardSettings& cfg) {
   CardTopology topo = CardTopology::from_synthetic(cfg.topology);
   const int threads = cfg.threads > 0 ? cfg.threads : topo.pu_count();
   if (threads > topo.pu_count())
@@ -66,7 +64,7 @@ CardPlan plan_card(const core::Config::Card& cfg) {
   return {std::move(topo), std::move(slots), std::move(cpus), card_frequency(cfg)};
 }
 
-std::unique_ptr<EmulatedCard> EmulatedCard::start(const core::Config::Card& cfg) {
+std::unique_ptr<EmulatedCard> EmulatedCard::start(const CardSettings& cfg) {
   CardPlan plan = plan_card(cfg);
   std::unique_ptr<EmulatedCard> card(new EmulatedCard(cfg, std::move(plan.topo)));
   card->slots_ = std::move(plan.slots);

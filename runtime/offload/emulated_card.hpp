@@ -35,22 +35,22 @@ struct CardPlan {
   std::vector<int> cpus;      // host CPUs its cores run on
   double freq = 0;            // the P-state it starts at (GHz)
 };
-CardPlan plan_card(const core::Config::Card& cfg);
+CardPlan plan_card(const CardSettings& cfg);
 // Emulated DVFS (card_dvfs.cpp): the configured starting P-state (0: the
 // highest; one that is not in JOULE_CARD_FREQS is a JOULE_ERR_CONFIG error)
 // and a P-state as the card's speed, f/f_max in thousandths.
-double card_frequency(const core::Config::Card& cfg);
-std::uint32_t speed_permille(const core::Config::Card& cfg, double ghz);
+double card_frequency(const CardSettings& cfg);
+std::uint32_t speed_permille(const CardSettings& cfg, double ghz);
 
 class EmulatedCard final : public Device {
  public:
   // Forks the card now (before the process has threads). Throws
   // joule::error(JOULE_ERR_CONFIG) for a bad combination of settings.
-  static std::unique_ptr<EmulatedCard> start(const core::Config::Card& cfg);
+  static std::unique_ptr<EmulatedCard> start(const CardSettings& cfg);
   // Attaches to the running joule-card daemon cfg.daemon names (card_attach.cpp);
   // the card's settings are the daemon's. Throws joule::error(JOULE_ERR_CONFIG)
   // when there is no such daemon or it does not answer.
-  static std::unique_ptr<EmulatedCard> attach(const core::Config::Card& cfg);
+  static std::unique_ptr<EmulatedCard> attach(const CardSettings& cfg);
   ~EmulatedCard() override;  // waits for launches in flight, stops the card
 
   std::string describe() const override;
@@ -61,8 +61,8 @@ class EmulatedCard final : public Device {
   long pid() const override { return pid_; }
   bool alive() const override { return !dead_.load(); }
   const std::vector<PuSlot>& placement() const noexcept { return slots_; }
-  const core::Config::Card& config() const noexcept { return cfg_; }
-  const core::Config::Card* card_config() const override { return &cfg_; }
+  const CardSettings& config() const noexcept { return cfg_; }
+  const CardSettings* card_config() const override { return &cfg_; }
   std::vector<double> frequencies() const override { return cfg_.freqs; }
   double frequency() const override { return freq_.load(); }
   void set_frequency(double ghz) override;  // card_dvfs.cpp
@@ -73,7 +73,7 @@ class EmulatedCard final : public Device {
     std::vector<std::pair<Region, std::size_t>> back;  // to_host regions, staging offset
     std::size_t stage_off = 0, stage_bytes = 0;
   };
-  EmulatedCard(const core::Config::Card& cfg, CardTopology topo);
+  EmulatedCard(const CardSettings& cfg, CardTopology topo);
   void fork_card(std::vector<int> host_cpus);
   void attach_daemon();
   bool daemon_gone();  // attach mode's card_exited()
@@ -86,7 +86,7 @@ class EmulatedCard final : public Device {
   std::size_t stage_alloc(std::size_t bytes);
   void stage_free(std::size_t off, std::size_t bytes);
 
-  core::Config::Card cfg_;
+  CardSettings cfg_;
   CardTopology topo_;
   std::vector<PuSlot> slots_;
   std::vector<int> host_cpus_;

@@ -46,8 +46,8 @@ void threads_of(void* a, void* ctx) {
 }
 
 std::unique_ptr<Device> make_card(const char* affinity) {
-  joule::core::Config::Card c;
-  c.mode = "emulated";
+  joule::offload::CardSettings c;
+  c.mode = joule::offload::CardMode::emulated;
   c.topology = "package:1 core:4 pu:2";
   c.threads = 6;
   c.affinity = affinity;

@@ -93,7 +93,7 @@ int main(int argc, char** argv) {
     for (const auto& [opt, key] : keys)
       if (auto it = opts.find(key); it != opts.end()) apply(cfg, key, it->second, opt);
     install_signals();
-    CardDaemon daemon(name, cfg.card);
+    CardDaemon daemon(name, cfg.get<joule::offload::CardSettings>());
     std::printf("joule-card: serving %s\n", daemon.describe().c_str());
     std::fflush(stdout);
     daemon.serve(g_stop, g_wake[0]);

@@ -22,8 +22,9 @@ std::mutex g_card_mutex;
 Device* g_card = nullptr;  // deleted at exit, not by a static destructor
 std::string g_card_key;
 
-std::string card_key(const core::Config::Card& c) {
-  return c.mode + "|" + c.daemon + "|" + card_settings_text(c);  // every JOULE_CARD_* key
+std::string card_key(const CardSettings& c) {
+  return std::string(core::choice_name(core::Choices<CardMode>(kCardModes), c.mode)) + "|" +
+         c.daemon + "|" + card_settings_text(c);  // every JOULE_CARD_* key
 }
 
 void stop_card_at_exit() {
@@ -115,8 +116,9 @@ void launch_card_task(Device& card, Launch& l) {
 
 std::unique_ptr<core::Observer> start_card(const core::Config& cfg) {
   std::lock_guard lk(g_card_mutex);
-  const std::string key = card_key(cfg.card);
-  const bool wanted = cfg.card.mode != "none";
+  const std::string key = card_key(cfg.get<CardSettings>());
+  const CardSettings& card = cfg.get<CardSettings>();
+  const bool wanted = card.mode != CardMode::none;
   const bool keep = wanted && g_card && g_card->alive() && key == g_card_key;
   if (!keep) {
     card_coherence().clear();  // what the old card held is gone with it
@@ -125,8 +127,8 @@ std::unique_ptr<core::Observer> start_card(const core::Config& cfg) {
   }
   if (keep) reset_card_frequency(*g_card);  // a new run starts at JOULE_CARD_FREQ
   if (wanted && !g_card) {
-    g_card = (cfg.card.mode == "attach" ? attach_card(cfg.card) : start_emulated_card(cfg.card))
-                 .release();
+    g_card =
+        (card.mode == CardMode::attach ? attach_card(card) : start_emulated_card(card)).release();
     g_card_key = key;
     if (cfg.dump) {  // as KMP_AFFINITY=verbose prints the placement at start-up
       core::log_info(g_card->describe());

@@ -36,7 +36,7 @@ DevicePower host_model(const core::Config& c) {
 
 // JOULE_CARD_POWER: idle + per active core + per busy thread, all threads
 // busy; the dynamic terms at the card's P-state ghz, (f/f_max)^3.
-DevicePower card_model(const core::Config::Card& c, double ghz) {
+DevicePower card_model(const CardSettings& c, double ghz) {
   const CardTopology topo = CardTopology::from_synthetic(c.topology);
   const int threads = c.threads > 0 ? c.threads : topo.pu_count();
   std::set<int> cores;
@@ -55,7 +55,7 @@ DevicePower pick(const DevicePower& given, const DevicePower& model, const char*
 }
 
 bool choose_card_freq(const char* given, const core::Config& cfg) {
-  if (!given) return cfg.card.freq_auto;
+  if (!given) return cfg.get<CardSettings>().freq_auto;
   const std::string v = given;
   if (v == "auto" || v == "fixed") return v == "auto";
   invalid("unknown card_freq '" + v + "' (allowed: auto, fixed)");
@@ -101,11 +101,13 @@ SplitController::SplitController(const SplitSettings& s)
         p.options.delta_min = s.delta_min;
         p.host = pick(s.host, host_model(cfg), "host");
         p.dev = current_card();  // an attached card has the daemon's settings
-        const core::Config::Card& cc =
-            p.dev && p.dev->card_config() ? *p.dev->card_config() : cfg.card;
+        const CardSettings& cc =
+            p.dev && p.dev->card_config() ? *p.dev->card_config() : cfg.get<CardSettings>();
         p.ghz = p.dev ? p.dev->frequency() : 0;
-        p.card =
-            pick(s.card, cfg.card.mode == "none" ? DevicePower{} : card_model(cc, p.ghz), "card");
+        p.card = pick(
+            s.card,
+            cfg.get<CardSettings>().mode == CardMode::none ? DevicePower{} : card_model(cc, p.ghz),
+            "card");
         p.objective = objective_of(s.objective);
         p.search = choose_card_freq(s.card_freq, cfg) && p.dev && p.ghz > 0;
         return p;
