@@ -10,7 +10,11 @@
 #include "trace_api.hpp"
 #include "worker_slot.hpp"
 
-namespace joule::platform {
+namespace joule::control {
+
+using platform::Dvfs;
+using platform::WorkerSlot;
+
 namespace {
 
 double delta_s(const std::atomic<std::uint64_t>& now, std::uint64_t& seen) {
@@ -29,11 +33,11 @@ energy::Observation EnergyController::observe(std::uint64_t now) {
   obs.window_s = double(now > last_ns_ ? now - last_ns_ : 0) * 1e-9;
   last_ns_ = now;
   obs.iteration = iteration_;
-  obs.idle_watts = p_.model_.idle_watts();
+  obs.idle_watts = p_.model().idle_watts();
   obs.switch_cost_s = switch_cost_s_;
   add_domains(obs);
   for (int w = 0; w < p_.num_workers(); ++w) {
-    WorkerSlot& s = *p_.slots_[std::size_t(w)];
+    WorkerSlot& s = p_.slot(w);
     CoreSeen& seen = seen_[std::size_t(w)];
     energy::CoreView c;
     c.domain = core_domain_[std::size_t(w)];
@@ -63,20 +67,16 @@ void EnergyController::add_domains(energy::Observation& obs) const {
     for (int w = 0; w < int(core_domain_.size()); ++w)
       if (core_domain_[std::size_t(w)] == int(i)) v.cores.push_back(w);
     v.pstates = d.pstates(cpu);
-    for (std::uint32_t khz : v.pstates) v.busy_watts.push_back(p_.model_.busy_watts(khz));
+    for (std::uint32_t khz : v.pstates) v.busy_watts.push_back(p_.model().busy_watts(khz));
     v.level = std::max(0, d.level(cpu));
     v.chip = p_.chip_of(cpu);
     obs.domains.push_back(std::move(v));
   }
-  std::vector<double> temps;
-  {
-    std::lock_guard guard(p_.sample_mu_);
-    temps = p_.last_temp_;
-  }
+  const std::vector<double> temps = p_.last_temperatures();
   for (int c = 0; c < p_.num_chips(); ++c) {
     energy::ChipView v;
     if (std::size_t(c) < temps.size()) v.temperature_c = temps[std::size_t(c)];
-    v.uncore_watts = p_.model_.uncore_watts();
+    v.uncore_watts = p_.model().uncore_watts();
     obs.chips.push_back(v);
   }
 }
@@ -85,11 +85,12 @@ void EnergyController::add_domains(energy::Observation& obs) const {
 // in iterative mode, so that is where its tasks ran).
 void EnergyController::add_keys(energy::Observation& obs) {
   std::map<std::uint64_t, std::uint64_t> work;
-  for (const auto& slot : p_.slots_) {
+  for (int w = 0; w < p_.num_workers(); ++w) {
+    WorkerSlot& slot = p_.slot(w);
     std::unordered_map<std::uint64_t, std::uint64_t> taken;
-    slot->keys_lock.lock();
-    taken.swap(slot->key_work_ns);
-    slot->keys_lock.unlock();
+    slot.keys_lock.lock();
+    taken.swap(slot.key_work_ns);
+    slot.keys_lock.unlock();
     for (const auto& [k, ns] : taken) work[k] += ns;
   }
   for (const auto& [k, ns] : work) obs.keys.push_back({k, worker_of_key(k), double(ns) * 1e-9});
@@ -167,4 +168,4 @@ bool EnergyController::apply_mask(int active) {
   return true;
 }
 
-}  // namespace joule::platform
+}  // namespace joule::control

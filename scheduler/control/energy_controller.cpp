@@ -11,12 +11,18 @@
 #include "config.hpp"
 #include "energy_config.hpp"
 #include "energy_mpi.hpp"
+#include "joule/types.h"
 #include "log.hpp"
 #include "platform.hpp"
 #include "trace_api.hpp"
 #include "worker_slot.hpp"
 
-namespace joule::platform {
+namespace joule::control {
+
+using platform::Dvfs;
+using platform::kCapPerChip;
+using platform::Platform;
+using platform::WorkerSlot;
 
 EnergyController::EnergyController(Platform& p, const core::Config& cfg) : p_(p) { choose(cfg); }
 
@@ -106,7 +112,7 @@ void EnergyController::measure_switch_cost() {
   switch_cost_s_ = double(t1 - t0) * 0.5e-9 + double(d.stall_ns()) * 1e-9;
 }
 
-void EnergyController::on_iteration(std::uint64_t iteration, std::uint64_t now) {
+void EnergyController::iteration(std::uint64_t iteration, std::uint64_t now) {
   if (!policy_) return;
   std::lock_guard guard(mu_);
   iteration_ = iteration;
@@ -153,6 +159,12 @@ void EnergyController::decide_locked(std::uint64_t now) {
   overhead_ns_ += core::now_ns() - t0;
 }
 
+void EnergyController::task_ended(WorkerSlot& s, std::uint64_t key, std::uint64_t work_ns,
+                                  std::uint64_t now) {
+  if (key != JOULE_NO_AFFINITY) note_key(s, key, work_ns);
+  tick(now);
+}
+
 void EnergyController::note_key(WorkerSlot& s, std::uint64_t key, std::uint64_t work_ns) {
   if (!saw_keys_.load(std::memory_order_relaxed)) saw_keys_.store(true, std::memory_order_relaxed);
   s.keys_lock.lock();
@@ -177,4 +189,4 @@ void EnergyController::end(std::uint64_t) {
   next_tick_ns_.store(~std::uint64_t(0), std::memory_order_relaxed);
 }
 
-}  // namespace joule::platform
+}  // namespace joule::control

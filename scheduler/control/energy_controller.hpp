@@ -5,6 +5,8 @@
 // ends (never from a thread of its own), and applies the Decision: P-states
 // through Dvfs, key moves through the runtime's AffinityMap, and CPU masks
 // by parking workers. At stop it puts every domain back at its start level.
+// It is the platform's listener (platform_listener.hpp): the Platform calls
+// it from its hooks; it reads the Platform through its public API.
 //
 // Thread rules: the task hooks (note_*) run on the worker's thread and touch
 // only its slot; decisions are serialised by mu_ (the periodic tick only
@@ -21,6 +23,7 @@
 
 #include "energy_policy.hpp"
 #include "observer.hpp"
+#include "platform_listener.hpp"
 
 namespace joule::core {
 struct Config;
@@ -28,36 +31,42 @@ class AffinityMap;
 }  // namespace joule::core
 
 namespace joule::platform {
-
 class Platform;
 struct WorkerSlot;
+}  // namespace joule::platform
+
+namespace joule::control {
+
 class MpiSlackDriver;
 
-class EnergyController {
+class EnergyController final : public platform::PlatformListener {
  public:
   // Chooses the policy (a warning and "none" when DVFS cannot be set).
-  EnergyController(Platform& p, const core::Config& cfg);
-  ~EnergyController();
+  EnergyController(platform::Platform& p, const core::Config& cfg);
+  ~EnergyController() override;
 
-  bool live() const noexcept { return policy_ != nullptr; }
+  bool live() const noexcept override { return policy_ != nullptr; }
   // Whether task starts should tell running_critical (the graph policies).
-  bool wants_critical() const noexcept { return periodic_; }
+  bool wants_critical() const noexcept override { return periodic_; }
 
   // Platform::begin, after the start frequency: measures the switch cost.
-  void begin(const core::RunInfo& run, std::uint64_t now);
-  void on_iteration(std::uint64_t iteration, std::uint64_t now);
+  void begin(const core::RunInfo& run, std::uint64_t now) override;
+  void iteration(std::uint64_t iteration, std::uint64_t now) override;
+  // A task ended (worker's own thread): its key's work is counted.
+  void task_ended(platform::WorkerSlot& s, std::uint64_t key, std::uint64_t work_ns,
+                  std::uint64_t now) override;
   // A task ended somewhere: a decision is due every window (periodic).
   void tick(std::uint64_t now) {
     if (periodic_ && now >= next_tick_ns_.load(std::memory_order_relaxed)) tick_due(now);
   }
   // A keyed task's work, counted for the policy (worker's own thread).
-  void note_key(WorkerSlot& s, std::uint64_t key, std::uint64_t work_ns);
+  void note_key(platform::WorkerSlot& s, std::uint64_t key, std::uint64_t work_ns);
   // Platform::end: back to the start frequencies, workers unparked.
-  void end(std::uint64_t now);
-  void report(std::ostream& os) const;
+  void end(std::uint64_t now) override;
+  void report(std::ostream& os) const override;
   // A worker's thread enters / leaves a blocking MPI call (libjoule-mpi).
-  void mpi_enter(int worker);
-  void mpi_leave(int worker);
+  void mpi_enter(int worker) override;
+  void mpi_leave(int worker) override;
 
  private:
   struct CoreSeen {
@@ -79,7 +88,7 @@ class EnergyController {
   void measure_switch_cost();
   double saving_estimate(double* at_fmax_j, double* modelled_j) const;
 
-  Platform& p_;
+  platform::Platform& p_;
   energy::Options opt_;
   std::string asked_;      // JOULE_ENERGY_POLICY as given
   std::string resolved_;   // what runs now ("" when none)
@@ -109,4 +118,4 @@ class EnergyController {
   int shrink_streak_ = 0;
 };
 
-}  // namespace joule::platform
+}  // namespace joule::control

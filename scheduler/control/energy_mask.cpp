@@ -10,7 +10,7 @@
 #include "energy_controller.hpp"
 #include "platform.hpp"
 
-namespace joule::platform {
+namespace joule::control {
 namespace {
 
 constexpr int kShrinkWindows = 3;  // windows that must agree before parking
@@ -57,4 +57,4 @@ int EnergyController::mask_target(const energy::Observation& obs) {
   return std::max(1, choice.cores);
 }
 
-}  // namespace joule::platform
+}  // namespace joule::control

@@ -7,7 +7,10 @@
 #include "clock.hpp"
 #include "platform.hpp"
 
-namespace joule::platform {
+namespace joule::control {
+
+using platform::Dvfs;
+using platform::Platform;
 
 // Lending is the lending layer's business (it lends at the call's entry):
 // the state machine here only slows.
@@ -120,4 +123,4 @@ void MpiSlackDriver::report(std::ostream& os) const {
   os << buf;
 }
 
-}  // namespace joule::platform
+}  // namespace joule::control

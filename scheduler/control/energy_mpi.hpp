@@ -19,12 +19,14 @@
 #include "mpi_slack.hpp"
 
 namespace joule::platform {
-
 class Platform;
+}  // namespace joule::platform
+
+namespace joule::control {
 
 class MpiSlackDriver {
  public:
-  MpiSlackDriver(Platform& p, const energy::Options& opt);
+  MpiSlackDriver(platform::Platform& p, const energy::Options& opt);
   ~MpiSlackDriver();
   MpiSlackDriver(const MpiSlackDriver&) = delete;
   MpiSlackDriver& operator=(const MpiSlackDriver&) = delete;
@@ -50,7 +52,7 @@ class MpiSlackDriver {
   void restore(int worker);          // mu_ held
   bool controllable(int worker) const;
 
-  Platform& p_;
+  platform::Platform& p_;
   energy::MpiSlackOptions opt_;
   std::vector<Slot> slots_;
   std::mutex mu_;
@@ -60,4 +62,4 @@ class MpiSlackDriver {
   std::uint64_t slowed_calls_ = 0, calls_ = 0, slow_ns_ = 0;
 };
 
-}  // namespace joule::platform
+}  // namespace joule::control

@@ -12,7 +12,13 @@
 #include "text.hpp"
 #include "worker_slot.hpp"
 
-namespace joule::platform {
+namespace joule::control {
+
+using platform::Dvfs;
+using platform::EnergyReading;
+using platform::residency_text;
+using platform::WorkerSlot;
+
 namespace {
 
 std::string fmt(const char* f, double a) { return core::format_number(f, a); }
@@ -24,13 +30,13 @@ std::string fmt(const char* f, double a) { return core::format_number(f, a); }
 // the modelled energy of the run. The reference keeps the run's wall time:
 // that is the saving at equal time.
 double EnergyController::saving_estimate(double* at_fmax_j, double* modelled_j) const {
-  const EnergyReading& r = p_.final_;
+  const EnergyReading& r = p_.final_reading();
   const double wall = r.seconds;
   double cores = 0, fmax = 0;
-  for (std::size_t w = 0; w < p_.slots_.size() && w < r.worker_joules.size(); ++w) {
-    const WorkerSlot& s = *p_.slots_[w];
+  for (std::size_t w = 0; w < std::size_t(p_.num_workers()) && w < r.worker_joules.size(); ++w) {
+    const WorkerSlot& s = p_.slot(int(w));
     const double work = std::min(wall, double(s.work_ns.load()) * 1e-9);
-    fmax += work * p_.model_.busy_watts(s.table->back()) + (wall - work) * p_.model_.idle_watts();
+    fmax += work * p_.model().busy_watts(s.table->back()) + (wall - work) * p_.model().idle_watts();
     cores += r.worker_joules[w];
   }
   double total = 0;
@@ -62,7 +68,7 @@ void EnergyController::report(std::ostream& os) const {
   for (int w = 0; w < p_.num_workers(); ++w) {
     const int dom = d.domain_of(p_.worker_cpu(w));
     if (dom < 0) continue;
-    const auto res = d.residency(dom, p_.end_ns_);
+    const auto res = d.residency(dom, p_.end_ns());
     os << "  worker " << w << " (cpu " << p_.worker_cpu(w)
        << "):" << residency_text(d.pstates(p_.worker_cpu(w)), res) << "\n";
   }
@@ -75,4 +81,4 @@ void EnergyController::report(std::ostream& os) const {
      << " us per decision); measured switch cost " << fmt("%.1f", switch_cost_s_ * 1e6) << " us\n";
 }
 
-}  // namespace joule::platform
+}  // namespace joule::control

@@ -8,9 +8,9 @@
 
 #include "config.hpp"
 #include "dvfs_cpufreq.hpp"
-#include "energy_controller.hpp"
 #include "log.hpp"
 #include "observer.hpp"
+#include "platform_listener.hpp"
 #include "worker_slot.hpp"
 
 namespace joule::platform {
@@ -73,8 +73,16 @@ Platform::Platform(const core::Config& cfg)
   if (task_clock_meter_ && !counters_) counter_events_ = {"perf::TASK-CLOCK"};
   active_ = cfg.report || dvfs_->can_set() || counters_ || cfg.platform.meter != "auto" ||
             cfg.platform.thermal != "auto";
-  energy_ = std::make_unique<EnergyController>(*this, cfg);
-  energy_live_ = energy_->live();
+}
+
+void Platform::set_listener(std::unique_ptr<PlatformListener> l) {
+  listener_ = std::move(l);
+  listener_live_ = listener_ && listener_->live();
+}
+
+std::vector<double> Platform::last_temperatures() const {
+  std::lock_guard guard(sample_mu_);
+  return last_temp_;
 }
 
 Platform::~Platform() {

@@ -52,7 +52,7 @@ struct LabelStats {
 };
 
 struct WorkerSlot;
-class EnergyController;
+class PlatformListener;
 
 class Platform {
  public:
@@ -86,6 +86,20 @@ class Platform {
   std::vector<LabelStats> label_stats() const;
   std::string describe() const;
   bool active() const noexcept { return active_; }
+
+  // ---- what a listener (platform_listener.hpp) reads ----
+  const PowerModel& model() const noexcept { return model_; }
+  // A worker's accounting (after begin; worker < num_workers()).
+  WorkerSlot& slot(int worker) { return *slots_[std::size_t(worker)]; }
+  const WorkerSlot& slot(int worker) const { return *slots_[std::size_t(worker)]; }
+  // Per chip, Celsius, as of the last sample (NaN: unknown).
+  std::vector<double> last_temperatures() const;
+  // The reading at end (complete after the runtime stopped).
+  const EnergyReading& final_reading() const noexcept { return final_; }
+  std::uint64_t end_ns() const noexcept { return end_ns_; }
+  // Attaches the layer above (the energy controller), before begin. The
+  // listener is asked live() here, once.
+  void set_listener(std::unique_ptr<PlatformListener> l);
 
   // ---- the observer's hooks (platform_hooks.cpp) ----
   void begin(const core::RunInfo& run);
@@ -153,13 +167,11 @@ class Platform {
   bool ended_ = false;
   std::uint64_t traced_ns_ = 0;  // the last power sample in the trace (under sample_mu_)
   double traced_joules_ = 0;
-  // The energy policy's live side; it reads the slots, the model and the
-  // temperatures directly (energy_controller.hpp).
-  friend class EnergyController;
-  std::unique_ptr<EnergyController> energy_;
-  bool energy_live_ = false;
-  void energy_task_end(WorkerSlot& s, const core::Task& t, std::uint64_t own, std::uint64_t extra,
-                       std::uint64_t now);
+  // The layer above (the energy controller), if any.
+  std::unique_ptr<PlatformListener> listener_;
+  bool listener_live_ = false;
+  void listener_task_end(WorkerSlot& s, const core::Task& t, std::uint64_t own, std::uint64_t extra,
+                         std::uint64_t now);
 };
 
 // " 2.40 GHz 75.0% 1.20 GHz 25.0%": time at each P-state of `table` (kHz,

@@ -5,10 +5,10 @@
 #include <cmath>
 #include <cstring>
 
-#include "energy_controller.hpp"
 #include "log.hpp"
 #include "observer.hpp"
 #include "platform.hpp"
+#include "platform_listener.hpp"
 #include "task.hpp"
 #include "trace_api.hpp"
 #include "worker_slot.hpp"
@@ -54,7 +54,7 @@ void Platform::begin(const core::RunInfo& run) {
   traced_ns_ = start_ns_;
   traced_joules_ = 0;
   apply_start_frequency();
-  energy_->begin(run, start_ns_);
+  if (listener_) listener_->begin(run, start_ns_);
   dvfs_->reset_residency(start_ns_);
   if (meter_) meter_->start();
   max_temp_ = last_temp_ =
@@ -115,9 +115,9 @@ void Platform::worker_stop(int worker) {
 void Platform::task_start(const core::Task& t, int worker) {
   WorkerSlot& s = *slots_[std::size_t(worker)];
   if (core::trace::enabled() && !s.traced) trace_first(s);
-  if (energy_live_) {
+  if (listener_live_) {
     s.in_task.store(true, std::memory_order_relaxed);
-    if (energy_->wants_critical()) {
+    if (listener_->wants_critical()) {
       // Successors are added under the task's lock (add_edge): take it to
       // read them. Only the graph policies ask, once per task.
       auto& lock = const_cast<core::Task&>(t).lock;
@@ -185,14 +185,14 @@ void Platform::task_end(const core::Task& t, int worker, std::uint64_t start_ns,
   const std::uint64_t now = core::now_ns();
   if (!s.excluded.empty()) s.excluded.back() += now - start_ns;  // not the parent's own
   charge(s, now);
-  if (energy_live_) energy_task_end(s, t, own, now - end_ns, now);
+  if (listener_live_) listener_task_end(s, t, own, now - end_ns, now);
 }
 
-// The controller's per-worker view: busy time with its stretch, and the work
+// The listener's per-worker view: busy time with its stretch, and the work
 // in seconds at fmax (a stretched body ran at fmax speed: its own time is
 // the work; on real DVFS the body ran at f, so own * f / fmax).
-void Platform::energy_task_end(WorkerSlot& s, const core::Task& t, std::uint64_t own,
-                               std::uint64_t extra, std::uint64_t now) {
+void Platform::listener_task_end(WorkerSlot& s, const core::Task& t, std::uint64_t own,
+                                 std::uint64_t extra, std::uint64_t now) {
   std::uint64_t work = own;
   if (!(dvfs_->caps() & kCapStretch)) {
     const std::uint32_t f = dvfs_->frequency(s.cpu), fmax = s.table->back();
@@ -203,8 +203,7 @@ void Platform::energy_task_end(WorkerSlot& s, const core::Task& t, std::uint64_t
   add(s.work_ns, work);
   s.in_task.store(false, std::memory_order_relaxed);
   s.critical.store(false, std::memory_order_relaxed);
-  if (t.affinity != JOULE_NO_AFFINITY) energy_->note_key(s, t.affinity, work);
-  energy_->tick(now);
+  listener_->task_ended(s, t.affinity, work, now);
 }
 
 void Platform::idle(int worker, bool sleeping, std::uint64_t now) {
@@ -238,15 +237,15 @@ void Platform::sample_locked(std::uint64_t now) {
 
 void Platform::iteration(std::uint64_t iteration, std::uint64_t now) {
   periodic(now);
-  if (energy_live_) energy_->on_iteration(iteration, now);
+  if (listener_live_) listener_->iteration(iteration, now);
 }
 
 void Platform::mpi_enter(int worker) {
-  if (has_slot(worker)) energy_->mpi_enter(worker);
+  if (listener_ && has_slot(worker)) listener_->mpi_enter(worker);
 }
 
 void Platform::mpi_leave(int worker) {
-  if (has_slot(worker)) energy_->mpi_leave(worker);
+  if (listener_ && has_slot(worker)) listener_->mpi_leave(worker);
 }
 
 void Platform::charge_worker(int worker, std::uint64_t until, int level) {
@@ -263,7 +262,7 @@ void Platform::end() {
     ended_ = true;
   }
   if (current_platform() == this) set_current_platform(nullptr);
-  energy_->end(now);
+  if (listener_) listener_->end(now);
   dvfs_->restore();
 }
 

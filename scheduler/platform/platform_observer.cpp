@@ -6,6 +6,7 @@
 #include "log.hpp"
 #include "observer.hpp"
 #include "platform.hpp"
+#include "platform_listener.hpp"
 #include "platform_observer.hpp"
 #include "restore_guard.hpp"
 #include "state_file.hpp"
@@ -62,7 +63,8 @@ void repair_stale(const core::Config& cfg) {
 
 }  // namespace
 
-std::unique_ptr<core::Observer> make_platform_observer(const core::Config& cfg) {
+std::unique_ptr<core::Observer> make_platform_observer(const core::Config& cfg,
+                                                       const ListenerFactory& listener) {
   repair_stale(cfg);
   const std::string dir = cfg.platform.state_dir.empty()
                               ? core::Config::Platform::default_state_dir()
@@ -81,6 +83,7 @@ std::unique_ptr<core::Observer> make_platform_observer(const core::Config& cfg) 
   }
   RestoreGuard::instance().set_state_dir(dir);
   auto p = std::make_unique<Platform>(cfg);
+  if (listener) p->set_listener(listener(*p, cfg));
   if (cfg.dump) core::log_info(p->describe());
   if (!p->active()) return nullptr;
   return std::make_unique<PlatformObserver>(std::move(p));

@@ -5,9 +5,9 @@
 #include <map>
 #include <ostream>
 
-#include "energy_controller.hpp"
 #include "observer.hpp"
 #include "platform.hpp"
+#include "platform_listener.hpp"
 #include "text.hpp"
 #include "worker_slot.hpp"
 
@@ -167,7 +167,7 @@ void Platform::report(std::ostream& os) const {
   }
   report_residency(os);
   report_labels(os);
-  energy_->report(os);
+  if (listener_) listener_->report(os);
 }
 
 void Platform::report_residency(std::ostream& os) const {
