@@ -79,18 +79,22 @@ std::vector<ConfigKey> omp_config_keys() {
   using S = OmpSettings;
   KeyTable<S> t;
   t.custom(
-      "OMP_NUM_THREADS", "integer", "an integer 1..4096, or a list such as 4,2",
+      "OMP_NUM_THREADS", "integer", "an integer 1..4096, or a list such as 4,2 (empty: not set)",
       "team size of parallel regions (pins it: no malleable teams unless OMP_DYNAMIC=true)",
-      [](S& o, std::string_view v) { o.num_threads = first_level_threads(v); },
-      [](const S& o) { return std::to_string(o.num_threads); });
+      [](S& o, std::string_view v) {
+        o.num_threads = trim(v).empty() ? 0 : first_level_threads(v);
+      },
+      [](const S& o) { return o.num_threads ? std::to_string(o.num_threads) : std::string(); });
   t.custom("OMP_SCHEDULE", "text", "[monotonic:|nonmonotonic:]static|dynamic|guided|auto[,chunk]",
            "schedule of loops with schedule(runtime)", set_schedule, get_schedule);
   t.custom(
-      "OMP_DYNAMIC", "boolean", bool_values(),
+      "OMP_DYNAMIC", "boolean", bool_values() + " (empty: not set)",
       "size teams from the CPUs owned and borrowed at each region (default unless "
       "OMP_NUM_THREADS is set)",
-      [](S& o, std::string_view v) { o.dynamic = parse_bool(v) ? 1 : 0; },
-      [](const S& o) { return o.dynamic < 0 ? std::string("auto") : format_bool(o.dynamic != 0); });
+      [](S& o, std::string_view v) { o.dynamic = trim(v).empty() ? -1
+                                                 : parse_bool(v) ? 1
+                                                                 : 0; },
+      [](const S& o) { return o.dynamic < 0 ? std::string() : format_bool(o.dynamic != 0); });
   t.custom(
       "OMP_WAIT_POLICY", "choice", "active, passive",
       "active: threads waiting in barriers spin longer before they sleep",
@@ -114,10 +118,10 @@ std::vector<ConfigKey> omp_config_keys() {
         return std::string(choice_name(Choices<OmpBind>(kOmpBinds), o.proc_bind));
       });
   t.custom(
-      "OMP_STACKSIZE", "text", "a size such as 4096, 512K, 16M or 1G",
+      "OMP_STACKSIZE", "text", "a size such as 4096, 512K, 16M or 1G (empty: not set)",
       "stack size of team threads (recorded; joule's workers keep their own stacks)",
-      [](S& o, std::string_view v) { o.stacksize = parse_stacksize(v); },
-      [](const S& o) { return std::to_string(o.stacksize); });
+      [](S& o, std::string_view v) { o.stacksize = trim(v).empty() ? 0 : parse_stacksize(v); },
+      [](const S& o) { return o.stacksize ? std::to_string(o.stacksize) + "B" : std::string(); });
   return t.keys();
 }
 

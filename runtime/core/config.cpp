@@ -160,7 +160,7 @@ std::string Config::dump_text() const {
 
 // The environment is read here, in the one place that reads it: the state
 // file's default folder and the MPI launcher's rank.
-std::string Config::Platform::default_state_dir() {
+std::string Config::default_state_dir() {
   const char* x = std::getenv("XDG_RUNTIME_DIR");
   if (x && *x) return std::string(x) + "/joule";
   return "/run/joule";
@@ -175,12 +175,6 @@ int Config::launcher_rank() {
     if (*end == '\0' && r >= 0 && r < (1L << 24)) return int(r);
   }
   return -1;
-}
-
-std::vector<std::uint32_t> Config::Platform::default_pstates_khz() {
-  std::vector<std::uint32_t> khz;
-  for (std::uint32_t f = 1200000; f <= 2400000; f += 100000) khz.push_back(f);
-  return khz;
 }
 
 }  // namespace joule::core

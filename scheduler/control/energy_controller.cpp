@@ -33,9 +33,9 @@ EnergyController::~EnergyController() = default;
 // with the graph policy and switches to the iterative one (once) at the
 // first iteration boundary after keyed tasks ran.
 void EnergyController::choose(const core::Config& cfg) {
-  asked_ = cfg.energy.policy;
+  asked_ = cfg.get<energy::EnergySettings>().policy;
   opt_ = energy::options_from_config(cfg);
-  masks_ = cfg.energy.masks;
+  masks_ = opt_.masks;
   per_chip_ = (p_.dvfs().caps() & kCapPerChip) != 0;
   if (asked_ == "none") return;
   if (!p_.can_set_frequency()) {

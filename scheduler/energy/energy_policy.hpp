@@ -101,7 +101,7 @@ enum class Balancer { none, greedy, refine, randcent, partition };
 enum class OnBalance { either, reset_max, lb_then_dvfs };
 enum class Objective { energy, time, edp };
 
-// The knobs (Config::energy, validated by config_keys_energy.cpp).
+// The knobs (EnergySettings::options, set by config_keys_energy.cpp).
 struct Options {
   double threshold = 0;  // max/min load ratio that calls the balancer; 0 = fmax/fmin
   Quantise quantise = Quantise::ceil;

@@ -1,5 +1,5 @@
-// Keys of the platform layer (DVFS, meters, thermal, counters). Each row
-// sets a member of Config::platform; docs/platform.md explains them.
+// Keys of the platform layer (DVFS, meters, thermal, counters):
+// PlatformSettings' rows; docs/platform.md explains them.
 #include <hwloc.h>
 
 #include <algorithm>
@@ -10,12 +10,14 @@
 #include <stdexcept>
 #include <string>
 
-#include "config.hpp"
+#include "key_table.hpp"
+#include "platform_settings.hpp"
 
 namespace joule::platform {
 
 using core::Config;
 using core::ConfigKey;
+using core::parse_double;
 using core::parse_int;
 using core::trim;
 namespace {
@@ -31,22 +33,7 @@ std::vector<std::string_view> split(std::string_view v, char sep) {
   return out;
 }
 
-double parse_double(std::string_view v, double lo, double hi) {
-  v = trim(v);
-  if (!v.empty() && v.front() == '+') v.remove_prefix(1);
-  double x = 0;
-  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-  if (v.empty() || ec != std::errc() || p != v.data() + v.size() || !std::isfinite(x))
-    throw std::invalid_argument("not a number: '" + std::string(v) + "'");
-  if (x < lo || x > hi) throw std::invalid_argument("out of range: " + std::string(v));
-  return x;
-}
-
-std::string fmt(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", x);
-  return buf;
-}
+std::string fmt(double x) { return core::format_double(x); }
 
 std::uint32_t ghz_to_khz(double ghz) { return std::uint32_t(std::llround(ghz * 1e6)); }
 
@@ -73,16 +60,7 @@ std::vector<std::uint32_t> parse_pstates(std::string_view v) {
   return out;
 }
 
-void set_choice(std::string& dst, std::string_view v, std::initializer_list<const char*> ok) {
-  for (const char* o : ok)
-    if (v == o) {
-      dst = o;
-      return;
-    }
-  throw std::invalid_argument("unknown value");
-}
-
-void set_memory_bound(Config& c, std::string_view v) {
+void set_memory_bound(PlatformSettings& p, std::string_view v) {
   std::vector<std::pair<std::string, double>> out;
   double def = 0.0;
   for (auto item : split(v, ',')) {
@@ -96,20 +74,19 @@ void set_memory_bound(Config& c, std::string_view v) {
     else
       out.emplace_back(label, m);
   }
-  c.platform.memory_bound = std::move(out);
-  c.platform.memory_bound_default = def;
+  p.memory_bound = std::move(out);
+  p.memory_bound_default = def;
 }
 
-std::string get_memory_bound(const Config& c) {
+std::string get_memory_bound(const PlatformSettings& p) {
   std::string out;
-  for (const auto& [l, m] : c.platform.memory_bound)
-    out += (out.empty() ? "" : ",") + l + ":" + fmt(m);
-  if (c.platform.memory_bound_default != 0.0)
-    out += (out.empty() ? "*:" : ",*:") + fmt(c.platform.memory_bound_default);
+  for (const auto& [l, m] : p.memory_bound) out += (out.empty() ? "" : ",") + l + ":" + fmt(m);
+  if (p.memory_bound_default != 0.0)
+    out += (out.empty() ? "*:" : ",*:") + fmt(p.memory_bound_default);
   return out;
 }
 
-void set_power_busy(Config& c, std::string_view v) {
+void set_power_busy(PlatformSettings& p, std::string_view v) {
   std::vector<std::pair<double, double>> pts;
   for (auto item : split(v, ',')) {
     const auto colon = item.find(':');
@@ -121,18 +98,17 @@ void set_power_busy(Config& c, std::string_view v) {
   for (std::size_t i = 1; i < pts.size(); ++i)
     if (pts[i].first == pts[i - 1].first) throw std::invalid_argument("repeated frequency");
   if (pts.empty()) throw std::invalid_argument("at least one point needed");
-  c.platform.power_busy = std::move(pts);
+  p.power_busy = std::move(pts);
 }
 
-std::string get_power_busy(const Config& c) {
+std::string get_power_busy(const PlatformSettings& p) {
   std::string out;
-  for (const auto& [f, w] : c.platform.power_busy)
-    out += (out.empty() ? "" : ",") + fmt(f) + ":" + fmt(w);
+  for (const auto& [f, w] : p.power_busy) out += (out.empty() ? "" : ",") + fmt(f) + ":" + fmt(w);
   return out;
 }
 
-void set_rc(Config& c, std::string_view v) {
-  Config::Platform::Rc rc = c.platform.rc;
+void set_rc(PlatformSettings& p, std::string_view v) {
+  PlatformSettings::Rc rc = p.rc;
   for (auto item : split(v, ',')) {
     const auto eq = item.find('=');
     if (eq == std::string_view::npos) throw std::invalid_argument("expected NAME=VALUE");
@@ -151,16 +127,16 @@ void set_rc(Config& c, std::string_view v) {
     else
       throw std::invalid_argument("unknown parameter " + std::string(name));
   }
-  c.platform.rc = rc;
+  p.rc = rc;
 }
 
-std::string get_rc(const Config& c) {
-  const auto& r = c.platform.rc;
+std::string get_rc(const PlatformSettings& p) {
+  const auto& r = p.rc;
   return "air=" + fmt(r.air) + ",alpha=" + fmt(r.alpha) + ",beta=" + fmt(r.beta) +
          ",gamma=" + fmt(r.gamma) + ",tau=" + fmt(r.tau_s);
 }
 
-void set_hotspots(Config& c, std::string_view v) {
+void set_hotspots(PlatformSettings& p, std::string_view v) {
   std::vector<std::pair<int, double>> out;
   for (auto item : split(v, ',')) {
     const auto colon = item.find(':');
@@ -168,33 +144,33 @@ void set_hotspots(Config& c, std::string_view v) {
     out.emplace_back(int(parse_int(item.substr(0, colon), 0, 65535)),
                      parse_double(item.substr(colon + 1), -100, 100));
   }
-  c.platform.hotspots = std::move(out);
+  p.hotspots = std::move(out);
 }
 
-std::string get_hotspots(const Config& c) {
+std::string get_hotspots(const PlatformSettings& p) {
   std::string out;
-  for (const auto& [chip, k] : c.platform.hotspots)
+  for (const auto& [chip, k] : p.hotspots)
     out += (out.empty() ? "" : ",") + std::to_string(chip) + ":" + fmt(k);
   return out;
 }
 
-void set_events(Config& c, std::string_view v) {
+void set_events(PlatformSettings& p, std::string_view v) {
   std::vector<std::string> out;
   for (auto item : split(v, ',')) {
     if (item.empty()) throw std::invalid_argument("empty event name");
     out.emplace_back(item);
   }
   if (out.empty()) throw std::invalid_argument("at least one event needed");
-  c.platform.counter_events = std::move(out);
+  p.counter_events = std::move(out);
 }
 
-std::string get_events(const Config& c) {
+std::string get_events(const PlatformSettings& p) {
   std::string out;
-  for (const auto& e : c.platform.counter_events) out += (out.empty() ? "" : ",") + e;
+  for (const auto& e : p.counter_events) out += (out.empty() ? "" : ",") + e;
   return out;
 }
 
-void set_topology(Config& c, std::string_view v) {
+void set_topology(PlatformSettings& p, std::string_view v) {
   const std::string s(trim(v));
   if (!s.empty()) {
     hwloc_topology_t t = nullptr;
@@ -203,122 +179,95 @@ void set_topology(Config& c, std::string_view v) {
     hwloc_topology_destroy(t);
     if (rc != 0) throw std::invalid_argument("not a valid hwloc synthetic description");
   }
-  c.platform.topology = s;
+  p.topology = s;
 }
-
-std::string str(const char* s) { return s; }
 
 }  // namespace
 
-// Built at each call, not at static initialisation: api/ adds the sections
-// from a static initialiser of its own.
-std::vector<core::ConfigKey> platform_config_keys() {
-  return {
-      {"JOULE_DVFS", [] { return str("auto, none, emulated, cpufreq"); },
-       "DVFS backend; auto = cpufreq when writable, else none",
-       [](Config& c, std::string_view v) {
-         set_choice(c.platform.dvfs, v, {"auto", "none", "emulated", "cpufreq"});
-       },
-       [](const Config& c) { return c.platform.dvfs; }},
-      {"JOULE_DVFS_DOMAIN", [] { return str("auto, core, chip"); },
-       "frequency domain: per core, per chip (package), or auto (cpufreq: related_cpus; emulated: "
-       "core)",
-       [](Config& c, std::string_view v) {
-         set_choice(c.platform.dvfs_domain, v, {"auto", "core", "chip"});
-       },
-       [](const Config& c) { return c.platform.dvfs_domain; }},
-      {"JOULE_PSTATES",
-       [] { return str("GHz as LO-HI:STEP (e.g. 1.2-2.4:0.1) or a list (e.g. 1.2,1.8,2.4)"); },
-       "P-state table of the emulated backend (and of the power model with dvfs=none)",
-       [](Config& c, std::string_view v) {
-         c.platform.pstates_khz = parse_pstates(v);
-         c.platform.pstates_spec = std::string(trim(v));
-       },
-       [](const Config& c) { return c.platform.pstates_spec; }},
-      {"JOULE_DVFS_LATENCY_US", [] { return str("an integer 0..100000 (microseconds)"); },
-       "emulated frequency-change latency: the core stalls this long after a change",
-       [](Config& c, std::string_view v) {
-         c.platform.dvfs_latency_us = int(parse_int(v, 0, 100000));
-       },
-       [](const Config& c) { return std::to_string(c.platform.dvfs_latency_us); }},
-      {"JOULE_DVFS_START",
-       [] { return str("empty (leave as found), min, max, or a frequency in GHz"); },
-       "frequency every worker's CPU is set to when the runtime starts",
-       [](Config& c, std::string_view v) {
-         v = trim(v);
-         if (!v.empty() && v != "min" && v != "max") parse_double(v, 0.01, 20);
-         c.platform.dvfs_start = std::string(v);
-       },
-       [](const Config& c) { return c.platform.dvfs_start; }},
-      {"JOULE_MEMORY_BOUND",
-       [] {
-         return str(
-             "LABEL:FRACTION list, fractions 0..1, '*' for other labels (e.g. lu:0.3,*:0.1)");
-       },
-       "memory-bound fraction per task label: the part of a task that emulated DVFS does not slow",
-       set_memory_bound, get_memory_bound},
-      {"JOULE_SYSFS_ROOT", [] { return str("a directory path (default /)"); },
-       "root under which /sys paths (cpufreq, powercap, hwmon, thermal) are read and written",
-       [](Config& c, std::string_view v) {
-         if (trim(v).empty()) throw std::invalid_argument("empty path");
-         c.platform.sysfs_root = std::string(trim(v));
-       },
-       [](const Config& c) { return c.platform.sysfs_root; }},
-      {"JOULE_TOPOLOGY",
-       [] {
-         return str(
-             "empty (this machine) or an hwloc synthetic description such as 'package:2 core:4 "
-             "pu:1'");
-       },
-       "machine model for chips and cores; CPU i of the process maps to PU i mod N", set_topology,
-       [](const Config& c) { return c.platform.topology; }},
-      {"JOULE_METER", [] { return str("auto, model, rapl, papi"); },
-       "energy meter; auto = RAPL powercap if readable, else PAPI energy events, else the power "
-       "model",
-       [](Config& c, std::string_view v) {
-         set_choice(c.platform.meter, v, {"auto", "model", "rapl", "papi"});
-       },
-       [](const Config& c) { return c.platform.meter; }},
-      {"JOULE_POWER_BUSY",
-       [] {
-         return str("GHZ:WATTS list of one busy core, at least one point (e.g. 1.2:20.4,2.4:36.3)");
-       },
-       "power model: busy power per core, interpolated linearly in f^3 between points",
-       set_power_busy, get_power_busy},
-      {"JOULE_POWER_IDLE", [] { return str("watts 0..10000"); }, "power model: a sleeping core",
-       [](Config& c, std::string_view v) { c.platform.power_idle = parse_double(v, 0, 10000); },
-       [](const Config& c) { return fmt(c.platform.power_idle); }},
-      {"JOULE_POWER_UNCORE", [] { return str("watts 0..10000"); },
-       "power model: per chip, always drawn",
-       [](Config& c, std::string_view v) { c.platform.power_uncore = parse_double(v, 0, 10000); },
-       [](const Config& c) { return fmt(c.platform.power_uncore); }},
-      {"JOULE_THERMAL", [] { return str("auto, model, hwmon"); },
-       "temperature source; auto = hwmon / thermal zones when they name chips, else the RC model",
-       [](Config& c, std::string_view v) {
-         set_choice(c.platform.thermal, v, {"auto", "model", "hwmon"});
-       },
-       [](const Config& c) { return c.platform.thermal; }},
-      {"JOULE_THERMAL_MODEL",
-       [] { return str("NAME=VALUE list of air, alpha, beta, gamma, tau (seconds)"); },
-       "RC model per chip: steady T = alpha*air + beta*P_chip + gamma, time constant tau", set_rc,
-       get_rc},
-      {"JOULE_THERMAL_HOTSPOT", [] { return str("CHIP:KELVIN list (e.g. 1:11), or empty"); },
-       "RC model: extra inlet temperature of some chips (a hot spot)", set_hotspots, get_hotspots},
-      {"JOULE_COUNTERS", [] { return str("none, papi"); },
-       "per-task hardware counters, aggregated per label",
-       [](Config& c, std::string_view v) {
-         set_choice(c.platform.counters, v, {"none", "papi"});
-       },
-       [](const Config& c) { return c.platform.counters; }},
-      {"JOULE_COUNTER_EVENTS", [] { return str("comma-separated PAPI event names"); },
-       "events tried for JOULE_COUNTERS=papi; those the machine lacks are skipped", set_events,
-       get_events},
-      {"JOULE_STATE_DIR",
-       [] { return str("a directory path (empty: $XDG_RUNTIME_DIR/joule or /run/joule)"); },
-       "where the DVFS state file lives, for repair after a killed process (joule-ctl restore)",
-       [](Config& c, std::string_view v) { c.platform.state_dir = std::string(trim(v)); },
-       [](const Config& c) { return c.platform.state_dir; }},
-  };
+std::vector<std::uint32_t> default_pstates_khz() {
+  std::vector<std::uint32_t> khz;
+  for (std::uint32_t f = 1200000; f <= 2400000; f += 100000) khz.push_back(f);
+  return khz;
+}
+
+std::vector<ConfigKey> platform_config_keys() {
+  using S = PlatformSettings;
+  using core::Choices;
+  core::KeyTable<S> t;
+  t.choice("JOULE_DVFS", &S::dvfs, Choices<DvfsKind>(kDvfsKinds),
+           "DVFS backend; auto = cpufreq when writable, else none");
+  t.choice("JOULE_DVFS_DOMAIN", &S::dvfs_domain, Choices<DvfsDomain>(kDvfsDomains),
+           "frequency domain: per core, per chip (package), or auto (cpufreq: related_cpus; "
+           "emulated: core)");
+  t.custom(
+      "JOULE_PSTATES", "list", "GHz as LO-HI:STEP (e.g. 1.2-2.4:0.1) or a list (e.g. 1.2,1.8,2.4)",
+      "P-state table of the emulated backend (and of the power model with dvfs=none)",
+      [](S& p, std::string_view v) {
+        p.pstates_khz = parse_pstates(v);
+        p.pstates_spec = std::string(trim(v));
+      },
+      [](const S& p) { return p.pstates_spec; });
+  t.integer("JOULE_DVFS_LATENCY_US", &S::dvfs_latency_us, 0, 100000,
+            "emulated frequency-change latency: the core stalls this long after a change",
+            "microseconds");
+  t.custom(
+      "JOULE_DVFS_START", "text", "empty (leave as found), min, max, or a frequency in GHz",
+      "frequency every worker's CPU is set to when the runtime starts",
+      [](S& p, std::string_view v) {
+        v = trim(v);
+        if (!v.empty() && v != "min" && v != "max") parse_double(v, 0.01, 20);
+        p.dvfs_start = std::string(v);
+      },
+      [](const S& p) { return p.dvfs_start; });
+  t.custom("JOULE_MEMORY_BOUND", "list",
+           "LABEL:FRACTION list, fractions 0..1, '*' for other labels (e.g. lu:0.3,*:0.1)",
+           "memory-bound fraction per task label: the part of a task that emulated DVFS does "
+           "not slow",
+           set_memory_bound, get_memory_bound);
+  t.custom(
+      "JOULE_SYSFS_ROOT", "path", "a directory path (default /)",
+      "root under which /sys paths (cpufreq, powercap, hwmon, thermal) are read and written",
+      [](S& p, std::string_view v) {
+        if (trim(v).empty()) throw std::invalid_argument("empty path");
+        p.sysfs_root = std::string(trim(v));
+      },
+      [](const S& p) { return p.sysfs_root; });
+  t.custom("JOULE_TOPOLOGY", "text",
+           "empty (this machine) or an hwloc synthetic description such as 'package:2 core:4 "
+           "pu:1'",
+           "machine model for chips and cores; CPU i of the process maps to PU i mod N",
+           set_topology, [](const S& p) { return p.topology; });
+  t.choice("JOULE_METER", &S::meter, Choices<MeterKind>(kMeterKinds),
+           "energy meter; auto = RAPL powercap if readable, else PAPI energy events, else the "
+           "power model");
+  t.custom("JOULE_POWER_BUSY", "list",
+           "GHZ:WATTS list of one busy core, at least one point (e.g. 1.2:20.4,2.4:36.3)",
+           "power model: busy power per core, interpolated linearly in f^3 between points",
+           set_power_busy, get_power_busy);
+  t.number("JOULE_POWER_IDLE", &S::power_idle, 0, 10000, "power model: a sleeping core", "watts");
+  t.number("JOULE_POWER_UNCORE", &S::power_uncore, 0, 10000, "power model: per chip, always drawn",
+           "watts");
+  t.choice("JOULE_THERMAL", &S::thermal, Choices<ThermalKind>(kThermalKinds),
+           "temperature source; auto = hwmon / thermal zones when they name chips, else the RC "
+           "model");
+  t.custom("JOULE_THERMAL_MODEL", "list",
+           "NAME=VALUE list of air, alpha, beta, gamma, tau (seconds)",
+           "RC model per chip: steady T = alpha*air + beta*P_chip + gamma, time constant tau",
+           set_rc, get_rc);
+  t.custom("JOULE_THERMAL_HOTSPOT", "list", "CHIP:KELVIN list (e.g. 1:11), or empty",
+           "RC model: extra inlet temperature of some chips (a hot spot)", set_hotspots,
+           get_hotspots);
+  t.choice("JOULE_COUNTERS", &S::counters, Choices<CounterKind>(kCounterKinds),
+           "per-task hardware counters, aggregated per label");
+  t.custom("JOULE_COUNTER_EVENTS", "list", "comma-separated PAPI event names",
+           "events tried for JOULE_COUNTERS=papi; those the machine lacks are skipped", set_events,
+           get_events);
+  t.custom(
+      "JOULE_STATE_DIR", "path", "a directory path (empty: $XDG_RUNTIME_DIR/joule or /run/joule)",
+      "where the DVFS state file lives, for repair after a killed process (joule-ctl restore)",
+      [](S& p, std::string_view v) { p.state_dir = std::string(trim(v)); },
+      [](const S& p) { return p.state_dir; });
+  return t.keys();
 }
 
 }  // namespace joule::platform

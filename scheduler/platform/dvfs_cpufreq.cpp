@@ -187,7 +187,7 @@ std::vector<std::uint32_t> parse_frequency_list(const std::string& text) {
 }
 
 std::unique_ptr<Dvfs> make_cpufreq_dvfs(const Sysfs& fs, const Machine& machine,
-                                        const std::string& domain_mode, CpufreqStatus* status) {
+                                        DvfsDomain domain_mode, CpufreqStatus* status) {
   std::vector<CpuInfo> infos;
   std::string why_all;
   for (const auto& name : fs.list(kCpuDir)) {
@@ -207,7 +207,7 @@ std::unique_ptr<Dvfs> make_cpufreq_dvfs(const Sysfs& fs, const Machine& machine,
   std::map<std::vector<int>, std::vector<const CpuInfo*>> groups;
   for (const auto& info : infos) {
     std::vector<int> key = info.related;
-    if (domain_mode == "chip") key = {machine.chip_of(info.cpu)};
+    if (domain_mode == DvfsDomain::chip) key = {machine.chip_of(info.cpu)};
     groups[key].push_back(&info);
   }
   auto dvfs = std::make_unique<CpufreqDvfs>(fs);

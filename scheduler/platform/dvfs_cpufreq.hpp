@@ -13,6 +13,7 @@
 
 #include "dvfs.hpp"
 #include "machine.hpp"
+#include "platform_settings.hpp"
 #include "sysfs.hpp"
 
 namespace joule::platform {
@@ -23,11 +24,11 @@ struct CpufreqStatus {
   std::string detail;  // why some are missing or read-only
 };
 
-// domain_mode: "auto" (the kernel's policies), "core" (same: the hardware
-// cannot be split finer), "chip" (policies merged per chip of `machine`).
+// domain_mode: automatic (the kernel's policies), core (same: the hardware
+// cannot be split finer), chip (policies merged per chip of `machine`).
 // Domains that cannot be written are left out; see status.
 std::unique_ptr<Dvfs> make_cpufreq_dvfs(const Sysfs& sysfs, const Machine& machine,
-                                        const std::string& domain_mode, CpufreqStatus* status);
+                                        DvfsDomain domain_mode, CpufreqStatus* status);
 
 // Positive integers of a scaling_available_frequencies text, ascending, no
 // duplicates; anything else is ignored.

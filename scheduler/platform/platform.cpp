@@ -28,7 +28,7 @@ bool cpufreq_present(const Sysfs& fs) {
 
 Machine load_machine(const core::Config& cfg) {
   try {
-    return Machine::load(cfg.platform.topology);
+    return Machine::load(cfg.get<PlatformSettings>().topology);
   } catch (const std::exception& e) {
     core::warn_once("machine", std::string("platform: ") + e.what() + "; assuming one chip");
     return Machine::uniform(1, 1);
@@ -41,11 +41,12 @@ Platform* current_platform() noexcept { return g_current.load(std::memory_order_
 void set_current_platform(Platform* p) noexcept { g_current.store(p, std::memory_order_release); }
 
 bool platform_wanted(const core::Config& cfg) {
-  const auto& p = cfg.platform;
-  if (cfg.report || p.dvfs == "emulated" || p.dvfs == "cpufreq" || p.counters != "none" ||
-      p.meter != "auto" || p.thermal != "auto")
+  const auto& p = cfg.get<PlatformSettings>();
+  if (cfg.report || p.dvfs == DvfsKind::emulated || p.dvfs == DvfsKind::cpufreq ||
+      p.counters != CounterKind::none || p.meter != MeterKind::automatic ||
+      p.thermal != ThermalKind::automatic)
     return true;
-  return p.dvfs == "auto" && cpufreq_present(Sysfs(p.sysfs_root));
+  return p.dvfs == DvfsKind::automatic && cpufreq_present(Sysfs(p.sysfs_root));
 }
 
 double EnergyReading::total_joules() const {
@@ -54,25 +55,27 @@ double EnergyReading::total_joules() const {
   return t;
 }
 
-Platform::Platform(const core::Config& cfg)
-    : sysfs_(cfg.platform.sysfs_root),
+Platform::Platform(const core::Config& cfg) : Platform(cfg, cfg.get<PlatformSettings>()) {}
+
+Platform::Platform(const core::Config& cfg, const PlatformSettings& ps)
+    : sysfs_(ps.sysfs_root),
       machine_(load_machine(cfg)),
-      model_(cfg.platform.power_busy, cfg.platform.power_idle, cfg.platform.power_uncore),
-      nominal_(cfg.platform.pstate_table()),
-      start_frequency_(cfg.platform.dvfs_start),
-      memory_bound_(cfg.platform.memory_bound),
-      memory_bound_default_(cfg.platform.memory_bound_default) {
+      model_(ps.power_busy, ps.power_idle, ps.power_uncore),
+      nominal_(ps.pstate_table()),
+      start_frequency_(ps.dvfs_start),
+      memory_bound_(ps.memory_bound),
+      memory_bound_default_(ps.memory_bound_default) {
   choose_dvfs(cfg);
   choose_meter(cfg);
   choose_thermal(cfg);
-  counters_ = cfg.platform.counters == "papi";
-  counter_events_ = cfg.platform.counter_events;
+  counters_ = ps.counters == CounterKind::papi;
+  counter_events_ = ps.counter_events;
   if (task_clock_meter_ && std::find(counter_events_.begin(), counter_events_.end(),
                                      "perf::TASK-CLOCK") == counter_events_.end())
     counter_events_.push_back("perf::TASK-CLOCK");
   if (task_clock_meter_ && !counters_) counter_events_ = {"perf::TASK-CLOCK"};
-  active_ = cfg.report || dvfs_->can_set() || counters_ || cfg.platform.meter != "auto" ||
-            cfg.platform.thermal != "auto";
+  active_ = cfg.report || dvfs_->can_set() || counters_ || ps.meter != MeterKind::automatic ||
+            ps.thermal != ThermalKind::automatic;
 }
 
 void Platform::set_listener(std::unique_ptr<PlatformListener> l) {
@@ -90,9 +93,9 @@ Platform::~Platform() {
 }
 
 void Platform::choose_dvfs(const core::Config& cfg) {
-  const auto& p = cfg.platform;
-  std::string want = p.dvfs;
-  if (want == "auto" || want == "cpufreq") {
+  const auto& p = cfg.get<PlatformSettings>();
+  DvfsKind want = p.dvfs;
+  if (want == DvfsKind::automatic || want == DvfsKind::cpufreq) {
     CpufreqStatus st;
     auto cf =
         cpufreq_present(sysfs_) ? make_cpufreq_dvfs(sysfs_, machine_, p.dvfs_domain, &st) : nullptr;
@@ -102,7 +105,7 @@ void Platform::choose_dvfs(const core::Config& cfg) {
         core::warn_once("cpufreq-partial", "cpufreq: " + std::to_string(st.domains - st.writable) +
                                                " frequency domain(s) left alone: " + st.detail);
       dvfs_ = std::move(cf);
-      dvfs_note_ = want == "auto" ? "auto: cpufreq found and writable" : "";
+      dvfs_note_ = want == DvfsKind::automatic ? "auto: cpufreq found and writable" : "";
       return;
     }
     const std::string why =
@@ -111,18 +114,18 @@ void Platform::choose_dvfs(const core::Config& cfg) {
             ? "cpufreq under " + where + " is not writable (changing frequencies needs root)"
             : "no usable cpufreq policy under " + where +
                   (st.detail.empty() ? "" : " (" + st.detail + ")");
-    if (want == "auto") {
+    if (want == DvfsKind::automatic) {
       dvfs_ = make_none_dvfs();
       dvfs_note_ = "auto: " + why;
       return;
     }
     core::warn_once("cpufreq-fallback", why + "; using emulated DVFS instead");
     dvfs_note_ = "cpufreq requested: " + why;
-    want = "emulated";
+    want = DvfsKind::emulated;
   }
-  if (want == "emulated") {
+  if (want == DvfsKind::emulated) {
     std::vector<std::vector<int>> groups;
-    if (p.dvfs_domain == "chip") {
+    if (p.dvfs_domain == DvfsDomain::chip) {
       for (int c = 0; c < machine_.num_chips(); ++c) groups.push_back(machine_.cpus_of_chip(c));
     } else {
       for (const auto& pu : machine_.pus()) groups.push_back({pu.cpu});
@@ -134,19 +137,20 @@ void Platform::choose_dvfs(const core::Config& cfg) {
 }
 
 void Platform::choose_meter(const core::Config& cfg) {
-  const std::string want = cfg.platform.meter;
+  const MeterKind want = cfg.get<PlatformSettings>().meter;
   std::string why_rapl, why_papi;
-  if (want == "rapl" || want == "auto") {
+  if (want == MeterKind::rapl || want == MeterKind::automatic) {
     meter_ = make_rapl_meter(sysfs_, &why_rapl);
     if (meter_) return;
   }
-  if (want == "papi" || (want == "auto" && cfg.report)) {
+  if (want == MeterKind::papi || (want == MeterKind::automatic && cfg.report)) {
     // auto asks PAPI only when someone will read the result (PAPI start-up costs ~10 ms).
     meter_ = make_papi_meter(&why_papi);
     if (meter_) return;
   }
-  if (want == "rapl") core::warn_once("meter", "rapl: " + why_rapl + "; energy is modelled");
-  if (want == "papi") {
+  if (want == MeterKind::rapl)
+    core::warn_once("meter", "rapl: " + why_rapl + "; energy is modelled");
+  if (want == MeterKind::papi) {
     PapiEventSet probe;
     std::string why;
     if (probe.open({"perf::TASK-CLOCK"}, nullptr, &why)) {
@@ -156,22 +160,24 @@ void Platform::choose_meter(const core::Config& cfg) {
       core::warn_once("meter", "papi: " + why_papi + "; energy is modelled");
     }
   }
-  if (meter_note_.empty()) meter_note_ = want == "auto" && !why_rapl.empty() ? why_rapl : "";
+  if (meter_note_.empty())
+    meter_note_ = want == MeterKind::automatic && !why_rapl.empty() ? why_rapl : "";
 }
 
 void Platform::choose_thermal(const core::Config& cfg) {
-  const std::string want = cfg.platform.thermal;
-  if (want == "hwmon" || want == "auto") {
+  const PlatformSettings& ps = cfg.get<PlatformSettings>();
+  const ThermalKind want = ps.thermal;
+  if (want == ThermalKind::hwmon || want == ThermalKind::automatic) {
     std::string why;
     thermal_ = make_sensor_thermal(sysfs_, machine_.num_chips(), &why);
     if (thermal_) return;
-    if (want == "hwmon")
+    if (want == ThermalKind::hwmon)
       core::warn_once("thermal", "hwmon: " + why + "; temperatures are modelled");
     thermal_note_ = why;
   }
-  const auto& rc = cfg.platform.rc;
+  const auto& rc = ps.rc;
   RcParams p{rc.air, rc.alpha, rc.beta, rc.gamma, rc.tau_s, {}};
-  for (const auto& [chip, k] : cfg.platform.hotspots) {
+  for (const auto& [chip, k] : ps.hotspots) {
     if (std::size_t(chip) >= p.hotspot.size()) p.hotspot.resize(std::size_t(chip) + 1, 0.0);
     p.hotspot[std::size_t(chip)] = k;
   }

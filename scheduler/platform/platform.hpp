@@ -20,6 +20,7 @@
 #include "dvfs.hpp"
 #include "machine.hpp"
 #include "meter.hpp"
+#include "platform_settings.hpp"
 #include "power_model.hpp"
 #include "sysfs.hpp"
 #include "thermal.hpp"
@@ -59,6 +60,7 @@ class Platform {
   // Probes and builds the backends the configuration asks for. Warnings
   // (a fallback, a missing permission) are printed once.
   explicit Platform(const core::Config& cfg);
+  Platform(const core::Config& cfg, const PlatformSettings& settings);
   ~Platform();
   Platform(const Platform&) = delete;
   Platform& operator=(const Platform&) = delete;

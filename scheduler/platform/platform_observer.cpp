@@ -53,9 +53,7 @@ class PlatformObserver final : public core::Observer {
 };
 
 void repair_stale(const core::Config& cfg) {
-  const std::string dir = cfg.platform.state_dir.empty()
-                              ? core::Config::Platform::default_state_dir()
-                              : cfg.platform.state_dir;
+  const std::string dir = cfg.get<PlatformSettings>().state_folder();
   const RepairResult r = repair_stale_states(dir);
   if (r.repaired == 0 && r.failed == 0) return;
   for (const auto& m : r.messages) core::log_info(m + " (state file in " + dir + ")");
@@ -66,18 +64,12 @@ void repair_stale(const core::Config& cfg) {
 std::unique_ptr<core::Observer> make_platform_observer(const core::Config& cfg,
                                                        const ListenerFactory& listener) {
   repair_stale(cfg);
-  const std::string dir = cfg.platform.state_dir.empty()
-                              ? core::Config::Platform::default_state_dir()
-                              : cfg.platform.state_dir;
+  const PlatformSettings& ps = cfg.get<PlatformSettings>();
+  const std::string dir = ps.state_folder();
   if (!platform_wanted(cfg)) {
-    const std::string& pol = cfg.energy.policy;
-    if (pol != "none" && pol != "auto")  // the same message the controller gives
-      core::warn_once("energy-no-dvfs",
-                      "JOULE_ENERGY_POLICY=" + pol +
-                          " needs frequencies that can be set, and JOULE_DVFS gives " +
-                          "none; running as none");
     if (cfg.dump)
-      core::log_info("platform: off (JOULE_DVFS=" + cfg.platform.dvfs +
+      core::log_info(std::string("platform: off (JOULE_DVFS=") +
+                     core::choice_name(core::Choices<DvfsKind>(kDvfsKinds), ps.dvfs) +
                      ", nothing else asks for it)");
     return nullptr;
   }

@@ -51,6 +51,37 @@ TEST(ConfigTable, KeysAreUniqueAndPrefixed) {
   }
 }
 
+// Every key is declared with a kind and a help text (the generated
+// docs/configuration.md shows both), and its printed default parses back
+// to the same value: the table can both read and print every setting.
+TEST(ConfigTable, EveryKeyHasAKindAHelpAndARoundTrippingDefault) {
+  const std::set<std::string> kinds = {"boolean", "integer", "number", "choice",
+                                       "list",    "text",    "path"};
+  const Config defaults;
+  for (const auto& k : config_keys()) {
+    EXPECT_TRUE(kinds.count(k.type)) << k.name << ": kind '" << k.type << "'";
+    EXPECT_FALSE(k.help.empty()) << k.name;
+    Config c;
+    const std::string printed = k.get(defaults);
+    if (k.name == "JOULE_LEWI_SHM") continue;  // prints the per-user default name it stands for
+    EXPECT_NO_THROW(k.set(c, printed)) << k.name << "=" << printed;
+    EXPECT_EQ(k.get(c), printed) << k.name;
+  }
+}
+
+// Settings structs are found by type: a copy of a Config carries copies
+// of every section, not shared ones.
+TEST(ConfigTable, CopiesCarryTheirOwnSections) {
+  Config a;
+  a.set("JOULE_WORKERS", "3");
+  Config b = a;
+  b.set("JOULE_WORKERS", "5");
+  EXPECT_EQ(a.get<EngineSettings>().workers, 3);
+  EXPECT_EQ(b.get<EngineSettings>().workers, 5);
+  const Config empty;
+  EXPECT_EQ(empty.get<EngineSettings>().workers, 0);  // defaults without a stored section
+}
+
 TEST(ConfigTable, EveryKeyRoundTripsThroughTheDump) {
   Config c;
   c.set("JOULE_WORKERS", "3");

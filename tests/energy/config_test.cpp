@@ -1,5 +1,5 @@
 // The JOULE_ENERGY_* keys through core::Config::set: each value lands in
-// Config::energy and in the policy Options; a bad one names the key and the
+// EnergySettings (the policy Options); a bad one names the key and the
 // allowed values.
 #include <gtest/gtest.h>
 
@@ -31,8 +31,8 @@ TEST_F(EnergyConfig, ValuesReachTheOptions) {
   cfg.set("JOULE_ENERGY_MPI_SLACK_US", "250");
   cfg.set("JOULE_ENERGY_SPLIT_OBJECTIVE", "edp");
   cfg.set("JOULE_ENERGY_MASKS", "off");
-  EXPECT_EQ(cfg.energy.policy, "cg-energylb");
-  const Options o = options_from_config(cfg);
+  EXPECT_EQ(cfg.get<EnergySettings>().policy, "cg-energylb");
+  const Options& o = options_from_config(cfg);
   EXPECT_DOUBLE_EQ(o.threshold, 2.5);
   EXPECT_EQ(o.quantise, Quantise::round);
   EXPECT_EQ(o.load_norm, LoadNorm::as_written);
@@ -50,7 +50,8 @@ TEST_F(EnergyConfig, ValuesReachTheOptions) {
 }
 
 TEST_F(EnergyConfig, DefaultsMatchTheOptions) {
-  const Options o = options_from_config(cfg), d;
+  const Options& o = options_from_config(cfg);
+  const Options d;
   EXPECT_EQ(o.threshold, d.threshold);
   EXPECT_EQ(o.quantise, d.quantise);
   EXPECT_EQ(o.load_norm, d.load_norm);
@@ -73,18 +74,18 @@ void expect_rejected(core::Config& cfg, const char* key, const char* value, cons
 
 TEST_F(EnergyConfig, BadValuesNameTheKeyAndTheAllowedValues) {
   expect_rejected(cfg, "JOULE_ENERGY_POLICY", "turbo", "fg-energylb, cg-energylb, queue-depth");
-  expect_rejected(cfg, "JOULE_ENERGY_THRESHOLD", "0.5", "0 (fmax/fmin), 1 .. 1000");
-  expect_rejected(cfg, "JOULE_ENERGY_THRESHOLD", "x", "1 .. 1000");
+  expect_rejected(cfg, "JOULE_ENERGY_THRESHOLD", "0.5", "0 (fmax/fmin), or a number 1..1000");
+  expect_rejected(cfg, "JOULE_ENERGY_THRESHOLD", "x", "1..1000");
   expect_rejected(cfg, "JOULE_ENERGY_QUANTISE", "floor", "ceil, round");
   expect_rejected(cfg, "JOULE_ENERGY_LOAD_NORM", "time", "work, as-written");
   expect_rejected(cfg, "JOULE_ENERGY_BALANCER", "scotch", "none, greedy, refine");
   expect_rejected(cfg, "JOULE_ENERGY_ON_BALANCE", "keep", "either, reset-max, lb-then-dvfs");
-  expect_rejected(cfg, "JOULE_ENERGY_PERIOD", "0", "1 .. 1000000");
-  expect_rejected(cfg, "JOULE_ENERGY_WINDOW_MS", "0", "1 .. 60000");
-  expect_rejected(cfg, "JOULE_ENERGY_TIME_BUDGET", "0.6", "0 .. 0.5");
-  expect_rejected(cfg, "JOULE_ENERGY_T_MAX", "-1", "0 (off) .. 150");
-  expect_rejected(cfg, "JOULE_ENERGY_TOLERANCE", "2", "0 .. 1");
-  expect_rejected(cfg, "JOULE_ENERGY_MPI_SLACK_US", "0", "1 .. 10000000");
+  expect_rejected(cfg, "JOULE_ENERGY_PERIOD", "0", "an integer 1..1000000");
+  expect_rejected(cfg, "JOULE_ENERGY_WINDOW_MS", "0", "an integer 1..60000 (milliseconds)");
+  expect_rejected(cfg, "JOULE_ENERGY_TIME_BUDGET", "0.6", "a number 0..0.5");
+  expect_rejected(cfg, "JOULE_ENERGY_T_MAX", "-1", "a number 0..150 (0: off)");
+  expect_rejected(cfg, "JOULE_ENERGY_TOLERANCE", "2", "a number 0..1");
+  expect_rejected(cfg, "JOULE_ENERGY_MPI_SLACK_US", "0", "an integer 1..10000000 (microseconds)");
   expect_rejected(cfg, "JOULE_ENERGY_SPLIT_OBJECTIVE", "power", "energy, time, edp");
   expect_rejected(cfg, "JOULE_ENERGY_MASKS", "maybe", "yes");
 }

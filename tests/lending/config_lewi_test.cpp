@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "config.hpp"
+#include "config_errors.hpp"
 #include "joule/joule.h"
 #include "joule/joule.hpp"
 #include "lending_settings.hpp"
@@ -14,16 +15,7 @@ namespace {
 using joule::core::Config;
 using namespace joule::lending;
 
-std::string error_of(const char* key, const char* value) {
-  Config c;
-  try {
-    c.set(key, value);
-  } catch (const joule::error& e) {
-    EXPECT_EQ(e.code(), JOULE_ERR_CONFIG);
-    return e.what();
-  }
-  return "";
-}
+using joule_test::config_error_of;
 
 TEST(LewiConfig, DefaultsAndValues) {
   Config c;
@@ -52,17 +44,17 @@ TEST(LewiConfig, DefaultsAndValues) {
 }
 
 TEST(LewiConfig, BadValuesNameTheKeyAndTheAllowedValues) {
-  std::string e = error_of("JOULE_LEWI", "on");
+  std::string e = config_error_of("JOULE_LEWI", "on");
   EXPECT_NE(e.find("JOULE_LEWI=on"), std::string::npos) << e;
   EXPECT_NE(e.find("off, local, node"), std::string::npos) << e;
-  e = error_of("JOULE_LEWI_POLICY", "greedy");
+  e = config_error_of("JOULE_LEWI_POLICY", "greedy");
   EXPECT_NE(e.find("auto, mpi"), std::string::npos) << e;
-  e = error_of("JOULE_LEWI_SHM", "/a/b");
+  e = config_error_of("JOULE_LEWI_SHM", "/a/b");
   EXPECT_NE(e.find("JOULE_LEWI_SHM"), std::string::npos) << e;
-  EXPECT_NE(error_of("JOULE_LEWI_SHM", std::string(300, 'x').c_str()), "");
-  EXPECT_NE(error_of("JOULE_LEWI_DROM_TIMEOUT_MS", "-1"), "");
-  EXPECT_NE(error_of("JOULE_LEWI_KEEP_CPU", "maybe"), "");
-  e = error_of("JOULE_MPI_YIELD", "1");
+  EXPECT_NE(config_error_of("JOULE_LEWI_SHM", std::string(300, 'x').c_str()), "");
+  EXPECT_NE(config_error_of("JOULE_LEWI_DROM_TIMEOUT_MS", "-1"), "");
+  EXPECT_NE(config_error_of("JOULE_LEWI_KEEP_CPU", "maybe"), "");
+  e = config_error_of("JOULE_MPI_YIELD", "1");
   EXPECT_NE(e.find("JOULE_MPI_YIELD=1"), std::string::npos) << e;
   EXPECT_NE(e.find("auto, on, off"), std::string::npos) << e;
 }

@@ -95,7 +95,7 @@ TEST_F(SessionTest, SigkilledGuestGivesTheCpuBack) {
   EXPECT_TRUE(s->wait_usable(0, 5000));
   const auto ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   std::printf("[ recovery ] CPU back %.1f ms after the guest died\n", ms);
-  EXPECT_LT(ms, 100.0) << "issue 6: owners get their CPUs back within 100 ms";
+  EXPECT_LT(ms, 100.0) << "owners get their CPUs back within 100 ms (docs/lending.md)";
   EXPECT_EQ(s->table().load(0), (CpuWord{CpuState::Busy, ::getpid(), 0}));
 }
 

@@ -9,6 +9,7 @@
 #include "dvfs.hpp"
 #include "joule/joule.hpp"
 #include "machine.hpp"
+#include "platform_settings.hpp"
 #include "power_model.hpp"
 #include "thermal.hpp"
 
@@ -17,7 +18,8 @@ namespace {
 
 TEST(PowerModel, DefaultCalibrationIsSeed000) {
   core::Config c;
-  PowerModel m(c.platform.power_busy, c.platform.power_idle, c.platform.power_uncore);
+  PowerModel m(c.get<PlatformSettings>().power_busy, c.get<PlatformSettings>().power_idle,
+               c.get<PlatformSettings>().power_uncore);
   EXPECT_DOUBLE_EQ(m.busy_watts(2400000), 36.3);
   EXPECT_DOUBLE_EQ(m.busy_watts(1200000), 20.4);
   // Between the points P = a + b f^3: 20.4 + 15.9 * (1.8^3 - 1.2^3) / (2.4^3 - 1.2^3).
@@ -83,7 +85,7 @@ TEST(MachineModel, SyntheticTopologies) {
 
 TEST(EmulatedDvfs, TableLevelsResidencyAndStall) {
   core::Config c;
-  auto d = make_emulated_dvfs({{0}, {1, 2}}, c.platform.pstate_table(), 5000);
+  auto d = make_emulated_dvfs({{0}, {1, 2}}, c.get<PlatformSettings>().pstate_table(), 5000);
   const auto& t = d->pstates(1);
   ASSERT_EQ(t.size(), 13u);  // 1.2 to 2.4 GHz in 0.1 GHz steps
   EXPECT_EQ(t.front(), 1200000u);
@@ -111,20 +113,22 @@ TEST(EmulatedDvfs, TableLevelsResidencyAndStall) {
 TEST(PlatformConfig, KeysParseAndRoundTrip) {
   core::Config c;
   c.set("JOULE_PSTATES", "1.0,2.0, 1.5");
-  EXPECT_EQ(c.platform.pstate_table(), (std::vector<std::uint32_t>{1000000, 1500000, 2000000}));
+  EXPECT_EQ(c.get<PlatformSettings>().pstate_table(),
+            (std::vector<std::uint32_t>{1000000, 1500000, 2000000}));
   c.set("JOULE_PSTATES", "0.8-1.6:0.4");
-  EXPECT_EQ(c.platform.pstate_table(), (std::vector<std::uint32_t>{800000, 1200000, 1600000}));
+  EXPECT_EQ(c.get<PlatformSettings>().pstate_table(),
+            (std::vector<std::uint32_t>{800000, 1200000, 1600000}));
   c.set("JOULE_MEMORY_BOUND", "lu:0.3, a:b:0.5 ,*:0.1");
-  ASSERT_EQ(c.platform.memory_bound.size(), 2u);
-  EXPECT_EQ(c.platform.memory_bound[1].first, "a:b");
-  EXPECT_DOUBLE_EQ(c.platform.memory_bound_default, 0.1);
+  ASSERT_EQ(c.get<PlatformSettings>().memory_bound.size(), 2u);
+  EXPECT_EQ(c.get<PlatformSettings>().memory_bound[1].first, "a:b");
+  EXPECT_DOUBLE_EQ(c.get<PlatformSettings>().memory_bound_default, 0.1);
   c.set("JOULE_POWER_BUSY", "2.0:30,1.0:10");
-  EXPECT_EQ(c.platform.power_busy.front(), std::make_pair(1.0, 10.0));
+  EXPECT_EQ(c.get<PlatformSettings>().power_busy.front(), std::make_pair(1.0, 10.0));
   c.set("JOULE_THERMAL_MODEL", "beta=0.25,tau=5");
-  EXPECT_DOUBLE_EQ(c.platform.rc.beta, 0.25);
-  EXPECT_DOUBLE_EQ(c.platform.rc.air, 22.0);
+  EXPECT_DOUBLE_EQ(c.get<PlatformSettings>().rc.beta, 0.25);
+  EXPECT_DOUBLE_EQ(c.get<PlatformSettings>().rc.air, 22.0);
   c.set("JOULE_THERMAL_HOTSPOT", "1:+11");
-  EXPECT_EQ(c.platform.hotspots.front(), std::make_pair(1, 11.0));
+  EXPECT_EQ(c.get<PlatformSettings>().hotspots.front(), std::make_pair(1, 11.0));
   c.set("JOULE_TOPOLOGY", "package:2 core:1 pu:1");
   c.set("JOULE_COUNTER_EVENTS", "perf::TASK-CLOCK");
   const std::string dump = c.dump_text();

@@ -15,7 +15,7 @@ namespace {
 using test::FakeTree;
 
 std::unique_ptr<Dvfs> cpufreq(const FakeTree& t, CpufreqStatus* st,
-                              const std::string& mode = "auto",
+                              DvfsDomain mode = DvfsDomain::automatic,
                               const Machine& m = Machine::uniform(1, 4)) {
   RestoreGuard::instance().set_state_dir(t.state_dir());
   return make_cpufreq_dvfs(Sysfs(t.root()), m, mode, st);
@@ -126,7 +126,7 @@ TEST(Cpufreq, SharedDomainWithoutSymlinksAndChipMode) {
   d->restore();
   EXPECT_EQ(t.snapshot(), before);
   // Chip mode merges the kernel's policies per chip of the machine model.
-  auto chip = cpufreq(t, &st, "chip", Machine::uniform(1, 4));
+  auto chip = cpufreq(t, &st, DvfsDomain::chip, Machine::uniform(1, 4));
   EXPECT_EQ(chip->num_domains(), 1);
   chip->restore();
 }

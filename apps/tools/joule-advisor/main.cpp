@@ -51,7 +51,7 @@ void add_validate(CLI::App& app, ValidateArgs& v) {
   AdviseArgs& a = v.common;
   cmd->add_option("runs", a.run_files, "measured runs, CSV or .json")->required();
   cmd->add_option("--train", v.train,
-                  "training runs: plan (seed-002's plan: compact on one core, scatter one "
+                  "training runs: plan (Ramapantulu's plan: compact on one core, scatter one "
                   "thread per core, compact on every PU) or PLACEMENT:T,T,... items")
       ->capture_default_str();
   cmd->add_option("--card-topology", a.card_topology, "hwloc synthetic topology of the card");
@@ -78,7 +78,8 @@ void add_count(CLI::App& app, std::vector<long long>& sizes, bool& run) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app("Energy-time configuration advisor (seed-002's model).", "joule-advisor");
+  CLI::App app("Energy-time configuration advisor (Ramapantulu's energy-time model).",
+               "joule-advisor");
   app.require_subcommand(1);
   AdviseArgs advise_args;
   std::vector<long long> sizes;

@@ -4,7 +4,6 @@
 // tables docs/configuration.md includes (scripts/gen-config-doc).
 #include <cstdio>
 #include <exception>
-#include <regex>
 #include <string>
 #include <string_view>
 
@@ -24,21 +23,6 @@ std::string cell(std::string_view s, bool code) {
   return code ? out + "`" : out;
 }
 
-// The kind of value a key takes, read from its allowed-values text (the
-// helpers that build those texts start them the same way).
-std::string kind_of(const ConfigKey& k) {
-  if (!k.type.empty()) return k.type;
-  const std::string a = k.allowed();
-  if (a == joule::core::bool_values()) return "boolean";
-  if (a.rfind("an integer", 0) == 0) return "integer";
-  if (a.rfind("a number", 0) == 0 || a.rfind("a fraction", 0) == 0) return "number";
-  if (a.find_first_not_of("abcdefghijklmnopqrstuvwxyz-, ") == std::string::npos) return "choice";
-  if (std::regex_search(a, std::regex(R"(\d ?\.\. ?\d)"))) return "number";
-  if (a.find("path") != std::string::npos) return "path";
-  if (a.find("list") != std::string::npos) return "list";
-  return "text";
-}
-
 void print_markdown() {
   const Config defaults;
   const auto& keys = joule::core::config_keys();
@@ -47,7 +31,7 @@ void print_markdown() {
     std::printf("| key | type | default | allowed values | meaning |\n|---|---|---|---|---|\n");
     for (std::size_t i = sec.first; i < sec.first + sec.count; ++i) {
       const ConfigKey& k = keys[i];
-      std::printf("| `%s` | %s | %s | %s | %s |\n", k.name.c_str(), kind_of(k).c_str(),
+      std::printf("| `%s` | %s | %s | %s | %s |\n", k.name.c_str(), k.type.c_str(),
                   cell(k.get(defaults), true).c_str(), cell(k.allowed(), false).c_str(),
                   cell(k.help, false).c_str());
     }

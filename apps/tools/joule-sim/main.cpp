@@ -114,7 +114,8 @@ int main(int argc, char** argv) {
   auto* cmp = app.add_subcommand("compare", "run under several policies, ratios to the first");
   add_common(cmp, a);
   cmp->add_option("--policies", a.policies, "comma-separated, the first is the baseline");
-  auto* split = app.add_subcommand("split", "seed-003: even, proportional and splitter splits");
+  auto* split = app.add_subcommand(
+      "split", "Cabrera et al.'s splitter: even, proportional and splitter splits");
   add_common(split, a);
   auto* keys = app.add_subcommand("keys", "list every scenario key and its allowed values");
   CLI11_PARSE(app, argc, argv);

@@ -7,7 +7,9 @@
 #include <string>
 
 #include "card_tasks.hpp"
+#include "energy_config.hpp"
 #include "placement.hpp"
+#include "platform_settings.hpp"
 #include "runtime.hpp"
 
 namespace joule::offload {
@@ -18,20 +20,21 @@ namespace {
 }
 
 energy::Objective objective_of(const char* given) {
-  const std::string n = given ? given : engine::Runtime::get().config().energy.splitter_objective;
-  if (n == "energy") return energy::Objective::energy;
-  if (n == "time") return energy::Objective::time;
-  if (n == "edp") return energy::Objective::edp;
-  invalid("unknown objective '" + n + "' (allowed: energy, time, edp)");
+  const core::Config& cfg = engine::Runtime::get().config();
+  if (!given) return energy::options_from_config(cfg).objective;
+  for (const auto& [n, o] : energy::kObjectives)
+    if (std::string_view(given) == n) return o;
+  invalid("unknown objective '" + std::string(given) + "' (allowed: energy, time, edp)");
 }
 
 // JOULE_POWER_BUSY at its highest frequency and JOULE_POWER_IDLE, per worker.
 DevicePower host_model(const core::Config& c) {
   const int workers = std::max(1, engine::Runtime::get().num_workers());
   double busy = 0, ghz = -1;
-  for (const auto& [f, w] : c.platform.power_busy)
+  const platform::PlatformSettings& p = c.get<platform::PlatformSettings>();
+  for (const auto& [f, w] : p.power_busy)
     if (f > ghz) ghz = f, busy = w;
-  return {busy * workers, c.platform.power_idle * workers};
+  return {busy * workers, p.power_idle * workers};
 }
 
 // JOULE_CARD_POWER: idle + per active core + per busy thread, all threads

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "config.hpp"
+#include "config_errors.hpp"
 #include "joule/joule.h"
 #include "joule/team.h"
 #include "joule/types.hpp"
@@ -15,16 +16,7 @@ namespace {
 using joule::core::Config;
 using namespace joule::api;
 
-std::string error_of(const char* key, const char* value) {
-  Config c;
-  try {
-    c.set(key, value);
-  } catch (const joule::error& e) {
-    EXPECT_EQ(e.code(), JOULE_ERR_CONFIG);
-    return e.what();
-  }
-  return "";
-}
+using joule_test::config_error_of;
 
 TEST(OmpConfig, Defaults) {
   const OmpSettings o;
@@ -56,6 +48,13 @@ TEST(OmpConfig, Values) {
   EXPECT_EQ(o.max_active_levels, 3);
   EXPECT_EQ(o.proc_bind, OmpBind::primary);
   EXPECT_EQ(o.stacksize, 16u << 20);
+  // What the dump prints reads back as the same value (a config file made
+  // from JOULE_CONFIG_DUMP's output means the same).
+  const std::string dumped = c.dump_text();
+  EXPECT_NE(dumped.find("OMP_STACKSIZE=16777216B"), std::string::npos) << dumped;
+  Config again;
+  again.set("OMP_STACKSIZE", "16777216B");
+  EXPECT_EQ(again.get<OmpSettings>().stacksize, 16u << 20);
   c.set("OMP_STACKSIZE", "100");
   EXPECT_EQ(o.stacksize, 100u * 1024);
   c.set("OMP_SCHEDULE", "static");
@@ -63,15 +62,18 @@ TEST(OmpConfig, Values) {
 }
 
 TEST(OmpConfig, BadValuesNameTheAllowedOnes) {
-  EXPECT_NE(error_of("OMP_NUM_THREADS", "0").find("allowed values: an integer 1..4096"),
+  EXPECT_NE(config_error_of("OMP_NUM_THREADS", "0").find("allowed values: an integer 1..4096"),
             std::string::npos);
-  EXPECT_NE(error_of("OMP_NUM_THREADS", "many").find("OMP_NUM_THREADS=many"), std::string::npos);
-  EXPECT_NE(error_of("OMP_SCHEDULE", "fast").find("static|dynamic|guided|auto"), std::string::npos);
-  EXPECT_NE(error_of("OMP_SCHEDULE", "sometimes:static").find("allowed values"), std::string::npos);
-  EXPECT_NE(error_of("OMP_DYNAMIC", "maybe").find("true"), std::string::npos);
-  EXPECT_NE(error_of("OMP_WAIT_POLICY", "busy").find("active, passive"), std::string::npos);
-  EXPECT_NE(error_of("OMP_PROC_BIND", "tight").find("spread"), std::string::npos);
-  EXPECT_NE(error_of("OMP_STACKSIZE", "12Q").find("16M"), std::string::npos);
+  EXPECT_NE(config_error_of("OMP_NUM_THREADS", "many").find("OMP_NUM_THREADS=many"),
+            std::string::npos);
+  EXPECT_NE(config_error_of("OMP_SCHEDULE", "fast").find("static|dynamic|guided|auto"),
+            std::string::npos);
+  EXPECT_NE(config_error_of("OMP_SCHEDULE", "sometimes:static").find("allowed values"),
+            std::string::npos);
+  EXPECT_NE(config_error_of("OMP_DYNAMIC", "maybe").find("true"), std::string::npos);
+  EXPECT_NE(config_error_of("OMP_WAIT_POLICY", "busy").find("active, passive"), std::string::npos);
+  EXPECT_NE(config_error_of("OMP_PROC_BIND", "tight").find("spread"), std::string::npos);
+  EXPECT_NE(config_error_of("OMP_STACKSIZE", "12Q").find("16M"), std::string::npos);
 }
 
 // Read from the environment like JOULE_* keys; other OMP_* variables are

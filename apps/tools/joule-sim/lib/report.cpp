@@ -42,7 +42,7 @@ std::string thermal_line(const RunResult& r, const RunResult& base) {
   // integrals; without a room T_hot - T_ac follows the machine's power.
   const double c = r.room_dt_ks > 0 && base.room_dt_ks > 0 ? r.room_dt_ks / base.room_dt_ks
                                                            : r.avg_power_w / base.avg_power_w * t;
-  return format("seed-004: t_norm=%.4f e_norm=%.4f c_norm=%.4f etotal_norm=%.4f", t, e, c,
+  return format("cool-lb: t_norm=%.4f e_norm=%.4f c_norm=%.4f etotal_norm=%.4f", t, e, c,
                 0.6 * e + 0.4 * c);
 }
 
