@@ -75,11 +75,10 @@ std::string format_freqs(const std::vector<double>& f) {
   return out;
 }
 
-}  // namespace
+using S = CardSettings;
 
-std::vector<ConfigKey> card_config_keys() {
-  using S = CardSettings;
-  core::KeyTable<S> t;
+// Which card, and how its threads sit on it and on the host.
+void add_device_keys(core::KeyTable<S>& t) {
   t.choice("JOULE_CARD", &S::mode, core::Choices<CardMode>(kCardModes),
            "the many-core card tasks marked device(mic) run on: none, emulated (a card process "
            "forked at start-up, reached through shared memory) or attach (the running "
@@ -130,6 +129,10 @@ std::vector<ConfigKey> card_config_keys() {
         c.cpus = trim(v).empty() ? std::vector<int>{} : parse_cpu_list(v);
       },
       [](const S& c) { return format_cpu_list(c.cpus); });
+}
+
+// The card's models: transfers, power and P-states, and the staging area.
+void add_model_keys(core::KeyTable<S>& t) {
   t.custom(
       "JOULE_CARD_PCIE_GBS", "number", "a number of GB/s > 0",
       "emulated PCIe bandwidth: transfers are counted in bytes and modelled seconds",
@@ -159,6 +162,14 @@ std::vector<ConfigKey> card_config_keys() {
   t.integer("JOULE_CARD_STAGING_MB", &S::staging_mb, 1, 65536,
             "size of the shared staging area transfers go through (one task's copies must fit)",
             "MiB");
+}
+
+}  // namespace
+
+std::vector<ConfigKey> card_config_keys() {
+  core::KeyTable<S> t;
+  add_device_keys(t);
+  add_model_keys(t);
   return t.keys();
 }
 

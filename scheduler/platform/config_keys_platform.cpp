@@ -190,10 +190,14 @@ std::vector<std::uint32_t> default_pstates_khz() {
   return khz;
 }
 
-std::vector<ConfigKey> platform_config_keys() {
-  using S = PlatformSettings;
-  using core::Choices;
-  core::KeyTable<S> t;
+namespace {
+
+using S = PlatformSettings;
+using core::Choices;
+
+// DVFS: the backend, its domains, P-states and start frequency, and what
+// memory-bound tasks lose to a lower frequency.
+void add_dvfs_keys(core::KeyTable<S>& t) {
   t.choice("JOULE_DVFS", &S::dvfs, Choices<DvfsKind>(kDvfsKinds),
            "DVFS backend; auto = cpufreq when writable, else none");
   t.choice("JOULE_DVFS_DOMAIN", &S::dvfs_domain, Choices<DvfsDomain>(kDvfsDomains),
@@ -232,6 +236,10 @@ std::vector<ConfigKey> platform_config_keys() {
         p.sysfs_root = std::string(trim(v));
       },
       [](const S& p) { return p.sysfs_root; });
+}
+
+// The machine model and the energy meter with its power model.
+void add_power_keys(core::KeyTable<S>& t) {
   t.custom("JOULE_TOPOLOGY", "text",
            "empty (this machine) or an hwloc synthetic description such as 'package:2 core:4 "
            "pu:1'",
@@ -247,6 +255,10 @@ std::vector<ConfigKey> platform_config_keys() {
   t.number("JOULE_POWER_IDLE", &S::power_idle, 0, 10000, "power model: a sleeping core", "watts");
   t.number("JOULE_POWER_UNCORE", &S::power_uncore, 0, 10000, "power model: per chip, always drawn",
            "watts");
+}
+
+// Temperatures, counters and where DVFS state files go.
+void add_sensor_keys(core::KeyTable<S>& t) {
   t.choice("JOULE_THERMAL", &S::thermal, Choices<ThermalKind>(kThermalKinds),
            "temperature source; auto = hwmon / thermal zones when they name chips, else the RC "
            "model");
@@ -267,6 +279,15 @@ std::vector<ConfigKey> platform_config_keys() {
       "where the DVFS state file lives, for repair after a killed process (joule-ctl restore)",
       [](S& p, std::string_view v) { p.state_dir = std::string(trim(v)); },
       [](const S& p) { return p.state_dir; });
+}
+
+}  // namespace
+
+std::vector<ConfigKey> platform_config_keys() {
+  core::KeyTable<S> t;
+  add_dvfs_keys(t);
+  add_power_keys(t);
+  add_sensor_keys(t);
   return t.keys();
 }
 
