@@ -15,6 +15,7 @@
 #include "joule/types.h"
 #include "small_vector.hpp"
 #include "spin_lock.hpp"
+#include "wait_slot.hpp"
 
 // The engine's objects a task points to; opaque here.
 namespace joule::engine {
@@ -89,6 +90,11 @@ struct Task {
   // Line 1: what other threads update (completing children, predecessors).
   alignas(64) std::atomic<std::int64_t> pending{kBodyBias};
   std::atomic<std::int32_t> preds{kPredBias};
+  // Where the thread that runs (or, undeferred, will run) the body sleeps:
+  // set before any child or predecessor can read it, so the child that
+  // completes last, or the predecessor that makes an undeferred task ready,
+  // wakes that thread alone. Read before their decrement, never after.
+  WaitSlot* runner = nullptr;
   std::int32_t pred_edges = 0;   // edges added; only the creating thread
   std::int32_t domain_refs = 0;  // fragments naming it; only the parent's thread
   std::atomic<std::int32_t> refs{1};

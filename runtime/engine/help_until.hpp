@@ -15,22 +15,30 @@ namespace joule::engine {
 using namespace joule::core;
 
 // watched: the task whose children are awaited, when this thread runs its
-// body; its last child then wakes us (Task::begin_sleep_wait). Otherwise the
-// wake comes from make_ready (undeferred tasks) or the bounded sleep.
+// body; its last child then wakes this thread (Task::runner,
+// Task::begin_sleep_wait). Otherwise the wake comes from the predecessor of
+// an undeferred task, from a language layer (joule_wake_slot), from a push
+// (workers only) or the bounded sleep.
 template <class Done>
 void Runtime::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched) {
   const int worker = ctx.worker ? ctx.worker->index() : -1;
   if (observed_)
     for (auto& o : observers_) o->on_idle(worker, true, now_ns());
   TaskPool::flush_remote_frees();
+  bool chosen = false;
   if (watched) {
     const std::int64_t delta = watched->begin_sleep_wait();
-    idle_.sleep_unless(
-        [&] { return watched->sleep_wait_done() || scheduler_->available_to(worker) > 0; });
+    chosen = idle_->sleep_unless(*ctx.slot, [&] {
+      return watched->sleep_wait_done() || scheduler_->available_to(worker) > 0;
+    });
     watched->end_sleep_wait(delta);
   } else {
-    idle_.sleep_unless([&] { return done() || scheduler_->available_to(worker) > 0; });
+    chosen = idle_->sleep_unless(*ctx.slot,
+                                 [&] { return done() || scheduler_->available_to(worker) > 0; });
   }
+  // A push chose this thread for its task, but the wait is over: hand the
+  // wake to another sleeper so the task is not left waiting.
+  if (chosen && done() && scheduler_->available_to(worker) > 0) idle_->wake_one(worker);
   if (observed_)
     for (auto& o : observers_) o->on_idle(worker, false, now_ns());
 }
@@ -67,7 +75,7 @@ void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watc
     while (!progress && std::chrono::steady_clock::now() < deadline) {
       for (int i = 0; i < 64 && !progress; ++i) {
         cpu_relax();
-        progress = done() || scheduler_->available_to(me) > 0;
+        progress = done() || scheduler_->probe(me);
       }
     }
     if (!progress) sleep_while_waiting(ctx, done, watched);
@@ -76,7 +84,7 @@ void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watc
   if (waiter) --ctx.help_depth;
   if (!deferred.empty()) {
     scheduler_->push_many(deferred.data(), int(deferred.size()), -1);
-    wake_for_work(int(deferred.size()));
+    wake_for(deferred.data(), int(deferred.size()), -1);
   }
   ctx.in_loop = was_in_loop;
   if (!was_in_loop) flush_private(ctx);  // nobody here would run them

@@ -18,14 +18,102 @@ long futex(std::atomic<std::uint32_t>* word, int op, std::uint32_t val, const ti
 
 }  // namespace
 
-void Idle::wait(std::uint32_t seen) noexcept {
-  timespec ts{0, kSleepNs};
-  futex(&epoch_, FUTEX_WAIT_PRIVATE, seen, &ts);
+Idle::Idle(int workers)
+    : count_(workers > 0 ? workers : 1),
+      words_count_((count_ + 63) / 64),
+      workers_(std::make_unique<core::WaitSlot[]>(std::size_t(count_))),
+      words_(std::make_unique<std::atomic<std::uint64_t>[]>(std::size_t(words_count_))) {
+  for (int i = 0; i < count_; ++i) workers_[std::size_t(i)].index = i;
 }
 
-void Idle::signal(int n) noexcept {
-  epoch_.fetch_add(1, std::memory_order_seq_cst);
-  futex(&epoch_, FUTEX_WAKE_PRIVATE, static_cast<std::uint32_t>(n), nullptr);
+core::WaitSlot* Idle::external_slot() {
+  std::lock_guard guard(external_mutex_);
+  return &externals_.emplace_back();
+}
+
+void Idle::enter(core::WaitSlot& s) noexcept {
+  s.sleeping.store(true, std::memory_order_seq_cst);
+  if (s.index >= 0)
+    words_[std::size_t(s.index / 64)].fetch_or(std::uint64_t(1) << (s.index % 64),
+                                               std::memory_order_seq_cst);
+  sleepers_.fetch_add(1, std::memory_order_seq_cst);
+}
+
+// True when a wake_one took this slot's bit before we did: that wake was
+// meant for work.
+bool Idle::leave(core::WaitSlot& s) noexcept {
+  sleepers_.fetch_sub(1, std::memory_order_relaxed);
+  bool chosen = false;
+  if (s.index >= 0) {
+    const std::uint64_t bit = std::uint64_t(1) << (s.index % 64);
+    chosen =
+        (words_[std::size_t(s.index / 64)].fetch_and(~bit, std::memory_order_acq_rel) & bit) == 0;
+  }
+  s.sleeping.store(false, std::memory_order_relaxed);
+  return chosen;
+}
+
+void Idle::wait(core::WaitSlot& s, std::uint32_t seen) noexcept {
+  sleeps_.fetch_add(1, std::memory_order_relaxed);
+  timespec ts{0, kSleepNs};
+  futex(&s.word, FUTEX_WAIT_PRIVATE, seen, &ts);
+}
+
+void Idle::signal(core::WaitSlot& s) noexcept {
+  futex_wakes_.fetch_add(1, std::memory_order_relaxed);
+  s.word.fetch_add(1, std::memory_order_seq_cst);
+  futex(&s.word, FUTEX_WAKE_PRIVATE, 1, nullptr);
+}
+
+// Claims one sleeper's bit (the first at or after `near`, wrapping), so two
+// pushes wake two different workers.
+bool Idle::wake_one_slow(int near) noexcept {
+  const int first = near >= 0 && near < count_ ? near / 64 : 0;
+  for (int k = 0; k < words_count_; ++k) {
+    const int i = (first + k) % words_count_;
+    std::atomic<std::uint64_t>& word = words_[std::size_t(i)];
+    std::uint64_t bits = word.load(std::memory_order_seq_cst);
+    if (k == 0 && near >= 0 && near / 64 == i) {
+      // Nearest first: rotate so the bits after `near` come first.
+      const int shift = near % 64;
+      const std::uint64_t after = shift ? bits & (~std::uint64_t(0) << shift) : bits;
+      if (after) bits = after;
+    }
+    while (bits) {
+      const std::uint64_t bit = bits & (~bits + 1);
+      if (word.fetch_and(~bit, std::memory_order_acq_rel) & bit) {
+        wakes_targeted_.fetch_add(1, std::memory_order_relaxed);
+        signal(workers_[std::size_t(i * 64 + __builtin_ctzll(bit))]);
+        return true;
+      }
+      bits &= ~bit;
+      if (!bits) bits = word.load(std::memory_order_relaxed);
+    }
+  }
+  return false;
+}
+
+void Idle::wake_all() noexcept {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (sleepers_.load(std::memory_order_seq_cst) == 0) return;
+  wakes_broadcast_.fetch_add(1, std::memory_order_relaxed);
+  for (int i = 0; i < count_; ++i) {
+    core::WaitSlot& s = workers_[std::size_t(i)];
+    if (s.sleeping.load(std::memory_order_seq_cst)) signal(s);
+  }
+  std::lock_guard guard(external_mutex_);
+  for (core::WaitSlot& s : externals_)
+    if (s.sleeping.load(std::memory_order_seq_cst)) signal(s);
+}
+
+IdleStats Idle::stats() const noexcept {
+  IdleStats st;
+  st.sleeps = sleeps_.load(std::memory_order_relaxed);
+  st.wakes_targeted = wakes_targeted_.load(std::memory_order_relaxed);
+  st.wakes_broadcast = wakes_broadcast_.load(std::memory_order_relaxed);
+  st.futex_wakes = futex_wakes_.load(std::memory_order_relaxed);
+  st.spurious = spurious_.load(std::memory_order_relaxed);
+  return st;
 }
 
 }  // namespace joule::engine

@@ -1,45 +1,105 @@
-// Sleeping and waking idle threads. A sleeper registers, re-checks its
-// condition, then waits on a futex word; a producer that made work available
-// bumps the word and wakes only when someone is registered, so the common
-// path (nobody asleep) costs one load.
+// Sleeping and waking threads with no work. Each thread sleeps on a futex
+// word of its own (core::WaitSlot), so a wake reaches one chosen thread: a
+// push wakes one sleeping worker (the nearest by index to the pusher), the
+// last child of a sleeping taskwait wakes its parent's thread, a predecessor
+// wakes the creator waiting for an undeferred task. Only stopping and CPU
+// lending wake everyone. The common path (nobody asleep) costs one load.
+//
+// Lost wake-ups are excluded the usual way: a sleeper publishes itself with
+// a seq_cst read-modify-write and then re-checks its condition; a producer
+// publishes its work with a seq_cst operation and then looks for sleepers.
+// One of the two sees the other. Sleeps are bounded (100 ms) all the same.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+
+#include "wait_slot.hpp"
 
 namespace joule::engine {
 
+// Counts of wake-ups and futex calls, for JOULE_REPORT.
+struct IdleStats {
+  std::uint64_t sleeps = 0;           // futex waits entered
+  std::uint64_t wakes_targeted = 0;   // a chosen thread woken (push, child, predecessor)
+  std::uint64_t wakes_broadcast = 0;  // wake_all calls that found sleepers (stop, lending)
+  std::uint64_t futex_wakes = 0;      // FUTEX_WAKE calls
+  std::uint64_t spurious =
+      0;  // woke with nothing to do (timeout, a wake meant for work someone else took)
+};
+
 class Idle {
  public:
-  // Sleeps until woken, unless wake_condition() already holds. May return
-  // spuriously; callers loop.
+  // workers: slots a push may wake (indices 0..workers-1).
+  explicit Idle(int workers);
+  Idle(const Idle&) = delete;
+  Idle& operator=(const Idle&) = delete;
+
+  core::WaitSlot& worker_slot(int w) noexcept { return workers_[std::size_t(w)]; }
+  // A slot for a thread that is not a worker; lives until the Idle does.
+  core::WaitSlot* external_slot();
+
+  // Sleeps on s until woken, unless wake_condition() already holds. May
+  // return spuriously; callers loop. Returns true when a push's wake_one
+  // chose this thread (the caller should pass it on if it leaves without
+  // taking work: see pass_on).
   template <class Cond>
-  void sleep_unless(Cond wake_condition) {
-    sleepers_.fetch_add(1, std::memory_order_seq_cst);
-    const std::uint32_t seen = epoch_.load(std::memory_order_seq_cst);
-    if (!wake_condition()) wait(seen);
-    sleepers_.fetch_sub(1, std::memory_order_relaxed);
+  bool sleep_unless(core::WaitSlot& s, Cond wake_condition) {
+    const std::uint32_t seen = s.word.load(std::memory_order_acquire);
+    enter(s);
+    bool slept = false;
+    if (!wake_condition()) {
+      wait(s, seen);
+      slept = true;
+    }
+    const bool chosen = leave(s);
+    if (slept && !wake_condition()) spurious_.fetch_add(1, std::memory_order_relaxed);
+    return chosen;
   }
 
-  // Wakes up to n sleepers. The caller published its work with a seq_cst
-  // read-modify-write (e.g. the ready queue's count), which orders it against
-  // a sleeper's registration without an extra fence.
-  void wake_after_publish(int n) noexcept {
-    if (sleepers_.load(std::memory_order_seq_cst) > 0) signal(n);
+  // Wakes one sleeping worker, nearest to `near` first. The caller published
+  // its work with a seq_cst operation (the ready queue's count or tail).
+  // False when nobody could be woken.
+  bool wake_one(int near) noexcept {
+    return sleepers_.load(std::memory_order_seq_cst) > 0 && wake_one_slow(near);
   }
-  void wake_all() noexcept {
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    if (sleepers_.load(std::memory_order_seq_cst) > 0) signal(1 << 30);
+  // Wakes the thread sleeping on s, if it sleeps. The caller published what
+  // it waits for with a seq_cst operation.
+  void wake(core::WaitSlot* s) noexcept {
+    if (s && s->sleeping.load(std::memory_order_seq_cst)) {
+      wakes_targeted_.fetch_add(1, std::memory_order_relaxed);
+      signal(*s);
+    }
   }
+  // Every sleeper: stopping, and CPU lending (parked workers re-check).
+  void wake_all() noexcept;
 
   int sleepers() const noexcept { return sleepers_.load(std::memory_order_relaxed); }
+  IdleStats stats() const noexcept;
 
  private:
-  void wait(std::uint32_t seen) noexcept;
-  void signal(int n) noexcept;
+  void enter(core::WaitSlot& s) noexcept;
+  bool leave(core::WaitSlot& s) noexcept;
+  void wait(core::WaitSlot& s, std::uint32_t seen) noexcept;
+  void signal(core::WaitSlot& s) noexcept;
+  bool wake_one_slow(int near) noexcept;
 
-  alignas(64) std::atomic<std::uint32_t> epoch_{0};
+  const int count_;
+  const int words_count_;
+  std::unique_ptr<core::WaitSlot[]> workers_;
+  // Bit w set: worker w sleeps and no push has chosen it yet.
+  std::unique_ptr<std::atomic<std::uint64_t>[]> words_;
   alignas(64) std::atomic<int> sleepers_{0};
+  std::mutex external_mutex_;
+  std::deque<core::WaitSlot> externals_;
+  alignas(64) std::atomic<std::uint64_t> sleeps_{0};
+  std::atomic<std::uint64_t> wakes_targeted_{0};
+  std::atomic<std::uint64_t> wakes_broadcast_{0};
+  std::atomic<std::uint64_t> futex_wakes_{0};
+  std::atomic<std::uint64_t> spurious_{0};
 };
 
 }  // namespace joule::engine

@@ -106,7 +106,9 @@ Runtime::Runtime(Config cfg)
             "joule: configuration error: JOULE_CPUS=" + format_cpu_list(config_.cpus) + ": CPU " +
                 std::to_string(c) + " is not in the process affinity mask (" +
                 format_cpu_list(cpus) + ")");
-    cpus = config_.cpus;
+    cpus = config_.cpus;  // the user's order
+  } else {
+    cpus = topology_->worker_order(cpus);
   }
   const int n = settings_.workers > 0 ? settings_.workers : int(cpus.size());
   cpu_manager_ = make_cpu_manager(config_);
@@ -115,6 +117,7 @@ Runtime::Runtime(Config cfg)
   // With lending, any CPU of the machine may be borrowed and get a worker.
   max_workers_ = lending_ ? std::max(n, topology_->machine_cpus() + n) : n;
   slots_ = std::make_unique<std::atomic<Worker*>[]>(std::size_t(max_workers_));
+  idle_ = std::make_unique<Idle>(max_workers_);
   worker_of_cpu_.assign(std::size_t(std::max(topology_->machine_cpus(), 1) + 1), -1);
   for (int i = 0; i < n; ++i) add_worker(cpus[std::size_t(i) % cpus.size()]);
   const std::string policy = queue_settings_.policy;
@@ -122,6 +125,8 @@ Runtime::Runtime(Config cfg)
   scheduler_ = std::make_unique<queues::SyncScheduler>(
       [&] { return queues::make_policy(policy, max_workers); }, max_workers_, n);
   scheduler_->set_affinity_map(&affinity_);
+  for (int i = 0; i < n; ++i) set_victims(i);
+  scheduler_->set_active(n);
   // Inline execution runs tasks in creation order: not for a policy whose
   // order is the point (priority), nor when lending may add workers.
   serial_ = settings_.serial_inline && n == 1 && !lending_ && !scheduler_->order_matters();
@@ -181,6 +186,8 @@ void Runtime::attach_external(ThreadContext& ctx) {
   ctx.pool = pool.get();
   ctx.root = ctx.current = root;
   ctx.next_id = next_thread_slot_.fetch_add(1) << 40;
+  ctx.slot = idle_->external_slot();
+  root->runner = ctx.slot;
   external_pools_.push_back(std::move(pool));
   external_roots_.push_back(root);
 }
@@ -208,7 +215,7 @@ void Runtime::shutdown() {
       ctx.root == main_root_ ? main_root_ : nullptr);
   help_until(ctx, all_done, nullptr);
   stopping_.store(true);
-  idle_.wake_all();
+  idle_->wake_all();
   {
     std::lock_guard guard(workers_mutex_);  // no guest is added from here on
     for (int i = 1; i < worker_count(); ++i) cpu_manager_->wake(worker(i)->cpu());
@@ -237,6 +244,7 @@ void Runtime::print_report() const {
      << "wall time: " << seconds << " s, workers: " << owned_workers_ << " (+"
      << worker_count() - owned_workers_ << " on borrowed CPUs)"
      << ", tasks completed: " << completed << ", iterations: " << iterations_.load() << "\n";
+  report_scheduler(os);
   for (const auto& o : observers_) o->report(os);
   std::fputs(os.str().c_str(), stderr);
 }

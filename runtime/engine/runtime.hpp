@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <ostream>
 #include <vector>
 
 #include "affinity_map.hpp"
@@ -50,7 +51,7 @@ class Runtime {
     return slots_[std::size_t(i)].load(std::memory_order_acquire);
   }
   queues::SyncScheduler& scheduler() noexcept { return *scheduler_; }
-  Idle& idle() noexcept { return idle_; }
+  Idle& idle() noexcept { return *idle_; }
   bool stopping() const noexcept { return stopping_.load(std::memory_order_relaxed); }
   Topology& topology() noexcept { return *topology_; }
   // The calling thread's context, set up on first use by an external thread.
@@ -133,18 +134,15 @@ class Runtime {
   void complete(Task* t, ThreadContext& ctx);
   void run_body(Task* t);
   void run_observed(Task* t, ThreadContext& ctx);
-  void make_ready(Task** tasks, int n, ThreadContext& ctx);
+  // released: the tasks' last predecessor just finished here, so the
+  // first may run next on this thread (immediate successor).
+  void make_ready(Task** tasks, int n, ThreadContext& ctx, bool released);
   // t's data is in another worker's cache, and the policy follows data:
   // t is queued there instead of running next here.
   bool elsewhere(const Task* t, const ThreadContext& ctx) const noexcept;
-  // After publishing n ready tasks. A pinned task (iterative energy mode) can
-  // only be taken by its owner, who may be any of the sleepers: wake them all.
-  void wake_for_work(int n) noexcept {
-    if (affinity_.pinned())
-      idle_.wake_all();
-    else
-      idle_.wake_after_publish(n);
-  }
+  // After publishing ready tasks: a pinned task (iterative energy mode)
+  // wakes its owner; any other wakes one sleeping worker, nearest first.
+  void wake_for(Task* const* tasks, int n, int pusher) noexcept;
   void record_exception(Task* parent, std::exception_ptr e, std::uint32_t suppressed);
   void release_successors(Task* t, ThreadContext& ctx);
   void throttle(ThreadContext& ctx);
@@ -154,9 +152,11 @@ class Runtime {
   void wait_ready_and_run(Task* t, ThreadContext& ctx);
   void report_lost_exception(Task* root);
   void print_report() const;
+  void report_scheduler(std::ostream& os) const;
   RunInfo run_info();
 
   Worker& add_worker(int cpu);  // caller holds workers_mutex_
+  void set_victims(int index);  // the worker's steal order (topology levels)
   void activate_cpu(int cpu);
   void apply_mask(const std::vector<int>& mask);
   void park_worker(int index, bool park);  // energy masks: retire / bring back a worker
@@ -182,7 +182,7 @@ class Runtime {
   std::atomic<int> parked_{0};
   std::atomic<std::uint64_t> last_acquire_ns_{0};
   std::atomic<std::uint64_t> last_drom_ns_{0};
-  Idle idle_;
+  std::unique_ptr<Idle> idle_;
   std::vector<std::unique_ptr<Observer>> observers_;
   bool observed_ = false;
   int spin_cap_us_ = 0;

@@ -29,6 +29,10 @@ Worker& Runtime::add_worker(int cpu) {
   if (cpu >= 0 && std::size_t(cpu) < worker_of_cpu_.size() && worker_of_cpu_[std::size_t(cpu)] < 0)
     worker_of_cpu_[std::size_t(cpu)] = index;
   worker_count_.store(index + 1, std::memory_order_release);
+  if (scheduler_) {  // a guest: thieves may look at its shard from now on
+    set_victims(index);
+    scheduler_->set_active(index + 1);
+  }
   return *workers_.back();
 }
 
@@ -51,7 +55,7 @@ void Runtime::maybe_acquire() {
   const std::int64_t ready = scheduler_->size();
   if (ready <= 0) return;
   // Idle workers of our own that are not parked will pick the work up.
-  const int awake_idle = idle_.sleepers();
+  const int awake_idle = idle_->sleepers();
   const std::int64_t want = ready - awake_idle;
   if (want <= 0 || rate_limited(last_acquire_ns_, kAcquireIntervalNs)) return;
   std::vector<int> got;
@@ -114,7 +118,7 @@ void Runtime::park_worker(int index, bool park) {
   if (w->resting() == park) return;
   w->set_resting(park);
   cpu_manager_->wake(w->cpu());
-  if (park) idle_.wake_all();  // a sleeping worker leaves its idle sleep to park
+  if (park) idle_->wake(&idle_->worker_slot(index));  // it leaves its idle sleep to park
 }
 
 }  // namespace joule::engine

@@ -55,6 +55,7 @@ Task* Runtime::create(joule_task_fn_t fn, std::size_t args_size, std::size_t arg
   if (!opts.if_) {
     t->flags |= task_flag::undeferred;
     t->creator_runs = true;
+    t->runner = ctx.slot;  // the predecessor that makes it ready wakes us
   }
   return t;
 }
@@ -99,7 +100,7 @@ void Runtime::submit(Task* t) {
     wait_ready_and_run(t, ctx);
     return;
   }
-  if (drop_guard(t)) make_ready(&t, 1, ctx);
+  if (drop_guard(t)) make_ready(&t, 1, ctx, false);
   if (settings_.throttle_tasks > 0 && ++ctx.creations >= 64) throttle(ctx);
 }
 
@@ -114,6 +115,7 @@ void Runtime::submit_spread(Task* const* tasks, int n) {
   const int workers = std::max(worker_count(), 1);
   int target = me;
   int pushed = 0;
+  std::uint64_t woken = 0;  // targets woken so far (the first 64)
   for (int i = 0; i < n; ++i) {
     Task* t = tasks[i];
     if (included(t) || t->has(task_flag::undeferred) || t->pred_edges != 0) {
@@ -132,10 +134,14 @@ void Runtime::submit_spread(Task* const* tasks, int n) {
     if (target == me && workers > 1) target = (target + 1) % workers;
     scheduler_->push_for(t, target);
     ++pushed;
+    // The task waits on that worker's queue: wake that worker, if it sleeps.
+    if (target >= 64 || !(woken & (std::uint64_t(1) << target))) {
+      if (target < 64) woken |= std::uint64_t(1) << target;
+      idle_->wake(&idle_->worker_slot(target));
+    }
   }
   flush_private(ctx);
   if (pushed == 0) return;
-  idle_.wake_all();  // the targets are specific workers: wake them whoever sleeps
   if (lending_) maybe_acquire();
 }
 
@@ -154,11 +160,11 @@ void Runtime::wait_ready_and_run(Task* t, ThreadContext& ctx) {
     // The creator must run it itself, so it cannot park: retry, helping.
     std::vector<Task*> wake;
     while (!acquire_tokens(t, wake, false)) {
-      if (!wake.empty()) make_ready(wake.data(), int(wake.size()), ctx);
+      if (!wake.empty()) make_ready(wake.data(), int(wake.size()), ctx, false);
       wake.clear();
       if (!run_one(ctx)) cpu_relax();
     }
-    if (!wake.empty()) make_ready(wake.data(), int(wake.size()), ctx);
+    if (!wake.empty()) make_ready(wake.data(), int(wake.size()), ctx, false);
     t->tokens_held = true;
   }
   execute(t, ctx);
@@ -168,15 +174,15 @@ bool Runtime::run_one(ThreadContext& ctx) {
   Task* t = ctx.next;
   if (t) {
     ctx.next = nullptr;
-  } else if (ctx.batch_head < ctx.batch_size) {
-    t = ctx.batch[ctx.batch_head++];
   } else {
-    const int max = ctx.in_loop ? ThreadContext::kBatch : 1;
-    const int n = scheduler_->pop_batch(ctx.worker ? ctx.worker->index() : -1, ctx.batch, max);
-    if (n == 0) return false;
-    t = ctx.batch[0];
-    ctx.batch_head = 1;
-    ctx.batch_size = n;
+    const int me = ctx.worker ? ctx.worker->index() : -1;
+    bool stole = false;
+    t = scheduler_->pop(me, &stole);
+    if (!t) return false;
+    // A steal may have brought more tasks to this worker's deque: another
+    // sleeper can take some (wake-ups spread with the work, one per steal).
+    if (stole && me >= 0 && idle_->sleepers() > 0 && scheduler_->size_of(me) > 0)
+      idle_->wake_one(me);
   }
   execute(t, ctx);
   return true;
@@ -193,7 +199,7 @@ bool Runtime::run_one_within(ThreadContext& ctx, Task* waiter, std::vector<Task*
     // also deep in a taskwait) may need exactly those.
     if (!deferred.empty()) {
       scheduler_->push_many(deferred.data(), int(deferred.size()), -1);
-      wake_for_work(int(deferred.size()));
+      wake_for(deferred.data(), int(deferred.size()), -1);
       deferred.clear();
     }
     return false;
@@ -208,30 +214,26 @@ bool Runtime::run_one_within(ThreadContext& ctx, Task* waiter, std::vector<Task*
   return true;
 }
 
-// Leaving a scheduling loop: tasks held privately go back to the queue.
+// Leaving a scheduling loop: the immediate successor goes back to the queue.
 void Runtime::flush_private(ThreadContext& ctx) {
-  if (ctx.next) {
-    scheduler_->push(ctx.next, ctx.worker ? ctx.worker->index() : -1);
-    ctx.next = nullptr;
-    wake_for_work(1);
-  }
-  const int left = ctx.batch_size - ctx.batch_head;
-  if (left > 0) {
-    scheduler_->push_many(ctx.batch + ctx.batch_head, left, ctx.worker ? ctx.worker->index() : -1);
-    wake_for_work(left);
-  }
-  ctx.batch_head = ctx.batch_size = 0;
+  if (!ctx.next) return;
+  Task* t = ctx.next;
+  ctx.next = nullptr;
+  const int me = ctx.worker ? ctx.worker->index() : -1;
+  scheduler_->push(t, me);
+  wake_for(&t, 1, me);
 }
 
 void Runtime::execute(Task* t, ThreadContext& ctx) {
   if (!t->tokens.empty() && !t->tokens_held) {
     std::vector<Task*> wake;
     const bool got = acquire_tokens(t, wake, true);
-    if (!wake.empty()) make_ready(wake.data(), int(wake.size()), ctx);
+    if (!wake.empty()) make_ready(wake.data(), int(wake.size()), ctx, false);
     if (!got) return;  // parked; the token's holder re-queues it
   }
   Task* saved = ctx.current;
   ctx.current = t;
+  t->runner = ctx.slot;  // before any child exists: see Task::runner
   if (observed_) {
     run_observed(t, ctx);
   } else if (t->fn) {
@@ -266,7 +268,7 @@ void Runtime::complete(Task* t, ThreadContext& ctx) {
     if (!t->tokens.empty()) {
       std::vector<Task*> wake;
       release_tokens(t, wake);
-      if (!wake.empty()) make_ready(wake.data(), int(wake.size()), ctx);
+      if (!wake.empty()) make_ready(wake.data(), int(wake.size()), ctx, true);
     }
     if (t->domain) {
       delete t->domain;
@@ -280,14 +282,16 @@ void Runtime::complete(Task* t, ThreadContext& ctx) {
     release(t);
     // After the decrement the parent may finish and be freed on another
     // thread: it is not touched again unless this was its last reference.
+    WaitSlot* waiter = parent->runner;
     const std::int64_t left = parent->pending.fetch_sub(1, std::memory_order_seq_cst) - 1;
     if (left == 0) {
       t = parent;  // the parent's body already returned: it completes here
       continue;
     }
-    // The parent sleeps in taskwait and this was its last child. The seq_cst
-    // decrement pairs with the sleeper's registration in Idle.
-    if (left == kWaitBase) idle_.wake_all();
+    // The parent sleeps in taskwait and this was its last child: wake the
+    // thread running its body. The seq_cst decrement pairs with the
+    // sleeper's registration in Idle.
+    if (left == kWaitBase) idle_->wake(waiter);
     return;
   }
 }
@@ -310,18 +314,19 @@ void Runtime::release_successors(Task* t, ThreadContext& ctx) {
     // Published to whoever queues s by the acq_rel decrement below.
     if (tagged != s && me >= 0) s->data_home.store(std::int16_t(me), std::memory_order_relaxed);
     const bool creator_runs = s->creator_runs;  // s is not ours to touch after the decrement
-    if (s->preds.fetch_sub(1, std::memory_order_acq_rel) != 1) continue;
+    WaitSlot* creator = s->runner;
+    if (s->preds.fetch_sub(1, std::memory_order_seq_cst) != 1) continue;
     if (creator_runs) {
-      idle_.wake_all();  // its creator is waiting for it (and may free it at once)
+      idle_->wake(creator);  // its creator is waiting for it (and may free it at once)
       continue;
     }
     ready[n++] = s;
     if (n == kBatch) {
-      make_ready(ready, n, ctx);
+      make_ready(ready, n, ctx, true);
       n = 0;
     }
   }
-  if (n) make_ready(ready, n, ctx);
+  if (n) make_ready(ready, n, ctx, true);
 }
 
 // A pinned keyed task (iterative energy policy) belongs to its key's worker;
@@ -339,15 +344,14 @@ bool Runtime::elsewhere(const Task* t, const ThreadContext& ctx) const noexcept 
   return home >= 0 && home != me;
 }
 
-void Runtime::make_ready(Task** tasks, int n, ThreadContext& ctx) {
+// Undeferred tasks never come here: their creator runs them, and the
+// predecessor that makes one ready wakes the creator (release_successors);
+// they never park on a commutative token (acquire_tokens without parking).
+void Runtime::make_ready(Task** tasks, int n, ThreadContext& ctx, bool released) {
   int first = 0;
   int pushed = 0;
   for (int i = 0; i < n; ++i) {
-    if (tasks[i]->has(task_flag::undeferred)) {  // its creator is waiting for it
-      idle_.wake_all();
-      continue;
-    }
-    if (ctx.in_loop && !ctx.next && queue_settings_.immediate_successor &&
+    if (released && ctx.in_loop && !ctx.next && queue_settings_.immediate_successor &&
         !elsewhere(tasks[i], ctx)) {
       ctx.next = tasks[i];
       continue;
@@ -360,8 +364,24 @@ void Runtime::make_ready(Task** tasks, int n, ThreadContext& ctx) {
     scheduler_->push(tasks[first], worker);
   else
     scheduler_->push_many(tasks + first, pushed, worker);
-  wake_for_work(pushed);
+  wake_for(tasks + first, pushed, worker);
   if (lending_) maybe_acquire();
+}
+
+// At most one wake per task, and none once nobody sleeps.
+void Runtime::wake_for(Task* const* tasks, int n, int pusher) noexcept {
+  if (!affinity_.pinned()) {
+    for (int i = 0; i < n && idle_->wake_one(pusher); ++i) {
+    }
+    return;
+  }
+  for (int i = 0; i < n; ++i) {
+    const int owner = scheduler_->pinned_owner(tasks[i]);
+    if (owner >= 0)
+      idle_->wake(&idle_->worker_slot(owner));
+    else
+      idle_->wake_one(pusher);
+  }
 }
 
 void Runtime::record_exception(Task* parent, std::exception_ptr e, std::uint32_t suppressed) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "task.hpp"
+#include "wait_slot.hpp"
 
 namespace joule::engine {
 
@@ -19,12 +20,11 @@ struct ThreadContext {
   Task* current = nullptr;       // running task, or the thread's root task
   Task* root = nullptr;          // implicit task owning this thread's top-level tasks
   TaskPool* pool = nullptr;
-  Task* next = nullptr;  // immediate-successor slot
-  // Tasks taken from a long ready queue in one go, run before asking again.
-  static constexpr int kBatch = 8;
-  Task* batch[kBatch] = {};
-  int batch_head = 0;
-  int batch_size = 0;
+  // Immediate-successor slot: a task a finishing task released, run next
+  // here (its inputs are in this cache). Never a task just created: those
+  // go to the deque, so a body's children run newest first.
+  Task* next = nullptr;
+  WaitSlot* slot = nullptr;     // where this thread sleeps (Idle)
   bool in_loop = false;         // inside a scheduling loop: `next` will be run
   std::uint32_t creations = 0;  // since the last throttle check
   int help_depth = 0;           // nested waits on this thread's stack

@@ -7,9 +7,17 @@
 
 namespace joule::engine {
 
-Topology::Topology() {
-  if (hwloc_topology_init(&topo_) != 0 || hwloc_topology_load(topo_) != 0)
+Topology::Topology(const char* synthetic) {
+  if (hwloc_topology_init(&topo_) != 0 ||
+      (synthetic && hwloc_topology_set_synthetic(topo_, synthetic) != 0) ||
+      hwloc_topology_load(topo_) != 0)
     throw std::runtime_error("joule: hwloc could not load the machine topology");
+  if (synthetic) {
+    hwloc_const_bitmap_t all = hwloc_topology_get_topology_cpuset(topo_);
+    for (int c = hwloc_bitmap_first(all); c >= 0; c = hwloc_bitmap_next(all, c))
+      allowed_.push_back(c);
+    return;
+  }
   // The process mask, not the whole machine: `taskset -c 0 app` gives one CPU.
   hwloc_bitmap_t mask = hwloc_bitmap_alloc();
   if (hwloc_get_cpubind(topo_, mask, HWLOC_CPUBIND_PROCESS) != 0) {

@@ -7,11 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "victim_order.hpp"
+
 namespace joule::engine {
 
 class Topology {
  public:
-  Topology();
+  // synthetic: an hwloc synthetic description ("pack:2 numa:2 core:8 pu:2")
+  // instead of this machine, for tests; every CPU of it is allowed.
+  explicit Topology(const char* synthetic = nullptr);
   ~Topology();
   Topology(const Topology&) = delete;
   Topology& operator=(const Topology&) = delete;
@@ -24,6 +28,17 @@ class Topology {
   void save_current_binding();
   void restore_current_binding();
   int numa_node_of(int cpu) const;
+  // How far apart two CPUs are for a thief (topology_order.cpp): the same
+  // core, a shared cache, the same NUMA node, the same package, or further.
+  queues::StealDistance distance(int cpu_a, int cpu_b) const;
+  // cpus in the order workers take them: one PU per core in hwloc's logical
+  // order (cores of a cache, a node, a package together), then the second
+  // PU of each core, and so on: fewer workers than PUs spread over cores.
+  std::vector<int> worker_order(const std::vector<int>& cpus) const;
+  // Victims of a worker on `cpu`, nearest level first (others: worker index
+  // and CPU of every other worker).
+  queues::VictimOrder::Levels victim_levels(int cpu,
+                                            const std::vector<std::pair<int, int>>& others) const;
   // Highest OS CPU index of the machine + 1 (not only the process mask).
   int machine_cpus() const;
   std::string describe() const;

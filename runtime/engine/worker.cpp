@@ -27,6 +27,8 @@ void Worker::adopt_current_thread(ThreadContext& ctx) {
   ctx.worker = this;
   ctx.pool = &pool_;
   ctx.next_id = std::uint64_t(index_ + 1) << 40;
+  ctx.slot = &rt_.idle().worker_slot(index_);
+  if (ctx.root) ctx.root->runner = ctx.slot;
   spin_ = AdaptiveSpin(rt_.settings().spin_us, rt_.spin_cap_us());
   if (rt_.settings().bind && !rt_.topology().bind_current_thread(cpu_)) {
     core::warn_once("worker-bind", "could not bind workers to CPUs; running unbound");
@@ -78,31 +80,37 @@ void Worker::idle_wait(ThreadContext& ctx) {
   auto& sched = rt_.scheduler();
   // A worker the energy policy rests stops spinning at once: idling that
   // core is the point.
-  auto work_or_stop = [&] {
-    return sched.available_to(index_) > 0 || rt_.stopping() ||
-           resting_.load(std::memory_order_relaxed);
-  };
+  auto stop_or_rest = [&] { return rt_.stopping() || resting_.load(std::memory_order_relaxed); };
   rt_.poll_drom();
   const auto start = std::chrono::steady_clock::now();
   const auto deadline = start + spin_.budget();
   const auto learn = [&] {
-    spin_.learn(std::chrono::steady_clock::now() - start,
-                !rt_.stopping() && !resting_.load(std::memory_order_relaxed));
+    const auto now = std::chrono::steady_clock::now();
+    spin_.learn(now - start, !stop_or_rest());
+    return now;
   };
+  // Spinning polls a bounded number of queues (SyncScheduler::probe), not all.
   do {
     for (int i = 0; i < 64; ++i) {
-      if (work_or_stop()) return learn();
+      if (sched.probe(index_) || stop_or_rest()) {
+        spin_ns_ += std::uint64_t((learn() - start).count());
+        return;
+      }
       cpu_relax();
     }
   } while (std::chrono::steady_clock::now() < deadline);
+  const auto slept_at = std::chrono::steady_clock::now();
+  spin_ns_ += std::uint64_t((slept_at - start).count());
   TaskPool::flush_remote_frees();
   if (rt_.lending() && rt_.cpu_manager().release_idle(cpu_)) return park(ctx);
   if (rt_.observed())
     for (auto& o : rt_.observers()) o->on_idle(index_, true, now_ns());
-  rt_.idle().sleep_unless(work_or_stop);
+  // The exact check (every queue) once, just before sleeping.
+  rt_.idle().sleep_unless(*ctx.slot,
+                          [&] { return sched.available_to(index_) > 0 || stop_or_rest(); });
   if (rt_.observed())
     for (auto& o : rt_.observers()) o->on_idle(index_, false, now_ns());
-  learn();
+  sleep_ns_ += std::uint64_t((learn() - slept_at).count());
 }
 
 // The CPU is lent, returned or retired: wait until this process may use it

@@ -50,6 +50,10 @@ class Worker {
   void count_completed() noexcept { bump(completed_); }
   std::uint64_t created() const noexcept { return created_.load(std::memory_order_relaxed); }
   std::uint64_t completed() const noexcept { return completed_.load(std::memory_order_relaxed); }
+  // Time this worker's dispatch loop spent spinning idle and asleep (its
+  // own thread writes them; read after it stopped).
+  std::uint64_t spin_ns() const noexcept { return spin_ns_; }
+  std::uint64_t sleep_ns() const noexcept { return sleep_ns_; }
 
  private:
   static void bump(std::atomic<std::uint64_t>& c) noexcept {
@@ -69,6 +73,8 @@ class Worker {
   std::atomic<bool> parked_{false};
   std::atomic<bool> retired_{false};
   std::atomic<bool> resting_{false};
+  std::uint64_t spin_ns_ = 0;
+  std::uint64_t sleep_ns_ = 0;
   alignas(64) std::atomic<std::uint64_t> created_{0};
   alignas(64) std::atomic<std::uint64_t> completed_{0};
 };

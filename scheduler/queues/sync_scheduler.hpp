@@ -1,12 +1,15 @@
 // The locks around a ReadyQueue policy. All synchronisation of the ready
 // queues lives here. A plain policy is one shard behind one lock; a sharded
 // policy (work-stealing) gets one shard per worker, each with its own lock
-// and count, and thieves take half a victim's shard at a time. When the
-// policy is a plain deque (ReadyQueue::owner_deque) a worker's own pushes and
-// pops go to a lock-free OwnerDeque and never touch a line a thief writes.
-// The atomic counts let idle workers poll without any lock.
+// and count. When the policy is a plain deque (ReadyQueue::owner_deque) a
+// worker's own pushes and pops go to a lock-free OwnerDeque and never touch a
+// line a thief writes. Thieves look nearest first (VictimOrder) with a
+// bounded number of probes, and what they take beyond the task they run
+// goes to their own deque, where other thieves see it: no ready task is ever
+// private to one thread.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -17,8 +20,19 @@
 #include "ready_queue.hpp"
 #include "spin_lock.hpp"
 #include "task_list.hpp"
+#include "victim_order.hpp"
 
 namespace joule::queues {
+
+// A worker's steals, counted by that worker alone (read after it stopped).
+struct StealStats {
+  std::uint64_t steals = 0;  // successful steals
+  std::uint64_t tasks = 0;   // tasks they took (run + queued at home)
+  std::uint64_t probes = 0;  // victims looked at, successful or not
+  std::uint64_t misses = 0;  // steal attempts that found nothing
+  std::array<std::uint64_t, kStealDistances> by_distance{};
+  StealStats& operator+=(const StealStats& o) noexcept;
+};
 
 class SyncScheduler {
  public:
@@ -32,22 +46,29 @@ class SyncScheduler {
   // Queues t where `worker` would have, from a thread that is not `worker`.
   void push_for(Task* t, int worker);
   void push_many(Task* const* tasks, int n, int worker);
-  Task* pop(int worker) {
-    Task* t = nullptr;
-    return pop_batch(worker, &t, 1) ? t : nullptr;
-  }
-  // Pops up to `max` tasks into `out`. From one's own shard it takes more
-  // than one only when the shard is long (a quarter of it per worker at most);
-  // a thief takes up to half of its victim. Returns how many.
-  int pop_batch(int worker, Task** out, int max);
+  // The next task for `worker`: its own newest, its pinned ones, then a
+  // steal (nearest victims first, a bounded number of probes); *stole says
+  // which (a steal may also have queued more tasks on the thief's deque).
+  Task* pop(int worker, bool* stole = nullptr);
+  // Shards that hold workers now (guests are added at run time); loops over
+  // victims stop here instead of at the largest possible count.
+  void set_active(int shards) noexcept { active_.store(shards, std::memory_order_release); }
+  VictimOrder& victims() noexcept { return victims_; }
+
   std::int64_t size() const noexcept;
   // Ready tasks queued for one worker (its shard; the whole queue when the
   // policy is not sharded).
   std::int64_t size_of(int worker) const noexcept;
   // Ready tasks `worker` may take (-1: a thread that is not a worker): every
-  // shard's unpinned tasks plus its own pinned ones. Idle threads sleep on
-  // this, so another worker's pinned tasks do not keep them spinning.
+  // shard's unpinned tasks plus its own pinned ones. O(shards): for the check
+  // just before sleeping, not for spinning (see probe).
   std::int64_t available_to(int worker) const noexcept;
+  // A bounded look for work (own shard, the last victim, a few others in a
+  // rotating window): what a spinning thread polls. May miss work a full
+  // scan would see; it is found a few polls later or by available_to.
+  bool probe(int worker) noexcept;
+  const StealStats& steal_stats(int worker) const noexcept;
+
   // Keyed tasks go where the energy controller mapped their key; while the
   // map is pinned they wait for that worker alone. Set before tasks flow.
   void set_affinity_map(const core::AffinityMap* map) noexcept { map_ = map; }
@@ -55,6 +76,8 @@ class SyncScheduler {
   bool order_matters() const noexcept { return !batchable_; }
   // The policy queues tasks where their data is (ReadyQueue::follows_data).
   bool follows_data() const noexcept { return follows_data_; }
+  // The worker that must run t when it is pinned (-1: anyone may).
+  int pinned_owner(const Task* t) const noexcept;
 
  private:
   struct Shard {
@@ -67,15 +90,25 @@ class SyncScheduler {
     TaskList pinned;
     // The owner's lock-free end (owner_deque policies only).
     std::unique_ptr<OwnerDeque> own;
+    // The owner's own line: where it last stole, its probe sequence, counts.
+    alignas(64) int last_victim = -1;
+    StealDistance last_distance = StealDistance::any;
+    std::uint32_t rng = 0;
+    StealStats stats;
     std::int64_t ready() const noexcept {
       return size.load(std::memory_order_seq_cst) + (own ? own->size() : 0);
     }
   };
-  // Pauses a thief waits for a one-task shard to grow (see pop_batch).
-  static constexpr int kStealPatience = 64;
+  // Victims outside the topology levels looked at per steal attempt.
+  static constexpr int kWindow = 8;
+  // Most tasks one steal takes: the thief runs one and queues the rest at
+  // home, visible to other thieves.
+  static constexpr int kStealShare = 16;
   int shard_of(const Task* t, int worker);
-  int take(Shard& s, int worker, Task** out, int max, bool steal);
-  int take_locked(Shard& s, int worker, Task** out, int max, bool steal);
+  Task* take_own(Shard& s, int worker);
+  Task* steal(int worker);
+  Task* steal_from(int victim, int worker, StealDistance d, StealStats* stats);
+  Task* steal_window(int worker, StealStats* stats, std::uint32_t& rng);
   void push_locked_counted(Shard& s, Task* t, int worker);
   // A plain deque keeps an unkeyed task with the worker that made it ready
   // (ReadyQueue::owner_deque): the common case, decided without asking.
@@ -87,7 +120,8 @@ class SyncScheduler {
   }
   // Pushes to s (its lock held); true if the task went to the pinned list.
   bool push_locked(Shard& s, Task* t, int worker);
-  int take_pinned(Shard& s, Task** out, int max);
+  Task* take_pinned(Shard& s);
+  int active() const noexcept { return active_.load(std::memory_order_acquire); }
 
   std::unique_ptr<Shard[]> shards_;
   int shard_count_ = 1;
@@ -96,8 +130,10 @@ class SyncScheduler {
   bool follows_data_ = false;
   bool owner_deque_ = false;
   const int workers_;
+  std::atomic<int> active_{1};
   std::atomic<unsigned> next_external_{0};
   const core::AffinityMap* map_ = nullptr;
+  VictimOrder victims_;
 };
 
 }  // namespace joule::queues

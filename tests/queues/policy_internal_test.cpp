@@ -124,21 +124,29 @@ SyncScheduler sharded(int shards, int workers) {
   return SyncScheduler([] { return make_policy("work-stealing", 4); }, shards, workers);
 }
 
-TEST(SyncScheduler, OwnerPopsNewestThiefTakesHalfOfTheOldest) {
+TEST(SyncScheduler, OwnerPopsNewestThiefTakesHalfOfTheOldestIntoItsOwnDeque) {
   Tasks ts;
-  auto s = sharded(2, 2);
+  auto s = sharded(3, 3);
   std::vector<Task*> pushed;
   for (int i = 0; i < 8; ++i) pushed.push_back(ts.make());
   s.push_many(pushed.data(), 8, 0);
   EXPECT_EQ(s.size(), 8);
   EXPECT_EQ(s.pop(0), pushed[7]);
-  Task* got[8] = {};
-  ASSERT_EQ(s.pop_batch(1, got, 8), 3);  // half of the 7 left, rounded down
-  EXPECT_EQ(got[0], pushed[0]);
-  EXPECT_EQ(got[2], pushed[2]);
-  EXPECT_EQ(s.size(), 4);
-  EXPECT_EQ(s.pop_batch(1, got, 1), 1);  // max respected
-  EXPECT_EQ(got[0], pushed[3]);
+  bool stole = false;
+  EXPECT_EQ(s.pop(1, &stole), pushed[0]);  // half of the 7 left: the oldest runs
+  EXPECT_TRUE(stole);
+  // The other two are on the thief's own deque, not private: 6 still queued,
+  // and a third worker can take them.
+  EXPECT_EQ(s.size(), 6);
+  EXPECT_EQ(s.size_of(1), 2);
+  EXPECT_EQ(s.pop(1, &stole), pushed[1]);  // the thief goes on in the victim's order
+  EXPECT_FALSE(stole);
+  EXPECT_EQ(s.steal_stats(1).steals, 1u);
+  EXPECT_EQ(s.steal_stats(1).tasks, 3u);
+  Task* left_on_thief = pushed[2];
+  // Worker 2 finds work on 0 and on 1; either way it is the oldest there.
+  Task* got = s.pop(2);
+  EXPECT_TRUE(got == left_on_thief || got == pushed[3]);
 }
 
 TEST(SyncScheduler, AffinityKeysPickTheShardAndAnyoneCanSteal) {

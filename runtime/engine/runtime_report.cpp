@@ -1,0 +1,44 @@
+// The scheduler's part of JOULE_REPORT and the steal order of each worker.
+#include <iomanip>
+
+#include "runtime.hpp"
+
+namespace joule::engine {
+
+// Other workers, nearest first by the machine's topology; guests added
+// later are reached through the random window (VictimOrder).
+void Runtime::set_victims(int index) {
+  const int cpu = worker(index)->cpu();
+  std::vector<std::pair<int, int>> others;
+  for (int i = 0; i < worker_count(); ++i)
+    if (i != index) others.emplace_back(i, worker(i)->cpu());
+  scheduler_->victims().set(index, topology_->victim_levels(cpu, others));
+}
+
+void Runtime::report_scheduler(std::ostream& os) const {
+  queues::StealStats steals;
+  std::uint64_t spin_ns = 0;
+  std::uint64_t sleep_ns = 0;
+  for (int i = 0; i < worker_count(); ++i) {
+    steals += scheduler_->steal_stats(i);
+    spin_ns += worker(i)->spin_ns();
+    sleep_ns += worker(i)->sleep_ns();
+  }
+  const auto per = [](std::uint64_t a, std::uint64_t b) { return b ? double(a) / double(b) : 0.0; };
+  os << std::fixed << std::setprecision(2) << "steals: " << steals.steals << " (tasks per steal "
+     << per(steals.tasks, steals.steals) << ", probes per steal "
+     << per(steals.probes, steals.steals) << ", attempts that found nothing " << steals.misses
+     << "); distance:";
+  for (int d = 0; d < queues::kStealDistances; ++d)
+    os << " " << queues::steal_distance_name(queues::StealDistance(d)) << " "
+       << steals.by_distance[std::size_t(d)];
+  const IdleStats idle = idle_->stats();
+  os << "\nwake-ups: targeted " << idle.wakes_targeted << ", broadcast " << idle.wakes_broadcast
+     << ", spurious " << idle.spurious << "; futex: " << idle.sleeps << " waits, "
+     << idle.futex_wakes << " wakes; idle workers: " << std::setprecision(3)
+     << double(spin_ns) * 1e-9 << " s spinning, " << double(sleep_ns) * 1e-9 << " s asleep\n";
+  os.unsetf(std::ios::fixed);
+  os << std::setprecision(6);
+}
+
+}  // namespace joule::engine

@@ -1,0 +1,146 @@
+// SyncScheduler's thieves: nearest victims first, a bounded number of
+// probes per attempt, and a proportional share taken into the thief's own
+// deque, where other thieves can take it in turn.
+#include <algorithm>
+#include <mutex>
+
+#include "sync_scheduler.hpp"
+
+namespace joule::queues {
+namespace {
+
+std::uint32_t next_random(std::uint32_t& x) noexcept {
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  return x;
+}
+
+thread_local std::uint32_t t_external_rng = 0x2545f491u;
+
+}  // namespace
+
+// The last victim that had work first (a producer keeps producing), then
+// the topology levels nearest first, each from a random start and at most
+// kWindow victims deep, then a random window over every shard.
+Task* SyncScheduler::steal(int worker) {
+  const bool owner = worker >= 0 && worker < shard_count_;
+  Shard* me = owner ? &shards_[worker] : nullptr;
+  StealStats* stats = me ? &me->stats : nullptr;
+  std::uint32_t& rng = me ? me->rng : t_external_rng;
+  if (me && me->last_victim >= 0)
+    if (Task* t = steal_from(me->last_victim, worker, me->last_distance, stats)) return t;
+  if (const VictimOrder::Levels* levels = victims_.of(worker)) {
+    for (const VictimOrder::Level& level : *levels) {
+      const int n = int(level.victims.size());
+      if (n == 0) continue;
+      const int start = int(next_random(rng) % unsigned(n));
+      for (int k = 0; k < std::min(n, kWindow); ++k) {
+        const int v = level.victims[std::size_t((start + k) % n)];
+        if (Task* t = steal_from(v, worker, level.distance, stats)) {
+          me->last_victim = v;
+          me->last_distance = level.distance;
+          return t;
+        }
+      }
+    }
+  }
+  if (Task* t = steal_window(worker, stats, rng)) return t;
+  if (stats) ++stats->misses;
+  return nullptr;
+}
+
+Task* SyncScheduler::steal_window(int worker, StealStats* stats, std::uint32_t& rng) {
+  const int n = active();
+  const int start = int(next_random(rng) % unsigned(n));
+  for (int k = 0; k < std::min(n, kWindow); ++k) {
+    const int v = (start + k) % n;
+    if (Task* t = steal_from(v, worker, StealDistance::any, stats)) {
+      if (stats) {
+        shards_[worker].last_victim = v;
+        shards_[worker].last_distance = StealDistance::any;
+      }
+      return t;
+    }
+  }
+  return nullptr;
+}
+
+// Up to half of the victim's tasks (at most kStealShare), oldest first: the
+// thief runs the oldest and pushes the others on its own deque so that the
+// next oldest is its next pop. Without a deque of its own, one task.
+Task* SyncScheduler::steal_from(int victim, int worker, StealDistance d, StealStats* stats) {
+  if (victim == worker || victim >= active()) return nullptr;
+  if (stats) ++stats->probes;
+  Shard& s = shards_[victim];
+  if (s.ready() == 0) return nullptr;
+  const bool share = owner_deque_ && stats != nullptr;
+  Task* got[kStealShare];
+  int n = 0;
+  if (s.own && s.own->size() > 0) {
+    std::lock_guard guard(s.lock);
+    n = s.own->steal(got, share ? kStealShare : 1);
+  }
+  if (n == 0 && s.size.load(std::memory_order_relaxed) > 0) {
+    std::lock_guard guard(s.lock);
+    if ((got[0] = s.queue->steal(worker))) {
+      n = 1;
+      s.size.fetch_sub(1, std::memory_order_relaxed);
+    }
+  }
+  if (n == 0) return nullptr;
+  if (stats) {
+    ++stats->steals;
+    stats->tasks += std::uint64_t(n);
+    ++stats->by_distance[std::size_t(d)];
+  }
+  for (int i = n - 1; i >= 1; --i) shards_[worker].own->push(got[i]);
+  return got[0];
+}
+
+bool SyncScheduler::probe(int worker) noexcept {
+  if (!sharded_) return shards_[0].ready() > 0;
+  const bool owner = worker >= 0 && worker < shard_count_;
+  if (owner) {
+    const Shard& me = shards_[worker];
+    if (me.ready() > 0 || me.pinned_size.load(std::memory_order_relaxed) > 0) return true;
+    if (me.last_victim >= 0 && shards_[me.last_victim].ready() > 0) return true;
+  }
+  std::uint32_t& rng = owner ? shards_[worker].rng : t_external_rng;
+  const int n = active();
+  const int start = int(next_random(rng) % unsigned(n));
+  for (int k = 0; k < std::min(n, kWindow); ++k)
+    if (shards_[(start + k) % n].ready() > 0) return true;
+  return false;
+}
+
+std::int64_t SyncScheduler::size() const noexcept {
+  std::int64_t total = 0;
+  for (int i = 0; i < shard_count_; ++i)
+    total += shards_[i].ready() + shards_[i].pinned_size.load(std::memory_order_seq_cst);
+  return total;
+}
+
+std::int64_t SyncScheduler::available_to(int worker) const noexcept {
+  std::int64_t total = 0;
+  const int n = sharded_ ? active() : 1;
+  for (int i = 0; i < n; ++i) total += shards_[i].ready();
+  if (worker >= 0 && worker < shard_count_)
+    total += shards_[worker].pinned_size.load(std::memory_order_seq_cst);
+  return total;
+}
+
+std::int64_t SyncScheduler::size_of(int worker) const noexcept {
+  if (!sharded_) return size();
+  if (worker < 0 || worker >= shard_count_) return 0;
+  const Shard& s = shards_[worker];
+  return s.ready() + s.pinned_size.load(std::memory_order_relaxed);
+}
+
+const StealStats& SyncScheduler::steal_stats(int worker) const noexcept {
+  static const StealStats kNone{};
+  if (!sharded_ || worker < 0 || worker >= shard_count_) return kNone;
+  return shards_[worker].stats;
+}
+
+}  // namespace joule::queues
