@@ -55,6 +55,16 @@ int joule_wait_until(int (*done)(void*), void* arg) {
 
 void joule_wake_waiters(void) { joule::engine::Runtime::get().idle().wake_all(); }
 
+joule_wait_slot_t* joule_current_wait_slot(void) {
+  auto& rt = joule::engine::Runtime::get();
+  return reinterpret_cast<joule_wait_slot_t*>(rt.context().slot);
+}
+
+void joule_wake_slot(joule_wait_slot_t* slot) {
+  if (!slot || !joule::engine::Runtime::running()) return;
+  joule::engine::Runtime::get().idle().wake(reinterpret_cast<joule::core::WaitSlot*>(slot));
+}
+
 int joule_worker_count(void) { return joule::engine::Runtime::get().worker_count(); }
 
 int joule_reserve_workers(int want, int* got) {

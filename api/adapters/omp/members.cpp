@@ -93,8 +93,11 @@ void member_task(void* args) {
   wait_gathered(t);
   run_member(t, claim + 1);
   // The last touch of the team: the master may recycle it at once.
-  t->finished.fetch_add(1, std::memory_order_release);
-  joule_wake_waiters();
+  // The master is the only one waiting for it (finish_team). Read before the
+  // increment: afterwards the team may be recycled.
+  joule_wait_slot_t* master = t->sleepers[0].load(std::memory_order_seq_cst);
+  t->finished.fetch_add(1, std::memory_order_seq_cst);
+  joule_wake_slot(master);
 }
 
 // Inside a task, every worker may be taken; with lending, a member queued on a
@@ -111,6 +114,8 @@ void run_member(Team* t, int id) {
   s = ThreadState{};
   s.team = t;
   s.id = id;
+  if (id < t->sleepers_size)
+    t->sleepers[id].store(joule_current_wait_slot(), std::memory_order_seq_cst);
   t->fn(t->data);
   joule_taskwait();  // its explicit tasks (and theirs) end inside the region
   s = saved;
@@ -135,7 +140,19 @@ Team* new_team() {
   return t;
 }
 
+// Room for every member's wait slot, reused by the next region.
+void size_sleepers(Team* t) {
+  if (t->sleepers_size < t->n) {
+    delete[] t->sleepers;
+    t->sleepers = new std::atomic<joule_wait_slot_t*>[std::size_t(t->n)];
+    t->sleepers_size = t->n;
+  }
+  for (int i = 0; i < t->n; ++i) t->sleepers[i].store(nullptr, std::memory_order_relaxed);
+  t->sleepers[0].store(joule_current_wait_slot(), std::memory_order_relaxed);
+}
+
 void spawn_members(Team* t) {
+  size_sleepers(t);
   t->refs.store(t->n, std::memory_order_relaxed);
   t->sealable = may_seal();
   t->gathered.store(0, std::memory_order_relaxed);
@@ -179,6 +196,21 @@ void finish_team(Team* t) {
   const int n = t->n;
   if (n > 1) team_wait(t, [&] { return t->finished.load(std::memory_order_acquire) == n - 1; });
   drop_refs(t, n);  // the master's and the started members'
+}
+
+// The waker made the awaited condition true with a seq_cst store; a member
+// publishes its slot (seq_cst) before it first waits, and re-checks the
+// condition after it says it sleeps: one of the two sees the other.
+void wake_team(Team* t) {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  const int me = self().team == t ? self().id : -1;
+  const int n = std::min(t->n, t->sleepers_size);
+  for (int i = 0; i < n; ++i)
+    if (i != me) joule_wake_slot(t->sleepers[i].load(std::memory_order_seq_cst));
+}
+
+void wake_master(Team* t) {
+  if (t->sleepers_size > 0) joule_wake_slot(t->sleepers[0].load(std::memory_order_seq_cst));
 }
 
 void wait_spin_then_help(Team* /*t*/, bool (*done)(void*), void* arg) {

@@ -15,8 +15,8 @@ void barrier() {
   const std::uint32_t gen = t->barrier_gen.load(std::memory_order_acquire);
   if (t->arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == t->n) {
     t->arrived.store(0, std::memory_order_relaxed);
-    t->barrier_gen.store(gen + 1, std::memory_order_release);
-    joule_wake_waiters();
+    t->barrier_gen.store(gen + 1, std::memory_order_seq_cst);
+    wake_team(t);
     return;
   }
   team_wait(t, [&] { return t->barrier_gen.load(std::memory_order_acquire) != gen; });
@@ -87,8 +87,8 @@ JOULE_EXPORT void GOMP_single_copy_end(void* data) {
   if (current_team()->n == 1) return;
   WorkShare* w = self().ws;
   w->copy.store(data, std::memory_order_relaxed);
-  w->copied.store(true, std::memory_order_release);
-  joule_wake_waiters();
+  w->copied.store(true, std::memory_order_seq_cst);
+  wake_team(current_team());
   ws_leave();
 }
 
@@ -107,8 +107,8 @@ JOULE_EXPORT void GOMP_ordered_end(void) {
   ThreadState& s = self();
   if (current_team()->n == 1 || !s.ws) return;
   s.ordered_iter++;
-  s.ws->ordered_next.store(s.ordered_iter, std::memory_order_release);
-  joule_wake_waiters();
+  s.ws->ordered_next.store(s.ordered_iter, std::memory_order_seq_cst);
+  wake_team(current_team());
 }
 
 }  // extern "C"

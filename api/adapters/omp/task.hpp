@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "joule/joule.h"
+#include "joule/team.h"
 
 namespace joule::omp {
 
@@ -28,9 +29,10 @@ struct GompTask {
 // taskwait waits for this count. Made at its first deferred child; the
 // task and each child hold a reference (children may outlive the task).
 struct InlineFrame {
-  std::atomic<int> pending{0};       // children not finished
-  std::atomic<int> refs{1};          // the task's own + one per pending child
-  std::atomic<bool> waiting{false};  // a taskwait may sleep: wake it at 0
+  std::atomic<int> pending{0};          // children not finished
+  std::atomic<int> refs{1};             // the task's own + one per pending child
+  std::atomic<bool> waiting{false};     // a taskwait may sleep: wake it at 0
+  joule_wait_slot_t* waiter = nullptr;  // where it sleeps (set before `waiting`)
 };
 
 // Creates the task with its argument block filled (cpyfn or a copy); the

@@ -88,7 +88,7 @@ InlineFrame* frame_for_child(ThreadState& s) {
 void frame_child_done(InlineFrame* f) {
   if (f->pending.fetch_sub(1, std::memory_order_seq_cst) == 1 &&
       f->waiting.load(std::memory_order_seq_cst))
-    joule_wake_waiters();
+    joule_wake_slot(f->waiter);
   frame_release(f);
 }
 
@@ -100,6 +100,7 @@ void wait_children() {
   }
   InlineFrame* f = s.frame;
   if (!f || frame_done(f)) return;
+  f->waiter = joule_current_wait_slot();
   f->waiting.store(true, std::memory_order_seq_cst);
   joule_wait_until(frame_done, f);
   f->waiting.store(false, std::memory_order_relaxed);

@@ -57,12 +57,17 @@ struct Team {
   std::atomic<std::uint32_t> barrier_gen{0};
   WorkShare slots[kSlots];
   ThreadState* saved = nullptr;  // GOMP_parallel_start: the master's state outside
+  // Where each member sleeps when it waits (joule_current_wait_slot), by id:
+  // what a barrier or a construct's set-up wakes, member by member.
+  std::atomic<joule_wait_slot_t*>* sleepers = nullptr;
+  int sleepers_size = 0;
 
   Team() = default;
   Team(const Team&) = delete;
   Team& operator=(const Team&) = delete;
   ~Team() {
     for (WorkShare& w : slots) std::free(w.mem);
+    delete[] sleepers;
   }
 };
 
@@ -115,6 +120,10 @@ void gather_members(Team* t);
 // The master's end (the join; there is no closing barrier): waits for the
 // started members to leave, then frees or recycles the team.
 void finish_team(Team* t);
+// The members waiting in team_wait (all but the caller), or the master alone
+// (a member leaving the region: only the master waits for that).
+void wake_team(Team* t);
+void wake_master(Team* t);
 // Waits until done(): spins, then runs ready tasks, then sleeps until woken.
 template <class Done>
 void team_wait(Team* t, Done done);
@@ -190,7 +199,7 @@ WorkShare* ws_enter(Init init) {
       w.mem = nullptr;
       init(w);
       w.gen.store(c + 1, std::memory_order_release);
-      joule_wake_waiters();
+      wake_team(t);
       break;
     }
     team_wait(t, [&] {

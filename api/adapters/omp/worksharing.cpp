@@ -132,7 +132,7 @@ void ws_leave() {
   ThreadState& s = self();
   if (!s.ws) return;
   Team* t = current_team();
-  if (s.ws->left.fetch_add(1, std::memory_order_acq_rel) + 1 == t->n) joule_wake_waiters();
+  if (s.ws->left.fetch_add(1, std::memory_order_seq_cst) + 1 == t->n) wake_team(t);
   s.ws = nullptr;
 }
 

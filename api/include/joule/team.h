@@ -5,7 +5,9 @@
  * A team's members are ordinary joule tasks submitted with
  * joule_team_submit(); a member waits (barriers, ordered, copyprivate) with
  * joule_wait_until(), which runs ready tasks meanwhile and then sleeps until
- * joule_wake_waiters() is called. */
+ * woken: a layer that knows which threads wait wakes them one by one with
+ * joule_wake_slot() (a barrier wakes its team, a team's end its master);
+ * joule_wake_waiters() wakes every sleeping thread. */
 #ifndef JOULE_TEAM_H
 #define JOULE_TEAM_H
 
@@ -50,6 +52,14 @@ JOULE_EXPORT void joule_release_private(void);
 JOULE_EXPORT int joule_wait_until(int (*done)(void *), void *arg);
 /* Wakes every thread sleeping in joule_wait_until (and idle workers). */
 JOULE_EXPORT void joule_wake_waiters(void);
+/* Where the calling thread sleeps in joule_wait_until: stored by a layer
+ * where the thread that ends the wait finds it. Valid until the runtime
+ * stops; NULL before it started. */
+typedef struct joule_wait_slot joule_wait_slot_t;
+JOULE_EXPORT joule_wait_slot_t *joule_current_wait_slot(void);
+/* Wakes the thread sleeping on `slot`, if it sleeps (NULL: nothing). Call it
+ * after making the awaited condition true. */
+JOULE_EXPORT void joule_wake_slot(joule_wait_slot_t *slot);
 /* Workers that exist now, guests on borrowed CPUs included. */
 JOULE_EXPORT int joule_worker_count(void);
 /* At a parallel region's start: up to `want` workers that can run at once.
