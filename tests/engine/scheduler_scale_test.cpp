@@ -1,0 +1,195 @@
+// The many-core scheduler's structure, checked at worker counts this machine
+// can only oversubscribe (more workers than CPUs): whom a push, a release, a
+// taskwait or an undeferred task wakes; that stolen work stays visible to
+// other thieves; where thieves look first on a synthetic 2-package x 2-NUMA
+// machine; that the default is one worker per core before SMT siblings.
+// Counts and orders only, never time.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "joule/joule.hpp"
+#include "policy_registry.hpp"
+#include "runtime.hpp"
+#include "sync_scheduler.hpp"
+#include "topology.hpp"
+
+namespace joule::engine {
+
+using namespace joule::core;
+using queues::StealDistance;
+namespace {
+
+void work() {
+  volatile int x = 0;
+  for (int i = 0; i < 2000; ++i) x = x + i;
+}
+
+struct Counted {
+  std::uint64_t tasks = 0;
+  std::uint64_t waits = 0;  // taskwaits and undeferred tasks: one targeted wake each at most
+};
+
+// Rounds of independent tasks, a dependency chain, undeferred tasks and
+// nested taskwaits: every task path that used to wake all sleepers.
+Counted mixed_workload() {
+  Counted c;
+  std::atomic<int> ran{0};
+  for (int round = 0; round < 20; ++round) {
+    for (int i = 0; i < 8; ++i, ++c.tasks) joule::spawn([&] { work(), ++ran; });
+    joule::taskwait();
+    ++c.waits;
+  }
+  int chain = 0;
+  for (int i = 0; i < 50; ++i, ++c.tasks) joule::spawn({joule::inout(chain)}, [&] { ++chain; });
+  joule::task_options undeferred;
+  undeferred.if_ = false;
+  for (int i = 0; i < 10; ++i, ++c.tasks, ++c.waits)
+    joule::spawn(
+        {joule::in(chain)}, [&] { ++ran; }, undeferred);
+  joule::taskwait();
+  ++c.waits;
+  for (int i = 0; i < 8; ++i) {
+    joule::spawn([&] {
+      for (int j = 0; j < 4; ++j) joule::spawn([&] { work(), ++ran; });
+      joule::taskwait();
+    });
+    c.tasks += 5;
+    c.waits += 1;
+  }
+  joule::taskwait();
+  ++c.waits;
+  EXPECT_EQ(chain, 50);
+  EXPECT_EQ(ran.load(), 20 * 8 + 10 + 8 * 4);
+  return c;
+}
+
+class Oversubscribed : public ::testing::TestWithParam<int> {};
+
+TEST_P(Oversubscribed, NoTaskPathWakesEverySleeper) {
+  const std::string workers = std::to_string(GetParam());
+  // No idle spin: workers sleep at once, so every push finds sleepers.
+  joule::runtime rt({{"JOULE_WORKERS", workers},
+                     {"JOULE_SPIN_US", "0"},
+                     {"JOULE_SPIN_MAX_US", "0"},
+                     {"JOULE_LEWI", "off"}});
+  const Counted c = mixed_workload();
+  const IdleStats st = Runtime::get().idle().stats();
+  EXPECT_GT(st.sleeps, 0u);  // workers did sleep: the pushes had someone to wake
+  EXPECT_EQ(st.wakes_broadcast, 0u);
+  // At most one wake per task pushed, per steal that queued more, and per
+  // wait ended; a broadcast would give one per sleeper per event.
+  const std::uint64_t steals = [&] {
+    std::uint64_t s = 0;
+    for (int i = 0; i < Runtime::get().worker_count(); ++i)
+      s += Runtime::get().scheduler().steal_stats(i).steals;
+    return s;
+  }();
+  EXPECT_LE(st.wakes_targeted, c.tasks + steals + c.waits) << "sleeps " << st.sleeps;
+  EXPECT_EQ(st.futex_wakes, st.wakes_targeted);
+}
+
+INSTANTIATE_TEST_SUITE_P(Workers, Oversubscribed, ::testing::Values(2, 32, 64));
+
+// A thief probes a bounded random window per attempt (no topology here):
+// it may need a few attempts to meet the one busy worker of 16.
+Task* pop_soon(queues::SyncScheduler& s, int worker, bool* stole = nullptr) {
+  for (int attempt = 0; attempt < 1000; ++attempt)
+    if (Task* t = s.pop(worker, stole)) return t;
+  return nullptr;
+}
+
+queues::SyncScheduler work_stealing(int workers) {
+  return queues::SyncScheduler([] { return queues::make_policy("work-stealing", 4); }, workers,
+                               workers);
+}
+
+// 16 ready tasks on one worker's deque, 16 workers: a thief takes half, runs
+// one and queues the rest where the others can steal them. Every other
+// worker then finds a task: none is hidden in a private batch.
+TEST(StolenWork, StaysVisibleToOtherThieves) {
+  constexpr int kWorkers = 16;
+  auto s = work_stealing(kWorkers);
+  std::vector<Task> tasks(kWorkers);
+  std::vector<Task*> ptrs;
+  for (Task& t : tasks) ptrs.push_back(&t);
+  s.push_many(ptrs.data(), kWorkers, 0);
+  bool stole = false;
+  ASSERT_NE(pop_soon(s, 1, &stole), nullptr);
+  EXPECT_TRUE(stole);
+  EXPECT_EQ(s.size(), kWorkers - 1);  // only the task it runs left the queues
+  EXPECT_GT(s.size_of(1), 0);         // the rest of its share, on its own deque
+  int found = 1;
+  for (int w = 0; w < kWorkers; ++w)
+    if (w != 1 && pop_soon(s, w)) ++found;
+  EXPECT_EQ(found, kWorkers);
+  EXPECT_EQ(s.size(), 0);
+}
+
+// pack:2, numa:2 per package, two L3s per node, 4 cores per L3, 2 PUs per
+// core: 64 PUs. OS indices follow the logical order here.
+constexpr const char* kMachine = "pack:2 numa:2 l3:2 core:4 pu:2";
+
+TEST(Topology, DistancesFollowTheSyntheticMachine) {
+  Topology topo(kMachine);
+  ASSERT_EQ(topo.allowed_cpus().size(), 64u);
+  EXPECT_EQ(topo.distance(0, 1), StealDistance::sibling);   // same core
+  EXPECT_EQ(topo.distance(0, 2), StealDistance::cache);     // same L3
+  EXPECT_EQ(topo.distance(0, 8), StealDistance::node);      // other L3, same node
+  EXPECT_EQ(topo.distance(0, 16), StealDistance::package);  // other node, same package
+  EXPECT_EQ(topo.distance(0, 32), StealDistance::any);      // other package
+}
+
+TEST(Topology, WorkersTakeOnePuPerCoreBeforeSiblings) {
+  Topology topo(kMachine);
+  const std::vector<int> order = topo.worker_order(topo.allowed_cpus());
+  ASSERT_EQ(order.size(), 64u);
+  for (int i = 0; i < 32; ++i) EXPECT_EQ(order[std::size_t(i)], 2 * i) << i;
+  for (int i = 0; i < 32; ++i) EXPECT_EQ(order[std::size_t(32 + i)], 2 * i + 1) << i;
+}
+
+TEST(Topology, VictimLevelsGoNearestFirst) {
+  Topology topo(kMachine);
+  std::vector<std::pair<int, int>> others;
+  for (int cpu = 1; cpu < 64; ++cpu) others.emplace_back(cpu, cpu);  // worker i on CPU i
+  const auto levels = topo.victim_levels(0, others);
+  ASSERT_EQ(levels.size(), 4u);  // the other package is the random window
+  EXPECT_EQ(levels[0].distance, StealDistance::sibling);
+  EXPECT_EQ(levels[0].victims, std::vector<int>{1});
+  EXPECT_EQ(levels[1].distance, StealDistance::cache);
+  EXPECT_EQ(levels[1].victims.size(), 6u);
+  EXPECT_EQ(levels[2].distance, StealDistance::node);
+  EXPECT_EQ(levels[2].victims.size(), 8u);
+  EXPECT_EQ(levels[3].distance, StealDistance::package);
+  EXPECT_EQ(levels[3].victims.size(), 16u);
+}
+
+// With work on a remote worker and on the thief's SMT sibling, the thief
+// takes the sibling's; then the last victim again while it has work.
+TEST(Topology, ThiefStealsFromTheNearestBusyWorker) {
+  Topology topo(kMachine);
+  constexpr int kWorkers = 64;
+  auto s = work_stealing(kWorkers);
+  for (int w = 0; w < kWorkers; ++w) {
+    std::vector<std::pair<int, int>> others;
+    for (int o = 0; o < kWorkers; ++o)
+      if (o != w) others.emplace_back(o, o);
+    s.victims().set(w, topo.victim_levels(w, others));
+  }
+  s.set_active(kWorkers);
+  std::vector<Task> tasks(6);
+  Task* remote[3] = {&tasks[0], &tasks[1], &tasks[2]};
+  Task* sibling[3] = {&tasks[3], &tasks[4], &tasks[5]};
+  s.push_many(remote, 3, 40);
+  s.push_many(sibling, 3, 1);
+  EXPECT_EQ(s.pop(0), sibling[0]);
+  const auto& st = s.steal_stats(0);
+  EXPECT_EQ(st.by_distance[std::size_t(StealDistance::sibling)], 1u);
+  EXPECT_EQ(st.by_distance[std::size_t(StealDistance::any)], 0u);
+  EXPECT_LE(st.probes, 2u);
+}
+
+}  // namespace
+}  // namespace joule::engine
