@@ -77,7 +77,9 @@ TEST_P(Oversubscribed, NoTaskPathWakesEverySleeper) {
                      {"JOULE_LEWI", "off"}});
   const Counted c = mixed_workload();
   const IdleStats st = Runtime::get().idle().stats();
-  EXPECT_GT(st.sleeps, 0u);  // workers did sleep: the pushes had someone to wake
+  // Many more workers than CPUs and tasks: most sleep, so pushes had
+  // someone to wake (with 2 the other worker may never need to).
+  if (GetParam() >= 32) EXPECT_GT(st.sleeps, 0u);
   EXPECT_EQ(st.wakes_broadcast, 0u);
   // At most one wake per task pushed, per steal that queued more, and per
   // wait ended; a broadcast would give one per sleeper per event.
