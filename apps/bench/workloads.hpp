@@ -16,6 +16,8 @@
 //                kFanWidth readers (in x); the next round's writer waits for
 //                all readers (fan-in through the anti-dependency on x).
 // The reported counter "ns_per_task" is wall time / (iterations x tasks).
+// Worker counts: 1..kMaxWorkers, or the list in BENCH_WORKERS (e.g. "1,2,4,8,16";
+// scripts/device-check sets it for larger machines).
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -23,6 +25,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -152,16 +156,40 @@ struct Workloads {
   BenchFn fan;
 };
 
-// Registers "<workload>/workers:<w>" for w = 1..kMaxWorkers, grouped by worker
-// count so runtimes that keep their threads alive restart them only once per
-// count. A null entry is a workload this runtime does not provide.
+// The worker counts to register: BENCH_WORKERS ("1,2,4", positive numbers
+// separated by commas) when set, else 1..kMaxWorkers. Not a JOULE_* name:
+// joule rejects JOULE_* variables it does not know. A malformed list exits,
+// so that a typo cannot silently measure the defaults instead.
+inline std::vector<int> worker_counts() {
+  std::vector<int> counts;
+  const char* list = std::getenv("BENCH_WORKERS");
+  if (list == nullptr || *list == '\0') {
+    for (int w = 1; w <= kMaxWorkers; ++w) counts.push_back(w);
+    return counts;
+  }
+  for (const char* p = list; *p != '\0';) {
+    char* end = nullptr;
+    const long w = std::strtol(p, &end, 10);
+    if (end == p || w < 1 || w > 4096 || (*end != ',' && *end != '\0')) {
+      std::fprintf(stderr, "BENCH_WORKERS: expected counts like 1,2,4, got '%s'\n", list);
+      std::exit(2);
+    }
+    counts.push_back(static_cast<int>(w));
+    p = *end == ',' ? end + 1 : end;
+  }
+  return counts;
+}
+
+// Registers "<workload>/workers:<w>" for every count of worker_counts(), grouped
+// by worker count so runtimes that keep their threads alive restart them only
+// once per count. A null entry is a workload this runtime does not provide.
 inline void register_workloads(const std::string& prefix, const Workloads& w) {
   const std::pair<const char*, BenchFn> all[] = {{"independent", w.independent},
                                                  {"chain", w.chain},
                                                  {"wavefront", w.wavefront},
                                                  {"wavefront8", w.wavefront8},
                                                  {"fan", w.fan}};
-  for (int workers = 1; workers <= kMaxWorkers; ++workers) {
+  for (int workers : worker_counts()) {
     for (const auto& [name, fn] : all) {
       if (fn == nullptr) continue;
       benchmark::RegisterBenchmark((prefix + name).c_str(), fn)

@@ -1,0 +1,263 @@
+# shellcheck shell=bash
+# scripts/device-check: the three measurements (per-task cost, blocked LU /
+# tiled Cholesky, the knapsack branch and bound). Sourced by
+# scripts/device-check. Each runs one process per cell group, so that a crash
+# or a timeout costs one group, and checks the time budget before each.
+
+# blocked_driver RUNTIME: the driver's name (g++'s, else clang++'s).
+blocked_driver() {
+  local tag
+  for tag in gcc clang; do
+    have "blocked_$1_$tag" && { echo "blocked_$1_$tag"; return 0; }
+  done
+  return 1
+}
+
+# ---- per-task cost: the Google Benchmark micro-benchmarks ---------------------------
+
+# Google Benchmark JSON (one key per line) -> CSV runtime,workload,workers,ns,status:
+# the median over repetitions (the single run when there is one repetition).
+micro_parse='
+  function val(line) { sub(/^[^:]*: */, "", line); sub(/,$/, "", line); gsub(/"/, "", line); return line }
+  /^    {/ { name = agg = msg = ""; ns = ""; err = 0 }
+  /"run_name":/ { name = val($0) }
+  /"aggregate_name":/ { agg = val($0) }
+  /"error_occurred": true/ { err = 1 }
+  /"error_message":/ { msg = val($0); gsub(/,/, ";", msg) }
+  /"ns_per_task":/ { ns = val($0) + 0 }
+  /^    }/ {
+    split(name, part, "/"); wl = part[1]
+    if (err) { res[wl] = ""; st[wl] = "error: " msg }
+    else if (agg == "median" || (agg == "" && !(wl in res))) { res[wl] = ns; st[wl] = "ok" }
+  }
+  END {
+    n = split(wls, want, " ")
+    for (i = 1; i <= n; i++) {
+      w = want[i]
+      if (w in st) print rt "," w "," workers "," res[w] "," st[w]
+      else print rt "," w "," workers ",," (rc == 124 ? "timed out" : rc ? "failed (exit " rc ")" : "missing")
+    }
+  }'
+
+micro() {
+  part "per-task cost"
+  heading "per-task cost: ns per task (wall / tasks), median of $reps repetitions of >= ${min_time} s"
+  note "  one process per runtime and worker count; defaults of each runtime (joule pins its"
+  note "  workers, libgomp and libomp do not); lower is better; ratios below 1: joule faster"
+  local rts=() rt w
+  for rt in joule libgomp libomp tbb; do
+    if have "bench_$rt"; then rts+=("$rt"); else skip "micro: bench_$rt absent"; fi
+  done
+  local csv=$out/micro.csv pattern
+  echo "runtime,workload,workers,ns_per_task,status" >"$csv"
+  pattern=$(IFS='|'; echo "${workloads[*]}")
+  local end
+  end=$(section_end 40)
+  for w in "${workers[@]}"; do
+    for rt in "${rts[@]}"; do
+      if [[ $SECONDS -ge $end ]]; then
+        skip "micro: $rt at $w workers (time budget)"
+        continue
+      fi
+      progress "micro: $rt, $w workers"
+      cap_for 45
+      local base=$out/micro/$rt-w$w
+      BENCH_WORKERS=$w OMP_NUM_THREADS=$w launch "bench_$rt" \
+        --benchmark_filter="^($pattern)/workers:$w/" --benchmark_min_time="$min_time" \
+        --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true \
+        --benchmark_format=json >"$base.json" 2>"$base.err"
+      local rc=$?
+      [[ $rc -eq 0 ]] || problem "micro: $rt at $w workers: $(status_text $rc) (micro/${base##*/}.err)"
+      "${AWK[@]}" -v rt="$rt" -v workers="$w" -v rc="$rc" -v wls="${workloads[*]}" \
+        "$micro_parse" "$base.json" >>"$csv"
+    done
+  done
+  micro_table "$csv" "${rts[*]}" | emit
+  "${AWK[@]}" -F, 'NR > 1 && $5 ~ /^error/ { print "  " $1 " " $2 " " $3 " workers: " $5 }' "$csv" | emit
+}
+
+# The table: one row per workload and worker count, one column per runtime,
+# then joule / libgomp and joule / the fastest peer.
+micro_table() {
+  "${AWK[@]}" -F, -v rts="$2" -v wls="${workloads[*]}" '
+    function ratio(r) { return sprintf(r < 0.1 ? "%.3f" : "%.2f", r) }
+    function cell(v, s) {
+      if (s != "ok") return s ~ /^error/ ? "error" : s ~ /timed/ ? "timeout" : "failed"
+      return v >= 100 ? sprintf("%.0f", v) : sprintf("%.1f", v)
+    }
+    NR > 1 { v[$1, $2, $3] = $4; s[$1, $2, $3] = $5; if (!($3 in seen)) { seen[$3]; ws[++nw] = $3 } }
+    END {
+      nr = split(rts, rt, " "); nl = split(wls, wl, " ")
+      printf "  %-12s %7s", "workload", "workers"
+      for (i = 1; i <= nr; i++) printf " %9s", rt[i]
+      printf " %14s %16s\n", "joule/libgomp", "joule/best peer"
+      for (l = 1; l <= nl; l++) for (k = 1; k <= nw; k++) {
+        w = ws[k]; printf "  %-12s %7s", wl[l], w
+        best = ""
+        for (i = 1; i <= nr; i++) {
+          key = rt[i] SUBSEP wl[l] SUBSEP w
+          printf " %9s", (key in s) ? cell(v[key], s[key]) : "-"
+          if (rt[i] != "joule" && s[key] == "ok" && (best == "" || v[key] < best)) best = v[key]
+        }
+        j = "joule" SUBSEP wl[l] SUBSEP w; g = "libgomp" SUBSEP wl[l] SUBSEP w
+        ok = s[j] == "ok"
+        printf " %14s", ok && s[g] == "ok" ? ratio(v[j] / v[g]) : "-"
+        printf " %16s\n", ok && best != "" ? ratio(v[j] / best) : "-"
+      }
+    }' "$1"
+}
+
+# ---- blocked LU and tiled Cholesky -------------------------------------------------
+
+blocked() {
+  part "blocked LU / Cholesky"
+  heading "blocked LU / tiled Cholesky: n $order, $wide workers, GFLOP/s (median of $rounds rounds x $block_reps reps)"
+  note "  apps/bench/blocked drivers (g++ kernels, one warm-up rep per process), runtimes"
+  note "  rotated every round; best OpenMP = the faster of libgomp and libomp"
+  local rts=() drv=() rt d
+  for rt in joule libgomp libomp tbb; do
+    if d=$(blocked_driver "$rt"); then rts+=("$rt"); drv+=("$d"); else skip "blocked: no $rt driver"; fi
+  done
+  local raw=$out/blocked/raw.txt end round app bs i k
+  : >"$raw"
+  end=$(section_end 60)
+  for ((round = 0; round < rounds; round++)); do
+    for app in lu cholesky; do
+      for bs in 128 32; do
+        for ((k = 0; k < ${#rts[@]}; k++)); do
+          i=$(((k + round) % ${#rts[@]}))
+          if [[ $SECONDS -ge $end ]]; then
+            skip "blocked: $app bs $bs ${rts[i]}, round $((round + 1)) (time budget)"
+            continue
+          fi
+          progress "blocked: $app, bs $bs, ${rts[i]}, round $((round + 1))"
+          cap_for 90
+          local log=$out/blocked/${rts[i]}-$app-$bs-r$round
+          OMP_NUM_THREADS=$wide launch "${drv[i]}" --app "$app" --n "$order" --bs "$bs" \
+            --workers "$wide" --reps "$block_reps" --warmup 1 >"$log.out" 2>"$log.err"
+          local rc=$?
+          grep '^result ' "$log.out" >>"$raw"
+          [[ $rc -eq 0 ]] || problem "blocked: ${rts[i]} $app bs $bs: $(status_text $rc) (blocked/${log##*/}.err)"
+        done
+      done
+    done
+  done
+  "${AWK[@]}" 'BEGIN { print "runtime,compiler,app,n,bs,workers,rep,tasks,wall_s,body_s,gflops" }
+    { for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+      print f["runtime"] "," f["compiler"] "," f["app"] "," f["n"] "," f["bs"] "," f["workers"] \
+        "," f["rep"] "," f["tasks"] "," f["wall_s"] "," f["body_s"] "," f["gflops"] }' \
+    "$raw" >"$out/blocked.csv"
+  blocked_table "$out/blocked.csv" "${rts[*]}" | emit
+}
+
+blocked_table() {
+  "${AWK[@]}" -F, -v rts="$2" '
+    function median(key,   n, i, j, t, a) {
+      n = cnt[key]; for (i = 1; i <= n; i++) a[i] = g[key, i]
+      for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+      return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }
+    NR > 1 { key = $3 SUBSEP $5 SUBSEP $1; g[key, ++cnt[key]] = $11; tasks[$3, $5] = $8 }
+    END {
+      nr = split(rts, rt, " ")
+      printf "  %-9s %4s %7s", "app", "bs", "tasks"
+      for (i = 1; i <= nr; i++) printf " %9s", rt[i]
+      printf " %18s %10s\n", "joule/best OpenMP", "joule/tbb"
+      split("lu cholesky", apps, " "); split("128 32", sizes, " ")
+      for (a = 1; a <= 2; a++) for (b = 1; b <= 2; b++) {
+        app = apps[a]; bs = sizes[b]
+        if (!((app, bs) in tasks)) continue
+        printf "  %-9s %4s %7s", app, bs, tasks[app, bs]
+        delete m
+        for (i = 1; i <= nr; i++) {
+          key = app SUBSEP bs SUBSEP rt[i]
+          if (key in cnt) { m[rt[i]] = median(key); printf " %9.1f", m[rt[i]] } else printf " %9s", "-"
+        }
+        omp = ""
+        if ("libgomp" in m) omp = m["libgomp"]
+        if ("libomp" in m && (omp == "" || m["libomp"] > omp)) omp = m["libomp"]
+        printf " %18s", ("joule" in m) && omp != "" ? sprintf("%.2f", m["joule"] / omp) : "-"
+        printf " %10s\n", ("joule" in m) && ("tbb" in m) ? sprintf("%.2f", m["joule"] / m["tbb"]) : "-"
+      }
+    }' "$1"
+}
+
+# ---- knapsack: branch and bound on libgomp and libjoule-omp --------------------------
+
+knapsack() {
+  part "knapsack"
+  heading "knapsack branch and bound: $items items, cutoff 12, $runs run(s) each, median (min-max)"
+  note "  one gcc -fopenmp binary (libgomp), run as is and with LD_PRELOAD=libjoule-omp.so;"
+  note "  nodes explored depend on the order tasks run in (apps/bench/knapsack/knapsack.c)"
+  if ! have knapsack; then
+    skip "knapsack: not built"
+    return
+  fi
+  local rts=(libgomp)
+  if [[ -f $joule_omp ]]; then rts+=(libjoule-omp); else skip "knapsack: no libjoule-omp.so"; fi
+  local csv=$out/knapsack.csv t run rt line rc
+  echo "runtime,threads,run,best,nodes,seconds,status" >"$csv"
+  for t in "${threads[@]}"; do
+    for ((run = 1; run <= runs; run++)); do
+      for rt in "${rts[@]}"; do
+        if [[ $SECONDS -ge $((deadline - 5)) ]]; then
+          skip "knapsack: $rt, $t threads, run $run (time budget)"
+          continue
+        fi
+        progress "knapsack: $rt, $t threads, run $run"
+        cap_for 60
+        local pre=()
+        [[ $rt == libjoule-omp ]] && pre=(--preload "$joule_omp")
+        line=$(OMP_NUM_THREADS=$t launch "${pre[@]}" knapsack "$items" 12 1 2>>"$out/knapsack/stderr.txt")
+        rc=$?
+        printf '%s %s %s: %s\n' "$rt" "$t" "$run" "$line" >>"$out/knapsack/raw.txt"
+        [[ $rc -eq 0 ]] || problem "knapsack: $rt, $t threads: $(status_text $rc)$(
+          [[ $rc -eq 1 ]] && echo ', best value differs from dynamic programming')"
+        "${AWK[@]}" -v rt="$rt" -v t="$t" -v run="$run" -v rc="$rc" '
+          $1 == "best" { printf "%s,%s,%s,%s,%s,%s,%s\n", rt, t, run, $2, $4, $6,
+                         rc ? "exit " rc : $8 == t ? "ok" : "ran " $8 " threads"; done = 1 }
+          END { if (!done) printf "%s,%s,%s,,,,%s\n", rt, t, run, rc == 124 ? "timed out" : "exit " rc }' \
+          <<<"$line" >>"$csv"
+      done
+    done
+  done
+  knapsack_table "$csv" | emit
+}
+
+knapsack_table() {
+  "${AWK[@]}" -F, '
+    function sorted(key, what,   n, i, j, t) {
+      n = cnt[key]; for (i = 1; i <= n; i++) a[i] = d[key, what, i]
+      for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+      return n
+    }
+    function summary(key, what, fmt,   n, med) {
+      n = sorted(key, what); med = n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+      m[key, what] = med
+      return sprintf(fmt " (" fmt "-" fmt ")", med, a[1], a[n])
+    }
+    NR > 1 {
+      key = $2 SUBSEP $1
+      if (!($2 in seen)) { seen[$2]; ts[++nt] = $2 }
+      if ($7 != "ok") { bad[key] = bad[key] " " $7; next }
+      c = ++cnt[key]; d[key, "nodes", c] = $5; d[key, "s", c] = $6
+    }
+    END {
+      printf "  %7s %-13s %-32s %-26s %s\n", "threads", "runtime", "nodes explored", "seconds", "failed runs"
+      split("libgomp libjoule-omp", rt, " ")
+      for (k = 1; k <= nt; k++) for (i = 1; i <= 2; i++) {
+        key = ts[k] SUBSEP rt[i]
+        if (!(key in cnt) && !(key in bad)) continue
+        printf "  %7s %-13s", ts[k], rt[i]
+        if (key in cnt) printf " %-32s %-26s", summary(key, "nodes", "%.0f"), summary(key, "s", "%.4f")
+        else printf " %-32s %-26s", "-", "-"
+        printf " %s\n", (key in bad) ? substr(bad[key], 2) : ""
+      }
+      for (k = 1; k <= nt; k++) {
+        j = ts[k] SUBSEP "libjoule-omp"; g = ts[k] SUBSEP "libgomp"
+        if ((j, "nodes") in m && (g, "nodes") in m && m[g, "nodes"] > 0 && m[g, "s"] > 0)
+          printf "  %s threads: libjoule-omp / libgomp: nodes %.2f, seconds %.2f\n", ts[k],
+            m[j, "nodes"] / m[g, "nodes"], m[j, "s"] / m[g, "s"]
+      }
+    }' "$1"
+}
