@@ -1,7 +1,11 @@
 // Keys of the engine: workers and their idling (spin and its cap), task
-// throttling and the serial inline mode. docs/configuration.md explains them.
+// throttling, the serial inline mode, and what bounds the worker count (the
+// cgroup CPU quota, oversubscription). docs/configuration.md explains them.
+#include <stdexcept>
+
 #include "engine_settings.hpp"
 #include "key_table.hpp"
+#include "text.hpp"
 
 namespace joule::engine {
 
@@ -10,7 +14,7 @@ std::vector<core::ConfigKey> engine_config_keys() {
   core::KeyTable<S> t;
   t.integer("JOULE_WORKERS", &S::workers, 0, 4096,
             "number of workers; more than CPUs shares CPUs round-robin (a testing mode)",
-            "0: one per CPU");
+            "0: one per CPU, at most the cgroup CPU quota rounded up");
   t.flag("JOULE_BIND", &S::bind, "pin each worker to its CPU with hwloc");
   t.integer("JOULE_SPIN_US", &S::spin_us, 0, 1000000,
             "how long an idle worker spins before it sleeps", "microseconds");
@@ -22,6 +26,19 @@ std::vector<core::ConfigKey> engine_config_keys() {
          "tracking)");
   t.integer("JOULE_THROTTLE_TASKS", &S::throttle_tasks, 0, 1000000000,
             "tasks in flight above which creating threads run ready tasks instead", "0: off");
+  t.choice("JOULE_OVERSUBSCRIBED", &S::oversubscribed,
+           core::Choices<Oversubscription>(kOversubscription),
+           "whether waiting workers yield their CPU early; auto = when workers outnumber the "
+           "CPUs or the CPU quota");
+  t.custom(
+      "JOULE_CGROUP_ROOT", "path", "a directory path (default /)",
+      "root under which /proc/self/cgroup, /proc/self/mountinfo and the cgroup files they name "
+      "are read for the CPU quota",
+      [](S& s, std::string_view v) {
+        if (core::trim(v).empty()) throw std::invalid_argument("empty path");
+        s.cgroup_root = std::string(core::trim(v));
+      },
+      [](const S& s) { return s.cgroup_root; });
   return t.keys();
 }
 

@@ -4,14 +4,23 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "config.hpp"
 
 namespace joule::engine {
 
+// Whether the spin loops should assume more runnable workers than CPUs
+// (cpu_budget.hpp): auto decides from the counts, yes and no force it.
+enum class Oversubscription { automatic, yes, no };
+inline constexpr std::pair<const char*, Oversubscription> kOversubscription[] = {
+    {"auto", Oversubscription::automatic},
+    {"yes", Oversubscription::yes},
+    {"no", Oversubscription::no}};
+
 struct EngineSettings {
-  int workers = 0;  // JOULE_WORKERS; 0: one per CPU
+  int workers = 0;  // JOULE_WORKERS; 0: one per CPU, at most the CPU quota
   bool bind = true;
   int spin_us = 100;
   int spin_max_us = 0;  // adaptive spin's cap (adaptive_spin.hpp); 0: fixed spin_us
@@ -20,10 +29,15 @@ struct EngineSettings {
   // and queues altogether.
   bool serial_inline = true;
   std::int64_t throttle_tasks = 100000;  // 0: no throttle
+  // JOULE_OVERSUBSCRIBED, and JOULE_CGROUP_ROOT: the root of the files the
+  // CPU quota is read from (a fake tree in tests).
+  Oversubscription oversubscribed = Oversubscription::automatic;
+  std::string cgroup_root = "/";
 };
 
 // JOULE_WORKERS, JOULE_BIND, JOULE_SPIN_US, JOULE_SPIN_MAX_US,
-// JOULE_SERIAL_INLINE, JOULE_THROTTLE_TASKS.
+// JOULE_SERIAL_INLINE, JOULE_THROTTLE_TASKS, JOULE_OVERSUBSCRIBED,
+// JOULE_CGROUP_ROOT.
 std::vector<core::ConfigKey> engine_config_keys();
 
 }  // namespace joule::engine

@@ -110,7 +110,11 @@ Runtime::Runtime(Config cfg)
   } else {
     cpus = topology_->worker_order(cpus);
   }
-  const int n = settings_.workers > 0 ? settings_.workers : int(cpus.size());
+  // Without JOULE_WORKERS, one worker per CPU up to the CPU quota, on the
+  // first CPUs of the list (cpu_budget.hpp).
+  cpu_budget_ = read_cpu_budget(settings_, int(cpus.size()));
+  oversubscribed_ = cpu_budget_.oversubscribed;
+  const int n = cpu_budget_.workers;
   cpu_manager_ = make_cpu_manager(config_);
   lending_ = cpu_manager_->lends();
   owned_workers_ = n;
@@ -173,6 +177,7 @@ void Runtime::launch() {
     text += "  (machine: " + topology_->describe() + "; workers on CPUs";
     for (int i = 0; i < owned_workers_; ++i) text += " " + std::to_string(worker(i)->cpu());
     text += "; CPU manager: " + std::string(cpu_manager_->name()) + ")\n";
+    text += "  (" + cpu_budget_.describe() + ")\n";
     std::fputs(text.c_str(), stderr);
   }
 }
@@ -243,7 +248,8 @@ void Runtime::print_report() const {
   os << "== joule report ==\n"
      << "wall time: " << seconds << " s, workers: " << owned_workers_ << " (+"
      << worker_count() - owned_workers_ << " on borrowed CPUs)"
-     << ", tasks completed: " << completed << ", iterations: " << iterations_.load() << "\n";
+     << ", tasks completed: " << completed << ", iterations: " << iterations_.load() << "\n"
+     << "cpus: " << cpu_budget_.describe() << "\n";
   report_scheduler(os);
   for (const auto& o : observers_) o->report(os);
   std::fputs(os.str().c_str(), stderr);

@@ -12,6 +12,7 @@
 
 #include "affinity_map.hpp"
 #include "config.hpp"
+#include "cpu_budget.hpp"
 #include "cpu_manager.hpp"
 #include "engine_settings.hpp"
 #include "idle.hpp"
@@ -61,6 +62,13 @@ class Runtime {
   // The longest idle spin a worker may learn (0: JOULE_SPIN_US, fixed).
   int spin_cap_us() const noexcept { return spin_cap_us_; }
   int worker_cpu(int i) const noexcept { return worker(i)->cpu(); }
+  // More workers than CPUs they can run on at once (the mask, the cgroup
+  // CPU quota), or JOULE_OVERSUBSCRIBED=yes: a waiter should yield its CPU
+  // early rather than spin (core::Backoff(0)). Decided at start.
+  bool oversubscribed() const noexcept { return oversubscribed_; }
+  // The numbers behind it: CPUs in the mask, the quota and its file, why
+  // the workers are as many as they are (cpu_budget.hpp).
+  const CpuBudget& cpu_budget() const noexcept { return cpu_budget_; }
 
   // ---- CPU lending (runtime_lending.cpp) ----
   CpuManager& cpu_manager() noexcept { return *cpu_manager_; }
@@ -170,6 +178,8 @@ class Runtime {
   bool lending_ = false;
   bool serial_ = false;        // one worker, no lending: tasks run inline (serial_inline)
   bool follows_data_ = false;  // the policy queues tasks where their data is (locality)
+  bool oversubscribed_ = false;
+  CpuBudget cpu_budget_;
   int owned_workers_ = 0;
   int max_workers_ = 0;
   // Workers never move or go away while the runtime runs; slots_ lets any

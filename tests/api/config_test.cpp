@@ -62,6 +62,8 @@ std::vector<kv> valid_settings() {
       v.push_back({key, b});
   for (const char* s : {"0", "1", "100", "10000"}) v.push_back({"JOULE_SPIN_US", s});
   for (const char* t : {"0", "1", "16", "100000"}) v.push_back({"JOULE_THROTTLE_TASKS", t});
+  for (const char* o : {"auto", "yes", "no"}) v.push_back({"JOULE_OVERSUBSCRIBED", o});
+  v.push_back({"JOULE_CGROUP_ROOT", "/nonexistent"});  // no files there: no quota
   const auto cpus = allowed_cpus();
   if (!cpus.empty()) {
     v.push_back({"JOULE_CPUS", std::to_string(cpus.front())});
@@ -102,6 +104,8 @@ std::vector<kv> invalid_settings() {
     for (const char* b : {"maybe", "2", "yess"}) v.push_back({key, b});
   for (const char* s : {"-1", "abc", "1e3"}) v.push_back({"JOULE_SPIN_US", s});
   for (const char* t : {"-5", "many"}) v.push_back({"JOULE_THROTTLE_TASKS", t});
+  for (const char* o : {"maybe", "1"}) v.push_back({"JOULE_OVERSUBSCRIBED", o});
+  v.push_back({"JOULE_CGROUP_ROOT", " "});
   for (const char* c : {"abc", "3-1", "0-x", "-1"}) v.push_back({"JOULE_CPUS", c});
   v.push_back({"JOULE_CONFIG_FILE", "/nonexistent/joule.conf"});
   return v;
@@ -129,7 +133,8 @@ TEST_F(Config, NonJouleKeyInSettingsIsRejected) {
 // ---- semantics of particular keys ------------------------------------------
 
 TEST_F(Config, WorkersZeroMeansOnePerCpu) {
-  joule::runtime rt({{"JOULE_WORKERS", "0"}});
+  TempDir no_cgroups;  // the machine's CPU quota, if any, would lower the count
+  joule::runtime rt({{"JOULE_WORKERS", "0"}, {"JOULE_CGROUP_ROOT", no_cgroups.path()}});
   EXPECT_EQ(joule::num_workers(), static_cast<int>(allowed_cpus().size()));
 }
 
