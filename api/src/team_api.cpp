@@ -65,6 +65,8 @@ void joule_wake_slot(joule_wait_slot_t* slot) {
   joule::engine::Runtime::get().idle().wake(reinterpret_cast<joule::core::WaitSlot*>(slot));
 }
 
+int joule_oversubscribed(void) { return joule::engine::Runtime::get().oversubscribed() ? 1 : 0; }
+
 int joule_worker_count(void) { return joule::engine::Runtime::get().worker_count(); }
 
 int joule_reserve_workers(int want, int* got) {

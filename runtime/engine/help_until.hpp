@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "adaptive_spin.hpp"
+#include "idle_spin.hpp"
 #include "runtime.hpp"
 #include "task_pool.hpp"
 
@@ -70,14 +71,8 @@ void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watc
       continue;
     }
     const auto start = std::chrono::steady_clock::now();
-    const auto deadline = start + spin.budget();
-    bool progress = false;
-    while (!progress && std::chrono::steady_clock::now() < deadline) {
-      for (int i = 0; i < 64 && !progress; ++i) {
-        cpu_relax();
-        progress = done() || scheduler_->probe(me);
-      }
-    }
+    const bool progress = spin_until([&] { return done() || scheduler_->probe(me); },
+                                     start + spin.budget(), oversubscribed_);
     if (!progress) sleep_while_waiting(ctx, done, watched);
     spin.learn(std::chrono::steady_clock::now() - start, true);
   }

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cpu_manager.hpp"
+#include "idle_spin.hpp"
 #include "log.hpp"
 #include "runtime.hpp"
 #include "task_pool.hpp"
@@ -90,15 +91,11 @@ void Worker::idle_wait(ThreadContext& ctx) {
     return now;
   };
   // Spinning polls a bounded number of queues (SyncScheduler::probe), not all.
-  do {
-    for (int i = 0; i < 64; ++i) {
-      if (sched.probe(index_) || stop_or_rest()) {
-        spin_ns_ += std::uint64_t((learn() - start).count());
-        return;
-      }
-      cpu_relax();
-    }
-  } while (std::chrono::steady_clock::now() < deadline);
+  if (spin_until([&] { return sched.probe(index_) || stop_or_rest(); }, deadline,
+                 rt_.oversubscribed())) {
+    spin_ns_ += std::uint64_t((learn() - start).count());
+    return;
+  }
   const auto slept_at = std::chrono::steady_clock::now();
   spin_ns_ += std::uint64_t((slept_at - start).count());
   TaskPool::flush_remote_frees();

@@ -63,6 +63,7 @@ void load() {
   g_icv.max_active_levels = s.max_active_levels;
   g_icv.proc_bind = s.proc_bind;
   g_icv.wait_active = s.wait_active != 0;
+  g_icv.oversubscribed = joule_oversubscribed() != 0;
 }
 
 }  // namespace

@@ -34,6 +34,16 @@ namespace {
 constexpr int kSealed = 1 << 30;
 constexpr auto kSealAfter = std::chrono::milliseconds(10);
 constexpr int kSpins = 2000;
+constexpr int kOversubscribedSpins = 16;
+
+// Pauses before a wait sleeps: OMP_WAIT_POLICY=active spins long; with more
+// workers than CPUs the awaited thread may need this CPU, so spin little
+// (libgomp does the same: GOMP_SPINCOUNT in the libgomp manual).
+int spin_limit() {
+  const Icv& v = icv();
+  if (v.wait_active) return 20 * kSpins;
+  return v.oversubscribed ? kOversubscribedSpins : kSpins;
+}
 
 void futex_wait(std::atomic<int>& word, int seen, long timeout_ns) {
   timespec ts{0, timeout_ns};
@@ -67,7 +77,7 @@ void wait_gathered(Team* t) {
   for (int spin = 0;; ++spin) {
     int g = t->gathered.load(std::memory_order_acquire);
     if (g == 1) return;
-    if (spin < kSpins) {
+    if (spin < spin_limit()) {
       __builtin_ia32_pause();
     } else if (g == 2 || t->gathered.compare_exchange_strong(g, 2, std::memory_order_acq_rel)) {
       futex_wait(t->gathered, 2, 1000000);
@@ -179,7 +189,7 @@ void gather_members(Team* t) {
   for (int spin = 0;; ++spin) {
     int c = t->claims.load(std::memory_order_acquire);
     if (c == t->n - 1) break;
-    if (spin < kSpins) {
+    if (spin < spin_limit()) {
       __builtin_ia32_pause();
     } else if (std::chrono::steady_clock::now() < deadline) {
       futex_wait(t->claims, c, 1000000);
@@ -214,7 +224,7 @@ void wake_master(Team* t) {
 }
 
 void wait_spin_then_help(Team* /*t*/, bool (*done)(void*), void* arg) {
-  const int spins = icv().wait_active ? 20 * kSpins : kSpins;
+  const int spins = spin_limit();
   for (int i = 0; i < spins; ++i) {
     if (done(arg)) return;
     __builtin_ia32_pause();

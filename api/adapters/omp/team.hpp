@@ -164,6 +164,7 @@ struct Icv {
   int max_active_levels = 1;
   int proc_bind = 0;
   bool wait_active = false;
+  bool oversubscribed = false;  // joule runs more workers than CPUs: spin little
 };
 Icv& icv();
 // Reads the OMP_* settings (starting joule) once; exits with the message on a bad value.

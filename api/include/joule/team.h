@@ -60,6 +60,10 @@ JOULE_EXPORT joule_wait_slot_t *joule_current_wait_slot(void);
 /* Wakes the thread sleeping on `slot`, if it sleeps (NULL: nothing). Call it
  * after making the awaited condition true. */
 JOULE_EXPORT void joule_wake_slot(joule_wait_slot_t *slot);
+/* Non-zero when the runtime runs more workers than it has CPUs (more than
+ * the mask's CPUs or a cgroup CPU quota): waits should yield or sleep soon
+ * rather than spin, the thread they wait for may need this CPU. */
+JOULE_EXPORT int joule_oversubscribed(void);
 /* Workers that exist now, guests on borrowed CPUs included. */
 JOULE_EXPORT int joule_worker_count(void);
 /* At a parallel region's start: up to `want` workers that can run at once.
