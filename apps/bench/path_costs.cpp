@@ -5,13 +5,16 @@
 // shows up as such; wall time is not measured here (the host is too noisy).
 //
 //   path_costs --workers 16 [--rounds 200 --batch 64 --chain 4000
-//                            --parents 100 --children 32]
+//                            --parents 100 --children 32 --oversubscribed no]
 //
 // Idle spinning is off (JOULE_SPIN_US=0, JOULE_SPIN_MAX_US=0): idle workers
-// sleep at once instead of polling, so that what they execute is the idle
-// path itself, not a spin whose length depends on how the threads happen
-// to be interleaved. Lending, DVFS and the energy policy are off too: no
-// observer runs per task.
+// sleep after one round of polls instead of spinning for a time, so that
+// what they execute is the idle path itself, not a spin whose length
+// depends on how the threads happen to be interleaved. Lending, DVFS and
+// the energy policy are off too: no observer runs per task.
+// JOULE_OVERSUBSCRIBED defaults to no here: the counts stand for a machine
+// with a CPU per worker, and on a small host `auto` would switch 16 and 64
+// workers to the yielding waits, so the rows would compare two idle paths.
 //
 // Under callgrind each phase is dumped on its own (CALLGRIND_DUMP_STATS_AT),
 // after a warm-up whose costs (thread start, first pool blocks) are zeroed.
@@ -36,11 +39,12 @@ namespace {
 
 struct Sizes {
   int workers = 2;
-  int rounds = 200;    // independent: rounds of `batch` tasks, each followed by a taskwait
-  int batch = 64;      // as many as the largest worker count measured, so every worker may steal
-  int chain = 4000;    // one inout chain
-  int parents = 100;   // nested: parent tasks ...
-  int children = 32;   // ... each spawning this many and waiting for them
+  int rounds = 200;   // independent: rounds of `batch` tasks, each followed by a taskwait
+  int batch = 64;     // as many as the largest worker count measured, so every worker may steal
+  int chain = 4000;   // one inout chain
+  int parents = 100;  // nested: parent tasks ...
+  int children = 32;  // ... each spawning this many and waiting for them
+  std::string oversubscribed = "no";  // JOULE_OVERSUBSCRIBED
 };
 
 // Relaxed: the count is checked after a taskwait, which orders it.
@@ -100,6 +104,10 @@ Sizes parse(int argc, char** argv) {
                         {"--batch", &s.batch},     {"--chain", &s.chain},
                         {"--parents", &s.parents}, {"--children", &s.children}};
   for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--oversubscribed") == 0 && i + 1 < argc) {
+      s.oversubscribed = argv[++i];  // joule checks the value
+      continue;
+    }
     bool known = false;
     for (const Flag& f : flags)
       if (std::strcmp(argv[i], f.name) == 0 && i + 1 < argc) {
@@ -109,7 +117,7 @@ Sizes parse(int argc, char** argv) {
     if (!known) {
       std::fprintf(stderr,
                    "usage: path_costs [--workers N] [--rounds R] [--batch K] [--chain C] "
-                   "[--parents P] [--children Q]\n");
+                   "[--parents P] [--children Q] [--oversubscribed auto|yes|no]\n");
       std::exit(2);
     }
   }
@@ -123,10 +131,7 @@ bool check(const char* phase, long expected) {
   return false;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  const Sizes s = parse(argc, argv);
+int run(const Sizes& s) {
   bool ok = true;
   long tasks = 0;
   std::uint64_t x = 0;
@@ -136,7 +141,8 @@ int main(int argc, char** argv) {
                        {"JOULE_SPIN_MAX_US", "0"},
                        {"JOULE_LEWI", "off"},
                        {"JOULE_DVFS", "none"},
-                       {"JOULE_ENERGY_POLICY", "none"}});
+                       {"JOULE_ENERGY_POLICY", "none"},
+                       {"JOULE_OVERSUBSCRIBED", s.oversubscribed}});
     if (joule::num_workers() != s.workers) {
       std::fprintf(stderr, "path_costs: asked for %d workers, got %d\n", s.workers,
                    joule::num_workers());
@@ -171,4 +177,16 @@ int main(int argc, char** argv) {
     ok = false;
   }
   return ok ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Sizes s = parse(argc, argv);
+  try {
+    return run(s);
+  } catch (const joule::error& e) {  // a setting joule rejects (--oversubscribed)
+    std::fprintf(stderr, "path_costs: %s\n", e.what());
+    return 2;
+  }
 }
