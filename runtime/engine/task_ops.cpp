@@ -101,7 +101,7 @@ void Runtime::submit(Task* t) {
     return;
   }
   if (drop_guard(t)) make_ready(&t, 1, ctx, false);
-  if (settings_.throttle_tasks > 0 && ++ctx.creations >= 64) throttle(ctx);
+  if (settings_.throttle_tasks > 0 && ++ctx.creations >= ctx.throttle_every) throttle(ctx);
 }
 
 // For language layers (team members of libjoule-omp): tasks without
@@ -420,10 +420,15 @@ std::int64_t Runtime::in_flight() const noexcept {
 
 // Too many tasks in flight: the creator runs ready work instead of creating
 // more, until half the budget is free or nothing is ready (never blocks).
+// The count sums every worker's counters; with room for N more tasks, the
+// next check is N/2 creations away (at least 64), so a creator far below the
+// limit pays it rarely, not every 64 tasks.
 void Runtime::throttle(ThreadContext& ctx) {
   ctx.creations = 0;
   const std::int64_t limit = settings_.throttle_tasks;
-  if (in_flight() <= limit) return;
+  const std::int64_t now = in_flight();
+  ctx.throttle_every = std::uint32_t(std::clamp<std::int64_t>((limit - now) / 2, 64, 1 << 20));
+  if (now <= limit) return;
   const bool was_in_loop = ctx.in_loop;
   ctx.in_loop = true;
   while (in_flight() > limit / 2 && run_one(ctx)) {

@@ -27,8 +27,11 @@ struct ThreadContext {
   WaitSlot* slot = nullptr;     // where this thread sleeps (Idle)
   bool in_loop = false;         // inside a scheduling loop: `next` will be run
   std::uint32_t creations = 0;  // since the last throttle check
-  int help_depth = 0;           // nested waits on this thread's stack
-  std::uint64_t next_id = 0;    // task ids: thread slot << 40 | sequence
+  // Creations before the next check: far below the limit the check (a sum
+  // over every worker) need not run for a while (Runtime::throttle).
+  std::uint32_t throttle_every = 64;
+  int help_depth = 0;         // nested waits on this thread's stack
+  std::uint64_t next_id = 0;  // task ids: thread slot << 40 | sequence
   // Blocks of one other thread's pool freed here, handed back in one push
   // (TaskPool::free_block): one contended atomic per batch, not per task.
   struct RemoteFrees {

@@ -50,27 +50,26 @@ Task* SyncScheduler::steal(int worker) {
   return nullptr;
 }
 
+// Shards the summary marks, from a random one on: those that may have work.
 Task* SyncScheduler::steal_window(int worker, StealStats* stats, std::uint32_t& rng) {
-  const int n = active();
-  const int start = int(next_random(rng) % unsigned(n));
-  for (int k = 0; k < std::min(n, kWindow); ++k) {
-    const int v = (start + k) % n;
-    if (Task* t = steal_from(v, worker, StealDistance::any, stats)) {
-      if (stats) {
-        shards_[worker].last_victim = v;
-        shards_[worker].last_distance = StealDistance::any;
-      }
-      return t;
+  Task* got = nullptr;
+  const int start = int(next_random(rng) % unsigned(active()));
+  for_marked(start, kWindow, [&](int v) {
+    got = steal_from(v, worker, StealDistance::any, stats);
+    if (got && stats) {
+      shards_[worker].last_victim = v;
+      shards_[worker].last_distance = StealDistance::any;
     }
-  }
-  return nullptr;
+    return got != nullptr;
+  });
+  return got;
 }
 
 // Up to half of the victim's tasks (at most kStealShare), oldest first: the
 // thief runs the oldest and pushes the others on its own deque so that the
 // next oldest is its next pop. Without a deque of its own, one task.
 Task* SyncScheduler::steal_from(int victim, int worker, StealDistance d, StealStats* stats) {
-  if (victim == worker || victim >= active()) return nullptr;
+  if (victim == worker || victim >= active() || !summary_.marked(victim)) return nullptr;
   if (stats) ++stats->probes;
   Shard& s = shards_[victim];
   if (s.ready() == 0) return nullptr;
@@ -94,7 +93,7 @@ Task* SyncScheduler::steal_from(int victim, int worker, StealDistance d, StealSt
     stats->tasks += std::uint64_t(n);
     ++stats->by_distance[std::size_t(d)];
   }
-  for (int i = n - 1; i >= 1; --i) shards_[worker].own->push(got[i]);
+  for (int i = n - 1; i >= 1; --i) push_own(worker, got[i]);
   return got[0];
 }
 
@@ -107,11 +106,8 @@ bool SyncScheduler::probe(int worker) noexcept {
     if (me.last_victim >= 0 && shards_[me.last_victim].ready() > 0) return true;
   }
   std::uint32_t& rng = owner ? shards_[worker].rng : t_external_rng;
-  const int n = active();
-  const int start = int(next_random(rng) % unsigned(n));
-  for (int k = 0; k < std::min(n, kWindow); ++k)
-    if (shards_[(start + k) % n].ready() > 0) return true;
-  return false;
+  const int start = int(next_random(rng) % unsigned(active()));
+  return for_marked(start, kWindow, [&](int s) { return shards_[s].ready() > 0; });
 }
 
 std::int64_t SyncScheduler::size() const noexcept {
@@ -121,12 +117,19 @@ std::int64_t SyncScheduler::size() const noexcept {
   return total;
 }
 
+// Every marked shard, and only those: a clear bit is never wrong (see
+// work_summary.hpp), so this is exact at the cost of one word per 64
+// workers plus the shards that may hold work.
 std::int64_t SyncScheduler::available_to(int worker) const noexcept {
+  if (!sharded_) return shards_[0].ready();
   std::int64_t total = 0;
-  const int n = sharded_ ? active() : 1;
-  for (int i = 0; i < n; ++i) total += shards_[i].ready();
   if (worker >= 0 && worker < shard_count_)
     total += shards_[worker].pinned_size.load(std::memory_order_seq_cst);
+  if (total > 0) return total;
+  for_marked(0, shard_count_, [&](int s) {
+    total += shards_[s].ready();
+    return total > 0;
+  });
   return total;
 }
 

@@ -22,7 +22,9 @@ StealStats& StealStats::operator+=(const StealStats& o) noexcept {
 
 SyncScheduler::SyncScheduler(const std::function<std::unique_ptr<ReadyQueue>()>& make, int shards,
                              int workers)
-    : workers_(workers > 0 ? workers : 1), victims_(std::max(shards, 1)) {
+    : workers_(workers > 0 ? workers : 1),
+      victims_(std::max(shards, 1)),
+      summary_(std::max(shards, 1)) {
   auto first = make();
   sharded_ = first->sharded();
   batchable_ = first->batchable();
@@ -62,19 +64,30 @@ int SyncScheduler::pinned_owner(const Task* t) const noexcept {
 }
 
 void SyncScheduler::push(Task* t, int worker) {
-  if (stays_with(t, worker)) return shards_[worker].own->push(t);
+  if (stays_with(t, worker)) return push_own(worker, t);
   const int home = shard_of(t, worker);
-  if (owner_deque_ && home == worker && !pins(t)) return shards_[home].own->push(t);
-  push_locked_counted(shards_[home], t, worker);
+  if (owner_deque_ && home == worker && !pins(t)) return push_own(home, t);
+  push_locked_counted(home, t, worker);
+}
+
+void SyncScheduler::push_own(int shard, Task* t) {
+  shards_[shard].own->push(t);
+  summary_.mark(shard);
 }
 
 void SyncScheduler::push_for(Task* t, int worker) {
-  push_locked_counted(shards_[shard_of(t, worker)], t, worker);
+  push_locked_counted(shard_of(t, worker), t, worker);
 }
 
-void SyncScheduler::push_locked_counted(Shard& s, Task* t, int worker) {
-  std::lock_guard guard(s.lock);
-  if (!push_locked(s, t, worker)) s.size.fetch_add(1, std::memory_order_seq_cst);
+void SyncScheduler::push_locked_counted(int shard, Task* t, int worker) {
+  Shard& s = shards_[shard];
+  bool queued = false;
+  {
+    std::lock_guard guard(s.lock);
+    queued = !push_locked(s, t, worker);
+    if (queued) s.size.fetch_add(1, std::memory_order_seq_cst);
+  }
+  if (queued) summary_.mark(shard);
 }
 
 bool SyncScheduler::push_locked(Shard& s, Task* t, int worker) {
@@ -91,21 +104,24 @@ bool SyncScheduler::push_locked(Shard& s, Task* t, int worker) {
 void SyncScheduler::push_many(Task* const* tasks, int n, int worker) {
   for (int i = 0; i < n;) {
     if (stays_with(tasks[i], worker)) {
-      shards_[worker].own->push(tasks[i++]);
+      push_own(worker, tasks[i++]);
       continue;
     }
     const int home = shard_of(tasks[i], worker);
     Shard& s = shards_[home];
     if (owner_deque_ && home == worker && !pins(tasks[i])) {
-      s.own->push(tasks[i++]);
+      push_own(home, tasks[i++]);
       continue;
     }
     int pushed = 0;
-    std::lock_guard guard(s.lock);
-    do {
-      if (!push_locked(s, tasks[i++], worker)) ++pushed;
-    } while (i < n && shard_of(tasks[i], worker) == home);
-    if (pushed) s.size.fetch_add(pushed, std::memory_order_seq_cst);
+    {
+      std::lock_guard guard(s.lock);
+      do {
+        if (!push_locked(s, tasks[i++], worker)) ++pushed;
+      } while (i < n && shard_of(tasks[i], worker) == home);
+      if (pushed) s.size.fetch_add(pushed, std::memory_order_seq_cst);
+    }
+    if (pushed) summary_.mark(home);
   }
 }
 
@@ -137,6 +153,8 @@ Task* SyncScheduler::pop(int worker, bool* stole) {
     Shard& s = shards_[worker];
     if (Task* t = take_own(s, worker)) return t;
     if (Task* t = take_pinned(s)) return t;
+    // Empty: say so in the summary (work_summary.hpp), then look again.
+    if (summary_.clear(worker) && s.ready() > 0) summary_.mark(worker);
   }
   Task* t = steal(worker);
   if (stole) *stole = t != nullptr;

@@ -21,6 +21,7 @@
 #include "spin_lock.hpp"
 #include "task_list.hpp"
 #include "victim_order.hpp"
+#include "work_summary.hpp"
 
 namespace joule::queues {
 
@@ -59,9 +60,10 @@ class SyncScheduler {
   // Ready tasks queued for one worker (its shard; the whole queue when the
   // policy is not sharded).
   std::int64_t size_of(int worker) const noexcept;
-  // Ready tasks `worker` may take (-1: a thread that is not a worker): every
-  // shard's unpinned tasks plus its own pinned ones. O(shards): for the check
-  // just before sleeping, not for spinning (see probe).
+  // > 0 exactly when `worker` (-1: a thread that is not a worker) may take a
+  // ready task: some shard's unpinned task or one of its own pinned ones
+  // (a count of the first shards found, not a total). Reads the work summary
+  // and the shards it marks: the check just before sleeping.
   std::int64_t available_to(int worker) const noexcept;
   // A bounded look for work (own shard, the last victim, a few others in a
   // rotating window): what a spinning thread polls. May miss work a full
@@ -109,7 +111,8 @@ class SyncScheduler {
   Task* steal(int worker);
   Task* steal_from(int victim, int worker, StealDistance d, StealStats* stats);
   Task* steal_window(int worker, StealStats* stats, std::uint32_t& rng);
-  void push_locked_counted(Shard& s, Task* t, int worker);
+  void push_locked_counted(int shard, Task* t, int worker);
+  void push_own(int shard, Task* t);
   // A plain deque keeps an unkeyed task with the worker that made it ready
   // (ReadyQueue::owner_deque): the common case, decided without asking.
   bool stays_with(const Task* t, int worker) const noexcept {
@@ -122,6 +125,10 @@ class SyncScheduler {
   bool push_locked(Shard& s, Task* t, int worker);
   Task* take_pinned(Shard& s);
   int active() const noexcept { return active_.load(std::memory_order_acquire); }
+  // Calls f(shard) on up to `limit` shards the summary marks, below active(),
+  // from `start` on (wrapping), until f returns true; returns whether it did.
+  template <class F>
+  bool for_marked(int start, int limit, F f) const;
 
   std::unique_ptr<Shard[]> shards_;
   int shard_count_ = 1;
@@ -134,6 +141,30 @@ class SyncScheduler {
   std::atomic<unsigned> next_external_{0};
   const core::AffinityMap* map_ = nullptr;
   VictimOrder victims_;
+  WorkSummary summary_;  // shards that may hold work (declared after the flags it follows)
 };
+
+template <class F>
+bool SyncScheduler::for_marked(int start, int limit, F f) const {
+  const int n = active();
+  const int words = (n + 63) / 64;
+  const int first = start / 64;
+  const int offset = start % 64;
+  int seen = 0;
+  // One pass over the words from `start`, then the low bits of its word.
+  for (int k = 0; k <= words; ++k) {
+    const int w = (first + k) % words;
+    std::uint64_t bits = summary_.bits(w);
+    if (k == 0) bits &= ~std::uint64_t(0) << offset;
+    if (k == words) bits &= offset ? (std::uint64_t(1) << offset) - 1 : 0;
+    for (; bits; bits &= bits - 1) {
+      const int shard = w * 64 + __builtin_ctzll(bits);
+      if (shard >= n) break;
+      if (f(shard)) return true;
+      if (++seen >= limit) return false;
+    }
+  }
+  return false;
+}
 
 }  // namespace joule::queues
