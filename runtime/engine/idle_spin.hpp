@@ -29,12 +29,14 @@ bool spin_until(Progress progress, std::chrono::steady_clock::time_point deadlin
     }
     return progress();
   }
-  do {
+  // One look, then rounds of 64 until the deadline: a zero spin looks once.
+  if (progress()) return true;
+  while (std::chrono::steady_clock::now() < deadline) {
     for (int i = 0; i < 64; ++i) {
-      if (progress()) return true;
       core::cpu_relax();
+      if (progress()) return true;
     }
-  } while (std::chrono::steady_clock::now() < deadline);
+  }
   return false;
 }
 

@@ -21,8 +21,9 @@ thread_local std::uint32_t t_external_rng = 0x2545f491u;
 }  // namespace
 
 // The last victim that had work first (a producer keeps producing), then
-// the topology levels nearest first, each from a random start and at most
-// kWindow victims deep, then a random window over every shard.
+// the topology levels nearest first, then any shard; each level searched
+// among the shards the work summary marks, from a random start, at most
+// kWindow victims deep.
 Task* SyncScheduler::steal(int worker) {
   const bool owner = worker >= 0 && worker < shard_count_;
   Shard* me = owner ? &shards_[worker] : nullptr;
@@ -32,17 +33,21 @@ Task* SyncScheduler::steal(int worker) {
     if (Task* t = steal_from(me->last_victim, worker, me->last_distance, stats)) return t;
   if (const VictimOrder::Levels* levels = victims_.of(worker)) {
     for (const VictimOrder::Level& level : *levels) {
-      const int n = int(level.victims.size());
-      if (n == 0) continue;
-      const int start = int(next_random(rng) % unsigned(n));
-      for (int k = 0; k < std::min(n, kWindow); ++k) {
-        const int v = level.victims[std::size_t((start + k) % n)];
-        if (Task* t = steal_from(v, worker, level.distance, stats)) {
-          me->last_victim = v;
-          me->last_distance = level.distance;
-          return t;
-        }
-      }
+      Task* got = nullptr;
+      const int start = int(next_random(rng) % unsigned(active()));
+      // The level's victims that the summary marks, from a random one on.
+      for_marked(
+          start, kWindow,
+          [&](int v) {
+            got = steal_from(v, worker, level.distance, stats);
+            if (got) {
+              me->last_victim = v;
+              me->last_distance = level.distance;
+            }
+            return got != nullptr;
+          },
+          level.mask.data());
+      if (got) return got;
     }
   }
   if (Task* t = steal_window(worker, stats, rng)) return t;

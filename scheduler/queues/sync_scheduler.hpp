@@ -125,10 +125,11 @@ class SyncScheduler {
   bool push_locked(Shard& s, Task* t, int worker);
   Task* take_pinned(Shard& s);
   int active() const noexcept { return active_.load(std::memory_order_acquire); }
-  // Calls f(shard) on up to `limit` shards the summary marks, below active(),
-  // from `start` on (wrapping), until f returns true; returns whether it did.
+  // Calls f(shard) on up to `limit` shards the summary marks (and `mask`,
+  // when given, one bit per shard), below active(), from `start` on
+  // (wrapping), until f returns true; returns whether it did.
   template <class F>
-  bool for_marked(int start, int limit, F f) const;
+  bool for_marked(int start, int limit, F f, const std::uint64_t* mask = nullptr) const;
 
   std::unique_ptr<Shard[]> shards_;
   int shard_count_ = 1;
@@ -145,7 +146,7 @@ class SyncScheduler {
 };
 
 template <class F>
-bool SyncScheduler::for_marked(int start, int limit, F f) const {
+bool SyncScheduler::for_marked(int start, int limit, F f, const std::uint64_t* mask) const {
   const int n = active();
   const int words = (n + 63) / 64;
   const int first = start / 64;
@@ -154,7 +155,7 @@ bool SyncScheduler::for_marked(int start, int limit, F f) const {
   // One pass over the words from `start`, then the low bits of its word.
   for (int k = 0; k <= words; ++k) {
     const int w = (first + k) % words;
-    std::uint64_t bits = summary_.bits(w);
+    std::uint64_t bits = summary_.bits(w) & (mask ? mask[w] : ~std::uint64_t(0));
     if (k == 0) bits &= ~std::uint64_t(0) << offset;
     if (k == words) bits &= offset ? (std::uint64_t(1) << offset) - 1 : 0;
     for (; bits; bits &= bits - 1) {

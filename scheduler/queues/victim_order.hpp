@@ -26,6 +26,9 @@ class VictimOrder {
   struct Level {
     StealDistance distance;
     std::vector<int> victims;  // shard indices
+    // The same victims as a bitmap, one bit per shard: ANDed with the work
+    // summary, a level is searched one word per 64 workers.
+    std::vector<std::uint64_t> mask;
   };
   using Levels = std::vector<Level>;
 
@@ -43,6 +46,11 @@ class VictimOrder {
   // thieves read the levels without a lock).
   void set(int worker, Levels levels) {
     if (worker < 0 || worker >= shards_) return;
+    for (Level& l : levels) {
+      l.mask.assign(std::size_t((shards_ + 63) / 64), 0);
+      for (int v : l.victims)
+        if (v >= 0 && v < shards_) l.mask[std::size_t(v / 64)] |= std::uint64_t(1) << (v % 64);
+    }
     auto* fresh = new Levels(std::move(levels));
     const Levels* none = nullptr;
     if (!levels_[std::size_t(worker)].compare_exchange_strong(none, fresh)) delete fresh;
