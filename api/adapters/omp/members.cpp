@@ -25,6 +25,7 @@
 #include <chrono>
 #include <ctime>
 
+#include "affinity.hpp"
 #include "joule/team.h"
 #include "team.hpp"
 
@@ -111,6 +112,7 @@ void run_member(Team* t, int id) {
   s = ThreadState{};
   s.team = t;
   s.id = id;
+  if (affinity().display) display_affinity_on_entry();
   t->fn(t->data);
   joule_taskwait();  // its explicit tasks (and theirs) end inside the region
   s = saved;
