@@ -14,6 +14,8 @@ namespace joule::api {
 namespace {
 
 constexpr std::int64_t kMaxCpu = 65535;
+// CPU numbers a list may spell out in all ("{0:4096}:4096:0" would be 16M).
+constexpr std::size_t kMaxEntries = std::size_t(1) << 20;
 
 // One pass over the text of an explicit place list:
 //   list     := interval (',' interval)*
@@ -77,20 +79,21 @@ class ListParser {
     if (length < 1) fail("a length must be at least 1");
     return {length, eat(':') ? number(true) : 1};
   }
-  static int cpu_at(std::int64_t x, const ListParser& p) {
-    if (x < 0 || x > kMaxCpu) p.fail("CPU " + std::to_string(x) + " out of range 0..65535");
+  int cpu_at(std::int64_t x) {
+    if (x < 0 || x > kMaxCpu) fail("CPU " + std::to_string(x) + " out of range 0..65535");
+    if (++entries_ > kMaxEntries) fail("the list names more than 2^20 CPUs in all");
     return int(x);
   }
 
   std::vector<int> place() {
-    if (!eat('{')) return {cpu_at(number(false), *this)};
+    if (!eat('{')) return {cpu_at(number(false))};
     std::vector<int> in, out;
     do {
       const bool exclude = eat('!');
       const std::int64_t first = number(false);
       const auto [count, stride] = exclude ? std::pair<std::int64_t, std::int64_t>{1, 1} : repeat();
       for (std::int64_t i = 0; i < count; ++i)
-        (exclude ? out : in).push_back(cpu_at(first + i * stride, *this));
+        (exclude ? out : in).push_back(cpu_at(first + i * stride));
     } while (eat(','));
     if (!eat('}')) fail("expected ',' or '}'");
     std::erase_if(in, [&](int c) { return std::find(out.begin(), out.end(), c) != out.end(); });
@@ -106,7 +109,7 @@ class ListParser {
     const auto [length, stride] = repeat();
     for (std::int64_t i = 0; i < length; ++i) {
       std::vector<int> p;
-      for (int c : base) p.push_back(cpu_at(c + i * stride, *this));
+      for (int c : base) p.push_back(cpu_at(c + i * stride));
       std::sort(p.begin(), p.end());
       out.push_back(std::move(p));
     }
@@ -114,6 +117,7 @@ class ListParser {
 
   std::string_view s_;
   std::size_t pos_ = 0;
+  std::size_t entries_ = 0;
 };
 
 constexpr std::pair<const char*, PlaceKind> kAbstract[] = {
@@ -159,6 +163,27 @@ bool parse_abstract(std::string_view v, PlaceSpec& spec) {
   return true;
 }
 
+int gomp_cpu(const std::string& s) {
+  if (s.empty() || s.size() > 5 || s.find_first_not_of("0123456789") != std::string::npos)
+    throw std::invalid_argument("'" + s + "' is not a CPU number");
+  const int x = std::stoi(s);
+  if (x > int(kMaxCpu)) throw std::invalid_argument("CPU " + s + " out of range 0..65535");
+  return x;
+}
+
+// One GOMP_CPU_AFFINITY item: a, a-b or a-b:stride.
+void add_gomp_item(const std::string& item, std::vector<int>& cpus) {
+  const auto dash = item.find('-');
+  const auto colon = item.find(':');
+  if (colon != std::string::npos && (dash == std::string::npos || colon < dash))
+    throw std::invalid_argument("a stride needs a range: '" + item + "'");
+  const int a = gomp_cpu(item.substr(0, std::min(dash, colon)));
+  const int b = dash == std::string::npos ? a : gomp_cpu(item.substr(dash + 1, colon - dash - 1));
+  const int step = colon == std::string::npos ? 1 : gomp_cpu(item.substr(colon + 1));
+  if (b < a || step < 1) throw std::invalid_argument("bad range '" + item + "'");
+  for (int c = a; c <= b; c += step) cpus.push_back(c);
+}
+
 }  // namespace
 
 std::string place_forms() {
@@ -179,34 +204,15 @@ PlaceSpec parse_places(std::string_view text) {
 std::vector<int> parse_gomp_cpu_affinity(std::string_view text) {
   std::vector<int> cpus;
   std::string item;
-  auto flush = [&] {
-    if (item.empty()) return;
-    // a, a-b or a-b:stride
-    const auto dash = item.find('-');
-    const auto colon = item.find(':');
-    auto num = [](const std::string& s) {
-      if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 5)
-        throw std::invalid_argument("'" + s + "' is not a CPU number");
-      const int x = std::stoi(s);
-      if (x > int(kMaxCpu)) throw std::invalid_argument("CPU " + s + " out of range 0..65535");
-      return x;
-    };
-    const int a = num(item.substr(0, std::min(dash, colon)));
-    const int b = dash == std::string::npos ? a : num(item.substr(dash + 1, colon - dash - 1));
-    const int step = colon == std::string::npos ? 1 : num(item.substr(colon + 1));
-    if (b < a || step < 1) throw std::invalid_argument("bad range '" + item + "'");
-    if (colon != std::string::npos && dash == std::string::npos)
-      throw std::invalid_argument("a stride needs a range: '" + item + "'");
-    for (int c = a; c <= b; c += step) cpus.push_back(c);
-    item.clear();
-  };
   for (char c : text) {
-    if (c == ' ' || c == '\t' || c == ',' || c == '\n')
-      flush();
-    else
+    if (c != ' ' && c != '\t' && c != ',' && c != '\n') {
       item += c;
+    } else if (!item.empty()) {
+      add_gomp_item(item, cpus);
+      item.clear();
+    }
   }
-  flush();
+  if (!item.empty()) add_gomp_item(item, cpus);
   return cpus;
 }
 
