@@ -73,9 +73,9 @@ TEST(OmpPlaceParse, Exclusions) {
 }
 
 TEST(OmpPlaceParse, BadListsSayWhere) {
-  const char* bad[] = {"{0,1",     "{0:0}",   "{}",   "{0}:0",      "{1:2:-3}", "{!0}",
-                       "{0},,{1}", "{0}{1}",  "{a}",  "threads(0)", "cores(x)", "cores(2",
-                       "rings",    "{99999}", "!{0}", "{0},!{0}"};
+  const char* bad[] = {"{0,1",     "{0:0}",   "{}",   "{0}:0",      "{1:2:-3}",         "{!0}",
+                       "{0},,{1}", "{0}{1}",  "{a}",  "threads(0)", "cores(x)",         "cores(2",
+                       "rings",    "{99999}", "!{0}", "{0},!{0}",   "{0:65535}:65535:0"};
   for (const char* v : bad) EXPECT_THROW(parse_places(v), std::invalid_argument) << v;
   try {
     parse_places("{0,1},{2,3");
