@@ -108,20 +108,11 @@ std::vector<ConfigKey> omp_config_keys() {
             "nested active parallel levels allowed (joule runs levels beyond the first "
             "serialised)");
   t.custom(
-      "OMP_PROC_BIND", "choice", "false, true, primary, master, close, spread (or a list)",
-      "thread affinity policy (joule's workers are bound by JOULE_BIND; recorded for queries)",
-      [](S& o, std::string_view v) {
-        const std::string_view first = v.substr(0, v.find(','));
-        o.proc_bind = lower_choice(first, Choices<OmpBind>(kOmpBinds), "unknown binding");
-      },
-      [](const S& o) {
-        return std::string(choice_name(Choices<OmpBind>(kOmpBinds), o.proc_bind));
-      });
-  t.custom(
       "OMP_STACKSIZE", "text", "a size such as 4096, 512K, 16M or 1G (empty: not set)",
       "stack size of team threads (recorded; joule's workers keep their own stacks)",
       [](S& o, std::string_view v) { o.stacksize = trim(v).empty() ? 0 : parse_stacksize(v); },
       [](const S& o) { return o.stacksize ? std::to_string(o.stacksize) + "B" : std::string(); });
+  add_omp_affinity_keys(t);
   return t.keys();
 }
 

@@ -4,11 +4,18 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "choices.hpp"
 #include "config.hpp"
+#include "omp_place_list.hpp"
+
+namespace joule::core {
+template <class S>
+class KeyTable;
+}  // namespace joule::core
 
 namespace joule::api {
 
@@ -28,6 +35,9 @@ enum class OmpWait { passive, active };
 inline constexpr std::pair<const char*, OmpWait> kOmpWaits[] = {{"active", OmpWait::active},
                                                                 {"passive", OmpWait::passive}};
 
+// libgomp's default, so that a program's affinity lines read the same on both.
+inline constexpr const char* kDefaultAffinityFormat = "level %L thread %i affinity %A";
+
 struct OmpSettings {
   int num_threads = 0;                          // OMP_NUM_THREADS (first level); 0: not set
   OmpSchedule schedule = OmpSchedule::dynamic;  // OMP_SCHEDULE kind
@@ -36,10 +46,25 @@ struct OmpSettings {
   int dynamic = -1;                             // OMP_DYNAMIC; -1: not set
   OmpWait wait_policy = OmpWait::passive;       // OMP_WAIT_POLICY
   int max_active_levels = 1;                    // OMP_MAX_ACTIVE_LEVELS
-  OmpBind proc_bind = OmpBind::off;             // OMP_PROC_BIND (first level)
+  std::vector<OmpBind> proc_bind;               // OMP_PROC_BIND, one per nesting level; {}: not set
   std::uint64_t stacksize = 0;                  // OMP_STACKSIZE in bytes; 0: not set
+  std::string places_text;                      // OMP_PLACES as given
+  PlaceSpec places;                             //   parsed
+  std::vector<int> gomp_cpu_affinity;           // GOMP_CPU_AFFINITY: one place per CPU, in order
+  bool display_affinity = false;                // OMP_DISPLAY_AFFINITY
+  std::string affinity_format = kDefaultAffinityFormat;  // OMP_AFFINITY_FORMAT
+
+  // bind-var of the outer team: OMP_PROC_BIND's first level; not set, true
+  // when places are given (OMP_PLACES or GOMP_CPU_AFFINITY), as libgomp does.
+  OmpBind first_bind() const {
+    if (!proc_bind.empty()) return proc_bind.front();
+    return places.empty() && gomp_cpu_affinity.empty() ? OmpBind::off : OmpBind::on;
+  }
 };
 
 std::vector<core::ConfigKey> omp_config_keys();
+// OMP_PROC_BIND, OMP_PLACES, GOMP_CPU_AFFINITY, OMP_DISPLAY_AFFINITY and
+// OMP_AFFINITY_FORMAT (config_keys_omp_affinity.cpp).
+void add_omp_affinity_keys(core::KeyTable<OmpSettings>& t);
 
 }  // namespace joule::api

@@ -23,7 +23,7 @@ int joule_omp_get_settings(joule_omp_settings_t* s) {
     s->dynamic = o.dynamic;
     s->wait_active = o.wait_policy == joule::api::OmpWait::active;
     s->max_active_levels = o.max_active_levels;
-    s->proc_bind = int(o.proc_bind);
+    s->proc_bind = int(o.first_bind());
     s->stacksize = o.stacksize;
     s->workers = c.get<joule::engine::EngineSettings>().workers;
     s->cpus = int(c.cpus.size());

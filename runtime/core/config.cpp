@@ -35,8 +35,9 @@ bool known_key(std::string_view name) {
   return false;
 }
 
-// JOULE_* variables, and the standard OMP_* ones that a section declares
-// (the OpenMP layer's); other OMP_* variables belong to other runtimes.
+// JOULE_* variables, and the OMP_* and GOMP_* ones that a section declares
+// (the OpenMP layer's); other OMP_* and GOMP_* variables belong to other
+// runtimes.
 Settings environment_settings() {
   Settings out;
   for (char** e = environ; e && *e; ++e) {
@@ -45,7 +46,8 @@ Settings environment_settings() {
     if (eq == std::string_view::npos) continue;
     std::string_view name = entry.substr(0, eq);
     const bool joule = name.substr(0, kPrefix.size()) == kPrefix;
-    if (!joule && !(name.substr(0, 4) == "OMP_" && known_key(name))) continue;
+    const bool openmp = name.substr(0, 4) == "OMP_" || name.substr(0, 5) == "GOMP_";
+    if (!joule && !(openmp && known_key(name))) continue;
     out.emplace_back(std::string(name), std::string(entry.substr(eq + 1)));
   }
   return out;

@@ -43,9 +43,12 @@ TEST(ConfigParse, CpuListsRoundTrip) {
 TEST(ConfigTable, KeysAreUniqueAndPrefixed) {
   std::set<std::string> names;
   for (const auto& k : config_keys()) {
-    // JOULE_*, or the standard OMP_* variables the OpenMP layer reads.
+    // JOULE_*, or the standard OMP_* (and GCC's GOMP_*) variables the
+    // OpenMP layer reads.
     const std::string name(k.name);
-    EXPECT_TRUE(name.rfind("JOULE_", 0) == 0 || name.rfind("OMP_", 0) == 0) << k.name;
+    EXPECT_TRUE(name.rfind("JOULE_", 0) == 0 || name.rfind("OMP_", 0) == 0 ||
+                name.rfind("GOMP_", 0) == 0)
+        << k.name;
     EXPECT_TRUE(names.insert(k.name).second) << k.name;
     EXPECT_FALSE(k.allowed().empty()) << k.name;
   }

@@ -7,7 +7,10 @@
 #include <cstdlib>
 #include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "affinity.hpp"
 #include "joule/team.h"
 #include "team.hpp"
 
@@ -17,38 +20,45 @@ namespace {
 Icv g_icv;
 std::once_flag g_once;
 
-[[noreturn]] void fail(const char* what) {
-  std::fprintf(stderr, "libjoule-omp: %s\n", what);
-  std::exit(1);
-}
-
 int process_cpus() {
   cpu_set_t set;
   return sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
 }
 
-// Starts joule (unless the program did). OMP_NUM_THREADS above the CPUs,
-// with JOULE_WORKERS not set, gets that many workers sharing the CPUs, as
-// libgomp gives that many threads.
+// Starts joule with `keys` overriding the configuration (unless the program
+// started it); joule_init stops it at exit (report, traces, frequencies).
+void init_with(const std::vector<std::pair<std::string, std::string>>& keys) {
+  std::vector<const char*> k, v;
+  for (const auto& [key, value] : keys) {
+    k.push_back(key.c_str());
+    v.push_back(value.c_str());
+  }
+  const int rc =
+      keys.empty() ? joule_init() : joule_init_with(k.data(), v.data(), int(keys.size()));
+  if (rc != JOULE_OK && rc != JOULE_ERR_STATE) fail_start(joule_last_error());
+}
+
+// Starts joule (unless the program did). With threads bound to places, the
+// workers and their CPUs are the plan's (places.cpp). Otherwise
+// OMP_NUM_THREADS above the CPUs, with JOULE_WORKERS not set, gets that many
+// workers sharing the CPUs, as libgomp gives that many threads.
 joule_omp_settings_t start_joule() {
   joule_omp_settings_t s{};
   s.struct_size = sizeof(s);
   if (joule_omp_get_settings(&s) != JOULE_OK) {
     joule_init();  // fails too, with the message naming the bad value
-    fail(joule_last_error());
+    fail_start(joule_last_error());
   }
-  const int cpus = s.cpus ? s.cpus : process_cpus();
-  int rc = JOULE_OK;
-  if (s.workers == 0 && s.num_threads > cpus) {
-    const std::string n = std::to_string(s.num_threads);
-    const char* key = "JOULE_WORKERS";
-    const char* value = n.c_str();
-    rc = joule_init_with(&key, &value, 1);
-  } else {
-    rc = joule_init();
+  undo_libgomp_binding();
+  const joule_omp_affinity_t a = load_affinity();
+  std::vector<std::pair<std::string, std::string>> keys;
+  if (a.num_places > 0) {
+    if (*a.cpus) keys.emplace_back("JOULE_CPUS", a.cpus);
+    if (a.workers > 0) keys.emplace_back("JOULE_WORKERS", std::to_string(a.workers));
+  } else if (s.workers == 0 && s.num_threads > (s.cpus ? s.cpus : process_cpus())) {
+    keys.emplace_back("JOULE_WORKERS", std::to_string(s.num_threads));
   }
-  if (rc != JOULE_OK && rc != JOULE_ERR_STATE) fail(joule_last_error());
-  // joule_init stops the runtime at exit (report, traces, frequencies restored).
+  init_with(keys);
   return s;
 }
 
@@ -61,7 +71,6 @@ void load() {
   g_icv.run_sched = s.schedule_kind;
   g_icv.run_chunk = s.schedule_chunk;
   g_icv.max_active_levels = s.max_active_levels;
-  g_icv.proc_bind = s.proc_bind;
   g_icv.wait_active = s.wait_active != 0;
   g_icv.oversubscribed = joule_oversubscribed() != 0;
 }
@@ -74,6 +83,11 @@ Icv& icv() {
 }
 
 void ensure_init() { std::call_once(g_once, load); }
+
+void fail_start(const char* what) {
+  std::fprintf(stderr, "libjoule-omp: %s\n", what);
+  std::exit(1);
+}
 
 void unsupported(const char* entry) {
   std::fprintf(stderr, "libjoule-omp: %s is not supported by joule (see docs/openmp.md)\n", entry);

@@ -25,6 +25,7 @@
 #include <chrono>
 #include <ctime>
 
+#include "affinity.hpp"
 #include "joule/team.h"
 #include "team.hpp"
 
@@ -126,6 +127,7 @@ void run_member(Team* t, int id) {
   s.id = id;
   if (id < t->sleepers_size)
     t->sleepers[id].store(joule_current_wait_slot(), std::memory_order_seq_cst);
+  if (affinity().display) display_affinity_on_entry();
   t->fn(t->data);
   joule_taskwait();  // its explicit tasks (and theirs) end inside the region
   s = saved;

@@ -1,8 +1,8 @@
 // The omp_* runtime API (C names) of libjoule-omp: thread numbers and team
 // sizes of the calling thread's team, the ICVs, and host-only answers for
-// devices. Locks come from api/adapters/omp_compat/omp_locks.cpp, shared with
+// devices. Places, binding and the affinity display are in places.cpp and
+// affinity_format.cpp. Locks come from api/adapters/omp_compat/omp_locks.cpp, shared with
 // libjoule_omp_compat.
-#include <sched.h>
 #include <time.h>
 
 #include "joule/omp/omp.h"
@@ -39,12 +39,6 @@ JOULE_EXPORT int omp_get_active_level(void) { return current_team()->active_leve
 JOULE_EXPORT int omp_in_parallel(void) { return current_team()->active_level > 0; }
 JOULE_EXPORT int omp_in_final(void) { return self().in_final || joule_in_final(); }
 
-JOULE_EXPORT int omp_get_num_procs(void) {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof(set), &set) != 0) return 1;
-  return CPU_COUNT(&set);
-}
-
 JOULE_EXPORT int omp_get_ancestor_thread_num(int level) {
   int id = 0;
   return team_at(level, &id) ? id : -1;
@@ -75,7 +69,6 @@ JOULE_EXPORT void omp_set_max_active_levels(int n) { icv().max_active_levels = n
 JOULE_EXPORT int omp_get_max_active_levels(void) { return icv().max_active_levels; }
 JOULE_EXPORT int omp_get_supported_active_levels(void) { return 1; }
 JOULE_EXPORT int omp_get_cancellation(void) { return 0; }
-JOULE_EXPORT int omp_get_proc_bind(void) { return icv().proc_bind; }
 JOULE_EXPORT int omp_get_max_task_priority(void) { return 0; }
 
 JOULE_EXPORT void omp_set_schedule(int kind, int chunk) {
@@ -111,9 +104,6 @@ JOULE_EXPORT int omp_get_initial_device(void) { return 0; }
 JOULE_EXPORT int omp_get_device_num(void) { return 0; }
 JOULE_EXPORT int omp_get_num_teams(void) { return 1; }
 JOULE_EXPORT int omp_get_team_num(void) { return 0; }
-JOULE_EXPORT int omp_get_num_places(void) { return 0; }
-JOULE_EXPORT int omp_get_place_num(void) { return -1; }
-JOULE_EXPORT int omp_get_partition_num_places(void) { return 0; }
 
 JOULE_EXPORT void omp_init_lock_with_hint(omp_lock_t* l, int) { omp_init_lock(l); }
 JOULE_EXPORT void omp_init_nest_lock_with_hint(omp_nest_lock_t* l, int) { omp_init_nest_lock(l); }

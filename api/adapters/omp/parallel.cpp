@@ -5,6 +5,7 @@
 // (barriers), so the team never outgrows the workers that can run now.
 #include <algorithm>
 
+#include "affinity.hpp"
 #include "joule/team.h"
 #include "team.hpp"
 
@@ -114,6 +115,7 @@ void start_on_master(Team* t) {
   t->saved = new ThreadState(t_state);
   t_state = ThreadState{};
   t_state.team = t;
+  if (affinity().display) display_affinity_on_entry();
 }
 
 void finish_on_master() {

@@ -162,7 +162,6 @@ struct Icv {
   int run_sched = kDynamic;
   int run_chunk = 1;
   int max_active_levels = 1;
-  int proc_bind = 0;
   bool wait_active = false;
   bool oversubscribed = false;  // joule runs more workers than CPUs: spin little
 };
@@ -171,6 +170,8 @@ Icv& icv();
 void ensure_init();
 
 [[noreturn]] void unsupported(const char* entry);
+// Prints "libjoule-omp: <what>" and exits with status 1 (a bad setting).
+[[noreturn]] void fail_start(const char* what);
 void warn_once(std::atomic<bool>& flag, const char* msg);
 
 template <class Done>

@@ -28,7 +28,8 @@ typedef struct joule_omp_settings {
   int dynamic;            /* OMP_DYNAMIC: -1 not set, 0, 1 */
   int wait_active;        /* OMP_WAIT_POLICY=active */
   int max_active_levels;  /* OMP_MAX_ACTIVE_LEVELS */
-  int proc_bind;          /* OMP_PROC_BIND: 0 false, 1 true, 2 primary, 3 close, 4 spread */
+  int proc_bind;          /* OMP_PROC_BIND's first level: 0 false, 1 true, 2 primary,
+                             3 close, 4 spread (not set: true when places are given) */
   uint64_t stacksize;     /* OMP_STACKSIZE in bytes; 0: not set */
   int workers;            /* JOULE_WORKERS as configured; 0: one per CPU */
   int cpus;               /* CPUs JOULE_CPUS names; 0: the process mask */
@@ -38,6 +39,54 @@ typedef struct joule_omp_settings {
  * would start with; does not start it. JOULE_ERR_CONFIG for a bad value
  * (joule_init then reports which). */
 JOULE_EXPORT int joule_omp_get_settings(joule_omp_settings_t *s);
+
+/* OpenMP affinity: the places (OMP_PLACES, GOMP_CPU_AFFINITY), the binding
+ * of the outer team (OMP_PROC_BIND) as joule's workers, and the affinity
+ * display (OMP_DISPLAY_AFFINITY, OMP_AFFINITY_FORMAT). */
+typedef struct joule_omp_affinity {
+  size_t struct_size;          /* sizeof(joule_omp_affinity_t) */
+  int num_places;              /* 0: threads are not bound to places */
+  int workers;                 /* JOULE_WORKERS to start joule with; 0: its default */
+  const char *cpus;            /* JOULE_CPUS to start joule with; "": its default */
+  const char *note;            /* a warning for the user; "" if none */
+  int bind_levels;             /* entries of bind[] in use (1..8) */
+  int bind[8];                 /* bind-var per nesting level, numbered as proc_bind;
+                                  deeper levels take the last */
+  int display_affinity;        /* OMP_DISPLAY_AFFINITY */
+  const char *affinity_format; /* OMP_AFFINITY_FORMAT */
+} joule_omp_affinity_t;
+
+/* Builds the places and the workers' CPUs from the configuration, within the
+ * n CPUs (OS numbers) of `mask`: the process's mask before any library bound
+ * a thread. Call before joule_init; the strings and the queries below stay
+ * valid until the next call. JOULE_ERR_CONFIG for a bad value. */
+JOULE_EXPORT int joule_omp_make_affinity(const int *mask, int n, joule_omp_affinity_t *out);
+/* The number of CPUs of place `place` (-1: no such place); the first `max`
+ * of them (OS numbers) go to cpus. */
+JOULE_EXPORT int joule_omp_place_cpus(int place, int *cpus, int max);
+/* The place of a worker on CPU `cpu` (-1: none) and, when not null, its
+ * place partition: *part_len places from *part_first, wrapping around. */
+JOULE_EXPORT int joule_omp_cpu_place(int cpu, int *part_first, int *part_len);
+
+/* What an affinity line may show of a thread (OMP_AFFINITY_FORMAT's fields). */
+typedef struct joule_omp_thread_info {
+  int team_num, num_teams; /* %t, %T */
+  int level;               /* %L */
+  int thread_num;          /* %n */
+  int num_threads;         /* %N */
+  int ancestor_tnum;       /* %a */
+  long native_thread_id;   /* %i */
+  long process_id;         /* %P */
+  const char *host;        /* %H */
+  const char *affinity;    /* %A: CPUs such as 0-3,6 */
+} joule_omp_thread_info_t;
+
+/* The line `format` gives for `info`, OpenMP's %[[[0].]size]type fields
+ * (a letter or {long_name}); an unknown field is copied as written. Returns
+ * its length; writes at most size - 1 characters and a NUL to buf. */
+JOULE_EXPORT size_t joule_omp_format_affinity(const char *format,
+                                              const joule_omp_thread_info_t *info, char *buf,
+                                              size_t size);
 
 /* Submits n created tasks so that none stays in the caller's private
  * (immediate-successor) slot: team members must be free to start on other

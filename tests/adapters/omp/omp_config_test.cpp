@@ -24,7 +24,8 @@ TEST(OmpConfig, Defaults) {
   EXPECT_EQ(o.schedule, OmpSchedule::dynamic);
   EXPECT_EQ(o.dynamic, -1);
   EXPECT_EQ(o.max_active_levels, 1);
-  EXPECT_EQ(o.proc_bind, OmpBind::off);
+  EXPECT_TRUE(o.proc_bind.empty());
+  EXPECT_EQ(o.first_bind(), OmpBind::off);
   EXPECT_EQ(o.stacksize, 0u);
   EXPECT_EQ(Config{}.get<OmpSettings>().schedule, OmpSchedule::dynamic);
 }
@@ -46,7 +47,7 @@ TEST(OmpConfig, Values) {
   EXPECT_EQ(o.dynamic, 1);
   EXPECT_EQ(o.wait_policy, OmpWait::active);
   EXPECT_EQ(o.max_active_levels, 3);
-  EXPECT_EQ(o.proc_bind, OmpBind::primary);
+  EXPECT_EQ(o.proc_bind, (std::vector<OmpBind>{OmpBind::primary, OmpBind::close}));
   EXPECT_EQ(o.stacksize, 16u << 20);
   // What the dump prints reads back as the same value (a config file made
   // from JOULE_CONFIG_DUMP's output means the same).
