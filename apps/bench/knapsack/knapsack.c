@@ -30,11 +30,23 @@ static int capacity;
 static int cutoff;
 static int best; /* shared bound: read racily, raised with a CAS */
 
-/* Nodes per thread, one cache line each: the count is the measurement. */
+/* Nodes per OS thread, one cache line each: the count is the measurement.
+ * Keyed by thread, not by omp_get_thread_num(): a runtime may run a team's
+ * tasks on threads outside the team (its id is then shared). */
 static struct {
   long n;
   char pad[56];
 } nodes[MAX_THREADS];
+static int slots_used;
+static _Thread_local long* my_nodes;
+
+static long* node_counter(void) {
+  if (!my_nodes) {
+    const int slot = __atomic_fetch_add(&slots_used, 1, __ATOMIC_RELAXED);
+    my_nodes = &nodes[slot % MAX_THREADS].n;
+  }
+  return my_nodes;
+}
 
 static unsigned rng_state;
 static int rng(int lo, int hi) {
@@ -86,7 +98,7 @@ static void raise_best(int value) {
 }
 
 static void search(int i, int weight, int value, int depth) {
-  nodes[omp_get_thread_num() % MAX_THREADS].n++;
+  ++*node_counter();
   if (value > __atomic_load_n(&best, __ATOMIC_RELAXED)) raise_best(value);
   if (i == n_items) return;
   if (upper_bound(i, weight, value) <= __atomic_load_n(&best, __ATOMIC_RELAXED)) return;
