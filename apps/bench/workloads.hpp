@@ -209,12 +209,17 @@ inline void busy_body(int us) {
   benchmark::DoNotOptimize(busy_steps(steps));
 }
 
-// CPUs this process may run on: the most workers that can run at once.
+// CPUs this process may run on: the most workers that can run at once. Read
+// once, before any runtime starts (register_workloads makes the first call):
+// joule pins the thread that starts it to one CPU, which would then read 1.
 inline int usable_cpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
-  return std::max(1, CPU_COUNT(&set));
+  static const int cpus = [] {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+    return std::max(1, CPU_COUNT(&set));
+  }();
+  return cpus;
 }
 
 // Ideal wall time of one iteration: rounds run one after the other, each taking
@@ -321,6 +326,7 @@ inline void register_workloads(const std::string& prefix, const Workloads& w) {
     }
   }
   if (w.rounds != nullptr || w.busychain != nullptr) {
+    usable_cpus();        // read now, before any runtime pins this thread
     busy_steps_per_us();  // calibrated now, before any runtime has threads
     benchmark::AddCustomContext("busy_steps_per_us", std::to_string(busy_steps_per_us()));
   }
