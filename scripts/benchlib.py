@@ -47,6 +47,8 @@ SUITES = {
     "energy": Suite("energy policies under emulated DVFS vs the ideal saving",
                     ["--quick"], True),
     "launches": Suite("launch-to-launch spread of the micro-benchmarks", ["--quick"], True),
+    "oversub": Suite("more workers than CPUs (16): busy rounds and chains, joule vs OpenMP, oneTBB",
+                     ["--quick"], True),
     "omp": Suite("EPCC OpenMP overheads (--suite: task codes), libgomp/joule/libomp",
                  ["--quick"], False),
     "pils": Suite("PILS: CPU lending (LeWI) over MPI, 2 ranks x 1 CPU", ["--quick"], True),

@@ -105,6 +105,37 @@ void bm_fan(benchmark::State& st) {
     st.SkipWithError("fan: wrong result");
 }
 
+void bm_rounds(benchmark::State& st) {
+  on_joule(st, bench::kRoundsTasks, [](long) {
+    for (int r = 0; r < bench::kRounds; ++r) {
+      for (int t = 0; t < bench::kRoundTasks; ++t) {
+        joule::spawn([] { bench::busy_body(bench::kRoundTaskUs); });
+      }
+      joule::taskwait();
+    }
+  });
+  bench::report_ideal(st, bench::kRoundsTasks,
+                      bench::rounds_ideal_ns(static_cast<int>(st.range(0))));
+}
+
+void bm_busychain(benchmark::State& st) {
+  std::uint64_t x = 0;
+  std::uint64_t* px = &x;
+  long iterations = on_joule(st, bench::kBusyChainTasks, [px](long) {
+    for (int i = 0; i < bench::kBusyChainTasks; ++i) {
+      joule::spawn({joule::inout(*px)}, [px] {
+        bench::busy_body(bench::kBusyChainTaskUs);
+        ++*px;
+      });
+    }
+    joule::taskwait();
+  });
+  if (x != static_cast<std::uint64_t>(iterations) * bench::kBusyChainTasks) {
+    st.SkipWithError("busychain: wrong result");
+  }
+  bench::report_ideal(st, bench::kBusyChainTasks, bench::busychain_ideal_ns());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -112,7 +143,9 @@ int main(int argc, char** argv) {
                                  .chain = bm_chain,
                                  .wavefront = bm_wavefront<bench::Cell>,
                                  .wavefront8 = bm_wavefront<bench::Cell8>,
-                                 .fan = bm_fan});
+                                 .fan = bm_fan,
+                                 .rounds = bm_rounds,
+                                 .busychain = bm_busychain});
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -71,6 +71,27 @@ void fan_iteration(std::uint64_t* x, std::uint64_t* leaves) {
 #pragma omp taskwait
 }
 
+void rounds_iteration() {
+  for (int r = 0; r < bench::kRounds; ++r) {
+    for (int t = 0; t < bench::kRoundTasks; ++t) {
+#pragma omp task
+      bench::busy_body(bench::kRoundTaskUs);
+    }
+#pragma omp taskwait
+  }
+}
+
+void busychain_iteration(std::uint64_t* x) {
+  for (int i = 0; i < bench::kBusyChainTasks; ++i) {
+#pragma omp task depend(inout : x[0])
+    {
+      bench::busy_body(bench::kBusyChainTaskUs);
+      ++x[0];
+    }
+  }
+#pragma omp taskwait
+}
+
 void bm_independent(benchmark::State& st) {
   in_team(st, bench::kIndependentTasks, [](long) { independent_iteration(); });
 }
@@ -103,6 +124,21 @@ void bm_fan(benchmark::State& st) {
     st.SkipWithError("fan: wrong result");
 }
 
+void bm_rounds(benchmark::State& st) {
+  in_team(st, bench::kRoundsTasks, [](long) { rounds_iteration(); });
+  bench::report_ideal(st, bench::kRoundsTasks,
+                      bench::rounds_ideal_ns(static_cast<int>(st.range(0))));
+}
+
+void bm_busychain(benchmark::State& st) {
+  std::uint64_t x = 0;
+  long iterations = in_team(st, bench::kBusyChainTasks, [&](long) { busychain_iteration(&x); });
+  if (x != static_cast<std::uint64_t>(iterations) * bench::kBusyChainTasks) {
+    st.SkipWithError("busychain: wrong result");
+  }
+  bench::report_ideal(st, bench::kBusyChainTasks, bench::busychain_ideal_ns());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -110,7 +146,9 @@ int main(int argc, char** argv) {
                                  .chain = bm_chain,
                                  .wavefront = bm_wavefront<bench::Cell>,
                                  .wavefront8 = bm_wavefront<bench::Cell8>,
-                                 .fan = bm_fan});
+                                 .fan = bm_fan,
+                                 .rounds = bm_rounds,
+                                 .busychain = bm_busychain});
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::AddCustomContext("openmp_runtime",

@@ -7,7 +7,9 @@
 //   chain        one handle on x, every task STARPU_RW on it;
 //   wavefront    one handle per grid cell, STARPU_R left and top, STARPU_RW self
 //                (wavefront8: the same on 8-byte cells, one handle per double);
-//   fan          one handle on x: the writer STARPU_RW, the readers STARPU_R.
+//   fan          one handle on x: the writer STARPU_RW, the readers STARPU_R;
+//   rounds       codelet without buffers, kRoundTasks tasks, then wait, per round;
+//   busychain    one handle on x, every task STARPU_RW on it.
 // StarPU is initialised once per worker count with conf.ncpus = workers and
 // no CUDA/OpenCL, and shut down before the next count. Its CPU workers are
 // threads of their own: the benchmark thread only submits and waits, it never
@@ -51,7 +53,11 @@ class StarpuHolder {
     running_ = true;
     workers_ = workers;
     if (static_cast<int>(starpu_cpu_worker_get_count()) != workers) {
-      *why = "StarPU started a different number of CPU workers";
+      // StarPU starts at most one CPU worker per CPU. Shut down again, or the
+      // next benchmark of this count would run on the smaller set unnoticed.
+      *why = "StarPU started " + std::to_string(starpu_cpu_worker_get_count()) +
+             " CPU workers, not " + std::to_string(workers);
+      reset();
       return false;
     }
     return true;
@@ -123,6 +129,15 @@ void empty_cpu(void* /*buffers*/[], void* /*cl_arg*/) { bench::empty_body(); }
 
 void increment_cpu(void* buffers[], void* /*cl_arg*/) { ++*buffer_ptr<std::uint64_t>(buffers[0]); }
 
+void round_task_cpu(void* /*buffers*/[], void* /*cl_arg*/) {
+  bench::busy_body(bench::kRoundTaskUs);
+}
+
+void busy_increment_cpu(void* buffers[], void* /*cl_arg*/) {
+  bench::busy_body(bench::kBusyChainTaskUs);
+  ++*buffer_ptr<std::uint64_t>(buffers[0]);
+}
+
 // Same computation as bench::wave_body, on the three cells the task was given.
 template <class T>
 void wave_cpu(void* buffers[], void* /*cl_arg*/) {
@@ -166,6 +181,8 @@ template <class T>
 starpu_codelet wave_cl = make_codelet("wave", wave_cpu<T>, {STARPU_R, STARPU_R, STARPU_RW});
 starpu_codelet fan_writer_cl = make_codelet("fan_writer", fan_writer_cpu, {STARPU_RW});
 starpu_codelet fan_reader_cl = make_codelet("fan_reader", fan_reader_cpu, {STARPU_R});
+starpu_codelet round_task_cl = make_codelet("round_task", round_task_cpu, {});
+starpu_codelet busy_increment_cl = make_codelet("busy_increment", busy_increment_cpu, {STARPU_RW});
 
 // ---- workloads ------------------------------------------------------------
 
@@ -274,6 +291,40 @@ void bm_fan(benchmark::State& st) {
   }
 }
 
+void bm_rounds(benchmark::State& st) {
+  if (!starpu_ready(st)) return;
+  bench::timed_loop(st, bench::kRoundsTasks, [](long) {
+    for (int r = 0; r < bench::kRounds; ++r) {
+      for (int t = 0; t < bench::kRoundTasks; ++t) {
+        insert_or_abort(starpu_task_insert(&round_task_cl, 0));
+      }
+      starpu_task_wait_for_all();
+    }
+  });
+  bench::report_ideal(st, bench::kRoundsTasks,
+                      bench::rounds_ideal_ns(static_cast<int>(st.range(0))));
+}
+
+void bm_busychain(benchmark::State& st) {
+  std::uint64_t x = 0;
+  long iterations = 0;
+  {
+    if (!starpu_ready(st)) return;
+    Handles h;
+    starpu_data_handle_t hx = h.add(&x, sizeof x);
+    iterations = bench::timed_loop(st, bench::kBusyChainTasks, [hx](long) {
+      for (int i = 0; i < bench::kBusyChainTasks; ++i) {
+        insert_or_abort(starpu_task_insert(&busy_increment_cl, STARPU_RW, hx, 0));
+      }
+      starpu_task_wait_for_all();
+    });
+  }  // unregistered here, before x is checked
+  if (x != static_cast<std::uint64_t>(iterations) * bench::kBusyChainTasks) {
+    st.SkipWithError("busychain: wrong result");
+  }
+  bench::report_ideal(st, bench::kBusyChainTasks, bench::busychain_ideal_ns());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -282,7 +333,9 @@ int main(int argc, char** argv) {
                                  .chain = bm_chain,
                                  .wavefront = bm_wavefront<bench::Cell>,
                                  .wavefront8 = bm_wavefront<bench::Cell8>,
-                                 .fan = bm_fan});
+                                 .fan = bm_fan,
+                                 .rounds = bm_rounds,
+                                 .busychain = bm_busychain});
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   int major = 0, minor = 0, release = 0;

@@ -5,17 +5,23 @@
 //   wavefront    flow::graph of continue_nodes, edges from left and top
 //                (wavefront8: the same graph, its bodies on 8-byte cells);
 //   fan          task_group: per round one writer task that runs the
-//                kFanWidth readers into the same group; wait() is the fan-in.
+//                kFanWidth readers into the same group; wait() is the fan-in;
+//   rounds       one task_group per round, its kRoundTasks tasks run, then wait;
+//   busychain    a flow::graph line of continue_nodes, as chain.
 // The graphs are built, run and destroyed inside each timed iteration, as the
 // other runtimes discover their dependencies per iteration. The *_prebuilt
 // variants build the graph once and only run it per iteration (TBB's best
 // case for a static graph; reported for information, not for the ratios).
 #include <oneapi/tbb/flow_graph.h>
+#include <oneapi/tbb/global_control.h>
+#include <oneapi/tbb/info.h>
 #include <oneapi/tbb/task_arena.h>
 #include <oneapi/tbb/task_group.h>
 
 #include <cstdint>
 #include <deque>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "workloads.hpp"
@@ -25,20 +31,50 @@ namespace {
 namespace flow = oneapi::tbb::flow;
 using Node = flow::continue_node<flow::continue_msg>;
 
+// A task_arena of `workers` slots that really gets them. TBB never runs more
+// threads than its max_allowed_parallelism, by default the CPU count, whatever
+// the arena asks for; with more workers than CPUs a global_control raises that
+// limit while the arena lives, so the oversubscribed rows are what they say.
+class Arena {
+ public:
+  explicit Arena(int workers) {
+    if (workers > oneapi::tbb::info::default_concurrency()) {
+      allow_.emplace(oneapi::tbb::global_control::max_allowed_parallelism,
+                     static_cast<std::size_t>(workers));
+    }
+    arena_.emplace(workers);
+  }
+  template <class F>
+  void execute(F&& f) {
+    arena_->execute(std::forward<F>(f));
+  }
+
+ private:
+  std::optional<oneapi::tbb::global_control> allow_;  // outlives the arena
+  std::optional<oneapi::tbb::task_arena> arena_;
+};
+
 template <class F>
 long in_arena(benchmark::State& st, long tasks, F&& body) {
-  oneapi::tbb::task_arena arena(static_cast<int>(st.range(0)));
+  Arena arena(static_cast<int>(st.range(0)));
   long iterations = 0;
   arena.execute([&] { iterations = bench::timed_loop(st, tasks, body); });
   return iterations;
 }
 
-// Nodes of a chain incrementing *x; the caller puts a message into the front.
-void build_chain(flow::graph& g, std::deque<Node>& nodes, std::uint64_t* x) {
-  for (int i = 0; i < bench::kChainTasks; ++i) {
-    nodes.emplace_back(g, [x](const flow::continue_msg&) { ++*x; });
+// A line of `count` nodes each calling body(); the caller puts a message into
+// the front.
+template <class F>
+void build_line(flow::graph& g, std::deque<Node>& nodes, int count, F body) {
+  for (int i = 0; i < count; ++i) {
+    nodes.emplace_back(g, [body](const flow::continue_msg&) { body(); });
     if (i > 0) flow::make_edge(nodes[i - 1], nodes[i]);
   }
+}
+
+// Nodes of a chain incrementing *x.
+void build_chain(flow::graph& g, std::deque<Node>& nodes, std::uint64_t* x) {
+  build_line(g, nodes, bench::kChainTasks, [x] { ++*x; });
 }
 
 // Node (i,j) is nodes[(i-1) * side + (j-1)]; the caller starts nodes.front().
@@ -117,11 +153,43 @@ void bm_fan(benchmark::State& st) {
     st.SkipWithError("fan: wrong result");
 }
 
+void bm_rounds(benchmark::State& st) {
+  in_arena(st, bench::kRoundsTasks, [](long) {
+    for (int r = 0; r < bench::kRounds; ++r) {
+      oneapi::tbb::task_group tg;
+      for (int t = 0; t < bench::kRoundTasks; ++t) {
+        tg.run([] { bench::busy_body(bench::kRoundTaskUs); });
+      }
+      tg.wait();
+    }
+  });
+  bench::report_ideal(st, bench::kRoundsTasks,
+                      bench::rounds_ideal_ns(static_cast<int>(st.range(0))));
+}
+
+void bm_busychain(benchmark::State& st) {
+  std::uint64_t x = 0;
+  std::uint64_t* px = &x;
+  long iterations = in_arena(st, bench::kBusyChainTasks, [px](long) {
+    flow::graph g;
+    std::deque<Node> nodes;
+    build_line(g, nodes, bench::kBusyChainTasks, [px] {
+      bench::busy_body(bench::kBusyChainTaskUs);
+      ++*px;
+    });
+    run_graph(g, nodes.front());
+  });
+  if (x != static_cast<std::uint64_t>(iterations) * bench::kBusyChainTasks) {
+    st.SkipWithError("busychain: wrong result");
+  }
+  bench::report_ideal(st, bench::kBusyChainTasks, bench::busychain_ideal_ns());
+}
+
 // ---- prebuilt graphs (informational) ------------------------------------
 
 void bm_chain_prebuilt(benchmark::State& st) {
   std::uint64_t x = 0;
-  oneapi::tbb::task_arena arena(static_cast<int>(st.range(0)));
+  Arena arena(static_cast<int>(st.range(0)));
   long iterations = 0;
   arena.execute([&] {
     flow::graph g;
@@ -139,7 +207,7 @@ template <class T>
 void bm_wavefront_prebuilt(benchmark::State& st) {
   std::vector<T> grid(bench::WaveGrid<T>::cells);
   bool ok = true;
-  oneapi::tbb::task_arena arena(static_cast<int>(st.range(0)));
+  Arena arena(static_cast<int>(st.range(0)));
   arena.execute([&] {
     flow::graph g;
     std::deque<Node> nodes;
@@ -160,7 +228,9 @@ int main(int argc, char** argv) {
                                  .chain = bm_chain,
                                  .wavefront = bm_wavefront<bench::Cell>,
                                  .wavefront8 = bm_wavefront<bench::Cell8>,
-                                 .fan = bm_fan});
+                                 .fan = bm_fan,
+                                 .rounds = bm_rounds,
+                                 .busychain = bm_busychain});
   bench::register_workloads("prebuilt_", {.independent = nullptr,
                                           .chain = bm_chain_prebuilt,
                                           .wavefront = bm_wavefront_prebuilt<bench::Cell>,

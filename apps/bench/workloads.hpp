@@ -15,12 +15,24 @@
 //   fan          kFanRounds rounds of one writer (inout x) followed by
 //                kFanWidth readers (in x); the next round's writer waits for
 //                all readers (fan-in through the anti-dependency on x).
-// The reported counter "ns_per_task" is wall time / (iterations x tasks).
+// Two workloads of tasks that do work, for the cost of more workers than CPUs
+// (scripts/bench oversub), where the empty tasks above would measure only the
+// runtime's bookkeeping:
+//   rounds       kRounds rounds of kRoundTasks independent tasks, each busy for
+//                kRoundTaskUs, and a taskwait after every round;
+//   busychain    kBusyChainTasks tasks inout on one object, each busy for
+//                kBusyChainTaskUs and then incrementing it.
+// The reported counter "ns_per_task" is wall time / (iterations x tasks); the
+// busy workloads add "ratio_to_ideal", wall time over the time their work needs
+// on min(workers, CPUs) CPUs with no runtime cost at all.
 // Worker counts: 1..kMaxWorkers, or the list in BENCH_WORKERS (e.g. "1,2,4,8,16";
-// scripts/device-check sets it for larger machines).
+// scripts/device-check sets it for larger machines); the busy workloads also at
+// BENCH_OVERSUB_WORKERS (default kOversubscribedWorkers, 0: none).
 #pragma once
 
 #include <benchmark/benchmark.h>
+
+#include <sched.h>
 
 #include <algorithm>
 #include <chrono>
@@ -40,8 +52,16 @@ inline constexpr int kWave8Side = 200;
 inline constexpr int kFanWidth = 127;
 inline constexpr int kFanRounds = 80;
 inline constexpr int kMaxWorkers = 2;
+inline constexpr int kRounds = 200;
+inline constexpr int kRoundTasks = 4;
+inline constexpr int kRoundTaskUs = 50;
+inline constexpr int kBusyChainTasks = 200;
+inline constexpr int kBusyChainTaskUs = 20;
+// The case: 16 workers on this 2-CPU machine.
+inline constexpr int kOversubscribedWorkers = 16;
 
 inline constexpr long kFanTasks = long{kFanRounds} * (kFanWidth + 1);
+inline constexpr long kRoundsTasks = long{kRounds} * kRoundTasks;
 
 // Body of an "empty" task: an empty compiler barrier, so no compiler can
 // elide the task (g++ drops `#pragma omp task {}` with an empty body).
@@ -146,6 +166,79 @@ long timed_loop(benchmark::State& st, long tasks_per_iteration, F&& iteration) {
   return iterations;
 }
 
+// ---- busy tasks ----------------------------------------------------------
+
+// `n` steps of a serial chain of multiply-adds. The empty asm makes x opaque
+// to the optimiser, so neither g++ nor clang++ can vectorise the loop or fold
+// it into a formula: a step costs the latency of one multiply and one add on
+// every compiler, and a fixed count is fixed work. Work, not a spin until a
+// deadline: a task that shares its CPU with another must take longer, or
+// oversubscription would cost nothing.
+inline std::uint64_t busy_steps(std::uint64_t n) {
+  std::uint64_t x = n;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    asm volatile("" : "+r"(x));
+  }
+  return x;
+}
+
+// Steps per microsecond on this CPU, measured once per process on the steady
+// clock: the fastest of many short samples, since a sample can only be slowed
+// (by preemption, by another vCPU's load), never sped up. The first call must
+// come before any runtime starts its workers (register_workloads makes it), so
+// that the process's own threads do not disturb it.
+inline double busy_steps_per_us() {
+  static const double rate = [] {
+    constexpr std::uint64_t kSample = 50000;  // about 50 us
+    double best_ns = 1e300;
+    for (int k = 0; k < 40; ++k) {
+      const auto t0 = std::chrono::steady_clock::now();
+      benchmark::DoNotOptimize(busy_steps(kSample));
+      const auto t1 = std::chrono::steady_clock::now();
+      best_ns = std::min(best_ns, std::chrono::duration<double, std::nano>(t1 - t0).count());
+    }
+    return 1000.0 * static_cast<double>(kSample) / best_ns;
+  }();
+  return rate;
+}
+
+// The body of a busy task: about `us` microseconds of work on an idle CPU.
+inline void busy_body(int us) {
+  const auto steps = static_cast<std::uint64_t>(busy_steps_per_us() * us);
+  benchmark::DoNotOptimize(busy_steps(steps));
+}
+
+// CPUs this process may run on: the most workers that can run at once. Read
+// once, before any runtime starts (register_workloads makes the first call):
+// joule pins the thread that starts it to one CPU, which would then read 1.
+inline int usable_cpus() {
+  static const int cpus = [] {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+    return std::max(1, CPU_COUNT(&set));
+  }();
+  return cpus;
+}
+
+// Ideal wall time of one iteration: rounds run one after the other, each taking
+// as many task lengths as it needs waves on min(workers, CPUs) CPUs; a chain
+// runs one task at a time whatever the workers.
+inline double rounds_ideal_ns(int workers) {
+  const int parallel = std::min({workers, usable_cpus(), kRoundTasks});
+  const int waves = (kRoundTasks + parallel - 1) / parallel;
+  return 1000.0 * kRounds * waves * kRoundTaskUs;
+}
+inline double busychain_ideal_ns() { return 1000.0 * kBusyChainTasks * kBusyChainTaskUs; }
+
+// Adds "ratio_to_ideal" after timed_loop has set "ns_per_task".
+inline void report_ideal(benchmark::State& st, long tasks_per_iteration, double ideal_ns) {
+  const auto it = st.counters.find("ns_per_task");
+  if (it == st.counters.end()) return;
+  st.counters["ratio_to_ideal"] = it->second.value * tasks_per_iteration / ideal_ns;
+}
+
 using BenchFn = void (*)(benchmark::State&);
 
 struct Workloads {
@@ -154,24 +247,23 @@ struct Workloads {
   BenchFn wavefront;
   BenchFn wavefront8;
   BenchFn fan;
+  BenchFn rounds = nullptr;
+  BenchFn busychain = nullptr;
 };
 
-// The worker counts to register: BENCH_WORKERS ("1,2,4", positive numbers
-// separated by commas) when set, else 1..kMaxWorkers. Not a JOULE_* name:
-// joule rejects JOULE_* variables it does not know. A malformed list exits,
-// so that a typo cannot silently measure the defaults instead.
-inline std::vector<int> worker_counts() {
+// Worker counts from the environment variable `name` ("1,2,4", counts of 0..4096
+// separated by commas); `fallback` when it is unset or empty. Not JOULE_*
+// names: joule rejects JOULE_* variables it does not know. A malformed list
+// exits, so that a typo cannot silently measure the defaults instead.
+inline std::vector<int> counts_from_env(const char* name, std::vector<int> fallback) {
+  const char* list = std::getenv(name);
+  if (list == nullptr || *list == '\0') return fallback;
   std::vector<int> counts;
-  const char* list = std::getenv("BENCH_WORKERS");
-  if (list == nullptr || *list == '\0') {
-    for (int w = 1; w <= kMaxWorkers; ++w) counts.push_back(w);
-    return counts;
-  }
   for (const char* p = list; *p != '\0';) {
     char* end = nullptr;
     const long w = std::strtol(p, &end, 10);
-    if (end == p || w < 1 || w > 4096 || (*end != ',' && *end != '\0')) {
-      std::fprintf(stderr, "BENCH_WORKERS: expected counts like 1,2,4, got '%s'\n", list);
+    if (end == p || w < 0 || w > 4096 || (*end != ',' && *end != '\0')) {
+      std::fprintf(stderr, "%s: expected counts like 1,2,4, got '%s'\n", name, list);
       std::exit(2);
     }
     counts.push_back(static_cast<int>(w));
@@ -180,24 +272,63 @@ inline std::vector<int> worker_counts() {
   return counts;
 }
 
-// Registers "<workload>/workers:<w>" for every count of worker_counts(), grouped
-// by worker count so runtimes that keep their threads alive restart them only
-// once per count. A null entry is a workload this runtime does not provide.
+// The worker counts to register: BENCH_WORKERS (positive counts) when set,
+// else 1..kMaxWorkers.
+inline std::vector<int> worker_counts() {
+  std::vector<int> counts;
+  for (int w = 1; w <= kMaxWorkers; ++w) counts.push_back(w);
+  counts = counts_from_env("BENCH_WORKERS", counts);
+  if (std::find(counts.begin(), counts.end(), 0) != counts.end()) {
+    std::fprintf(stderr, "BENCH_WORKERS: counts must be at least 1\n");
+    std::exit(2);
+  }
+  return counts;
+}
+
+// The busy workloads' counts: worker_counts() and then the oversubscribed ones
+// of BENCH_OVERSUB_WORKERS (0: none) not already there.
+inline std::vector<int> busy_worker_counts() {
+  std::vector<int> counts = worker_counts();
+  for (int w : counts_from_env("BENCH_OVERSUB_WORKERS", {kOversubscribedWorkers})) {
+    if (w > 0 && std::find(counts.begin(), counts.end(), w) == counts.end()) counts.push_back(w);
+  }
+  return counts;
+}
+
+inline void register_one(const std::string& name, BenchFn fn, int workers) {
+  benchmark::RegisterBenchmark(name.c_str(), fn)
+      ->ArgName("workers")
+      ->Arg(workers)
+      ->UseRealTime()
+      ->Unit(benchmark::kMicrosecond);
+}
+
+// Registers "<workload>/workers:<w>" for every count of worker_counts() (the
+// busy workloads: busy_worker_counts()), grouped by worker count so runtimes
+// that keep their threads alive restart them only once per count. A null
+// entry is a workload this runtime does not provide.
 inline void register_workloads(const std::string& prefix, const Workloads& w) {
   const std::pair<const char*, BenchFn> all[] = {{"independent", w.independent},
                                                  {"chain", w.chain},
                                                  {"wavefront", w.wavefront},
                                                  {"wavefront8", w.wavefront8},
                                                  {"fan", w.fan}};
-  for (int workers : worker_counts()) {
-    for (const auto& [name, fn] : all) {
-      if (fn == nullptr) continue;
-      benchmark::RegisterBenchmark((prefix + name).c_str(), fn)
-          ->ArgName("workers")
-          ->Arg(workers)
-          ->UseRealTime()
-          ->Unit(benchmark::kMicrosecond);
+  const std::pair<const char*, BenchFn> busy[] = {{"rounds", w.rounds}, {"busychain", w.busychain}};
+  const std::vector<int> plain = worker_counts();
+  for (int workers : busy_worker_counts()) {
+    if (std::find(plain.begin(), plain.end(), workers) != plain.end()) {
+      for (const auto& [name, fn] : all) {
+        if (fn != nullptr) register_one(prefix + name, fn, workers);
+      }
     }
+    for (const auto& [name, fn] : busy) {
+      if (fn != nullptr) register_one(prefix + name, fn, workers);
+    }
+  }
+  if (w.rounds != nullptr || w.busychain != nullptr) {
+    usable_cpus();        // read now, before any runtime pins this thread
+    busy_steps_per_us();  // calibrated now, before any runtime has threads
+    benchmark::AddCustomContext("busy_steps_per_us", std::to_string(busy_steps_per_us()));
   }
 }
 
