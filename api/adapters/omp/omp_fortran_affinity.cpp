@@ -11,21 +11,6 @@
 
 #include "joule/omp/omp.h"
 
-extern "C" {
-
-int omp_get_num_places(void);
-int omp_get_place_num_procs(int);
-void omp_get_place_proc_ids(int, int*);
-int omp_get_place_num(void);
-int omp_get_partition_num_places(void);
-void omp_get_partition_place_nums(int*);
-void omp_set_affinity_format(const char*);
-size_t omp_get_affinity_format(char*, size_t);
-void omp_display_affinity(const char*);
-size_t omp_capture_affinity(char*, size_t, const char*);
-
-}  // extern "C"
-
 namespace {
 
 std::string from_fortran(const char* s, size_t len) {

@@ -13,20 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "joule/omp/omp.h"
+
+// The GOMP entry and the Fortran names, which no C header declares.
 extern "C" {
 void GOMP_parallel(void (*fn)(void*), void* data, unsigned num_threads, unsigned flags);
-int omp_get_num_threads(void);
-int omp_get_num_procs(void);
-int omp_get_proc_bind(void);
-int omp_get_num_places(void);
-int omp_get_place_num_procs(int);
-void omp_get_place_proc_ids(int, int*);
-int omp_get_place_num(void);
-int omp_get_partition_num_places(void);
-void omp_get_partition_place_nums(int*);
-void omp_set_affinity_format(const char*);
-size_t omp_get_affinity_format(char*, size_t);
-size_t omp_capture_affinity(char*, size_t, const char*);
 int omp_get_num_places_(void);
 int omp_get_place_num_procs_(const std::int32_t*);
 void omp_get_place_proc_ids_8_(const std::int64_t*, std::int64_t*);

@@ -15,6 +15,8 @@
 #ifndef JOULE_OMP_H
 #define JOULE_OMP_H
 
+#include <stddef.h>
+
 #include <joule/types.h>
 
 #ifdef __cplusplus
@@ -50,6 +52,19 @@ JOULE_EXPORT void(omp_set_nested)(int on);
 JOULE_EXPORT int(omp_get_nested)(void);
 JOULE_EXPORT double(omp_get_wtime)(void);
 JOULE_EXPORT double(omp_get_wtick)(void);
+
+/* Places and binding (OpenMP 5.x, "Thread affinity"): docs/openmp.md. */
+JOULE_EXPORT int(omp_get_proc_bind)(void);
+JOULE_EXPORT int(omp_get_num_places)(void);
+JOULE_EXPORT int(omp_get_place_num_procs)(int place);
+JOULE_EXPORT void(omp_get_place_proc_ids)(int place, int *ids);
+JOULE_EXPORT int(omp_get_place_num)(void);
+JOULE_EXPORT int(omp_get_partition_num_places)(void);
+JOULE_EXPORT void(omp_get_partition_place_nums)(int *places);
+JOULE_EXPORT void(omp_set_affinity_format)(const char *format);
+JOULE_EXPORT size_t(omp_get_affinity_format)(char *buffer, size_t size);
+JOULE_EXPORT void(omp_display_affinity)(const char *format);
+JOULE_EXPORT size_t(omp_capture_affinity)(char *buffer, size_t size, const char *format);
 
 JOULE_EXPORT void(omp_init_lock)(omp_lock_t *lock);
 JOULE_EXPORT void(omp_destroy_lock)(omp_lock_t *lock);
