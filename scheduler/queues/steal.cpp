@@ -78,6 +78,10 @@ Task* SyncScheduler::steal_from(int victim, int worker, StealDistance d, StealSt
   if (stats) ++stats->probes;
   Shard& s = shards_[victim];
   if (s.ready() == 0) return nullptr;
+  // A lone task: wait a moment for the shard to grow. A producer streaming
+  // tasks then stays ahead of its thief, whose tasks arrive as its own
+  // releases (the immediate successor) instead of one steal per task.
+  for (int spin = 0; spin < kStealPatience && s.ready() < 2; ++spin) core::cpu_relax();
   const bool share = owner_deque_ && stats != nullptr;
   Task* got[kStealShare];
   int n = 0;

@@ -106,6 +106,8 @@ class SyncScheduler {
   // Most tasks one steal takes: the thief runs one and queues the rest at
   // home, visible to other thieves.
   static constexpr int kStealShare = 16;
+  // Pauses a thief waits for a one-task shard to grow (steal_from).
+  static constexpr int kStealPatience = 64;
   int shard_of(const Task* t, int worker);
   Task* take_own(Shard& s, int worker);
   Task* steal(int worker);
