@@ -56,6 +56,18 @@ TEST_F(ApiErrors, NullFunctionPointerBody) {
   expect_error([&] { joule::spawn(fp); }, JOULE_ERR_INVALID);
 }
 
+std::atomic<int> g_by_name{0};
+void by_name() { ++g_by_name; }
+
+// A function passed by name is never null: it runs (and joule.hpp's null
+// check compiles without g++'s -Waddress warning).
+TEST_F(ApiErrors, FunctionByNameRuns) {
+  joule::spawn(by_name);
+  joule::spawn(&by_name);
+  joule::taskwait();
+  EXPECT_EQ(g_by_name.load(), 2);
+}
+
 TEST_F(ApiErrors, ElementCountOverflow) {
   int a[4] = {};
   expect_error([&] { (void)joule::in(a, SIZE_MAX); }, JOULE_ERR_INVALID);

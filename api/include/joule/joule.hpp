@@ -50,11 +50,19 @@ template <class F>
 constexpr bool is_nullable_v =
     std::is_pointer_v<F> || std::is_member_pointer_v<F> || std::is_same_v<F, std::function<void()>>;
 
+// Through a parameter of the decayed type: a function passed by name
+// becomes a pointer here, and g++ does not warn that its address is never
+// null (-Waddress) as it does on `!body` in the caller.
+template <class B>
+bool is_null(const B& b) noexcept {
+  return !b;
+}
+
 template <class F>
 void submit_callable(std::span<const dep> deps, F&& body, const task_options& opts) {
   using Body = std::decay_t<F>;
   if constexpr (is_nullable_v<Body>) {
-    if (!body) throw error(JOULE_ERR_INVALID, "joule::spawn: the task body is null");
+    if (is_null<Body>(body)) throw error(JOULE_ERR_INVALID, "joule::spawn: the task body is null");
   }
   void* args = nullptr;
   task* t = task_create(&run_and_destroy<Body>, sizeof(Body), alignof(Body), opts, &args);
