@@ -52,6 +52,9 @@ void Runtime::activate_cpu(int cpu) {
 }
 
 void Runtime::maybe_acquire() {
+  // The clock first: at most one acquire per interval happens anyway, and
+  // the queue count below reads every shard (machine CPUs + workers).
+  if (now_ns() - last_acquire_ns_.load(std::memory_order_relaxed) < kAcquireIntervalNs) return;
   const std::int64_t ready = scheduler_->size();
   if (ready <= 0) return;
   // Idle workers of our own that are not parked will pick the work up.
