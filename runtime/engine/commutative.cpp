@@ -20,14 +20,25 @@ bool CommutativeToken::park_if_busy(Task* t) {
   std::lock_guard guard(lock_);
   if (!busy_) return false;
   parked_.push_back(t);
+  if (t->tokens.size() > 1) ++parked_multi_;
   return true;
 }
 
 void CommutativeToken::release(std::vector<Task*>& wake) {
   std::lock_guard guard(lock_);
   busy_ = false;
-  for (Task* t : parked_) wake.push_back(t);
-  parked_.clear();
+  if (parked_head_ == parked_.size()) return;
+  if (parked_multi_ > 0) {
+    for (std::size_t i = parked_head_; i < parked_.size(); ++i) wake.push_back(parked_[i]);
+    parked_head_ = parked_.size();
+    parked_multi_ = 0;
+  } else {
+    wake.push_back(parked_[parked_head_++]);
+  }
+  if (parked_head_ == parked_.size()) {
+    parked_.clear();
+    parked_head_ = 0;
+  }
 }
 
 void hold_token(Task* t, CommutativeToken* tok) {

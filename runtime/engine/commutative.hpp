@@ -24,13 +24,22 @@ class CommutativeToken {
   bool try_acquire() noexcept;
   // Parks t and returns true if the token is busy; false if it is free now.
   bool park_if_busy(Task* t);
-  // Frees the token; tasks parked on it are appended to `wake`.
+  // Frees the token and hands it on. When every parked task needs this
+  // token alone (a reduction, an accumulation), only the one parked longest
+  // is appended to `wake`: it takes the token and its release wakes the
+  // next, or another task took it first and that one's release does. Waking
+  // all would re-queue P tasks per release, O(P^2) for P contending tasks,
+  // to have P - 1 of them park again. A task that needs several tokens may
+  // fail on another one without ever holding this one, so while such a task
+  // is parked here, all are woken.
   void release(std::vector<Task*>& wake);
 
  private:
   SpinLock lock_;
   bool busy_ = false;
   SmallVector<Task*, 2> parked_;
+  std::size_t parked_head_ = 0;  // parked_[parked_head_..] still wait, oldest first
+  int parked_multi_ = 0;         // of those, tasks that need more than this token
   std::atomic<int> refs_{1};
 };
 
