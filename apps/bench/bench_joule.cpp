@@ -32,15 +32,19 @@ class RuntimeHolder {
 
 RuntimeHolder holder;
 
-template <class F>
-long on_joule(benchmark::State& st, long tasks, F&& body) {
+// Starts joule with the benchmark's worker count; false (and the benchmark
+// skipped) if it started another.
+bool started(benchmark::State& st) {
   const int workers = static_cast<int>(st.range(0));
   holder.ensure(workers);
-  if (joule::num_workers() != workers) {
-    st.SkipWithError("joule started a different number of workers");
-    return 0;
-  }
-  return bench::timed_loop(st, tasks, body);
+  if (joule::num_workers() == workers) return true;
+  st.SkipWithError("joule started a different number of workers");
+  return false;
+}
+
+template <class F>
+long on_joule(benchmark::State& st, long tasks, F&& body) {
+  return started(st) ? bench::timed_loop(st, tasks, body) : 0;
 }
 
 void bm_independent(benchmark::State& st) {
@@ -136,6 +140,13 @@ void bm_busychain(benchmark::State& st) {
   bench::report_ideal(st, bench::kBusyChainTasks, bench::busychain_ideal_ns());
 }
 
+void bm_producer(benchmark::State& st) {
+  if (!started(st)) return;
+  bench::producer_loop(
+      st, [](int) { joule::spawn([] { bench::busy_body(bench::kProducerTaskUs); }); },
+      [] { joule::taskwait(); });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -145,7 +156,8 @@ int main(int argc, char** argv) {
                                  .wavefront8 = bm_wavefront<bench::Cell8>,
                                  .fan = bm_fan,
                                  .rounds = bm_rounds,
-                                 .busychain = bm_busychain});
+                                 .busychain = bm_busychain,
+                                 .producer = bm_producer});
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

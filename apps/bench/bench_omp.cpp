@@ -12,11 +12,11 @@
 
 namespace {
 
-// Runs body(iteration) as the benchmark loop on one thread of a team of
-// `workers` threads; the others execute tasks at the single's barrier.
-// Returns the number of iterations run.
-template <class F>
-long in_team(benchmark::State& st, long tasks, F&& body) {
+// Runs loop() (the benchmark loop; returns its iterations) on one thread of
+// a team of `workers` threads; the others execute tasks at the single's
+// barrier.
+template <class L>
+long in_team_run(benchmark::State& st, L&& loop) {
   const int workers = static_cast<int>(st.range(0));
   omp_set_num_threads(workers);
   int team = 0;
@@ -25,10 +25,17 @@ long in_team(benchmark::State& st, long tasks, F&& body) {
 #pragma omp single
   {
     team = omp_get_num_threads();
-    iterations = bench::timed_loop(st, tasks, body);
+    iterations = loop();
   }
   if (team != workers) st.SkipWithError("OpenMP team smaller than requested");
   return iterations;
+}
+
+// Runs body(iteration) as the benchmark loop in a team (in_team_run).
+// Returns the number of iterations run.
+template <class F>
+long in_team(benchmark::State& st, long tasks, F&& body) {
+  return in_team_run(st, [&] { return bench::timed_loop(st, tasks, body); });
 }
 
 void independent_iteration() {
@@ -139,6 +146,20 @@ void bm_busychain(benchmark::State& st) {
   bench::report_ideal(st, bench::kBusyChainTasks, bench::busychain_ideal_ns());
 }
 
+void bm_producer(benchmark::State& st) {
+  in_team_run(st, [&] {
+    return bench::producer_loop(
+        st,
+        [](int) {
+#pragma omp task
+          bench::busy_body(bench::kProducerTaskUs);
+        },
+        [] {
+#pragma omp taskwait
+        });
+  });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -148,7 +169,8 @@ int main(int argc, char** argv) {
                                  .wavefront8 = bm_wavefront<bench::Cell8>,
                                  .fan = bm_fan,
                                  .rounds = bm_rounds,
-                                 .busychain = bm_busychain});
+                                 .busychain = bm_busychain,
+                                 .producer = bm_producer});
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::AddCustomContext("openmp_runtime",

@@ -9,7 +9,8 @@
 //                (wavefront8: the same on 8-byte cells, one handle per double);
 //   fan          one handle on x: the writer STARPU_RW, the readers STARPU_R;
 //   rounds       codelet without buffers, kRoundTasks tasks, then wait, per round;
-//   busychain    one handle on x, every task STARPU_RW on it.
+//   busychain    one handle on x, every task STARPU_RW on it;
+//   producer     codelet without buffers, all tasks submitted, then one wait.
 // StarPU is initialised once per worker count with conf.ncpus = workers and
 // no CUDA/OpenCL, and shut down before the next count. Its CPU workers are
 // threads of their own: the benchmark thread only submits and waits, it never
@@ -132,6 +133,9 @@ void increment_cpu(void* buffers[], void* /*cl_arg*/) { ++*buffer_ptr<std::uint6
 void round_task_cpu(void* /*buffers*/[], void* /*cl_arg*/) {
   bench::busy_body(bench::kRoundTaskUs);
 }
+void producer_task_cpu(void** /*buffers*/, void* /*cl_arg*/) {
+  bench::busy_body(bench::kProducerTaskUs);
+}
 
 void busy_increment_cpu(void* buffers[], void* /*cl_arg*/) {
   bench::busy_body(bench::kBusyChainTaskUs);
@@ -182,6 +186,7 @@ starpu_codelet wave_cl = make_codelet("wave", wave_cpu<T>, {STARPU_R, STARPU_R, 
 starpu_codelet fan_writer_cl = make_codelet("fan_writer", fan_writer_cpu, {STARPU_RW});
 starpu_codelet fan_reader_cl = make_codelet("fan_reader", fan_reader_cpu, {STARPU_R});
 starpu_codelet round_task_cl = make_codelet("round_task", round_task_cpu, {});
+starpu_codelet producer_task_cl = make_codelet("producer_task", producer_task_cpu, {});
 starpu_codelet busy_increment_cl = make_codelet("busy_increment", busy_increment_cpu, {STARPU_RW});
 
 // ---- workloads ------------------------------------------------------------
@@ -325,6 +330,13 @@ void bm_busychain(benchmark::State& st) {
   bench::report_ideal(st, bench::kBusyChainTasks, bench::busychain_ideal_ns());
 }
 
+void bm_producer(benchmark::State& st) {
+  if (!starpu_ready(st)) return;
+  bench::producer_loop(
+      st, [](int) { insert_or_abort(starpu_task_insert(&producer_task_cl, 0)); },
+      [] { starpu_task_wait_for_all(); });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -335,7 +347,8 @@ int main(int argc, char** argv) {
                                  .wavefront8 = bm_wavefront<bench::Cell8>,
                                  .fan = bm_fan,
                                  .rounds = bm_rounds,
-                                 .busychain = bm_busychain});
+                                 .busychain = bm_busychain,
+                                 .producer = bm_producer});
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   int major = 0, minor = 0, release = 0;

@@ -7,7 +7,8 @@
 //   fan          task_group: per round one writer task that runs the
 //                kFanWidth readers into the same group; wait() is the fan-in;
 //   rounds       one task_group per round, its kRoundTasks tasks run, then wait;
-//   busychain    a flow::graph line of continue_nodes, as chain.
+//   busychain    a flow::graph line of continue_nodes, as chain;
+//   producer     one task_group, every task run on it, then one wait.
 // The graphs are built, run and destroyed inside each timed iteration, as the
 // other runtimes discover their dependencies per iteration. The *_prebuilt
 // variants build the graph once and only run it per iteration (TBB's best
@@ -221,6 +222,16 @@ void bm_wavefront_prebuilt(benchmark::State& st) {
   if (!ok) st.SkipWithError("wavefront: wrong result");
 }
 
+void bm_producer(benchmark::State& st) {
+  Arena arena(static_cast<int>(st.range(0)));
+  arena.execute([&] {
+    oneapi::tbb::task_group tg;
+    bench::producer_loop(
+        st, [&](int) { tg.run([] { bench::busy_body(bench::kProducerTaskUs); }); },
+        [&] { tg.wait(); });
+  });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -230,7 +241,8 @@ int main(int argc, char** argv) {
                                  .wavefront8 = bm_wavefront<bench::Cell8>,
                                  .fan = bm_fan,
                                  .rounds = bm_rounds,
-                                 .busychain = bm_busychain});
+                                 .busychain = bm_busychain,
+                                 .producer = bm_producer});
   bench::register_workloads("prebuilt_", {.independent = nullptr,
                                           .chain = bm_chain_prebuilt,
                                           .wavefront = bm_wavefront_prebuilt<bench::Cell>,

@@ -22,6 +22,11 @@
 //                kRoundTaskUs, and a taskwait after every round;
 //   busychain    kBusyChainTasks tasks inout on one object, each busy for
 //                kBusyChainTaskUs and then incrementing it.
+//   producer     kProducerTasks independent tasks of kProducerTaskUs each, all
+//                created by one thread before one wait: how fast one creator
+//                feeds the workers. Counters created_per_s (the creation loop
+//                alone) and completed_per_s (first creation to the end of the
+//                wait), against the worker count.
 // The reported counter "ns_per_task" is wall time / (iterations x tasks); the
 // busy workloads add "ratio_to_ideal", wall time over the time their work needs
 // on min(workers, CPUs) CPUs with no runtime cost at all.
@@ -57,6 +62,8 @@ inline constexpr int kRoundTasks = 4;
 inline constexpr int kRoundTaskUs = 50;
 inline constexpr int kBusyChainTasks = 200;
 inline constexpr int kBusyChainTaskUs = 20;
+inline constexpr int kProducerTasks = 20000;
+inline constexpr int kProducerTaskUs = 2;
 // The case: 16 workers on this 2-CPU machine.
 inline constexpr int kOversubscribedWorkers = 16;
 
@@ -231,12 +238,39 @@ inline double rounds_ideal_ns(int workers) {
   return 1000.0 * kRounds * waves * kRoundTaskUs;
 }
 inline double busychain_ideal_ns() { return 1000.0 * kBusyChainTasks * kBusyChainTaskUs; }
+inline double producer_ideal_ns(int workers) {
+  const int parallel = std::min(workers, usable_cpus());
+  return 1000.0 * kProducerTasks * kProducerTaskUs / parallel;
+}
 
 // Adds "ratio_to_ideal" after timed_loop has set "ns_per_task".
 inline void report_ideal(benchmark::State& st, long tasks_per_iteration, double ideal_ns) {
   const auto it = st.counters.find("ns_per_task");
   if (it == st.counters.end()) return;
   st.counters["ratio_to_ideal"] = it->second.value * tasks_per_iteration / ideal_ns;
+}
+
+// The producer workload's loop: spawn(i) for every task, then wait(); the
+// creation loop is timed on its own. Returns the number of iterations run.
+template <class Spawn, class Wait>
+long producer_loop(benchmark::State& st, Spawn&& spawn, Wait&& wait) {
+  double create_ns = 0;
+  const long iterations = timed_loop(st, kProducerTasks, [&](long) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < kProducerTasks; ++i) spawn(i);
+    create_ns += std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0)
+                     .count();
+    wait();
+  });
+  const auto it = st.counters.find("ns_per_task");
+  if (iterations > 0 && it != st.counters.end() && create_ns > 0) {
+    const double tasks = static_cast<double>(iterations) * kProducerTasks;
+    st.counters["created_per_s"] = tasks / (create_ns * 1e-9);
+    st.counters["completed_per_s"] = 1e9 / it->second.value;
+    st.counters["ratio_to_ideal"] =
+        it->second.value * kProducerTasks / producer_ideal_ns(static_cast<int>(st.range(0)));
+  }
+  return iterations;
 }
 
 using BenchFn = void (*)(benchmark::State&);
@@ -249,6 +283,7 @@ struct Workloads {
   BenchFn fan;
   BenchFn rounds = nullptr;
   BenchFn busychain = nullptr;
+  BenchFn producer = nullptr;
 };
 
 // Worker counts from the environment variable `name` ("1,2,4", counts of 0..4096
@@ -313,7 +348,8 @@ inline void register_workloads(const std::string& prefix, const Workloads& w) {
                                                  {"wavefront", w.wavefront},
                                                  {"wavefront8", w.wavefront8},
                                                  {"fan", w.fan}};
-  const std::pair<const char*, BenchFn> busy[] = {{"rounds", w.rounds}, {"busychain", w.busychain}};
+  const std::pair<const char*, BenchFn> busy[] = {
+      {"rounds", w.rounds}, {"busychain", w.busychain}, {"producer", w.producer}};
   const std::vector<int> plain = worker_counts();
   for (int workers : busy_worker_counts()) {
     if (std::find(plain.begin(), plain.end(), workers) != plain.end()) {
@@ -325,7 +361,7 @@ inline void register_workloads(const std::string& prefix, const Workloads& w) {
       if (fn != nullptr) register_one(prefix + name, fn, workers);
     }
   }
-  if (w.rounds != nullptr || w.busychain != nullptr) {
+  if (w.rounds != nullptr || w.busychain != nullptr || w.producer != nullptr) {
     usable_cpus();        // read now, before any runtime pins this thread
     busy_steps_per_us();  // calibrated now, before any runtime has threads
     benchmark::AddCustomContext("busy_steps_per_us", std::to_string(busy_steps_per_us()));

@@ -26,6 +26,9 @@ void Runtime::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched)
   if (observed_)
     for (auto& o : observers_) o->on_idle(worker, true, now_ns());
   TaskPool::flush_remote_frees();
+  // Chosen by an earlier push and found nothing: stop being counted as
+  // looking before sleeping, or pushes would go on leaving sleepers alone.
+  if (ctx.searching) end_search(ctx, false);
   bool chosen = false;
   if (watched) {
     const std::int64_t delta = watched->begin_sleep_wait();
@@ -37,9 +40,9 @@ void Runtime::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched)
     chosen = idle_->sleep_unless(*ctx.slot,
                                  [&] { return done() || scheduler_->available_to(worker) > 0; });
   }
-  // A push chose this thread for its task, but the wait is over: hand the
-  // wake to another sleeper so the task is not left waiting.
-  if (chosen && done() && scheduler_->available_to(worker) > 0) idle_->wake_one(worker);
+  // A push chose this thread for its task: it looks for work now, and if
+  // the wait is over first, help_until hands the looking on (end_search).
+  if (chosen) ctx.searching = true;
   if (observed_)
     for (auto& o : observers_) o->on_idle(worker, false, now_ns());
 }
@@ -77,6 +80,7 @@ void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watc
     spin.learn(std::chrono::steady_clock::now() - start, true);
   }
   if (waiter) --ctx.help_depth;
+  if (ctx.searching) end_search(ctx, true);
   if (!deferred.empty()) {
     scheduler_->push_many(deferred.data(), int(deferred.size()), -1);
     wake_for(deferred.data(), int(deferred.size()), -1);

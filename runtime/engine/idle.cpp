@@ -83,6 +83,7 @@ bool Idle::wake_one_slow(int near) noexcept {
       const std::uint64_t bit = bits & (~bits + 1);
       if (word.fetch_and(~bit, std::memory_order_acq_rel) & bit) {
         wakes_targeted_.fetch_add(1, std::memory_order_relaxed);
+        begin_search();  // on the woken worker's behalf, before it runs
         signal(workers_[std::size_t(i * 64 + __builtin_ctzll(bit))]);
         return true;
       }
@@ -110,6 +111,7 @@ IdleStats Idle::stats() const noexcept {
   IdleStats st;
   st.sleeps = sleeps_.load(std::memory_order_relaxed);
   st.wakes_targeted = wakes_targeted_.load(std::memory_order_relaxed);
+  st.wakes_by_push = wakes_by_push_.load(std::memory_order_relaxed);
   st.wakes_broadcast = wakes_broadcast_.load(std::memory_order_relaxed);
   st.futex_wakes = futex_wakes_.load(std::memory_order_relaxed);
   st.spurious = spurious_.load(std::memory_order_relaxed);

@@ -5,6 +5,14 @@
 // wakes the creator waiting for an undeferred task. Only stopping and CPU
 // lending wake everyone. The common path (nobody asleep) costs one load.
 //
+// A push wakes a sleeper only when no worker is looking for work already
+// (spinning in its idle loop, or woken and not yet running a task): a
+// looker will find the task. The last looker to find work wakes the next
+// sleeper if more work is visible, so a burst from one creator wakes the
+// workers one after another, each wake paid by a worker, not by the
+// creator (the "spinning threads" rule of D. Vyukov, "Scalable Go
+// Scheduler Design Doc", 2012).
+//
 // Lost wake-ups are excluded the usual way: a sleeper publishes itself with
 // a seq_cst read-modify-write and then re-checks its condition; a producer
 // publishes its work with a seq_cst operation and then looks for sleepers.
@@ -25,6 +33,7 @@ namespace joule::engine {
 struct IdleStats {
   std::uint64_t sleeps = 0;           // futex waits entered
   std::uint64_t wakes_targeted = 0;   // a chosen thread woken (push, child, predecessor)
+  std::uint64_t wakes_by_push = 0;    // of those, paid by the pushing thread (wake_for_push)
   std::uint64_t wakes_broadcast = 0;  // wake_all calls that found sleepers (stop, lending)
   std::uint64_t futex_wakes = 0;      // FUTEX_WAKE calls
   std::uint64_t spurious =
@@ -60,12 +69,24 @@ class Idle {
     return chosen;
   }
 
-  // Wakes one sleeping worker, nearest to `near` first. The caller published
-  // its work with a seq_cst operation (the ready queue's count or tail).
-  // False when nobody could be woken.
+  // Wakes one sleeping worker, nearest to `near` first; it counts as
+  // looking for work until it runs a task or sleeps again (end_search). The
+  // caller published its work with a seq_cst operation (the ready queue's
+  // count or tail). False when nobody could be woken.
   bool wake_one(int near) noexcept {
     return sleepers_.load(std::memory_order_seq_cst) > 0 && wake_one_slow(near);
   }
+  // After a push: wake_one unless a worker is looking for work already.
+  bool wake_for_push(int near) noexcept {
+    if (searching_.load(std::memory_order_seq_cst) > 0 || !wake_one(near)) return false;
+    wakes_by_push_.fetch_add(1, std::memory_order_relaxed);
+    return true;
+  }
+  // A worker starts / stops looking for work (see the top of this file).
+  // end_search returns true when it was the last one looking.
+  void begin_search() noexcept { searching_.fetch_add(1, std::memory_order_seq_cst); }
+  bool end_search() noexcept { return searching_.fetch_sub(1, std::memory_order_seq_cst) == 1; }
+  int searching() const noexcept { return searching_.load(std::memory_order_relaxed); }
   // Wakes the thread sleeping on s, if it sleeps. The caller published what
   // it waits for with a seq_cst operation.
   void wake(core::WaitSlot* s) noexcept {
@@ -93,10 +114,12 @@ class Idle {
   // Bit w set: worker w sleeps and no push has chosen it yet.
   std::unique_ptr<std::atomic<std::uint64_t>[]> words_;
   alignas(64) std::atomic<int> sleepers_{0};
+  std::atomic<int> searching_{0};  // workers looking for work (begin_search)
   std::mutex external_mutex_;
   std::deque<core::WaitSlot> externals_;
   alignas(64) std::atomic<std::uint64_t> sleeps_{0};
   std::atomic<std::uint64_t> wakes_targeted_{0};
+  std::atomic<std::uint64_t> wakes_by_push_{0};
   std::atomic<std::uint64_t> wakes_broadcast_{0};
   std::atomic<std::uint64_t> futex_wakes_{0};
   std::atomic<std::uint64_t> spurious_{0};

@@ -115,6 +115,9 @@ class Runtime {
   bool run_one(ThreadContext& ctx);
   // Returns the thread's privately held ready tasks to the queue.
   void flush_private(ThreadContext& ctx);
+  // The thread stops looking for work (Idle); found: it is about to run a
+  // task, so the next sleeper may take over the looking.
+  void end_search(ThreadContext& ctx, bool found) noexcept;
   // Deep in nested taskwaits: runs only descendants of `waiter`, setting
   // other ready tasks aside in `deferred` (so the stack stays bounded).
   bool run_one_within(ThreadContext& ctx, Task* waiter, std::vector<Task*>& deferred);

@@ -33,7 +33,8 @@ void Runtime::report_scheduler(std::ostream& os) const {
     os << " " << queues::steal_distance_name(queues::StealDistance(d)) << " "
        << steals.by_distance[std::size_t(d)];
   const IdleStats idle = idle_->stats();
-  os << "\nwake-ups: targeted " << idle.wakes_targeted << ", broadcast " << idle.wakes_broadcast
+  os << "\nwake-ups: targeted " << idle.wakes_targeted << " (by pushes " << idle.wakes_by_push
+     << "), broadcast " << idle.wakes_broadcast
      << ", spurious " << idle.spurious << "; futex: " << idle.sleeps << " waits, "
      << idle.futex_wakes << " wakes; idle workers: " << std::setprecision(3)
      << double(spin_ns) * 1e-9 << " s spinning, " << double(sleep_ns) * 1e-9 << " s asleep\n";

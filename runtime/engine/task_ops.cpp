@@ -170,6 +170,16 @@ void Runtime::wait_ready_and_run(Task* t, ThreadContext& ctx) {
   execute(t, ctx);
 }
 
+// This thread stops looking for work. found: it is about to run a task (or
+// leaves a wait a push woke it for); if it was the last one looking and
+// more work is queued, the next sleeper takes over the looking (Idle).
+void Runtime::end_search(ThreadContext& ctx, bool found) noexcept {
+  ctx.searching = false;
+  if (!idle_->end_search() || !found || idle_->sleepers() == 0) return;
+  const int me = ctx.worker ? ctx.worker->index() : -1;
+  if (scheduler_->available_to(me) > 0) idle_->wake_one(me);
+}
+
 bool Runtime::run_one(ThreadContext& ctx) {
   Task* t = ctx.next;
   if (t) {
@@ -184,6 +194,7 @@ bool Runtime::run_one(ThreadContext& ctx) {
     if (stole && me >= 0 && idle_->sleepers() > 0 && scheduler_->size_of(me) > 0)
       idle_->wake_one(me);
   }
+  if (ctx.searching) end_search(ctx, true);
   execute(t, ctx);
   return true;
 }
@@ -368,9 +379,17 @@ void Runtime::make_ready(Task** tasks, int n, ThreadContext& ctx, bool released)
   if (lending_) maybe_acquire();
 }
 
-// At most one wake per task, and none once nobody sleeps.
+// One wake for the lot, and none while a worker looks for work (Idle): the
+// woken worker wakes the next when it finds more than it takes. With more
+// workers than CPUs a looker may be waiting for the very CPU the pusher
+// holds, so there each task wakes a sleeper, as long as any sleeps. A pinned
+// task wakes its owner, who alone may run it.
 void Runtime::wake_for(Task* const* tasks, int n, int pusher) noexcept {
   if (!affinity_.pinned()) {
+    if (!oversubscribed_) {
+      idle_->wake_for_push(pusher);
+      return;
+    }
     for (int i = 0; i < n && idle_->wake_one(pusher); ++i) {
     }
     return;

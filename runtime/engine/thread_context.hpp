@@ -26,6 +26,7 @@ struct ThreadContext {
   Task* next = nullptr;
   WaitSlot* slot = nullptr;     // where this thread sleeps (Idle)
   bool in_loop = false;         // inside a scheduling loop: `next` will be run
+  bool searching = false;       // counted by Idle as looking for work
   std::uint32_t creations = 0;  // since the last throttle check
   // Creations before the next check: far below the limit the check (a sum
   // over every worker) need not run for a while (Runtime::throttle).

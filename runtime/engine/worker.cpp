@@ -83,6 +83,10 @@ void Worker::idle_wait(ThreadContext& ctx) {
   // core is the point.
   auto stop_or_rest = [&] { return rt_.stopping() || resting_.load(std::memory_order_relaxed); };
   rt_.poll_drom();
+  if (!ctx.searching) {  // a push seeing a looker leaves the sleepers alone (Idle)
+    ctx.searching = true;
+    rt_.idle().begin_search();
+  }
   const auto start = std::chrono::steady_clock::now();
   const auto deadline = start + spin_.budget();
   const auto learn = [&] {
@@ -98,13 +102,15 @@ void Worker::idle_wait(ThreadContext& ctx) {
   }
   const auto slept_at = std::chrono::steady_clock::now();
   spin_ns_ += std::uint64_t((slept_at - start).count());
+  rt_.end_search(ctx, false);  // before the exact check below: see Idle
   TaskPool::flush_remote_frees();
   if (rt_.lending() && rt_.cpu_manager().release_idle(cpu_)) return park(ctx);
   if (rt_.observed())
     for (auto& o : rt_.observers()) o->on_idle(index_, true, now_ns());
   // The exact check (every queue) once, just before sleeping.
-  rt_.idle().sleep_unless(*ctx.slot,
-                          [&] { return sched.available_to(index_) > 0 || stop_or_rest(); });
+  // Chosen by a push: the pusher counted this worker as looking.
+  ctx.searching = rt_.idle().sleep_unless(
+      *ctx.slot, [&] { return sched.available_to(index_) > 0 || stop_or_rest(); });
   if (rt_.observed())
     for (auto& o : rt_.observers()) o->on_idle(index_, false, now_ns());
   sleep_ns_ += std::uint64_t((learn() - slept_at).count());
@@ -113,6 +119,7 @@ void Worker::idle_wait(ThreadContext& ctx) {
 // The CPU is lent, returned or retired: wait until this process may use it
 // again. Work that arrives meanwhile makes the runtime reclaim or borrow.
 void Worker::park(ThreadContext& ctx) {
+  if (ctx.searching) rt_.end_search(ctx, true);  // someone else looks meanwhile
   rt_.flush_private(ctx);  // never strand tasks on a CPU we give away
   parked_.store(true, std::memory_order_relaxed);
   rt_.note_parked(+1);
