@@ -258,8 +258,8 @@ long producer_loop(benchmark::State& st, Spawn&& spawn, Wait&& wait) {
   const long iterations = timed_loop(st, kProducerTasks, [&](long) {
     const auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < kProducerTasks; ++i) spawn(i);
-    create_ns += std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0)
-                     .count();
+    create_ns +=
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
     wait();
   });
   const auto it = st.counters.find("ns_per_task");

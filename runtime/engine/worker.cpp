@@ -120,7 +120,7 @@ void Worker::idle_wait(ThreadContext& ctx) {
 // again. Work that arrives meanwhile makes the runtime reclaim or borrow.
 void Worker::park(ThreadContext& ctx) {
   if (ctx.searching) rt_.end_search(ctx, true);  // someone else looks meanwhile
-  rt_.flush_private(ctx);  // never strand tasks on a CPU we give away
+  rt_.flush_private(ctx);                        // never strand tasks on a CPU we give away
   parked_.store(true, std::memory_order_relaxed);
   rt_.note_parked(+1);
   if (rt_.observed())

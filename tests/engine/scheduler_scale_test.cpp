@@ -12,11 +12,11 @@
 #include <thread>
 #include <vector>
 
+#include "idle.hpp"
 #include "joule/joule.hpp"
 #include "policy_registry.hpp"
 #include "runtime.hpp"
 #include "sync_scheduler.hpp"
-#include "idle.hpp"
 #include "topology.hpp"
 
 namespace joule::engine {
@@ -128,8 +128,8 @@ TEST_P(Oversubscribed, CreatorWakesFewWorkersFindTheRest) {
   constexpr int kTasks = 200;
   std::atomic<int> ran{0};
   for (int b = 0; b < kBursts; ++b) {
-    ASSERT_TRUE(all_asleep()) << "burst " << b << ": sleepers " << idle.sleepers()
-                              << ", looking " << idle.searching();
+    ASSERT_TRUE(all_asleep()) << "burst " << b << ": sleepers " << idle.sleepers() << ", looking "
+                              << idle.searching();
     for (int i = 0; i < kTasks; ++i) joule::spawn([&] { work(), ++ran; });
     joule::taskwait();
   }
@@ -152,7 +152,8 @@ TEST(IdleSearch, APushWakesNobodyWhileAWorkerLooks) {
   std::atomic<bool> work{false};
   std::atomic<bool> chosen{false};
   std::thread sleeper([&] {
-    while (!work.load()) chosen = idle.sleep_unless(idle.worker_slot(1), [&] { return work.load(); });
+    while (!work.load())
+      chosen = idle.sleep_unless(idle.worker_slot(1), [&] { return work.load(); });
   });
   while (idle.sleepers() == 0) std::this_thread::yield();
   idle.begin_search();  // worker 2 looks
