@@ -1,6 +1,6 @@
 # shellcheck shell=bash
-# scripts/device-check: the three measurements (per-task cost, blocked LU /
-# tiled Cholesky, the knapsack branch and bound). Sourced by
+# scripts/device-check: the measurements (per-task cost, creation throughput,
+# blocked LU / tiled Cholesky, the knapsack branch and bound). Sourced by
 # scripts/device-check. Each runs one process per cell group, so that a crash
 # or a timeout costs one group, and checks the time budget before each.
 
@@ -105,6 +105,45 @@ micro_table() {
         printf " %16s\n", ok && best != "" ? ratio(v[j] / best) : "-"
       }
     }' "$1"
+}
+
+# ---- creation throughput: one producer ---------------------------------------------
+
+# One creator, kProducerTasks tasks of 2 us each, one wait (workloads.hpp
+# "producer"): tasks created per second by that thread, and completed per
+# second, against the worker count; one process per runtime and count.
+producer() {
+  part "creation throughput"
+  heading "one producer: tasks created / completed per second (millions), 2-us tasks"
+  note "  created: the creation loop alone; completed: first creation to the end of the wait"
+  local rt w end line
+  end=$(section_end 15)
+  printf '  %-8s %7s %12s %14s\n' runtime workers created_M/s completed_M/s | emit
+  for rt in joule libgomp tbb; do
+    have "bench_$rt" || { skip "producer: bench_$rt absent"; continue; }
+    for w in "${workers[@]}"; do
+      if [[ $SECONDS -ge $end ]]; then
+        skip "producer: $rt at $w workers (time budget)"
+        continue
+      fi
+      progress "producer: $rt, $w workers"
+      cap_for 30
+      line=$(BENCH_WORKERS=$w BENCH_OVERSUB_WORKERS=0 OMP_NUM_THREADS=$w launch "bench_$rt" \
+        --benchmark_filter="^producer/workers:$w/" --benchmark_min_time="$min_time" 2>/dev/null |
+        grep '^producer/')
+      [[ -n $line ]] || { problem "producer: $rt at $w workers: no result"; continue; }
+      "${AWK[@]}" -v rt="$rt" -v w="$w" '{
+        for (i = 1; i <= NF; i++) {
+          split($i, kv, "=")
+          v = kv[2]; m = 1
+          if (v ~ /k$/) m = 1e3; else if (v ~ /M$/) m = 1e6
+          sub(/[kM]$/, "", v)
+          if (kv[1] == "created_per_s") c = v * m / 1e6
+          if (kv[1] == "completed_per_s") d = v * m / 1e6
+        }
+        printf "  %-8s %7s %12.2f %14.3f\n", rt, w, c, d }' <<<"$line" | emit
+    done
+  done
 }
 
 # ---- blocked LU and tiled Cholesky -------------------------------------------------
