@@ -78,6 +78,17 @@ JOULE_EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void*), void* data, un
   return unsigned(n);
 }
 
+// scope: without reductions nothing; with reduction(task, ...) the members
+// share blocks as for a loop (a construct slot says which member makes
+// them), then GCC's code ends it with GOMP_barrier, thread 0's fold and
+// GOMP_workshare_task_reduction_unregister.
+JOULE_EXPORT void GOMP_scope_start(std::uintptr_t* reductions) {
+  if (!reductions) return;
+  ws_enter([&](WorkShare& w) { w.red = make_workshare_reduction(reductions); });
+  attach_workshare_reduction(reductions);
+  ws_leave();
+}
+
 // Every member calls it after the construct's closing barrier (thread 0
 // after its fold); the last one frees the blocks.
 JOULE_EXPORT void GOMP_workshare_task_reduction_unregister(bool /*cancelled*/) {

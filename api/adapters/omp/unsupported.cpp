@@ -49,11 +49,6 @@ JOULE_UNSUPPORTED(GOMP_offload_register_ver)
 JOULE_UNSUPPORTED(GOMP_offload_unregister)
 JOULE_UNSUPPORTED(GOMP_offload_unregister_ver)
 
-// scope without reductions needs nothing from the runtime.
-JOULE_EXPORT void GOMP_scope_start(std::uintptr_t* reductions) {
-  if (reductions) unsupported("GOMP_scope_start with reductions");
-}
-
 JOULE_EXPORT void* GOMP_alloc(std::size_t alignment, std::size_t size, std::uintptr_t) {
   if (alignment < sizeof(void*)) alignment = sizeof(void*);
   return std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);

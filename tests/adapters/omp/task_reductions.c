@@ -1,7 +1,7 @@
 /* OpenMP task reductions: taskloop reduction, taskgroup task_reduction with
  * in_reduction tasks (nested groups, an outer group's variable, array
- * sections, every operator on int and double), parallel and worksharing
- * reduction(task, ...), taskloop in_reduction, an orphaned taskgroup.
+ * sections, every operator on int and double), parallel, worksharing and
+ * scope reduction(task, ...), taskloop in_reduction, an orphaned taskgroup.
  * Each result is checked against the sequential value and printed (the
  * printout must match libgomp's: compare_runs.sh). The last check needs
  * in_reduction task bodies to run at the same time with 2 or more threads. */
@@ -103,9 +103,9 @@ static void nested_groups_and_sections(void) {
 }
 
 static void team_reductions(void) {
-  long z = 0, v = 0, s = 0, tl = 0;
+  long z = 0, v = 0, s = 0, tl = 0, sc = 0;
   double dz = 1.0;
-  int nt = 0;
+  int nt = 0, nt2 = 0;
 #pragma omp parallel reduction(task, + : z) reduction(task, * : dz)
   {
 #pragma omp master
@@ -121,6 +121,8 @@ static void team_reductions(void) {
   }
 #pragma omp parallel
   {
+#pragma omp master
+    nt2 = omp_get_num_threads();
 #pragma omp for reduction(task, + : v) schedule(dynamic, 3)
     for (int i = 0; i < N; ++i) {
 #pragma omp task in_reduction(+ : v)
@@ -136,6 +138,12 @@ static void team_reductions(void) {
 #pragma omp section
       s += 7;
     }
+#pragma omp scope reduction(task, + : sc)
+    {
+      sc += 1;
+#pragma omp task in_reduction(+ : sc)
+      sc += 10;
+    }
 #pragma omp single
 #pragma omp taskgroup task_reduction(+ : tl)
     {
@@ -145,8 +153,9 @@ static void team_reductions(void) {
   }
   /* each implicit task added 1000, and its tasks 28 and a factor 2 */
   CHECK(nt > 0 && z == 1028L * nt && dz == (double)(1L << nt));
-  CHECK(v == (long)N * (N - 1) / 2 && s == 12 && tl == v);
-  printf("team: %ld %g %ld %ld %ld\n", nt ? z / nt : -1, nt ? dz / (1L << nt) : -1, v, s, tl);
+  CHECK(v == (long)N * (N - 1) / 2 && s == 12 && tl == v && sc == 11L * nt2);
+  printf("team: %ld %g %ld %ld %ld %ld\n", nt ? z / nt : -1, nt ? dz / (1L << nt) : -1, v, s, tl,
+         nt2 ? sc / nt2 : -1);
 }
 
 /* A taskloop reduction whose chunks create in_reduction tasks, and an
