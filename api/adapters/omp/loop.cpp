@@ -10,12 +10,16 @@ using namespace joule::omp;
 
 namespace {
 
-bool start_long(int sched, long start, long end, long incr, long chunk, long* istart, long* iend) {
+bool start_long(int sched, long start, long end, long incr, long chunk, long* istart, long* iend,
+                std::uintptr_t* reductions = nullptr) {
   std::uint64_t lo = 0, hi = 0;
-  const bool got = loop_begin(sched, std::uint64_t(start), std::uint64_t(incr),
-                              count_signed(start, end, incr), std::uint64_t(chunk), &lo, &hi);
-  *istart = long(lo);
-  *iend = long(hi);
+  const bool got =
+      loop_begin(sched, std::uint64_t(start), std::uint64_t(incr), count_signed(start, end, incr),
+                 std::uint64_t(chunk), &lo, &hi, reductions);
+  // Without istart (a static loop with reduction(task, ...) that computes
+  // its own iterations) the call only enters the construct.
+  if (istart) *istart = long(lo);
+  if (iend) *iend = long(hi);
   return got;
 }
 
@@ -42,9 +46,8 @@ void share_mem(void** mem) {
 }
 
 bool generic_start(long start, long end, long incr, long sched, long chunk, long* istart,
-                   long* iend, std::uintptr_t* reductions, void** mem, const char* entry) {
-  if (reductions || !istart) unsupported(entry);  // task reductions on a loop
-  const bool got = start_long(int(sched), start, end, incr, chunk, istart, iend);
+                   long* iend, std::uintptr_t* reductions, void** mem) {
+  const bool got = start_long(int(sched), start, end, incr, chunk, istart, iend, reductions);
   if (mem) share_mem(mem);
   return got;
 }
@@ -93,15 +96,13 @@ JOULE_LOOP_RUNTIME(ordered_runtime)
 JOULE_EXPORT bool GOMP_loop_start(long start, long end, long incr, long sched, long chunk,
                                   long* istart, long* iend, std::uintptr_t* reductions,
                                   void** mem) {
-  return generic_start(start, end, incr, sched, chunk, istart, iend, reductions, mem,
-                       "GOMP_loop_start with task reductions");
+  return generic_start(start, end, incr, sched, chunk, istart, iend, reductions, mem);
 }
 
 JOULE_EXPORT bool GOMP_loop_ordered_start(long start, long end, long incr, long sched, long chunk,
                                           long* istart, long* iend, std::uintptr_t* reductions,
                                           void** mem) {
-  return generic_start(start, end, incr, sched, chunk, istart, iend, reductions, mem,
-                       "GOMP_loop_ordered_start with task reductions");
+  return generic_start(start, end, incr, sched, chunk, istart, iend, reductions, mem);
 }
 
 JOULE_EXPORT void GOMP_loop_end(void) {

@@ -9,13 +9,13 @@ using ull = unsigned long long;
 
 namespace {
 
-bool start_ull(int sched, bool up, ull start, ull end, ull incr, ull chunk, ull* istart,
-               ull* iend) {
+bool start_ull(int sched, bool up, ull start, ull end, ull incr, ull chunk, ull* istart, ull* iend,
+               std::uintptr_t* reductions = nullptr) {
   std::uint64_t lo = 0, hi = 0;
-  const bool got =
-      loop_begin(sched, start, incr, count_unsigned(up, start, end, incr), chunk, &lo, &hi);
-  *istart = lo;
-  *iend = hi;
+  const bool got = loop_begin(sched, start, incr, count_unsigned(up, start, end, incr), chunk, &lo,
+                              &hi, reductions);
+  if (istart) *istart = lo;  // null: the call only enters the construct (loop.cpp)
+  if (iend) *iend = hi;
   return got;
 }
 
@@ -61,15 +61,15 @@ JOULE_ULL_RUNTIME(ordered_runtime)
 JOULE_EXPORT bool GOMP_loop_ull_start(bool up, ull start, ull end, ull incr, long sched, ull chunk,
                                       ull* istart, ull* iend, std::uintptr_t* reductions,
                                       void** mem) {
-  if (reductions || mem || !istart) unsupported("GOMP_loop_ull_start with task reductions");
-  return start_ull(int(sched), up, start, end, incr, chunk, istart, iend);
+  if (mem) unsupported("GOMP_loop_ull_start with team scratch (lastprivate conditional, inscan)");
+  return start_ull(int(sched), up, start, end, incr, chunk, istart, iend, reductions);
 }
 
 JOULE_EXPORT bool GOMP_loop_ull_ordered_start(bool up, ull start, ull end, ull incr, long sched,
                                               ull chunk, ull* istart, ull* iend,
                                               std::uintptr_t* reductions, void** mem) {
-  if (reductions || mem || !istart) unsupported("GOMP_loop_ull_ordered_start with task reductions");
-  return start_ull(int(sched), up, start, end, incr, chunk, istart, iend);
+  if (mem) unsupported("GOMP_loop_ull_ordered_start with team scratch (lastprivate conditional)");
+  return start_ull(int(sched), up, start, end, incr, chunk, istart, iend, reductions);
 }
 
 }  // extern "C"

@@ -27,6 +27,7 @@
 
 #include "affinity.hpp"
 #include "joule/team.h"
+#include "task.hpp"
 #include "team.hpp"
 
 namespace joule::omp {
@@ -125,11 +126,18 @@ void run_member(Team* t, int id) {
   s = ThreadState{};
   s.team = t;
   s.id = id;
+  s.red = t->red;
+  reset_throttle();
   if (id < t->sleepers_size)
     t->sleepers[id].store(joule_current_wait_slot(), std::memory_order_seq_cst);
   if (affinity().display) display_affinity_on_entry();
+  seat_take(t, id);
   t->fn(t->data);
-  joule_taskwait();  // its explicit tasks (and theirs) end inside the region
+  {
+    SeatAway away;
+    joule_taskwait();  // its explicit tasks (and theirs) end inside the region
+  }
+  seat_leave();
   s = saved;
 }
 
@@ -231,6 +239,7 @@ void wait_spin_then_help(Team* /*t*/, bool (*done)(void*), void* arg) {
     if (done(arg)) return;
     __builtin_ia32_pause();
   }
+  SeatAway away;  // it may run tasks of the team meanwhile
   struct Waiting {
     bool (*done)(void*);
     void* arg;

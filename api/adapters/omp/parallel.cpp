@@ -7,6 +7,7 @@
 
 #include "affinity.hpp"
 #include "joule/team.h"
+#include "reduction.hpp"
 #include "team.hpp"
 
 namespace joule::omp {
@@ -80,14 +81,26 @@ int max_team_size() {
 Team* initial_team() {
   static thread_local Team initial;  // the initial (or a foreign) thread's team of one
   t_state.team = &initial;
+  if (!initial.seats) {  // the thread is its thread number 0
+    seats_reset(&initial, 1);
+    seat_take(&initial, 0);
+  }
   return &initial;
 }
 
-Team* begin_team(void (*fn)(void*), void* data, unsigned num_threads) {
+Team* begin_team(void (*fn)(void*), void* data, unsigned num_threads, std::uintptr_t* reductions) {
   ensure_init();
   Team* outer = current_team();
   Team* t = new_team();
   t->n = team_size(num_threads, outer);
+  seats_reset(t, t->n);
+  // Blocks for the size asked (a sealed team only shrinks); the region's
+  // tasks see no outer reduction (OpenMP binds in_reduction to this team).
+  t->red = reductions;
+  if (reductions) {
+    reductions[4] = 0;
+    reduction_create(reductions, ReductionKind::kParallel, t, t->n);
+  }
   t->fn = fn;
   t->data = data;
   t->parent = outer;
@@ -101,13 +114,15 @@ Team* begin_team(void (*fn)(void*), void* data, unsigned num_threads) {
   return t;
 }
 
-void run_parallel(void (*fn)(void*), void* data, unsigned num_threads) {
-  Team* t = begin_team(fn, data, num_threads);
-  if (t->n == 1)
+int run_parallel(void (*fn)(void*), void* data, unsigned num_threads, std::uintptr_t* reductions) {
+  Team* t = begin_team(fn, data, num_threads, reductions);
+  const int n = t->n;
+  if (n == 1)
     run_member(t, 0);
   else
     run_master(t);
   finish_team(t);
+  return n;
 }
 
 // GOMP_parallel_start / _end (GCC before 4.9): the master runs the body itself.
@@ -115,12 +130,18 @@ void start_on_master(Team* t) {
   t->saved = new ThreadState(t_state);
   t_state = ThreadState{};
   t_state.team = t;
+  t_state.red = t->red;
+  seat_take(t, 0);
   if (affinity().display) display_affinity_on_entry();
 }
 
 void finish_on_master() {
   Team* t = t_state.team;
-  joule_taskwait();  // as run_member ends: the join in finish_team is the region's end
+  {
+    SeatAway away;
+    joule_taskwait();  // as run_member ends: the join in finish_team is the region's end
+  }
+  seat_leave();
   t_state = *t->saved;
   delete t->saved;
   finish_team(t);

@@ -1,5 +1,6 @@
 // Sections: section k of `count` is handed out once (numbers 1..count; 0
 // means none is left), in order, to whichever thread asks next.
+#include "reduction.hpp"
 #include "team.hpp"
 
 using namespace joule::omp;
@@ -12,12 +13,14 @@ unsigned next_section() {
   return k < w->count ? unsigned(k + 1) : 0;
 }
 
-unsigned start_sections(unsigned count) {
+unsigned start_sections(unsigned count, std::uintptr_t* reductions = nullptr) {
   ws_enter([&](WorkShare& w) {
     w.sched = kDynamic;
     w.count = count;
     w.chunk = 1;
+    if (reductions) w.red = make_workshare_reduction(reductions);
   });
+  if (reductions) attach_workshare_reduction(reductions);
   return next_section();
 }
 
@@ -45,8 +48,8 @@ extern "C" {
 JOULE_EXPORT unsigned GOMP_sections_start(unsigned count) { return start_sections(count); }
 
 JOULE_EXPORT unsigned GOMP_sections2_start(unsigned count, std::uintptr_t* reductions, void** mem) {
-  if (reductions || mem) unsupported("GOMP_sections2_start with task reductions");
-  return start_sections(count);
+  if (mem) unsupported("GOMP_sections2_start with team scratch (lastprivate conditional)");
+  return start_sections(count, reductions);
 }
 
 JOULE_EXPORT unsigned GOMP_sections_next(void) { return next_section(); }

@@ -9,7 +9,10 @@ namespace joule::omp {
 // A member first waits for the explicit tasks it created (their descendants
 // complete before them), so when all have arrived the team's tasks are done.
 void barrier() {
-  joule_taskwait();
+  {
+    SeatAway away;
+    joule_taskwait();
+  }
   Team* t = current_team();
   if (t->n == 1) return;
   const std::uint32_t gen = t->barrier_gen.load(std::memory_order_acquire);

@@ -18,14 +18,17 @@ constexpr unsigned kDetach = 1u << 13;
 struct Header {
   void (*fn)(void*);
   Team* team;
-  InlineFrame* frame;  // the inline task that created it (its taskwait counts it), or null
+  InlineFrame* frame;   // the inline task that created it (its taskwait counts it), or null
+  std::uintptr_t* red;  // the creator's innermost task-reduction descriptor
   int creator_id;
   std::uint32_t data_offset;
   bool final_task;
 };
 
 // Runs with the creator's team as the binding team; a member of that team
-// keeps its own thread number.
+// keeps its own thread number. A task that sees a task reduction runs under
+// a thread number of the team held for its body (seats.cpp): the one this
+// thread holds, else a free one.
 void task_body(void* args) {
   auto* h = static_cast<Header*>(args);
   count_started();
@@ -36,7 +39,12 @@ void task_body(void* args) {
   s.id = saved.team == h->team ? saved.id : h->creator_id;
   s.in_task = true;
   s.in_final = h->final_task;
+  s.red = h->red;
+  const bool borrow = h->red && !(saved.team == h->team && saved.seat >= 0);
+  if (h->red) s.id = borrow ? seat_borrow(h->team, s.id) : saved.seat;
+  if (!borrow) s.seat = saved.team == h->team ? saved.seat : -1;
   h->fn(static_cast<char*>(args) + h->data_offset);
+  if (borrow) seat_leave();
   InlineFrame* creator = h->frame;
   s = saved;
   if (creator) frame_child_done(creator);
@@ -48,6 +56,7 @@ void fill_header(Header* h, ThreadState& s, void (*fn)(void*), bool final_task,
   h->team = current_team();
   count_deferred();
   h->frame = frame_for_child(s);
+  h->red = s.red;
   h->creator_id = s.id;
   h->data_offset = offset;
   h->final_task = final_task;

@@ -48,11 +48,14 @@ bool should_run_inline(bool if_clause);
 // Counts a deferred task made (by the calling thread) and one started.
 void count_deferred();
 void count_started();
+// At a member's start (members.cpp).
+void reset_throttle();
 
 // ---- task_inline.cpp ----
 // Runs the task now on this thread (final_task: it is itself final;
 // bounds: as for create_task, which needs a copy of the block).
 void run_inline(const GompTask& g, bool final_task, const std::uint64_t* bounds);
+void run_inline_seated(const GompTask& g, bool final_task, const std::uint64_t* bounds);
 // The current task's frame for one more deferred child (made if needed);
 // null outside inline tasks. The child calls frame_child_done at its end.
 InlineFrame* frame_for_child(ThreadState& s);

@@ -73,7 +73,10 @@ JOULE_EXPORT void GOMP_taskwait_depend(void** depend) {
   depend_to_joule(depend, deps);
   // Inside a task run inline its deferred children are joule children of
   // the enclosing joule task, so this finds them (with its other children).
-  if (!self().in_final) joule_taskwait_on(deps, std::size_t(n));
+  if (!self().in_final) {
+    SeatAway away;
+    joule_taskwait_on(deps, std::size_t(n));
+  }
   if (deps != small) delete[] deps;
 }
 

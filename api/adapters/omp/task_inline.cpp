@@ -53,10 +53,24 @@ void call_with_copy(const GompTask& g, const std::uint64_t* bounds) {
 
 }  // namespace
 
+// run_inline under a borrowed thread number (seats.cpp).
+void run_inline_seated(const GompTask& g, bool final_task, const std::uint64_t* bounds) {
+  ThreadState& s = self();
+  const int id = s.id;
+  s.id = seat_borrow(current_team(), id);
+  run_inline(g, final_task, bounds);
+  seat_leave();
+  s.id = id;
+}
+
 // Same thread, same team and thread number: only the task fields change
 // (included tasks are the bulk of final-cut-off codes, so this stays small).
+// A task that sees a task reduction on a thread without a thread number of
+// the team (its creator registered it there) holds one for its body.
 void run_inline(const GompTask& g, bool final_task, const std::uint64_t* bounds) {
   ThreadState& s = self();
+  if (s.red && s.seat < 0) [[unlikely]]
+    return run_inline_seated(g, final_task, bounds);
   const bool in_task = s.in_task, in_final = s.in_final, inline_task = s.inline_task;
   InlineFrame* const outer = s.frame;
   s.in_task = true;
@@ -95,6 +109,7 @@ void frame_child_done(InlineFrame* f) {
 void wait_children() {
   ThreadState& s = self();
   if (!s.inline_task) {
+    SeatAway away;
     joule_taskwait();
     return;
   }
@@ -102,6 +117,7 @@ void wait_children() {
   if (!f || frame_done(f)) return;
   f->waiter = joule_current_wait_slot();
   f->waiting.store(true, std::memory_order_seq_cst);
+  SeatAway away;
   joule_wait_until(frame_done, f);
   f->waiting.store(false, std::memory_order_relaxed);
 }
@@ -109,7 +125,9 @@ void wait_children() {
 // Descendants: inside an inline task, the enclosing joule task's children
 // (a superset: later at worst); in a final task everything ran included.
 void wait_descendants() {
-  if (!self().in_final) joule_taskwait();
+  if (self().in_final) return;
+  SeatAway away;
+  joule_taskwait();
 }
 
 }  // namespace joule::omp

@@ -79,6 +79,13 @@ void count_started() {
   bump(l, l.counts->started);
 }
 
+// A region's members start with fresh counts: a budget of inline tasks left
+// from an earlier burst would run the new region's first tasks one by one.
+void reset_throttle() {
+  t_local.inline_left = 0;
+  t_local.until_check = 0;
+}
+
 bool should_run_inline(bool if_clause) {
   if (!if_clause) return true;
   Local& l = t_local;

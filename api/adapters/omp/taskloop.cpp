@@ -1,8 +1,12 @@
 // GOMP_taskloop(_ull): the iteration space cut into tasks, each with its
 // own copy of the argument block whose first two fields GCC reserves for
-// the task's start and end.
+// the task's start and end. With `reduction`, the third holds the task
+// reduction's descriptor: the taskloop is a taskgroup that registers it,
+// and the compiled code folds the blocks after the call (reduction.hpp);
+// the chunks index the blocks by their thread number.
 #include <algorithm>
 
+#include "reduction.hpp"
 #include "task.hpp"
 #include "team.hpp"
 
@@ -26,9 +30,20 @@ std::uint64_t task_count(std::uint64_t count, unsigned flags, unsigned long num_
   return std::clamp<std::uint64_t>(n, 1, count);
 }
 
+// The descriptor is registered as the innermost one: tasks inside the
+// chunks may name the variables in in_reduction.
+std::uintptr_t* register_loop(void* data) {
+  auto* desc = static_cast<std::uintptr_t**>(data)[2];
+  ThreadState& s = self();
+  desc[4] = reinterpret_cast<std::uintptr_t>(s.red);
+  reduction_create(desc, ReductionKind::kTaskloop, current_team(), current_team()->n);
+  s.red = desc;
+  return desc;
+}
+
 void spawn_loop(const GompTask& g, unsigned flags, unsigned long num_tasks, int priority,
                 std::uint64_t start, std::uint64_t step, std::uint64_t count) {
-  if (flags & kReduction) unsupported("GOMP_taskloop with reduction / in_reduction");
+  std::uintptr_t* red = (flags & kReduction) ? register_loop(g.data) : nullptr;
   joule_task_options_t opts = JOULE_TASK_OPTIONS_INIT;
   opts.if_ = (flags & kIf) ? 1 : 0;
   opts.final_ = (flags & kFinal) ? 1 : 0;
@@ -47,7 +62,7 @@ void spawn_loop(const GompTask& g, unsigned flags, unsigned long num_tasks, int 
       joule_task_submit(create_task(g, opts, bounds));
     lo = hi;
   }
-  if (!(flags & kNogroup)) wait_descendants();
+  if (!(flags & kNogroup) || red) wait_descendants();
 }
 
 }  // namespace

@@ -12,6 +12,8 @@
 
 namespace joule::omp {
 
+struct Reduction;
+
 // Scheduling kinds, numbered as GCC passes them to GOMP_loop_start.
 enum Sched : int { kRuntime = 0, kStatic = 1, kDynamic = 2, kGuided = 3, kAuto = 4 };
 
@@ -30,10 +32,16 @@ struct WorkShare {
   alignas(64) std::atomic<std::uint64_t> ordered_next{0};
   std::atomic<void*> copy{nullptr};  // single copyprivate: the winner's data
   std::atomic<bool> copied{false};
-  void* mem = nullptr;  // team-shared scratch asked for by GOMP_loop_start
+  void* mem = nullptr;       // team-shared scratch asked for by GOMP_loop_start
+  Reduction* red = nullptr;  // reduction(task, ...) on it (reduction.hpp)
 };
 
 struct ThreadState;
+
+// Who acts as one thread number of the team now (seats.cpp).
+struct Seat {
+  alignas(64) std::atomic<const void*> holder{nullptr};
+};
 
 struct Team {
   static constexpr int kSlots = 8;
@@ -56,11 +64,15 @@ struct Team {
   alignas(64) std::atomic<int> arrived{0};   // barrier
   std::atomic<std::uint32_t> barrier_gen{0};
   WorkShare slots[kSlots];
-  ThreadState* saved = nullptr;  // GOMP_parallel_start: the master's state outside
+  ThreadState* saved = nullptr;   // GOMP_parallel_start: the master's state outside
+  std::uintptr_t* red = nullptr;  // GOMP_parallel_reductions: the region's descriptor
   // Where each member sleeps when it waits (joule_current_wait_slot), by id:
   // what a barrier or a construct's set-up wakes, member by member.
   std::atomic<joule_wait_slot_t*>* sleepers = nullptr;
   int sleepers_size = 0;
+  Seat* seats = nullptr;  // one per thread number
+  int seats_size = 0;
+  std::atomic<int> red_active{0};  // task reductions registered in the team now
 
   Team() = default;
   Team(const Team&) = delete;
@@ -68,6 +80,7 @@ struct Team {
   ~Team() {
     for (WorkShare& w : slots) std::free(w.mem);
     delete[] sleepers;
+    delete[] seats;
   }
 };
 
@@ -86,6 +99,12 @@ struct ThreadState {
   WorkShare* ws = nullptr;       // the current one
   std::uint64_t static_trip = 0;
   std::uint64_t ordered_iter = 0;  // next ordered iteration of this thread
+  // The thread number of `team` this thread holds now (seats.cpp), or -1.
+  int seat = -1;
+  // Task reductions (reduction.hpp): the innermost descriptor the current
+  // task sees; the worksharing construct's one and this member's descriptor.
+  std::uintptr_t* red = nullptr;
+  Reduction* ws_red = nullptr;
 };
 
 // Initial-exec: one %fs-relative load on every task and construct instead of
@@ -98,12 +117,15 @@ Team* initial_team();
 inline Team* current_team() { return t_state.team ? t_state.team : initial_team(); }
 
 // ---- team (parallel.cpp) ----
-// Runs fn(data) as a team of the given size request (0: the ICV / dynamic).
-void run_parallel(void (*fn)(void*), void* data, unsigned num_threads);
+// Runs fn(data) as a team of the given size request (0: the ICV / dynamic);
+// returns the team's size. reductions: GOMP_parallel_reductions' descriptor.
+int run_parallel(void (*fn)(void*), void* data, unsigned num_threads,
+                 std::uintptr_t* reductions = nullptr);
 // The team a region without num_threads would get now, outside any region.
 int max_team_size();
 // The old split form: members start; the master runs the body, then finishes.
-Team* begin_team(void (*fn)(void*), void* data, unsigned num_threads);
+Team* begin_team(void (*fn)(void*), void* data, unsigned num_threads,
+                 std::uintptr_t* reductions = nullptr);
 void start_on_master(Team* t);
 void finish_on_master();
 // Member `id` of `t` on this thread: the body, then its explicit tasks.
@@ -129,6 +151,29 @@ template <class Done>
 void team_wait(Team* t, Done done);
 void wait_spin_then_help(Team* t, bool (*done)(void*), void* arg);
 
+// ---- seats (seats.cpp) ----
+// At a region's start: n free seats, no task reductions.
+void seats_reset(Team* t, int n);
+// Holds seat k of t (waits while another thread holds it).
+void seat_take(Team* t, int k);
+// Holds any free seat of t, `prefer` first; returns it.
+int seat_borrow(Team* t, int prefer);
+// Frees the calling thread's seat.
+void seat_leave();
+// Around a wait that may run other tasks: the seat is left for the wait
+// (only while the team has task reductions) and taken back after it.
+class SeatAway {
+ public:
+  SeatAway();
+  ~SeatAway();
+  SeatAway(const SeatAway&) = delete;
+  SeatAway& operator=(const SeatAway&) = delete;
+
+ private:
+  Team* team_ = nullptr;
+  int seat_ = -1;
+};
+
 // ---- barrier, critical, single (sync.cpp) ----
 void barrier();
 
@@ -142,8 +187,10 @@ void ws_leave();
 bool ws_next(std::uint64_t* lo, std::uint64_t* hi);
 // Starts the thread's next loop construct (set up by the first thread to
 // arrive) and hands out its first chunk, as program values.
+// reductions: a reduction(task, ...) descriptor (reduction.hpp), or null.
 bool loop_begin(int sched, std::uint64_t base, std::uint64_t step, std::uint64_t count,
-                std::uint64_t chunk, std::uint64_t* istart, std::uint64_t* iend);
+                std::uint64_t chunk, std::uint64_t* istart, std::uint64_t* iend,
+                std::uintptr_t* reductions = nullptr);
 bool loop_next(std::uint64_t* istart, std::uint64_t* iend);
 std::uint64_t count_signed(long start, long end, long incr);
 std::uint64_t count_unsigned(bool up, unsigned long long start, unsigned long long end,
@@ -199,6 +246,7 @@ WorkShare* ws_enter(Init init) {
       w.copied.store(false, std::memory_order_relaxed);
       std::free(w.mem);
       w.mem = nullptr;
+      w.red = nullptr;
       init(w);
       w.gen.store(c + 1, std::memory_order_release);
       wake_team(t);

@@ -39,11 +39,6 @@ JOULE_UNSUPPORTED(GOMP_loop_ull_doacross_static_start)
 JOULE_UNSUPPORTED(GOMP_loop_ull_doacross_dynamic_start)
 JOULE_UNSUPPORTED(GOMP_loop_ull_doacross_guided_start)
 JOULE_UNSUPPORTED(GOMP_loop_ull_doacross_runtime_start)
-JOULE_UNSUPPORTED(GOMP_parallel_reductions)
-JOULE_UNSUPPORTED(GOMP_taskgroup_reduction_register)
-JOULE_UNSUPPORTED(GOMP_taskgroup_reduction_unregister)
-JOULE_UNSUPPORTED(GOMP_task_reduction_remap)
-JOULE_UNSUPPORTED(GOMP_workshare_task_reduction_unregister)
 JOULE_UNSUPPORTED(GOMP_parallel_loop_static_start)
 JOULE_UNSUPPORTED(GOMP_parallel_loop_dynamic_start)
 JOULE_UNSUPPORTED(GOMP_parallel_loop_guided_start)
@@ -53,11 +48,6 @@ JOULE_UNSUPPORTED(GOMP_offload_register)
 JOULE_UNSUPPORTED(GOMP_offload_register_ver)
 JOULE_UNSUPPORTED(GOMP_offload_unregister)
 JOULE_UNSUPPORTED(GOMP_offload_unregister_ver)
-
-// scope without reductions needs nothing from the runtime.
-JOULE_EXPORT void GOMP_scope_start(std::uintptr_t* reductions) {
-  if (reductions) unsupported("GOMP_scope_start with reductions");
-}
 
 JOULE_EXPORT void* GOMP_alloc(std::size_t alignment, std::size_t size, std::uintptr_t) {
   if (alignment < sizeof(void*)) alignment = sizeof(void*);

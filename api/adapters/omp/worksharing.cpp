@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "joule/team.h"
+#include "reduction.hpp"
 #include "team.hpp"
 
 namespace joule::omp {
@@ -81,7 +82,8 @@ bool loop_next(std::uint64_t* istart, std::uint64_t* iend) {
 }
 
 bool loop_begin(int sched, std::uint64_t base, std::uint64_t step, std::uint64_t count,
-                std::uint64_t chunk, std::uint64_t* istart, std::uint64_t* iend) {
+                std::uint64_t chunk, std::uint64_t* istart, std::uint64_t* iend,
+                std::uintptr_t* reductions) {
   sched = resolve_sched(sched, &chunk);
   ws_enter([&](WorkShare& w) {
     w.sched = sched;
@@ -89,7 +91,9 @@ bool loop_begin(int sched, std::uint64_t base, std::uint64_t step, std::uint64_t
     w.step = step;
     w.count = count;
     w.chunk = chunk;
+    if (reductions) w.red = make_workshare_reduction(reductions);
   });
+  if (reductions) attach_workshare_reduction(reductions);
   return loop_next(istart, iend);
 }
 
