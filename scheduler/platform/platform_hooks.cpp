@@ -40,6 +40,7 @@ void Platform::begin(const core::RunInfo& run) {
                               : run.worker_cpus[std::size_t(w)];
     worker_cpu_.push_back(cpu);
     auto s = std::make_unique<WorkerSlot>();
+    s->worker = w;
     s->cpu = cpu;
     s->chip = machine_.chip_of(cpu);
     s->table = &pstates(cpu);
