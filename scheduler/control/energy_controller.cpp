@@ -118,15 +118,19 @@ void EnergyController::make_slots() {
   }
 }
 
-// Two changes (away and back) on the first domain, timed; an emulated
-// backend's modelled latency is part of the cost. Done before the runtime
-// resets residency, and the stall it owes is dropped: no task paid it.
+// Two changes (away and back) on the first domain, timed, after an untimed
+// pair: the first change of a real backend also saves the originals (state
+// file) and switches the governor, which no later decision pays again. An
+// emulated backend's modelled latency is part of the cost. Done before the
+// runtime resets residency, and the stall it owes is dropped: no task paid it.
 void EnergyController::measure_switch_cost() {
   Dvfs& d = p_.dvfs();
   if (domain_cpu_.empty()) return;
   const int cpu = domain_cpu_.front(), lvl = d.level(cpu);
   const int levels = int(d.pstates(cpu).size());
   if (lvl < 0 || levels < 2) return;
+  d.set_level(cpu, lvl > 0 ? lvl - 1 : lvl + 1);
+  d.set_level(cpu, lvl);
   const std::uint64_t t0 = core::now_ns();
   d.set_level(cpu, lvl > 0 ? lvl - 1 : lvl + 1);
   d.set_level(cpu, lvl);
@@ -135,33 +139,50 @@ void EnergyController::measure_switch_cost() {
   switch_cost_s_ = double(t1 - t0) * 0.5e-9 + double(d.stall_ns()) * 1e-9;
 }
 
-// The creator's thread: it posts the boundary and returns. The next worker
-// to end a task decides (tick), so the creator never waits for a decision,
-// never holds a lock, and never writes a frequency.
-void EnergyController::iteration(std::uint64_t iteration, std::uint64_t) {
+// The creator's thread: it posts the boundary, and decides only if the
+// claim is free (an iterative policy's window must end at the boundary).
+// It never waits: with a decision in progress elsewhere, the next worker to
+// end a task takes the boundary. It never writes a frequency either: the
+// levels it publishes are applied by their workers, the rest at the next
+// task end (docs/internals.md).
+void EnergyController::iteration(std::uint64_t iteration, std::uint64_t now) {
   if (!policy_ || ended_.load(std::memory_order_relaxed)) return;
   posted_iteration_.store(iteration + 1, std::memory_order_seq_cst);
   posted_count_.fetch_add(1, std::memory_order_seq_cst);
-  next_tick_ns_.store(0, std::memory_order_seq_cst);
+  if (!try_claim()) {
+    next_tick_ns_.store(0, std::memory_order_seq_cst);
+    return;
+  }
+  run_claimed(now, false);
+  release_claim();
 }
 
 // A worker at a task end found a decision due: it decides if it wins the
 // claim, else goes on with its task (the winner covers what it saw).
 void EnergyController::tick_due(std::uint64_t now) {
   if (ended_.load(std::memory_order_relaxed) || !try_claim()) return;
-  run_claimed(now);
+  run_claimed(now, true);
   release_claim();
 }
 
-void EnergyController::run_claimed(std::uint64_t now) {
+// worker: a worker's thread, which applies the domains owners will not
+// apply soon; the creator leaves them to the next task end.
+void EnergyController::run_claimed(std::uint64_t now, bool worker) {
   next_tick_ns_.store(~std::uint64_t(0), std::memory_order_seq_cst);
   if (posted_count_.load(std::memory_order_seq_cst)) posted_iterations(now);
   if (policy_ && periodic_ && now >= next_window_ns_) {
     next_window_ns_ = now + std::uint64_t(opt_.window_s * 1e9);
     decide_claimed(now);
   }
-  apply_pending(false);
-  next_tick_ns_.store(policy_ && periodic_ ? next_window_ns_ : ~std::uint64_t(0),
+  bool left = false;
+  if (worker)
+    apply_pending(false);
+  else
+    for (std::size_t i = 0; i < domain_cpu_.size() && !left; ++i)
+      left = slots_[i].target.load() != slots_[i].applied.load();
+  next_tick_ns_.store(policy_ && periodic_ && !left ? next_window_ns_
+                      : left                        ? 0
+                                                    : ~std::uint64_t(0),
                       std::memory_order_seq_cst);
   // A boundary posted since the first store: the next task end takes it.
   if (posted_count_.load(std::memory_order_seq_cst)) next_tick_ns_.store(0);
@@ -216,6 +237,8 @@ void EnergyController::task_ended(WorkerSlot& s, std::uint64_t key, std::uint64_
   tick(now);
   at_boundary(s.worker);
 }
+
+void EnergyController::task_starting(WorkerSlot& s) { at_boundary(s.worker); }
 
 void EnergyController::note_key(WorkerSlot& s, std::uint64_t key, std::uint64_t work_ns) {
   if (!saw_keys_.load(std::memory_order_relaxed)) saw_keys_.store(true, std::memory_order_relaxed);

@@ -11,12 +11,12 @@
 // Thread rules (docs/internals.md, "The energy controller's threads"): the
 // task hooks run on the worker's thread and touch only its slot. A decision
 // runs on at most one thread at a time, whichever worker wins an atomic
-// claim at a task end once a window has passed or an iteration boundary was
-// posted; a worker that loses goes on with its task, and the creator's
-// iteration() only posts. The outcome is published in per-domain slots; the
-// worker owning a domain applies it at its next task boundary (a relaxed
-// load and compare when nothing changed); domains nobody owns, or whose
-// owner sleeps, are applied by the deciding thread.
+// claim at a task end once a window has passed, or the creator at an
+// iteration boundary if the claim is free (else it posts the boundary for
+// the next task end); whoever loses goes on, nobody waits. The outcome is published in per-domain
+// slots; the worker owning a domain applies it at its next task boundary (a relaxed load and
+// compare when nothing changed); domains nobody owns, or whose owner sleeps, are applied by the
+// deciding thread.
 #pragma once
 
 #include <atomic>
@@ -80,6 +80,8 @@ class EnergyController final : public platform::PlatformListener {
   bool try_claim() noexcept { return !deciding_.exchange(true, std::memory_order_acquire); }
   void release_claim() noexcept { deciding_.store(false, std::memory_order_release); }
   std::uint64_t decisions() const noexcept { return decisions_.load(std::memory_order_relaxed); }
+  // Before a task (worker's own thread): its domain's published level.
+  void task_starting(platform::WorkerSlot& s) override;
   // A keyed task's work, counted for the policy (worker's own thread).
   void note_key(platform::WorkerSlot& s, std::uint64_t key, std::uint64_t work_ns);
   // Platform::end: back to the start frequencies, workers unparked.
@@ -105,7 +107,7 @@ class EnergyController final : public platform::PlatformListener {
   };
   void make_slots();
   void tick_due(std::uint64_t now);
-  void run_claimed(std::uint64_t now);
+  void run_claimed(std::uint64_t now, bool worker);
   void posted_iterations(std::uint64_t now);
   void decide_claimed(std::uint64_t now);
   bool publish_levels(const std::vector<int>& levels);

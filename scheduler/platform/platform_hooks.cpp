@@ -117,6 +117,7 @@ void Platform::task_start(const core::Task& t, int worker) {
   WorkerSlot& s = *slots_[std::size_t(worker)];
   if (core::trace::enabled() && !s.traced) trace_first(s);
   if (listener_live_) {
+    listener_->task_starting(s);
     s.in_task.store(true, std::memory_order_relaxed);
     if (listener_->wants_critical()) {
       // Successors are added under the task's lock (add_edge): take it to
