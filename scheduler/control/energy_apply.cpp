@@ -27,22 +27,51 @@ double delta_s(const std::atomic<std::uint64_t>& now, std::uint64_t& seen) {
 
 }  // namespace
 
-// Everything since the last call: the window the loads cover.
-energy::Observation EnergyController::observe(std::uint64_t now) {
-  energy::Observation obs;
+// The parts of the Observation that do not change during a run (domains'
+// cores, P-state tables and their modelled power, chips), built once at
+// begin: a decision then touches each worker and domain once, with no
+// allocation (docs/performance.md, "Node-scale decisions").
+void EnergyController::build_observation() {
+  obs_ = energy::Observation{};
+  Dvfs& d = p_.dvfs();
+  obs_.domains.resize(domain_cpu_.size());
+  for (int w = 0; w < int(core_domain_.size()); ++w)
+    obs_.domains[std::size_t(core_domain_[std::size_t(w)])].cores.push_back(w);
+  for (std::size_t i = 0; i < domain_cpu_.size(); ++i) {
+    energy::DomainView& v = obs_.domains[i];
+    v.pstates = d.pstates(domain_cpu_[i]);
+    for (std::uint32_t khz : v.pstates) v.busy_watts.push_back(p_.model().busy_watts(khz));
+    v.chip = p_.chip_of(domain_cpu_[i]);
+  }
+  obs_.chips.resize(std::size_t(std::max(0, p_.num_chips())));
+  for (auto& c : obs_.chips) c.uncore_watts = p_.model().uncore_watts();
+  obs_.cores.resize(core_domain_.size());
+  for (std::size_t w = 0; w < core_domain_.size(); ++w) {
+    obs_.cores[w].domain = core_domain_[w];
+    obs_.cores[w].chip = p_.slot(int(w)).chip;
+  }
+}
+
+// Everything since the last call: the window the loads cover. The claim
+// holder's own Observation, refreshed in place.
+const energy::Observation& EnergyController::observe(std::uint64_t now) {
+  energy::Observation& obs = obs_;
   obs.now_ns = now;
   obs.window_s = double(now > last_ns_ ? now - last_ns_ : 0) * 1e-9;
   last_ns_ = now;
   obs.iteration = iteration_;
   obs.idle_watts = p_.model().idle_watts();
   obs.switch_cost_s = switch_cost_s_;
-  add_domains(obs);
-  for (int w = 0; w < p_.num_workers(); ++w) {
+  Dvfs& d = p_.dvfs();
+  for (std::size_t i = 0; i < domain_cpu_.size(); ++i)
+    obs.domains[i].level = std::max(0, d.level(domain_cpu_[i]));
+  const std::vector<double> temps = p_.last_temperatures();
+  for (std::size_t c = 0; c < obs.chips.size() && c < temps.size(); ++c)
+    obs.chips[c].temperature_c = temps[c];
+  for (int w = 0; w < p_.num_workers() && std::size_t(w) < obs.cores.size(); ++w) {
     WorkerSlot& s = p_.slot(w);
     CoreSeen& seen = seen_[std::size_t(w)];
-    energy::CoreView c;
-    c.domain = core_domain_[std::size_t(w)];
-    c.chip = s.chip;
+    energy::CoreView& c = obs.cores[std::size_t(w)];
     c.busy_s = delta_s(s.busy_ns, seen.busy);
     c.stretch_s = delta_s(s.stretch_ns, seen.stretch);
     c.work_s = delta_s(s.work_ns, seen.work);
@@ -54,32 +83,10 @@ energy::Observation EnergyController::observe(std::uint64_t now) {
     c.running_critical = s.critical_seen.exchange(false, std::memory_order_relaxed) ||
                          (c.running && s.critical.load(std::memory_order_relaxed));
     c.parked = parked_[std::size_t(w)];
-    obs.cores.push_back(c);
   }
+  obs.keys.clear();
   add_keys(obs);
   return obs;
-}
-
-void EnergyController::add_domains(energy::Observation& obs) const {
-  Dvfs& d = p_.dvfs();
-  obs.domains.resize(domain_cpu_.size());
-  for (int w = 0; w < int(core_domain_.size()); ++w)  // one pass: O(workers)
-    obs.domains[std::size_t(core_domain_[std::size_t(w)])].cores.push_back(w);
-  for (std::size_t i = 0; i < domain_cpu_.size(); ++i) {
-    const int cpu = domain_cpu_[i];
-    energy::DomainView& v = obs.domains[i];
-    v.pstates = d.pstates(cpu);
-    for (std::uint32_t khz : v.pstates) v.busy_watts.push_back(p_.model().busy_watts(khz));
-    v.level = std::max(0, d.level(cpu));
-    v.chip = p_.chip_of(cpu);
-  }
-  const std::vector<double> temps = p_.last_temperatures();
-  for (int c = 0; c < p_.num_chips(); ++c) {
-    energy::ChipView v;
-    if (std::size_t(c) < temps.size()) v.temperature_c = temps[std::size_t(c)];
-    v.uncore_watts = p_.model().uncore_watts();
-    obs.chips.push_back(v);
-  }
 }
 
 // Keys with work in the window, each on the worker it is mapped to (pinned

@@ -91,6 +91,7 @@ void EnergyController::begin(const core::RunInfo& run, std::uint64_t now) {
   seen_.assign(std::size_t(n), CoreSeen{});
   parked_.assign(std::size_t(n), false);
   make_slots();
+  build_observation();
   measure_switch_cost();
   last_ns_ = now;
   if (run_.affinity) run_.affinity->set_pinned(!periodic_);
@@ -214,7 +215,7 @@ void EnergyController::posted_iterations(std::uint64_t now) {
 
 void EnergyController::decide_claimed(std::uint64_t now) {
   const std::uint64_t t0 = core::now_ns();
-  const energy::Observation obs = observe(now);
+  const energy::Observation& obs = observe(now);
   energy::Decision d = policy_->decide(obs);
   if (d.active_cores < 0) {
     const int keep = mask_target(obs);

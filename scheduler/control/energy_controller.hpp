@@ -113,8 +113,8 @@ class EnergyController final : public platform::PlatformListener {
   bool publish_levels(const std::vector<int>& levels);
   void apply_domain(int d, bool owner = false);
   void apply_pending(bool all);
-  energy::Observation observe(std::uint64_t now);
-  void add_domains(energy::Observation& obs) const;
+  void build_observation();
+  const energy::Observation& observe(std::uint64_t now);
   void add_keys(energy::Observation& obs);
   void apply(const energy::Decision& d);
   bool apply_moves(const std::vector<std::pair<std::uint64_t, int>>& moves);
@@ -140,6 +140,7 @@ class EnergyController final : public platform::PlatformListener {
   std::vector<int> core_domain_;  // worker -> observed domain
   std::vector<int> start_level_;  // per observed domain
   std::vector<CoreSeen> seen_;
+  energy::Observation obs_;  // the claim holder's, refreshed by observe()
   std::vector<bool> parked_;
   std::uint64_t last_ns_ = 0, iteration_ = 0, since_decision_ = 0;
   std::atomic<bool> saw_keys_{false};  // a keyed task ran (auto's switch)
