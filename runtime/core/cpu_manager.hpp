@@ -26,6 +26,11 @@ class CpuManager {
   virtual void start(const std::vector<int>& /*owned_cpus*/) {}
   // After every worker has stopped: give everything back, leave the table.
   virtual void stop() {}
+  // After start: the machine's CPUs by nearness to the owned ones, nearest
+  // level first (same core, shared cache, NUMA node, package, other); the
+  // manager borrows from the nearest level first. The caller knows the
+  // topology, the manager does not.
+  virtual void set_nearness(const std::vector<std::vector<int>>& /*levels*/) {}
 
   // The worker on `cpu` found nothing to run. true: the CPU has been lent
   // (owned) or returned (borrowed) and the worker must park until woken.

@@ -169,6 +169,7 @@ void Runtime::launch() {
   for (auto& o : observers_) o->on_runtime_start(run);
   const std::vector<int>& owned = run.worker_cpus;
   cpu_manager_->start(owned);
+  if (lending_) cpu_manager_->set_nearness(nearness_levels(*topology_, owned));
   topology_->save_current_binding();
   worker(0)->adopt_current_thread(ctx);
   for (int i = 1; i < owned_workers_; ++i) worker(i)->start();

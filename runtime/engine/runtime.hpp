@@ -214,6 +214,10 @@ class Runtime {
   alignas(64) std::atomic<std::uint64_t> external_completed_{0};
 };
 
+// CPUs of the machine by nearness to `owned`, one level per StealDistance,
+// nearest first (runtime_lending.cpp); the CPU manager borrows in that order.
+std::vector<std::vector<int>> nearness_levels(const Topology& topo, const std::vector<int>& owned);
+
 }  // namespace joule::engine
 
 #include "help_until.hpp"

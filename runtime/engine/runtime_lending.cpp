@@ -21,6 +21,23 @@ bool rate_limited(std::atomic<std::uint64_t>& last, std::uint64_t interval) {
 
 }  // namespace
 
+// The machine's CPUs grouped by their nearest owned CPU's distance, nearest
+// first, for the CPU manager to borrow near CPUs first (docs/lending.md).
+std::vector<std::vector<int>> nearness_levels(const Topology& topo, const std::vector<int>& owned) {
+  std::vector<std::vector<int>> levels(std::size_t(queues::kStealDistances));
+  if (owned.empty()) return levels;
+  for (int c = 0, n = topo.machine_cpus(); c < n; ++c) {
+    if (std::find(owned.begin(), owned.end(), c) != owned.end()) continue;
+    auto best = queues::StealDistance::any;
+    for (int o : owned) {
+      best = std::min(best, topo.distance(c, o));
+      if (best == queues::StealDistance::sibling) break;
+    }
+    levels[std::size_t(best)].push_back(c);
+  }
+  return levels;
+}
+
 Worker& Runtime::add_worker(int cpu) {
   const int index = worker_count_.load(std::memory_order_relaxed);
   if (index >= max_workers_) throw joule::error(JOULE_ERR_STATE, "joule: too many workers");

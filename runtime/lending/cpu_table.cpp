@@ -59,10 +59,7 @@ CpuTable::Result CpuTable::apply(int cpu, CpuOp op, pid_t actor) noexcept {
       return {t.outcome, before, before};
     if (word.compare_exchange_weak(raw, t.next.pack(), std::memory_order_acq_rel,
                                    std::memory_order_acquire)) {
-      const bool was_idle = before.state == CpuState::Idle;
-      const bool is_idle = t.next.state == CpuState::Idle;
-      if (was_idle != is_idle)
-        seg_->header.idle_hint.fetch_add(is_idle ? 1 : -1, std::memory_order_acq_rel);
+      if ((before.state == CpuState::Idle) != (t.next.state == CpuState::Idle)) sync_idle(cpu);
       notify(cpu);
       if (core::trace::enabled()) trace_transition(cpu, op, actor);
       return {t.outcome, before, t.next};
@@ -70,8 +67,41 @@ CpuTable::Result CpuTable::apply(int cpu, CpuOp op, pid_t actor) noexcept {
   }
 }
 
+// Sets cpu's summary bit from its word, then reads the word again: if it
+// changed meanwhile, the bit is set again. Every bit change and every
+// re-read are sequentially consistent, so the last writer of a bit saw the
+// CPU's last state: a quiet table's summary matches its words exactly.
+void CpuTable::sync_idle(int cpu) noexcept {
+  auto& word = seg_->idle.mask[cpu / 64];
+  const std::uint64_t bit = std::uint64_t(1) << (cpu % 64);
+  auto& w = seg_->cpus[cpu].word;
+  bool idle = CpuWord::unpack(w.load()).state == CpuState::Idle;
+  for (;;) {
+    if (idle)
+      word.fetch_or(bit);
+    else
+      word.fetch_and(~bit);
+    const bool now = CpuWord::unpack(w.load()).state == CpuState::Idle;
+    if (now == idle) return;
+    idle = now;
+  }
+}
+
 int CpuTable::idle_hint() const noexcept {
-  return seg_->header.idle_hint.load(std::memory_order_acquire);
+  int n = 0;
+  for (int i = 0, words = (ncpus_ + 63) / 64; i < words; ++i)
+    n += __builtin_popcountll(idle_word(i));
+  return n;
+}
+
+bool CpuTable::any_idle() const noexcept {
+  for (int i = 0, words = (ncpus_ + 63) / 64; i < words; ++i)
+    if (idle_word(i)) return true;
+  return false;
+}
+
+std::uint64_t CpuTable::idle_word(int i) const noexcept {
+  return seg_->idle.mask[i].load(std::memory_order_acquire);
 }
 
 std::uint32_t CpuTable::seq(int cpu) const noexcept {
@@ -249,9 +279,7 @@ int CpuTable::reap_dead() {
 }
 
 void CpuTable::recount_idle() noexcept {
-  int idle = 0;
-  for (int cpu = 0; cpu < ncpus_; ++cpu) idle += load(cpu).state == CpuState::Idle;
-  seg_->header.idle_hint.store(idle, std::memory_order_release);
+  for (int cpu = 0; cpu < ncpus_; ++cpu) sync_idle(cpu);
 }
 
 std::vector<int> CpuTable::owned_by(pid_t pid) const {

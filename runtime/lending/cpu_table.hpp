@@ -68,7 +68,14 @@ class CpuTable {
   };
   // Applies `op` for `actor` with a CAS loop; wakes waiters on a change.
   Result apply(int cpu, CpuOp op, pid_t actor) noexcept;
+  // The idle summary (shm_layout.hpp, ShmIdle): Idle CPUs counted, any at
+  // all, and word i of the bitmap (CPUs 64i .. 64i+63).
   int idle_hint() const noexcept;
+  bool any_idle() const noexcept;
+  std::uint64_t idle_word(int i) const noexcept;
+  int idle_words() const noexcept { return (ncpus_ + 63) / 64; }
+  // Re-derives cpu's summary bit from its word (after every Idle change).
+  void sync_idle(int cpu) noexcept;
 
   // Futex protocol: read seq(), check the condition, then wait(cpu, seq).
   std::uint32_t seq(int cpu) const noexcept;

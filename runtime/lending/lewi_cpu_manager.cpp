@@ -46,6 +46,10 @@ class LewiCpuManager final : public CpuManager {
     s_.reset();        // the last reference leaves the table
   }
 
+  void set_nearness(const std::vector<std::vector<int>>& levels) override {
+    if (s_) s_->set_nearness(levels);
+  }
+
   bool release_idle(int cpu) override { return s_ && s_->release_idle(cpu); }
   bool must_return(int cpu) override { return s_ && s_->must_return(cpu); }
   void acquire(int n, std::vector<int>& got) override {

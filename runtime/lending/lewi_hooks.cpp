@@ -116,25 +116,30 @@ bool Session::must_return(int cpu) {
 
 // More ready tasks than running workers: own lent CPUs come back first, then
 // idle CPUs of other processes are borrowed, never more than n in all.
+// More ready tasks than running workers: own lent CPUs come back first, then
+// idle CPUs of other processes are borrowed, never more than n in all. The
+// lent bitmap and the table's idle summary say where to look: nothing here
+// reads every CPU of the node.
 void Session::acquire(int n, std::vector<int>& got) {
   if (n <= 0 || hint() != Hint::Enabled) return;
-  const bool own_lent = lent_hint_.load(std::memory_order_relaxed) > 0;
-  if (!own_lent && table_->idle_hint() <= 0) {
-    maybe_reap();
-    return;
-  }
   maybe_reap();
+  const bool own_lent = lent_hint_.load(std::memory_order_relaxed) > 0;
+  if (!own_lent && !table_->any_idle()) return;
   if (const int cap = max_parallelism(); cap > 0) n = std::min(n, cap - held_count());
   int taken = 0;
-  for (int c = 0; c < table_->ncpus() && taken < n && own_lent; ++c) {
-    const CpuWord w = table_->load(c);
-    if (w.owner != pid_ || (w.state != CpuState::Idle && w.state != CpuState::Borrowed)) continue;
-    if (local_[c].load() == kBlockLent || leaving(c)) continue;
-    const Outcome o = reclaim_cpu(c);
-    if (o == Outcome::Done) got.push_back(c);
-    taken += o == Outcome::Done || o == Outcome::Pending;  // a claimed one comes back soon
+  for (int i = 0; i < table_->idle_words() && taken < n && own_lent; ++i) {
+    for (std::uint64_t m = lent_mask_[i].load(std::memory_order_relaxed); m && taken < n;
+         m &= m - 1) {
+      const int c = i * 64 + __builtin_ctzll(m);
+      const CpuWord w = table_->load(c);
+      if (w.owner != pid_ || (w.state != CpuState::Idle && w.state != CpuState::Borrowed)) continue;
+      if (local_[c].load() == kBlockLent || leaving(c)) continue;
+      const Outcome o = reclaim_cpu(c);
+      if (o == Outcome::Done) got.push_back(c);
+      taken += o == Outcome::Done || o == Outcome::Pending;  // a claimed one comes back soon
+    }
   }
-  if (taken < n && table_->idle_hint() > 0) borrow_up_to(n - taken, &got);
+  if (taken < n && table_->any_idle()) borrow_up_to(n - taken, &got);
 }
 
 void Session::enter_blocking(int keep) {

@@ -111,28 +111,67 @@ void Session::maybe_reap() {
   std::uint64_t prev = last_reap_ns_.load(std::memory_order_relaxed);
   if (now - prev < 50'000'000ull) return;
   if (!last_reap_ns_.compare_exchange_strong(prev, now, std::memory_order_relaxed)) return;
-  if (table_->reap_dead() >= 0) {
-    int lent = 0;  // recount the hint: a dead guest's CPUs came back as Idle
-    for (int c = 0; c < table_->ncpus(); ++c) {
-      const CpuWord w = table_->load(c);
-      lent += w.owner == pid_ && (w.state == CpuState::Idle || w.state == CpuState::Borrowed);
+  if (table_->reap_dead() >= 0) recount_lent();  // a dead guest's CPUs came back as Idle
+}
+
+// The lent hints from the table (at most every 50 ms, from maybe_reap).
+void Session::recount_lent() {
+  int lent = 0;
+  for (int i = 0; i < table_->idle_words(); ++i) {
+    std::uint64_t bits = 0;
+    for (int b = 0; b < 64 && i * 64 + b < table_->ncpus(); ++b) {
+      const CpuWord w = table_->load(i * 64 + b);
+      if (w.owner == pid_ && (w.state == CpuState::Idle || w.state == CpuState::Borrowed))
+        bits |= std::uint64_t(1) << b;
     }
-    lent_hint_.store(lent, std::memory_order_relaxed);
+    lent_mask_[i].store(bits, std::memory_order_relaxed);
+    lent += __builtin_popcountll(bits);
   }
+  lent_hint_.store(lent, std::memory_order_relaxed);
+}
+
+void Session::mark_lent(int cpu, bool lent) noexcept {
+  const std::uint64_t bit = std::uint64_t(1) << (cpu % 64);
+  if (lent) {
+    lent_mask_[cpu / 64].fetch_or(bit, std::memory_order_relaxed);
+    lent_hint_.fetch_add(1, std::memory_order_relaxed);
+  } else {
+    lent_mask_[cpu / 64].fetch_and(~bit, std::memory_order_relaxed);
+    lent_hint_.fetch_sub(1, std::memory_order_relaxed);
+  }
+}
+
+void Session::set_nearness(const std::vector<std::vector<int>>& levels) {
+  std::lock_guard guard(near_mutex_);
+  std::uint64_t seen[kMaskWords] = {};
+  int n = 0;
+  for (const auto& level : levels) {
+    if (n == kMaxNear - 1) break;
+    std::uint64_t bits[kMaskWords] = {};
+    for (int c : level)
+      if (c >= 0 && c < kMaxCpus && !(seen[c / 64] >> (c % 64) & 1))
+        bits[c / 64] |= std::uint64_t(1) << (c % 64);
+    for (int i = 0; i < kMaskWords; ++i) {
+      near_[n][i].store(bits[i], std::memory_order_relaxed);
+      seen[i] |= bits[i];
+    }
+    ++n;
+  }
+  for (int i = 0; i < kMaskWords; ++i) near_[n][i].store(~seen[i], std::memory_order_relaxed);
+  near_levels_.store(n + 1, std::memory_order_release);
 }
 
 Outcome Session::lend_cpu(int cpu) {
   const CpuWord w = table_->load(cpu);
   if (w.guest == pid_ && w.owner != pid_) return return_cpu(cpu);
   const auto r = table_->apply(cpu, CpuOp::Lend, pid_);
-  if (r.outcome == Outcome::Done) lent_hint_.fetch_add(1, std::memory_order_relaxed);
+  if (r.outcome == Outcome::Done) mark_lent(cpu, true);
   return r.outcome;
 }
 
 Outcome Session::reclaim_cpu(int cpu) {
   const auto r = table_->apply(cpu, CpuOp::Reclaim, pid_);
-  if (r.outcome == Outcome::Done || r.outcome == Outcome::Pending)
-    lent_hint_.fetch_sub(1, std::memory_order_relaxed);
+  if (r.outcome == Outcome::Done || r.outcome == Outcome::Pending) mark_lent(cpu, false);
   return r.outcome;
 }
 
@@ -167,19 +206,29 @@ int Session::reclaim_all(std::vector<int>* got) {
   return n;
 }
 
+// Idle CPUs of other processes, nearest level first: each level's bitmap
+// ANDed with the idle summary, so the table is read only where a CPU is
+// idle (a few word loads at 128 CPUs); the CAS on the CPU's word decides.
 int Session::borrow_up_to(int n, std::vector<int>* got) {
   if (n <= 0 || hint() != Hint::Enabled) return 0;
   if (const int cap = max_parallelism(); cap > 0) n = std::min(n, cap - held_count());
-  const int ncpus = table_->ncpus();
-  const unsigned start = borrow_cursor_.fetch_add(1, std::memory_order_relaxed);
+  const int ncpus = table_->ncpus(), words = table_->idle_words();
+  const int levels = near_levels_.load(std::memory_order_acquire);
   int taken = 0;
-  for (int i = 0; i < ncpus && taken < n; ++i) {
-    const int c = int((start + unsigned(i)) % unsigned(ncpus));
-    const CpuWord w = table_->load(c);
-    if (w.state != CpuState::Idle || w.owner == pid_) continue;
-    if (table_->apply(c, CpuOp::Borrow, pid_).outcome != Outcome::Done) continue;
-    ++taken;
-    if (got) got->push_back(c);
+  for (int l = 0; l < std::max(levels, 1) && taken < n; ++l) {
+    for (int i = 0; i < words && taken < n; ++i) {
+      std::uint64_t m = table_->idle_word(i) & ~lent_mask_[i].load(std::memory_order_relaxed);
+      if (levels > 0) m &= near_[l][i].load(std::memory_order_relaxed);
+      for (; m && taken < n; m &= m - 1) {
+        const int c = i * 64 + __builtin_ctzll(m);
+        if (c >= ncpus) break;
+        const CpuWord w = table_->load(c);
+        if (w.state != CpuState::Idle || w.owner == pid_) continue;
+        if (table_->apply(c, CpuOp::Borrow, pid_).outcome != Outcome::Done) continue;
+        ++taken;
+        if (got) got->push_back(c);
+      }
+    }
   }
   return taken;
 }

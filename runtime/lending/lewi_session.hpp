@@ -96,6 +96,11 @@ class Session {
   // The runtime's CpuManager uses this session: CPUs leaving the mask are
   // then disowned only once their worker has parked.
   void attach_runtime(bool on) noexcept { runtime_.store(on); }
+  // Where to borrow first: levels of CPUs, nearest first (same core, shared
+  // cache, NUMA node, package, ...), computed by whoever knows the machine
+  // (the engine, from hwloc). CPUs in no level come last. Without it every
+  // CPU is equally near.
+  void set_nearness(const std::vector<std::vector<int>>& levels);
   // Never lend cpu (two workers share it: JOULE_WORKERS above the CPUs).
   void never_lend(int cpu) noexcept {
     if (cpu >= 0 && cpu < kMaxCpus) leaving_[cpu].fetch_or(kNeverLend);
@@ -117,6 +122,11 @@ class Session {
   enum Local : std::uint8_t { kRunning = 0, kSleeping = 1, kBlockLent = 2 };
   static constexpr std::uint8_t kLeaving = 1, kNeverLend = 2;  // bits of leaving_
 
+  void mark_lent(int cpu, bool lent) noexcept;
+  void recount_lent();
+
+  // Read on every task boundary (must_return): these share a line that is
+  // written only when a hint, the cap or the mask changes.
   const LewiOptions opts_;
   std::unique_ptr<CpuTable> table_;
   const pid_t pid_;
@@ -124,12 +134,21 @@ class Session {
   const bool autonomous_;
   std::atomic<Hint> hint_{Hint::Enabled};
   std::atomic<int> max_par_{0};
-  std::atomic<int> lent_hint_{0};  // own CPUs lent (reclaim candidates); a hint
-  std::atomic<std::uint64_t> last_reap_ns_{0};
-  std::atomic<unsigned> borrow_cursor_{0};
+  std::atomic<int> leaving_count_{0};
   std::unique_ptr<std::atomic<std::uint8_t>[]> local_;
   std::unique_ptr<std::atomic<std::uint8_t>[]> leaving_;  // kLeaving (DROM), kNeverLend
-  std::atomic<int> leaving_count_{0};
+  // Written by lends, reclaims and the reaper: each on a line of its own so
+  // that those writes do not evict the line above from every worker.
+  alignas(64) std::atomic<int> lent_hint_{0};  // own CPUs lent (reclaim candidates); a hint
+  alignas(64) std::atomic<std::uint64_t> last_reap_ns_{0};
+  // Own CPUs lent, one bit per CPU (a superset hint: acquire re-reads the
+  // word), so reclaiming reads only the lent ones.
+  alignas(64) std::atomic<std::uint64_t> lent_mask_[kMaskWords];
+  // Nearness levels as bitmaps (set_nearness); the last one is the rest.
+  static constexpr int kMaxNear = 8;
+  std::atomic<std::uint64_t> near_[kMaxNear][kMaskWords];
+  std::atomic<int> near_levels_{0};
+  alignas(64) std::mutex near_mutex_;
   std::uint32_t drom_seen_ = 0;
   std::uint32_t drom_pending_ack_ = 0;
   int drom_failed_cpu_ = -1;

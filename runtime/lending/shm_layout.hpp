@@ -11,7 +11,8 @@
 namespace joule::lending {
 
 constexpr std::uint64_t kMagic = 0x4c42544355504a31ull;  // "1JPUCTBL" little-endian
-constexpr std::uint32_t kVersion = 1;
+// 2: the idle summary (ShmIdle) replaced the header's idle counter.
+constexpr std::uint32_t kVersion = 2;
 constexpr int kMaxCpus = 1024;
 constexpr int kMaxProcs = 256;
 constexpr int kMaskWords = kMaxCpus / 64;
@@ -29,10 +30,10 @@ struct alignas(64) ShmHeader {
   std::uint32_t ncpus;  // CPUs of the node when the segment was created
   std::uint32_t creator_pid;
   std::uint32_t uid;
-  std::atomic<std::uint32_t> ready;       // 1 once the creator has initialised everything
-  std::atomic<std::uint32_t> closing;     // 1 once the last process unlinked it
-  std::atomic<std::uint32_t> lock;        // pid holding the registry lock, 0 if free
-  std::atomic<std::int32_t> idle_hint;    // number of Idle CPUs; a hint, recounted when cleaning
+  std::atomic<std::uint32_t> ready;    // 1 once the creator has initialised everything
+  std::atomic<std::uint32_t> closing;  // 1 once the last process unlinked it
+  std::atomic<std::uint32_t> lock;     // pid holding the registry lock, 0 if free
+  std::uint32_t reserved0;
   std::atomic<std::uint32_t> procs_used;  // high-water mark of registry slots
   std::atomic<std::uint64_t> epoch;       // bumped by every registration change
 };
@@ -60,8 +61,18 @@ struct alignas(64) ShmProc {
   std::atomic<std::uint64_t> drom_mask[kMaskWords];
 };
 
+// The idle summary: bit c set while CPU c is Idle, so a borrower finds idle
+// CPUs with one load per 64 CPUs instead of reading every CPU's line. Kept
+// exact whenever the table is quiet (CpuTable::sync_idle re-checks the word
+// after each bit change); under traffic a bit may lag its CPU for a moment,
+// and a borrower's CAS on the word is what decides.
+struct alignas(64) ShmIdle {
+  std::atomic<std::uint64_t> mask[kMaskWords];
+};
+
 struct ShmSegment {
   ShmHeader header;
+  ShmIdle idle;
   ShmCpu cpus[kMaxCpus];
   ShmProc procs[kMaxProcs];
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <thread>
 
 #include "affinity_map.hpp"
 #include "energy_controller.hpp"
@@ -26,22 +27,51 @@ double delta_s(const std::atomic<std::uint64_t>& now, std::uint64_t& seen) {
 
 }  // namespace
 
-// Everything since the last call: the window the loads cover.
-energy::Observation EnergyController::observe(std::uint64_t now) {
-  energy::Observation obs;
+// The parts of the Observation that do not change during a run (domains'
+// cores, P-state tables and their modelled power, chips), built once at
+// begin: a decision then touches each worker and domain once, with no
+// allocation (docs/performance.md, "Node-scale decisions").
+void EnergyController::build_observation() {
+  obs_ = energy::Observation{};
+  Dvfs& d = p_.dvfs();
+  obs_.domains.resize(domain_cpu_.size());
+  for (int w = 0; w < int(core_domain_.size()); ++w)
+    obs_.domains[std::size_t(core_domain_[std::size_t(w)])].cores.push_back(w);
+  for (std::size_t i = 0; i < domain_cpu_.size(); ++i) {
+    energy::DomainView& v = obs_.domains[i];
+    v.pstates = d.pstates(domain_cpu_[i]);
+    for (std::uint32_t khz : v.pstates) v.busy_watts.push_back(p_.model().busy_watts(khz));
+    v.chip = p_.chip_of(domain_cpu_[i]);
+  }
+  obs_.chips.resize(std::size_t(std::max(0, p_.num_chips())));
+  for (auto& c : obs_.chips) c.uncore_watts = p_.model().uncore_watts();
+  obs_.cores.resize(core_domain_.size());
+  for (std::size_t w = 0; w < core_domain_.size(); ++w) {
+    obs_.cores[w].domain = core_domain_[w];
+    obs_.cores[w].chip = p_.slot(int(w)).chip;
+  }
+}
+
+// Everything since the last call: the window the loads cover. The claim
+// holder's own Observation, refreshed in place.
+const energy::Observation& EnergyController::observe(std::uint64_t now) {
+  energy::Observation& obs = obs_;
   obs.now_ns = now;
   obs.window_s = double(now > last_ns_ ? now - last_ns_ : 0) * 1e-9;
   last_ns_ = now;
   obs.iteration = iteration_;
   obs.idle_watts = p_.model().idle_watts();
   obs.switch_cost_s = switch_cost_s_;
-  add_domains(obs);
-  for (int w = 0; w < p_.num_workers(); ++w) {
+  Dvfs& d = p_.dvfs();
+  for (std::size_t i = 0; i < domain_cpu_.size(); ++i)
+    obs.domains[i].level = std::max(0, d.level(domain_cpu_[i]));
+  const std::vector<double> temps = p_.last_temperatures();
+  for (std::size_t c = 0; c < obs.chips.size() && c < temps.size(); ++c)
+    obs.chips[c].temperature_c = temps[c];
+  for (int w = 0; w < p_.num_workers() && std::size_t(w) < obs.cores.size(); ++w) {
     WorkerSlot& s = p_.slot(w);
     CoreSeen& seen = seen_[std::size_t(w)];
-    energy::CoreView c;
-    c.domain = core_domain_[std::size_t(w)];
-    c.chip = s.chip;
+    energy::CoreView& c = obs.cores[std::size_t(w)];
     c.busy_s = delta_s(s.busy_ns, seen.busy);
     c.stretch_s = delta_s(s.stretch_ns, seen.stretch);
     c.work_s = delta_s(s.work_ns, seen.work);
@@ -53,32 +83,10 @@ energy::Observation EnergyController::observe(std::uint64_t now) {
     c.running_critical = s.critical_seen.exchange(false, std::memory_order_relaxed) ||
                          (c.running && s.critical.load(std::memory_order_relaxed));
     c.parked = parked_[std::size_t(w)];
-    obs.cores.push_back(c);
   }
+  obs.keys.clear();
   add_keys(obs);
   return obs;
-}
-
-void EnergyController::add_domains(energy::Observation& obs) const {
-  Dvfs& d = p_.dvfs();
-  for (std::size_t i = 0; i < domain_cpu_.size(); ++i) {
-    const int cpu = domain_cpu_[i];
-    energy::DomainView v;
-    for (int w = 0; w < int(core_domain_.size()); ++w)
-      if (core_domain_[std::size_t(w)] == int(i)) v.cores.push_back(w);
-    v.pstates = d.pstates(cpu);
-    for (std::uint32_t khz : v.pstates) v.busy_watts.push_back(p_.model().busy_watts(khz));
-    v.level = std::max(0, d.level(cpu));
-    v.chip = p_.chip_of(cpu);
-    obs.domains.push_back(std::move(v));
-  }
-  const std::vector<double> temps = p_.last_temperatures();
-  for (int c = 0; c < p_.num_chips(); ++c) {
-    energy::ChipView v;
-    if (std::size_t(c) < temps.size()) v.temperature_c = temps[std::size_t(c)];
-    v.uncore_watts = p_.model().uncore_watts();
-    obs.chips.push_back(v);
-  }
 }
 
 // Keys with work in the window, each on the worker it is mapped to (pinned
@@ -105,7 +113,7 @@ int EnergyController::worker_of_key(std::uint64_t key) const {
 
 void EnergyController::apply(const energy::Decision& d) {
   bool any = false;
-  if (apply_levels(d.domain_level)) ++dvfs_, any = true;
+  if (publish_levels(d.domain_level)) ++dvfs_, any = true;
   if (apply_moves(d.moves)) ++balance_, any = true;
   if (d.active_cores >= 0 && apply_mask(d.active_cores)) {
     ++mask_, any = true;
@@ -116,16 +124,60 @@ void EnergyController::apply(const energy::Decision& d) {
   core::trace::emit_event(core::trace::Event::kEvEnergyDecision, std::uint64_t(d.kind));
 }
 
-bool EnergyController::apply_levels(const std::vector<int>& levels) {
-  if (levels.size() != domain_cpu_.size()) return false;
-  Dvfs& d = p_.dvfs();
+// Publishes the decision's level per domain; owners apply it at their next
+// task boundary (at_boundary), apply_pending covers the rest.
+bool EnergyController::publish_levels(const std::vector<int>& levels) {
+  if (levels.size() != domain_cpu_.size() || !slots_) return false;
+  const std::uint64_t n = decisions_.load(std::memory_order_relaxed);
   bool changed = false;
   for (std::size_t i = 0; i < levels.size(); ++i) {
-    const int cpu = domain_cpu_[i];
-    if (levels[i] == d.level(cpu)) continue;
-    changed = d.set_level(cpu, levels[i]) || changed;
+    DomainSlot& s = slots_[i];
+    if (levels[i] == s.target.load(std::memory_order_relaxed)) continue;
+    s.published = n;
+    s.target.store(levels[i], std::memory_order_release);
+    changed = true;
   }
   return changed;
+}
+
+// One domain's published level, by whoever gets here first (the owner at a
+// task boundary, or the deciding thread); the other skips it.
+void EnergyController::apply_domain(int d, bool owner) {
+  DomainSlot& s = slots_[std::size_t(d)];
+  if (s.applying.exchange(true, std::memory_order_acquire)) return;
+  for (;;) {
+    const int target = s.target.load(std::memory_order_acquire);
+    if (target < 0 || target == s.applied.load(std::memory_order_relaxed)) break;
+    const std::uint64_t t0 = core::now_ns();
+    p_.dvfs().set_level(domain_cpu_[std::size_t(d)], target);
+    apply_ns_.fetch_add(core::now_ns() - t0, std::memory_order_relaxed);
+    applies_.fetch_add(1, std::memory_order_relaxed);
+    if (owner) applies_by_owner_.fetch_add(1, std::memory_order_relaxed);
+    s.applied.store(target, std::memory_order_release);
+  }
+  s.applying.store(false, std::memory_order_release);
+}
+
+// The deciding thread's share (all: every domain, at stop): domains nobody
+// owns, owners asleep (no task boundary soon) or parked, and levels an owner
+// has left pending since an earlier decision.
+void EnergyController::apply_pending(bool all) {
+  if (!slots_) return;
+  const std::uint64_t n = decisions_.load(std::memory_order_relaxed);
+  for (std::size_t i = 0; i < domain_cpu_.size(); ++i) {
+    DomainSlot& s = slots_[i];
+    if (s.target.load(std::memory_order_relaxed) == s.applied.load(std::memory_order_relaxed))
+      continue;
+    bool mine = all || s.owner < 0 || s.published < n;
+    if (!mine) {
+      const WorkerSlot& w = p_.slot(s.owner);
+      mine = w.sleeping.load(std::memory_order_relaxed) || parked_[std::size_t(s.owner)];
+    }
+    if (!mine) continue;
+    if (all)  // at stop nothing else applies: wait out a worker still at it
+      while (s.applying.load(std::memory_order_acquire)) std::this_thread::yield();
+    apply_domain(int(i));
+  }
 }
 
 bool EnergyController::apply_moves(const std::vector<std::pair<std::uint64_t, int>>& moves) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <thread>
 
 #include "affinity_map.hpp"
 #include "config.hpp"
@@ -89,21 +90,48 @@ void EnergyController::begin(const core::RunInfo& run, std::uint64_t now) {
   }
   seen_.assign(std::size_t(n), CoreSeen{});
   parked_.assign(std::size_t(n), false);
+  make_slots();
+  build_observation();
   measure_switch_cost();
   last_ns_ = now;
   if (run_.affinity) run_.affinity->set_pinned(!periodic_);
-  next_tick_ns_.store(now + std::uint64_t(opt_.window_s * 1e9), std::memory_order_relaxed);
+  next_window_ns_ = periodic_ ? now + std::uint64_t(opt_.window_s * 1e9) : ~std::uint64_t(0);
+  next_tick_ns_.store(next_window_ns_, std::memory_order_relaxed);
 }
 
-// Two changes (away and back) on the first domain, timed; an emulated
-// backend's modelled latency is part of the cost. Done before the runtime
-// resets residency, and the stall it owes is dropped: no task paid it.
+// A domain with one worker is that worker's to apply; a shared one (chip
+// DVFS) is applied by the deciding thread.
+void EnergyController::make_slots() {
+  const std::size_t domains = domain_cpu_.size();
+  slots_.reset(new DomainSlot[domains]);
+  std::vector<int> members(domains, 0);
+  for (int dom : core_domain_) ++members[std::size_t(dom)];
+  owned_domain_.assign(core_domain_.size(), -1);
+  for (std::size_t w = 0; w < core_domain_.size(); ++w) {
+    const auto dom = std::size_t(core_domain_[w]);
+    if (members[dom] != 1) continue;
+    slots_[dom].owner = int(w);
+    owned_domain_[w] = int(dom);
+  }
+  for (std::size_t i = 0; i < domains; ++i) {
+    slots_[i].target.store(start_level_[i], std::memory_order_relaxed);
+    slots_[i].applied.store(start_level_[i], std::memory_order_relaxed);
+  }
+}
+
+// Two changes (away and back) on the first domain, timed, after an untimed
+// pair: the first change of a real backend also saves the originals (state
+// file) and switches the governor, which no later decision pays again. An
+// emulated backend's modelled latency is part of the cost. Done before the
+// runtime resets residency, and the stall it owes is dropped: no task paid it.
 void EnergyController::measure_switch_cost() {
   Dvfs& d = p_.dvfs();
   if (domain_cpu_.empty()) return;
   const int cpu = domain_cpu_.front(), lvl = d.level(cpu);
   const int levels = int(d.pstates(cpu).size());
   if (lvl < 0 || levels < 2) return;
+  d.set_level(cpu, lvl > 0 ? lvl - 1 : lvl + 1);
+  d.set_level(cpu, lvl);
   const std::uint64_t t0 = core::now_ns();
   d.set_level(cpu, lvl > 0 ? lvl - 1 : lvl + 1);
   d.set_level(cpu, lvl);
@@ -112,37 +140,82 @@ void EnergyController::measure_switch_cost() {
   switch_cost_s_ = double(t1 - t0) * 0.5e-9 + double(d.stall_ns()) * 1e-9;
 }
 
+// The creator's thread: it posts the boundary, and decides only if the
+// claim is free (an iterative policy's window must end at the boundary).
+// It never waits: with a decision in progress elsewhere, the next worker to
+// end a task takes the boundary. It never writes a frequency either: the
+// levels it publishes are applied by their workers, the rest at the next
+// task end (docs/internals.md).
 void EnergyController::iteration(std::uint64_t iteration, std::uint64_t now) {
-  if (!policy_) return;
-  std::lock_guard guard(mu_);
-  iteration_ = iteration;
+  if (!policy_ || ended_.load(std::memory_order_relaxed)) return;
+  posted_iteration_.store(iteration + 1, std::memory_order_seq_cst);
+  posted_count_.fetch_add(1, std::memory_order_seq_cst);
+  if (!try_claim()) {
+    next_tick_ns_.store(0, std::memory_order_seq_cst);
+    return;
+  }
+  run_claimed(now, false);
+  release_claim();
+}
+
+// A worker at a task end found a decision due: it decides if it wins the
+// claim, else goes on with its task (the winner covers what it saw).
+void EnergyController::tick_due(std::uint64_t now) {
+  if (ended_.load(std::memory_order_relaxed) || !try_claim()) return;
+  run_claimed(now, true);
+  release_claim();
+}
+
+// worker: a worker's thread, which applies the domains owners will not
+// apply soon; the creator leaves them to the next task end.
+void EnergyController::run_claimed(std::uint64_t now, bool worker) {
+  next_tick_ns_.store(~std::uint64_t(0), std::memory_order_seq_cst);
+  if (posted_count_.load(std::memory_order_seq_cst)) posted_iterations(now);
+  if (policy_ && periodic_ && now >= next_window_ns_) {
+    next_window_ns_ = now + std::uint64_t(opt_.window_s * 1e9);
+    decide_claimed(now);
+  }
+  bool left = false;
+  if (worker)
+    apply_pending(false);
+  else
+    for (std::size_t i = 0; i < domain_cpu_.size() && !left; ++i)
+      left = slots_[i].target.load() != slots_[i].applied.load();
+  next_tick_ns_.store(policy_ && periodic_ && !left ? next_window_ns_
+                      : left                        ? 0
+                                                    : ~std::uint64_t(0),
+                      std::memory_order_seq_cst);
+  // A boundary posted since the first store: the next task end takes it.
+  if (posted_count_.load(std::memory_order_seq_cst)) next_tick_ns_.store(0);
+}
+
+void EnergyController::posted_iterations(std::uint64_t now) {
+  const std::uint64_t count = posted_count_.exchange(0, std::memory_order_seq_cst);
+  const std::uint64_t posted = posted_iteration_.load(std::memory_order_seq_cst);
+  if (!policy_ || count == 0) return;
+  iteration_ = posted ? posted - 1 : iteration_;
   if (auto_ && periodic_ && saw_keys_.load(std::memory_order_relaxed)) {
     // The program is iterative with keys: the planned-loads policy fits.
     auto_ = false;
     use_policy(energy::resolve_auto(true, per_chip_));
     history_ += ", then " + (resolved_.empty() ? std::string("none") : resolved_) +
-                " at iteration " + std::to_string(iteration);
-    apply_levels(start_level_);
+                " at iteration " + std::to_string(iteration_);
+    publish_levels(start_level_);
     observe(now);  // the window so far belongs to the old policy
     since_decision_ = 0;
+    next_window_ns_ = periodic_ ? now + std::uint64_t(opt_.window_s * 1e9) : ~std::uint64_t(0);
     return;
   }
-  if (periodic_ || ++since_decision_ < std::uint64_t(std::max(opt_.period, 1))) return;
+  if (periodic_) return;
+  since_decision_ += count;
+  if (since_decision_ < std::uint64_t(std::max(opt_.period, 1))) return;
   since_decision_ = 0;
-  decide_locked(now);
+  decide_claimed(now);
 }
 
-void EnergyController::tick_due(std::uint64_t now) {
-  std::uint64_t due = next_tick_ns_.load(std::memory_order_relaxed);
-  const auto window = std::uint64_t(opt_.window_s * 1e9);
-  if (now < due || !next_tick_ns_.compare_exchange_strong(due, now + window)) return;
-  std::unique_lock lock(mu_, std::try_to_lock);
-  if (lock.owns_lock() && policy_ && periodic_) decide_locked(now);
-}
-
-void EnergyController::decide_locked(std::uint64_t now) {
+void EnergyController::decide_claimed(std::uint64_t now) {
   const std::uint64_t t0 = core::now_ns();
-  const energy::Observation obs = observe(now);
+  const energy::Observation& obs = observe(now);
   energy::Decision d = policy_->decide(obs);
   if (d.active_cores < 0) {
     const int keep = mask_target(obs);
@@ -154,8 +227,8 @@ void EnergyController::decide_locked(std::uint64_t now) {
                                              : std::string("mask: work queued, every core back"));
     }
   }
+  decisions_.fetch_add(1, std::memory_order_relaxed);
   apply(d);
-  ++decisions_;
   overhead_ns_ += core::now_ns() - t0;
 }
 
@@ -163,7 +236,10 @@ void EnergyController::task_ended(WorkerSlot& s, std::uint64_t key, std::uint64_
                                   std::uint64_t now) {
   if (key != JOULE_NO_AFFINITY) note_key(s, key, work_ns);
   tick(now);
+  at_boundary(s.worker);
 }
+
+void EnergyController::task_starting(WorkerSlot& s) { at_boundary(s.worker); }
 
 void EnergyController::note_key(WorkerSlot& s, std::uint64_t key, std::uint64_t work_ns) {
   if (!saw_keys_.load(std::memory_order_relaxed)) saw_keys_.store(true, std::memory_order_relaxed);
@@ -180,13 +256,20 @@ void EnergyController::mpi_leave(int worker) {
   if (mpi_) mpi_->leave(worker);
 }
 
+// Every domain back at its start level, here and now, whoever owns it: the
+// workers have stopped, and a decision still running on one finishes first
+// (the claim is held for as long as one decision takes).
 void EnergyController::end(std::uint64_t) {
   if (mpi_) mpi_->end();
-  std::lock_guard guard(mu_);
-  if (!policy_) return;
-  apply_levels(start_level_);
-  if (run_.affinity) run_.affinity->set_pinned(false);
+  ended_.store(true, std::memory_order_seq_cst);
   next_tick_ns_.store(~std::uint64_t(0), std::memory_order_relaxed);
+  while (!try_claim()) std::this_thread::yield();
+  if (policy_) {
+    publish_levels(start_level_);
+    apply_pending(true);
+    if (run_.affinity) run_.affinity->set_pinned(false);
+  }
+  release_claim();
 }
 
 }  // namespace joule::control

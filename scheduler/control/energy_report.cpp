@@ -76,9 +76,19 @@ void EnergyController::report(std::ostream& os) const {
   const double saving = saving_estimate(&at_fmax, &modelled);
   os << "estimated saving vs the same work at fmax: " << fmt("%.1f", 100.0 * saving) << " % ("
      << fmt("%.3f", modelled) << " J modelled, " << fmt("%.3f", at_fmax) << " J at fmax)\n";
-  os << "policy overhead: " << fmt("%.6f", double(overhead_ns_) * 1e-9) << " s in decide+apply ("
-     << fmt("%.1f", decisions_ ? double(overhead_ns_) / 1e3 / double(decisions_) : 0.0)
-     << " us per decision); measured switch cost " << fmt("%.1f", switch_cost_s_ * 1e6) << " us\n";
+  const std::uint64_t n = decisions_.load(), applies = applies_.load();
+  const int workers = p_.num_workers();
+  const double per_decision = n ? double(overhead_ns_) / double(n) : 0.0;
+  os << "policy overhead: " << fmt("%.6f", double(overhead_ns_) * 1e-9) << " s deciding ("
+     << fmt("%.1f", per_decision / 1e3) << " us per decision, "
+     << fmt("%.0f", workers ? per_decision / workers : 0.0) << " ns per decision and worker at "
+     << workers << " worker(s), " << domain_cpu_.size() << " domain(s)); measured switch cost "
+     << fmt("%.1f", switch_cost_s_ * 1e6) << " us\n";
+  os << "frequency applies: " << applies << " (" << applies_by_owner_.load()
+     << " by the domain's own worker at a task boundary, the rest by the deciding thread or at "
+        "stop), "
+     << fmt("%.1f", applies ? double(apply_ns_.load()) / 1e3 / double(applies) : 0.0)
+     << " us per apply\n";
 }
 
 }  // namespace joule::control

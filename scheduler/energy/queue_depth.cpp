@@ -32,6 +32,11 @@ class QueueDepth final : public EnergyPolicy {
     const bool may_switch = window > opt_.switch_payback * obs.switch_cost_s;
     streak_.resize(obs.domains.size(), 0);
     ask_.resize(obs.domains.size(), 0);
+    // Cores that are neither parked nor running, counted once: rule 2 asks
+    // whether any core other than c is free, O(1) per core (O(workers) per
+    // decision instead of a scan of every core per core).
+    free_ = 0;
+    for (const auto& c : obs.cores) free_ += !c.parked && !c.running;
     Decision d;
     bool changed = false;
     for (std::size_t i = 0; i < obs.domains.size(); ++i) {
@@ -72,13 +77,13 @@ class QueueDepth final : public EnergyPolicy {
     return top;
   }
 
-  static bool others_busy(const Observation& obs, std::size_t c) {
-    for (std::size_t j = 0; j < obs.cores.size(); ++j)
-      if (j != c && !obs.cores[j].parked && !obs.cores[j].running) return false;
-    return true;
+  bool others_busy(const Observation& obs, std::size_t c) const {
+    const bool self_free = !obs.cores[c].parked && !obs.cores[c].running;
+    return free_ - int(self_free) == 0;
   }
 
   Options opt_;
+  int free_ = 0;             // cores neither parked nor running, in this observation
   std::vector<int> streak_;  // per domain: consecutive windows asking for lower
   std::vector<int> ask_;     // per domain: the highest of those asks
 };

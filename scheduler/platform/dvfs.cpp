@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <unistd.h>
+
 #include "observer.hpp"
 #include "trace_api.hpp"
 
@@ -62,7 +64,8 @@ bool Dvfs::set_level(int cpu, int lvl) {
   if (d < 0 || !can_set()) return false;
   Domain& dom = *domains_[std::size_t(d)];
   if (lvl < 0 || lvl >= int(dom.table.size())) return false;
-  std::lock_guard guard(mu_);
+  std::lock_guard guard(dom.mu);
+  dom.writer.store(long(::gettid()), std::memory_order_relaxed);
   const int old = dom.level.load(std::memory_order_relaxed);
   if (old == lvl) return true;
   if (!apply(d, dom.table[std::size_t(lvl)])) return false;
@@ -92,13 +95,18 @@ void Dvfs::trace_change(const Domain& dom, std::uint32_t khz) const noexcept {
   }
 }
 
+long Dvfs::last_writer(int d) const noexcept {
+  if (d < 0 || d >= num_domains()) return 0;
+  return domains_[std::size_t(d)]->writer.load(std::memory_order_relaxed);
+}
+
 bool Dvfs::set_frequency(int cpu, std::uint32_t khz) {
   return set_level(cpu, nearest_level(pstates(cpu), khz));
 }
 
 std::vector<std::uint64_t> Dvfs::residency(int d, std::uint64_t now) const {
-  std::lock_guard guard(mu_);
   const Domain& dom = *domains_[std::size_t(d)];
+  std::lock_guard guard(dom.mu);
   std::vector<std::uint64_t> out = dom.residency;
   const int lvl = dom.level.load(std::memory_order_relaxed);
   if (now > dom.since) out[std::size_t(lvl)] += now - dom.since;
@@ -106,8 +114,8 @@ std::vector<std::uint64_t> Dvfs::residency(int d, std::uint64_t now) const {
 }
 
 void Dvfs::reset_residency(std::uint64_t now) {
-  std::lock_guard guard(mu_);
   for (auto& dom : domains_) {
+    std::lock_guard guard(dom->mu);
     std::fill(dom->residency.begin(), dom->residency.end(), 0);
     dom->since = now;
   }

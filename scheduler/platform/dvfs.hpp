@@ -49,6 +49,9 @@ class Dvfs {
   std::uint64_t take_stall_ns(int cpu) noexcept;
   // The emulated latency one change costs (0 for real backends).
   std::uint64_t stall_ns() const noexcept { return stall_ns_; }
+  // The thread (gettid) that last set domain d; 0 if none. Tests
+  // use it to prove who applies a decision (docs/internals.md).
+  long last_writer(int domain) const noexcept;
   // Puts the machine back as it was found (real backends).
   virtual void restore() {}
   // Where frequency changes appear in a trace (counter "frequency_mhz" of a
@@ -62,7 +65,8 @@ class Dvfs {
 
  protected:
   void add_domain(std::vector<int> cpus, std::vector<std::uint32_t> table, int level);
-  // Applies khz to domain d; called with the backend's lock held.
+  // Applies khz to domain d; called with domain d's lock held (changes of
+  // different domains run in parallel: each worker sets its own).
   virtual bool apply(int d, std::uint32_t khz) = 0;
   void set_stall_ns(std::uint64_t ns) noexcept { stall_ns_ = ns; }
   unsigned caps_ = 0;
@@ -74,6 +78,8 @@ class Dvfs {
     std::atomic<int> level{0};
     std::uint64_t since = 0;
     std::vector<std::uint64_t> residency;
+    std::atomic<long> writer{0};  // thread id of the last set_level
+    mutable std::mutex mu;
   };
   struct CpuSlot {
     int domain = -1;
@@ -85,7 +91,6 @@ class Dvfs {
   std::vector<std::unique_ptr<CpuSlot>> cpus_;  // indexed by CPU number
   std::vector<std::vector<int>> trace_cpus_;    // see set_trace_cpus
   std::uint64_t stall_ns_ = 0;
-  mutable std::mutex mu_;
 };
 
 // dvfs=none: controls nothing.

@@ -5,6 +5,9 @@
 #include <charconv>
 #include <cstring>
 #include <map>
+
+#include <fcntl.h>
+#include <unistd.h>
 #include <sstream>
 
 #include "log.hpp"
@@ -99,17 +102,26 @@ class CpufreqDvfs final : public Dvfs {
       const std::string canon = fs_.canonical(m->dir);
       bool dup = false;
       for (auto& p : pols) dup = dup || p.canonical == canon;
-      if (!dup) pols.push_back({m->dir, canon, m->userspace});
+      if (!dup) {
+        Policy p;
+        p.dir = m->dir;
+        p.canonical = canon;
+        p.userspace = m->userspace;
+        pols.push_back(std::move(p));
+      }
     }
     std::sort(cpus.begin(), cpus.end());
     policies_.push_back(std::move(pols));
     add_domain(std::move(cpus), members.front()->table, members.front()->level);
   }
 
+  ~CpufreqDvfs() override { close_files(); }
+
   void restore() override {
     std::vector<std::string> errors;
     if (RestoreGuard::instance().restore_all(&errors) > 0)
       for (auto& e : errors) core::warn_once("restore:" + e, "cpufreq: " + e);
+    close_files();  // what they last held is no longer what the files hold
   }
 
  protected:
@@ -120,10 +132,31 @@ class CpufreqDvfs final : public Dvfs {
   }
 
  private:
+  // A file joule writes again and again: opened once (after the first
+  // write, which saves the original), written only when the value changes.
+  // At 128 per-core domains this saves two open/close pairs per domain and
+  // period (docs/performance.md).
+  struct File {
+    int fd = -1;
+    std::string last;  // what we last wrote; empty: unknown
+  };
   struct Policy {
     std::string dir, canonical;
     bool userspace = false;
+    bool governor_set = false;  // we switched it to userspace (or found it so)
+    File setspeed, min, max;
   };
+
+  void close_files() {
+    for (auto& dom : policies_)
+      for (auto& p : dom) {
+        for (File* f : {&p.setspeed, &p.min, &p.max}) {
+          if (f->fd >= 0) ::close(f->fd);
+          *f = File{};
+        }
+        p.governor_set = false;
+      }
+  }
 
   bool write(const std::string& file, const std::string& value) {
     auto& guard = RestoreGuard::instance();
@@ -143,27 +176,61 @@ class CpufreqDvfs final : public Dvfs {
     return false;
   }
 
-  bool apply_userspace(const Policy& p, std::uint32_t khz) {
-    if (fs_.read(p.dir + "/scaling_governor").value_or("") != "userspace") {
-      // Save the set speed too: it changes meaning with the governor.
-      if (!RestoreGuard::instance().saved(fs_.path(p.dir + "/scaling_setspeed"))) {
-        auto sp = fs_.read_raw(p.dir + "/scaling_setspeed");
-        std::string w;
-        if (!sp || !RestoreGuard::instance().save(fs_.path(p.dir + "/scaling_setspeed"), *sp, &w))
-          return false;
-      }
-      if (!write(p.dir + "/scaling_governor", "userspace")) return false;
+  // The first write goes through write() (saving the original); later ones
+  // reuse the open descriptor. A fake tree's regular file is truncated to
+  // the value; sysfs ignores the truncate.
+  bool put(const std::string& file, File& f, const std::string& value) {
+    if (!f.last.empty() && f.last == value) return true;
+    if (f.fd < 0) {
+      if (!write(file, value)) return false;
+      f.fd = ::open(fs_.path(file).c_str(), O_WRONLY | O_CLOEXEC);
+      f.last = value;
+      return true;
     }
-    return write(p.dir + "/scaling_setspeed", std::to_string(khz));
+    if (::pwrite(f.fd, value.data(), value.size(), 0) != ssize_t(value.size())) {
+      core::warn_once("write:" + file,
+                      "cpufreq: cannot write " + fs_.path(file) + ": " + std::strerror(errno));
+      ::close(f.fd);
+      f = File{};
+      return false;
+    }
+    if (::ftruncate(f.fd, off_t(value.size())) != 0) {
+      // sysfs attributes cannot be truncated, and need not be.
+    }
+    f.last = value;
+    return true;
   }
 
-  // min = max = khz, in the order that never makes min > max on the way.
-  bool apply_minmax(const Policy& p, std::uint32_t khz) {
-    const auto lo = fs_.read_u64(p.dir + "/scaling_min_freq").value_or(0);
+  bool apply_userspace(Policy& p, std::uint32_t khz) {
+    if (!p.governor_set) {
+      if (fs_.read(p.dir + "/scaling_governor").value_or("") != "userspace") {
+        // Save the set speed too: it changes meaning with the governor.
+        if (!RestoreGuard::instance().saved(fs_.path(p.dir + "/scaling_setspeed"))) {
+          auto sp = fs_.read_raw(p.dir + "/scaling_setspeed");
+          std::string w;
+          if (!sp || !RestoreGuard::instance().save(fs_.path(p.dir + "/scaling_setspeed"), *sp, &w))
+            return false;
+        }
+        if (!write(p.dir + "/scaling_governor", "userspace")) return false;
+      }
+      p.governor_set = true;
+    }
+    return put(p.dir + "/scaling_setspeed", p.setspeed, std::to_string(khz));
+  }
+
+  // min = max = khz, in the order that never makes min > max on the way
+  // (the current min is read once, then known from what we wrote).
+  bool apply_minmax(Policy& p, std::uint32_t khz) {
+    std::uint64_t lo = 0;
+    if (p.min.last.empty())
+      lo = fs_.read_u64(p.dir + "/scaling_min_freq").value_or(0);
+    else
+      lo = std::strtoull(p.min.last.c_str(), nullptr, 10);
     const std::string v = std::to_string(khz);
     if (khz >= lo)
-      return write(p.dir + "/scaling_max_freq", v) && write(p.dir + "/scaling_min_freq", v);
-    return write(p.dir + "/scaling_min_freq", v) && write(p.dir + "/scaling_max_freq", v);
+      return put(p.dir + "/scaling_max_freq", p.max, v) &&
+             put(p.dir + "/scaling_min_freq", p.min, v);
+    return put(p.dir + "/scaling_min_freq", p.min, v) && put(p.dir + "/scaling_max_freq", p.max, v);
   }
 
   Sysfs fs_;

@@ -102,6 +102,7 @@ class Platform {
   // Attaches the layer above (the energy controller), before begin. The
   // listener is asked live() here, once.
   void set_listener(std::unique_ptr<PlatformListener> l);
+  PlatformListener* listener() const noexcept { return listener_.get(); }
 
   // ---- the observer's hooks (platform_hooks.cpp) ----
   void begin(const core::RunInfo& run);

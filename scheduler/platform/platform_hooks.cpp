@@ -40,6 +40,7 @@ void Platform::begin(const core::RunInfo& run) {
                               : run.worker_cpus[std::size_t(w)];
     worker_cpu_.push_back(cpu);
     auto s = std::make_unique<WorkerSlot>();
+    s->worker = w;
     s->cpu = cpu;
     s->chip = machine_.chip_of(cpu);
     s->table = &pstates(cpu);
@@ -116,6 +117,7 @@ void Platform::task_start(const core::Task& t, int worker) {
   WorkerSlot& s = *slots_[std::size_t(worker)];
   if (core::trace::enabled() && !s.traced) trace_first(s);
   if (listener_live_) {
+    listener_->task_starting(s);
     s.in_task.store(true, std::memory_order_relaxed);
     if (listener_->wants_critical()) {
       // Successors are added under the task's lock (add_edge): take it to

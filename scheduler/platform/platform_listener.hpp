@@ -33,6 +33,9 @@ class PlatformListener {
   // none), `work_ns` its work in ns at fmax. Only when live().
   virtual void task_ended(WorkerSlot& s, std::uint64_t key, std::uint64_t work_ns,
                           std::uint64_t now) = 0;
+  // On the worker's own thread, before a task runs (a task boundary, as
+  // task_ended is). Only when live().
+  virtual void task_starting(WorkerSlot& /*s*/) {}
   // An iteration boundary, after the platform's sample. Only when live().
   virtual void iteration(std::uint64_t iteration, std::uint64_t now) = 0;
   // A worker's thread enters / leaves a blocking MPI call.

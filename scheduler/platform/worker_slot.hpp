@@ -20,7 +20,8 @@ struct LabelAcc {
 };
 
 struct alignas(64) WorkerSlot {
-  int cpu = 0;  // platform CPU
+  int worker = -1;  // its index
+  int cpu = 0;      // platform CPU
   int chip = 0;
   int trace_cpu = -1;                                 // the worker's real CPU: its row in a trace
   bool traced = false;                                // its starting frequency is in the trace

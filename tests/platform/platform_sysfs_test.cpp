@@ -92,6 +92,33 @@ TEST(Cpufreq, IntelPstateActiveModePinsMinAndMax) {
   EXPECT_EQ(t.snapshot(), before);
 }
 
+// The files stay open after the first change (which saves the originals):
+// later changes reuse the descriptors, so a file replaced behind joule's
+// back is not written; values of fewer digits leave no digits behind.
+TEST(Cpufreq, RepeatedChangesReuseOpenFilesAndWriteExactValues) {
+  FakeTree t;
+  t.add_pstate_cpu(0);
+  const auto before = t.snapshot();
+  CpufreqStatus st;
+  auto d = cpufreq(t, &st);
+  ASSERT_EQ(d->num_domains(), 1);
+  const std::string min = FakeTree::cpu_dir(0) + "/scaling_min_freq";
+  const std::string max = FakeTree::cpu_dir(0) + "/scaling_max_freq";
+  for (std::uint32_t khz : {3000000u, 800000u, 3500000u, 900000u}) {
+    ASSERT_TRUE(d->set_frequency(0, khz));
+    EXPECT_EQ(t.read(min), std::to_string(khz));
+    EXPECT_EQ(t.read(max), std::to_string(khz));
+  }
+  t.remove(max);  // a new file at the same path: joule still holds the old one
+  t.write(max, "900000");
+  ASSERT_TRUE(d->set_frequency(0, 2000000));
+  EXPECT_EQ(t.read(min), "2000000");
+  EXPECT_EQ(t.read(max), "900000");
+  t.write(max, "3500000\n");
+  d->restore();
+  EXPECT_EQ(t.snapshot(), before);
+}
+
 TEST(Cpufreq, SharedDomainThroughPolicySymlinks) {
   FakeTree t;
   const std::string policy = "/sys/devices/system/cpu/cpufreq/policy0";
