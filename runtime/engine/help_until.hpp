@@ -82,8 +82,7 @@ void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watc
   if (waiter) --ctx.help_depth;
   if (ctx.searching) end_search(ctx, true);
   if (!deferred.empty()) {
-    scheduler_->push_many(deferred.data(), int(deferred.size()), -1);
-    wake_for(deferred.data(), int(deferred.size()), -1);
+    push_and_wake(deferred.data(), int(deferred.size()), -1);
   }
   ctx.in_loop = was_in_loop;
   if (!was_in_loop) flush_private(ctx);  // nobody here would run them

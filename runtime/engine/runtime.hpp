@@ -153,7 +153,8 @@ class Runtime {
   bool elsewhere(const Task* t, const ThreadContext& ctx) const noexcept;
   // After publishing ready tasks: a pinned task (iterative energy mode)
   // wakes its owner; any other wakes one sleeping worker, nearest first.
-  void wake_for(Task* const* tasks, int n, int pusher) noexcept;
+  void push_and_wake(Task* const* tasks, int n, int pusher);
+  void push_pinned_and_wake(Task* const* tasks, int n, int pusher);
   void record_exception(Task* parent, std::exception_ptr e, std::uint32_t suppressed);
   void release_successors(Task* t, ThreadContext& ctx);
   void throttle(ThreadContext& ctx);

@@ -209,8 +209,7 @@ bool Runtime::run_one_within(ThreadContext& ctx, Task* waiter, std::vector<Task*
     // Never sit on others' tasks while waiting: another thread (perhaps
     // also deep in a taskwait) may need exactly those.
     if (!deferred.empty()) {
-      scheduler_->push_many(deferred.data(), int(deferred.size()), -1);
-      wake_for(deferred.data(), int(deferred.size()), -1);
+      push_and_wake(deferred.data(), int(deferred.size()), -1);
       deferred.clear();
     }
     return false;
@@ -231,8 +230,7 @@ void Runtime::flush_private(ThreadContext& ctx) {
   Task* t = ctx.next;
   ctx.next = nullptr;
   const int me = ctx.worker ? ctx.worker->index() : -1;
-  scheduler_->push(t, me);
-  wake_for(&t, 1, me);
+  push_and_wake(&t, 1, me);
 }
 
 void Runtime::execute(Task* t, ThreadContext& ctx) {
@@ -370,32 +368,36 @@ void Runtime::make_ready(Task** tasks, int n, ThreadContext& ctx, bool released)
     tasks[first + pushed++] = tasks[i];
   }
   if (pushed == 0) return;
-  const int worker = ctx.worker ? ctx.worker->index() : -1;
-  if (pushed == 1)
-    scheduler_->push(tasks[first], worker);
-  else
-    scheduler_->push_many(tasks + first, pushed, worker);
-  wake_for(tasks + first, pushed, worker);
+  push_and_wake(tasks + first, pushed, ctx.worker ? ctx.worker->index() : -1);
   if (lending_) maybe_acquire();
 }
 
-// One wake for the lot, and none while a worker looks for work (Idle): the
-// woken worker wakes the next when it finds more than it takes. With more
-// workers than CPUs a looker may be waiting for the very CPU the pusher
-// holds, so there each task wakes a sleeper, as long as any sleeps. A pinned
-// task wakes its owner, who alone may run it.
-void Runtime::wake_for(Task* const* tasks, int n, int pusher) noexcept {
-  if (!affinity_.pinned()) {
-    if (!oversubscribed_) {
-      idle_->wake_for_push(pusher);
-      return;
-    }
-    for (int i = 0; i < n && idle_->wake_one(pusher); ++i) {
-    }
+// Queues the tasks and wakes for them: one wake for the lot, and none while
+// a worker looks for work (Idle); the woken worker wakes the next when it
+// finds more than it takes. With more workers than CPUs a looker may be
+// waiting for the very CPU the pusher holds, so there each task wakes a
+// sleeper, as long as any sleeps. A pinned task wakes its owner, who alone
+// may run it: owners are read before the push, since a queued task may run
+// and be freed at once.
+void Runtime::push_and_wake(Task* const* tasks, int n, int pusher) {
+  if (affinity_.pinned()) return push_pinned_and_wake(tasks, n, pusher);
+  if (n == 1)
+    scheduler_->push(tasks[0], pusher);
+  else
+    scheduler_->push_many(tasks, n, pusher);
+  if (!oversubscribed_) {
+    idle_->wake_for_push(pusher);
     return;
   }
-  for (int i = 0; i < n; ++i) {
-    const int owner = scheduler_->pinned_owner(tasks[i]);
+  for (int i = 0; i < n && idle_->wake_one(pusher); ++i) {
+  }
+}
+
+void Runtime::push_pinned_and_wake(Task* const* tasks, int n, int pusher) {
+  SmallVector<int, kBatch> owners;
+  for (int i = 0; i < n; ++i) owners.push_back(scheduler_->pinned_owner(tasks[i]));
+  scheduler_->push_many(tasks, n, pusher);
+  for (int owner : owners) {
     if (owner >= 0)
       idle_->wake(&idle_->worker_slot(owner));
     else
