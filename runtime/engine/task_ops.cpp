@@ -75,6 +75,8 @@ void Runtime::add_dep(Task* t, int kind, const void* addr, std::size_t bytes) {
   Task* parent = t->parent;
   if (!parent->domain) parent->domain = new DepDomain();
   t->flags |= task_flag::tracked;
+  if (nodes_.active() && t->data_home.load(std::memory_order_relaxed) == -1)
+    prefer_data_node(t, addr);
   parent->domain->add(t, k, start, start + bytes);
 }
 
@@ -348,6 +350,7 @@ bool Runtime::elsewhere(const Task* t, const ThreadContext& ctx) const noexcept 
 // predecessor that makes one ready wakes the creator (release_successors);
 // they never park on a commutative token (acquire_tokens without parking).
 void Runtime::make_ready(Task** tasks, int n, ThreadContext& ctx, bool released) {
+  if (nodes_.active() && (n = route_to_nodes(tasks, n, ctx)) == 0) return;
   int first = 0;
   int pushed = 0;
   for (int i = 0; i < n; ++i) {
