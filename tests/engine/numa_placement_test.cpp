@@ -248,3 +248,51 @@ INSTANTIATE_TEST_SUITE_P(Workers, DataNode, ::testing::Values(4, 32, 64));
 
 }  // namespace
 }  // namespace joule::engine
+
+namespace joule::engine {
+namespace {
+
+// A preference, not a binding: with no wait before crossing nodes, node-0
+// workers may run them too, and every task runs.
+TEST(DataNodeSoft, WithoutTheStealDelayEveryTaskStillRuns) {
+  joule::runtime guard({{"JOULE_TOPOLOGY", "pack:2 numa:1 core:2 pu:1"},
+                        {"JOULE_WORKERS", "4"},
+                        {"JOULE_NUMA_STEAL_DELAY_US", "0"},
+                        {"JOULE_LEWI", "off"}});
+  joule_placement_t where{JOULE_PLACE_NODE, 1, 0, 0, nullptr, nullptr};
+  auto* data = static_cast<int*>(joule_alloc(1 << 20, &where));
+  ASSERT_NE(data, nullptr) << joule_last_error();
+  std::atomic<int> ran{0};
+  for (int i = 0; i < 512; ++i) joule::spawn({joule::inout(data[i * 256])}, [&ran] { ++ran; });
+  joule::taskwait();
+  EXPECT_EQ(ran.load(), 512);
+  EXPECT_EQ(joule_free(data), JOULE_OK);
+}
+
+TEST(NumaReport, SaysWhereMemoryAndWorkWent) {
+  void* data = nullptr;
+  testing::internal::CaptureStderr();
+  {
+    joule::runtime guard({{"JOULE_TOPOLOGY", "pack:2 numa:1 core:2 pu:1"},
+                          {"JOULE_WORKERS", "4"},
+                          {"JOULE_REPORT", "1"},
+                          {"JOULE_LEWI", "off"}});
+    joule_placement_t where{JOULE_PLACE_NODE, 1, 0, 0, nullptr, nullptr};
+    data = joule_alloc(1 << 20, &where);
+    ASSERT_NE(data, nullptr) << joule_last_error();
+    auto* x = static_cast<char*>(data);
+    for (int i = 0; i < 64; ++i) joule::spawn({joule::inout(x[i * 4096])}, [] {});
+    joule::taskwait();
+  }
+  const std::string report = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(joule_free(data), JOULE_OK);
+  EXPECT_NE(report.find("numa: 2 node(s) (synthetic), data-node preference on"), std::string::npos)
+      << report;
+  EXPECT_NE(report.find("node 1: workers 2,"), std::string::npos) << report;
+  EXPECT_NE(report.find("queued for their data 64, program data 1.00 MiB"), std::string::npos)
+      << report;
+  EXPECT_NE(report.find("node 0: workers 2,"), std::string::npos) << report;
+}
+
+}  // namespace
+}  // namespace joule::engine
