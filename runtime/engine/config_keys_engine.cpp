@@ -30,11 +30,12 @@ std::vector<core::ConfigKey> engine_config_keys() {
            core::Choices<Oversubscription>(kOversubscription),
            "whether waiting workers yield their CPU early; auto = when workers outnumber the "
            "CPUs or the CPU quota");
-  t.text("JOULE_TOPOLOGY", &S::topology, "text",
+  t.text("JOULE_WORKER_TOPOLOGY", &S::topology, "text",
          "an hwloc synthetic description, e.g. \"pack:2 numa:2 core:8 pu:2\" (default: this "
          "machine)",
-         "run as if on this machine: workers take its CPUs and NUMA nodes (unbound; memory "
-         "records the node it was meant for); for tests and what-if runs");
+         "run the workers as if on this machine: they take its CPUs and NUMA nodes (unbound; "
+         "memory records the node it was meant for); for tests and what-if runs. "
+         "JOULE_TOPOLOGY is the energy model's machine");
   t.integer("JOULE_NUMA_STEAL_DELAY_US", &S::numa_steal_delay_us, 0, 1000000,
             "with workers on several NUMA nodes, how long an idle worker looks for work only on "
             "its own node before it steals from other nodes (tasks queued there for their data "

@@ -33,7 +33,7 @@ struct EngineSettings {
   // CPU quota is read from (a fake tree in tests).
   Oversubscription oversubscribed = Oversubscription::automatic;
   std::string cgroup_root = "/";
-  // JOULE_TOPOLOGY: an hwloc synthetic machine instead of this one (tests).
+  // JOULE_WORKER_TOPOLOGY: an hwloc synthetic machine instead of this one (tests).
   std::string topology;
   // JOULE_NUMA_STEAL_DELAY_US: with several NUMA nodes, how long a thief
   // looks only on its own node before it steals from others.
@@ -42,7 +42,7 @@ struct EngineSettings {
 
 // JOULE_WORKERS, JOULE_BIND, JOULE_SPIN_US, JOULE_SPIN_MAX_US,
 // JOULE_SERIAL_INLINE, JOULE_THROTTLE_TASKS, JOULE_OVERSUBSCRIBED,
-// JOULE_CGROUP_ROOT, JOULE_TOPOLOGY, JOULE_NUMA_STEAL_DELAY_US.
+// JOULE_CGROUP_ROOT, JOULE_WORKER_TOPOLOGY, JOULE_NUMA_STEAL_DELAY_US.
 std::vector<core::ConfigKey> engine_config_keys();
 
 }  // namespace joule::engine

@@ -34,9 +34,11 @@ int MemoryRecord::node_at(std::uintptr_t a) const noexcept {
   return int((std::uintptr_t(node) + page) % std::uintptr_t(nodes));
 }
 
+// Never destroyed: a runtime stopped at exit (an atexit handler, which may
+// run after static destructors) still releases its workers' memory here.
 NumaMemory& NumaMemory::instance() {
-  static NumaMemory memory;
-  return memory;
+  static NumaMemory* memory = new NumaMemory();
+  return *memory;
 }
 
 NumaMemory::NumaMemory() {

@@ -49,9 +49,10 @@ std::unique_ptr<Topology> load_topology(const std::string& synthetic) {
   try {
     return std::make_unique<Topology>(synthetic.c_str());
   } catch (const std::runtime_error&) {
-    throw joule::error(JOULE_ERR_CONFIG, "joule: configuration error: JOULE_TOPOLOGY=" + synthetic +
-                                             ": not an hwloc synthetic description (e.g. "
-                                             "\"pack:2 numa:2 core:8 pu:2\")");
+    throw joule::error(JOULE_ERR_CONFIG,
+                       "joule: configuration error: JOULE_WORKER_TOPOLOGY=" + synthetic +
+                           ": not an hwloc synthetic description (e.g. "
+                           "\"pack:2 numa:2 core:8 pu:2\")");
   }
 }
 

@@ -46,7 +46,7 @@ class WorkerState : public ::testing::TestWithParam<int> {};
 
 TEST_P(WorkerState, LivesOnItsCpusNodeOnASyntheticMachine) {
   const int n = GetParam();
-  joule::runtime guard({{"JOULE_TOPOLOGY", kMachine},
+  joule::runtime guard({{"JOULE_WORKER_TOPOLOGY", kMachine},
                         {"JOULE_WORKERS", std::to_string(n)},
                         {"JOULE_SPIN_US", "0"},
                         {"JOULE_LEWI", "off"}});
@@ -127,7 +127,7 @@ TEST(PlacementApi, InterleavedAndOnANodeAgreeWithTheKernel) {
 }
 
 TEST(PlacementApi, ABadNodeOrKindIsAClearError) {
-  joule::runtime guard({{"JOULE_TOPOLOGY", "pack:1 numa:2 core:2 pu:1"},
+  joule::runtime guard({{"JOULE_WORKER_TOPOLOGY", "pack:1 numa:2 core:2 pu:1"},
                         {"JOULE_WORKERS", "2"},
                         {"JOULE_LEWI", "off"}});
   EXPECT_EQ(joule_numa_node_count(), 2);
@@ -167,8 +167,9 @@ class KeyTouch : public ::testing::TestWithParam<int> {};
 
 TEST_P(KeyTouch, EachChunkIsTouchedByItsKeysWorker) {
   const int n = GetParam();
-  joule::runtime guard(
-      {{"JOULE_TOPOLOGY", kMachine}, {"JOULE_WORKERS", std::to_string(n)}, {"JOULE_LEWI", "off"}});
+  joule::runtime guard({{"JOULE_WORKER_TOPOLOGY", kMachine},
+                        {"JOULE_WORKERS", std::to_string(n)},
+                        {"JOULE_LEWI", "off"}});
   Runtime& rt = Runtime::get();
   constexpr std::size_t kChunks = 96;
   constexpr std::size_t kChunk = 3 * 4096;
@@ -214,7 +215,7 @@ TEST_P(DataNode, TasksRunOnTheNodeOfTheirData) {
   const char* machine = n == 4 ? "pack:2 numa:1 core:2 pu:1" : "pack:2 numa:1 core:8 pu:2";
   // Here 32-64 threads share 2 CPUs: a woken worker may wait milliseconds
   // for one, so thieves wait longer before they cross to the other node.
-  joule::runtime guard({{"JOULE_TOPOLOGY", machine},
+  joule::runtime guard({{"JOULE_WORKER_TOPOLOGY", machine},
                         {"JOULE_WORKERS", std::to_string(n)},
                         {"JOULE_SPIN_US", "0"},
                         {"JOULE_NUMA_STEAL_DELAY_US", "200000"},
@@ -255,7 +256,7 @@ namespace {
 // A preference, not a binding: with no wait before crossing nodes, node-0
 // workers may run them too, and every task runs.
 TEST(DataNodeSoft, WithoutTheStealDelayEveryTaskStillRuns) {
-  joule::runtime guard({{"JOULE_TOPOLOGY", "pack:2 numa:1 core:2 pu:1"},
+  joule::runtime guard({{"JOULE_WORKER_TOPOLOGY", "pack:2 numa:1 core:2 pu:1"},
                         {"JOULE_WORKERS", "4"},
                         {"JOULE_NUMA_STEAL_DELAY_US", "0"},
                         {"JOULE_LEWI", "off"}});
@@ -273,7 +274,7 @@ TEST(NumaReport, SaysWhereMemoryAndWorkWent) {
   void* data = nullptr;
   testing::internal::CaptureStderr();
   {
-    joule::runtime guard({{"JOULE_TOPOLOGY", "pack:2 numa:1 core:2 pu:1"},
+    joule::runtime guard({{"JOULE_WORKER_TOPOLOGY", "pack:2 numa:1 core:2 pu:1"},
                           {"JOULE_WORKERS", "4"},
                           {"JOULE_REPORT", "1"},
                           {"JOULE_LEWI", "off"}});

@@ -49,12 +49,12 @@ typedef struct joule_placement {
 JOULE_EXPORT void *joule_alloc(size_t bytes, const joule_placement_t *where);
 /* Memory from joule_alloc only (JOULE_ERR_INVALID otherwise); NULL is fine. */
 JOULE_EXPORT int joule_free(void *p);
-/* NUMA nodes of the machine the runtime runs on (JOULE_TOPOLOGY's, if set). */
+/* NUMA nodes of the machine the runtime runs on (JOULE_WORKER_TOPOLOGY's, if set). */
 JOULE_EXPORT int joule_numa_node_count(void);
 /* The node of the worker that keyed tasks of `key` go to now. */
 JOULE_EXPORT int joule_node_of_key(uint64_t key);
 /* The node of the page holding p: the node joule placed it on (the one it
- * was meant for, on a JOULE_TOPOLOGY machine), else where the kernel put it;
+ * was meant for, on a JOULE_WORKER_TOPOLOGY machine), else where the kernel put it;
  * -1 when neither is known (a page nobody touched yet). */
 JOULE_EXPORT int joule_node_of_address(const void *p);
 
