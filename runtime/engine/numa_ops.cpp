@@ -158,24 +158,17 @@ void Runtime::prefer_data_node(Task* t, const void* addr) noexcept {
 // Soft: a task whose data is on this thread's node stays here (thieves of
 // the node look here first); one whose data is on another node goes to
 // that node's worker, and a sleeper near it is woken.
-int Runtime::route_to_nodes(Task** tasks, int n, ThreadContext& ctx) {
-  const int my_node = nodes_.node_of(ctx.worker ? ctx.worker->index() : -1);
-  int kept = 0;
-  for (int i = 0; i < n; ++i) {
-    Task* t = tasks[i];
-    const int home = t->data_home.load(std::memory_order_relaxed);
-    if (home < 0 || nodes_.node_of(home) == my_node) {
-      tasks[kept++] = t;
-      continue;
-    }
-    scheduler_->push_for(t, home);
-    WaitSlot* slot = &idle_->worker_slot(home);
-    if (slot->sleeping.load(std::memory_order_seq_cst))
-      idle_->wake(slot);
-    else
-      idle_->wake_one(home);
-  }
-  return kept;
+bool Runtime::routed_to_node(Task* t, ThreadContext& ctx) {
+  const int home = t->data_home.load(std::memory_order_relaxed);
+  if (home < 0 || nodes_.node_of(home) == nodes_.node_of(ctx.worker ? ctx.worker->index() : -1))
+    return false;
+  scheduler_->push_for(t, home);
+  WaitSlot* slot = &idle_->worker_slot(home);
+  if (slot->sleeping.load(std::memory_order_seq_cst))
+    idle_->wake(slot);
+  else
+    idle_->wake_one(home);
+  return true;
 }
 
 }  // namespace joule::engine

@@ -173,10 +173,11 @@ class Runtime {
   void report_scheduler(std::ostream& os) const;
   void report_numa(std::ostream& os) const;
   // Data-node preference (numa_ops.cpp): at t's first dependency, a worker
-  // of the node its data was placed on; when made ready elsewhere, t goes
-  // to that worker's queue. route_to_nodes returns the tasks it kept.
+  // of the node its data was placed on; when t becomes ready (at submit, or
+  // released) on another node, routed_to_node queues it on that worker and
+  // says so.
   void prefer_data_node(Task* t, const void* addr) noexcept;
-  int route_to_nodes(Task** tasks, int n, ThreadContext& ctx);
+  bool routed_to_node(Task* t, ThreadContext& ctx);
   void touch_chunks(char* p, std::size_t bytes, const PlaceRequest& req);
   void submit_pinned(Task* t, int worker, ThreadContext& ctx);
   RunInfo run_info();

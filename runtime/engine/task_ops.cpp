@@ -102,7 +102,7 @@ void Runtime::submit(Task* t) {
     wait_ready_and_run(t, ctx);
     return;
   }
-  if (drop_guard(t)) make_ready(&t, 1, ctx, false);
+  if (drop_guard(t) && !(nodes_.active() && routed_to_node(t, ctx))) make_ready(&t, 1, ctx, false);
   if (settings_.throttle_tasks > 0 && ++ctx.creations >= ctx.throttle_every) throttle(ctx);
 }
 
@@ -322,6 +322,7 @@ void Runtime::release_successors(Task* t, ThreadContext& ctx) {
       idle_->wake(creator);  // its creator is waiting for it (and may free it at once)
       continue;
     }
+    if (nodes_.active() && routed_to_node(s, ctx)) continue;
     ready[n++] = s;
     if (n == kBatch) {
       make_ready(ready, n, ctx, true);
@@ -350,7 +351,6 @@ bool Runtime::elsewhere(const Task* t, const ThreadContext& ctx) const noexcept 
 // predecessor that makes one ready wakes the creator (release_successors);
 // they never park on a commutative token (acquire_tokens without parking).
 void Runtime::make_ready(Task** tasks, int n, ThreadContext& ctx, bool released) {
-  if (nodes_.active() && (n = route_to_nodes(tasks, n, ctx)) == 0) return;
   int first = 0;
   int pushed = 0;
   for (int i = 0; i < n; ++i) {
