@@ -16,6 +16,7 @@
 
 #include "joule/joule.hpp"
 #include "joule/memory.h"
+#include "joule/memory.hpp"
 #include "numa_memory.hpp"
 #include "runtime.hpp"
 
@@ -297,6 +298,30 @@ TEST(NumaReport, SaysWhereMemoryAndWorkWent) {
   EXPECT_NE(report.find("queued for their data 64, program data 1.00 MiB"), std::string::npos)
       << report;
   EXPECT_NE(report.find("node 0: workers 2,"), std::string::npos) << report;
+}
+
+}  // namespace
+}  // namespace joule::engine
+
+namespace joule::engine {
+namespace {
+
+TEST(PlacementCxx, ArraysAndErrors) {
+  joule::runtime guard({{"JOULE_WORKERS", "2"}, {"JOULE_LEWI", "off"}});
+  joule::numa_array<double> a(1000, joule::placement::on_node(0));
+  a[999] = 1.5;
+  EXPECT_EQ(a.size(), 1000u);
+  EXPECT_EQ(joule::node_of_address(a.data()), 0);
+  EXPECT_EQ(a[0], 0.0);  // zero-filled
+  EXPECT_EQ(joule::numa_node_count(), 1);
+  EXPECT_EQ(joule::node_of_key(12345), 0);
+  try {
+    joule::numa_alloc(10, joule::placement::on_node(7));
+    ADD_FAILURE() << "node 7 was accepted";
+  } catch (const joule::error& e) {
+    EXPECT_EQ(e.code(), JOULE_ERR_INVALID);
+    EXPECT_NE(std::string(e.what()).find("node 7"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
