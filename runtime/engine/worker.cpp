@@ -44,7 +44,9 @@ void Worker::adopt_current_thread(ThreadContext& ctx) {
       !rt_.topology().bind_current_thread(cpu_)) {
     core::warn_once("worker-bind", "could not bind workers to CPUs; running unbound");
   }
-  pool_.prepare();  // after binding: this thread touches its first slab
+  // After binding: this thread touches its first slab and its deque's ring.
+  pool_.prepare();
+  rt_.scheduler().rehome(index_);
   for (auto& o : rt_.observers()) o->on_worker_start(index_, cpu_);
 }
 

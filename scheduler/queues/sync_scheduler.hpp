@@ -52,6 +52,11 @@ class SyncScheduler {
   // first touch of memory meant for its NUMA node. Sharded policies only.
   void push_pinned(Task* t, int worker);
   bool sharded() const noexcept { return sharded_; }
+  // Called by `worker`'s own thread when it starts: its deque's ring is
+  // made again there (OwnerDeque::rehome), on that thread's memory node.
+  void rehome(int worker) {
+    if (worker >= 0 && worker < shard_count_ && shards_[worker].own) shards_[worker].own->rehome();
+  }
   // The next task for `worker`: its own newest, its pinned ones, then a
   // steal (nearest victims first, a bounded number of probes); *stole says
   // which (a steal may also have queued more tasks on the thief's deque).
