@@ -37,9 +37,9 @@ std::vector<core::ConfigKey> engine_config_keys() {
          "memory records the node it was meant for); for tests and what-if runs. "
          "JOULE_TOPOLOGY is the energy model's machine");
   t.integer("JOULE_NUMA_STEAL_DELAY_US", &S::numa_steal_delay_us, 0, 1000000,
-            "with workers on several NUMA nodes, how long an idle worker looks for work only on "
-            "its own node before it steals from other nodes (tasks queued there for their data "
-            "stay for that node's workers meanwhile)",
+            "with workers on several NUMA nodes, once the program placed data (joule_alloc): how "
+            "long an idle worker looks for work only on its own node before it steals from other "
+            "nodes (tasks queued there for their data stay for that node's workers meanwhile)",
             "microseconds; 0: steal anywhere at once");
   t.custom(
       "JOULE_CGROUP_ROOT", "path", "a directory path (default /)",

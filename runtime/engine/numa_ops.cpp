@@ -56,6 +56,11 @@ int Runtime::worker_of_key(std::uint64_t key) const noexcept {
 
 void* Runtime::place(std::size_t bytes, const PlaceRequest& req) {
   if (bytes == 0) invalid("joule_alloc: bytes is 0");
+  // From the first placement on, thieves wait before crossing nodes: tasks
+  // may now be queued on their data's node. A program that places nothing
+  // keeps the plain nearest-first stealing.
+  if (nodes_.active())
+    scheduler_->set_remote_delay(std::uint64_t(settings_.numa_steal_delay_us) * 1000);
   NumaMemory& mem = NumaMemory::instance();
   const int nodes = nodes_.nodes();
   switch (req.kind) {

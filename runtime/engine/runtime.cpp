@@ -150,8 +150,6 @@ Runtime::Runtime(Config cfg)
   std::vector<int> worker_nodes;
   for (int i = 0; i < n; ++i) worker_nodes.push_back(worker(i)->node());
   nodes_.build(worker_nodes, topology_->numa_nodes(), !follows_data_);
-  if (nodes_.active())
-    scheduler_->set_remote_delay(std::uint64_t(settings_.numa_steal_delay_us) * 1000);
   observers_ = make_observers(config_);
   observed_ = !observers_.empty();
   // Idle workers learn longer spins (AdaptiveSpin) unless an idle CPU has a

@@ -70,12 +70,12 @@ Task* SyncScheduler::steal(int worker) {
 // looks starts again after a pause as long as the delay (the thief had
 // work of its own meanwhile).
 bool SyncScheduler::may_go_far(Shard* me) noexcept {
-  if (remote_delay_ns_ == 0 || !me) return true;
+  const std::uint64_t delay = remote_delay_ns_.load(std::memory_order_relaxed);
+  if (delay == 0 || !me) return true;
   const std::uint64_t now = core::now_ns();
-  if (me->near_dry_since == 0 || now - me->near_dry_last > remote_delay_ns_)
-    me->near_dry_since = now;
+  if (me->near_dry_since == 0 || now - me->near_dry_last > delay) me->near_dry_since = now;
   me->near_dry_last = now;
-  if (now - me->near_dry_since < remote_delay_ns_) return false;
+  if (now - me->near_dry_since < delay) return false;
   me->near_dry_since = 0;
   return true;
 }

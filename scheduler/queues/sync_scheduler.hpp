@@ -88,7 +88,9 @@ class SyncScheduler {
   // (the topology levels up to StealDistance::node) until it has found
   // nothing there for `ns`, then further. Keeps tasks queued on the node of
   // their data for that node's workers while they wake. 0: no wait.
-  void set_remote_delay(std::uint64_t ns) noexcept { remote_delay_ns_ = ns; }
+  void set_remote_delay(std::uint64_t ns) noexcept {
+    remote_delay_ns_.store(ns, std::memory_order_relaxed);
+  }
   // The policy's order matters to the end (see ReadyQueue::batchable).
   bool order_matters() const noexcept { return !batchable_; }
   // The policy queues tasks where their data is (ReadyQueue::follows_data).
@@ -163,7 +165,7 @@ class SyncScheduler {
   std::atomic<int> active_{1};
   std::atomic<unsigned> next_external_{0};
   const core::AffinityMap* map_ = nullptr;
-  std::uint64_t remote_delay_ns_ = 0;
+  std::atomic<std::uint64_t> remote_delay_ns_{0};
   VictimOrder victims_;
   WorkSummary summary_;  // shards that may hold work (declared after the flags it follows)
 };
