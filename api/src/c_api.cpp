@@ -43,6 +43,11 @@ int invalid(const char* msg) {
 
 }  // namespace
 
+namespace joule::api {
+// For the other files of the C ABI (memory_api.cpp).
+void set_last_error(const std::string& msg) { g_last_error = msg; }
+}  // namespace joule::api
+
 extern "C" {
 
 int joule_init(void) { return joule_init_with(nullptr, nullptr, 0); }

@@ -30,6 +30,17 @@ std::vector<core::ConfigKey> engine_config_keys() {
            core::Choices<Oversubscription>(kOversubscription),
            "whether waiting workers yield their CPU early; auto = when workers outnumber the "
            "CPUs or the CPU quota");
+  t.text("JOULE_WORKER_TOPOLOGY", &S::topology, "text",
+         "an hwloc synthetic description, e.g. \"pack:2 numa:2 core:8 pu:2\" (default: this "
+         "machine)",
+         "run the workers as if on this machine: they take its CPUs and NUMA nodes (unbound; "
+         "memory records the node it was meant for); for tests and what-if runs. "
+         "JOULE_TOPOLOGY is the energy model's machine");
+  t.integer("JOULE_NUMA_STEAL_DELAY_US", &S::numa_steal_delay_us, 0, 1000000,
+            "with workers on several NUMA nodes, once the program placed data (joule_alloc): how "
+            "long an idle worker looks for work only on its own node before it steals from other "
+            "nodes (tasks queued there for their data stay for that node's workers meanwhile)",
+            "microseconds; 0: steal anywhere at once");
   t.custom(
       "JOULE_CGROUP_ROOT", "path", "a directory path (default /)",
       "root under which /proc/self/cgroup, /proc/self/mountinfo and the cgroup files they name "

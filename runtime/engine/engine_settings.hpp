@@ -33,11 +33,16 @@ struct EngineSettings {
   // CPU quota is read from (a fake tree in tests).
   Oversubscription oversubscribed = Oversubscription::automatic;
   std::string cgroup_root = "/";
+  // JOULE_WORKER_TOPOLOGY: an hwloc synthetic machine instead of this one (tests).
+  std::string topology;
+  // JOULE_NUMA_STEAL_DELAY_US: with several NUMA nodes, how long a thief
+  // looks only on its own node before it steals from others.
+  int numa_steal_delay_us = 100;
 };
 
 // JOULE_WORKERS, JOULE_BIND, JOULE_SPIN_US, JOULE_SPIN_MAX_US,
 // JOULE_SERIAL_INLINE, JOULE_THROTTLE_TASKS, JOULE_OVERSUBSCRIBED,
-// JOULE_CGROUP_ROOT.
+// JOULE_CGROUP_ROOT, JOULE_WORKER_TOPOLOGY, JOULE_NUMA_STEAL_DELAY_US.
 std::vector<core::ConfigKey> engine_config_keys();
 
 }  // namespace joule::engine

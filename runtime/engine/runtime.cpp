@@ -44,6 +44,18 @@ Task* make_root(bool serial) {
   return root;
 }
 
+std::unique_ptr<Topology> load_topology(const std::string& synthetic) {
+  if (synthetic.empty()) return std::make_unique<Topology>();
+  try {
+    return std::make_unique<Topology>(synthetic.c_str());
+  } catch (const std::runtime_error&) {
+    throw joule::error(JOULE_ERR_CONFIG,
+                       "joule: configuration error: JOULE_WORKER_TOPOLOGY=" + synthetic +
+                           ": not an hwloc synthetic description (e.g. "
+                           "\"pack:2 numa:2 core:8 pu:2\")");
+  }
+}
+
 }  // namespace
 
 ThreadContext& thread_context() noexcept { return tls_ctx; }
@@ -96,7 +108,7 @@ Runtime::Runtime(Config cfg)
     : config_(std::move(cfg)),
       settings_(config_.get<EngineSettings>()),
       queue_settings_(config_.get<queues::QueueSettings>()) {
-  topology_ = std::make_unique<Topology>();
+  topology_ = load_topology(settings_.topology);
   std::vector<int> cpus = topology_->allowed_cpus();
   if (!config_.cpus.empty()) {
     for (int c : config_.cpus)
@@ -135,6 +147,9 @@ Runtime::Runtime(Config cfg)
   // order is the point (priority), nor when lending may add workers.
   serial_ = settings_.serial_inline && n == 1 && !lending_ && !scheduler_->order_matters();
   follows_data_ = scheduler_->follows_data();
+  std::vector<int> worker_nodes;
+  for (int i = 0; i < n; ++i) worker_nodes.push_back(worker(i)->node());
+  nodes_.build(worker_nodes, topology_->numa_nodes(), !follows_data_);
   observers_ = make_observers(config_);
   observed_ = !observers_.empty();
   // Idle workers learn longer spins (AdaptiveSpin) unless an idle CPU has a

@@ -17,6 +17,8 @@
 #include "engine_settings.hpp"
 #include "idle.hpp"
 #include "joule/types.hpp"
+#include "node_map.hpp"
+#include "numa_memory.hpp"
 #include "observer.hpp"
 #include "queue_settings.hpp"
 #include "sync_scheduler.hpp"
@@ -122,6 +124,14 @@ class Runtime {
   // other ready tasks aside in `deferred` (so the stack stays bounded).
   bool run_one_within(ThreadContext& ctx, Task* waiter, std::vector<Task*>& deferred);
 
+  // ---- NUMA placement (numa_ops.cpp) ----
+  const NodeMap& nodes() const noexcept { return nodes_; }
+  // The worker a keyed task of `key` goes to (the energy policy's plan,
+  // else AffinityMap::spread over the owned workers).
+  int worker_of_key(std::uint64_t key) const noexcept;
+  // Memory placed as `req` says (joule_alloc). Throws joule::error.
+  void* place(std::size_t bytes, const PlaceRequest& req);
+
   // ---- waiting (taskwait.cpp) ----
   void taskwait();
   void taskwait_on(const joule::dep* deps, std::size_t n);
@@ -165,6 +175,15 @@ class Runtime {
   void report_lost_exception(Task* root);
   void print_report() const;
   void report_scheduler(std::ostream& os) const;
+  void report_numa(std::ostream& os) const;
+  // Data-node preference (numa_ops.cpp): at t's first dependency, a worker
+  // of the node its data was placed on; when t becomes ready (at submit, or
+  // released) on another node, routed_to_node queues it on that worker and
+  // says so.
+  void prefer_data_node(Task* t, const void* addr) noexcept;
+  bool routed_to_node(Task* t, ThreadContext& ctx);
+  void touch_chunks(char* p, std::size_t bytes, const PlaceRequest& req);
+  void submit_pinned(Task* t, int worker, ThreadContext& ctx);
   RunInfo run_info();
 
   Worker& add_worker(int cpu);  // caller holds workers_mutex_
@@ -202,6 +221,7 @@ class Runtime {
   int spin_cap_us_ = 0;
   std::uint64_t start_ns_ = 0;
   std::atomic<std::uint64_t> iterations_{0};
+  NodeMap nodes_;         // workers by NUMA node (node_map.hpp)
   AffinityMap affinity_;  // written by the energy controller (RunInfo::affinity)
   std::atomic<std::uint64_t> next_thread_slot_{1};
   std::atomic<bool> stopping_{false};

@@ -41,7 +41,8 @@ std::vector<std::vector<int>> nearness_levels(const Topology& topo, const std::v
 Worker& Runtime::add_worker(int cpu) {
   const int index = worker_count_.load(std::memory_order_relaxed);
   if (index >= max_workers_) throw joule::error(JOULE_ERR_STATE, "joule: too many workers");
-  workers_.push_back(std::make_unique<Worker>(*this, index, cpu));
+  const int node = topology_->numa_node_of(cpu);  // the worker lives on its node
+  workers_.push_back(std::unique_ptr<Worker>(new (node) Worker(*this, index, cpu, node)));
   slots_[std::size_t(index)].store(workers_.back().get(), std::memory_order_release);
   if (cpu >= 0 && std::size_t(cpu) < worker_of_cpu_.size() && worker_of_cpu_[std::size_t(cpu)] < 0)
     worker_of_cpu_[std::size_t(cpu)] = index;

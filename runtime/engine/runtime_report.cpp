@@ -40,6 +40,28 @@ void Runtime::report_scheduler(std::ostream& os) const {
      << " s spinning, " << double(sleep_ns) * 1e-9 << " s asleep\n";
   os.unsetf(std::ios::fixed);
   os << std::setprecision(6);
+  report_numa(os);
+}
+
+// Per node: its workers, the tasks they ran, the tasks queued there for
+// their data, and the memory on it (the node meant, on a synthetic
+// topology). Program data interleaved counts an equal share on each node.
+void Runtime::report_numa(std::ostream& os) const {
+  const NumaMemory& mem = NumaMemory::instance();
+  const auto mib = [](std::uint64_t b) { return double(b) / double(1 << 20); };
+  os << "numa: " << nodes_.nodes() << " node(s)" << (topology_->synthetic() ? " (synthetic)" : "")
+     << ", data-node preference " << (nodes_.active() ? "on" : "off") << "\n";
+  os << std::fixed << std::setprecision(2);
+  for (int node = 0; node < nodes_.nodes(); ++node) {
+    std::uint64_t ran = 0;
+    for (int w : nodes_.workers_on(node)) ran += worker(w)->completed();
+    os << "  node " << node << ": workers " << nodes_.workers_on(node).size() << ", tasks run "
+       << ran << ", queued for their data " << nodes_.placed(node) << ", program data "
+       << mib(mem.bytes_on(node, MemoryUse::api)) << " MiB, worker state "
+       << mib(mem.bytes_on(node, MemoryUse::worker_state)) << " MiB\n";
+  }
+  os.unsetf(std::ios::fixed);
+  os << std::setprecision(6);
 }
 
 }  // namespace joule::engine

@@ -75,6 +75,8 @@ void Runtime::add_dep(Task* t, int kind, const void* addr, std::size_t bytes) {
   Task* parent = t->parent;
   if (!parent->domain) parent->domain = new DepDomain();
   t->flags |= task_flag::tracked;
+  if (nodes_.active() && t->data_home.load(std::memory_order_relaxed) == -1)
+    prefer_data_node(t, addr);
   parent->domain->add(t, k, start, start + bytes);
 }
 
@@ -100,7 +102,7 @@ void Runtime::submit(Task* t) {
     wait_ready_and_run(t, ctx);
     return;
   }
-  if (drop_guard(t)) make_ready(&t, 1, ctx, false);
+  if (drop_guard(t) && !(nodes_.active() && routed_to_node(t, ctx))) make_ready(&t, 1, ctx, false);
   if (settings_.throttle_tasks > 0 && ++ctx.creations >= ctx.throttle_every) throttle(ctx);
 }
 
@@ -329,6 +331,7 @@ void Runtime::release_successors(Task* t, ThreadContext& ctx) {
       idle_->wake(creator);  // its creator is waiting for it (and may free it at once)
       continue;
     }
+    if (nodes_.active() && routed_to_node(s, ctx)) continue;
     ready[n++] = s;
     if (n == kBatch) {
       make_ready(ready, n, ctx, true);

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <new>
 
+#include "numa_memory.hpp"
 #include "task.hpp"
 #include "thread_context.hpp"
 
@@ -25,7 +26,12 @@ constexpr bool kPassthrough = false;
 }  // namespace
 
 TaskPool::~TaskPool() {
-  for (void* s : slabs_) std::free(s);
+  for (void* s : slabs_)
+    if (node_ < 0 || !NumaMemory::instance().release(s)) std::free(s);
+}
+
+void TaskPool::prepare() {
+  if (!kPassthrough && !local_ && slabs_.empty()) refill();
 }
 
 Task* TaskPool::make_task(TaskPool* pool, std::size_t args_size, std::size_t args_align) {
@@ -64,7 +70,10 @@ void* TaskPool::allocate_block() {
 void TaskPool::refill() {
   local_ = remote_.exchange(nullptr, std::memory_order_acquire);
   if (local_) return;
-  char* slab = static_cast<char*>(std::aligned_alloc(kTaskAlign, kBlockBytes * kBlocksPerSlab));
+  constexpr std::size_t bytes = kBlockBytes * kBlocksPerSlab;
+  char* slab = node_ >= 0 ? static_cast<char*>(NumaMemory::instance().allocate_on(
+                                bytes, node_, MemoryUse::worker_state))
+                          : static_cast<char*>(std::aligned_alloc(kTaskAlign, bytes));
   if (!slab) throw std::bad_alloc();
   slabs_.push_back(slab);
   for (std::size_t i = kBlocksPerSlab; i-- > 0;) {

@@ -24,6 +24,15 @@ class TaskPool {
   TaskPool& operator=(const TaskPool&) = delete;
   ~TaskPool();
 
+  // Slabs on this NUMA node (NumaMemory, recorded as worker state); -1,
+  // the default: malloc (external threads). Set before the first task.
+  void set_node(int node) noexcept { node_ = node; }
+  int node() const noexcept { return node_; }
+  // Makes the first slab now, on the calling thread (the owner, at start).
+  void prepare();
+  // The slabs so far (tests check where they are).
+  const std::vector<void*>& slabs() const noexcept { return slabs_; }
+
   // A task with an argument block of args_size bytes aligned to args_align.
   // The pool may be null (a thread without a context): then malloc is used.
   static Task* make_task(TaskPool* pool, std::size_t args_size, std::size_t args_align);
@@ -47,6 +56,7 @@ class TaskPool {
   // Other threads push here: its own line, away from the owner's local_.
   alignas(64) std::atomic<FreeBlock*> remote_{nullptr};
   std::vector<void*> slabs_;
+  int node_ = -1;
 };
 
 }  // namespace joule::engine

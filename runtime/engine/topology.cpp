@@ -3,6 +3,7 @@
 #include <numa.h>
 #include <sched.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace joule::engine {
@@ -13,6 +14,7 @@ Topology::Topology(const char* synthetic) {
       hwloc_topology_load(topo_) != 0)
     throw std::runtime_error("joule: hwloc could not load the machine topology");
   if (synthetic) {
+    synthetic_ = true;
     hwloc_const_bitmap_t all = hwloc_topology_get_topology_cpuset(topo_);
     for (int c = hwloc_bitmap_first(all); c >= 0; c = hwloc_bitmap_next(all, c))
       allowed_.push_back(c);
@@ -64,16 +66,23 @@ int Topology::machine_cpus() const {
 }
 
 int Topology::numa_node_of(int cpu) const {
-  if (numa_available() < 0) return 0;
+  hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(topo_, unsigned(cpu));
+  if (pu && pu->nodeset && !hwloc_bitmap_iszero(pu->nodeset))
+    return hwloc_bitmap_first(pu->nodeset);
+  if (synthetic_ || numa_available() < 0) return 0;
   const int node = numa_node_of_cpu(cpu);
   return node < 0 ? 0 : node;
+}
+
+int Topology::numa_nodes() const {
+  return std::max(1, hwloc_get_nbobjs_by_type(topo_, HWLOC_OBJ_NUMANODE));
 }
 
 std::string Topology::describe() const {
   const int packages = hwloc_get_nbobjs_by_type(topo_, HWLOC_OBJ_PACKAGE);
   const int cores = hwloc_get_nbobjs_by_type(topo_, HWLOC_OBJ_CORE);
   const int pus = hwloc_get_nbobjs_by_type(topo_, HWLOC_OBJ_PU);
-  const int numa = numa_available() < 0 ? 1 : numa_num_configured_nodes();
+  const int numa = numa_nodes();
   return std::to_string(packages) + " package(s), " + std::to_string(cores) + " core(s), " +
          std::to_string(pus) + " PU(s), " + std::to_string(numa) + " NUMA node(s)";
 }

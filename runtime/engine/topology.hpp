@@ -1,5 +1,6 @@
 // The machine as hwloc sees it, restricted to what this process may use, and
-// thread binding. libnuma answers which memory node a CPU belongs to.
+// thread binding. hwloc answers which memory node a CPU belongs to (on a
+// synthetic topology too: its nodes need not exist on this machine).
 #pragma once
 
 #include <hwloc.h>
@@ -27,7 +28,13 @@ class Topology {
   // Saves / restores the calling thread's binding (the main thread's).
   void save_current_binding();
   void restore_current_binding();
+  // The NUMA node (hwloc's OS index: libnuma's number on this machine) of a
+  // CPU; 0 when hwloc does not say.
   int numa_node_of(int cpu) const;
+  // NUMA nodes of the topology (at least 1).
+  int numa_nodes() const;
+  // A synthetic description, not this machine: threads are not bound.
+  bool synthetic() const noexcept { return synthetic_; }
   // How far apart two CPUs are for a thief (topology_order.cpp): the same
   // core, a shared cache, the same NUMA node, the same package, or further.
   queues::StealDistance distance(int cpu_a, int cpu_b) const;
@@ -47,6 +54,7 @@ class Topology {
   hwloc_topology_t topo_ = nullptr;
   hwloc_bitmap_t saved_ = nullptr;
   std::vector<int> allowed_;
+  bool synthetic_ = false;
 };
 
 }  // namespace joule::engine

@@ -6,6 +6,7 @@
 #include "cpu_manager.hpp"
 #include "idle_spin.hpp"
 #include "log.hpp"
+#include "numa_memory.hpp"
 #include "runtime.hpp"
 #include "task_pool.hpp"
 
@@ -13,8 +14,16 @@ namespace joule::engine {
 
 using namespace joule::core;
 
-Worker::Worker(Runtime& rt, int index, int cpu)
-    : rt_(rt), index_(index), cpu_(cpu), spin_(rt.settings().spin_us, 0) {}
+Worker::Worker(Runtime& rt, int index, int cpu, int node)
+    : rt_(rt), index_(index), cpu_(cpu), node_(node), spin_(rt.settings().spin_us, 0) {
+  pool_.set_node(node);
+}
+
+void* Worker::operator new(std::size_t bytes, int node) {
+  return NumaMemory::instance().allocate_on(bytes, node, MemoryUse::worker_state);
+}
+
+void Worker::operator delete(void* p) noexcept { NumaMemory::instance().release(p); }
 
 void Worker::start() {
   thread_ = std::thread([this] { run(); });
@@ -31,9 +40,13 @@ void Worker::adopt_current_thread(ThreadContext& ctx) {
   ctx.slot = &rt_.idle().worker_slot(index_);
   if (ctx.root) ctx.root->runner = ctx.slot;
   spin_ = AdaptiveSpin(rt_.settings().spin_us, rt_.spin_cap_us());
-  if (rt_.settings().bind && !rt_.topology().bind_current_thread(cpu_)) {
+  if (rt_.settings().bind && !rt_.topology().synthetic() &&
+      !rt_.topology().bind_current_thread(cpu_)) {
     core::warn_once("worker-bind", "could not bind workers to CPUs; running unbound");
   }
+  // After binding: this thread touches its first slab and its deque's ring.
+  pool_.prepare();
+  rt_.scheduler().rehome(index_);
   for (auto& o : rt_.observers()) o->on_worker_start(index_, cpu_);
 }
 

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <new>
 #include <thread>
 
 #include "adaptive_spin.hpp"
@@ -19,7 +21,19 @@ struct ThreadContext;
 
 class Worker {
  public:
-  Worker(Runtime& rt, int index, int cpu);
+  // node: the NUMA node of cpu. A worker lives on its node: `new (node)
+  // Worker(...)` takes whole pages there (NumaMemory), and its task pool's
+  // slabs come from that node too, the first one made by the worker's own
+  // thread when it starts (the first touch is the worker's).
+  Worker(Runtime& rt, int index, int cpu, int node);
+  static void* operator new(std::size_t bytes, int node);
+  static void* operator new(std::size_t bytes, std::align_val_t, int node) {
+    return operator new(bytes, node);
+  }
+  static void operator delete(void* p) noexcept;
+  static void operator delete(void* p, std::align_val_t) noexcept { operator delete(p); }
+  static void operator delete(void* p, int) noexcept { operator delete(p); }
+  static void operator delete(void* p, std::align_val_t, int) noexcept { operator delete(p); }
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
 
@@ -39,6 +53,7 @@ class Worker {
   void set_resting(bool r) noexcept { resting_.store(r); }
   bool resting() const noexcept { return resting_.load(); }
   int cpu() const noexcept { return cpu_; }
+  int node() const noexcept { return node_; }
   TaskPool& pool() noexcept { return pool_; }
   // This worker's idle spin, learned from its idle gaps (only its thread
   // uses it: the dispatch loop, or worker 0's thread in taskwait).
@@ -67,6 +82,7 @@ class Worker {
   Runtime& rt_;
   const int index_;
   const int cpu_;
+  const int node_;
   std::thread thread_;
   TaskPool pool_;
   AdaptiveSpin spin_;

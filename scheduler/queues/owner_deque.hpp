@@ -67,6 +67,14 @@ class OwnerDeque {
     return pop_locked();
   }
 
+  // Owner only, at its start: the ring again, allocated and written by the
+  // owner's thread, so that its pages come from the owner's NUMA node
+  // (first touch) rather than the thread that built the scheduler.
+  void rehome() {
+    std::lock_guard guard(lock_);
+    grow(capacity_);
+  }
+
   // A thief, holding the lock: up to `max` of the oldest tasks into out,
   // never more than half of what is there (at least one). Returns how many.
   int steal(core::Task** out, int max) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <mutex>
 
+#include "clock.hpp"
 #include "sync_scheduler.hpp"
 
 namespace joule::queues {
@@ -29,10 +30,16 @@ Task* SyncScheduler::steal(int worker) {
   Shard* me = owner ? &shards_[worker] : nullptr;
   StealStats* stats = me ? &me->stats : nullptr;
   std::uint32_t& rng = me ? me->rng : t_external_rng;
-  if (me && me->last_victim >= 0)
+  int far = -1;  // beyond the node allowed: asked once per attempt
+  const auto far_ok = [&] {
+    if (far < 0) far = may_go_far(me) ? 1 : 0;
+    return far == 1;
+  };
+  if (me && me->last_victim >= 0 && (me->last_distance <= StealDistance::node || far_ok()))
     if (Task* t = steal_from(me->last_victim, worker, me->last_distance, stats)) return t;
   if (const VictimOrder::Levels* levels = victims_.of(worker)) {
     for (const VictimOrder::Level& level : *levels) {
+      if (level.distance > StealDistance::node && !far_ok()) break;
       Task* got = nullptr;
       const int start = int(next_random(rng) % unsigned(active()));
       // The level's victims that the summary marks, from a random one on.
@@ -47,12 +54,30 @@ Task* SyncScheduler::steal(int worker) {
             return got != nullptr;
           },
           level.mask.data());
-      if (got) return got;
+      if (got) {
+        me->near_dry_since = 0;
+        return got;
+      }
     }
   }
-  if (Task* t = steal_window(worker, stats, rng)) return t;
+  if (far_ok())
+    if (Task* t = steal_window(worker, stats, rng)) return t;
   if (stats) ++stats->misses;
   return nullptr;
+}
+
+// Workers only (an external thread has no node of its own). A run of dry
+// looks starts again after a pause as long as the delay (the thief had
+// work of its own meanwhile).
+bool SyncScheduler::may_go_far(Shard* me) noexcept {
+  const std::uint64_t delay = remote_delay_ns_.load(std::memory_order_relaxed);
+  if (delay == 0 || !me) return true;
+  const std::uint64_t now = core::now_ns();
+  if (me->near_dry_since == 0 || now - me->near_dry_last > delay) me->near_dry_since = now;
+  me->near_dry_last = now;
+  if (now - me->near_dry_since < delay) return false;
+  me->near_dry_since = 0;
+  return true;
 }
 
 // Shards the summary marks, from a random one on: those that may have work.

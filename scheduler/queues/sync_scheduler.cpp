@@ -100,6 +100,13 @@ bool SyncScheduler::push_locked(Shard& s, Task* t, int worker) {
   return true;
 }
 
+void SyncScheduler::push_pinned(Task* t, int worker) {
+  Shard& s = shards_[worker];
+  std::lock_guard guard(s.lock);
+  s.pinned.push_back(t);
+  s.pinned_size.fetch_add(1, std::memory_order_seq_cst);
+}
+
 // Consecutive tasks for the same shard are pushed under one lock.
 void SyncScheduler::push_many(Task* const* tasks, int n, int worker) {
   for (int i = 0; i < n;) {

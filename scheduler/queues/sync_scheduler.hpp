@@ -47,6 +47,16 @@ class SyncScheduler {
   // Queues t where `worker` would have, from a thread that is not `worker`.
   void push_for(Task* t, int worker);
   void push_many(Task* const* tasks, int n, int worker);
+  // A task that only `worker` may take (its pinned list), whatever the
+  // affinity map says: work that must run on that worker's CPU, such as the
+  // first touch of memory meant for its NUMA node. Sharded policies only.
+  void push_pinned(Task* t, int worker);
+  bool sharded() const noexcept { return sharded_; }
+  // Called by `worker`'s own thread when it starts: its deque's ring is
+  // made again there (OwnerDeque::rehome), on that thread's memory node.
+  void rehome(int worker) {
+    if (worker >= 0 && worker < shard_count_ && shards_[worker].own) shards_[worker].own->rehome();
+  }
   // The next task for `worker`: its own newest, its pinned ones, then a
   // steal (nearest victims first, a bounded number of probes); *stole says
   // which (a steal may also have queued more tasks on the thief's deque).
@@ -74,6 +84,13 @@ class SyncScheduler {
   // Keyed tasks go where the energy controller mapped their key; while the
   // map is pinned they wait for that worker alone. Set before tasks flow.
   void set_affinity_map(const core::AffinityMap* map) noexcept { map_ = map; }
+  // Machines with several NUMA nodes: a thief looks only within its node
+  // (the topology levels up to StealDistance::node) until it has found
+  // nothing there for `ns`, then further. Keeps tasks queued on the node of
+  // their data for that node's workers while they wake. 0: no wait.
+  void set_remote_delay(std::uint64_t ns) noexcept {
+    remote_delay_ns_.store(ns, std::memory_order_relaxed);
+  }
   // The policy's order matters to the end (see ReadyQueue::batchable).
   bool order_matters() const noexcept { return !batchable_; }
   // The policy queues tasks where their data is (ReadyQueue::follows_data).
@@ -96,6 +113,10 @@ class SyncScheduler {
     alignas(64) int last_victim = -1;
     StealDistance last_distance = StealDistance::any;
     std::uint32_t rng = 0;
+    // A run of fruitless looks within the node (set_remote_delay): its
+    // first and its latest.
+    std::uint64_t near_dry_since = 0;
+    std::uint64_t near_dry_last = 0;
     StealStats stats;
     std::int64_t ready() const noexcept {
       return size.load(std::memory_order_seq_cst) + (own ? own->size() : 0);
@@ -113,6 +134,7 @@ class SyncScheduler {
   Task* steal(int worker);
   Task* steal_from(int victim, int worker, StealDistance d, StealStats* stats);
   Task* steal_window(int worker, StealStats* stats, std::uint32_t& rng);
+  bool may_go_far(Shard* me) noexcept;
   void push_locked_counted(int shard, Task* t, int worker);
   void push_own(int shard, Task* t);
   // A plain deque keeps an unkeyed task with the worker that made it ready
@@ -143,6 +165,7 @@ class SyncScheduler {
   std::atomic<int> active_{1};
   std::atomic<unsigned> next_external_{0};
   const core::AffinityMap* map_ = nullptr;
+  std::atomic<std::uint64_t> remote_delay_ns_{0};
   VictimOrder victims_;
   WorkSummary summary_;  // shards that may hold work (declared after the flags it follows)
 };

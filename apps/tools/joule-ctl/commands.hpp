@@ -20,5 +20,6 @@ int cmd_show(int argc, char** argv);      // cmd_lending.cpp
 int cmd_drom(int argc, char** argv);      // cmd_lending.cpp
 int cmd_clean(int argc, char** argv);     // cmd_lending.cpp
 int cmd_card_map(int argc, char** argv);  // cmd_card_map.cpp
+int cmd_numa(int argc, char** argv);      // cmd_numa.cpp
 
 }  // namespace joule::ctl

@@ -15,6 +15,7 @@ constexpr Command kCommands[] = {
     {"clean", "remove CPU lending tables left by dead processes", cmd_clean},
     {"card-map", "print where the many-core card places N threads (compact, scatter, balanced)",
      cmd_card_map},
+    {"numa", "print the NUMA nodes, and where a process's memory is per node (--pid)", cmd_numa},
 };
 
 void usage(std::FILE* out) {
