@@ -130,6 +130,12 @@ int joule_taskwait_on(const joule_dep_t* deps, size_t n) {
   });
 }
 
+void* joule_reduction_private(const void* orig) {
+  void* out = nullptr;
+  guarded([&] { out = joule::detail::reduction_private(orig); });
+  return out;
+}
+
 int joule_taskloop(joule_loop_fn_t fn, void* args, int64_t begin, int64_t end, int64_t grainsize,
                    const joule_task_options_t* opts) {
   return guarded([&] {

@@ -21,6 +21,7 @@
 namespace joule::engine {
 class DepDomain;
 class CommutativeToken;
+class ReductionSlot;
 class TaskPool;
 }  // namespace joule::engine
 
@@ -28,6 +29,7 @@ namespace joule::core {
 
 using engine::CommutativeToken;
 using engine::DepDomain;
+using engine::ReductionSlot;
 using engine::TaskPool;
 
 enum class DepKind : std::uint8_t {
@@ -37,6 +39,7 @@ enum class DepKind : std::uint8_t {
   inout = JOULE_DEP_INOUT,
   commutative = JOULE_DEP_COMMUTATIVE,
   concurrent = JOULE_DEP_CONCURRENT,
+  reduction = JOULE_DEP_REDUCTION,  // with an operator: private copies (reduction_slot.hpp)
 };
 
 namespace task_flag {
@@ -114,9 +117,11 @@ struct Task {
   // Tagged pointers (see tag_same_data): untag before use.
   SmallVector<Task*, 4> successors;
   SmallVector<CommutativeToken*, 1> tokens;  // held while running (commutative)
-  DepDomain* domain = nullptr;               // children's dependencies (lazy)
-  std::exception_ptr exception;              // first one thrown below this task
-  std::uint32_t suppressed = 0;              // further exceptions dropped
+  // Reduction groups it belongs to; left, in that order, at completion.
+  SmallVector<ReductionSlot*, 1> reductions;
+  DepDomain* domain = nullptr;   // children's dependencies (lazy)
+  std::exception_ptr exception;  // first one thrown below this task
+  std::uint32_t suppressed = 0;  // further exceptions dropped
 
   bool has(std::uint16_t f) const noexcept { return (flags & f) != 0; }
   // All children submitted so far have completed (valid while the body runs).
