@@ -22,6 +22,7 @@ namespace joule::engine {
 class DepDomain;
 class CommutativeToken;
 class ReductionSlot;
+struct ReductionMember;
 class TaskPool;
 }  // namespace joule::engine
 
@@ -29,6 +30,7 @@ namespace joule::core {
 
 using engine::CommutativeToken;
 using engine::DepDomain;
+using engine::ReductionMember;
 using engine::ReductionSlot;
 using engine::TaskPool;
 
@@ -93,6 +95,7 @@ struct Task {
   // Line 1: what other threads update (completing children, predecessors).
   alignas(64) std::atomic<std::int64_t> pending{kBodyBias};
   std::atomic<std::int32_t> preds{kPredBias};
+  std::uint32_t suppressed = 0;  // further exceptions dropped (guarded by lock)
   // Where the thread that runs (or, undeferred, will run) the body sleeps:
   // set before any child or predecessor can read it, so the child that
   // completes last, or the predecessor that makes an undeferred task ready,
@@ -117,11 +120,11 @@ struct Task {
   // Tagged pointers (see tag_same_data): untag before use.
   SmallVector<Task*, 4> successors;
   SmallVector<CommutativeToken*, 1> tokens;  // held while running (commutative)
-  // Reduction groups it belongs to; left, in that order, at completion.
-  SmallVector<ReductionSlot*, 1> reductions;
-  DepDomain* domain = nullptr;   // children's dependencies (lazy)
-  std::exception_ptr exception;  // first one thrown below this task
-  std::uint32_t suppressed = 0;  // further exceptions dropped
+  DepDomain* domain = nullptr;               // children's dependencies (lazy)
+  std::exception_ptr exception;              // first one thrown below this task
+  // Reduction groups it belongs to, newest first: a list the parent's
+  // domain owns (reduction_slot.hpp); left at completion.
+  ReductionMember* reductions = nullptr;
 
   bool has(std::uint16_t f) const noexcept { return (flags & f) != 0; }
   // All children submitted so far have completed (valid while the body runs).

@@ -59,8 +59,9 @@ void DepDomain::add(Task* t, DepKind kind, std::uintptr_t start, std::uintptr_t 
     }
   }
   if (a.token) a.token->unref();  // fragments and t hold their own refs
-  if (a.slot && (t->reductions.empty() || t->reductions.back() != a.slot)) {
-    t->reductions.push_back(a.slot);
+  if (a.slot && (!t->reductions || t->reductions->slot != a.slot)) {
+    members_.push_back({a.slot, t->reductions});
+    t->reductions = &members_.back();
     a.slot->enter();
   }
 }
@@ -78,10 +79,10 @@ ReductionSlot* DepDomain::reduction_group(Task* t, std::uintptr_t start, std::ui
   // Below a task that reduces the same data, fold into that task's group.
   ReductionSlot* into = nullptr;
   std::ptrdiff_t offset = 0;
-  for (ReductionSlot* s : t->parent->reductions) {
-    offset = s->offset_of(start, end - start);
+  for (ReductionMember* m = t->parent ? t->parent->reductions : nullptr; m; m = m->next) {
+    offset = m->slot->offset_of(start, end - start);
     if (offset >= 0) {
-      into = s;
+      into = m->slot;
       break;
     }
   }
@@ -240,6 +241,7 @@ void DepDomain::end_reductions() noexcept {
   for (ReductionSlot* s : slots_) s->close();
   for (ReductionSlot* s : slots_) delete s;
   slots_.clear();
+  members_.clear();
 }
 
 void DepDomain::reset() noexcept {

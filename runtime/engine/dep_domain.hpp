@@ -17,11 +17,13 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory_resource>
 #include <vector>
 
 #include "address_index.hpp"
+#include "reduction_slot.hpp"
 #include "small_vector.hpp"
 #include "task.hpp"
 
@@ -98,6 +100,7 @@ class DepDomain {
   // Reduction groups since the last reset: folded (if still open) and
   // freed when the domain ends, when every member has completed.
   std::vector<ReductionSlot*> slots_;
+  std::deque<ReductionMember> members_;  // Task::reductions lists (stable addresses)
 };
 
 }  // namespace joule::engine

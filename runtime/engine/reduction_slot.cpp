@@ -134,7 +134,8 @@ void* reduction_private(Task* t, const void* addr) {
   const auto a = reinterpret_cast<std::uintptr_t>(addr);
   // A task run inline updates the copy of the task it runs inside, on this thread.
   for (Task* owner = t; owner && owner->parent; owner = owner->parent) {
-    for (ReductionSlot* s : owner->reductions) {
+    for (ReductionMember* m = owner->reductions; m; m = m->next) {
+      ReductionSlot* s = m->slot;
       const std::ptrdiff_t off = s->offset_of(a, 1);
       if (off >= 0) return static_cast<char*>(s->private_copy()) + off;
     }

@@ -85,6 +85,13 @@ class ReductionSlot {
   std::atomic<Copy*> others_{nullptr};  // external threads, workers >= kDirect
 };
 
+// One task's membership of one group: a list per task, newest first, kept
+// by the domain that registered it until that domain ends.
+struct ReductionMember {
+  ReductionSlot* slot;
+  ReductionMember* next;
+};
+
 // The copy the running task `t` updates for the data at `addr`: its own
 // group's (or, for a task run inline, the nearest enclosing task's) copy
 // seen from this thread. A task run inline with no such group, or one whose

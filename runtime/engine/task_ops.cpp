@@ -280,7 +280,7 @@ void Runtime::complete(Task* t, ThreadContext& ctx) {
       t->domain = nullptr;
     }
     // Before the successors: the last member of a closed group folds it.
-    for (ReductionSlot* s : t->reductions) s->leave();
+    for (ReductionMember* m = t->reductions; m; m = m->next) m->slot->leave();
     if (t->has(task_flag::tracked)) release_successors(t, ctx);
 
     Task* parent = t->parent;
