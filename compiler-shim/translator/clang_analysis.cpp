@@ -336,7 +336,10 @@ void check_regions(Context& cx, Construct& c, unsigned at, const FunctionDecl* f
       }
       if (const auto* v = dyn_cast<VarDecl>(d)) {
         if (g.base_is_name) check_named_region(cx, c, r, v);
-        if (g.base_is_name && r.kind == "reduction" && c.kind == CKind::Task)
+        // A global is not captured, so the body could not be pointed at
+        // the copy (C captures static locals; C++ captures neither).
+        bool reachable = !v->hasGlobalStorage() || (cx.is_c() && v->isStaticLocal());
+        if (g.base_is_name && r.kind == "reduction" && c.kind == CKind::Task && reachable)
           r.red_type = reduction_type(r, v);
       }
     }

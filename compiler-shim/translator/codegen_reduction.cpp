@@ -32,6 +32,13 @@ int param_index(const FunctionTask& f, const std::string& name) {
   return -1;
 }
 
+// The copy takes the variable's name in the body: a deliberate shadow,
+// which -Wshadow need not report in generated code.
+std::string shadowing(const std::string& decl) {
+  return "\n#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Wshadow\"\n" + decl +
+         "\n#pragma GCC diagnostic pop\n";
+}
+
 }  // namespace
 
 bool Generator::task_reduction(const Construct& c, const RegionRef& r) const {
@@ -79,11 +86,11 @@ std::string Generator::redirect_cxx(const Construct& c) const {
     if (cap.loop_var || !redirected(c, cap.name)) continue;
     const std::string& n = cap.name;
     if (cap.sharing == Sharing::Shared || cap.static_storage)
-      out += "auto *const __jrp_" + n + " = ::joule_oss::reduction_private(&" + n + ");\nauto &" +
-             n + " = *__jrp_" + n + ";\n";
+      out += "auto *const __jrp_" + n + " = ::joule_oss::reduction_private(&" + n + ");" +
+             shadowing("auto &" + n + " = *__jrp_" + n + ";");
     else
-      out += "auto *const __jrp_" + n + " = ::joule_oss::reduction_private(&" + n + "[0]);\nauto " +
-             n + " = __jrp_" + n + ";\n";
+      out += "auto *const __jrp_" + n + " = ::joule_oss::reduction_private(&" + n + "[0]);" +
+             shadowing("auto " + n + " = __jrp_" + n + ";");
   }
   return out;
 }
@@ -101,8 +108,8 @@ std::string Generator::redirect_function(const Construct& t, const FunctionTask&
       out += "void *__jrp_" + n + " = joule_oss_reduction_private(__ja->" + n + "); __ja->" + n +
              " = __jrp_" + n + ";\n";
     else if (f.param_is_ref[std::size_t(i)])
-      out += "auto *const __jrp_" + n + " = ::joule_oss::reduction_private(&" + n + ");\nauto &" +
-             n + " = *__jrp_" + n + ";\n";
+      out += "auto *const __jrp_" + n + " = ::joule_oss::reduction_private(&" + n + ");" +
+             shadowing("auto &" + n + " = *__jrp_" + n + ";");
     else
       out += "auto *const __jrp_" + n + " = ::joule_oss::reduction_private(&" + n + "[0]); " + n +
              " = __jrp_" + n + ";\n";

@@ -1,6 +1,7 @@
 #include "dep_domain.hpp"
 
 #include <algorithm>
+#include <new>
 
 #include "commutative.hpp"
 #include "reduction_slot.hpp"
@@ -60,8 +61,9 @@ void DepDomain::add(Task* t, DepKind kind, std::uintptr_t start, std::uintptr_t 
   }
   if (a.token) a.token->unref();  // fragments and t hold their own refs
   if (a.slot && (!t->reductions || t->reductions->slot != a.slot)) {
-    members_.push_back({a.slot, t->reductions});
-    t->reductions = &members_.back();
+    void* mem = pool_.allocate(sizeof(ReductionMember), alignof(ReductionMember));
+    members_ = ::new (mem) ReductionMember{a.slot, t->reductions, members_};
+    t->reductions = members_;
     a.slot->enter();
   }
 }
@@ -241,7 +243,10 @@ void DepDomain::end_reductions() noexcept {
   for (ReductionSlot* s : slots_) s->close();
   for (ReductionSlot* s : slots_) delete s;
   slots_.clear();
-  members_.clear();
+  while (ReductionMember* m = members_) {
+    members_ = m->domain_next;
+    pool_.deallocate(m, sizeof(ReductionMember), alignof(ReductionMember));
+  }
 }
 
 void DepDomain::reset() noexcept {

@@ -17,7 +17,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory_resource>
 #include <vector>
@@ -100,7 +99,7 @@ class DepDomain {
   // Reduction groups since the last reset: folded (if still open) and
   // freed when the domain ends, when every member has completed.
   std::vector<ReductionSlot*> slots_;
-  std::deque<ReductionMember> members_;  // Task::reductions lists (stable addresses)
+  ReductionMember* members_ = nullptr;  // Task::reductions nodes, from pool_
 };
 
 }  // namespace joule::engine

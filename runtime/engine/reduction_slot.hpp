@@ -89,7 +89,8 @@ class ReductionSlot {
 // by the domain that registered it until that domain ends.
 struct ReductionMember {
   ReductionSlot* slot;
-  ReductionMember* next;
+  ReductionMember* next;         // the task's next group
+  ReductionMember* domain_next;  // every membership of the domain, to free them
 };
 
 // The copy the running task `t` updates for the data at `addr`: its own

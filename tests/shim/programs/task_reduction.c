@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* A global stays an in-place update (commutative). */
+static long g_total;
+
 /* Returns before its tasks run: they must hold the pointer, not its address. */
 static void add_into(long *sum, int n) {
   for (int i = 0; i < n; i++) {
@@ -36,6 +39,13 @@ int main(void) {
   }
 #pragma oss task in(sum) out(seen)
   seen = sum;
+  static long s_local = 0;
+  for (int i = 0; i < 50; i++) {
+#pragma oss task reduction(+: g_total) firstprivate(i)
+    g_total += i;
+#pragma oss task reduction(+: s_local) firstprivate(i)
+    s_local += 2 * i;
+  }
 
   long hist[8] = {0};
   for (int i = 0; i < 200; i++) {
@@ -82,7 +92,7 @@ int main(void) {
   for (int k = 0; k < 4; k++) ok = ok && v[k] == 10 * k + 180;
   ok = ok && psum == 1225;
   for (int k = 0; k < 5; k++) ok = ok && rows[k] == 45 * k;
-  ok = ok && weak == 2016 && strong == 8 * 1006;
+  ok = ok && weak == 2016 && strong == 8 * 1006 && g_total == 1225 && s_local == 2450;
   printf("task_reduction: sum %ld seen %ld best %g bits %x all %d psum %ld weak %ld strong %ld\n",
          sum, seen, best, bits, all, psum, weak, strong);
   free(v);

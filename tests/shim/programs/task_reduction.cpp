@@ -6,6 +6,9 @@
 #include <cstdio>
 #include <vector>
 
+// A global stays an in-place update (commutative).
+static long g_total;
+
 // Returns before its tasks run: they must hold the pointer, not its address.
 static void add_into(long *sum, int n) {
   for (int i = 0; i < n; i++) {
@@ -41,6 +44,13 @@ int main() {
   }
 #pragma oss task in(sum) out(seen)
   seen = sum;
+  static long s_local = 0;
+  for (int i = 0; i < 50; i++) {
+#pragma oss task reduction(+: g_total) firstprivate(i)
+    g_total += i;
+#pragma oss task reduction(+: s_local) firstprivate(i)
+    s_local += 2 * i;
+  }
 
   long hist[8] = {0};
   for (int i = 0; i < 200; i++) {
@@ -84,7 +94,7 @@ int main() {
   for (int k = 0; k < 4; k++) ok = ok && v[k] == 10 * k + 180;
   ok = ok && psum == 1225 && top == 4.75;
   for (int k = 0; k < 5; k++) ok = ok && rows[k] == 45 * k;
-  ok = ok && weak == 2016 && strong == 8 * 1006;
+  ok = ok && weak == 2016 && strong == 8 * 1006 && g_total == 1225 && s_local == 2450;
   std::printf("task_reduction: sum %ld seen %ld best %g psum %ld top %g weak %ld strong %ld\n", sum,
               seen, best, psum, top, weak, strong);
   if (!ok) return 1;
