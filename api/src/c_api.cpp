@@ -124,7 +124,8 @@ int joule_taskwait_on(const joule_dep_t* deps, size_t n) {
   return guarded([&] {
     std::vector<joule::dep> v;
     for (size_t i = 0; i < n; ++i)
-      v.push_back({static_cast<joule::dep_kind>(deps[i].kind), deps[i].addr, deps[i].bytes});
+      v.push_back({static_cast<joule::dep_kind>(deps[i].kind), deps[i].addr, deps[i].bytes,
+                   deps[i].reduction});
     joule::engine::Runtime::get().taskwait_on(v.data(), v.size());
     joule::offload::card_after_taskwait_on(v.data(), v.size());
   });

@@ -71,9 +71,9 @@ void Runtime::add_dep(Task* t, int kind, const void* addr, std::size_t bytes,
     invalid("joule: dependency region at " + std::to_string(start) + " of " +
             std::to_string(bytes) + " bytes overflows the address space");
   if (t->has(task_flag::submitted)) invalid("joule: dependency added after submit");
-  if (included(t)) return;  // run inline, in order: nothing to track
-  if (op && (!op->init || !op->combine))
+  if (kind == JOULE_DEP_REDUCTION && op && (!op->init || !op->combine))
     invalid("joule: reduction operator without init or combine function");
+  if (included(t)) return;  // run inline, in order: nothing to track
   // A reduction without an operator updates in place, in any order: commutative.
   auto k = static_cast<DepKind>(kind);
   if (k == DepKind::reduction && !op) k = DepKind::commutative;

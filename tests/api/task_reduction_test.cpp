@@ -329,8 +329,20 @@ TEST_P(TaskReduction, CApiBuiltInOperator) {
     ASSERT_EQ(joule_task_add_deps(t, &d, 1), JOULE_OK);
     ASSERT_EQ(joule_task_submit(t), JOULE_OK);
   }
-  ASSERT_EQ(joule_taskwait(), JOULE_OK);
+  const joule_dep_t on = {JOULE_DEP_REDUCTION, &bits, sizeof bits, op};
+  ASSERT_EQ(joule_taskwait_on(&on, 1), JOULE_OK);  // the folded value
   EXPECT_EQ(bits, (1u << 20) - 1);
+  ASSERT_EQ(joule_taskwait(), JOULE_OK);
+
+  // An operator without its functions is refused, naming what is missing.
+  const joule_reduction_op_t half = {nullptr, op->combine};
+  joule_task_t* t = nullptr;
+  void* args = nullptr;
+  ASSERT_EQ(joule_task_create(&c_body, sizeof(c_args), nullptr, &t, &args), JOULE_OK);
+  const joule_dep_t bad = {JOULE_DEP_REDUCTION, &bits, sizeof bits, &half};
+  EXPECT_EQ(joule_task_add_deps(t, &bad, 1), JOULE_ERR_INVALID);
+  EXPECT_NE(std::string(joule_last_error()).find("init"), std::string::npos);
+  ASSERT_EQ(joule_task_discard(t), JOULE_OK);
 }
 
 std::vector<sweep_config> reduction_sweep() {

@@ -27,8 +27,10 @@ void push(joule_oss_deps_t* d, int kind, const void* addr, size_t bytes) {
   if (bytes == 0) return;
   if (d->n > 0) {  // merge with the previous run of the same kind when they touch
     joule_dep_t& p = d->deps[d->n - 1];
-    // Never into a finished reduction: that one is a region of its own.
-    if (p.kind == kind && !p.reduction && static_cast<const char*>(p.addr) + p.bytes == addr) {
+    // Never reductions: a region's runs are joined by joule_oss_dep_reduction,
+    // and a run must not slip into the previous region's dependency.
+    if (p.kind == kind && kind != JOULE_DEP_REDUCTION &&
+        static_cast<const char*>(p.addr) + p.bytes == addr) {
       p.bytes += bytes;
       return;
     }
