@@ -129,10 +129,17 @@ int joule_taskwait_on(const joule_dep_t* deps, size_t n) {
   return guarded([&] {
     std::vector<joule::dep> v;
     for (size_t i = 0; i < n; ++i)
-      v.push_back({static_cast<joule::dep_kind>(deps[i].kind), deps[i].addr, deps[i].bytes});
+      v.push_back({static_cast<joule::dep_kind>(deps[i].kind), deps[i].addr, deps[i].bytes,
+                   deps[i].reduction});
     joule::engine::Runtime::get().taskwait_on(v.data(), v.size());
     joule::offload::card_after_taskwait_on(v.data(), v.size());
   });
+}
+
+void* joule_reduction_private(const void* orig) {
+  void* out = nullptr;
+  guarded([&] { out = joule::detail::reduction_private(orig); });
+  return out;
 }
 
 int joule_taskloop(joule_loop_fn_t fn, void* args, int64_t begin, int64_t end, int64_t grainsize,

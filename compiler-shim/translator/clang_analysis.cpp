@@ -259,6 +259,56 @@ void check_named_region(Context& cx, Construct& c, RegionRef& r, const VarDecl* 
   }
 }
 
+// The JOULE_TYPE_* constant of the elements a reduction on v covers (v
+// itself, the elements of an array v, or what a pointer v points to), or
+// "" when joule has no built-in operator for them.
+std::string reduction_type(const RegionRef& r, const VarDecl* v) {
+  QualType t = v->getType().getNonReferenceType();
+  if (const auto* p = dyn_cast<ParmVarDecl>(v)) t = p->getOriginalType().getNonReferenceType();
+  while (t->isArrayType()) t = t->getAsArrayTypeUnsafe()->getElementType();
+  const Region& g = r.region;
+  bool element = !g.shape.empty() || !g.sections.empty() || !r.array_param.empty();
+  if (element && t->isPointerType()) t = t->getPointeeType();
+  while (t->isArrayType()) t = t->getAsArrayTypeUnsafe()->getElementType();
+  const auto* b = dyn_cast<BuiltinType>(t.getCanonicalType().getTypePtr());
+  if (!b) return "";
+  switch (b->getKind()) {
+    case BuiltinType::Char_S:
+    case BuiltinType::Char_U:
+      return "JOULE_TYPE_CHAR";
+    case BuiltinType::SChar:
+      return "JOULE_TYPE_SCHAR";
+    case BuiltinType::UChar:
+      return "JOULE_TYPE_UCHAR";
+    case BuiltinType::Short:
+      return "JOULE_TYPE_SHORT";
+    case BuiltinType::UShort:
+      return "JOULE_TYPE_USHORT";
+    case BuiltinType::Int:
+      return "JOULE_TYPE_INT";
+    case BuiltinType::UInt:
+      return "JOULE_TYPE_UINT";
+    case BuiltinType::Long:
+      return "JOULE_TYPE_LONG";
+    case BuiltinType::ULong:
+      return "JOULE_TYPE_ULONG";
+    case BuiltinType::LongLong:
+      return "JOULE_TYPE_LLONG";
+    case BuiltinType::ULongLong:
+      return "JOULE_TYPE_ULLONG";
+    case BuiltinType::Float:
+      return "JOULE_TYPE_FLOAT";
+    case BuiltinType::Double:
+      return "JOULE_TYPE_DOUBLE";
+    case BuiltinType::LongDouble:
+      return "JOULE_TYPE_LDOUBLE";
+    case BuiltinType::Bool:
+      return "JOULE_TYPE_BOOL";
+    default:
+      return "";
+  }
+}
+
 }  // namespace
 
 void check_regions(Context& cx, Construct& c, unsigned at, const FunctionDecl* fn) {
@@ -284,8 +334,14 @@ void check_regions(Context& cx, Construct& c, unsigned at, const FunctionDecl* f
         cx.error_at(c, g.base_name_pos, "'" + g.base_name + "' is not an lvalue");
         continue;
       }
-      if (const auto* v = dyn_cast<VarDecl>(d))
+      if (const auto* v = dyn_cast<VarDecl>(d)) {
         if (g.base_is_name) check_named_region(cx, c, r, v);
+        // A global is not captured, so the body could not be pointed at
+        // the copy (C captures static locals; C++ captures neither).
+        bool reachable = !v->hasGlobalStorage() || (cx.is_c() && v->isStaticLocal());
+        if (g.base_is_name && r.kind == "reduction" && c.kind == CKind::Task && reachable)
+          r.red_type = reduction_type(r, v);
+      }
     }
   }
 }
@@ -467,13 +523,11 @@ void decide(Context& cx, Construct& c, const VarDecl* v, Capture& cap, SourceLoc
   bool pointer = v->getType().getNonReferenceType()->isPointerType();
   for (const RegionRef& r : c.deps) {
     if (r.region.base_name != cap.name) continue;
-    if (r.kind == "reduction") {
+    if (r.kind == "reduction" && c.kind == CKind::Taskloop) {
       cap.sharing = Sharing::Shared;
-      if (c.kind == CKind::Taskloop) {
-        cap.reduction = true;
-        cap.red_op = r.red_op;
-        cap.red_identity = identity(cx, v->getType().getNonReferenceType(), r.red_op);
-      }
+      cap.reduction = true;
+      cap.red_op = r.red_op;
+      cap.red_identity = identity(cx, v->getType().getNonReferenceType(), r.red_op);
       return;
     }
     bool whole = r.region.base_is_name && r.region.shape.empty() && r.region.sections.empty() &&

@@ -303,6 +303,7 @@ class Builder {
         }
         r.kind = cl.canonical == "depend" ? cl.modifier : cl.canonical;
         if (cl.canonical == "reduction") r.red_op = cl.modifier;
+        r.weak = cl.weak;
         (copy ? c.copies : c.deps).push_back(std::move(r));
       }
     }

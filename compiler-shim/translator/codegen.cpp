@@ -228,6 +228,11 @@ std::string Generator::deps(const Construct& c, const std::vector<RegionRef>& li
 }
 
 std::string Generator::region(const Construct& c, const RegionRef& r, const Scope& s) {
+  std::string runs = region_runs(c, r, s);
+  return task_reduction(c, r) ? reduction_region(c, r, s, runs) : runs;
+}
+
+std::string Generator::region_runs(const Construct& c, const RegionRef& r, const Scope& s) {
   const Region& g = r.region;
   std::string k = kind_const(r.kind);
   std::string base = inline_text(g.base, s);

@@ -57,6 +57,15 @@ class Generator {
   std::string options(const Construct& c, const Scope& s, const std::string& label_text = "");
   std::string deps(const Construct& c, const std::vector<RegionRef>& list, const Scope& s);
   std::string region(const Construct& c, const RegionRef& r, const Scope& s);
+  std::string region_runs(const Construct& c, const RegionRef& r, const Scope& s);
+  // Task reductions (codegen_reduction.cpp): whether r gets an operator and
+  // its body a private copy, and the code that points the body there.
+  bool task_reduction(const Construct& c, const RegionRef& r) const;
+  bool redirected(const Construct& c, const std::string& name) const;
+  std::string reduction_region(const Construct& c, const RegionRef& r, const Scope& s,
+                               const std::string& runs);
+  std::string redirect_cxx(const Construct& c) const;
+  std::string redirect_function(const Construct& t, const FunctionTask& f) const;
   std::string device(const Construct& c) const;
 
   // ---- atomic (codegen_atomic.cpp)

@@ -148,6 +148,9 @@ std::string Generator::prologue_c(const Construct& c, bool chunk, Scope& inner) 
         p += "const long __jd_" + n + "_" + std::to_string(i) + " = __ja->__jd_" + n + "_" +
              std::to_string(i) + ";\n";
     bool scalar = t.shape == CType::Shape::Scalar || t.shape == CType::Shape::Record;
+    // A task reduction's body works on its private copy (codegen_reduction.cpp).
+    const std::string ja =
+        redirected(c, n) ? "joule_oss_reduction_private(__ja->" + n + ")" : "__ja->" + n;
     if (cap.sharing == Sharing::Private && !cap.reduction) {
       if (t.variable() || t.shape == CType::Shape::PtrToArray)
         p += "#error \"joulecc: private(" + n + ") of a variable-length array\"\n";
@@ -158,13 +161,13 @@ std::string Generator::prologue_c(const Construct& c, bool chunk, Scope& inner) 
       p += subst(t.decl, n) + " = " + cap.red_identity + ";\n";
     } else if (scalar) {
       if (via_pointer(cap)) {
-        p += subst(t.decl_q, "(*const __jp_" + n + ")") + " = __ja->" + n + ";\n";
+        p += subst(t.decl_q, "(*const __jp_" + n + ")") + " = " + ja + ";\n";
         acc = "(*__jp_" + n + ")";
       } else {
-        p += subst(t.decl, n) + " = __ja->" + n + ";\n";
+        p += subst(t.decl, n) + " = " + ja + ";\n";
       }
     } else if (array_view(cap)) {
-      std::string from = "__ja->" + n;
+      std::string from = ja;
       if (!t.variable() && !via_pointer(cap)) {  // firstprivate: the copy in the argument block
         from = "&__ja->" + n;
         if (chunk) {  // each taskloop chunk gets its own copy
@@ -176,7 +179,7 @@ std::string Generator::prologue_c(const Construct& c, bool chunk, Scope& inner) 
       p += subst(t.elem, "(*const __jp_" + n + ")" + dims_text(cap, 0)) + " = " + from + ";\n";
       acc = "(*__jp_" + n + ")";
     } else {
-      p += subst(t.elem, "(*" + n + ")" + dims_text(cap, 0)) + " = __ja->" + n + ";\n";
+      p += subst(t.elem, "(*" + n + ")" + dims_text(cap, 0)) + " = " + ja + ";\n";
     }
     inner.by_id[cap.var_id] = acc;
     if (acc != n) inner.by_name.push_back({n, acc});
@@ -334,7 +337,7 @@ std::string Generator::task_cxx(Construct& c, Scope& s) {
               ")>::type>::type " + cap.name + ";\n";
   return "{" + line(c.src, c.pragma.begin) + options(c, s) + deps(c, c.deps, s) + device(c) +
          "::joule_oss::spawn(&__jd, &__jo, [" + capture_list_cxx(c, false) + "]() mutable {\n" +
-         priv + body(c, s) + "});\n}" + sync(c.end);
+         priv + redirect_cxx(c) + body(c, s) + "});\n}" + sync(c.end);
 }
 
 std::string Generator::loop_levels_cxx(const Construct& c, const Scope& s) const {
@@ -437,14 +440,15 @@ std::string Generator::function_insert(Construct& c) {
            sync(c.begin);
   if (cxx) {
     out += "inline void " + f.wrapper + "(" + f.params_def + ")\n{\n" + head +
-           "::joule_oss::spawn(&__jd, &__jo, [" + caps + "]() mutable { " + f.name + "(" + args +
-           "); });\n}\n";
+           "::joule_oss::spawn(&__jd, &__jo, [" + caps + "]() mutable { " +
+           redirect_function(t, f) + f.name + "(" + args + "); });\n}\n";
     return out + close + sync(c.begin);
   }
   out += "static void " + run + "(void *__jv)\n{\n" + st + " *__ja = (" + st +
-         " *)__jv;\n(void)__ja;\n" + f.name + "(" + args + ");\n}\nstatic void " + f.wrapper + "(" +
-         f.params_def + ")\n{\n" + head + "joule_task_t *__jt;\n" + st + " *__ja = (" + st +
-         " *)joule_oss_task_create(" + run + ", sizeof(" + st + "), &__jo, &__jt);\n";
+         " *)__jv;\n(void)__ja;\n" + redirect_function(t, f) + f.name + "(" + args +
+         ");\n}\nstatic void " + f.wrapper + "(" + f.params_def + ")\n{\n" + head +
+         "joule_task_t *__jt;\n" + st + " *__ja = (" + st + " *)joule_oss_task_create(" + run +
+         ", sizeof(" + st + "), &__jo, &__jt);\n";
   for (std::size_t i = 0; i < f.param_names.size(); ++i) {
     const std::string& n = f.param_names[i];
     const CType& ty = f.param_types[i];

@@ -60,6 +60,10 @@ struct RegionRef {
   std::string kind;         // in, out, inout, commutative, concurrent, reduction, copy_in, ...
   std::string array_param;  // the base is a parameter declared as an array: its first dimension
   std::string red_op;       // reduction operator
+  bool weak = false;        // weakreduction (weakin, ...): the task's children access the data
+  // A task reduction on a named variable of an arithmetic type: the element
+  // type's JOULE_TYPE_* constant. Empty: updated in place (commutative).
+  std::string red_type;
 };
 
 struct LoopLevel {

@@ -21,6 +21,8 @@
 namespace joule::engine {
 class DepDomain;
 class CommutativeToken;
+class ReductionSlot;
+struct ReductionMember;
 class TaskPool;
 }  // namespace joule::engine
 
@@ -28,6 +30,8 @@ namespace joule::core {
 
 using engine::CommutativeToken;
 using engine::DepDomain;
+using engine::ReductionMember;
+using engine::ReductionSlot;
 using engine::TaskPool;
 
 enum class DepKind : std::uint8_t {
@@ -37,6 +41,7 @@ enum class DepKind : std::uint8_t {
   inout = JOULE_DEP_INOUT,
   commutative = JOULE_DEP_COMMUTATIVE,
   concurrent = JOULE_DEP_CONCURRENT,
+  reduction = JOULE_DEP_REDUCTION,  // with an operator: private copies (reduction_slot.hpp)
 };
 
 namespace task_flag {
@@ -90,6 +95,7 @@ struct Task {
   // Line 1: what other threads update (completing children, predecessors).
   alignas(64) std::atomic<std::int64_t> pending{kBodyBias};
   std::atomic<std::int32_t> preds{kPredBias};
+  std::uint32_t suppressed = 0;  // further exceptions dropped (guarded by lock)
   // Where the thread that runs (or, undeferred, will run) the body sleeps:
   // set before any child or predecessor can read it, so the child that
   // completes last, or the predecessor that makes an undeferred task ready,
@@ -116,7 +122,9 @@ struct Task {
   SmallVector<CommutativeToken*, 1> tokens;  // held while running (commutative)
   DepDomain* domain = nullptr;               // children's dependencies (lazy)
   std::exception_ptr exception;              // first one thrown below this task
-  std::uint32_t suppressed = 0;              // further exceptions dropped
+  // Reduction groups it belongs to, newest first: a list the parent's
+  // domain owns (reduction_slot.hpp); left at completion.
+  ReductionMember* reductions = nullptr;
 
   bool has(std::uint16_t f) const noexcept { return (flags & f) != 0; }
   // All children submitted so far have completed (valid while the body runs).

@@ -1,8 +1,10 @@
 #include "dep_domain.hpp"
 
 #include <algorithm>
+#include <new>
 
 #include "commutative.hpp"
+#include "reduction_slot.hpp"
 #include "trace_api.hpp"
 
 namespace joule::engine {
@@ -29,14 +31,16 @@ void link(Task* pred, Task* succ, bool same_data = false) {
 
 }  // namespace
 
-void DepDomain::add(Task* t, DepKind kind, std::uintptr_t start, std::uintptr_t end) {
+void DepDomain::add(Task* t, DepKind kind, std::uintptr_t start, std::uintptr_t end,
+                    const joule_reduction_op_t* op) {
   if (start >= end) return;                         // an empty region orders nothing
   if (kind == DepKind::out) kind = DepKind::inout;  // both are exclusive writers
-  CommutativeToken* access_token = nullptr;
+  Access a{kind};
+  if (kind == DepKind::reduction) a.slot = reduction_group(t, start, end, op);
 
   Fragment* exact = by_start_.find(start);
   if (exact && exact->end == end) {
-    apply(*exact, t, kind, access_token);
+    apply(*exact, t, a);
   } else {
     std::uintptr_t pos = start;
     auto it = first_at_or_after(start);
@@ -49,13 +53,45 @@ void DepDomain::add(Task* t, DepKind kind, std::uintptr_t start, std::uintptr_t 
       } else if (it->second.end > end) {
         split(it, end);
       }
-      apply(it->second, t, kind, access_token);
+      apply(it->second, t, a);
       pos = it->second.end;
       if (pos >= end) break;  // no ++it: stepping past the last node climbs the tree
       ++it;
     }
   }
-  if (access_token) access_token->unref();  // fragments and t hold their own refs
+  if (a.token) a.token->unref();  // fragments and t hold their own refs
+  if (a.slot && (!t->reductions || t->reductions->slot != a.slot)) {
+    void* mem = pool_.allocate(sizeof(ReductionMember), alignof(ReductionMember));
+    members_ = ::new (mem) ReductionMember{a.slot, t->reductions, members_};
+    t->reductions = members_;
+    a.slot->enter();
+  }
+}
+
+// The group a reduction on [start, end) joins: the open one on exactly
+// that region with the same operator, or a new one. An open group's slot
+// is the current group of every fragment of its region (any other access
+// there closes it), so looking at the first fragment is enough.
+ReductionSlot* DepDomain::reduction_group(Task* t, std::uintptr_t start, std::uintptr_t end,
+                                          const joule_reduction_op_t* op) {
+  const Fragment* first = by_start_.find(start);
+  if (first && first->kind == DepKind::reduction && first->cur.slot &&
+      first->cur.slot->joinable(start, end, op))
+    return first->cur.slot;
+  // Below a task that reduces the same data, fold into that task's group.
+  ReductionSlot* into = nullptr;
+  std::ptrdiff_t offset = 0;
+  for (ReductionMember* m = t->parent ? t->parent->reductions : nullptr; m; m = m->next) {
+    offset = m->slot->offset_of(start, end - start);
+    if (offset >= 0) {
+      into = m->slot;
+      break;
+    }
+  }
+  slots_.reserve(slots_.size() + 1);  // so that push_back cannot throw below
+  auto* slot = new ReductionSlot(start, end, op, into, into ? std::size_t(offset) : 0);
+  slots_.push_back(slot);
+  return slot;
 }
 
 // The first fragment starting at or after `start`, after splitting the one
@@ -132,9 +168,12 @@ void DepDomain::drop_touched() noexcept {
   touched_.clear();
 }
 
-void DepDomain::apply(Fragment& f, Task* t, DepKind kind, CommutativeToken*& access_token) {
+void DepDomain::apply(Fragment& f, Task* t, Access& a) {
   refresh(f);
-  if (is_group_kind(kind) && f.kind == kind) {
+  const DepKind kind = a.kind;
+  const bool joins = kind == DepKind::reduction ? f.kind == kind && f.cur.slot == a.slot
+                                                : is_group_kind(kind) && f.kind == kind;
+  if (joins) {
     for (Task* p : f.prev.tasks) link(p, t);
     append(f.cur, t);
     if (kind == DepKind::commutative) hold_token(t, f.cur.token);
@@ -143,18 +182,23 @@ void DepDomain::apply(Fragment& f, Task* t, DepKind kind, CommutativeToken*& acc
   // A writer after a writer: the data t updates was last written by p.
   const bool same_data = kind == DepKind::inout && f.kind == DepKind::inout;
   for (Task* p : f.cur.tasks) link(p, t, same_data);
+  // Closed only now that t follows the members: if they have all completed
+  // the fold runs here, before t is even submitted; otherwise the last of
+  // them folds before it releases t (reduction_slot.hpp).
+  if (f.kind == DepKind::reduction && f.cur.slot) f.cur.slot->close();
   drop(f.prev);
   f.prev = std::move(f.cur);
   f.cur = Group{};
   f.kind = kind;
   append(f.cur, t);
+  f.cur.slot = a.slot;
   if (kind == DepKind::commutative) {
     // One token per access, shared by all its fragments: overlapping
     // commutative tasks meet on at least one of them.
-    if (!access_token) access_token = new CommutativeToken();
-    access_token->ref();
-    f.cur.token = access_token;
-    hold_token(t, access_token);
+    if (!a.token) a.token = new CommutativeToken();
+    a.token->ref();
+    f.cur.token = a.token;
+    hold_token(t, a.token);
   }
 }
 
@@ -181,6 +225,7 @@ DepDomain::Group DepDomain::copy(const Group& g) {
   for (Task* t : out.tasks) domain_retain(t);
   out.token = g.token;
   if (out.token) out.token->ref();
+  out.slot = g.slot;
   return out;
 }
 
@@ -189,16 +234,31 @@ void DepDomain::drop(Group& g) noexcept {
   g.tasks.clear();
   if (g.token) g.token->unref();
   g.token = nullptr;
+  g.slot = nullptr;
+}
+
+// The domain ends (taskwait, or the parent completes): every member of
+// every group has completed, so closing an open group folds it here.
+void DepDomain::end_reductions() noexcept {
+  for (ReductionSlot* s : slots_) s->close();
+  for (ReductionSlot* s : slots_) delete s;
+  slots_.clear();
+  while (ReductionMember* m = members_) {
+    members_ = m->domain_next;
+    pool_.deallocate(m, sizeof(ReductionMember), alignof(ReductionMember));
+  }
 }
 
 void DepDomain::reset() noexcept {
   constexpr std::size_t kKeepFragments = std::size_t(1) << 16;
   if (frags_.size() > kKeepFragments) return clear();
+  end_reductions();
   drop_touched();
   if (++epoch_ == 0) clear();  // wrapped: a fragment might match a stale epoch
 }
 
 void DepDomain::clear() noexcept {
+  end_reductions();
   drop_touched();
   frags_.clear();
   by_start_.clear();

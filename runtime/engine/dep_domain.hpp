@@ -6,8 +6,11 @@
 // group before. A new access joins the current group when it is of the same
 // group kind (in, concurrent, commutative) and then follows the previous
 // group; otherwise it follows every task of the current group and starts a
-// new one. Partial overlaps split fragments, so every byte is ordered exactly;
-// an access that matches an existing fragment exactly skips the splitting.
+// new one. A reduction joins only a group of reductions on the same region
+// with the same operator, which shares one ReductionSlot (its private
+// copies); an access that does not join closes that slot. Partial overlaps split fragments, so
+// every byte is ordered exactly; an access that matches an existing fragment exactly skips the
+// splitting.
 //
 // Only the thread running the parent task registers accesses, so the domain
 // needs no lock. Tasks referenced by fragments are kept alive (refcounted).
@@ -19,6 +22,7 @@
 #include <vector>
 
 #include "address_index.hpp"
+#include "reduction_slot.hpp"
 #include "small_vector.hpp"
 #include "task.hpp"
 
@@ -34,8 +38,10 @@ class DepDomain {
   ~DepDomain() { clear(); }
 
   // Registers t's access to [start, end): adds edges from the tasks it must
-  // follow and, for commutative accesses, the tokens it must hold to run.
-  void add(Task* t, DepKind kind, std::uintptr_t start, std::uintptr_t end);
+  // follow and, for commutative accesses, the tokens it must hold to run;
+  // a reduction (with its operator `op`) joins or starts a reduction group.
+  void add(Task* t, DepKind kind, std::uintptr_t start, std::uintptr_t end,
+           const joule_reduction_op_t* op = nullptr);
   // Starts loading what add() of a region at `start` reads first, so that
   // a task's accesses miss in parallel rather than one after another.
   void prefetch(std::uintptr_t start) const noexcept { by_start_.prefetch(start); }
@@ -54,6 +60,12 @@ class DepDomain {
   struct Group {
     SmallVector<Task*, 2> tasks;
     CommutativeToken* token = nullptr;
+    ReductionSlot* slot = nullptr;  // owned by slots_
+  };
+  struct Access {
+    DepKind kind;
+    CommutativeToken* token = nullptr;  // made on first use
+    ReductionSlot* slot = nullptr;      // the reduction group t joins or starts
   };
   struct Fragment {
     std::uintptr_t end = 0;
@@ -70,7 +82,10 @@ class DepDomain {
   void refresh(Fragment& f);
   void make_room_to_track();
   void drop_touched() noexcept;
-  void apply(Fragment& f, Task* t, DepKind kind, CommutativeToken*& access_token);
+  void apply(Fragment& f, Task* t, Access& a);
+  ReductionSlot* reduction_group(Task* t, std::uintptr_t start, std::uintptr_t end,
+                                 const joule_reduction_op_t* op);
+  void end_reductions() noexcept;
   static void append(Group& g, Task* t);
   static Group copy(const Group& g);
   static void drop(Group& g) noexcept;
@@ -81,6 +96,10 @@ class DepDomain {
   std::uint32_t epoch_ = 0;          // bumped by reset()
   // Fragments used in this epoch: the only ones holding tasks.
   std::vector<Fragment*> touched_;
+  // Reduction groups since the last reset: folded (if still open) and
+  // freed when the domain ends, when every member has completed.
+  std::vector<ReductionSlot*> slots_;
+  ReductionMember* members_ = nullptr;  // Task::reductions nodes, from pool_
 };
 
 }  // namespace joule::engine

@@ -91,7 +91,9 @@ class Runtime {
   // ---- task operations (task_ops.cpp) ----
   Task* create(joule_task_fn_t fn, std::size_t args_size, std::size_t args_align,
                const task_options& opts);
-  void add_dep(Task* t, int kind, const void* addr, std::size_t bytes);
+  // op: a reduction's operator (kind reduction only; null: commutative).
+  void add_dep(Task* t, int kind, const void* addr, std::size_t bytes,
+               const joule_reduction_op_t* op = nullptr);
   void prefetch_dep(const Task* t, const void* addr) const noexcept;
   // A task's dependencies at once: their index lookups overlap.
   template <class Dep>
@@ -99,7 +101,7 @@ class Runtime {
     if (n > 1)
       for (std::size_t i = 0; i < n; ++i) prefetch_dep(t, deps[i].addr);
     for (std::size_t i = 0; i < n; ++i)
-      add_dep(t, static_cast<int>(deps[i].kind), deps[i].addr, deps[i].bytes);
+      add_dep(t, static_cast<int>(deps[i].kind), deps[i].addr, deps[i].bytes, deps[i].reduction);
   }
   void submit(Task* t);
   // Team members (libjoule-omp): each on another worker's queue (task_ops.cpp).

@@ -5,6 +5,7 @@
 
 #include "commutative.hpp"
 #include "dep_domain.hpp"
+#include "reduction_slot.hpp"
 #include "runtime.hpp"
 
 namespace joule::engine {
@@ -60,7 +61,8 @@ Task* Runtime::create(joule_task_fn_t fn, std::size_t args_size, std::size_t arg
   return t;
 }
 
-void Runtime::add_dep(Task* t, int kind, const void* addr, std::size_t bytes) {
+void Runtime::add_dep(Task* t, int kind, const void* addr, std::size_t bytes,
+                      const joule_reduction_op_t* op) {
   if (kind < JOULE_DEP_IN || kind > JOULE_DEP_REDUCTION)
     invalid("joule: unknown dependency kind " + std::to_string(kind) +
             "; allowed: in, out, inout, commutative, concurrent, reduction");
@@ -69,15 +71,18 @@ void Runtime::add_dep(Task* t, int kind, const void* addr, std::size_t bytes) {
     invalid("joule: dependency region at " + std::to_string(start) + " of " +
             std::to_string(bytes) + " bytes overflows the address space");
   if (t->has(task_flag::submitted)) invalid("joule: dependency added after submit");
+  if (kind == JOULE_DEP_REDUCTION && op && (!op->init || !op->combine))
+    invalid("joule: reduction operator without init or combine function");
   if (included(t)) return;  // run inline, in order: nothing to track
-  // Reductions are in-place updates in any order: commutative.
-  const auto k = kind == JOULE_DEP_REDUCTION ? DepKind::commutative : static_cast<DepKind>(kind);
+  // A reduction without an operator updates in place, in any order: commutative.
+  auto k = static_cast<DepKind>(kind);
+  if (k == DepKind::reduction && !op) k = DepKind::commutative;
   Task* parent = t->parent;
   if (!parent->domain) parent->domain = new DepDomain();
   t->flags |= task_flag::tracked;
   if (nodes_.active() && t->data_home.load(std::memory_order_relaxed) == -1)
     prefer_data_node(t, addr);
-  parent->domain->add(t, k, start, start + bytes);
+  parent->domain->add(t, k, start, start + bytes, k == DepKind::reduction ? op : nullptr);
 }
 
 void Runtime::prefetch_dep(const Task* t, const void* addr) const noexcept {
@@ -282,9 +287,11 @@ void Runtime::complete(Task* t, ThreadContext& ctx) {
       if (!wake.empty()) make_ready(wake.data(), int(wake.size()), ctx, true);
     }
     if (t->domain) {
-      delete t->domain;
+      delete t->domain;  // folds the children's open reductions
       t->domain = nullptr;
     }
+    // Before the successors: the last member of a closed group folds it.
+    for (ReductionMember* m = t->reductions; m; m = m->next) m->slot->leave();
     if (t->has(task_flag::tracked)) release_successors(t, ctx);
 
     Task* parent = t->parent;

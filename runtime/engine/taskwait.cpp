@@ -55,8 +55,14 @@ void Runtime::taskwait_on(const joule::dep* deps, std::size_t n) {
   opts.label = "taskwait-on";
   Task* t = create(&noop, 0, 16, opts);
   try {
-    for (std::size_t i = 0; i < n; ++i)
-      add_dep(t, static_cast<int>(deps[i].kind), deps[i].addr, deps[i].bytes);
+    for (std::size_t i = 0; i < n; ++i) {
+      // Waiting on reduced data waits for its final value: every member
+      // and the fold, which an exclusive access after the group implies.
+      const int kind = deps[i].kind == joule::dep_kind::reduction && deps[i].reduction
+                           ? JOULE_DEP_INOUT
+                           : static_cast<int>(deps[i].kind);
+      add_dep(t, kind, deps[i].addr, deps[i].bytes);
+    }
   } catch (...) {
     discard(t);
     throw;

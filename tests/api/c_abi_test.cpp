@@ -60,8 +60,8 @@ void submit_read(const long* source, long* seen) {
   void* args = nullptr;
   ASSERT_EQ(joule_task_create(&read_body, sizeof(read_args), nullptr, &t, &args), JOULE_OK);
   *static_cast<read_args*>(args) = {source, seen};
-  const joule_dep_t deps[] = {{JOULE_DEP_IN, source, sizeof *source},
-                              {JOULE_DEP_OUT, seen, sizeof *seen}};
+  const joule_dep_t deps[] = {{JOULE_DEP_IN, source, sizeof *source, nullptr},
+                              {JOULE_DEP_OUT, seen, sizeof *seen, nullptr}};
   ASSERT_EQ(joule_task_add_deps(t, deps, 2), JOULE_OK);
   ASSERT_EQ(joule_task_submit(t), JOULE_OK);
 }
@@ -175,7 +175,7 @@ TEST_P(CAbi, DiscardedTaskNeverRuns) {
 TEST_P(CAbi, TaskwaitOn) {
   long x = 0;
   submit_write(&x, 77, 500);
-  const joule_dep_t dep = {JOULE_DEP_IN, &x, sizeof x};
+  const joule_dep_t dep = {JOULE_DEP_IN, &x, sizeof x, nullptr};
   ASSERT_EQ(joule_taskwait_on(&dep, 1), JOULE_OK);
   EXPECT_EQ(x, 77);
   ASSERT_EQ(joule_taskwait(), JOULE_OK);
@@ -244,7 +244,7 @@ TEST_P(CAbi, BadDependencyIsInvalidAndTaskCanBeDiscarded) {
   EXPECT_EQ(joule_task_add_dep(t, JOULE_DEP_IN, near_end, 64), JOULE_ERR_INVALID);
   EXPECT_TRUE(has_message());
   EXPECT_EQ(joule_task_add_dep(t, JOULE_DEP_IN, &x, SIZE_MAX), JOULE_ERR_INVALID);
-  const joule_dep_t bad[] = {{JOULE_DEP_IN, &x, sizeof x}, {42, &x, sizeof x}};
+  const joule_dep_t bad[] = {{JOULE_DEP_IN, &x, sizeof x, nullptr}, {42, &x, sizeof x, nullptr}};
   EXPECT_EQ(joule_task_add_deps(t, bad, 2), JOULE_ERR_INVALID);
   EXPECT_EQ(joule_task_add_deps(t, nullptr, 1), JOULE_ERR_INVALID);
   EXPECT_EQ(joule_task_discard(t), JOULE_OK);
@@ -254,10 +254,11 @@ TEST_P(CAbi, BadDependencyIsInvalidAndTaskCanBeDiscarded) {
 
 TEST_P(CAbi, BadTaskwaitOnIsInvalid) {
   long x = 0;
-  const joule_dep_t bad_kind = {77, &x, sizeof x};
+  const joule_dep_t bad_kind = {77, &x, sizeof x, nullptr};
   EXPECT_EQ(joule_taskwait_on(&bad_kind, 1), JOULE_ERR_INVALID);
   EXPECT_TRUE(has_message());
-  const joule_dep_t overflow = {JOULE_DEP_IN, reinterpret_cast<const void*>(UINTPTR_MAX - 3), 16};
+  const joule_dep_t overflow = {JOULE_DEP_IN, reinterpret_cast<const void*>(UINTPTR_MAX - 3), 16,
+                                nullptr};
   EXPECT_EQ(joule_taskwait_on(&overflow, 1), JOULE_ERR_INVALID);
   EXPECT_EQ(joule_taskwait_on(nullptr, 1), JOULE_ERR_INVALID);
   EXPECT_EQ(joule_taskwait_on(nullptr, 0), JOULE_OK);

@@ -28,7 +28,7 @@ std::vector<Case> cases() {
   std::vector<Case> v;
 #ifdef SHIM_SET_C
   for (const char* p : {"lu", "cholesky", "dot", "multisort", "stream", "commutative", "reduction",
-                        "taskloop", "critical", "vla", "nested"}) {
+                        "taskloop", "critical", "vla", "nested", "task_reduction"}) {
     v.push_back({std::string(p) + ".c", "gcc", "-O2"});
     v.push_back({std::string(p) + ".c", "clang", "-O0"});
   }
@@ -38,7 +38,7 @@ std::vector<Case> cases() {
   }
 #endif
 #ifdef SHIM_SET_CXX
-  for (const char* p : {"throw", "dot", "heavy"}) {
+  for (const char* p : {"throw", "dot", "heavy", "task_reduction"}) {
     v.push_back({std::string(p) + ".cpp", "g++", "-O2"});
     v.push_back({std::string(p) + ".cpp", "clang++", "-O0 -std=c++20"});
   }

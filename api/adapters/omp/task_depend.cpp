@@ -47,7 +47,7 @@ void depend_to_joule(void** depend, joule_dep_t* out) {
     } else if (std::uintptr_t(i) >= n_out) {
       kind = JOULE_DEP_COMMUTATIVE;
     }
-    out[i] = joule_dep_t{kind, addr, 1};
+    out[i] = joule_dep_t{kind, addr, 1, nullptr};
   }
 }
 

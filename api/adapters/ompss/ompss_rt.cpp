@@ -1,5 +1,7 @@
 // Helpers behind <joule/ompss.h>: dependency lists, task creation and
 // waiting for translated code. Only the public joule API is used.
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -25,7 +27,10 @@ void push(joule_oss_deps_t* d, int kind, const void* addr, size_t bytes) {
   if (bytes == 0) return;
   if (d->n > 0) {  // merge with the previous run of the same kind when they touch
     joule_dep_t& p = d->deps[d->n - 1];
-    if (p.kind == kind && static_cast<const char*>(p.addr) + p.bytes == addr) {
+    // Never reductions: a region's runs are joined by joule_oss_dep_reduction,
+    // and a run must not slip into the previous region's dependency.
+    if (p.kind == kind && kind != JOULE_DEP_REDUCTION &&
+        static_cast<const char*>(p.addr) + p.bytes == addr) {
       p.bytes += bytes;
       return;
     }
@@ -42,7 +47,7 @@ void push(joule_oss_deps_t* d, int kind, const void* addr, size_t bytes) {
     d->deps = grown;
     d->cap = cap;
   }
-  d->deps[d->n++] = joule_dep_t{kind, addr, bytes};
+  d->deps[d->n++] = joule_dep_t{kind, addr, bytes, nullptr};
 }
 
 }  // namespace
@@ -51,6 +56,36 @@ extern "C" {
 
 void joule_oss_dep(joule_oss_deps_t* d, int kind, const void* addr, size_t bytes) {
   push(d, kind, addr, bytes);
+}
+
+// The region's runs (a strided section has several) become one reduction
+// over their hull, starting at the base: the body reaches the private copy
+// through the base pointer, so the copy must be one block that starts there.
+// Bytes of the hull outside the section keep their value: a copy starts at
+// the identity, which the fold leaves them unchanged by.
+void joule_oss_dep_reduction(joule_oss_deps_t* d, size_t first, const void* base, int red_kind,
+                             int red_type) {
+  if (first >= d->n) return;  // an empty region: nothing to reduce
+  const joule_reduction_op_t* op = joule_reduction_op(red_kind, red_type);
+  if (!op) {
+    std::fprintf(stderr, "joule: no built-in reduction operator %d for element type %d\n", red_kind,
+                 red_type);
+    std::abort();
+  }
+  auto lo = reinterpret_cast<std::uintptr_t>(base);
+  std::uintptr_t hi = lo;
+  for (size_t i = first; i < d->n; ++i) {
+    const auto a = reinterpret_cast<std::uintptr_t>(d->deps[i].addr);
+    lo = std::min(lo, a);
+    hi = std::max(hi, a + d->deps[i].bytes);
+  }
+  d->n = first + 1;
+  d->deps[first] = joule_dep_t{JOULE_DEP_REDUCTION, reinterpret_cast<const void*>(lo), hi - lo, op};
+}
+
+void* joule_oss_reduction_private(const void* p) {
+  void* mine = joule_reduction_private(p);
+  return mine ? mine : const_cast<void*>(p);
 }
 
 void joule_oss_dep_strided(joule_oss_deps_t* d, int kind, const void* start, int ndims,

@@ -40,6 +40,21 @@ JOULE_EXPORT int joule_taskwait(void);
  * these dependencies would (JOULE_DEP_IN waits for writers only). */
 JOULE_EXPORT int joule_taskwait_on(const joule_dep_t *deps, size_t n);
 
+/* Task reductions. A dependency of kind JOULE_DEP_REDUCTION with an operator
+ * (joule_dep_t.reduction) lets the tasks reducing the same region with the
+ * same operator run concurrently: each updates the private copy that
+ * joule_reduction_private returns (set to the operator's identity on the
+ * thread's first use), and the copies are folded into the data before any
+ * other access to it, or at the latest at taskwait / the parent's end.
+ * joule_reduction_private: the calling task's copy of the data at orig
+ * (orig may point inside the reduced region); NULL with joule_last_error()
+ * set when the task holds no reduction there. */
+JOULE_EXPORT void *joule_reduction_private(const void *orig);
+/* A built-in operator: kind joule_red_kind_t over elements of type
+ * joule_red_type_t (a region is an array of them); NULL for a pair C does
+ * not define (a bitwise operator on a floating type) or an unknown value. */
+JOULE_EXPORT const joule_reduction_op_t *joule_reduction_op(int kind, int type);
+
 /* Run fn over [begin, end) in chunks of grainsize (0: automatic) as tasks and
  * wait for them. args is passed to every chunk as is. */
 JOULE_EXPORT int joule_taskloop(joule_loop_fn_t fn, void *args, int64_t begin, int64_t end,

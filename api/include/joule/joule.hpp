@@ -3,6 +3,7 @@
 #pragma once
 
 #include <joule/joule.h>
+#include <joule/reduction.hpp>
 #include <joule/types.hpp>
 
 #include <cstddef>
@@ -99,6 +100,8 @@ JOULE_DEFINE_DEP_KIND(out)
 JOULE_DEFINE_DEP_KIND(inout)
 JOULE_DEFINE_DEP_KIND(commutative)
 JOULE_DEFINE_DEP_KIND(concurrent)
+// Without an operator: updated in place, one task at a time (commutative).
+// With one (reduction.hpp): reduction(x, red::sum), reduction(p, n, op).
 JOULE_DEFINE_DEP_KIND(reduction)
 #undef JOULE_DEFINE_DEP_KIND
 

@@ -18,7 +18,7 @@
 #define JOULE_VERSION_MINOR 1
 #define JOULE_VERSION_PATCH 0
 /* Bumped whenever a struct or signature in this header changes. */
-#define JOULE_C_API_VERSION 1
+#define JOULE_C_API_VERSION 2
 
 typedef enum joule_status {
   JOULE_OK = 0,
@@ -35,15 +35,59 @@ typedef enum joule_dep_kind {
   JOULE_DEP_INOUT = 3,
   JOULE_DEP_COMMUTATIVE = 4, /* mutually exclusive among themselves, any order */
   JOULE_DEP_CONCURRENT = 5,  /* may run together, ordered against other kinds */
-  JOULE_DEP_REDUCTION = 6    /* in-place reduction: treated as commutative */
+  JOULE_DEP_REDUCTION = 6    /* with an operator: private copies; without: commutative */
 } joule_dep_kind_t;
 
-/* A dependency on the bytes [addr, addr + bytes). */
+/* A reduction operator over a region of `bytes` bytes. init sets a private
+ * copy to the operator's identity (orig: the original data, for operators
+ * whose identity depends on it); combine folds `in` into `inout`. Both must
+ * be safe to call from any thread and must not throw. */
+typedef struct joule_reduction_operator {
+  void (*init)(void *priv, const void *orig, size_t bytes);
+  void (*combine)(void *inout, const void *in, size_t bytes);
+} joule_reduction_op_t;
+
+/* A dependency on the bytes [addr, addr + bytes). `reduction` (kind
+ * JOULE_DEP_REDUCTION only): the operator; reducing tasks then run
+ * concurrently, each updating its private copy (joule_reduction_private).
+ * NULL keeps C API version 1's behaviour: in-place, mutually exclusive. */
 typedef struct joule_dep {
   int kind; /* joule_dep_kind_t */
   const void *addr;
   size_t bytes;
+  const joule_reduction_op_t *reduction;
 } joule_dep_t;
+
+/* Built-in operators and element types for joule_reduction_op(). */
+typedef enum joule_red_kind {
+  JOULE_RED_SUM = 1, /* +  (also OmpSs `-`, which sums the partial results) */
+  JOULE_RED_PROD,    /* *  */
+  JOULE_RED_MIN,
+  JOULE_RED_MAX,
+  JOULE_RED_BAND, /* &  (integer types) */
+  JOULE_RED_BOR,  /* |  */
+  JOULE_RED_BXOR, /* ^  */
+  JOULE_RED_LAND, /* && */
+  JOULE_RED_LOR   /* || */
+} joule_red_kind_t;
+
+typedef enum joule_red_type {
+  JOULE_TYPE_CHAR = 1,
+  JOULE_TYPE_SCHAR,
+  JOULE_TYPE_UCHAR,
+  JOULE_TYPE_SHORT,
+  JOULE_TYPE_USHORT,
+  JOULE_TYPE_INT,
+  JOULE_TYPE_UINT,
+  JOULE_TYPE_LONG,
+  JOULE_TYPE_ULONG,
+  JOULE_TYPE_LLONG,
+  JOULE_TYPE_ULLONG,
+  JOULE_TYPE_FLOAT,
+  JOULE_TYPE_DOUBLE,
+  JOULE_TYPE_LDOUBLE,
+  JOULE_TYPE_BOOL /* C _Bool / C++ bool */
+} joule_red_type_t;
 
 #define JOULE_NO_AFFINITY UINT64_MAX
 

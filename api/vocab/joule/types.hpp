@@ -32,11 +32,13 @@ enum class dep_kind : int {
   reduction = JOULE_DEP_REDUCTION,
 };
 
-// A dependency on the bytes [addr, addr + bytes).
+// A dependency on the bytes [addr, addr + bytes); `reduction`: the operator
+// of a reduction dependency (see joule_dep_t).
 struct dep {
   dep_kind kind;
   const void* addr;
   std::size_t bytes;
+  const joule_reduction_op_t* reduction = nullptr;
 };
 
 inline constexpr std::uint64_t no_affinity = JOULE_NO_AFFINITY;

@@ -1,5 +1,5 @@
-/* Reductions: task reductions (joule runs them as commutative in-place
- * updates) and taskloop reductions (private copies combined at the end). */
+/* Reductions: task reductions (concurrent tasks on private copies) and
+ * taskloop reductions (private copies combined at the end). */
 #include <stdio.h>
 
 int main(void) {

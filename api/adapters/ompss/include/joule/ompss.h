@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define JOULE_OSS_ABI_VERSION 1
+#define JOULE_OSS_ABI_VERSION 2
 
 #ifdef __cplusplus
 extern "C" {
@@ -43,6 +43,18 @@ JOULE_EXPORT void joule_oss_dep_strided(joule_oss_deps_t *d, int kind, const voi
 JOULE_EXPORT void joule_oss_dep_shaped(joule_oss_deps_t *d, int kind, const void *base,
                                        size_t elem_size, int ndims, const size_t *extents,
                                        const ptrdiff_t *lo, const size_t *len);
+/* Task reductions: turns the dependencies added since index `first` (one
+ * reduced region) into one reduction on the bytes from `base` (the address
+ * of the region's first element or of the variable) to the end of the
+ * last, with the built-in operator red_kind (joule_red_kind_t) over
+ * elements of type red_type (joule_red_type_t). Aborts naming the pair if
+ * joule has no such operator. */
+JOULE_EXPORT void joule_oss_dep_reduction(joule_oss_deps_t *d, size_t first, const void *base,
+                                          int red_kind, int red_type);
+/* In a reducing task: the task's private copy of the data at p (see
+ * joule_reduction_private); p itself when the task holds no reduction
+ * there (a region of zero bytes registers none). */
+JOULE_EXPORT void *joule_oss_reduction_private(const void *p);
 /* Frees what joule_oss_deps_t grew (called by submit/taskwait_on). */
 JOULE_EXPORT void joule_oss_deps_free(joule_oss_deps_t *d);
 
@@ -141,6 +153,12 @@ void spawn(joule_oss_deps_t *d, const joule_task_options_t *o, F &&body) {
     throw;
   }
   joule_oss_task_submit(t, d);
+}
+
+// A task's private copy of the reduced data at p (see joule_oss_reduction_private).
+template <class T>
+T *reduction_private(T *p) {
+  return static_cast<T *>(joule_oss_reduction_private(p));
 }
 
 // critical and atomic regions release their lock on every way out.

@@ -1,0 +1,120 @@
+// Task reductions (reduction, weakreduction, in_reduction on a task): the
+// dependency carries a built-in operator, so the tasks reducing one variable
+// run concurrently, and the body of a (non-weak) reducing task reaches the
+// variable through the private copy joule gives it. Taskloop reductions
+// keep their own path (a private copy per chunk, codegen_tasks.cpp), and a
+// reduction joulecc cannot type (a member, a record) stays an in-place
+// update, one task at a time (commutative).
+#include "codegen.hpp"
+
+namespace joulecc {
+namespace {
+
+const char* red_kind(const std::string& op) {
+  if (op == "*") return "JOULE_RED_PROD";
+  if (op == "&") return "JOULE_RED_BAND";
+  if (op == "|") return "JOULE_RED_BOR";
+  if (op == "^") return "JOULE_RED_BXOR";
+  if (op == "&&") return "JOULE_RED_LAND";
+  if (op == "||") return "JOULE_RED_LOR";
+  if (op == "max") return "JOULE_RED_MAX";
+  if (op == "min") return "JOULE_RED_MIN";
+  return "JOULE_RED_SUM";  // + and -: the partial results are summed
+}
+
+bool elementwise(const RegionRef& r) {
+  return !r.region.shape.empty() || !r.region.sections.empty() || !r.array_param.empty();
+}
+
+int param_index(const FunctionTask& f, const std::string& name) {
+  for (std::size_t i = 0; i < f.param_names.size(); ++i)
+    if (f.param_names[i] == name) return static_cast<int>(i);
+  return -1;
+}
+
+// The copy takes the variable's name in the body: a deliberate shadow,
+// which -Wshadow need not report in generated code.
+std::string shadowing(const std::string& decl) {
+  return "\n#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Wshadow\"\n" + decl +
+         "\n#pragma GCC diagnostic pop\n";
+}
+
+}  // namespace
+
+bool Generator::task_reduction(const Construct& c, const RegionRef& r) const {
+  if (r.kind != "reduction" || r.red_type.empty() || c.kind != CKind::Task) return false;
+  if (!r.region.base_is_name) return false;
+  bool bitwise = r.red_op == "&" || r.red_op == "|" || r.red_op == "^";
+  bool floating = r.red_type == "JOULE_TYPE_FLOAT" || r.red_type == "JOULE_TYPE_DOUBLE" ||
+                  r.red_type == "JOULE_TYPE_LDOUBLE";
+  if (bitwise && floating) return false;  // the compiler rejects the body anyway
+  if (!c.function_task) return true;
+  // A task function reaches the data through a parameter: a pointer the
+  // wrapper can point at the copy, or (C++) a reference it can rebind.
+  const FunctionTask& f = m_.functions[c.function];
+  int i = param_index(f, r.region.base_name);
+  if (i < 0) return false;
+  if (elementwise(r)) return true;
+  return m_.lang == Lang::Cxx && f.param_is_ref[std::size_t(i)];
+}
+
+// The body of c uses a private copy of `name` (not for weak reductions:
+// that task's children reduce, the task itself does not touch the data).
+bool Generator::redirected(const Construct& c, const std::string& name) const {
+  for (const RegionRef& r : c.deps)
+    if (!r.weak && r.region.base_name == name && task_reduction(c, r)) return true;
+  return false;
+}
+
+// The runs of the region, then one reduction over them that starts at the
+// variable (or the first element its pointer points to): the body finds its
+// copy from that address.
+std::string Generator::reduction_region(const Construct& c, const RegionRef& r, const Scope& s,
+                                        const std::string& runs) {
+  (void)c;
+  std::string base = inline_text(r.region.base, s);
+  std::string at = elementwise(r) ? "(const void *)&" + base + "[0]" : "(const void *)&" + base;
+  return "{ size_t __jrf = __jd.n;\n" + runs + "joule_oss_dep_reduction(&__jd, __jrf, " + at +
+         ", " + red_kind(r.red_op) + ", " + r.red_type + "); }\n";
+}
+
+// C++ task bodies: the reduced variables, by reference, and the reduced
+// pointers, by value, are shadowed by their private counterparts.
+std::string Generator::redirect_cxx(const Construct& c) const {
+  std::string out;
+  for (const Capture& cap : c.captures) {
+    if (cap.loop_var || !redirected(c, cap.name)) continue;
+    const std::string& n = cap.name;
+    if (cap.sharing == Sharing::Shared || cap.static_storage)
+      out += "auto *const __jrp_" + n + " = ::joule_oss::reduction_private(&" + n + ");" +
+             shadowing("auto &" + n + " = *__jrp_" + n + ";");
+    else
+      out += "auto *const __jrp_" + n + " = ::joule_oss::reduction_private(&" + n + "[0]);" +
+             shadowing("auto " + n + " = __jrp_" + n + ";");
+  }
+  return out;
+}
+
+// Task functions: the wrapper passes the copy in place of the data.
+std::string Generator::redirect_function(const Construct& t, const FunctionTask& f) const {
+  std::string out;
+  bool cxx = m_.lang == Lang::Cxx;
+  for (const RegionRef& r : t.deps) {
+    if (r.weak || !task_reduction(t, r)) continue;
+    const std::string& n = r.region.base_name;
+    if (out.find("__jrp_" + n + " ") != std::string::npos) continue;  // named twice
+    int i = param_index(f, n);
+    if (!cxx)
+      out += "void *__jrp_" + n + " = joule_oss_reduction_private(__ja->" + n + "); __ja->" + n +
+             " = __jrp_" + n + ";\n";
+    else if (f.param_is_ref[std::size_t(i)])
+      out += "auto *const __jrp_" + n + " = ::joule_oss::reduction_private(&" + n + ");" +
+             shadowing("auto &" + n + " = *__jrp_" + n + ";");
+    else
+      out += "auto *const __jrp_" + n + " = ::joule_oss::reduction_private(&" + n + "[0]); " + n +
+             " = __jrp_" + n + ";\n";
+  }
+  return out;
+}
+
+}  // namespace joulecc
