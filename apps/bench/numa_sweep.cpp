@@ -71,6 +71,16 @@ int main(int argc, char** argv) {
   }
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  // Every element went through the recurrence `sweeps` times from 0: a
+  // block a task skipped would show here.
+  double expect = 0;
+  for (int s = 0; s < sweeps; ++s) expect = expect * 0.5 + 1.0;
+  for (std::size_t i = 0; i < blocks * per_block; i += 4096 / sizeof(double)) {
+    if (a[i] != expect) {
+      std::fprintf(stderr, "numa_sweep: element %zu is %g, expected %g\n", i, a[i], expect);
+      return 1;
+    }
+  }
   std::printf("sweep placed=%d ms=%.1f\n", placed ? 1 : 0, ms);
   joule::numa_free(a);
   return 0;

@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # scripts/device-check: the measurements (per-task cost, creation throughput,
-# blocked LU / tiled Cholesky, the knapsack branch and bound). Sourced by
+# task reductions, NUMA placement, blocked LU / tiled Cholesky, the knapsack
+# branch and bound). Sourced by
 # scripts/device-check. Each runs one process per cell group, so that a crash
 # or a timeout costs one group, and checks the time budget before each.
 
@@ -142,6 +143,51 @@ producer() {
           if (kv[1] == "completed_per_s") d = v * m / 1e6
         }
         printf "  %-8s %7s %12.2f %14.3f\n", rt, w, c, d }' <<<"$line" | emit
+    done
+  done
+}
+
+# ---- task reductions and NUMA placement ---------------------------------------------
+
+# 16 reducing tasks of 100 us per round, with an operator (private copies,
+# bodies overlap) and without (commutative, one at a time), interleaved
+# (apps/bench/reduction_overlap); the target on 16 cores is ~0.1 ms a round.
+reductions() {
+  part "task reductions"
+  heading "16 reducing tasks of 100 us a round: private copies vs one at a time (median of $runs x 20 rounds)"
+  have reduction_overlap || { skip "reductions: reduction_overlap absent"; return; }
+  local w line end
+  end=$(section_end 10)
+  for w in "${workers[@]}"; do
+    [[ $w -ge 2 ]] || continue
+    if [[ $SECONDS -ge $end ]]; then
+      skip "reductions: $w workers (time budget)"
+      continue
+    fi
+    progress "reductions: $w workers"
+    cap_for 30
+    line=$(JOULE_WORKERS=$w launch reduction_overlap $((runs * 20)) 2>>"$out/reductions.stderr.txt")
+    [[ -n $line ]] || { problem "reductions: $w workers: no result"; continue; }
+    printf '  %s\n' "$line" | emit
+  done
+}
+
+# A memory-bound sweep with the array first-touched by the main thread
+# (placed=0) and placed by joule_alloc next to the workers that sweep it
+# (placed=1), interleaved (apps/bench/numa_sweep); 256 MiB, 10 sweeps.
+numa() {
+  part "numa placement"
+  heading "memory-bound sweep, 256 MiB x 10, $wide workers: main-thread first touch vs joule_alloc by key (ms)"
+  have numa_sweep || { skip "numa: numa_sweep absent"; return; }
+  local r placed line end
+  end=$(section_end 10)
+  for ((r = 0; r < runs; r++)); do
+    for placed in 0 1; do
+      [[ $SECONDS -lt $end ]] || { skip "numa: run $r placed=$placed (time budget)"; continue; }
+      cap_for 30
+      line=$(JOULE_WORKERS=$wide launch numa_sweep $placed 256 10 2>>"$out/numa.stderr.txt")
+      [[ -n $line ]] || { problem "numa: placed=$placed: no result"; continue; }
+      printf '  %s\n' "$line" | emit
     done
   done
 }

@@ -4,9 +4,7 @@
 # emulated DVFS domains, the owners' task-boundary check, and the lending
 # session's acquire on a 16-CPU node table (apps/bench/node_scale_costs;
 # docs/performance.md, "Node-scale decisions"). Sourced by
-# scripts/device-check; to run it, the lead adds `node_scale` to the parts,
-# node_scale_costs to the bundle, and `node_scale_costs) echo
-# "$src/apps/bench/$1" ;;` to built_path.
+# scripts/device-check.
 
 node_scale() {
   part "node scale"
