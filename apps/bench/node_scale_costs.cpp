@@ -13,12 +13,7 @@
 // (its name), so each dump holds exactly `calls` (or `decisions`) calls.
 // Without valgrind it prints ns per call from the clock, which on a shared
 // host is only indicative.
-#if __has_include(<valgrind/callgrind.h>)
-#include <valgrind/callgrind.h>
-#else
-#define CALLGRIND_ZERO_STATS
-#define CALLGRIND_DUMP_STATS_AT(name) ((void)(name))
-#endif
+#include "callgrind_marks.hpp"
 
 #include <sys/mman.h>
 #include <unistd.h>

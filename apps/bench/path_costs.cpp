@@ -21,12 +21,7 @@
 // Without valgrind the client requests cost a few instructions each.
 #include <joule/joule.hpp>
 
-#if __has_include(<valgrind/callgrind.h>)
-#include <valgrind/callgrind.h>
-#else
-#define CALLGRIND_ZERO_STATS
-#define CALLGRIND_DUMP_STATS_AT(name) ((void)(name))
-#endif
+#include "callgrind_marks.hpp"
 
 #include <atomic>
 #include <cstdint>

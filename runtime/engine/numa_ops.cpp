@@ -133,13 +133,7 @@ void Runtime::touch_chunks(char* p, std::size_t bytes, const PlaceRequest& req) 
 // A task without dependencies that only `worker` may run (submit's steps,
 // with the pinned list for a queue).
 void Runtime::submit_pinned(Task* t, int worker, ThreadContext& ctx) {
-  t->flags |= task_flag::submitted;
-  Task* parent = t->parent;
-  parent->spawned.store(parent->spawned.load(std::memory_order_relaxed) + 1,
-                        std::memory_order_relaxed);
-  count_created(ctx);
-  if (observed_)
-    for (auto& o : observers_) o->on_task_submit(*t, ctx.worker ? ctx.worker->index() : -1);
+  note_submitted(t, ctx);
   t->preds.store(0, std::memory_order_relaxed);
   scheduler_->push_pinned(t, worker);
   idle_->wake(&idle_->worker_slot(worker));

@@ -165,6 +165,7 @@ class Runtime {
   bool elsewhere(const Task* t, const ThreadContext& ctx) const noexcept;
   // After publishing ready tasks: a pinned task (iterative energy mode)
   // wakes its owner; any other wakes one sleeping worker, nearest first.
+  void note_submitted(Task* t, ThreadContext& ctx);
   void push_and_wake(Task* const* tasks, int n, int pusher);
   void push_pinned_and_wake(Task* const* tasks, int n, int pusher);
   void record_exception(Task* parent, std::exception_ptr e, std::uint32_t suppressed);

@@ -89,8 +89,9 @@ void Runtime::prefetch_dep(const Task* t, const void* addr) const noexcept {
   if (const DepDomain* d = t->parent->domain) d->prefetch(reinterpret_cast<std::uintptr_t>(addr));
 }
 
-void Runtime::submit(Task* t) {
-  ThreadContext& ctx = context();
+// What every submission path records: the flag, the parent's child count,
+// the creation count and the observers.
+void Runtime::note_submitted(Task* t, ThreadContext& ctx) {
   t->flags |= task_flag::submitted;
   Task* parent = t->parent;  // only this thread runs the parent's body
   parent->spawned.store(parent->spawned.load(std::memory_order_relaxed) + 1,
@@ -98,6 +99,11 @@ void Runtime::submit(Task* t) {
   count_created(ctx);
   if (observed_)
     for (auto& o : observers_) o->on_task_submit(*t, ctx.worker ? ctx.worker->index() : -1);
+}
+
+void Runtime::submit(Task* t) {
+  ThreadContext& ctx = context();
+  note_submitted(t, ctx);
   if (included(t)) {
     t->preds.store(0, std::memory_order_relaxed);
     execute(t, ctx);
@@ -129,13 +135,7 @@ void Runtime::submit_spread(Task* const* tasks, int n) {
       submit(t);
       continue;
     }
-    t->flags |= task_flag::submitted;
-    Task* parent = t->parent;
-    parent->spawned.store(parent->spawned.load(std::memory_order_relaxed) + 1,
-                          std::memory_order_relaxed);
-    count_created(ctx);
-    if (observed_)
-      for (auto& o : observers_) o->on_task_submit(*t, me);
+    note_submitted(t, ctx);
     if (!drop_guard(t)) continue;  // cannot happen without edges; kept for symmetry
     target = (target + 1) % workers;
     if (target == me && workers > 1) target = (target + 1) % workers;
