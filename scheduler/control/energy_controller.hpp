@@ -53,7 +53,9 @@ class EnergyController final : public platform::PlatformListener {
 
   bool live() const noexcept override { return policy_ != nullptr; }
   // Whether task starts should tell running_critical (the graph policies).
-  bool wants_critical() const noexcept override { return periodic_; }
+  bool wants_critical() const noexcept override {
+    return periodic_.load(std::memory_order_relaxed);
+  }
 
   // Platform::begin, after the start frequency: measures the switch cost.
   void begin(const core::RunInfo& run, std::uint64_t now) override;
@@ -126,11 +128,13 @@ class EnergyController final : public platform::PlatformListener {
 
   platform::Platform& p_;
   energy::Options opt_;
-  std::string asked_;      // JOULE_ENERGY_POLICY as given
-  std::string resolved_;   // what runs now ("" when none)
-  std::string history_;    // how auto resolved, for the report
-  bool auto_ = false;      // "auto": may switch to an iterative policy once
-  bool periodic_ = false;  // the policy's trigger is periodic
+  std::string asked_;     // JOULE_ENERGY_POLICY as given
+  std::string resolved_;  // what runs now ("" when none)
+  std::string history_;   // how auto resolved, for the report
+  bool auto_ = false;     // "auto": may switch to an iterative policy once
+  // The policy's trigger is periodic; workers read it (wants_critical) while
+  // the decider may switch policies (auto).
+  std::atomic<bool> periodic_{false};
   bool masks_ = true;      // JOULE_ENERGY_MASKS
   bool per_chip_ = false;  // DVFS domains are chips
   std::unique_ptr<energy::EnergyPolicy> policy_;
