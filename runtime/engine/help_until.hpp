@@ -56,6 +56,11 @@ template <class Done>
 void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watched) {
   const bool was_in_loop = ctx.in_loop;
   ctx.in_loop = true;
+  // A waiting thread counts every child at once: what it waits for may be
+  // exactly such a count (Runtime::hold_child).
+  flush_held(ctx);
+  const bool could_hold = ctx.may_hold;
+  ctx.may_hold = false;
   const bool restricted = waiter && ++ctx.help_depth > kMaxHelpDepth;
   std::vector<Task*> deferred;
   if (restricted) flush_private(ctx);
@@ -80,6 +85,7 @@ void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watc
     spin.learn(std::chrono::steady_clock::now() - start, true);
   }
   if (waiter) --ctx.help_depth;
+  ctx.may_hold = could_hold;
   if (ctx.searching) end_search(ctx, true);
   if (!deferred.empty()) {
     push_and_wake(deferred.data(), int(deferred.size()), -1);

@@ -119,6 +119,9 @@ class Runtime {
   bool run_one(ThreadContext& ctx);
   // Returns the thread's privately held ready tasks to the queue.
   void flush_private(ThreadContext& ctx);
+  // Subtracts the children this thread finished but has not yet counted
+  // (hold_child) from their parent: before it idles, waits or parks.
+  void flush_held(ThreadContext& ctx);
   // The thread stops looking for work (Idle); found: it is about to run a
   // task, so the next sleeper may take over the looking.
   void end_search(ThreadContext& ctx, bool found) noexcept;
@@ -155,6 +158,9 @@ class Runtime {
   void shutdown();
   void attach_external(ThreadContext& ctx);
   void complete(Task* t, ThreadContext& ctx);
+  Task* finish(Task* t, ThreadContext& ctx);
+  Task* settle_children(Task* parent, std::int64_t n) noexcept;
+  bool hold_child(Task* parent, ThreadContext& ctx);
   void run_body(Task* t);
   void run_observed(Task* t, ThreadContext& ctx);
   // released: the tasks' last predecessor just finished here, so the

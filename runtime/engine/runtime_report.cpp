@@ -32,6 +32,13 @@ void Runtime::report_scheduler(std::ostream& os) const {
   for (int d = 0; d < queues::kStealDistances; ++d)
     os << " " << queues::steal_distance_name(queues::StealDistance(d)) << " "
        << steals.by_distance[std::size_t(d)];
+  std::uint64_t folded = 0, completed = 0;
+  for (int i = 0; i < worker_count(); ++i) {
+    folded += worker(i)->folded();
+    completed += worker(i)->completed();
+  }
+  os << "\nparent counts: " << folded << " of " << completed
+     << " completions by workers folded into a sibling's update";
   const IdleStats idle = idle_->stats();
   os << "\nwake-ups: targeted " << idle.wakes_targeted << " (by pushes " << idle.wakes_by_push
      << "), broadcast " << idle.wakes_broadcast << ", spurious " << idle.spurious

@@ -203,6 +203,7 @@ bool Runtime::run_one(ThreadContext& ctx) {
       idle_->wake_one(me);
   }
   if (ctx.searching) end_search(ctx, true);
+  if (ctx.held_parent && ctx.held_parent != t->parent) flush_held(ctx);
   execute(t, ctx);
   return true;
 }
@@ -281,38 +282,81 @@ void Runtime::run_observed(Task* t, ThreadContext& ctx) {
 // Body and all descendants are done: release successors and tell the parent.
 // Iterative, because the parent may complete in turn.
 void Runtime::complete(Task* t, ThreadContext& ctx) {
-  for (;;) {
-    if (!t->tokens.empty()) {
-      std::vector<Task*> wake;
-      release_tokens(t, wake);
-      if (!wake.empty()) make_ready(wake.data(), int(wake.size()), ctx, true);
-    }
-    if (t->domain) {
-      delete t->domain;  // folds the children's open reductions
-      t->domain = nullptr;
-    }
-    // Before the successors: the last member of a closed group folds it.
-    for (ReductionMember* m = t->reductions; m; m = m->next) m->slot->leave();
-    if (t->has(task_flag::tracked)) release_successors(t, ctx);
+  while (t) t = finish(t, ctx);
+}
 
-    Task* parent = t->parent;
-    if (t->exception) record_exception(parent, t->exception, t->suppressed);
-    count_completed(ctx);
-    release(t);
-    // After the decrement the parent may finish and be freed on another
-    // thread: it is not touched again unless this was its last reference.
-    WaitSlot* waiter = parent->runner;
-    const std::int64_t left = parent->pending.fetch_sub(1, std::memory_order_seq_cst) - 1;
-    if (left == 0) {
-      t = parent;  // the parent's body already returned: it completes here
-      continue;
-    }
-    // The parent sleeps in taskwait and this was its last child: wake the
-    // thread running its body. The seq_cst decrement pairs with the
-    // sleeper's registration in Idle.
-    if (left == kWaitBase) idle_->wake(waiter);
-    return;
+// One task's completion; returns its parent when that completes now too.
+Task* Runtime::finish(Task* t, ThreadContext& ctx) {
+  if (!t->tokens.empty()) {
+    std::vector<Task*> wake;
+    release_tokens(t, wake);
+    if (!wake.empty()) make_ready(wake.data(), int(wake.size()), ctx, true);
   }
+  if (t->domain) {
+    delete t->domain;  // folds the children's open reductions
+    t->domain = nullptr;
+  }
+  // Before the successors: the last member of a closed group folds it.
+  for (ReductionMember* m = t->reductions; m; m = m->next) m->slot->leave();
+  if (t->has(task_flag::tracked)) release_successors(t, ctx);
+
+  Task* parent = t->parent;
+  if (t->exception) record_exception(parent, t->exception, t->suppressed);
+  count_completed(ctx);
+  release(t);
+  if (hold_child(parent, ctx)) return nullptr;
+  return settle_children(parent, 1);
+}
+
+// Subtracts n finished children from the parent's count; returns the
+// parent when that was the last thing it waited for (its body returned).
+Task* Runtime::settle_children(Task* parent, std::int64_t n) noexcept {
+  // After the decrement the parent may finish and be freed on another
+  // thread: it is not touched again unless this was its last reference.
+  WaitSlot* waiter = parent->runner;
+  const std::int64_t left = parent->pending.fetch_sub(n, std::memory_order_seq_cst) - n;
+  if (left == 0) return parent;
+  // The parent sleeps in taskwait and these were its last children: wake
+  // the thread running its body. The seq_cst decrement pairs with the
+  // sleeper's registration in Idle.
+  if (left == kWaitBase) idle_->wake(waiter);
+  return nullptr;
+}
+
+// A worker between tasks (its loop's top level, not inside a body or a
+// wait) keeps the count of the children of one parent it finished, and
+// subtracts them in one update when it turns to a task of another parent
+// or to idling (flush_held): one atomic on the parent's contended line per
+// run of siblings instead of one per child. Holding never delays the
+// parent beyond a sibling this worker runs meanwhile, which the parent
+// waits for anyway; the parent stays alive while its count is held.
+bool Runtime::hold_child(Task* parent, ThreadContext& ctx) {
+  if (!ctx.may_hold || ctx.current != ctx.root) return false;
+  if (ctx.held_parent == parent) {
+    ++ctx.held;
+    return true;
+  }
+  flush_held(ctx);
+  ctx.held_parent = parent;
+  ctx.held = 1;
+  return true;
+}
+
+void Runtime::flush_held(ThreadContext& ctx) {
+  Task* parent = ctx.held_parent;
+  if (!parent) return;
+  const std::int64_t n = ctx.held;
+  ctx.held_parent = nullptr;
+  ctx.held = 0;
+  if (n > 1 && ctx.worker) ctx.worker->count_folded(std::uint64_t(n - 1));
+  Task* done = settle_children(parent, n);
+  if (!done) return;
+  // The ancestors this completes are settled at once: holding a
+  // grandparent's count here would leave it held when the caller idles.
+  const bool could_hold = ctx.may_hold;
+  ctx.may_hold = false;
+  complete(done, ctx);
+  ctx.may_hold = could_hold;
 }
 
 // Publishes that t finished (a task registered later will not wait for it)

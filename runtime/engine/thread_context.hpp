@@ -24,9 +24,14 @@ struct ThreadContext {
   // here (its inputs are in this cache). Never a task just created: those
   // go to the deque, so a body's children run newest first.
   Task* next = nullptr;
-  WaitSlot* slot = nullptr;     // where this thread sleeps (Idle)
-  bool in_loop = false;         // inside a scheduling loop: `next` will be run
-  bool searching = false;       // counted by Idle as looking for work
+  WaitSlot* slot = nullptr;  // where this thread sleeps (Idle)
+  bool in_loop = false;      // inside a scheduling loop: `next` will be run
+  bool searching = false;    // counted by Idle as looking for work
+  // Finished children of held_parent not yet subtracted from its pending
+  // count (Runtime::hold_child): only at a worker loop's top level.
+  bool may_hold = false;
+  Task* held_parent = nullptr;
+  std::int64_t held = 0;
   std::uint32_t creations = 0;  // since the last throttle check
   // Creations before the next check: far below the limit the check (a sum
   // over every worker) need not run for a while (Runtime::throttle).

@@ -60,6 +60,7 @@ void Worker::run() {
   ctx.generation = Runtime::generation();
   adopt_current_thread(ctx);
   ctx.in_loop = true;
+  ctx.may_hold = true;  // see Runtime::hold_child
   const bool lending = rt_.lending();
   for (;;) {
     if (must_leave()) {
@@ -74,9 +75,11 @@ void Worker::run() {
       }
       continue;
     }
+    rt_.flush_held(ctx);  // nothing of that parent's next: count them now
     if (rt_.stopping()) break;
     idle_wait(ctx);
   }
+  rt_.flush_held(ctx);
   for (auto& o : rt_.observers()) o->on_worker_stop(index_);
   TaskPool::flush_remote_frees();
   ctx = ThreadContext{};
@@ -133,7 +136,8 @@ void Worker::idle_wait(ThreadContext& ctx) {
 // again. Work that arrives meanwhile makes the runtime reclaim or borrow.
 void Worker::park(ThreadContext& ctx) {
   if (ctx.searching) rt_.end_search(ctx, true);  // someone else looks meanwhile
-  rt_.flush_private(ctx);                        // never strand tasks on a CPU we give away
+  rt_.flush_held(ctx);
+  rt_.flush_private(ctx);  // never strand tasks on a CPU we give away
   parked_.store(true, std::memory_order_relaxed);
   rt_.note_parked(+1);
   if (rt_.observed())

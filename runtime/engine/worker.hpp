@@ -69,6 +69,10 @@ class Worker {
   // own thread writes them; read after it stopped).
   std::uint64_t spin_ns() const noexcept { return spin_ns_; }
   std::uint64_t sleep_ns() const noexcept { return sleep_ns_; }
+  // Child completions that rode on a sibling's update of their parent's
+  // count (Runtime::hold_child); read after the worker stopped.
+  void count_folded(std::uint64_t n) noexcept { folded_ += n; }
+  std::uint64_t folded() const noexcept { return folded_; }
 
  private:
   static void bump(std::atomic<std::uint64_t>& c) noexcept {
@@ -91,6 +95,7 @@ class Worker {
   std::atomic<bool> resting_{false};
   std::uint64_t spin_ns_ = 0;
   std::uint64_t sleep_ns_ = 0;
+  std::uint64_t folded_ = 0;
   alignas(64) std::atomic<std::uint64_t> created_{0};
   alignas(64) std::atomic<std::uint64_t> completed_{0};
 };

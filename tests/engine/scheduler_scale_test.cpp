@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -143,6 +144,40 @@ TEST_P(Oversubscribed, CreatorWakesFewWorkersFindTheRest) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Workers, Oversubscribed, ::testing::Values(2, 32, 64));
+
+// Children finished back to back by one worker are subtracted from their
+// parent's count in one update (Runtime::hold_child): some completions ride
+// on a sibling's update, none is lost (every taskwait returns, counts add
+// up), and a chain of release-after-descendants parents settles at once.
+TEST_P(Oversubscribed, SiblingCompletionsShareOneParentUpdate) {
+  const int workers = GetParam();
+  joule::runtime rt({{"JOULE_WORKERS", std::to_string(workers)}, {"JOULE_LEWI", "off"}});
+  std::atomic<int> ran{0};
+  for (int round = 0; round < 20; ++round) {
+    for (int i = 0; i < 500; ++i) joule::spawn([&] { work(), ++ran; });
+    joule::taskwait();
+  }
+  // Nested parents without taskwait: each completes when its child does.
+  long x = 0;
+  std::function<void(int)> nest = [&](int depth) {
+    if (depth == 0) return void(x = 1);
+    joule::spawn({joule::inout(x)}, [&nest, depth] { nest(depth - 1); });
+  };
+  joule::spawn({joule::inout(x)}, [&] { nest(200); });
+  long seen = 0;
+  joule::spawn({joule::in(x)}, [&] { seen = x; });
+  joule::taskwait();
+  EXPECT_EQ(seen, 1);
+  EXPECT_EQ(ran.load(), 20 * 500);
+  std::uint64_t folded = 0, completed = 0;
+  for (int i = 0; i < Runtime::get().worker_count(); ++i) {
+    folded += Runtime::get().worker(i)->folded();
+    completed += Runtime::get().worker(i)->completed();
+  }
+  EXPECT_LE(folded, completed);
+  // Workers other than this thread's ran some tasks back to back.
+  if (workers > 1) EXPECT_GT(folded, 0u) << "completed by workers " << completed;
+}
 
 // The protocol itself: a push leaves the sleepers alone while a worker
 // looks; the last looker to stop lets the next push wake one, and the woken
