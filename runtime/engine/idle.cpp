@@ -4,6 +4,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include <cerrno>
 
 namespace joule::engine {
 namespace {
@@ -53,10 +54,10 @@ bool Idle::leave(core::WaitSlot& s) noexcept {
   return chosen;
 }
 
-void Idle::wait(core::WaitSlot& s, std::uint32_t seen) noexcept {
+bool Idle::wait(core::WaitSlot& s, std::uint32_t seen) noexcept {
   sleeps_.fetch_add(1, std::memory_order_relaxed);
   timespec ts{0, kSleepNs};
-  futex(&s.word, FUTEX_WAIT_PRIVATE, seen, &ts);
+  return futex(&s.word, FUTEX_WAIT_PRIVATE, seen, &ts) != 0 && errno == ETIMEDOUT;
 }
 
 void Idle::signal(core::WaitSlot& s) noexcept {
@@ -115,6 +116,7 @@ IdleStats Idle::stats() const noexcept {
   st.wakes_broadcast = wakes_broadcast_.load(std::memory_order_relaxed);
   st.futex_wakes = futex_wakes_.load(std::memory_order_relaxed);
   st.spurious = spurious_.load(std::memory_order_relaxed);
+  st.late = late_.load(std::memory_order_relaxed);
   return st;
 }
 

@@ -38,6 +38,7 @@ struct IdleStats {
   std::uint64_t futex_wakes = 0;      // FUTEX_WAKE calls
   std::uint64_t spurious =
       0;  // woke with nothing to do (timeout, a wake meant for work someone else took)
+  std::uint64_t late = 0;  // woke by the time limit with its condition met: a missed wake
 };
 
 class Idle {
@@ -60,12 +61,19 @@ class Idle {
     const std::uint32_t seen = s.word.load(std::memory_order_acquire);
     enter(s);
     bool slept = false;
+    bool timed_out = false;
     if (!wake_condition()) {
-      wait(s, seen);
+      timed_out = wait(s, seen);
       slept = true;
     }
     const bool chosen = leave(s);
-    if (slept && !wake_condition()) spurious_.fetch_add(1, std::memory_order_relaxed);
+    if (slept) {
+      const bool met = wake_condition();
+      if (!met) spurious_.fetch_add(1, std::memory_order_relaxed);
+      // Woken by the clock with its condition met: nobody woke it (a lost
+      // wake-up the bounded sleep repaired).
+      if (met && timed_out) late_.fetch_add(1, std::memory_order_relaxed);
+    }
     return chosen;
   }
 
@@ -104,7 +112,8 @@ class Idle {
  private:
   void enter(core::WaitSlot& s) noexcept;
   bool leave(core::WaitSlot& s) noexcept;
-  void wait(core::WaitSlot& s, std::uint32_t seen) noexcept;
+  // True when the sleep ended by its time limit.
+  bool wait(core::WaitSlot& s, std::uint32_t seen) noexcept;
   void signal(core::WaitSlot& s) noexcept;
   bool wake_one_slow(int near) noexcept;
 
@@ -123,6 +132,7 @@ class Idle {
   std::atomic<std::uint64_t> wakes_broadcast_{0};
   std::atomic<std::uint64_t> futex_wakes_{0};
   std::atomic<std::uint64_t> spurious_{0};
+  std::atomic<std::uint64_t> late_{0};
 };
 
 }  // namespace joule::engine

@@ -75,11 +75,15 @@ void Worker::run() {
       }
       continue;
     }
-    rt_.flush_held(ctx);  // nothing of that parent's next: count them now
+    // Nothing of that parent's next: count them now. Completing the parent
+    // may release a successor into this thread's immediate-successor slot.
+    rt_.flush_held(ctx);
+    if (ctx.next) continue;
     if (rt_.stopping()) break;
     idle_wait(ctx);
   }
   rt_.flush_held(ctx);
+  rt_.flush_private(ctx);
   for (auto& o : rt_.observers()) o->on_worker_stop(index_);
   TaskPool::flush_remote_frees();
   ctx = ThreadContext{};
@@ -99,6 +103,7 @@ void Worker::idle_wait(ThreadContext& ctx) {
   // core is the point.
   auto stop_or_rest = [&] { return rt_.stopping() || resting_.load(std::memory_order_relaxed); };
   rt_.poll_drom();
+  if (ctx.next) return;  // a task waits in this thread's own slot
   if (!ctx.searching) {  // a push seeing a looker leaves the sleepers alone (Idle)
     ctx.searching = true;
     rt_.idle().begin_search();
@@ -126,7 +131,7 @@ void Worker::idle_wait(ThreadContext& ctx) {
   // The exact check (every queue) once, just before sleeping.
   // Chosen by a push: the pusher counted this worker as looking.
   ctx.searching = rt_.idle().sleep_unless(
-      *ctx.slot, [&] { return sched.available_to(index_) > 0 || stop_or_rest(); });
+      *ctx.slot, [&] { return ctx.next || sched.available_to(index_) > 0 || stop_or_rest(); });
   if (rt_.observed())
     for (auto& o : rt_.observers()) o->on_idle(index_, false, now_ns());
   sleep_ns_ += std::uint64_t((learn() - slept_at).count());

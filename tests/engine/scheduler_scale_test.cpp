@@ -179,6 +179,34 @@ TEST_P(Oversubscribed, SiblingCompletionsShareOneParentUpdate) {
   if (workers > 1) EXPECT_GT(folded, 0u) << "completed by workers " << completed;
 }
 
+// No sleeper is left for the 100 ms time limit to wake while what it waits
+// for is there: every task path, idle spin off, rounds of independent tasks,
+// chains of release-after-descendants parents, taskwait_on and undeferred
+// tasks. A sleep that ends by the clock with its condition met is counted
+// as late (Idle::sleep_unless).
+TEST_P(Oversubscribed, NoWakeIsLeftToTheClock) {
+  const int workers = GetParam();
+  joule::runtime rt({{"JOULE_WORKERS", std::to_string(workers)},
+                     {"JOULE_SPIN_US", "0"},
+                     {"JOULE_SPIN_MAX_US", "0"},
+                     {"JOULE_OVERSUBSCRIBED", "no"},  // the push wake rule of a CPU per worker
+                     {"JOULE_LEWI", "off"}});
+  long x = 0;
+  std::function<void(int)> nest = [&](int depth) {
+    if (depth == 0) return void(++x);
+    joule::spawn({joule::inout(x)}, [&nest, depth] { nest(depth - 1); });
+  };
+  for (int round = 0; round < 30; ++round) {
+    mixed_workload();
+    for (int i = 0; i < 4; ++i) joule::spawn({joule::inout(x)}, [&] { nest(8); });
+    joule::taskwait_on({joule::in(x)});
+  }
+  joule::taskwait();
+  EXPECT_EQ(x, 30 * 4);
+  const IdleStats st = Runtime::get().idle().stats();
+  EXPECT_EQ(st.late, 0u) << "sleeps " << st.sleeps << ", spurious " << st.spurious;
+}
+
 // The protocol itself: a push leaves the sleepers alone while a worker
 // looks; the last looker to stop lets the next push wake one, and the woken
 // thread is counted as looking from the moment it is chosen.
