@@ -41,8 +41,8 @@ void Runtime::report_scheduler(std::ostream& os) const {
      << " completions by workers folded into a sibling's update";
   const IdleStats idle = idle_->stats();
   os << "\nwake-ups: targeted " << idle.wakes_targeted << " (by pushes " << idle.wakes_by_push
-     << "), broadcast " << idle.wakes_broadcast << ", spurious " << idle.spurious
-     << "; futex: " << idle.sleeps << " waits, " << idle.futex_wakes
+     << "), broadcast " << idle.wakes_broadcast << ", spurious " << idle.spurious << ", late "
+     << idle.late << "; futex: " << idle.sleeps << " waits, " << idle.futex_wakes
      << " wakes; idle workers: " << std::setprecision(3) << double(spin_ns) * 1e-9
      << " s spinning, " << double(sleep_ns) * 1e-9 << " s asleep\n";
   os.unsetf(std::ios::fixed);
