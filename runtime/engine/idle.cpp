@@ -1,5 +1,10 @@
 #include "idle.hpp"
 
+#include <map>
+#include <new>
+
+#include "numa_memory.hpp"
+
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -19,12 +24,38 @@ long futex(std::atomic<std::uint32_t>* word, int op, std::uint32_t val, const ti
 
 }  // namespace
 
-Idle::Idle(int workers)
+Idle::Idle(int workers, const std::vector<int>& nodes)
     : count_(workers > 0 ? workers : 1),
       words_count_((count_ + 63) / 64),
-      workers_(std::make_unique<core::WaitSlot[]>(std::size_t(count_))),
+      workers_(std::make_unique<core::WaitSlot*[]>(std::size_t(count_))),
       words_(std::make_unique<std::atomic<std::uint64_t>[]>(std::size_t(words_count_))) {
-  for (int i = 0; i < count_; ++i) workers_[std::size_t(i)].index = i;
+  place_slots(nodes);
+}
+
+Idle::~Idle() {
+  for (void* block : blocks_) NumaMemory::instance().release(block);
+}
+
+// One page-granular block per node holding that node's slots, contiguous
+// (a slot is one cache line); slots of an unknown node share one more block.
+void Idle::place_slots(const std::vector<int>& nodes) {
+  std::map<int, std::vector<int>> by_node;
+  for (int i = 0; i < count_; ++i)
+    by_node[i < int(nodes.size()) ? nodes[std::size_t(i)] : -1].push_back(i);
+  NumaMemory& mem = NumaMemory::instance();
+  blocks_.reserve(by_node.size());
+  for (const auto& [node, members] : by_node) {
+    const std::size_t bytes = members.size() * sizeof(core::WaitSlot);
+    void* block = node >= 0 ? mem.allocate_on(bytes, node, MemoryUse::worker_state)
+                            : mem.allocate_unplaced(bytes, MemoryUse::worker_state);
+    blocks_.push_back(block);
+    auto* slots = static_cast<core::WaitSlot*>(block);
+    for (std::size_t k = 0; k < members.size(); ++k) {
+      core::WaitSlot* s = new (slots + k) core::WaitSlot();
+      s->index = members[k];
+      workers_[std::size_t(members[k])] = s;
+    }
+  }
 }
 
 core::WaitSlot* Idle::external_slot() {
@@ -85,7 +116,7 @@ bool Idle::wake_one_slow(int near) noexcept {
       if (word.fetch_and(~bit, std::memory_order_acq_rel) & bit) {
         wakes_targeted_.fetch_add(1, std::memory_order_relaxed);
         begin_search();  // on the woken worker's behalf, before it runs
-        signal(workers_[std::size_t(i * 64 + __builtin_ctzll(bit))]);
+        signal(*workers_[std::size_t(i * 64 + __builtin_ctzll(bit))]);
         return true;
       }
       bits &= ~bit;
@@ -100,7 +131,7 @@ void Idle::wake_all() noexcept {
   if (sleepers_.load(std::memory_order_seq_cst) == 0) return;
   wakes_broadcast_.fetch_add(1, std::memory_order_relaxed);
   for (int i = 0; i < count_; ++i) {
-    core::WaitSlot& s = workers_[std::size_t(i)];
+    core::WaitSlot& s = *workers_[std::size_t(i)];
     if (s.sleeping.load(std::memory_order_seq_cst)) signal(s);
   }
   std::lock_guard guard(external_mutex_);

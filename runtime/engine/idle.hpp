@@ -24,6 +24,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "wait_slot.hpp"
 
@@ -43,12 +44,16 @@ struct IdleStats {
 
 class Idle {
  public:
-  // workers: slots a push may wake (indices 0..workers-1).
-  explicit Idle(int workers);
+  // workers: slots a push may wake (indices 0..workers-1). nodes: the NUMA
+  // node of each worker's CPU, where its slot goes (one block per node; a
+  // worker missing from it, a guest on a CPU not borrowed yet, gets memory
+  // its first toucher places).
+  explicit Idle(int workers, const std::vector<int>& nodes = {});
+  ~Idle();
   Idle(const Idle&) = delete;
   Idle& operator=(const Idle&) = delete;
 
-  core::WaitSlot& worker_slot(int w) noexcept { return workers_[std::size_t(w)]; }
+  core::WaitSlot& worker_slot(int w) noexcept { return *workers_[std::size_t(w)]; }
   // A slot for a thread that is not a worker; lives until the Idle does.
   core::WaitSlot* external_slot();
 
@@ -119,7 +124,12 @@ class Idle {
 
   const int count_;
   const int words_count_;
-  std::unique_ptr<core::WaitSlot[]> workers_;
+  void place_slots(const std::vector<int>& nodes);
+
+  // The slots live in per-node blocks (blocks_): a sleeping worker writes
+  // its own slot, a waker reads it, so it belongs on the sleeper's node.
+  std::unique_ptr<core::WaitSlot*[]> workers_;
+  std::vector<void*> blocks_;
   // Bit w set: worker w sleeps and no push has chosen it yet.
   std::unique_ptr<std::atomic<std::uint64_t>[]> words_;
   alignas(64) std::atomic<int> sleepers_{0};

@@ -217,6 +217,26 @@ int NumaMemory::kernel_node_of(const void* p) noexcept {
   return status[0] >= 0 ? status[0] : -1;
 }
 
+bool NumaMemory::move_to_node(const void* p, std::size_t bytes, int node) const noexcept {
+  if (!numa_ || !machine_has(node) || bytes == 0) return false;
+  const std::uintptr_t page = page_size();
+  const std::uintptr_t first = std::uintptr_t(p) & ~(page - 1);
+  const std::uintptr_t last = (std::uintptr_t(p) + bytes - 1) & ~(page - 1);
+  constexpr int kMost = 8;  // a thread's context spans one or two pages
+  void* pages[kMost];
+  int nodes[kMost];
+  int status[kMost];
+  int count = 0;
+  for (std::uintptr_t a = first; a <= last && count < kMost; a += page, ++count) {
+    pages[count] = reinterpret_cast<void*>(a);
+    nodes[count] = node;
+  }
+  if (move_pages(0, unsigned(count), pages, nodes, status, MPOL_MF_MOVE) != 0) return false;
+  for (int i = 0; i < count; ++i)
+    if (status[i] != node) return false;
+  return true;
+}
+
 std::uint64_t NumaMemory::bytes_on(int node, MemoryUse use) const noexcept {
   if (node < 0 || node >= kMaxNodes) return 0;
   return bytes_[std::size_t(node)][std::size_t(use)].load(std::memory_order_relaxed);

@@ -79,6 +79,11 @@ class NumaMemory {
   // Where the kernel put the page holding p (move_pages), -1 when the page
   // is not present yet or libnuma is unavailable.
   static int kernel_node_of(const void* p) noexcept;
+  // Moves the pages holding [p, p + bytes) to `node` (move_pages): memory a
+  // thread did not allocate itself, such as its thread_local state, which
+  // the thread that created it touched first. False when the node does not
+  // exist here (a synthetic topology) or the kernel refused.
+  bool move_to_node(const void* p, std::size_t bytes, int node) const noexcept;
 
   std::uint64_t bytes_on(int node, MemoryUse use) const noexcept;
 

@@ -133,7 +133,12 @@ Runtime::Runtime(Config cfg)
   // With lending, any CPU of the machine may be borrowed and get a worker.
   max_workers_ = lending_ ? std::max(n, topology_->machine_cpus() + n) : n;
   slots_ = std::make_unique<std::atomic<Worker*>[]>(std::size_t(max_workers_));
-  idle_ = std::make_unique<Idle>(max_workers_);
+  // Owned workers' wait slots on their CPUs' nodes (add_worker gives
+  // worker i cpus[i % size]); guests' slots are placed by first touch.
+  std::vector<int> slot_nodes;
+  for (int i = 0; i < n; ++i)
+    slot_nodes.push_back(topology_->numa_node_of(cpus[std::size_t(i) % cpus.size()]));
+  idle_ = std::make_unique<Idle>(max_workers_, slot_nodes);
   worker_of_cpu_.assign(std::size_t(std::max(topology_->machine_cpus(), 1) + 1), -1);
   for (int i = 0; i < n; ++i) add_worker(cpus[std::size_t(i) % cpus.size()]);
   const std::string policy = queue_settings_.policy;

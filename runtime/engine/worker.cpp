@@ -44,7 +44,10 @@ void Worker::adopt_current_thread(ThreadContext& ctx) {
       !rt_.topology().bind_current_thread(cpu_)) {
     core::warn_once("worker-bind", "could not bind workers to CPUs; running unbound");
   }
-  // After binding: this thread touches its first slab and its deque's ring.
+  // After binding: this thread touches its first slab and its deque's ring,
+  // and its thread_local context (touched first by the thread that created
+  // this one) moves to its node.
+  NumaMemory::instance().move_to_node(&ctx, sizeof ctx, node_);
   pool_.prepare();
   rt_.scheduler().rehome(index_);
   for (auto& o : rt_.observers()) o->on_worker_start(index_, cpu_);

@@ -4,11 +4,13 @@
 // worker, errors), and tasks queued on the node of their data. 1 to 64
 // workers: most of them oversubscribe this machine.
 #include <gtest/gtest.h>
+
 #include <numaif.h>
 
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -70,6 +72,11 @@ TEST_P(WorkerState, LivesOnItsCpusNodeOnASyntheticMachine) {
     EXPECT_EQ(r.bound, node == 0 && mem.machine_has(0));
     EXPECT_EQ(mempolicy_node(w), 0);
     EXPECT_EQ(NumaMemory::kernel_node_of(w), 0);
+    // Its wait slot (written on every sleep) is in its node's block.
+    MemoryRecord slot;
+    ASSERT_TRUE(mem.find(&rt.idle().worker_slot(i), slot)) << "worker " << i;
+    EXPECT_EQ(slot.node, node) << "worker " << i;
+    EXPECT_EQ(slot.use, MemoryUse::worker_state);
     ++per_node[std::size_t(node)];
   }
   // Each worker: its own pages plus the first slab its thread made.
@@ -83,12 +90,34 @@ TEST_P(WorkerState, LivesOnItsCpusNodeOnASyntheticMachine) {
   const std::uint64_t slab = pages(TaskPool::kBlockBytes * TaskPool::kBlocksPerSlab);
 #endif
   const std::uint64_t each = pages(sizeof(Worker)) + slab;
-  for (int node = 0; node < 4; ++node)
-    EXPECT_EQ(mem.bytes_on(node, MemoryUse::worker_state), each * std::uint64_t(per_node[node]))
-        << "node " << node;
+  for (int node = 0; node < 4; ++node) {
+    const std::size_t k = std::size_t(per_node[std::size_t(node)]);
+    const std::uint64_t slots = k ? pages(k * sizeof(core::WaitSlot)) : 0;  // one block per node
+    EXPECT_EQ(mem.bytes_on(node, MemoryUse::worker_state), each * k + slots) << "node " << node;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Workers, WorkerState, ::testing::Values(1, 2, 4, 32, 64));
+
+// A worker moves its thread_local context to its node (memory it did not
+// allocate): move_to_node on a page this thread touched first, to the one
+// node that exists here; a node this machine lacks is refused.
+TEST(NumaMove, MovesPagesToANodeThatExistsOnly) {
+  NumaMemory& mem = NumaMemory::instance();
+  const std::size_t page = NumaMemory::page_size();
+  void* p = std::aligned_alloc(page, 2 * page);
+  ASSERT_NE(p, nullptr);
+  std::memset(p, 1, 2 * page);
+  const bool here = mem.machine_has(0) && NumaMemory::kernel_node_of(p) >= 0;
+  EXPECT_EQ(mem.move_to_node(static_cast<char*>(p) + 100, page, 0), here);
+  if (here) {
+    EXPECT_EQ(NumaMemory::kernel_node_of(p), 0);
+    EXPECT_EQ(NumaMemory::kernel_node_of(static_cast<char*>(p) + page), 0);
+  }
+  EXPECT_FALSE(mem.move_to_node(p, page, mem.machine_nodes() + 3));
+  EXPECT_FALSE(mem.move_to_node(p, 0, 0));
+  std::free(p);
+}
 
 TEST(WorkerStateHere, IsBoundToThisMachinesNodeAndTouched) {
   joule::runtime guard({{"JOULE_WORKERS", "4"}, {"JOULE_SPIN_US", "0"}, {"JOULE_LEWI", "off"}});
