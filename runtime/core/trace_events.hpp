@@ -62,7 +62,9 @@ enum Event : std::uint32_t {
   kEvAffinityKey = 12,     // value: affinity key moved (just before kEvAffinityWorker)
   kEvAffinityWorker = 13,  // value: worker it now runs on + 1
   kEvEnergyCores = 14,     // value: cores the policy keeps (a mask decision)
-  kNumEvents = 15,
+  // value: energy::GuardAction (1 tripped, 2 released, 3 rebasing, 4 baseline taken)
+  kEvEnergyGuard = 15,
+  kNumEvents = 16,
 };
 
 inline const char* event_name(std::uint32_t e) {
@@ -80,7 +82,9 @@ inline const char* event_name(std::uint32_t e) {
                                        "Energy decision (1 dvfs, 2 balance, 3 mask)",
                                        "Affinity key moved (key)",
                                        "Affinity key moved to (worker+1)",
-                                       "Energy policy cores kept"};
+                                       "Energy policy cores kept",
+                                       "Energy time guard (1 tripped, 2 released, 3 "
+                                       "re-baseline, 4 baseline taken)"};
   return e < kNumEvents ? kNames[e] : "Unknown event";
 }
 

@@ -68,6 +68,12 @@ void EnergyController::use_policy(const std::string& name) {
   }
   resolved_ = name;
   periodic_ = policy_->trigger() == energy::Trigger::periodic;
+  if (opt_.guard) {
+    energy::GuardOptions g;
+    g.budget = opt_.time_budget;
+    if (!guard_) guard_ = std::make_unique<energy::TimeGuard>(g);
+    guard_->reset(periodic_);
+  }
   if (run_.affinity) run_.affinity->set_pinned(!periodic_);
 }
 
@@ -217,6 +223,7 @@ void EnergyController::decide_claimed(std::uint64_t now) {
   const std::uint64_t t0 = core::now_ns();
   const energy::Observation& obs = observe(now);
   energy::Decision d = policy_->decide(obs);
+  if (guard_) guard(obs, d);
   if (d.active_cores < 0) {
     const int keep = mask_target(obs);
     if (keep >= 0) {
@@ -230,6 +237,15 @@ void EnergyController::decide_claimed(std::uint64_t now) {
   decisions_.fetch_add(1, std::memory_order_relaxed);
   apply(d);
   overhead_ns_ += core::now_ns() - t0;
+}
+
+// The time guard's filter, and a trace event when it tripped, let the
+// policy go again, or started or finished a baseline.
+void EnergyController::guard(const energy::Observation& obs, energy::Decision& d) {
+  d = guard_->filter(obs, std::move(d));
+  const energy::GuardAction a = guard_->last_action();
+  if (a != energy::GuardAction::none)
+    core::trace::emit_event(core::trace::Event::kEvEnergyGuard, std::uint64_t(a));
 }
 
 void EnergyController::task_ended(WorkerSlot& s, std::uint64_t key, std::uint64_t work_ns,

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "energy_policy.hpp"
+#include "time_guard.hpp"
 #include "observer.hpp"
 #include "platform_listener.hpp"
 
@@ -112,6 +113,7 @@ class EnergyController final : public platform::PlatformListener {
   void run_claimed(std::uint64_t now, bool worker);
   void posted_iterations(std::uint64_t now);
   void decide_claimed(std::uint64_t now);
+  void guard(const energy::Observation& obs, energy::Decision& d);
   bool publish_levels(const std::vector<int>& levels);
   void apply_domain(int d, bool owner = false);
   void apply_pending(bool all);
@@ -138,6 +140,8 @@ class EnergyController final : public platform::PlatformListener {
   bool masks_ = true;      // JOULE_ENERGY_MASKS
   bool per_chip_ = false;  // DVFS domains are chips
   std::unique_ptr<energy::EnergyPolicy> policy_;
+  // Filters the policy's levels (Options::guard): the claim holder's.
+  std::unique_ptr<energy::TimeGuard> guard_;
   std::unique_ptr<MpiSlackDriver> mpi_;  // auto or mpi-slack, with DVFS
   core::RunInfo run_;
   std::vector<int> domain_cpu_;   // a platform CPU of each observed domain

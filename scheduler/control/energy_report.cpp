@@ -59,6 +59,11 @@ void EnergyController::report(std::ostream& os) const {
      << " balance with " << moved_keys_ << " key move(s), " << mask_ << " mask)";
   if (!last_why_.empty()) os << "; last: " << last_why_;
   os << "\n";
+  if (guard_)
+    os << "time guard: " << guard_->summary() << "; raised " << guard_->stats().held
+       << " decision(s)\n";
+  else
+    os << "time guard: off (JOULE_ENERGY_GUARD=0)\n";
   if (mask_ || !mask_why_.empty() || !mask_choice_why_.empty())
     os << "cores: " << (min_cores_ > 0 ? "fewest kept " + std::to_string(min_cores_) : "all kept")
        << (mask_why_.empty() ? "" : "; " + mask_why_)

@@ -110,6 +110,11 @@ std::vector<core::ConfigKey> energy_config_keys() {
       "JOULE_ENERGY_MASKS", "boolean", core::bool_values(), "the policy may park or lend cores",
       [](S& s, std::string_view v) { s.options.masks = core::parse_bool(v); },
       [](const S& s) { return core::format_bool(s.options.masks); });
+  t.custom(
+      "JOULE_ENERGY_GUARD", "boolean", core::bool_values(),
+      "the time guard: measure the time the policy costs and step back past the time budget",
+      [](S& s, std::string_view v) { s.options.guard = core::parse_bool(v); },
+      [](const S& s) { return core::format_bool(s.options.guard); });
   return t.keys();
 }
 
