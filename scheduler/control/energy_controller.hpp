@@ -28,9 +28,9 @@
 #include <vector>
 
 #include "energy_policy.hpp"
-#include "time_guard.hpp"
 #include "observer.hpp"
 #include "platform_listener.hpp"
+#include "time_guard.hpp"
 
 namespace joule::core {
 struct Config;

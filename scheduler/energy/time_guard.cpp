@@ -89,7 +89,7 @@ Decision TimeGuard::filter(const Observation& obs, Decision d) {
   if (raised) {
     char text[96];
     std::snprintf(text, sizeof text, "time guard: %s, margin %.0f %%",
-                  baseline_ ? "baseline at the top P-states"
+                  baseline_        ? "baseline at the top P-states"
                   : hold_left_ > 0 ? "holding after a loss over budget"
                                    : "noise margin",
                   100 * stats_.margin);
@@ -184,7 +184,8 @@ void TimeGuard::check_loss() {
   if (b.mean <= 0) return;
   stats_.loss = r.mean / b.mean - 1;
   const double se = std::sqrt(r.se * r.se + b.se * b.se) / b.mean;
-  const bool over = stats_.loss - 2 * se > opt_.budget || (late.n > 0 && late.mean - late.se > opt_.budget);
+  const bool over =
+      stats_.loss - 2 * se > opt_.budget || (late.n > 0 && late.mean - late.se > opt_.budget);
   if (over) {
     bool top = true;
     for (const auto& u : recent_) top &= u.at_top;
@@ -280,9 +281,9 @@ std::string TimeGuard::summary() const {
                 "time loss %+.1f %% over the run, %+.1f %% over the last %d %ss (budget "
                 "%.1f %%); stepped in %llu time(s); margin %.0f %% (noise %.1f %%, at most "
                 "%.0f %%); baseline %s, taken %llu time(s) (%llu after a phase change)",
-                100 * stats_.run_loss, 100 * stats_.loss, opt_.loss_units, unit,
-                100 * opt_.budget, static_cast<unsigned long long>(stats_.trips),
-                100 * stats_.margin, 100 * stats_.noise, 100 * stats_.max_margin, base,
+                100 * stats_.run_loss, 100 * stats_.loss, opt_.loss_units, unit, 100 * opt_.budget,
+                static_cast<unsigned long long>(stats_.trips), 100 * stats_.margin,
+                100 * stats_.noise, 100 * stats_.max_margin, base,
                 static_cast<unsigned long long>(stats_.rebases),
                 static_cast<unsigned long long>(stats_.phase_rebases));
   return text;

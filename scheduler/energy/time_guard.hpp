@@ -59,17 +59,17 @@ struct GuardOptions {
 enum class GuardAction { none, tripped, released, rebasing, baseline_taken };
 
 struct GuardStats {
-  std::uint64_t units = 0;      // units measured
-  std::uint64_t trips = 0;      // times the loss exceeded the budget
-  std::uint64_t rebases = 0;    // baselines taken (the first included)
+  std::uint64_t units = 0;          // units measured
+  std::uint64_t trips = 0;          // times the loss exceeded the budget
+  std::uint64_t rebases = 0;        // baselines taken (the first included)
   std::uint64_t phase_rebases = 0;  // ... because the work per iteration moved
-  std::uint64_t held = 0;       // decisions whose levels the guard raised
-  double baseline_s = 0;        // the baseline's cost per unit
-  double loss = 0;              // over the last loss_units units (fraction)
-  double run_loss = 0;          // over every unit measured against a baseline
-  double margin = 0;            // the frequency margin now
-  double noise = 0;             // the noise quantile now
-  double max_margin = 0;        // the largest margin it used
+  std::uint64_t held = 0;           // decisions whose levels the guard raised
+  double baseline_s = 0;            // the baseline's cost per unit
+  double loss = 0;                  // over the last loss_units units (fraction)
+  double run_loss = 0;              // over every unit measured against a baseline
+  double margin = 0;                // the frequency margin now
+  double noise = 0;                 // the noise quantile now
+  double max_margin = 0;            // the largest margin it used
 };
 
 class TimeGuard {
@@ -110,7 +110,7 @@ class TimeGuard {
 
   GuardOptions opt_;
   bool periodic_ = false;
-  bool baseline_ = true;   // measuring a baseline now
+  bool baseline_ = true;  // measuring a baseline now
   std::uint64_t last_iteration_ = 0;
   std::vector<int> policy_level_;  // what the policy last asked per domain
   std::vector<int> in_effect_;     // what the guard last let through
@@ -122,7 +122,7 @@ class TimeGuard {
   std::deque<double> spread_;      // recent costs, for the noise quantile
   std::deque<double> critical_;    // recent units' critical work (phase changes)
   double base_critical_ = 0;
-  double learned_ = 0;       // margin added by trips, decaying
+  double learned_ = 0;  // margin added by trips, decaying
   int hold_left_ = 0, hold_ = 0, trips_in_row_ = 0, calm_units_ = 0, since_base_ = 0;
   double run_cost_ = 0, run_base_ = 0;
   GuardStats stats_;
