@@ -1,6 +1,7 @@
 // EnergyLB's two-PE worked case (docs/simulator.md) through joule-sim: the
 // same numbers as the energy tests' step simulator (tests/energy/step_sim),
 // through the library and through the command line (docs/simulator.md).
+// The thesis and step_sim have no time guard: policy.guard=false.
 #include <gtest/gtest.h>
 
 #include "sim_test_util.hpp"
@@ -12,7 +13,7 @@ namespace {
 const std::vector<std::string> kTwoPe = {
     "platform.cores_per_chip=2", "workload.kind=static", "workload.loads=1.0,0.6",
     "workload.steps=100",        "policy.period=10",     "platform.power=linear:4.5,13.25",
-    "platform.wait_power=busy"};
+    "platform.wait_power=busy",  "policy.guard=false"};
 
 std::vector<std::string> two_pe(const std::string& quantise, const std::string& load = "work") {
   auto s = kTwoPe;

@@ -1,7 +1,7 @@
 // joule-sim: run a scenario (TOML + --set overrides) through the energy
 // policies on a modelled platform (docs/simulator.md).
 //   joule-sim run [scenario.toml] [--set key=value]... [--csv f] [--svg f]
-//   joule-sim compare [scenario.toml] [--set ...] [--policies none,fg-energylb]
+//   joule-sim compare [scenario.toml] [--set ...] [--policies none,fg-energylb] [--guard both]
 //   joule-sim split [scenario.toml] [--set ...]
 // With lending on, `run` also runs the same ranks with lending off.
 //   joule-sim keys
@@ -22,6 +22,7 @@ struct Args {
   std::string file;
   std::vector<std::string> sets;
   std::string csv, svg, policies = "none,fg-energylb,cg-energylb";
+  std::string guard = "scenario";  // compare: scenario | both
   bool no_baseline = false;
 };
 
@@ -45,6 +46,7 @@ int cmd_run(const Args& a) {
   if (s.workload.kind == "split") std::cout << split_line(r) << "\n";
   if (s.lending.active()) std::cout << lending_line(s, r) << "\n";
   if (s.network.graph != "none") std::cout << network_line(r) << "\n";
+  if (r.guarded) std::cout << guard_line(r) << "\n";
   if (!a.no_baseline && s.lending.lewi) {  // the same ranks without lending
     Scenario off = s;
     off.lending.lewi = false;
@@ -60,18 +62,34 @@ int cmd_run(const Args& a) {
   return 0;
 }
 
+// One row of compare: the policy, with the guard as `guard` says ("" = the scenario's).
+RunResult run_one(const Args& a, const std::string& policy, const std::string& guard) {
+  Args one = a;
+  one.sets.push_back("policy.name=" + policy);
+  if (!guard.empty()) one.sets.push_back("policy.guard=" + guard);
+  RunResult r = run_scenario(load(one));
+  if (!guard.empty() && policy != "none") r.policy += guard == "true" ? "+guard" : "-guard";
+  return r;
+}
+
+// --guard both: every policy but none twice, without then with the guard.
 int cmd_compare(const Args& a) {
-  const Scenario s = load(a);
+  load(a);  // errors in the scenario before any run
   std::vector<RunResult> runs;
-  std::string list = a.policies;
+  const std::string& list = a.policies;
   for (std::size_t at = 0; at <= list.size();) {
     const auto comma = std::min(list.find(',', at), list.size());
-    Args one = a;
-    one.sets.push_back("policy.name=" + list.substr(at, comma - at));
-    runs.push_back(run_scenario(load(one)));
+    const std::string policy = list.substr(at, comma - at);
+    if (a.guard == "both" && policy != "none") {
+      for (const char* g : {"false", "true"}) runs.push_back(run_one(a, policy, g));
+    } else {
+      runs.push_back(run_one(a, policy, ""));
+    }
     at = comma + 1;
   }
   std::cout << compare_table(runs);
+  for (const auto& r : runs)
+    if (r.guarded) std::cout << r.policy << " " << guard_line(r) << "\n";
   return 0;
 }
 
@@ -114,6 +132,10 @@ int main(int argc, char** argv) {
   auto* cmp = app.add_subcommand("compare", "run under several policies, ratios to the first");
   add_common(cmp, a);
   cmp->add_option("--policies", a.policies, "comma-separated, the first is the baseline");
+  cmp->add_option("--guard", a.guard,
+                  "scenario: policy.guard as the scenario says; both: each "
+                  "policy but none without, then with the time guard")
+      ->check(CLI::IsMember({"scenario", "both"}));
   auto* split = app.add_subcommand(
       "split", "Cabrera et al.'s splitter: even, proportional and splitter splits");
   add_common(split, a);

@@ -1,16 +1,21 @@
 // The dag kind: a task graph (a chain of `chain` tasks, each waiting on the
-// previous, plus `independents` free tasks, all of task_s at fmax) run by a
-// list scheduler over the cores, event by event. Chain tasks go first (the
-// critical path); a free core takes the next ready task. Every
+// previous, plus `independents` free tasks, all of task_s at fmax; with
+// `side` > 0 each chain task also releases, when it ends, a side task of
+// side x task_s with no successors) run by a list scheduler over the cores,
+// event by event. Chain tasks go first (the critical path); a free core
+// takes the next ready task. A task that starts may first lose a noise
+// delay (noise_model.hpp: wall time at busy power, no work). Every
 // policy.window_s the policy (queue-depth: Trigger::periodic) sees the
 // window's busy and work time, the ready count, which cores run a chain task
-// with a successor, and its levels apply at once; a running task's remaining
-// work is then finished at the new frequency.
+// with a successor, and its levels apply at once (through the time guard
+// with policy.guard); a running task's remaining work is then finished at
+// the new frequency.
 #include <algorithm>
 #include <deque>
 #include <limits>
 
 #include "engine.hpp"
+#include "noise_model.hpp"
 #include "platform_model.hpp"
 
 namespace joule::sim {
@@ -18,11 +23,15 @@ namespace {
 
 class DagEngine {
  public:
-  DagEngine(const Scenario& s, bool record) : s_(s), plat_(s.platform), record_(record) {
+  DagEngine(const Scenario& s, bool record)
+      : s_(s), plat_(s.platform), noise_(s.noise, plat_.cores()), record_(record) {
     const auto n = std::size_t(plat_.cores());
     rem_.assign(n, 0), task_.assign(n, -1), win_busy_.assign(n, 0), win_work_.assign(n, 0);
+    lost_.assign(n, 0);
     for (int i = 0; i < s.workload.independents; ++i) free_.push_back(i + s.workload.chain);
+    next_side_ = s.workload.chain + s.workload.independents;
     if (s.policy.name != "none") policy_ = energy::make_energy_policy(s.policy.name, s.policy.opt);
+    guard_ = make_guard(s, policy_.get());
     r_.policy = s.policy.name;
   }
 
@@ -40,6 +49,7 @@ class DagEngine {
     r_.avg_power_w = now_ > 0 ? r_.energy_j / now_ : 0;
     r_.avg_ghz = now_ > 0 ? ghz_time_ / (now_ * plat_.cores()) : 0;
     for (int c = 0; c < plat_.cores(); ++c) r_.final_ghz.push_back(plat_.ghz_of_core(c));
+    finish_guard(guard_.get(), r_);
     return r_;
   }
 
@@ -47,6 +57,10 @@ class DagEngine {
   static constexpr double kNever = std::numeric_limits<double>::infinity();
 
   bool is_chain(int t) const { return t < s_.workload.chain; }
+  double cost_of(int t) const {
+    const bool side = t >= s_.workload.chain + s_.workload.independents;
+    return side ? s_.workload.side * s_.workload.task_s : s_.workload.task_s;
+  }
   int running() const {
     return int(std::count_if(task_.begin(), task_.end(), [](int t) { return t >= 0; }));
   }
@@ -55,7 +69,7 @@ class DagEngine {
   double next_finish() const {
     double t = kNever;
     for (std::size_t c = 0; c < task_.size(); ++c)
-      if (task_[c] >= 0) t = std::min(t, now_ + rem_[c] / speed(int(c)));
+      if (task_[c] >= 0) t = std::min(t, now_ + lost_[c] + rem_[c] / speed(int(c)));
     return t;
   }
 
@@ -70,10 +84,15 @@ class DagEngine {
       ghz_time_ += plat_.ghz_of_core(core) * dt;
       if (!busy) continue;
       win_busy_[c] += dt;
-      win_work_[c] += dt * speed(core);
-      rem_[c] -= dt * speed(core);
-      if (rem_[c] > 1e-12) continue;
-      if (is_chain(task_[c])) chain_done_ = task_[c] + 1;
+      const double lost = std::min(dt, lost_[c]);  // the delay comes first
+      lost_[c] -= lost;
+      win_work_[c] += (dt - lost) * speed(core);
+      rem_[c] -= (dt - lost) * speed(core);
+      if (rem_[c] > 1e-12 || lost_[c] > 1e-15) continue;
+      if (is_chain(task_[c])) {
+        chain_done_ = task_[c] + 1;
+        if (s_.workload.side > 0) free_.push_back(next_side_++);
+      }
       task_[c] = -1;
     }
     double total = 0;
@@ -96,7 +115,9 @@ class DagEngine {
         t = free_.front(), free_.pop_front();
       if (t < 0) return;
       task_[c] = t;
-      rem_[c] = s_.workload.task_s;
+      rem_[c] = cost_of(t);
+      lost_[c] = noise_.draw(int(c));
+      r_.noise_s += lost_[c];
     }
   }
 
@@ -117,7 +138,8 @@ class DagEngine {
       v.running_critical = v.running && task_[std::size_t(c)] + 1 < s_.workload.chain;
       obs.cores.push_back(v);
     }
-    const energy::Decision d = policy_->decide(obs);
+    energy::Decision d = policy_->decide(obs);
+    if (guard_) d = guard_->filter(obs, std::move(d));
     for (std::size_t dom = 0; dom < d.domain_level.size(); ++dom)
       r_.dvfs_changes += plat_.set_level(int(dom), d.domain_level[dom]);
     if (d.kind == energy::Decision::Kind::dvfs) ++r_.dvfs_calls;
@@ -136,12 +158,15 @@ class DagEngine {
 
   const Scenario& s_;
   PlatformModel plat_;
+  NoiseModel noise_;
   bool record_;
   std::unique_ptr<energy::EnergyPolicy> policy_;
+  std::unique_ptr<energy::TimeGuard> guard_;
   std::vector<double> rem_, win_busy_, win_work_;
+  std::vector<double> lost_;  // per core: noise delay left before its task's work
   std::vector<int> task_;
   std::deque<int> free_;
-  int chain_next_ = 0, chain_done_ = 0;
+  int chain_next_ = 0, chain_done_ = 0, next_side_ = 0;
   double now_ = 0, window_s_ = 0, ghz_time_ = 0;
   RunResult r_;
 };

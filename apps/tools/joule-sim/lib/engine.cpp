@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "network_model.hpp"
+#include "noise_model.hpp"
 #include "platform_model.hpp"
 #include "room_model.hpp"
 #include "workload.hpp"
@@ -18,11 +19,14 @@ class StepEngine {
         load_(s.workload, plat_.cores(), s.platform.cores_per_chip),
         net_(s.network, int(load_.objects().size()), s.platform.cores_per_chip, s.workload.seed),
         room_(s.room),
+        noise_(s.noise, plat_.cores()),
         record_(record) {
     for (const auto& o : load_.objects()) map_.push_back(o.pe), keys_.push_back(o.key);
     if (s.policy.name != "none") policy_ = energy::make_energy_policy(s.policy.name, s.policy.opt);
+    guard_ = make_guard(s, policy_.get());
     const auto n = std::size_t(plat_.cores());
     busy_.assign(n, 0), stall_.assign(n, 0), win_busy_.assign(n, 0), win_work_.assign(n, 0);
+    lost_.assign(n, 0);
     key_work_.assign(map_.size(), 0);
     comm_.assign(n, 0);
     if (net_.active()) net_.comm_per_core(map_, comm_);
@@ -61,14 +65,21 @@ class StepEngine {
       key_work_[i] += t * f / fmax;  // as the live runtime weighs busy time
     }
     double t = 0;
-    for (std::size_t c = 0; c < busy_.size(); ++c) t = std::max(t, busy_[c] + stall_[c] + comm_[c]);
+    for (std::size_t c = 0; c < busy_.size(); ++c) {
+      lost_[c] = noise_.draw(int(c));
+      r_.noise_s += lost_[c];
+      t = std::max(t, busy_[c] + lost_[c] + stall_[c] + comm_[c]);
+    }
     t += load_.comm_s();
     std::vector<double> chip_w(std::size_t(plat_.chips()), plat_.uncore_watts());
     for (std::size_t c = 0; c < busy_.size(); ++c) {
       const int core = int(c);
-      const double e = busy_[c] * plat_.busy_watts(core) + (t - busy_[c]) * plat_.wait_watts(core);
+      // A delay keeps the core busy (another process runs at its P-state)
+      // and is wall time in our task bodies, but no work of ours.
+      const double on = busy_[c] + lost_[c];
+      const double e = on * plat_.busy_watts(core) + (t - on) * plat_.wait_watts(core);
       chip_w[std::size_t(plat_.chip_of(core))] += t > 0 ? e / t : 0;
-      win_busy_[c] += busy_[c];
+      win_busy_[c] += on;
       win_work_[c] += busy_[c] * plat_.ghz_of_core(core) / fmax;
       ghz_time_ += plat_.ghz_of_core(core) * t;
     }
@@ -116,7 +127,9 @@ class StepEngine {
   }
 
   char decide(int step) {
-    const energy::Decision d = policy_->decide(observe(step));
+    const energy::Observation obs = observe(step);
+    energy::Decision d = policy_->decide(obs);
+    if (guard_) d = guard_->filter(obs, std::move(d));
     for (std::size_t dom = 0; dom < d.domain_level.size(); ++dom) {
       if (!plat_.set_level(int(dom), d.domain_level[dom])) continue;
       ++r_.dvfs_changes;
@@ -171,6 +184,7 @@ class StepEngine {
     r_.avg_ghz = r_.time_s > 0 ? ghz_time_ / (r_.time_s * plat_.cores()) : 0;
     for (int c = 0; c < plat_.cores(); ++c) r_.final_ghz.push_back(plat_.ghz_of_core(c));
     r_.remote_messages = net_.remote_messages(map_);
+    finish_guard(guard_.get(), r_);
   }
 
   const Scenario& s_;
@@ -178,11 +192,14 @@ class StepEngine {
   Workload load_;
   NetworkModel net_;
   RoomModel room_;
+  NoiseModel noise_;
   bool record_;
   std::unique_ptr<energy::EnergyPolicy> policy_;
+  std::unique_ptr<energy::TimeGuard> guard_;
   std::vector<int> map_;             // object -> core
   std::vector<std::uint64_t> keys_;  // object -> affinity key
   std::vector<double> busy_, stall_, win_busy_, win_work_, key_work_;
+  std::vector<double> lost_;  // per core: this step's noise delay
   std::vector<double> comm_;  // per core: network seconds per step under map_
   double window_s_ = 0, ghz_time_ = 0, last_power_w_ = 0;
   int window_steps_ = 0;
@@ -190,6 +207,25 @@ class StepEngine {
 };
 
 }  // namespace
+
+// The live controller's choice: GuardOptions.budget from the policy's time
+// budget, reset for the policy's trigger.
+std::unique_ptr<energy::TimeGuard> make_guard(const Scenario& s,
+                                              const energy::EnergyPolicy* policy) {
+  if (!policy || !s.policy.opt.guard) return nullptr;
+  energy::GuardOptions g;
+  g.budget = s.policy.opt.time_budget;
+  auto guard = std::make_unique<energy::TimeGuard>(g);
+  guard->reset(policy->trigger() == energy::Trigger::periodic);
+  return guard;
+}
+
+void finish_guard(const energy::TimeGuard* guard, RunResult& r) {
+  if (!guard) return;
+  r.guarded = true;
+  r.guard = guard->stats();
+  r.guard_summary = guard->summary();
+}
 
 RunResult run_scenario(const Scenario& s, bool record_steps) {
   if (s.workload.kind == "dag") return run_dag(s, record_steps);

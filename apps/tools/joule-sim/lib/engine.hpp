@@ -10,14 +10,19 @@
 // dvfs_latency_us), key moves (the program pauses for decision, balancing and
 // migration time, cores at idle power). With a network (network_model.hpp)
 // each core also spends its messages' time per step, and with a room
-// (room_model.hpp) the chips' inlet air is the CRAC's supply. The dag kind runs a list scheduler
-// instead (dag_engine.cpp).
+// (room_model.hpp) the chips' inlet air is the CRAC's supply. With noise
+// (noise_model.hpp) a core loses random delays in a step: busy time (at busy
+// power, in the Observation's busy_s) that is not work. With policy.guard
+// every decision goes through energy::TimeGuard, as in the live controller.
+// The dag kind runs a list scheduler instead (dag_engine.cpp).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "scenario.hpp"
+#include "time_guard.hpp"
 
 namespace joule::sim {
 
@@ -55,7 +60,17 @@ struct RunResult {
   double room_dt_ks = 0;          // room: integral of T_hot - T_ac over the run (K s)
   std::vector<StepRecord> steps;  // when asked for
   LendStats lending;
+  bool guarded = false;  // policy.guard: the time guard filtered the policy's levels
+  energy::GuardStats guard;
+  std::string guard_summary;  // TimeGuard::summary() at the end
+  double noise_s = 0;         // wall time lost to noise, summed over cores
 };
+
+// policy.guard: a time guard for `policy`, reset for its trigger (null when off).
+std::unique_ptr<energy::TimeGuard> make_guard(const Scenario& s,
+                                              const energy::EnergyPolicy* policy);
+// The guard's stats and summary into r (when there is a guard).
+void finish_guard(const energy::TimeGuard* guard, RunResult& r);
 
 RunResult run_scenario(const Scenario& s, bool record_steps = false);
 RunResult run_dag(const Scenario& s, bool record_steps);

@@ -68,6 +68,16 @@ std::string lending_delta_line(const RunResult& r, const RunResult& off) {
       r.lending.efficiency(r.time_s));
 }
 
+std::string guard_line(const RunResult& r) {
+  const auto& g = r.guard;
+  return format(
+      "guard: trips=%llu margin=%.3f max_margin=%.3f loss=%+.4f run_loss=%+.4f rebases=%llu "
+      "held=%llu noise=%.3f noise_s=%.4f",
+      static_cast<unsigned long long>(g.trips), g.margin, g.max_margin, g.loss, g.run_loss,
+      static_cast<unsigned long long>(g.rebases), static_cast<unsigned long long>(g.held), g.noise,
+      r.noise_s);
+}
+
 std::string split_line(const RunResult& r) {
   std::string shares;
   for (double w : r.split) shares += format(shares.empty() ? "%.4f" : ",%.4f", w);
@@ -76,11 +86,11 @@ std::string split_line(const RunResult& r) {
 }
 
 std::string compare_table(const std::vector<RunResult>& runs) {
-  std::string out = format("%-14s %12s %14s %10s %7s %7s %7s %8s %6s %8s\n", "policy", "time_s",
+  std::string out = format("%-18s %12s %14s %10s %7s %7s %7s %8s %6s %8s\n", "policy", "time_s",
                            "energy_j", "power_w", "T/T0", "E/E0", "P/P0", "changes", "lb", "migr");
   for (const auto& r : runs) {
     const auto& b = runs.front();
-    out += format("%-14s %12.4f %14.2f %10.3f %7.4f %7.4f %7.4f %8d %6d %8d\n", r.policy.c_str(),
+    out += format("%-18s %12.4f %14.2f %10.3f %7.4f %7.4f %7.4f %8d %6d %8d\n", r.policy.c_str(),
                   r.time_s, r.energy_j, r.avg_power_w, r.time_s / b.time_s, r.energy_j / b.energy_j,
                   r.avg_power_w / b.avg_power_w, r.dvfs_changes, r.lb_calls, r.migrations);
   }

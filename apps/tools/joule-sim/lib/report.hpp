@@ -28,6 +28,10 @@ std::string network_line(const RunResult& r);
 std::string lending_line(const Scenario& s, const RunResult& r);
 // vs lending off: dtime=... denergy=... speedup=1.4990 efficiency=0.6667->0.9990
 std::string lending_delta_line(const RunResult& r, const RunResult& off);
+// policy.guard: guard: trips=2 margin=0.350 max_margin=0.380 loss=+0.0021
+// run_loss=+0.0093 rebases=5 held=123 noise=0.000 noise_s=0.3200 (fractions; noise_s
+// is the run's noise delay summed over cores)
+std::string guard_line(const RunResult& r);
 // kind split: method=... split=0.7000,0.3000 converged_at=12 restarts=0
 std::string split_line(const RunResult& r);
 // A table of several runs with ratios to the first (the baseline).

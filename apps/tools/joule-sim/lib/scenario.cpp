@@ -155,6 +155,8 @@ const std::vector<Key>& keys() {
        }},
       {"workload.task_s", "seconds > 0",
        [](Scenario& s, const std::string& v) { s.workload.task_s = parse_number(v, 1e-9, kBig); }},
+      {"workload.side", "fraction 0..100 of task_s (dag: a side task per chain task; 0 = none)",
+       [](Scenario& s, const std::string& v) { s.workload.side = parse_number(v, 0, 100); }},
       {"workload.task_us", "microseconds > 0 (lending: task granularity)",
        [](Scenario& s, const std::string& v) { s.workload.task_us = parse_number(v, 1e-3, kBig); }},
       // lending (the DLB thesis's LeWI; lend_engine.cpp)
@@ -199,6 +201,8 @@ const std::vector<Key>& keys() {
        }},
       {"policy.time_budget", "allowed slowdown, fraction 0..1",
        [](Scenario& s, const std::string& v) { s.policy.opt.time_budget = parse_number(v, 0, 1); }},
+      {"policy.guard", "true | false (the time guard filters the policy's levels)",
+       [](Scenario& s, const std::string& v) { s.policy.opt.guard = parse_bool(v); }},
   };
   return table;
 }

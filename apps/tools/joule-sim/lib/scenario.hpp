@@ -69,6 +69,7 @@ struct WorkloadSpec {
   int chain = 20;                      // dag: chain length
   int independents = 200;              // dag: independent tasks
   double task_s = 0.001;               // dag: cost of a task at fmax
+  double side = 0;                     // dag: each chain task releases one of side x task_s
   double task_us = 1000;               // lending engine: task granularity at fmax
 };
 
@@ -110,6 +111,21 @@ struct RoomSpec {
   bool active() const { return setpoint_c > 0; }
 };
 
+// Random per-core delays (noise_model.hpp): wall time a core loses to
+// another process. With probability p per core per step (dag: per task) a
+// delay from `distribution`; `cores` lists the noisy cores (empty: all).
+struct NoiseSpec {
+  enum class Distribution { none, bursts, exponential, uniform };
+  Distribution distribution = Distribution::none;
+  double p = 1;            // probability of a delay per draw
+  double delay_us = 0;     // bursts: every delay
+  double mean_us = 0;      // exponential: the mean delay
+  double max_us = 0;       // uniform: delays over 0..max_us
+  std::vector<int> cores;  // the noisy cores; empty: every core
+  std::uint64_t seed = 1;
+  bool active() const { return distribution != Distribution::none; }
+};
+
 struct LbCost {
   double decision_s = 0;       // every policy call pauses the program this long
   double balance_s = 0;        // extra, per call that runs the balancer
@@ -147,6 +163,7 @@ struct Scenario {
   LendingSpec lending;
   NetworkSpec network;
   RoomSpec room;
+  NoiseSpec noise;
 };
 
 // The run every delta is taken against: policy none (no DVFS, no balancing),

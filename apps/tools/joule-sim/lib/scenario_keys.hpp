@@ -1,7 +1,7 @@
 // One row of the scenario key table: its name, what it accepts (for errors
 // and `joule-sim keys`) and where the value goes. scenario.cpp holds the
 // platform, workload, lending and policy rows; scenario_model_keys.cpp the
-// split, lb, network and room rows.
+// split, lb, network, room and noise rows.
 #pragma once
 
 #include <functional>
@@ -19,7 +19,7 @@ struct Key {
 };
 
 const std::vector<Key>& model_keys();
-// Cross-key checks of the network and room sections (ConfigError).
+// Cross-key checks of the network, room and noise sections (ConfigError).
 void check_models(const Scenario& s);
 
 }  // namespace joule::sim

@@ -1,6 +1,6 @@
-// The [split], [lb], [network] and [room] keys (split_engine.cpp,
-// network_model.hpp, room_model.hpp), and baseline_of: the no-policy run a
-// scenario is compared with.
+// The [split], [lb], [network], [room] and [noise] keys (split_engine.cpp,
+// network_model.hpp, room_model.hpp, noise_model.hpp), and baseline_of: the
+// no-policy run a scenario is compared with.
 #include "scenario_keys.hpp"
 #include "scenario_values.hpp"
 
@@ -104,6 +104,66 @@ std::vector<Key> room_keys() {
   };
 }
 
+void set_distribution(Scenario& s, const std::string& v) {
+  using D = NoiseSpec::Distribution;
+  const auto c = parse_choice(v, {"none", "bursts", "exponential", "uniform"});
+  s.noise.distribution = c == "bursts"        ? D::bursts
+                         : c == "exponential" ? D::exponential
+                         : c == "uniform"     ? D::uniform
+                                              : D::none;
+}
+
+void set_noise_cores(Scenario& s, const std::string& v) {
+  s.noise.cores.clear();
+  if (v.empty()) return;
+  for (double c : parse_numbers(v, 0, 1e7)) {
+    if (c != double(int(c))) throw ValueError("'" + v + "' is not a list of core numbers");
+    s.noise.cores.push_back(int(c));
+  }
+}
+
+std::vector<Key> noise_keys() {
+  return {
+      {"noise.distribution",
+       "none | bursts | exponential | uniform (random delays a core loses to other processes)",
+       set_distribution},
+      {"noise.p", "probability 0..1 of a delay per core per step (dag: per task)",
+       [](Scenario& s, const std::string& v) { s.noise.p = parse_number(v, 0, 1); }},
+      {"noise.delay_us", "microseconds > 0 (bursts: every delay)",
+       [](Scenario& s, const std::string& v) { s.noise.delay_us = parse_number(v, 1e-6, 1e9); }},
+      {"noise.mean_us", "microseconds > 0 (exponential: the mean delay)",
+       [](Scenario& s, const std::string& v) { s.noise.mean_us = parse_number(v, 1e-6, 1e9); }},
+      {"noise.max_us", "microseconds > 0 (uniform: delays over 0..max_us)",
+       [](Scenario& s, const std::string& v) { s.noise.max_us = parse_number(v, 1e-6, 1e9); }},
+      {"noise.cores", "core list, e.g. 1 or 0,3 (the noisy cores; empty: every core)",
+       set_noise_cores},
+      {"noise.seed", "integer >= 0",
+       [](Scenario& s, const std::string& v) {
+         s.noise.seed = std::uint64_t(parse_number(v, 0, 9e15));
+       }},
+  };
+}
+
+// The parameter the chosen distribution needs must be set, and the noisy
+// cores must exist.
+void check_noise(const Scenario& s) {
+  using D = NoiseSpec::Distribution;
+  const auto& n = s.noise;
+  if (n.distribution == D::bursts && n.delay_us <= 0)
+    throw ConfigError("noise.delay_us: distribution = bursts needs noise.delay_us > 0");
+  if (n.distribution == D::exponential && n.mean_us <= 0)
+    throw ConfigError("noise.mean_us: distribution = exponential needs noise.mean_us > 0");
+  if (n.distribution == D::uniform && n.max_us <= 0)
+    throw ConfigError("noise.max_us: distribution = uniform needs noise.max_us > 0");
+  for (int c : n.cores)
+    if (c >= s.platform.pes())
+      throw ConfigError("noise.cores: core " + std::to_string(c) + " does not exist (" +
+                        std::to_string(s.platform.pes()) + " cores)");
+  const auto& k = s.workload.kind;
+  if (n.active() && (k == "split" || s.lending.active()))
+    throw ConfigError("noise.distribution: noise runs with the step and dag engines only");
+}
+
 }  // namespace
 
 const std::vector<Key>& model_keys() {
@@ -111,6 +171,7 @@ const std::vector<Key>& model_keys() {
     auto t = split_lb_keys();
     for (auto& k : network_keys()) t.push_back(std::move(k));
     for (auto& k : room_keys()) t.push_back(std::move(k));
+    for (auto& k : noise_keys()) t.push_back(std::move(k));
     return t;
   }();
   return table;
@@ -129,6 +190,7 @@ void check_models(const Scenario& s) {
                       std::to_string(s.split.rates.size()) + ")");
   if (s.room.base_setpoint_c > 0 && !s.room.active())
     throw ConfigError("room.base_setpoint_c: needs room.setpoint_c > 0");
+  check_noise(s);
 }
 
 Scenario baseline_of(const Scenario& s) {
