@@ -68,10 +68,11 @@ void EnergyController::use_policy(const std::string& name) {
   }
   resolved_ = name;
   periodic_ = policy_->trigger() == energy::Trigger::periodic;
-  if (opt_.guard) {
+  guard_.reset();
+  if (opt_.guard && policy_->guardable()) {
     energy::GuardOptions g;
     g.budget = opt_.time_budget;
-    if (!guard_) guard_ = std::make_unique<energy::TimeGuard>(g);
+    guard_ = std::make_unique<energy::TimeGuard>(g);
     guard_->reset(periodic_);
   }
   if (run_.affinity) run_.affinity->set_pinned(!periodic_);

@@ -63,7 +63,10 @@ void EnergyController::report(std::ostream& os) const {
     os << "time guard: " << guard_->summary() << "; raised " << guard_->stats().held
        << " decision(s)\n";
   else
-    os << "time guard: off (JOULE_ENERGY_GUARD=0)\n";
+    os << "time guard: off ("
+       << (opt_.guard ? std::string(resolved_) + "'s levels are a limit it must not raise"
+                      : std::string("JOULE_ENERGY_GUARD=0"))
+       << ")\n";
   if (mask_ || !mask_why_.empty() || !mask_choice_why_.empty())
     os << "cores: " << (min_cores_ > 0 ? "fewest kept " + std::to_string(min_cores_) : "all kept")
        << (mask_why_.empty() ? "" : "; " + mask_why_)

@@ -136,6 +136,9 @@ class EnergyPolicy {
   virtual const char* name() const = 0;
   virtual Trigger trigger() const = 0;
   virtual Decision decide(const Observation& obs) = 0;
+  // Whether the time guard (time_guard.hpp) may raise this policy's levels:
+  // not where they are a limit rather than a saving (templb's temperature).
+  virtual bool guardable() const { return true; }
 };
 
 // Every registered name, "auto" and "none" included, for messages and docs.

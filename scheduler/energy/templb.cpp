@@ -23,6 +23,8 @@ class TempLb final : public EnergyPolicy {
   explicit TempLb(const Options& opt) : opt_(opt) {}
   const char* name() const override { return "templb"; }
   Trigger trigger() const override { return Trigger::iterations; }
+  // Its levels keep chips below T_max: the time guard must not raise them.
+  bool guardable() const override { return false; }
 
   Decision decide(const Observation& obs) override {
     Decision d;

@@ -212,7 +212,7 @@ class StepEngine {
 // budget, reset for the policy's trigger.
 std::unique_ptr<energy::TimeGuard> make_guard(const Scenario& s,
                                               const energy::EnergyPolicy* policy) {
-  if (!policy || !s.policy.opt.guard) return nullptr;
+  if (!policy || !s.policy.opt.guard || !policy->guardable()) return nullptr;
   energy::GuardOptions g;
   g.budget = s.policy.opt.time_budget;
   auto guard = std::make_unique<energy::TimeGuard>(g);
