@@ -9,6 +9,7 @@
 
 #include "dep_domain.hpp"
 #include "log.hpp"
+#include "numa_memory.hpp"
 #include "policy_registry.hpp"
 
 namespace joule::engine {
@@ -54,6 +55,17 @@ std::unique_ptr<Topology> load_topology(const std::string& synthetic) {
                            ": not an hwloc synthetic description (e.g. "
                            "\"pack:2 numa:2 core:8 pu:2\")");
   }
+}
+
+// NumaMemory's worker-state blocks, for what a lower layer allocates per
+// worker (the ready queues' shard headers): recorded and reported per node.
+queues::ShardMemory worker_state_memory() {
+  return {[](std::size_t bytes, int node) {
+            NumaMemory& mem = NumaMemory::instance();
+            return node >= 0 ? mem.allocate_on(bytes, node, MemoryUse::worker_state)
+                             : mem.allocate_unplaced(bytes, MemoryUse::worker_state);
+          },
+          [](void* block) { NumaMemory::instance().release(block); }};
 }
 
 }  // namespace
@@ -143,8 +155,11 @@ Runtime::Runtime(Config cfg)
   for (int i = 0; i < n; ++i) add_worker(cpus[std::size_t(i) % cpus.size()]);
   const std::string policy = queue_settings_.policy;
   const int max_workers = max_workers_;
+  // Each owned worker's shard header on its node too (queues cannot reach
+  // NumaMemory: the engine lends it); guests' share a first-touch block.
   scheduler_ = std::make_unique<queues::SyncScheduler>(
-      [&] { return queues::make_policy(policy, max_workers); }, max_workers_, n);
+      [&] { return queues::make_policy(policy, max_workers); }, max_workers_, n,
+      queues::ShardPlacement{worker_state_memory(), slot_nodes});
   scheduler_->set_affinity_map(&affinity_);
   for (int i = 0; i < n; ++i) set_victims(i);
   scheduler_->set_active(n);

@@ -1,7 +1,9 @@
 #include "sync_scheduler.hpp"
 
 #include <algorithm>
+#include <map>
 #include <mutex>
+#include <new>
 
 namespace joule::queues {
 const char* steal_distance_name(StealDistance d) noexcept {
@@ -21,7 +23,7 @@ StealStats& StealStats::operator+=(const StealStats& o) noexcept {
 }
 
 SyncScheduler::SyncScheduler(const std::function<std::unique_ptr<ReadyQueue>()>& make, int shards,
-                             int workers)
+                             int workers, const ShardPlacement& placement)
     : workers_(workers > 0 ? workers : 1),
       victims_(std::max(shards, 1)),
       summary_(std::max(shards, 1)) {
@@ -31,7 +33,12 @@ SyncScheduler::SyncScheduler(const std::function<std::unique_ptr<ReadyQueue>()>&
   follows_data_ = first->follows_data();
   owner_deque_ = sharded_ && first->owner_deque();
   shard_count_ = sharded_ ? std::max(shards, 1) : 1;
-  shards_ = std::make_unique<Shard[]>(std::size_t(shard_count_));
+  if (sharded_) {
+    shards_.place(shard_count_, placement);
+  } else {
+    // One shard every thread uses: no node of its own.
+    shards_.place(1, ShardPlacement{placement.memory, {}});
+  }
   shards_[0].queue = std::move(first);
   for (int i = 1; i < shard_count_; ++i) shards_[i].queue = make();
   for (int i = 0; i < shard_count_; ++i) shards_[i].rng = 0x9e3779b9u * std::uint32_t(i + 1);
@@ -39,6 +46,49 @@ SyncScheduler::SyncScheduler(const std::function<std::unique_ptr<ReadyQueue>()>&
     for (int i = 0; i < shard_count_; ++i)
       shards_[i].own = std::make_unique<OwnerDeque>(shards_[i].lock);
   active_.store(std::min(workers_, shard_count_), std::memory_order_relaxed);
+}
+
+// One block per node holding that node's shards, contiguous (each starts
+// on a cache line: the block is page-aligned, or aligned for Shard).
+void SyncScheduler::Shards::place(int count, const ShardPlacement& where) {
+  memory_ = where.memory;
+  at_ = std::make_unique<Shard*[]>(std::size_t(count));  // null until placed
+  count_ = count;
+  std::map<int, std::vector<int>> by_node;
+  for (int i = 0; i < count; ++i)
+    by_node[i < int(where.nodes.size()) ? where.nodes[std::size_t(i)] : -1].push_back(i);
+  blocks_.reserve(by_node.size());
+  for (const auto& [node, members] : by_node) {
+    void* block = allocate(members.size() * sizeof(Shard), node);
+    blocks_.push_back(block);
+    auto* shards = static_cast<Shard*>(block);
+    for (std::size_t k = 0; k < members.size(); ++k)
+      at_[std::size_t(members[k])] = new (shards + k) Shard();
+  }
+}
+
+SyncScheduler::Shards::~Shards() {
+  // A shard not placed (an allocation threw) is null.
+  for (int i = 0; i < count_; ++i)
+    if (Shard* s = at_[std::size_t(i)]) s->~Shard();
+  for (void* block : blocks_) release(block);
+}
+
+void* SyncScheduler::Shards::allocate(std::size_t bytes, int node) {
+  if (memory_.allocate) return memory_.allocate(bytes, node < 0 ? -1 : node);
+  return ::operator new(bytes, std::align_val_t(alignof(Shard)));
+}
+
+void SyncScheduler::Shards::release(void* block) noexcept {
+  if (memory_.release)
+    memory_.release(block);
+  else if (!memory_.allocate)
+    ::operator delete(block, std::align_val_t(alignof(Shard)));
+}
+
+const void* SyncScheduler::shard_address(int worker) const noexcept {
+  if (!sharded_) return &shards_[0];
+  return worker >= 0 && worker < shard_count_ ? &shards_[worker] : nullptr;
 }
 
 int SyncScheduler::shard_of(const Task* t, int worker) {

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "affinity_map.hpp"
 #include "owner_deque.hpp"
@@ -35,12 +36,31 @@ struct StealStats {
   StealStats& operator+=(const StealStats& o) noexcept;
 };
 
+// Where the shard headers live. The queues layer has no NUMA backend, so
+// the engine passes its own: allocate gives `bytes` of whole pages on NUMA
+// node `node` (-1: no node known, first touch decides), release frees such
+// a block. Left empty: plain aligned allocation.
+struct ShardMemory {
+  std::function<void*(std::size_t bytes, int node)> allocate;
+  std::function<void(void* block)> release;
+};
+
+// How the shards are laid out: one block per node holding the shards of
+// that node's workers (nodes[i]: worker i's node); shards of workers not
+// listed (guests) and a plain policy's one shared shard go in one more
+// block of no node.
+struct ShardPlacement {
+  ShardMemory memory;
+  std::vector<int> nodes;
+};
+
 class SyncScheduler {
  public:
   // make: builds one policy instance (called once per shard). shards: the
   // most workers that may ever run (guests on borrowed CPUs included);
   // workers: those the process owns (affinity keys map onto them).
-  SyncScheduler(const std::function<std::unique_ptr<ReadyQueue>()>& make, int shards, int workers);
+  SyncScheduler(const std::function<std::unique_ptr<ReadyQueue>()>& make, int shards, int workers,
+                const ShardPlacement& placement = {});
 
   // worker: the calling thread's worker index (-1: not a worker).
   void push(Task* t, int worker);
@@ -97,6 +117,10 @@ class SyncScheduler {
   bool follows_data() const noexcept { return follows_data_; }
   // The worker that must run t when it is pinned (-1: anyone may).
   int pinned_owner(const Task* t) const noexcept;
+  // Where `worker`'s shard header lives (the shared one for a plain
+  // policy), and the bytes one takes: what placement tests check.
+  const void* shard_address(int worker) const noexcept;
+  static constexpr std::size_t shard_bytes() noexcept { return sizeof(Shard); }
 
  private:
   struct Shard {
@@ -121,6 +145,27 @@ class SyncScheduler {
     std::int64_t ready() const noexcept {
       return size.load(std::memory_order_seq_cst) + (own ? own->size() : 0);
     }
+  };
+  // The shards, each in its node's block (ShardPlacement): an array of
+  // pointers, fixed after construction, so an access costs one more load
+  // than a plain array. Destroys the shards and frees the blocks, also when
+  // the constructor throws after placing them.
+  class Shards {
+   public:
+    Shards() = default;
+    ~Shards();
+    Shards(const Shards&) = delete;
+    Shards& operator=(const Shards&) = delete;
+    void place(int count, const ShardPlacement& where);
+    Shard& operator[](int i) const noexcept { return *at_[i]; }
+
+   private:
+    void* allocate(std::size_t bytes, int node);
+    void release(void* block) noexcept;
+    std::unique_ptr<Shard*[]> at_;
+    int count_ = 0;
+    ShardMemory memory_;
+    std::vector<void*> blocks_;
   };
   // Victims outside the topology levels looked at per steal attempt.
   static constexpr int kWindow = 8;
@@ -155,7 +200,7 @@ class SyncScheduler {
   template <class F>
   bool for_marked(int start, int limit, F f, const std::uint64_t* mask = nullptr) const;
 
-  std::unique_ptr<Shard[]> shards_;
+  Shards shards_;
   int shard_count_ = 1;
   bool sharded_ = false;
   bool batchable_ = true;

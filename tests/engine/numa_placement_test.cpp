@@ -1,6 +1,7 @@
-// NUMA placement: every worker's state on its CPU's node (the node meant,
-// on a synthetic 2-package x 2-node machine; the kernel's answer on this
-// one), the placement API (interleaved, on a node, first touch by a key's
+// NUMA placement: every worker's state (its object, pool, wait slot, ready
+// queue shard header) on its CPU's node (the node meant, on a synthetic
+// 2-package x 2-node machine; the kernel's answer on this one), the
+// placement API (interleaved, on a node, first touch by a key's
 // worker, errors), and tasks queued on the node of their data. 1 to 64
 // workers: most of them oversubscribe this machine.
 #include <gtest/gtest.h>
@@ -77,6 +78,12 @@ TEST_P(WorkerState, LivesOnItsCpusNodeOnASyntheticMachine) {
     ASSERT_TRUE(mem.find(&rt.idle().worker_slot(i), slot)) << "worker " << i;
     EXPECT_EQ(slot.node, node) << "worker " << i;
     EXPECT_EQ(slot.use, MemoryUse::worker_state);
+    // And its ready-queue shard header (lock, counts, steal statistics).
+    MemoryRecord shard;
+    ASSERT_TRUE(mem.find(rt.scheduler().shard_address(i), shard)) << "worker " << i;
+    EXPECT_EQ(shard.node, node) << "worker " << i;
+    EXPECT_EQ(shard.use, MemoryUse::worker_state);
+    EXPECT_EQ(shard.placement, Placement::node);
     ++per_node[std::size_t(node)];
   }
   // Each worker: its own pages plus the first slab its thread made.
@@ -92,8 +99,11 @@ TEST_P(WorkerState, LivesOnItsCpusNodeOnASyntheticMachine) {
   const std::uint64_t each = pages(sizeof(Worker)) + slab;
   for (int node = 0; node < 4; ++node) {
     const std::size_t k = std::size_t(per_node[std::size_t(node)]);
-    const std::uint64_t slots = k ? pages(k * sizeof(core::WaitSlot)) : 0;  // one block per node
-    EXPECT_EQ(mem.bytes_on(node, MemoryUse::worker_state), each * k + slots) << "node " << node;
+    // Wait slots and shard headers: one block of each per node.
+    const std::uint64_t slots = k ? pages(k * sizeof(core::WaitSlot)) : 0;
+    const std::uint64_t shards = k ? pages(k * queues::SyncScheduler::shard_bytes()) : 0;
+    EXPECT_EQ(mem.bytes_on(node, MemoryUse::worker_state), each * k + slots + shards)
+        << "node " << node;
   }
 }
 

@@ -1,6 +1,8 @@
 // Ready-queue policies on their own: the order each one hands tasks out.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <new>
 #include <vector>
 
 #include "policy_registry.hpp"
@@ -180,6 +182,90 @@ TEST(SyncScheduler, PlainPolicyIsOneShard) {
   s.push(b, 1);
   EXPECT_EQ(s.pop(1), a);
   EXPECT_EQ(s.pop(0), b);
+}
+
+// A ShardMemory that remembers its blocks: which node each was for and
+// the bytes asked, and which were released.
+struct Blocks {
+  struct Block {
+    void* p;
+    std::size_t bytes;
+    int node;
+    bool released = false;
+  };
+  std::vector<Block> all;
+  ShardMemory memory() {
+    return {[this](std::size_t bytes, int node) {
+              void* p = ::operator new(bytes, std::align_val_t(64));
+              all.push_back({p, bytes, node});
+              return p;
+            },
+            [this](void* p) {
+              for (Block& b : all)
+                if (b.p == p) b.released = true;
+              ::operator delete(p, std::align_val_t(64));
+            }};
+  }
+  // The node of the block holding p (-2: none does).
+  int node_of(const void* p) const {
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    for (const Block& b : all) {
+      const auto begin = reinterpret_cast<std::uintptr_t>(b.p);
+      if (a >= begin && a + SyncScheduler::shard_bytes() <= begin + b.bytes) return b.node;
+    }
+    return -2;
+  }
+};
+
+TEST(SyncScheduler, ShardsGoInTheBlockOfTheirWorkersNode) {
+  Blocks blocks;
+  {
+    // Workers 0 and 2 on node 1, 1 and 3 on node 0; shards 4 and 5 are
+    // guests: the block of no node.
+    SyncScheduler s([] { return make_policy("work-stealing", 6); }, 6, 4,
+                    ShardPlacement{blocks.memory(), {1, 0, 1, 0}});
+    ASSERT_EQ(blocks.all.size(), 3u);
+    const std::vector<int> expected = {1, 0, 1, 0, -1, -1};
+    for (int w = 0; w < 6; ++w) {
+      EXPECT_EQ(blocks.node_of(s.shard_address(w)), expected[std::size_t(w)]) << "shard " << w;
+      EXPECT_EQ(reinterpret_cast<std::uintptr_t>(s.shard_address(w)) % 64, 0u);
+    }
+    for (const auto& b : blocks.all) EXPECT_EQ(b.bytes, 2 * SyncScheduler::shard_bytes());
+    // The shards work where they are.
+    Tasks ts;
+    Task* t = ts.make();
+    s.push(t, 3);
+    bool stole = false;
+    EXPECT_EQ(s.pop(4, &stole), t);
+    EXPECT_TRUE(stole);
+    for (const auto& b : blocks.all) EXPECT_FALSE(b.released);
+  }
+  for (const auto& b : blocks.all) EXPECT_TRUE(b.released);
+}
+
+TEST(SyncScheduler, PlainPolicysOneShardHasNoNode) {
+  Blocks blocks;
+  SyncScheduler s([] { return make_policy("fifo", 2); }, 4, 2,
+                  ShardPlacement{blocks.memory(), {1, 0}});
+  ASSERT_EQ(blocks.all.size(), 1u);
+  EXPECT_EQ(blocks.all[0].node, -1);
+  EXPECT_EQ(s.shard_address(1), s.shard_address(0));
+  EXPECT_EQ(blocks.node_of(s.shard_address(0)), -1);
+}
+
+// Without a ShardMemory (as in the tests above): plain allocation, each
+// shard on its own cache lines.
+TEST(SyncScheduler, DefaultAllocationKeepsShardsApartAndAligned) {
+  auto s = sharded(5, 5);
+  for (int w = 0; w < 5; ++w) {
+    const auto a = reinterpret_cast<std::uintptr_t>(s.shard_address(w));
+    EXPECT_EQ(a % 64, 0u) << w;
+    for (int v = 0; v < w; ++v) {
+      const auto b = reinterpret_cast<std::uintptr_t>(s.shard_address(v));
+      EXPECT_GE(a > b ? a - b : b - a, SyncScheduler::shard_bytes()) << w << " " << v;
+    }
+  }
+  EXPECT_EQ(s.shard_address(5), nullptr);
 }
 
 }  // namespace
