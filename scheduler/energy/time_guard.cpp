@@ -90,7 +90,7 @@ Decision TimeGuard::filter(const Observation& obs, Decision d) {
     char text[96];
     std::snprintf(text, sizeof text, "time guard: %s, margin %.0f %%",
                   baseline_        ? "baseline at the top P-states"
-                  : hold_left_ > 0 ? "holding after a loss over budget"
+                  : holding()      ? "holding after a loss over budget"
                                    : "noise margin",
                   100 * stats_.margin);
     d.why += (d.why.empty() ? "" : "; ") + std::string(text);
@@ -146,6 +146,24 @@ bool TimeGuard::phase_changed(const Unit& u) {
   return std::fabs(now / base_critical_ - 1) > opt_.phase_change;
 }
 
+// A trip's raised levels are held hold_ units, then eased down one P-state
+// per unit (straight back to the policy's level would fall into the same
+// loss at once).
+void TimeGuard::ease_floors() {
+  if (hold_left_ > 0) return void(--hold_left_);
+  bool any = false;
+  for (int& f : floor_) {
+    if (f < 0) continue;
+    f = f > 0 ? f - 1 : -1;
+    any = true;
+  }
+  if (!any) return;
+  if (std::all_of(floor_.begin(), floor_.end(), [](int f) { return f < 0; })) {
+    recent_.clear();  // the policy's own levels are judged afresh
+    action_ = GuardAction::released;
+  }
+}
+
 void TimeGuard::account(const Unit& u) {
   ++stats_.units;
   spread_.push_back(u.cost);
@@ -162,11 +180,7 @@ void TimeGuard::account(const Unit& u) {
   stats_.run_loss = run_base_ > 0 ? run_cost_ / run_base_ - 1 : 0;
   recent_.push_back(u);
   if (int(recent_.size()) > opt_.loss_units) recent_.pop_front();
-  if (hold_left_ > 0 && --hold_left_ == 0) {
-    std::fill(floor_.begin(), floor_.end(), -1);
-    recent_.clear();  // the policy's own levels are judged afresh
-    action_ = GuardAction::released;
-  }
+  ease_floors();
   if (!periodic_ && phase_changed(u)) return start_baseline(false, true);
   if (opt_.rebase_units > 0 && since_base_ >= opt_.rebase_units) return start_baseline(true);
   check_loss();
@@ -192,6 +206,7 @@ void TimeGuard::check_loss() {
     return top ? start_baseline(false) : trip();
   }
   if (stats_.loss > opt_.budget / 2 || late.mean > opt_.budget / 2) return;
+  if (holding()) return;  // a raised level's calm says nothing of the policy's
   learned_ = std::max(0.0, learned_ - opt_.margin_decay);
   if (++calm_units_ >= 4 * std::max(hold_, opt_.hold_units)) trips_in_row_ = 0;
 }
@@ -214,11 +229,12 @@ void TimeGuard::take_baseline() {
 void TimeGuard::start_baseline(bool keep, bool phase) {
   baseline_ = true;
   taking_ = 0;
-  if (!keep) base_.clear();
+  action_ = GuardAction::rebasing;
+  if (phase) ++stats_.phase_rebases;
+  if (keep) return;  // a periodic re-take: a trip's hold goes on after it
+  base_.clear();
   std::fill(floor_.begin(), floor_.end(), -1);
   hold_left_ = 0;
-  if (phase) ++stats_.phase_rebases;
-  action_ = GuardAction::rebasing;
 }
 
 // Every slowed domain halfway back to the top, held; the margin grows.
@@ -255,7 +271,7 @@ std::vector<int> TimeGuard::guarded_levels(const Observation& obs) const {
     int l = std::clamp(policy_level_[i], 0, top);
     if (baseline_) l = top;
     if (l < top) l = with_margin(d, l, margin);
-    if (hold_left_ > 0) l = std::max(l, floor_[i]);
+    l = std::max(l, floor_[i]);
     out[i] = l;
   }
   return out;

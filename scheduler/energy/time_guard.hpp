@@ -104,6 +104,12 @@ class TimeGuard {
   // keep: add to the pool (a periodic re-take); else start a new one.
   void start_baseline(bool keep, bool phase = false);
   void trip();
+  void ease_floors();
+  bool holding() const {
+    for (int f : floor_)
+      if (f >= 0) return true;
+    return false;
+  }
   void update_noise();
   std::vector<int> guarded_levels(const Observation& obs) const;
   static int with_margin(const DomainView& d, int level, double margin);
