@@ -56,11 +56,16 @@ Args parse(int argc, char** argv) {
     const std::string flag = argv[i];
     if (i + 1 >= argc) usage((flag + " needs a value, or is unknown").c_str());
     const char* v = argv[++i];
-    if (flag == "--share") a.share = number("--share", v, 0, 0.999);
-    else if (flag == "--burst-us") a.burst_us = long(number("--burst-us", v, 0, 1e6));
-    else if (flag == "--seconds") a.seconds = number("--seconds", v, 0, 1e6);
-    else if (flag == "--seed") a.seed = unsigned(number("--seed", v, -1, 4e9));
-    else usage(("unknown option '" + flag + "'").c_str());
+    if (flag == "--share")
+      a.share = number("--share", v, 0, 0.999);
+    else if (flag == "--burst-us")
+      a.burst_us = long(number("--burst-us", v, 0, 1e6));
+    else if (flag == "--seconds")
+      a.seconds = number("--seconds", v, 0, 1e6);
+    else if (flag == "--seed")
+      a.seed = unsigned(number("--seed", v, -1, 4e9));
+    else
+      usage(("unknown option '" + flag + "'").c_str());
   }
   return a;
 }
@@ -78,7 +83,7 @@ void sleep_for(double s) {
 
 int main(int argc, char** argv) {
   const Args a = parse(argc, argv);
-  struct sigaction sa{};
+  struct sigaction sa {};
   sa.sa_handler = on_signal;
   sigaction(SIGTERM, &sa, nullptr);
   sigaction(SIGINT, &sa, nullptr);

@@ -57,7 +57,9 @@ void TimeGuard::reset(bool periodic) {
   policy_level_.clear(), in_effect_.clear(), floor_.clear(), top_.clear();
   base_.clear(), recent_.clear(), spread_.clear();
   learned_ = 0;
-  hold_left_ = hold_ = trips_in_row_ = calm_units_ = since_base_ = taking_ = 0;
+  hold_left_ = hold_ = trips_in_row_ = calm_units_ = since_probe_ = taking_ = 0;
+  probe_next_ = probing_ = false;
+  first_ = true;
   critical_.clear();
 }
 
@@ -71,27 +73,31 @@ Decision TimeGuard::filter(const Observation& obs, Decision d) {
     for (const auto& dom : obs.domains) top_.push_back(top_of(dom));
   }
   Unit u;
-  if (measure(obs, u)) {
+  if (first_) {  // its window began before this mode did (a policy switch, the start)
+    first_ = false;
+    last_iteration_ = obs.iteration;
+  } else if (measure(obs, u)) {
     account(u);
     update_noise();
   }
   if (d.domain_level.size() == n) policy_level_ = d.domain_level;
   const std::vector<int> out = guarded_levels(obs);
+  if (probe_next_) probe_next_ = false, probing_ = true;
   bool raised = false;
   for (std::size_t i = 0; i < n; ++i) raised |= out[i] > policy_level_[i];
   in_effect_ = out;
   stats_.margin = std::min(opt_.max_margin, stats_.noise + learned_);
   stats_.max_margin = std::max(stats_.max_margin, stats_.margin);
   if (d.domain_level.empty() && out == current_levels(obs)) return d;
-  if (raised && !baseline_) ++stats_.held;
+  if (raised && !baseline_ && !probing_) ++stats_.held;
   d.domain_level = out;
   if (d.kind == Decision::Kind::none) d.kind = Decision::Kind::dvfs;
   if (raised) {
     char text[96];
     std::snprintf(text, sizeof text, "time guard: %s, margin %.0f %%",
-                  baseline_        ? "baseline at the top P-states"
-                  : holding()      ? "holding after a loss over budget"
-                                   : "noise margin",
+                  baseline_ || probing_ ? "baseline at the top P-states"
+                  : holding()           ? "holding after a loss over budget"
+                                        : "noise margin",
                   100 * stats_.margin);
     d.why += (d.why.empty() ? "" : "; ") + std::string(text);
   }
@@ -174,7 +180,9 @@ void TimeGuard::account(const Unit& u) {
     if (taking_ >= opt_.baseline_units) take_baseline();
     return;
   }
-  ++since_base_;
+  if (probing_) return add_probe(u);
+  if (opt_.probe_units > 0 && ++since_probe_ >= opt_.probe_units)
+    since_probe_ = 0, probe_next_ = true;
   run_cost_ += u.cost;
   run_base_ += stats_.baseline_s;
   stats_.run_loss = run_base_ > 0 ? run_cost_ / run_base_ - 1 : 0;
@@ -182,7 +190,6 @@ void TimeGuard::account(const Unit& u) {
   if (int(recent_.size()) > opt_.loss_units) recent_.pop_front();
   ease_floors();
   if (!periodic_ && phase_changed(u)) return start_baseline(false, true);
-  if (opt_.rebase_units > 0 && since_base_ >= opt_.rebase_units) return start_baseline(true);
   check_loss();
 }
 
@@ -221,17 +228,30 @@ void TimeGuard::take_baseline() {
   taking_ = 0;
   recent_.clear();
   baseline_ = false;
-  since_base_ = 0;
+  since_probe_ = 0;
   ++stats_.rebases;
   action_ = GuardAction::baseline_taken;
+}
+
+// A unit run at the top between the policy's: one more baseline sample.
+void TimeGuard::add_probe(const Unit& u) {
+  probing_ = false;
+  if (!u.at_top) return;
+  base_.push_back(u);
+  if (int(base_.size()) > opt_.baseline_pool) base_.pop_front();
+  double cost = 0;
+  for (const auto& b : base_) cost += b.cost;
+  stats_.baseline_s = cost / double(base_.size());
+  ++stats_.probes;
 }
 
 void TimeGuard::start_baseline(bool keep, bool phase) {
   baseline_ = true;
   taking_ = 0;
+  probe_next_ = probing_ = false;
   action_ = GuardAction::rebasing;
   if (phase) ++stats_.phase_rebases;
-  if (keep) return;  // a periodic re-take: a trip's hold goes on after it
+  if (keep) return;  // more units for the same pool: a trip's hold goes on after it
   base_.clear();
   std::fill(floor_.begin(), floor_.end(), -1);
   hold_left_ = 0;
@@ -269,7 +289,7 @@ std::vector<int> TimeGuard::guarded_levels(const Observation& obs) const {
     const DomainView& d = obs.domains[i];
     const int top = top_of(d);
     int l = std::clamp(policy_level_[i], 0, top);
-    if (baseline_) l = top;
+    if (baseline_ || probe_next_) l = top;
     if (l < top) l = with_margin(d, l, margin);
     l = std::max(l, floor_[i]);
     out[i] = l;
@@ -296,12 +316,14 @@ std::string TimeGuard::summary() const {
   std::snprintf(text, sizeof text,
                 "time loss %+.1f %% over the run, %+.1f %% over the last %d %ss (budget "
                 "%.1f %%); stepped in %llu time(s); margin %.0f %% (noise %.1f %%, at most "
-                "%.0f %%); baseline %s, taken %llu time(s) (%llu after a phase change)",
+                "%.0f %%); baseline %s, taken %llu time(s) (%llu after a phase change) and "
+                "probed %llu time(s)",
                 100 * stats_.run_loss, 100 * stats_.loss, opt_.loss_units, unit, 100 * opt_.budget,
                 static_cast<unsigned long long>(stats_.trips), 100 * stats_.margin,
                 100 * stats_.noise, 100 * stats_.max_margin, base,
                 static_cast<unsigned long long>(stats_.rebases),
-                static_cast<unsigned long long>(stats_.phase_rebases));
+                static_cast<unsigned long long>(stats_.phase_rebases),
+                static_cast<unsigned long long>(stats_.probes));
   return text;
 }
 

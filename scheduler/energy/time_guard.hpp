@@ -8,10 +8,13 @@
 // A unit is what the program pays for: one iteration (iterative policies:
 // its wall time) or one window (periodic policies: wall time per second of
 // work done, the inverse of throughput). The guard
-//  - takes a baseline with every domain at its top P-state (at start, every
-//    GuardOptions::rebase_units units, after a phase change: the critical
-//    work per iteration moved; and when a loss persists with nothing slowed:
-//    the program got slower, not the policy's doing);
+//  - takes a baseline with every domain at its top P-state: a run of units
+//    at start, after a phase change (the critical work per iteration moved)
+//    and when a loss persists with nothing slowed (the program got slower,
+//    not the policy's doing); and one unit at the top every probe_units
+//    units, added to the baseline's pool, so that the baseline sees the
+//    same noise over time as the units it is compared with (the way the
+//    benchmarks interleave their runs);
 //  - leaves every slowed domain a frequency margin: the lowest P-state at or
 //    above the policy's frequency x (1 + margin). The margin grows with the
 //    noise it sees (a high quantile of the units' spread) and with its trips,
@@ -42,9 +45,9 @@ namespace joule::energy {
 struct GuardOptions {
   double budget = 0.01;         // Options::time_budget
   int baseline_units = 8;       // units at the top P-states that make a baseline
-  int baseline_pool = 64;       // baseline units kept (periodic re-takes add to it)
+  int baseline_pool = 64;       // baseline units kept (probes add to it)
   int loss_units = 16;          // units the loss is measured over
-  int rebase_units = 200;       // a fresh baseline after this many units
+  int probe_units = 20;         // one unit at the top every this many (0: none)
   int hold_units = 8;           // a trip holds the raised levels this long (first trip)
   int max_hold_units = 128;     // ... doubling on trips in a row, up to this
   int noise_units = 32;         // units the noise quantile is taken over
@@ -62,6 +65,7 @@ struct GuardStats {
   std::uint64_t units = 0;          // units measured
   std::uint64_t trips = 0;          // times the loss exceeded the budget
   std::uint64_t rebases = 0;        // baselines taken (the first included)
+  std::uint64_t probes = 0;         // single units at the top added to the baseline
   std::uint64_t phase_rebases = 0;  // ... because the work per iteration moved
   std::uint64_t held = 0;           // decisions whose levels the guard raised
   double baseline_s = 0;            // the baseline's cost per unit
@@ -83,7 +87,7 @@ class TimeGuard {
   const GuardStats& stats() const noexcept { return stats_; }
   // What the last filter() changed in the guard's state, for the trace.
   GuardAction last_action() const noexcept { return action_; }
-  bool measuring_baseline() const noexcept { return baseline_; }
+  bool measuring_baseline() const noexcept { return baseline_ || probe_next_; }
   bool periodic() const noexcept { return periodic_; }
   // One line for reports: "time loss +0.4 % over the run, ... (budget 1.0 %); ...".
   std::string summary() const;
@@ -101,6 +105,7 @@ class TimeGuard {
   void check_loss();
   bool phase_changed(const Unit& u);
   void take_baseline();
+  void add_probe(const Unit& u);
   // keep: add to the pool (a periodic re-take); else start a new one.
   void start_baseline(bool keep, bool phase = false);
   void trip();
@@ -129,7 +134,10 @@ class TimeGuard {
   std::deque<double> critical_;    // recent units' critical work (phase changes)
   double base_critical_ = 0;
   double learned_ = 0;  // margin added by trips, decaying
-  int hold_left_ = 0, hold_ = 0, trips_in_row_ = 0, calm_units_ = 0, since_base_ = 0;
+  int hold_left_ = 0, hold_ = 0, trips_in_row_ = 0, calm_units_ = 0, since_probe_ = 0;
+  bool probe_next_ = false;  // the next unit runs at the top (a probe)
+  bool probing_ = false;     // the unit being measured is a probe
+  bool first_ = true;        // the next call's window is not a whole unit
   double run_cost_ = 0, run_base_ = 0;
   GuardStats stats_;
   GuardAction action_ = GuardAction::none;

@@ -1,9 +1,10 @@
 // The time guard in a live runtime (emulated DVFS, 2 workers) with another
-// process on the machine: cpu_noise burns 20 % of one CPU in 2 ms bursts at
+// process on the machine: cpu_noise burns 20 % of one CPU in 1 ms bursts at
 // random times, as a node's daemons or a neighbour's job do. The default
 // policy on the 2:1 iterative workload must keep its time within the budget
 // plus a tolerance against `none`, interleaved in the same run (medians of
-// the pairs' ratios), and still save energy. Structure checks (the guard
+// the ratios), lose less time than the same policy without the guard, and
+// still save energy. Structure checks (the guard
 // ran, took its baseline, reports itself, can be switched off) are not
 // timing; the ratio checks are (label timing).
 #include <gtest/gtest.h>
@@ -36,10 +37,10 @@ class Noise {
  public:
   explicit Noise(double share) {
     const std::string s = std::to_string(share);
-    const char* argv[] = {JOULE_CPU_NOISE_PATH, "--share", s.c_str(), "--burst-us", "2000",
-                          "--seconds", "600", nullptr};
-    running_ = posix_spawn(&pid_, argv[0], nullptr, nullptr, const_cast<char**>(argv),
-                           environ) == 0;
+    const char* argv[] = {JOULE_CPU_NOISE_PATH, "--share", s.c_str(), "--burst-us", "1000",
+                          "--seconds",          "600",     nullptr};
+    running_ =
+        posix_spawn(&pid_, argv[0], nullptr, nullptr, const_cast<char**>(argv), environ) == 0;
   }
   ~Noise() {
     if (!running_) return;
@@ -98,7 +99,8 @@ double median(std::vector<double> v) {
 TEST(EnergyGuard, ReportsItsBaselineAndCanBeSwitchedOff) {
   const GuardRun on = run_iterative("auto", true, 60, 1000);
   EXPECT_NE(on.report.find("time guard: time loss"), std::string::npos) << on.report;
-  EXPECT_GE(number_after(on.report, "per iteration, taken "), 1) << "a baseline at the top P-states";
+  EXPECT_GE(number_after(on.report, "per iteration, taken "), 1)
+      << "a baseline at the top P-states";
   EXPECT_NE(on.report.find("(budget 1.0 %)"), std::string::npos);
   const GuardRun off = run_iterative("auto", false, 20, 1000);
   EXPECT_NE(off.report.find("time guard: off (JOULE_ENERGY_GUARD=0)"), std::string::npos);
@@ -108,26 +110,30 @@ TEST(EnergyGuard, RejectsABadSetting) {
   EXPECT_THROW(joule::runtime({{"JOULE_ENERGY_GUARD", "maybe"}}), std::exception);
 }
 
-// Interleaved pairs none / auto under noise; the median ratio of the pairs.
-// A slowed core's emulated stretch spins, so on a loaded host the bound is
-// generous and the case gets three tries.
+// Interleaved triples none / auto / auto without the guard under noise;
+// the medians of the ratios to none. A slowed core's emulated stretch
+// spins, so on a loaded host the bound is generous and the case gets three
+// tries.
 TEST(EnergyGuard, DefaultPolicyKeepsItsTimeBudgetUnderNoise) {
   Noise noise(0.2);
   ASSERT_TRUE(noise.running()) << JOULE_CPU_NOISE_PATH;
-  double time_ratio = 0, energy_ratio = 0;
+  double guarded = 0, open = 0, energy = 0;
   for (int attempt = 0; attempt < 3; ++attempt) {
-    std::vector<double> t, e;
-    for (int pair = 0; pair < 5; ++pair) {
+    std::vector<double> t, t_open, e;
+    for (int round = 0; round < 5; ++round) {
       const GuardRun none = run_iterative("none", true, 150, 2000);
-      const GuardRun guarded = run_iterative("auto", true, 150, 2000);
-      t.push_back(guarded.time_s / none.time_s);
-      e.push_back(guarded.joules / none.joules);
+      const GuardRun on = run_iterative("auto", true, 150, 2000);
+      const GuardRun off = run_iterative("auto", false, 150, 2000);
+      t.push_back(on.time_s / none.time_s);
+      t_open.push_back(off.time_s / none.time_s);
+      e.push_back(on.joules / none.joules);
     }
-    time_ratio = median(t), energy_ratio = median(e);
-    if (time_ratio <= 1.05 && energy_ratio < 1.0) break;
+    guarded = median(t), open = median(t_open), energy = median(e);
+    if (guarded <= 1.04 && guarded < open && energy < 1.0) break;
   }
-  EXPECT_LE(time_ratio, 1.05) << "budget 1 %, target 1.02, bound generous for a shared host";
-  EXPECT_LT(energy_ratio, 1.0) << "the guarded policy still saves energy";
+  EXPECT_LE(guarded, 1.04) << "budget 1 %, target 1.02, bound generous for a shared host";
+  EXPECT_LT(guarded, open) << "the guard must cost less time than the open-loop policy";
+  EXPECT_LT(energy, 1.0) << "the guarded policy still saves energy";
 }
 
 }  // namespace

@@ -91,9 +91,10 @@ TEST(TimeGuard, TakesABaselineAtTheTopBeforeThePolicyMayLower) {
   guard.reset(false);
   Plant plant;
   std::vector<int> levels{12, 12};
-  // The first unit (since start) is at the top too: the baseline is full
-  // at the baseline_units-th call, which lets the policy through.
-  for (int i = 0; i + 1 < g.baseline_units; ++i) {
+  // The first call's window began before the guard did: it is not a unit.
+  // The baseline is full at the next baseline_units calls; the last of them
+  // lets the policy through.
+  for (int i = 0; i < g.baseline_units; ++i) {
     Observation obs = plant.step(levels);
     Decision asked;
     asked.kind = Decision::Kind::dvfs;
@@ -205,7 +206,8 @@ TEST(TimeGuard, APhaseChangeTakesANewBaseline) {
   Decision asked;
   asked.domain_level = {12, 0};
   std::vector<int> levels{12, 12};
-  for (int i = 0; i < 4; ++i) levels = guard.filter(plant.step(levels), asked).domain_level;
+  for (int i = 0; i < 3 + g.phase_units; ++i)  // the first call, the baseline, a phase's units
+    levels = guard.filter(plant.step(levels), asked).domain_level;
   plant.heavy = 4e-3, plant.light = 2e-3;  // twice the work per iteration
   int units = 0;
   while (guard.stats().phase_rebases == 0 && units < g.phase_units)
@@ -216,12 +218,27 @@ TEST(TimeGuard, APhaseChangeTakesANewBaseline) {
   EXPECT_EQ(levels, (std::vector<int>{12, 12}));
 }
 
-TEST(TimeGuard, RebasesPeriodically) {
+TEST(TimeGuard, ProbesTheTopEveryProbeUnits) {
   GuardOptions g;
-  g.baseline_units = 2, g.rebase_units = 10;
-  const LoopResult r = run_loop(Plant{}, 100, true, g);
-  EXPECT_GE(r.stats.rebases, 7u);
-  EXPECT_LE(r.stats.rebases, 9u);
+  g.baseline_units = 2, g.probe_units = 10;
+  TimeGuard guard(g);
+  guard.reset(false);
+  Plant plant;
+  Decision asked;
+  asked.domain_level = {12, 0};
+  std::vector<int> levels{12, 12};
+  int at_top = 0;
+  for (int i = 0; i < 102; ++i) {
+    levels = guard.filter(plant.step(levels), asked).domain_level;
+    at_top += levels[1] == 12;
+  }
+  EXPECT_EQ(guard.stats().rebases, 1u);
+  // The first call (no unit) and the baseline's first at the top; its last
+  // lets the policy through. Then every 10 policy units are followed by a
+  // probe: 99 units make 9.
+  EXPECT_EQ(guard.stats().probes, 9u);
+  EXPECT_EQ(at_top, 2 + 9);
+  EXPECT_EQ(guard.stats().held, 0u) << "probes are not holds";
 }
 
 TEST(TimeGuard, NoiseWidensTheMargin) {
@@ -249,7 +266,7 @@ TEST(TimeGuard, PeriodicUnitsAreTimePerWorkAndIdleWindowsAreSkipped) {
   Observation obs = make_obs({0.01, 0.005}, 1, false, table());
   obs.window_s = 0.02;
   Decision none;
-  for (int i = 0; i < 8; ++i) guard.filter(obs, none);
+  for (int i = 0; i < 1 + 8; ++i) guard.filter(obs, none);  // the first call is no unit
   EXPECT_FALSE(guard.measuring_baseline());
   EXPECT_NEAR(guard.stats().baseline_s, 0.02 / 0.015, 1e-9);
   Observation idle = make_obs({0.0, 0.0001}, 1, false, table());
