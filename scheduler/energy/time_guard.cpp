@@ -297,11 +297,18 @@ std::vector<int> TimeGuard::guarded_levels(const Observation& obs) const {
   return out;
 }
 
-// The lowest P-state at or above level's frequency x (1 + margin).
+// The P-state nearest to level's frequency x (1 + margin), never below
+// level: the margin is a statistic, and rounding it up would turn a quiet
+// machine's 0.3 % into a whole P-state (the policy's own ceil already
+// leaves half a step on average).
 int TimeGuard::with_margin(const DomainView& d, int level, double margin) {
   const double want = double(d.pstates[std::size_t(level)]) * (1 + margin);
   int l = level;
-  while (l < top_of(d) && double(d.pstates[std::size_t(l)]) < want - 0.5) ++l;
+  while (l < top_of(d)) {
+    const double here = d.pstates[std::size_t(l)], next = d.pstates[std::size_t(l) + 1];
+    if (want <= (here + next) / 2) break;
+    ++l;
+  }
   return l;
 }
 

@@ -15,8 +15,8 @@
 //    units, added to the baseline's pool, so that the baseline sees the
 //    same noise over time as the units it is compared with (the way the
 //    benchmarks interleave their runs);
-//  - leaves every slowed domain a frequency margin: the lowest P-state at or
-//    above the policy's frequency x (1 + margin). The margin grows with the
+//  - leaves every slowed domain a frequency margin: the P-state nearest to
+//    the policy's frequency x (1 + margin). The margin grows with the
 //    noise it sees (a high quantile of the units' spread) and with its trips,
 //    and shrinks while the loss stays well inside the budget;
 //  - trips when the loss over the last loss_units units exceeds the budget by
