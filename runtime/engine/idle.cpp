@@ -85,10 +85,11 @@ bool Idle::leave(core::WaitSlot& s) noexcept {
   return chosen;
 }
 
-bool Idle::wait(core::WaitSlot& s, std::uint32_t seen) noexcept {
+bool Idle::wait(core::WaitSlot& s, std::uint32_t seen, bool bounded) noexcept {
   sleeps_.fetch_add(1, std::memory_order_relaxed);
   timespec ts{0, kSleepNs};
-  return futex(&s.word, FUTEX_WAIT_PRIVATE, seen, &ts) != 0 && errno == ETIMEDOUT;
+  return futex(&s.word, FUTEX_WAIT_PRIVATE, seen, bounded ? &ts : nullptr) != 0 &&
+         errno == ETIMEDOUT;
 }
 
 void Idle::signal(core::WaitSlot& s) noexcept {

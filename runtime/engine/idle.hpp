@@ -16,7 +16,12 @@
 // Lost wake-ups are excluded the usual way: a sleeper publishes itself with
 // a seq_cst read-modify-write and then re-checks its condition; a producer
 // publishes its work with a seq_cst operation and then looks for sleepers.
-// One of the two sees the other. Sleeps are bounded (100 ms) all the same.
+// One of the two sees the other. An idle worker therefore sleeps without a
+// time limit (no periodic wake-ups: 256 idle workers cost nothing), unless
+// something it must poll is due: with CPU lending on, DROM requests and
+// borrowed CPUs arrive through shared memory that no futex here watches, so
+// those sleeps are bounded (100 ms). A thread waiting in a taskwait also
+// sleeps bounded: its condition may come from a language layer.
 #pragma once
 
 #include <atomic>
@@ -57,18 +62,19 @@ class Idle {
   // A slot for a thread that is not a worker; lives until the Idle does.
   core::WaitSlot* external_slot();
 
-  // Sleeps on s until woken, unless wake_condition() already holds. May
-  // return spuriously; callers loop. Returns true when a push's wake_one
-  // chose this thread (the caller should pass it on if it leaves without
-  // taking work: see pass_on).
+  // Sleeps on s until woken, unless wake_condition() already holds; bounded:
+  // at most 100 ms (see the top of this file). May return spuriously;
+  // callers loop. Returns true when a push's wake_one chose this thread
+  // (the caller should pass it on if it leaves without taking work: see
+  // pass_on).
   template <class Cond>
-  bool sleep_unless(core::WaitSlot& s, Cond wake_condition) {
+  bool sleep_unless(core::WaitSlot& s, Cond wake_condition, bool bounded = true) {
     const std::uint32_t seen = s.word.load(std::memory_order_acquire);
     enter(s);
     bool slept = false;
     bool timed_out = false;
     if (!wake_condition()) {
-      timed_out = wait(s, seen);
+      timed_out = wait(s, seen, bounded);
       slept = true;
     }
     const bool chosen = leave(s);
@@ -118,7 +124,7 @@ class Idle {
   void enter(core::WaitSlot& s) noexcept;
   bool leave(core::WaitSlot& s) noexcept;
   // True when the sleep ended by its time limit.
-  bool wait(core::WaitSlot& s, std::uint32_t seen) noexcept;
+  bool wait(core::WaitSlot& s, std::uint32_t seen, bool bounded) noexcept;
   void signal(core::WaitSlot& s) noexcept;
   bool wake_one_slow(int near) noexcept;
 

@@ -177,7 +177,14 @@ class Runtime {
   void record_exception(Task* parent, std::exception_ptr e, std::uint32_t suppressed);
   void release_successors(Task* t, ThreadContext& ctx);
   void throttle(ThreadContext& ctx);
+  void wait_for_room(ThreadContext& ctx, std::int64_t target);
+  std::uint64_t completed_total() const noexcept;
+
+ public:
+  // Tasks created and not finished, summed over every worker's counters.
   std::int64_t in_flight() const noexcept;
+
+ private:
   void count_created(ThreadContext& ctx) noexcept;
   void count_completed(ThreadContext& ctx) noexcept;
   void wait_ready_and_run(Task* t, ThreadContext& ctx);

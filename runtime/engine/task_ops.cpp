@@ -1,6 +1,8 @@
 // Creating, submitting, running and completing tasks: the hot path.
 #include <algorithm>
+#include <chrono>
 #include <limits>
+#include <thread>
 #include <vector>
 
 #include "commutative.hpp"
@@ -495,10 +497,10 @@ std::int64_t Runtime::in_flight() const noexcept {
 }
 
 // Too many tasks in flight: the creator runs ready work instead of creating
-// more, until half the budget is free or nothing is ready (never blocks).
-// The count sums every worker's counters; with room for N more tasks, the
-// next check is N/2 creations away (at least 64), so a creator far below the
-// limit pays it rarely, not every 64 tasks.
+// more, until half the budget is free. The count sums every worker's
+// counters; with room for N more tasks, the next check is N/2 creations
+// away (at least 64), so a creator far below the limit pays it rarely, not
+// every 64 tasks.
 void Runtime::throttle(ThreadContext& ctx) {
   ctx.creations = 0;
   const std::int64_t limit = settings_.throttle_tasks;
@@ -507,10 +509,47 @@ void Runtime::throttle(ThreadContext& ctx) {
   if (now <= limit) return;
   const bool was_in_loop = ctx.in_loop;
   ctx.in_loop = true;
-  while (in_flight() > limit / 2 && run_one(ctx)) {
-  }
+  wait_for_room(ctx, limit / 2);
   ctx.in_loop = was_in_loop;
   if (!was_in_loop) flush_private(ctx);
+}
+
+// Runs ready tasks while more than `target` are in flight. When none is
+// ready for this thread (a dependency chain: its tasks wait for each
+// other, not for this thread), it waits for other threads to complete
+// some, as long as completions come: a creator whose tasks wait for
+// something only it will do later (an event it fulfils, a task it has yet
+// to create) must not wait for them, so 100 ms without a completion ends
+// the wait.
+void Runtime::wait_for_room(ThreadContext& ctx, std::int64_t target) {
+  constexpr auto kStall = std::chrono::milliseconds(100);
+  std::uint64_t seen = completed_total();
+  auto progress_at = std::chrono::steady_clock::now();
+  int idle_rounds = 0;
+  while (in_flight() > target && !stopping()) {
+    if (run_one(ctx)) {
+      idle_rounds = 0;
+      continue;
+    }
+    const std::uint64_t done = completed_total();
+    const auto t = std::chrono::steady_clock::now();
+    if (done != seen) {
+      seen = done, progress_at = t;
+    } else if (t - progress_at > kStall) {
+      return;
+    }
+    // Short pauses first (a chain of short tasks), then sleeps.
+    if (++idle_rounds < 64)
+      std::this_thread::yield();
+    else
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+}
+
+std::uint64_t Runtime::completed_total() const noexcept {
+  std::uint64_t completed = external_completed_.load(std::memory_order_relaxed);
+  for (int i = 0, n = worker_count(); i < n; ++i) completed += worker(i)->completed();
+  return completed;
 }
 
 }  // namespace joule::engine

@@ -133,8 +133,10 @@ void Worker::idle_wait(ThreadContext& ctx) {
     for (auto& o : rt_.observers()) o->on_idle(index_, true, now_ns());
   // The exact check (every queue) once, just before sleeping.
   // Chosen by a push: the pusher counted this worker as looking.
+  // Unbounded unless lending needs this worker to poll (see idle.hpp).
   ctx.searching = rt_.idle().sleep_unless(
-      *ctx.slot, [&] { return ctx.next || sched.available_to(index_) > 0 || stop_or_rest(); });
+      *ctx.slot, [&] { return ctx.next || sched.available_to(index_) > 0 || stop_or_rest(); },
+      rt_.lending());
   if (rt_.observed())
     for (auto& o : rt_.observers()) o->on_idle(index_, false, now_ns());
   sleep_ns_ += std::uint64_t((learn() - slept_at).count());

@@ -214,6 +214,71 @@ TEST_P(Oversubscribed, NoWakeIsLeftToTheClock) {
   EXPECT_EQ(st.late, 0u) << "sleeps " << st.sleeps << ", spurious " << st.spurious;
 }
 
+// JOULE_THROTTLE_TASKS bounds a dependency chain too: the creator cannot
+// run the chain's next task (it waits for the previous one), so it waits
+// for completions instead of creating on (before: 765 k in flight against
+// a limit of 100 k). More workers than CPUs included.
+TEST(Throttle, BoundsADependencyChain) {
+  for (int workers : {1, 2, 8}) {
+    joule::runtime rt({{"JOULE_WORKERS", std::to_string(workers)},
+                       {"JOULE_THROTTLE_TASKS", "1000"},
+                       {"JOULE_LEWI", "off"}});
+    long x = 0;
+    std::int64_t most = 0;
+    for (int i = 0; i < 100000; ++i) {
+      joule::spawn({joule::inout(x)}, [&x] { ++x; });
+      if (i % 50 == 0) most = std::max(most, Runtime::get().in_flight());
+    }
+    joule::taskwait();
+    EXPECT_EQ(x, 100000);
+    EXPECT_LE(most, 2000) << workers << " workers: the limit is 1000";
+  }
+}
+
+// ... but never waits for itself: tasks blocked on something only the
+// creator does later (here a flag it sets after creating more) make no
+// progress, and after 100 ms without a completion the creator goes on.
+TEST(Throttle, DoesNotWaitForTheCreatorItself) {
+  joule::runtime rt({{"JOULE_WORKERS", "2"}, {"JOULE_THROTTLE_TASKS", "100"}});
+  std::atomic<bool> go{false}, started{false};
+  long x = 0;
+  joule::spawn({joule::inout(x)}, [&] {
+    started = true;
+    while (!go.load()) std::this_thread::yield();
+  });
+  // Running on the other worker (the throttle would otherwise run it here).
+  while (!started.load()) std::this_thread::yield();
+  for (int i = 0; i < 1000; ++i) joule::spawn({joule::inout(x)}, [&x] { ++x; });
+  go = true;
+  joule::taskwait();
+  EXPECT_EQ(x, 1000);
+}
+
+// Idle workers sleep until woken, with no time limit, when nothing they
+// must poll is due (lending off): once asleep they make no futex waits, so
+// 256 idle workers cost no CPU. (Before, every sleep ended after 100 ms
+// and the worker spun and slept again.) More workers than CPUs included.
+TEST(IdleWorkers, SleepWithNoPeriodicWakeUps) {
+  for (int workers : {2, 8, 32}) {
+    joule::runtime rt({{"JOULE_WORKERS", std::to_string(workers)}, {"JOULE_LEWI", "off"}});
+    std::atomic<int> ran{0};
+    for (int i = 0; i < 200; ++i) joule::spawn([&] { ++ran; });
+    joule::taskwait();
+    ASSERT_EQ(ran.load(), 200);
+    // Everyone asleep: the sleepers count reaches workers - 1 (this thread
+    // is worker 0 and does not sleep here).
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (Runtime::get().idle().sleepers() < workers - 1 &&
+           std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ASSERT_EQ(Runtime::get().idle().sleepers(), workers - 1);
+    const IdleStats before = Runtime::get().idle().stats();
+    std::this_thread::sleep_for(std::chrono::milliseconds(450));
+    const IdleStats after = Runtime::get().idle().stats();
+    EXPECT_EQ(after.sleeps, before.sleeps) << workers << " workers woke while idle";
+  }
+}
+
 // The protocol itself: a push leaves the sleepers alone while a worker
 // looks; the last looker to stop lets the next push wake one, and the woken
 // thread is counted as looking from the moment it is chosen.
