@@ -1,10 +1,13 @@
 // The standard OMP_* variables, as keys of joule's one configuration table:
 // libjoule-omp (api/adapters/omp) asks for them through joule_omp_settings()
 // instead of reading the environment. docs/openmp.md explains them.
+#include <algorithm>
 #include <cctype>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
+#include "engine_settings.hpp"
 #include "key_table.hpp"
 #include "omp_settings.hpp"
 
@@ -60,17 +63,18 @@ std::string get_schedule(const OmpSettings& o) {
   return o.schedule_chunk ? s + "," + std::to_string(o.schedule_chunk) : s;
 }
 
-// A size with an optional B, K, M or G suffix (K when none), as OpenMP says.
-std::uint64_t parse_stacksize(std::string_view raw) {
-  std::string v = lower(raw);
-  std::uint64_t unit = 1024;
-  if (!v.empty() && std::isalpha(static_cast<unsigned char>(v.back()))) {
-    const char s = v.back();
-    unit = s == 'b' ? 1 : s == 'k' ? 1024 : s == 'm' ? 1024 * 1024 : s == 'g' ? 1ull << 30 : 0;
-    if (!unit) throw std::invalid_argument("bad suffix");
-    v.pop_back();
-  }
-  return std::uint64_t(parse_int(v, 1, std::int64_t(1) << 40)) * unit;
+// OMP_STACKSIZE also sizes joule's worker stacks, unless JOULE_STACK_SIZE
+// does (whichever order the two keys come in).
+std::function<void(Config&, std::string_view)> with_worker_stacks(
+    std::function<void(Config&, std::string_view)> set) {
+  return [set](Config& c, std::string_view v) {
+    set(c, v);
+    auto& e = c.get<engine::EngineSettings>();
+    const std::uint64_t bytes = c.get<OmpSettings>().stacksize;
+    if (e.stack_bytes != 0 && !e.stack_from_omp) return;
+    e.stack_bytes = std::clamp<std::uint64_t>(bytes, bytes ? 64u << 10 : 0, 1u << 30);
+    e.stack_from_omp = bytes != 0;
+  };
 }
 
 }  // namespace
@@ -109,11 +113,14 @@ std::vector<ConfigKey> omp_config_keys() {
             "serialised)");
   t.custom(
       "OMP_STACKSIZE", "text", "a size such as 4096, 512K, 16M or 1G (empty: not set)",
-      "stack size of team threads (recorded; joule's workers keep their own stacks)",
-      [](S& o, std::string_view v) { o.stacksize = trim(v).empty() ? 0 : parse_stacksize(v); },
+      "stack size of the worker threads (JOULE_STACK_SIZE, unless that is set)",
+      [](S& o, std::string_view v) { o.stacksize = trim(v).empty() ? 0 : parse_size(v, 1024); },
       [](const S& o) { return o.stacksize ? std::to_string(o.stacksize) + "B" : std::string(); });
   add_omp_affinity_keys(t);
-  return t.keys();
+  std::vector<ConfigKey> keys = t.keys();
+  for (auto& k : keys)
+    if (k.name == "OMP_STACKSIZE") k.set = with_worker_stacks(k.set);
+  return keys;
 }
 
 }  // namespace joule::api

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -111,6 +112,19 @@ double parse_double(std::string_view v, double lo, double hi) {
     throw std::invalid_argument("not a number: '" + std::string(v) + "'");
   if (x < lo || x > hi) throw std::invalid_argument("out of range: " + std::string(v));
   return x;
+}
+
+std::uint64_t parse_size(std::string_view v, std::uint64_t unit) {
+  v = trim(v);
+  if (!v.empty() && std::isalpha(static_cast<unsigned char>(v.back()))) {
+    const char c = char(std::tolower(static_cast<unsigned char>(v.back())));
+    unit = c == 'b' ? 1 : c == 'k' ? 1ull << 10 : c == 'm' ? 1ull << 20 : c == 'g' ? 1ull << 30 : 0;
+    if (!unit) throw std::invalid_argument("unknown suffix (allowed: B, K, M, G)");
+    v.remove_suffix(1);
+  }
+  const auto n = std::uint64_t(parse_int(v, 1, std::int64_t(1) << 40));
+  if (n > (std::uint64_t(1) << 40) / unit) throw std::invalid_argument("out of range");
+  return n * unit;
 }
 
 std::string format_double(double x) {

@@ -92,6 +92,9 @@ std::string format_bool(bool b);
 std::string bool_values();  // the allowed spellings, for ConfigKey::allowed
 std::int64_t parse_int(std::string_view v, std::int64_t lo, std::int64_t hi);
 double parse_double(std::string_view v, double lo, double hi);  // finite, a leading + allowed
-std::string format_double(double x);                            // %g
+// A size with an optional B, K, M or G suffix (any case; `unit` bytes when
+// none, as OMP_STACKSIZE counts KiB), 1 byte .. 1 TiB.
+std::uint64_t parse_size(std::string_view v, std::uint64_t unit);
+std::string format_double(double x);  // %g
 
 }  // namespace joule::core

@@ -42,6 +42,17 @@ std::vector<core::ConfigKey> engine_config_keys() {
             "nodes (tasks queued there for their data stay for that node's workers meanwhile)",
             "microseconds; 0: steal anywhere at once");
   t.custom(
+      "JOULE_STACK_SIZE", "text", "a size such as 512K, 16M or 1G, 64K..1G (no suffix: KiB)",
+      "stack of each worker thread, and of each segment tasks nested too deep for one stack "
+      "run on (default 8M; OMP_STACKSIZE sets it under libjoule-omp)",
+      [](S& s, std::string_view v) {
+        const std::uint64_t bytes = core::parse_size(v, 1024);
+        if (bytes < (64u << 10) || bytes > (1u << 30))
+          throw std::invalid_argument("out of range (64K..1G)");
+        s.stack_bytes = bytes, s.stack_from_omp = false;
+      },
+      [](const S& s) { return std::to_string(s.stack_or_default()) + "B"; });
+  t.custom(
       "JOULE_CGROUP_ROOT", "path", "a directory path (default /)",
       "root under which /proc/self/cgroup, /proc/self/mountinfo and the cgroup files they name "
       "are read for the CPU quota",

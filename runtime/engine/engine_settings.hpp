@@ -38,11 +38,18 @@ struct EngineSettings {
   // JOULE_NUMA_STEAL_DELAY_US: with several NUMA nodes, how long a thief
   // looks only on its own node before it steals from others.
   int numa_steal_delay_us = 100;
+  // JOULE_STACK_SIZE: each worker thread's stack and each stack segment a
+  // deep nesting of tasks runs on (stack_segments.hpp); 0: 8 MiB.
+  // OMP_STACKSIZE sets it under libjoule-omp unless JOULE_STACK_SIZE does.
+  std::uint64_t stack_bytes = 0;
+  bool stack_from_omp = false;
+  std::uint64_t stack_or_default() const { return stack_bytes ? stack_bytes : 8ull << 20; }
 };
 
 // JOULE_WORKERS, JOULE_BIND, JOULE_SPIN_US, JOULE_SPIN_MAX_US,
 // JOULE_SERIAL_INLINE, JOULE_THROTTLE_TASKS, JOULE_OVERSUBSCRIBED,
-// JOULE_CGROUP_ROOT, JOULE_WORKER_TOPOLOGY, JOULE_NUMA_STEAL_DELAY_US.
+// JOULE_CGROUP_ROOT, JOULE_WORKER_TOPOLOGY, JOULE_NUMA_STEAL_DELAY_US,
+// JOULE_STACK_SIZE.
 std::vector<core::ConfigKey> engine_config_keys();
 
 }  // namespace joule::engine

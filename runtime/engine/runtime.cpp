@@ -1,6 +1,7 @@
 // Runtime life cycle: start (configuration, topology, workers), thread
 // contexts, and stop (wait for every task, join, restore the main thread).
 #include "runtime.hpp"
+#include "stack_segments.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -120,6 +121,7 @@ Runtime::Runtime(Config cfg)
     : config_(std::move(cfg)),
       settings_(config_.get<EngineSettings>()),
       queue_settings_(config_.get<queues::QueueSettings>()) {
+  StackSegments::set_segment_bytes(std::size_t(settings_.stack_or_default()));
   topology_ = load_topology(settings_.topology);
   std::vector<int> cpus = topology_->allowed_cpus();
   if (!config_.cpus.empty()) {

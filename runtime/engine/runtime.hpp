@@ -162,6 +162,7 @@ class Runtime {
   Task* settle_children(Task* parent, std::int64_t n) noexcept;
   bool hold_child(Task* parent, ThreadContext& ctx);
   void run_body(Task* t);
+  void run_body_here(Task* t) noexcept;
   void run_observed(Task* t, ThreadContext& ctx);
   // released: the tasks' last predecessor just finished here, so the
   // first may run next on this thread (immediate successor).

@@ -9,6 +9,7 @@
 #include "dep_domain.hpp"
 #include "reduction_slot.hpp"
 #include "runtime.hpp"
+#include "stack_segments.hpp"
 
 namespace joule::engine {
 
@@ -265,6 +266,24 @@ void Runtime::execute(Task* t, ThreadContext& ctx) {
 }
 
 void Runtime::run_body(Task* t) {
+  // Nested too deep for this stack: the body runs on a fresh segment.
+  if (StackSegments::low()) {
+    struct Call {
+      Runtime* rt;
+      Task* t;
+    } call{this, t};
+    StackSegments::run(
+        [](void* p) {
+          auto* c = static_cast<Call*>(p);
+          c->rt->run_body_here(c->t);
+        },
+        &call);
+    return;
+  }
+  run_body_here(t);
+}
+
+void Runtime::run_body_here(Task* t) noexcept {
   try {
     t->fn(t->args);
   } catch (...) {

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <system_error>
 
 #include "cpu_manager.hpp"
 #include "idle_spin.hpp"
@@ -26,11 +27,25 @@ void* Worker::operator new(std::size_t bytes, int node) {
 void Worker::operator delete(void* p) noexcept { NumaMemory::instance().release(p); }
 
 void Worker::start() {
-  thread_ = std::thread([this] { run(); });
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, std::size_t(rt_.settings().stack_or_default()));
+  const int rc = pthread_create(
+      &thread_, &attr,
+      [](void* self) -> void* {
+        static_cast<Worker*>(self)->run();
+        return nullptr;
+      },
+      this);
+  pthread_attr_destroy(&attr);
+  if (rc != 0) throw std::system_error(rc, std::generic_category(), "starting a worker thread");
+  started_ = true;
 }
 
 void Worker::join() {
-  if (thread_.joinable()) thread_.join();
+  if (!started_) return;
+  pthread_join(thread_, nullptr);
+  started_ = false;
 }
 
 void Worker::adopt_current_thread(ThreadContext& ctx) {

@@ -3,11 +3,11 @@
 // dispatch loop of its own and runs tasks while it waits (taskwait, throttle).
 #pragma once
 
+#include <pthread.h>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <new>
-#include <thread>
 
 #include "adaptive_spin.hpp"
 #include "task_pool.hpp"
@@ -87,7 +87,9 @@ class Worker {
   const int index_;
   const int cpu_;
   const int node_;
-  std::thread thread_;
+  // A pthread, not a std::thread: its stack size is JOULE_STACK_SIZE.
+  pthread_t thread_{};
+  bool started_ = false;
   TaskPool pool_;
   AdaptiveSpin spin_;
   std::atomic<bool> parked_{false};

@@ -57,7 +57,7 @@ void TimeGuard::reset(bool periodic) {
   policy_level_.clear(), in_effect_.clear(), floor_.clear(), top_.clear();
   base_.clear(), recent_.clear(), spread_.clear();
   learned_ = 0;
-  hold_left_ = hold_ = trips_in_row_ = calm_units_ = since_probe_ = taking_ = 0;
+  hold_left_ = hold_ = trips_in_row_ = calm_units_ = since_probe_ = taking_ = baseline_calls_ = 0;
   probe_next_ = probing_ = false;
   first_ = true;
   critical_.clear();
@@ -80,6 +80,7 @@ Decision TimeGuard::filter(const Observation& obs, Decision d) {
     account(u);
     update_noise();
   }
+  if (baseline_ && ++baseline_calls_ >= 2 * opt_.baseline_units) end_baseline_early();
   if (d.domain_level.size() == n) policy_level_ = d.domain_level;
   const std::vector<int> out = guarded_levels(obs);
   if (probe_next_) probe_next_ = false, probing_ = true;
@@ -218,6 +219,16 @@ void TimeGuard::check_loss() {
   if (++calm_units_ >= 4 * std::max(hold_, opt_.hold_units)) trips_in_row_ = 0;
 }
 
+// Windows with almost no work measure nothing: a program that idles would
+// keep every domain at the top for ever. After twice the units a baseline
+// needs, it is taken from what there is, or the policy goes on without one
+// (probes fill the pool once units come).
+void TimeGuard::end_baseline_early() {
+  if (!base_.empty()) return take_baseline();
+  baseline_ = false;
+  baseline_calls_ = 0;
+}
+
 void TimeGuard::take_baseline() {
   double cost = 0;
   std::vector<double> critical;
@@ -225,7 +236,7 @@ void TimeGuard::take_baseline() {
   stats_.baseline_s = cost / double(base_.size());
   base_critical_ = quantile(std::move(critical), 0.5);
   critical_.clear();
-  taking_ = 0;
+  taking_ = baseline_calls_ = 0;
   recent_.clear();
   baseline_ = false;
   since_probe_ = 0;
@@ -247,7 +258,7 @@ void TimeGuard::add_probe(const Unit& u) {
 
 void TimeGuard::start_baseline(bool keep, bool phase) {
   baseline_ = true;
-  taking_ = 0;
+  taking_ = baseline_calls_ = 0;
   probe_next_ = probing_ = false;
   action_ = GuardAction::rebasing;
   if (phase) ++stats_.phase_rebases;

@@ -105,6 +105,7 @@ class TimeGuard {
   void check_loss();
   bool phase_changed(const Unit& u);
   void take_baseline();
+  void end_baseline_early();
   void add_probe(const Unit& u);
   // keep: add to the pool (a periodic re-take); else start a new one.
   void start_baseline(bool keep, bool phase = false);
@@ -129,6 +130,7 @@ class TimeGuard {
   std::vector<int> top_;           // each domain's top level
   std::deque<Unit> base_;          // the baseline pool
   int taking_ = 0;                 // units added to the pool in this re-take
+  int baseline_calls_ = 0;         // calls since this baseline began
   std::deque<Unit> recent_;        // units since the last baseline, trip or release
   std::deque<double> spread_;      // recent costs, for the noise quantile
   std::deque<double> critical_;    // recent units' critical work (phase changes)

@@ -279,6 +279,23 @@ TEST(TimeGuard, PeriodicUnitsAreTimePerWorkAndIdleWindowsAreSkipped) {
   EXPECT_EQ(guard.stats().units, units) << "a window with almost no work says nothing";
 }
 
+// A program that nearly idles gives no unit to measure: the baseline does
+// not hold every domain at the top for ever.
+TEST(TimeGuard, AnIdleProgramDoesNotKeepTheBaselineForever) {
+  GuardOptions g;
+  TimeGuard guard(g);
+  guard.reset(true);
+  Observation idle = make_obs({0.0, 0.0001}, 1, false, table());
+  idle.window_s = 0.02;
+  Decision asked;
+  asked.domain_level = {0, 0};
+  std::vector<int> levels;
+  for (int i = 0; i < 2 * g.baseline_units; ++i) levels = guard.filter(idle, asked).domain_level;
+  EXPECT_FALSE(guard.measuring_baseline());
+  EXPECT_EQ(levels, (std::vector<int>{0, 0})) << "the policy may lower an idle machine";
+  EXPECT_EQ(guard.stats().rebases, 0u) << "no unit: no baseline taken";
+}
+
 TEST(TimeGuard, BalancedLoadsNeverChangeAFrequency) {
   Plant balanced;
   balanced.light = balanced.heavy;
