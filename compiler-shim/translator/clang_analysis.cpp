@@ -6,6 +6,12 @@
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <optional>
+#include <string_view>
+
 #include "../parser/pragma_lexer.hpp"
 #include "clang_internal.hpp"
 
@@ -309,12 +315,74 @@ std::string reduction_type(const RegionRef& r, const VarDecl* v) {
   }
 }
 
+std::string_view strip_parens(std::string_view t) {
+  auto blank = [](char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'; };
+  for (;;) {
+    while (!t.empty() && blank(t.front())) t.remove_prefix(1);
+    while (!t.empty() && blank(t.back())) t.remove_suffix(1);
+    if (t.size() < 2 || t.front() != '(' || t.back() != ')') return t;
+    t = t.substr(1, t.size() - 2);
+  }
+}
+
+// A section bound joulecc can see is constant: a signed integer literal, an
+// enumerator or a const integer variable with a constant initialiser
+// (parentheses allowed). Anything else is checked at run time.
+std::optional<long long> constant_value(Context& cx, std::string_view t, unsigned at,
+                                        const FunctionDecl* fn) {
+  t = strip_parens(t);
+  long long sign = 1;
+  while (!t.empty() && (t.front() == '-' || t.front() == '+')) {
+    if (t.front() == '-') sign = -sign;
+    t = strip_parens(t.substr(1));
+  }
+  if (t.empty()) return std::nullopt;
+  if (std::isdigit(static_cast<unsigned char>(t.front()))) {
+    const std::string digits(t);
+    char* end = nullptr;
+    errno = 0;
+    const long long v = std::strtoll(digits.c_str(), &end, 0);
+    if (errno || std::string_view(end).find_first_not_of("uUlL") != std::string_view::npos)
+      return std::nullopt;
+    return sign * v;
+  }
+  const NamedDecl* d = lookup(cx, std::string(t), at, fn);
+  if (const auto* e = dyn_cast_or_null<EnumConstantDecl>(d))
+    return sign * e->getInitVal().getExtValue();
+  const auto* v = dyn_cast_or_null<VarDecl>(d);
+  if (!v || !v->getType().isConstQualified() || !v->getType()->isIntegerType() || !v->getInit())
+    return std::nullopt;
+  clang::Expr::EvalResult r;
+  if (!v->getInit()->EvaluateAsInt(r, cx.ast)) return std::nullopt;
+  return sign * r.Val.getInt().getExtValue();
+}
+
+// A constant section length <= 0 (a[lo;len], or a[lo:hi] with hi < lo) is an
+// error here: at run time it would name most of the address space.
+void check_lengths(Context& cx, Construct& c, const Region& g, unsigned at,
+                   const FunctionDecl* fn) {
+  for (const Section& s : g.sections) {
+    if (s.form == Section::Form::Single || s.second.empty()) continue;
+    std::optional<long long> len = constant_value(cx, s.second.text, at, fn);
+    if (len && s.form == Section::Form::Upper) {
+      const auto lo =
+          s.lo.empty() ? std::optional<long long>(0) : constant_value(cx, s.lo.text, at, fn);
+      len = lo ? std::optional<long long>(*len - *lo + 1) : std::nullopt;
+    }
+    if (len && *len <= 0)
+      cx.error_at(c, s.second.pos,
+                  "the section of '" + (g.base_name.empty() ? g.base.text : g.base_name) +
+                      "' has length " + std::to_string(*len) + "; a section length must be > 0");
+  }
+}
+
 }  // namespace
 
 void check_regions(Context& cx, Construct& c, unsigned at, const FunctionDecl* fn) {
   for (auto* list : {&c.deps, &c.copies}) {
     for (RegionRef& r : *list) {
       const Region& g = r.region;
+      check_lengths(cx, c, g, at, fn);
       if (g.shape.empty() && (!g.lvalue_syntax || (g.base_is_call && cx.is_c()))) {
         cx.error_at(c, g.whole.pos,
                     "'" + g.whole.text +

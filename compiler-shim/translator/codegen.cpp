@@ -232,6 +232,19 @@ std::string Generator::region(const Construct& c, const RegionRef& r, const Scop
   return task_reduction(c, r) ? reduction_region(c, r, s, runs) : runs;
 }
 
+// A length the program computes (a[lo;len], or hi - lo + 1 of a[lo:hi]):
+// checked at run time, so that a negative one stops the program at the
+// clause's file and line instead of becoming a huge size_t.
+std::string Generator::section_length(const Construct& c, const Region& g, const Section& sec,
+                                      const std::string& lo, const Scope& s) const {
+  const SourceFile& f = m_.files[c.src];
+  const unsigned line = f.lines->line(c.pragma.offset_of(sec.second.pos));
+  std::string n = "(long long)" + inline_text(sec.second, s);
+  if (sec.form == Section::Form::Upper) n += " - (long long)" + lo + " + 1";
+  return "joule_oss_section_length(" + n + ", " + quote(f.line_name) + ", " + std::to_string(line) +
+         ", " + quote(g.base_name.empty() ? g.base.text : g.base_name) + ")";
+}
+
 std::string Generator::region_runs(const Construct& c, const RegionRef& r, const Scope& s) {
   const Region& g = r.region;
   std::string k = kind_const(r.kind);
@@ -260,10 +273,8 @@ std::string Generator::region_runs(const Construct& c, const RegionRef& r, const
           ln = "1";
         else if (sec.second.empty())
           ln = e + " - (size_t)" + l;
-        else if (sec.form == Section::Form::Length)
-          ln = "(size_t)" + inline_text(sec.second, s);
         else
-          ln = "(size_t)(" + inline_text(sec.second, s) + " - " + l + " + 1)";
+          ln = section_length(c, g, sec, l, s);
       }
       lo += (i ? ", " : "") + std::string("(ptrdiff_t)") + l;
       len += (i ? ", " : "") + ln;
@@ -291,10 +302,8 @@ std::string Generator::region_runs(const Construct& c, const RegionRef& r, const
       ln = "1";
     else if (sec.second.empty())
       ln = extent + " - (size_t)" + l;
-    else if (sec.form == Section::Form::Length)
-      ln = "(size_t)" + inline_text(sec.second, s);
     else
-      ln = "(size_t)(" + inline_text(sec.second, s) + " - " + l + " + 1)";
+      ln = section_length(c, g, sec, l, s);
     strides += (i ? ", " : "") + stride;
     lens += (i ? ", " : "") + ln;
     subs += "[" + l + "]";

@@ -58,6 +58,8 @@ class Generator {
   std::string deps(const Construct& c, const std::vector<RegionRef>& list, const Scope& s);
   std::string region(const Construct& c, const RegionRef& r, const Scope& s);
   std::string region_runs(const Construct& c, const RegionRef& r, const Scope& s);
+  std::string section_length(const Construct& c, const Region& g, const Section& sec,
+                             const std::string& lo, const Scope& s) const;
   // Task reductions (codegen_reduction.cpp): whether r gets an operator and
   // its body a private copy, and the code that points the body there.
   bool task_reduction(const Construct& c, const RegionRef& r) const;

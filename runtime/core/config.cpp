@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -55,8 +56,13 @@ Settings environment_settings() {
 }
 
 Settings file_settings(const std::string& path) {
+  std::error_code ec;
+  // An ifstream opens a directory and reads nothing: it would pass as empty.
+  if (std::filesystem::is_directory(path, ec))
+    config_error("JOULE_CONFIG_FILE=" + escape_text(path) +
+                 ": is a directory; allowed values: a path to a file of KEY=VALUE lines");
   std::ifstream in(path);
-  if (!in) config_error("JOULE_CONFIG_FILE=" + path + ": cannot open the file");
+  if (!in) config_error("JOULE_CONFIG_FILE=" + escape_text(path) + ": cannot open the file");
   Settings out;
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
@@ -64,8 +70,8 @@ Settings file_settings(const std::string& path) {
     if (l.empty() || l.front() == '#') continue;
     auto eq = l.find('=');
     if (eq == std::string_view::npos)
-      config_error(path + ":" + std::to_string(n) + ": expected KEY=VALUE, got '" + std::string(l) +
-                   "'");
+      config_error(escape_text(path) + ":" + std::to_string(n) + ": expected KEY=VALUE, got '" +
+                   escape_text(l) + "'");
     out.emplace_back(path + ":" + std::to_string(n) + ": " + std::string(trim(l.substr(0, eq))),
                      std::string(trim(l.substr(eq + 1))));
   }
@@ -97,6 +103,9 @@ std::int64_t parse_int(std::string_view v, std::int64_t lo, std::int64_t hi) {
   v = trim(v);
   std::int64_t x = 0;
   auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+  // A number too long for 64 bits is still a number: out of range.
+  if (ec == std::errc::result_out_of_range && p == v.data() + v.size())
+    throw std::invalid_argument("out of range");
   if (ec != std::errc() || p != v.data() + v.size() || v.empty())
     throw std::invalid_argument("not an integer");
   if (x < lo || x > hi) throw std::invalid_argument("out of range");
@@ -109,8 +118,8 @@ double parse_double(std::string_view v, double lo, double hi) {
   double x = 0;
   auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
   if (v.empty() || ec != std::errc() || p != v.data() + v.size() || !std::isfinite(x))
-    throw std::invalid_argument("not a number: '" + std::string(v) + "'");
-  if (x < lo || x > hi) throw std::invalid_argument("out of range: " + std::string(v));
+    throw std::invalid_argument("not a number: '" + escape_text(v) + "'");
+  if (x < lo || x > hi) throw std::invalid_argument("out of range: " + escape_text(v));
   return x;
 }
 
@@ -144,12 +153,13 @@ void Config::set(std::string_view key, std::string_view value, const std::string
     try {
       k.set(*this, value);
     } catch (const std::invalid_argument& e) {
-      config_error(where + std::string(key) + "=" + std::string(value) + ": " + e.what() +
-                   "; allowed values: " + k.allowed());
+      config_error(escape_text(where) + std::string(key) + "=" + escape_text(value) + ": " +
+                   e.what() + "; allowed values: " + k.allowed());
     }
     return;
   }
-  config_error(where + "unknown key " + std::string(key) + "; valid keys: " + valid_key_list());
+  config_error(escape_text(where) + "unknown key " + escape_text(key) +
+               "; valid keys: " + valid_key_list());
 }
 
 Config Config::load(const Settings& overrides) {

@@ -1,10 +1,12 @@
 // Small text helpers every layer shares (header-only, so that tools and the
 // trace-format library use them without linking the runtime): trimming, CPU
-// lists, JSON strings, one number through a printf format.
+// lists, JSON strings, one number through a printf format, user input made
+// safe to quote in a message, the size of an hwloc synthetic description.
 #pragma once
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -68,7 +70,6 @@ inline std::string format_cpu_list(const std::vector<int>& cpus) {
   return out;
 }
 
-// s as a JSON string literal, quotes included.
 // One double through a printf format ("%.3f"), for reports.
 inline std::string format_number(const char* format, double value) {
   char buf[64];
@@ -76,6 +77,7 @@ inline std::string format_number(const char* format, double value) {
   return buf;
 }
 
+// s as a JSON string literal, quotes included.
 inline std::string json_quote(std::string_view s) {
   std::string out = "\"";
   for (unsigned char c : s) {
@@ -103,6 +105,55 @@ inline std::string json_quote(std::string_view s) {
     }
   }
   return out + "\"";
+}
+
+// User input as an error message may quote it: control bytes, DEL and bytes
+// >= 0x80 become \xNN (a terminal must not act on them), and input longer
+// than `max` bytes is cut, saying how long it was.
+inline std::string escape_text(std::string_view s, std::size_t max = 200) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size() && i < max; ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += char(c);
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    }
+  }
+  if (s.size() > max) out += "... (" + std::to_string(s.size()) + " bytes)";
+  return out;
+}
+
+// The most PUs a synthetic machine (JOULE_TOPOLOGY, JOULE_WORKER_TOPOLOGY)
+// may have: the largest CPU number parse_cpu_list takes, plus one.
+inline constexpr std::uint64_t kMaxSyntheticPus = 65536;
+
+// The PUs an hwloc synthetic description ("package:2 core:4 pu:2") asks
+// for: the product of its level counts, saturated at `cap` + 1 so that a
+// huge one neither overflows nor reaches hwloc (which would build every
+// object). Attributes in parentheses are skipped; a level without a count
+// counts as 1 and is left for hwloc to judge.
+inline std::uint64_t synthetic_pu_count(std::string_view d, std::uint64_t cap) {
+  std::uint64_t n = 1;
+  int depth = 0;
+  std::size_t i = 0;
+  while (i < d.size()) {
+    const char c = d[i];
+    if (c == '(' || c == ')') depth += c == '(' ? 1 : -1;
+    const bool starts_count =
+        depth == 0 && c >= '0' && c <= '9' && (i == 0 || d[i - 1] == ':' || d[i - 1] == ' ');
+    if (!starts_count) {
+      ++i;
+      continue;
+    }
+    std::uint64_t level = 0;
+    for (; i < d.size() && d[i] >= '0' && d[i] <= '9'; ++i)
+      level = std::min<std::uint64_t>(level * 10 + std::uint64_t(d[i] - '0'), cap + 1);
+    n = std::min<std::uint64_t>(n * std::max<std::uint64_t>(level, 1), cap + 1);
+  }
+  return n;
 }
 
 }  // namespace joule::core

@@ -30,12 +30,20 @@ std::vector<core::ConfigKey> engine_config_keys() {
            core::Choices<Oversubscription>(kOversubscription),
            "whether waiting workers yield their CPU early; auto = when workers outnumber the "
            "CPUs or the CPU quota");
-  t.text("JOULE_WORKER_TOPOLOGY", &S::topology, "text",
-         "an hwloc synthetic description, e.g. \"pack:2 numa:2 core:8 pu:2\" (default: this "
-         "machine)",
-         "run the workers as if on this machine: they take its CPUs and NUMA nodes (unbound; "
-         "memory records the node it was meant for); for tests and what-if runs. "
-         "JOULE_TOPOLOGY is the energy model's machine");
+  t.custom(
+      "JOULE_WORKER_TOPOLOGY", "text",
+      "an hwloc synthetic description, e.g. \"pack:2 numa:2 core:8 pu:2\", at most 65536 PUs "
+      "in all (default: this machine)",
+      "run the workers as if on this machine: they take its CPUs and NUMA nodes (unbound; "
+      "memory records the node it was meant for); for tests and what-if runs. "
+      "JOULE_TOPOLOGY is the energy model's machine",
+      [](S& s, std::string_view v) {
+        if (core::synthetic_pu_count(v, core::kMaxSyntheticPus) > core::kMaxSyntheticPus)
+          throw std::invalid_argument("more than " + std::to_string(core::kMaxSyntheticPus) +
+                                      " PUs (the product of the level counts)");
+        s.topology = std::string(v);
+      },
+      [](const S& s) { return s.topology; });
   t.integer("JOULE_NUMA_STEAL_DELAY_US", &S::numa_steal_delay_us, 0, 1000000,
             "with workers on several NUMA nodes, once the program placed data (joule_alloc): how "
             "long an idle worker looks for work only on its own node before it steals from other "

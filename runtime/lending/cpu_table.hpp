@@ -50,8 +50,10 @@ class CpuTable {
   // A table private to this process (JOULE_LEWI=local).
   static std::unique_ptr<CpuTable> open_private();
   // Removes the segment `name` if no live process uses it (or, with force,
-  // whatever it holds). Returns a line saying what happened.
-  static std::string clean(const std::string& name, bool force);
+  // whatever it holds). Returns a line saying what happened; *failed (when
+  // given) says whether an error kept it from doing so (a table in use is
+  // not an error).
+  static std::string clean(const std::string& name, bool force, bool* failed = nullptr);
 
   ~CpuTable();
   CpuTable(const CpuTable&) = delete;

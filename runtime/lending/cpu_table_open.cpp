@@ -211,19 +211,24 @@ std::unique_ptr<CpuTable> CpuTable::try_attach(const std::string& name, int fd, 
   return t;
 }
 
-std::string CpuTable::clean(const std::string& name, bool force) {
+std::string CpuTable::clean(const std::string& name, bool force, bool* failed) {
+  bool ignored = false;
+  bool& fail = failed ? *failed : ignored;
+  fail = true;
   std::unique_ptr<CpuTable> t;
   try {
     t = attach_existing(name);
   } catch (const TableError& e) {
     if (!force || e.kind() == Kind::System) return std::string(e.what());
     if (::shm_unlink(name.c_str()) != 0) return sys_error("cannot remove the", name);
+    fail = false;
     return name + ": removed (forced): " + e.what();
   }
   if (!t) return name + ": no such segment";
   const int dead = t->reap_dead();
   int live = 0;
   for (const auto& p : t->processes()) live += p.alive;
+  fail = false;
   if (live > 0 && !force)
     return name + ": in use by " + std::to_string(live) + " live process(es); cleaned " +
            std::to_string(dead) + " dead one(s)";
@@ -231,7 +236,10 @@ std::string CpuTable::clean(const std::string& name, bool force) {
   t->seg_->header.closing.store(1, std::memory_order_release);
   const int rc = ::shm_unlink(name.c_str());
   t->unlock();
-  if (rc != 0) return sys_error("cannot remove the", name);
+  if (rc != 0) {
+    fail = true;
+    return sys_error("cannot remove the", name);
+  }
   return name + ": removed (" + std::to_string(dead) + " dead process(es) cleaned" +
          (live ? ", " + std::to_string(live) + " live ignored: forced" : "") + ")";
 }

@@ -94,13 +94,13 @@ void add_device_keys(core::KeyTable<S>& t) {
       [](const S& c) { return c.daemon; });
   t.custom(
       "JOULE_CARD_TOPOLOGY", "text",
-      "an hwloc synthetic description such as 'package:1 core:60 pu:4'",
+      "an hwloc synthetic description such as 'package:1 core:60 pu:4', at most 4096 PUs",
       "the card's topology (cores x hardware threads)",
       [](S& c, std::string_view v) {
         try {
           CardTopology::from_synthetic(std::string(v));
-        } catch (const PlacementError&) {
-          throw std::invalid_argument("bad topology");
+        } catch (const PlacementError& e) {
+          throw std::invalid_argument(e.what());
         }
         c.topology = std::string(v);
       },

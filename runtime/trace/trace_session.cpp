@@ -42,8 +42,10 @@ TraceSession::~TraceSession() = default;
 void TraceSession::start(const std::vector<int>& cpus, std::uint64_t now) {
   start_ns_ = now;
   if (opt_.format != Format::none) {
-    std::error_code ec;  // a missing directory is made; a failure shows at the first write
-    std::filesystem::create_directories(opt_.dir, ec);
+    // JOULE_TRACE_DIR's parent was checked: only the last component is made.
+    // A failure shows at the first write.
+    std::error_code ec;
+    std::filesystem::create_directory(opt_.dir, ec);
   }
   const std::size_t cap =
       opt_.format == Format::none ? 0 : opt_.buffer_bytes / sizeof(trace_format::Record);

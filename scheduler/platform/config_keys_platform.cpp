@@ -172,6 +172,9 @@ std::string get_events(const PlatformSettings& p) {
 
 void set_topology(PlatformSettings& p, std::string_view v) {
   const std::string s(trim(v));
+  if (core::synthetic_pu_count(s, core::kMaxSyntheticPus) > core::kMaxSyntheticPus)
+    throw std::invalid_argument("more than " + std::to_string(core::kMaxSyntheticPus) +
+                                " PUs (the product of the level counts)");
   if (!s.empty()) {
     hwloc_topology_t t = nullptr;
     hwloc_topology_init(&t);
@@ -242,7 +245,7 @@ void add_dvfs_keys(core::KeyTable<S>& t) {
 void add_power_keys(core::KeyTable<S>& t) {
   t.custom("JOULE_TOPOLOGY", "text",
            "empty (this machine) or an hwloc synthetic description such as 'package:2 core:4 "
-           "pu:1'",
+           "pu:1', at most 65536 PUs in all",
            "machine model for chips and cores; CPU i of the process maps to PU i mod N",
            set_topology, [](const S& p) { return p.topology; });
   t.choice("JOULE_METER", &S::meter, Choices<MeterKind>(kMeterKinds),

@@ -158,5 +158,89 @@ TEST(ConfigFile, OverridesWinOverTheFile) {
   std::remove(path.c_str());
 }
 
+TEST(ConfigParse, TooLongAnIntegerIsOutOfRange) {
+  try {
+    parse_int("99999999999999999999", 0, 4096);
+    FAIL() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "out of range");
+  }
+  Config c;
+  try {
+    c.set("JOULE_WORKERS", "99999999999999999999");
+    FAIL() << "accepted";
+  } catch (const joule::error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("out of range; allowed values: an integer 0..4096"), std::string::npos) << m;
+  }
+}
+
+TEST(ConfigFile, ADirectoryIsRefused) {
+  const joule_test::TempDir dir;
+  try {
+    Config::load({{"JOULE_CONFIG_FILE", dir.path()}});
+    FAIL() << "a directory was read as an empty file";
+  } catch (const joule::error& e) {
+    EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ConfigErrors, ControlBytesOfAValueAreEscaped) {
+  Config c;
+  try {
+    c.set("JOULE_SCHEDULER", "x\x1b[2J\xff");
+    FAIL() << "no error";
+  } catch (const joule::error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("JOULE_SCHEDULER=x\\x1b[2J\\xff"), std::string::npos) << m;
+    EXPECT_EQ(m.find('\x1b'), std::string::npos) << m;
+  }
+  EXPECT_EQ(escape_text(std::string(300, 'a')).size(), 200 + std::string("... (300 bytes)").size());
+}
+
+TEST(ConfigParse, SyntheticPuCount) {
+  EXPECT_EQ(synthetic_pu_count("package:2 core:4 pu:2", 65536), 16u);
+  EXPECT_EQ(synthetic_pu_count("pack:2 numa:2(memory=1GB) core:8 pu:2", 65536), 64u);
+  EXPECT_EQ(synthetic_pu_count("l3:2 core:3", 65536), 6u);
+  EXPECT_EQ(synthetic_pu_count("package:1000000 core:1000000 pu:1000000", 65536), 65537u);
+}
+
+// A synthetic machine of 10^18 PUs used to spin in hwloc; the product of the
+// levels is bounded before hwloc sees it.
+TEST(ConfigErrors, HugeSyntheticTopologiesAreRefused) {
+  for (const char* key : {"JOULE_TOPOLOGY", "JOULE_WORKER_TOPOLOGY"}) {
+    Config c;
+    try {
+      c.set(key, "package:1000000 core:1000000 pu:1000000");
+      ADD_FAILURE() << key << " accepted";
+    } catch (const joule::error& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find(std::string(key) + "="), std::string::npos) << m;
+      EXPECT_NE(m.find("more than 65536 PUs"), std::string::npos) << m;
+      EXPECT_NE(m.find("at most 65536 PUs"), std::string::npos) << m;
+    }
+    c.set(key, "package:2 core:2 pu:1");
+  }
+}
+
+// JOULE_TRACE_DIR: an existing directory, or one new folder in one; a
+// missing parent is an error instead of a tree made in silence.
+TEST(ConfigErrors, TraceDirNeedsAnExistingParent) {
+  const joule_test::TempDir dir;
+  Config c;
+  c.set("JOULE_TRACE_DIR", dir.path());
+  c.set("JOULE_TRACE_DIR", dir.path() + "/new");
+  c.set("JOULE_TRACE_DIR", dir.path() + "/new/");
+  try {
+    c.set("JOULE_TRACE_DIR", dir.path() + "/missing/sub");
+    FAIL() << "accepted";
+  } catch (const joule::error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("is not an existing directory"), std::string::npos) << m;
+  }
+  std::ofstream(dir.file("plain")) << "x";
+  EXPECT_THROW(c.set("JOULE_TRACE_DIR", dir.file("plain")), joule::error);
+}
+
 }  // namespace
 }  // namespace joule::engine

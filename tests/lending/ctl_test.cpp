@@ -4,6 +4,10 @@
 #include <cstdio>
 #include <string>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cpu_table.hpp"
 #include "lending_support.hpp"
 #include "lewi_session.hpp"
 
@@ -12,13 +16,21 @@ namespace {
 using namespace joule::lending;
 using namespace lending_test;
 
-std::string ctl(const std::string& args) {
+std::string ctl_cmd(const std::string& command) {
   std::string out;
-  FILE* p = ::popen((std::string(JOULE_CTL) + " " + args + " 2>&1").c_str(), "r");
+  FILE* p = ::popen((command + " 2>&1").c_str(), "r");
   char buf[512];
   while (p && std::fgets(buf, sizeof buf, p)) out += buf;
   const int rc = p ? ::pclose(p) : -1;
   return out + "[exit " + std::to_string(WEXITSTATUS(rc)) + "]";
+}
+
+std::string ctl(const std::string& args) { return ctl_cmd(std::string(JOULE_CTL) + " " + args); }
+
+// ctl() run as user nobody (setpriv), for errors a root test cannot cause.
+std::string ctl_as_nobody(const std::string& args) {
+  return ctl_cmd("/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups " +
+                 std::string(JOULE_CTL) + " " + args);
 }
 
 LewiOptions opts(const std::string& shm) {
@@ -57,6 +69,46 @@ TEST(JouleCtl, ShowDromClean) {
   EXPECT_NE(ctl("show --shm " + g.name).find("[dead]"), std::string::npos);
   EXPECT_NE(ctl("clean " + g.name).find("removed"), std::string::npos);
   EXPECT_NE(ctl("show --shm " + g.name).find("no CPU table"), std::string::npos);
+}
+
+// Unknown options are errors, not table names; --timeout names what it
+// expects instead of std::stoul's "stoul".
+TEST(JouleCtl, BadOptionsAreUsageErrors) {
+  std::string out = ctl("clean --bogus");
+  EXPECT_NE(out.find("unknown option --bogus"), std::string::npos) << out;
+  EXPECT_NE(out.find("[exit 2]"), std::string::npos) << out;
+  out = ctl("drom 1 0 --timeout abc");
+  EXPECT_NE(out.find("--timeout abc: expected milliseconds, an integer 0..3600000"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("stoul"), std::string::npos) << out;
+  EXPECT_NE(out.find("[exit 2]"), std::string::npos) << out;
+}
+
+// `show --all` and `clean` without names include the table JOULE_LEWI_SHM
+// names, whatever its name.
+TEST(JouleCtl, AllTablesIncludeTheCustomOne) {
+  ShmGuard g("/joule-ctl-custom-" + std::to_string(::getpid()));
+  auto t = CpuTable::open_shared(g.name);
+  ASSERT_TRUE(t);
+  const std::string env = "JOULE_LEWI_SHM=" + g.name + " ";
+  std::string out = ctl_cmd(env + JOULE_CTL + " show --all");
+  EXPECT_NE(out.find(g.name), std::string::npos) << out;
+  t.reset();
+  out = ctl_cmd(env + JOULE_CTL + " clean ");
+  EXPECT_NE(out.find(g.name + ": removed"), std::string::npos) << out;
+}
+
+// A table clean cannot remove (here: another user's) is a failure, exit 1,
+// even with --force.
+TEST(JouleCtl, CleanFailsWhenItCannotRemove) {
+  if (::geteuid() != 0 || ::access("/usr/bin/setpriv", X_OK) != 0)
+    GTEST_SKIP() << "needs root and setpriv to act as another user";
+  ShmGuard g(unique_shm("perm"));
+  auto t = CpuTable::open_shared(g.name);
+  ASSERT_TRUE(t);
+  const std::string out = ctl_as_nobody("clean --force " + g.name);
+  EXPECT_NE(out.find("[exit 1]"), std::string::npos) << out;
 }
 
 }  // namespace

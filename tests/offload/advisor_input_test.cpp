@@ -133,3 +133,19 @@ TEST(AdvisorInput, CommandLineEndToEnd) {
   EXPECT_EQ(rc, 1);
   expect_has(out, "8 threads, but the card (package:1 core:2 pu:2) has 4 PUs");
 }
+
+// Numbers that are not finite, and topologies too large to search, are
+// refused up front (nan used to pass CLI11's PositiveNumber; a 100 000-core
+// card hung).
+TEST(AdvisorInput, NonFiniteNumbersAndHugeTopologiesAreRefused) {
+  const std::string in = write("nan.csv", std::string(kHeader) + "card,1,compact,1.0,8,800\n");
+  for (const char* opt :
+       {"--deadline nan", "--deadline inf", "--energy-budget -nan", "--card-freqs 1.0,nan"}) {
+    auto [rc, out] = run("advise " + in + " --card-topology 'package:1 core:4 pu:2' " + opt);
+    EXPECT_EQ(rc, 2) << opt << "\n" << out;
+    expect_has(out, "finite number > 0");
+  }
+  auto [rc, out] = run("advise " + in + " --card-topology 'package:1 core:100000 pu:4'");
+  EXPECT_EQ(rc, 1) << out;
+  expect_has(out, "allowed: 1..4096 PUs");
+}

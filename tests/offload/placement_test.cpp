@@ -159,6 +159,21 @@ TEST(Placement, KmpSpecsParseAndPrintBack) {
     EXPECT_THROW(jo::parse_placement(bad), jo::PlacementError) << bad;
 }
 
+// A huge synthetic card is refused before hwloc builds it (it used to spin
+// for minutes building 10^10 objects).
+TEST(Placement, HugeTopologyIsRefusedWithTheLimit) {
+  try {
+    jo::CardTopology::from_synthetic("package:1 core:100000 pu:4");
+    FAIL() << "accepted";
+  } catch (const jo::PlacementError& e) {
+    EXPECT_NE(std::string(e.what()).find("allowed: 1..4096 PUs"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(jo::CardTopology::from_synthetic("package:1000000 core:1000000 pu:1000000"),
+               jo::PlacementError);
+  EXPECT_THROW(jo::CardTopology::uniform(1, 100000, 1), jo::PlacementError);
+  EXPECT_EQ(jo::CardTopology::from_synthetic("package:1 core:1024 pu:4").pu_count(), 4096);
+}
+
 #ifdef JOULE_CTL_EXE
 namespace {
 
@@ -188,5 +203,11 @@ TEST(CardMapCli, Errors) {
   std::tie(rc, out) = run("--topology 'core:x' --threads 1");
   EXPECT_NE(rc, 0);
   EXPECT_NE(out.find("bad topology 'core:x'"), std::string::npos) << out;
+}
+
+TEST(CardMapCli, HugeTopologyIsAUsageError) {
+  auto [rc, out] = run("--topology 'package:1 core:100000 pu:1' --threads 1");
+  EXPECT_EQ(rc, 2) << out;
+  EXPECT_NE(out.find("allowed: 1..4096 PUs"), std::string::npos) << out;
 }
 #endif

@@ -44,7 +44,7 @@ TEST_P(Errors, ReportsEachDiagnostic) {
 
 INSTANTIATE_TEST_SUITE_P(Files, Errors,
                          ::testing::Values("malformed.c", "semantic.c", "functions.c", "c_limits.c",
-                                           "atomic.c", "cxx.cpp", "device.c"),
+                                           "atomic.c", "cxx.cpp", "device.c", "section_length.c"),
                          [](const ::testing::TestParamInfo<const char*>& i) {
                            std::string s = i.param;
                            for (char& ch : s)
@@ -83,6 +83,43 @@ TEST(Errors, SyntaxErrorsInTheProgram) {
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.output.find("s.c:2:11: error: expected ';'"), std::string::npos) << r.output;
   EXPECT_FALSE(shim::file_exists(tmp.path() + "/s.out"));
+}
+
+// A section length computed at run time: a negative one stops the program
+// with the clause's file and line and the value, status 1 (it used to reach
+// the runtime as a huge size_t and abort with a raw address).
+TEST(Errors, NegativeSectionLengthAtRunTime) {
+  shim::TempDir tmp;
+  const std::string body =
+      "int main(int argc, char **argv) {\n"
+      "  int a[8] = {0};\n"
+      "  int n = argc - 6, lo = argc + 2;\n"
+      "  (void)argv;\n"
+      "#pragma oss task in(a[0;n])\n"
+      "  a[0]++;\n"
+      "#pragma oss task in(a[lo:1])\n"
+      "  a[0]++;\n"
+      "#pragma oss taskwait\n"
+      "  return 0;\n"
+      "}\n";
+  for (const char* cc : {"gcc", "g++"}) {
+    const std::string file = std::string(cc) == "gcc" ? "neg.c" : "neg.cpp";
+    shim::write_file(tmp.path() + "/" + file, body);
+    shim::Result r = shim::run("cd " + shim::quote(tmp.path()) + " && " + JOULECC_PATH + " " + cc +
+                               " " + file + " -o neg && JOULE_WORKERS=2 ./neg");
+    EXPECT_EQ(r.status, 1) << cc << "\n" << r.output;
+    EXPECT_NE(r.output.find(file + ":5: error: the section of 'a' has a negative length (-5)"),
+              std::string::npos)
+        << cc << "\n"
+        << r.output;
+    shim::Result u =
+        shim::run("cd " + shim::quote(tmp.path()) + " && JOULE_WORKERS=2 ./neg x x x x x");
+    EXPECT_EQ(u.status, 1) << cc << "\n" << u.output;
+    EXPECT_NE(u.output.find(file + ":7: error: the section of 'a' has a negative length (-6)"),
+              std::string::npos)
+        << cc << "\n"
+        << u.output;
+  }
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // what is allowed.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
 #include <fstream>
 
 #include "sim_test_util.hpp"
@@ -71,6 +73,44 @@ TEST(SimConfig, ValuesParse) {
   const auto out = run_tool("run --set platform.chipz=2", &status);
   EXPECT_NE(status, 0);
   EXPECT_TRUE(has(out, "--set platform.chipz=2: unknown key")) << out;
+}
+
+// At the old maxima (4096 x 1024 cores, 10^7 objects, 10^8 steps, degree
+// 1000) a run took gigabytes; the size of a run is bounded, and the error
+// names the keys and the limit.
+TEST(SimConfig, SizeOfTheRunIsBounded) {
+  const std::vector<std::string> base = {"workload.loads=1,2,3,4"};
+  auto with = [&](std::vector<std::string> more) {
+    more.insert(more.end(), base.begin(), base.end());
+    return error_of("", more);
+  };
+  EXPECT_EQ(with({}), "");
+  auto e = with({"platform.chips=4096", "platform.cores_per_chip=1024"});
+  EXPECT_TRUE(has(e,
+                  "platform.chips x platform.cores_per_chip = 4194304 cores; allowed: at "
+                  "most 65536"))
+      << e;
+  e = with({"workload.objects=1000000", "workload.steps=10000000"});
+  EXPECT_TRUE(has(e,
+                  "workload.steps x max(workload.objects, cores) = 10000000000000; allowed: "
+                  "at most 2000000000"))
+      << e;
+  e = with({"workload.objects=1000000", "network.graph=ring", "network.degree=1000"});
+  EXPECT_TRUE(has(e, "workload.objects x network.degree")) << e;
+  EXPECT_TRUE(has(e, "links; allowed: at most 2000000")) << e;
+  e = with({"workload.objects=10000000"});
+  EXPECT_TRUE(has(e, "allowed: integer 0..1000000")) << e;
+  e = with({"workload.steps=100000000"});
+  EXPECT_TRUE(has(e, "allowed: integer 1..10000000")) << e;
+}
+
+// A directory for the scenario is a usage error (exit 2), not CLI11's 105.
+TEST(SimConfig, ADirectoryIsNotAScenario) {
+  const joule_test::TempDir dir;
+  int status = 0;
+  const std::string out = run_tool("run " + dir.path(), &status);
+  EXPECT_EQ(WEXITSTATUS(status), 2) << out;
+  EXPECT_TRUE(has(out, "is a directory; expected a scenario TOML file")) << out;
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // per-process traces merge.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <set>
 #include <thread>
@@ -11,6 +12,7 @@
 #include "json.hpp"
 #include "merge.hpp"
 #include "paraver_files.hpp"
+#include "temp_dir.hpp"
 #include "trace_events.hpp"
 #include "trace_model.hpp"
 #include "trace_session.hpp"
@@ -310,6 +312,41 @@ TEST(TraceSession, GuestWorkersAreBorrowedRows) {
   ASSERT_EQ(m.rows[1].tasks.size(), 1u);
   EXPECT_EQ(m.labels[m.rows[1].tasks[0].what], "guest");
   EXPECT_EQ(tf::summarize(m).processes[0].pop.units, 1);
+}
+
+// A 100-byte file whose header claims two billion threads used to make
+// that many rows (gigabytes) before reading a record; counts are bounded.
+TEST(TraceFiles, HeaderCountsAreBounded) {
+  const joule_test::TempDir dir;
+  const std::string prv = dir.file("huge.prv");
+  std::ofstream(prv) << "#Paraver (01/01/2026 at 00:00):1000_ns:1(2):1:1(2000000000:1)\n";
+  try {
+    tf::load_paraver(prv);
+    FAIL() << "accepted";
+  } catch (const std::runtime_error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find(prv + ":1: "), std::string::npos) << m;
+    EXPECT_NE(m.find("threads of a task 2000000000 out of range; allowed: 1..65536"),
+              std::string::npos)
+        << m;
+  }
+  std::ofstream(prv) << "#Paraver (x):1000_ns:1(2):1:2(40000:1,40000:1)\n";
+  EXPECT_THROW(tf::load_paraver(prv), std::runtime_error);
+}
+
+// A malformed .info thread line names the file and line, not std::stoi.
+TEST(TraceFiles, BadInfoThreadLineNamesFileAndLine) {
+  const joule_test::TempDir dir;
+  const std::string info = dir.file("t.info");
+  std::ofstream(info) << "format=joule-paraver 1\nthread=1.x 0 0\n";
+  try {
+    tf::read_info(info);
+    FAIL() << "accepted";
+  } catch (const std::runtime_error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find(info + ":2: bad thread id '1.x'"), std::string::npos) << m;
+    EXPECT_EQ(m.find("stoi"), std::string::npos) << m;
+  }
 }
 
 }  // namespace

@@ -88,6 +88,14 @@ void* joule_oss_reduction_private(const void* p) {
   return mine ? mine : const_cast<void*>(p);
 }
 
+size_t joule_oss_section_length(long long n, const char* file, int line, const char* what) {
+  if (n >= 0) return size_t(n);
+  // Cast to size_t a negative length would name most of the address space.
+  std::fprintf(stderr, "%s:%d: error: the section of '%s' has a negative length (%lld)\n",
+               file ? file : "?", line, what ? what : "?", n);
+  std::exit(1);
+}
+
 void joule_oss_dep_strided(joule_oss_deps_t* d, int kind, const void* start, int ndims,
                            const size_t* strides, const size_t* lens) {
   if (ndims <= 0) return;

@@ -4,6 +4,7 @@
 // sizes mixed-node configuration spaces. See docs/advisor.md.
 #include <CLI/CLI.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -15,6 +16,17 @@
 namespace {
 
 using namespace joule::advisor;
+
+// A finite number > 0: CLI::PositiveNumber lets "nan" through (nan <= 0 is
+// false) and takes "inf".
+const CLI::Validator kFinitePositive(
+    [](std::string& v) -> std::string {
+      double x = 0;
+      if (!CLI::detail::lexical_cast(v, x) || !std::isfinite(x) || x <= 0)
+        return "expected a finite number > 0, got '" + v + "'";
+      return {};
+    },
+    "NUMBER > 0");
 
 // Checked again by fit_options, which names the allowed values.
 void add_contention(CLI::App& cmd, AdviseArgs& a) {
@@ -32,11 +44,16 @@ void add_advise(CLI::App& app, AdviseArgs& a) {
   cmd->add_option("--card-topology", a.card_topology, "hwloc synthetic topology of the card");
   cmd->add_option("--host-topology", a.host_topology, "hwloc synthetic topology of the host");
   cmd->add_option("--card-freqs", a.card_freqs, "card frequencies in GHz (default: the runs')")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(kFinitePositive);
   cmd->add_option("--host-freqs", a.host_freqs, "host frequencies in GHz (default: the runs')")
-      ->delimiter(',');
-  auto* d = cmd->add_option("--deadline", a.deadline_s, "least energy within this time (s)");
-  cmd->add_option("--energy-budget", a.budget_j, "least time within this energy (J)")->excludes(d);
+      ->delimiter(',')
+      ->check(kFinitePositive);
+  auto* d = cmd->add_option("--deadline", a.deadline_s, "least energy within this time (s)")
+                ->check(kFinitePositive);
+  cmd->add_option("--energy-budget", a.budget_j, "least time within this energy (J)")
+      ->excludes(d)
+      ->check(kFinitePositive);
   cmd->add_option("--device", a.device, "only this device's configurations (host or card)")
       ->check(CLI::IsMember({"host", "card"}));
   cmd->add_option("--csv", a.csv_out, "write every configuration with its prediction here");
@@ -60,10 +77,11 @@ void add_validate(CLI::App& app, ValidateArgs& v) {
       ->check(CLI::IsMember({"host", "card"}));
   cmd->add_option("--max-error", v.max_error_pct,
                   "exit with status 3 when a mean held-out error exceeds this (percent)")
-      ->check(CLI::PositiveNumber);
+      ->check(kFinitePositive);
   cmd->add_option("--train-freqs", v.train_freqs,
                   "train only on runs at these frequencies (GHz); the others are held out")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(kFinitePositive);
   add_contention(*cmd, a);
   cmd->callback([&v] { v.run = true; });
 }

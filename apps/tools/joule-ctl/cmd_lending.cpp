@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -29,7 +31,8 @@ std::string default_table() {
   return CpuTable::default_name();
 }
 
-// Every segment in /dev/shm that looks like a joule CPU table of this user.
+// Every segment in /dev/shm that looks like a joule CPU table of this user,
+// and the one JOULE_LEWI_SHM names (any name) when it exists.
 std::vector<std::string> user_tables() {
   std::vector<std::string> out;
   DIR* d = ::opendir("/dev/shm");
@@ -42,7 +45,22 @@ std::vector<std::string> user_tables() {
       out.push_back("/" + n);
   }
   ::closedir(d);
+  const std::string custom = default_table();
+  struct stat st {};
+  if (std::find(out.begin(), out.end(), custom) == out.end() &&
+      ::stat(("/dev/shm" + custom).c_str(), &st) == 0)
+    out.push_back(custom);
   return out;
+}
+
+// --timeout's milliseconds: a whole number 0..3600000.
+unsigned parse_timeout_ms(const std::string& v) {
+  unsigned ms = 0;
+  const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), ms);
+  if (v.empty() || ec != std::errc() || p != v.data() + v.size() || ms > 3600000)
+    throw std::invalid_argument("--timeout " + core::escape_text(v) +
+                                ": expected milliseconds, an integer 0..3600000");
+  return ms;
 }
 
 // "0-3,6" -> {0,1,2,3,6}, "none" -> {}; false on anything else.
@@ -96,13 +114,14 @@ int cmd_show(int argc, char** argv) {
             "Prints the node's CPU lending table: for each CPU in use its state (busy, idle,\n"
             "borrowed, claimed), owner and guest process; then each registered process.\n"
             "  --shm NAME  the table to show (default: $JOULE_LEWI_SHM, else /joule-cpus-UID)\n"
-            "  --all       every joule table of this user in /dev/shm\n");
+            "  --all       every joule table of this user in /dev/shm (/joule-cpus-*,\n"
+            "              /joule-test-* and the one $JOULE_LEWI_SHM names)\n");
         return kOk;
       }
       if (a == "--all")
         all = true;
       else if (!take_shm(a, i, argc, argv, shm))
-        throw std::invalid_argument("unknown option " + a);
+        throw std::invalid_argument("unknown option " + core::escape_text(a));
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "joule-ctl show: %s\n", e.what());
@@ -134,7 +153,7 @@ int cmd_drom(int argc, char** argv) {
       }
       if (a == "--timeout") {
         if (i + 1 >= argc) throw std::invalid_argument("--timeout needs milliseconds");
-        timeout_ms = unsigned(std::stoul(argv[++i]));
+        timeout_ms = parse_timeout_ms(argv[++i]);
       } else if (!take_shm(a, i, argc, argv, shm)) {
         pos.push_back(a);
       }
@@ -147,8 +166,10 @@ int cmd_drom(int argc, char** argv) {
   const long pid = std::strtol(pos[0].c_str(), nullptr, 10);
   std::vector<int> cpus;
   if (pid <= 0 || !parse_cpus(pos[1], cpus)) {
-    std::fprintf(stderr, "joule-ctl drom: bad PID or CPU list ('%s' '%s')\n", pos[0].c_str(),
-                 pos[1].c_str());
+    std::fprintf(stderr,
+                 "joule-ctl drom: bad PID or CPU list ('%s' '%s'): expected a PID > 0 and a CPU "
+                 "list such as 0-3,6 (CPUs 0..4095) or none\n",
+                 core::escape_text(pos[0]).c_str(), core::escape_text(pos[1]).c_str());
     return kUsage;
   }
   try {
@@ -192,12 +213,16 @@ int cmd_clean(int argc, char** argv) {
             "usage: joule-ctl clean [--force] [NAME...]\n\n"
             "Removes CPU tables left in /dev/shm by joule processes that died: a table is\n"
             "removed when no live process is registered in it (its dead processes' CPUs\n"
-            "are given back first). Without NAME, every joule table of this user.\n"
-            "  --force  also remove tables in use, corrupt, foreign or of another version\n");
+            "are given back first). Without NAME, every joule table of this user (names\n"
+            "/joule-cpus-* and /joule-test-*, and the one $JOULE_LEWI_SHM names).\n"
+            "  --force  also remove tables in use, corrupt, foreign or of another version\n"
+            "Exits 1 when a table could not be cleaned (an error, not a table in use).\n");
         return kOk;
       }
       if (a == "--force")
         force = true;
+      else if (a.rfind("-", 0) == 0)
+        throw std::invalid_argument("unknown option " + core::escape_text(a) + " (see --help)");
       else
         names.push_back(CpuTable::check_name(a));
     }
@@ -207,8 +232,14 @@ int cmd_clean(int argc, char** argv) {
   }
   if (names.empty()) names = user_tables();
   if (names.empty()) std::printf("no joule CPU tables in /dev/shm\n");
-  for (const auto& n : names) std::printf("%s\n", CpuTable::clean(n, force).c_str());
-  return kOk;
+  int rc = kOk;
+  for (const auto& n : names) {
+    bool failed = false;
+    const std::string line = CpuTable::clean(n, force, &failed);
+    std::fprintf(failed ? stderr : stdout, "%s\n", line.c_str());
+    if (failed) rc = kFailed;
+  }
+  return rc;
 }
 
 }  // namespace joule::ctl

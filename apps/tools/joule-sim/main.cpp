@@ -7,6 +7,7 @@
 //   joule-sim keys
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -114,7 +115,17 @@ int cmd_split(const Args& a) {
 }
 
 void add_common(CLI::App* cmd, Args& a) {
-  cmd->add_option("scenario", a.file, "scenario TOML file")->check(CLI::ExistingFile);
+  cmd->add_option("scenario", a.file, "scenario TOML file")
+      ->check(CLI::Validator(
+          [](std::string& path) -> std::string {
+            std::error_code ec;
+            if (std::filesystem::is_directory(path, ec))
+              return path + ": is a directory; expected a scenario TOML file";
+            if (!std::filesystem::exists(path, ec))
+              return path + ": no such file; expected a scenario TOML file";
+            return {};
+          },
+          "FILE"));
   cmd->add_option("--set", a.sets, "override one key: section.key=value (repeatable)");
 }
 
@@ -140,7 +151,13 @@ int main(int argc, char** argv) {
       "split", "Cabrera et al.'s splitter: even, proportional and splitter splits");
   add_common(split, a);
   auto* keys = app.add_subcommand("keys", "list every scenario key and its allowed values");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // CLI11's own codes (105 for a failed check) would read as crashes; bad
+    // input is 2, as for a bad scenario.
+    return app.exit(e) == 0 ? 0 : 2;
+  }
   try {
     if (keys->parsed()) return std::cout << describe_keys(), 0;
     if (split->parsed()) return cmd_split(a);

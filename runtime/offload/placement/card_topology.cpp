@@ -6,21 +6,29 @@
 #include <map>
 #include <memory>
 
+#include "text.hpp"
+
 namespace joule::offload {
 namespace {
 
 using TopologyPtr = std::unique_ptr<hwloc_topology, decltype(&hwloc_topology_destroy)>;
 
 TopologyPtr load_synthetic(const std::string& description) {
+  // Counted before hwloc builds it: hwloc would build every object.
+  const auto pus = core::synthetic_pu_count(description, kMaxCardPus);
+  if (pus > std::uint64_t(kMaxCardPus))
+    throw PlacementError("topology '" + core::escape_text(description) + "' has more than " +
+                         std::to_string(kMaxCardPus) + " PUs; allowed: 1.." +
+                         std::to_string(kMaxCardPus) + " PUs (cores x PUs per core x packages)");
   hwloc_topology_t raw = nullptr;
   if (hwloc_topology_init(&raw) != 0) throw PlacementError("hwloc: cannot create a topology");
   TopologyPtr topo(raw, &hwloc_topology_destroy);
   if (description.empty() || hwloc_topology_set_synthetic(raw, description.c_str()) != 0)
-    throw PlacementError("bad topology '" + description +
+    throw PlacementError("bad topology '" + core::escape_text(description) +
                          "': expected an hwloc synthetic description such as "
                          "'package:1 core:60 pu:4'");
   if (hwloc_topology_load(raw) != 0)
-    throw PlacementError("hwloc could not load topology '" + description + "'");
+    throw PlacementError("hwloc could not load topology '" + core::escape_text(description) + "'");
   return topo;
 }
 
@@ -72,6 +80,9 @@ CardTopology CardTopology::from_synthetic(const std::string& description) {
 CardTopology CardTopology::uniform(int packages, int cores_per_package, int pus_per_core) {
   if (packages < 1 || cores_per_package < 1 || pus_per_core < 1)
     throw PlacementError("a uniform topology needs at least 1 package, core and PU per core");
+  if (std::int64_t(packages) * cores_per_package * pus_per_core > kMaxCardPus)
+    throw PlacementError("a uniform topology of more than " + std::to_string(kMaxCardPus) +
+                         " PUs; allowed: 1.." + std::to_string(kMaxCardPus));
   std::vector<PuSlot> pus;
   for (int p = 0; p < packages; ++p)
     for (int c = 0; c < cores_per_package; ++c)

@@ -25,10 +25,15 @@ struct PuSlot {
   int pu = 0;           // PU logical index (what the card binds a thread to)
 };
 
+// The most PUs (hardware contexts, so also cores) a card or advisor host
+// topology may have: placement and the advisor's search grow with the PU
+// count, and real many-core cards have a few hundred.
+inline constexpr int kMaxCardPus = 4096;
+
 class CardTopology {
  public:
   // Parses an hwloc synthetic description; throws PlacementError naming the
-  // string when hwloc rejects it.
+  // string when hwloc rejects it or it has more than kMaxCardPus PUs.
   static CardTopology from_synthetic(const std::string& description);
   // packages × cores × contexts, without hwloc (tests, the advisor's hosts).
   static CardTopology uniform(int packages, int cores_per_package, int pus_per_core);

@@ -105,7 +105,7 @@ TraceModel load_paraver(const std::string& prv_path) {
 
   std::string line;
   if (!std::getline(in, line)) throw std::runtime_error(prv_path + ": empty file");
-  const PrvHeader h = parse_prv_header(line);
+  const PrvHeader h = parse_prv_header(line, prv_path);
   const InfoFile info = read_info(sibling(prv_path, ".info"));
   for (std::size_t t = 0; t < h.task_threads.size(); ++t) {
     Process p;

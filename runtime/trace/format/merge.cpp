@@ -85,7 +85,7 @@ void open_input(Input& in, Union& labels, Union& mpi, Union& counters) {
   if (!in.in) throw std::runtime_error("cannot open " + in.path);
   std::string header;
   std::getline(in.in, header);
-  in.h = parse_prv_header(header);
+  in.h = parse_prv_header(header, in.path);
   if (in.h.task_threads.size() != 1)
     throw std::runtime_error(in.path + ": already merged (" +
                              std::to_string(in.h.task_threads.size()) + " processes)");

@@ -6,18 +6,20 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "text.hpp"
+
 namespace joule::trace_format {
 namespace {
 
 [[noreturn]] void bad_header(const std::string& line, const std::string& why) {
-  throw std::runtime_error("not a Paraver header (" + why + "): " + line.substr(0, 120));
+  throw std::runtime_error("not a Paraver header (" + why + "): " + core::escape_text(line, 120));
 }
 
 std::int64_t to_int(std::string_view s) {
   std::int64_t v = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || p != s.data() + s.size())
-    throw std::runtime_error("not an integer: '" + std::string(s) + "'");
+    throw std::runtime_error("not an integer: '" + core::escape_text(s) + "'");
   return v;
 }
 
@@ -38,7 +40,40 @@ std::pair<int, std::vector<std::string>> counted_list(std::string_view s, const 
   return {n, items};
 }
 
+// Bounds on what a header may claim: each count becomes rows and vectors
+// before a single record is read, so a 100-byte file could ask for billions.
+constexpr std::int64_t kMaxPrvThreads = 65536;  // threads of all tasks together
+constexpr std::int64_t kMaxPrvCpus = 65536;     // CPUs of one node
+
+int bounded(std::string_view s, std::int64_t hi, const char* what, const std::string& line) {
+  const std::int64_t v = to_int(s);
+  if (v < 1 || v > hi)
+    bad_header(line, std::string(what) + " " + std::to_string(v) + " out of range; allowed: 1.." +
+                         std::to_string(hi));
+  return int(v);
+}
+
+// "12" or "1.12" (task.thread) of a .info thread line.
+void parse_thread_id(const std::string& id, InfoFile::Thread& t) {
+  const auto dot = id.find('.');
+  const std::string_view v(id);
+  if (dot != std::string::npos) {
+    t.task = int(to_int(v.substr(0, dot)));
+    t.thread = int(to_int(v.substr(dot + 1)));
+  } else {
+    t.thread = int(to_int(v));
+  }
+}
+
 }  // namespace
+
+PrvHeader parse_prv_header(const std::string& line, const std::string& path) {
+  try {
+    return parse_prv_header(line);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(path + ":1: " + e.what());
+  }
+}
 
 PrvHeader parse_prv_header(const std::string& line) {
   if (line.rfind("#Paraver (", 0) != 0) bad_header(line, "no #Paraver");
@@ -69,13 +104,19 @@ PrvHeader parse_prv_header(const std::string& line) {
   else if (ft.size() > 3 && ft.substr(ft.size() - 3) == "_ms")
     scale = 1e6, ft.remove_suffix(3);
   h.ftime_ns = std::uint64_t(double(to_int(ft)) * scale);
-  for (const auto& c : counted_list(parts[1], line).second) h.node_cpus.push_back(int(to_int(c)));
+  for (const auto& c : counted_list(parts[1], line).second)
+    h.node_cpus.push_back(bounded(c, kMaxPrvCpus, "CPUs per node", line));
   if (to_int(parts[2]) < 1) bad_header(line, "no application");
+  std::int64_t threads = 0;
   for (const auto& t : counted_list(parts[3], line).second) {
     const auto colon = t.find(':');
     if (colon == std::string::npos) bad_header(line, "task without node");
-    h.task_threads.push_back(int(to_int(std::string_view(t).substr(0, colon))));
+    h.task_threads.push_back(
+        bounded(std::string_view(t).substr(0, colon), kMaxPrvThreads, "threads of a task", line));
     h.task_node.push_back(int(to_int(std::string_view(t).substr(colon + 1))));
+    if ((threads += h.task_threads.back()) > kMaxPrvThreads)
+      bad_header(line, "threads of all tasks " + std::to_string(threads) +
+                           " out of range; allowed: 1.." + std::to_string(kMaxPrvThreads));
   }
   return h;
 }
@@ -153,7 +194,7 @@ InfoFile read_info(const std::string& path) {
   InfoFile::Proc single;
   bool merged = false;
   std::string line;
-  while (std::getline(in, line)) {
+  for (int n = 1; std::getline(in, line); ++n) {
     const auto eq = line.find('=');
     if (eq == std::string::npos) continue;
     const std::string key = line.substr(0, eq);
@@ -179,12 +220,12 @@ InfoFile read_info(const std::string& path) {
       int guest = 0;
       v >> id >> t.worker >> t.cpu;
       if (v >> guest) t.guest = guest != 0;
-      const auto dot = id.find('.');
-      if (dot != std::string::npos) {
-        t.task = std::stoi(id.substr(0, dot));
-        t.thread = std::stoi(id.substr(dot + 1));
-      } else {
-        t.thread = std::stoi(id);
+      try {
+        parse_thread_id(id, t);
+      } catch (const std::runtime_error&) {
+        throw std::runtime_error(path + ":" + std::to_string(n) + ": bad thread id '" +
+                                 core::escape_text(id) +
+                                 "': expected THREAD or TASK.THREAD (integers)");
       }
       info.threads.push_back(t);
     }

@@ -18,7 +18,10 @@ struct PrvHeader {
   std::vector<int> task_node;     // node of each task's threads (1-based)
   std::string date;               // as written between the parentheses
 };
-PrvHeader parse_prv_header(const std::string& line);  // throws std::runtime_error
+// Throws std::runtime_error, also on counts above the bounds (65536 threads
+// in all, 65536 CPUs per node); the second form prefixes "path:1: ".
+PrvHeader parse_prv_header(const std::string& line);
+PrvHeader parse_prv_header(const std::string& line, const std::string& path);
 std::string format_prv_header(const PrvHeader& h);
 
 // One record split at ':' (no allocation; views into the line).
@@ -51,7 +54,9 @@ struct InfoFile {
   std::vector<Thread> threads;
   bool present = false;
 };
-InfoFile read_info(const std::string& path);  // present == false if missing
+// present == false if missing; throws std::runtime_error ("path:line: ...")
+// on a malformed thread line.
+InfoFile read_info(const std::string& path);
 void write_info(const InfoFile& info, const std::string& path);
 
 // "dir/joule-1.prv" -> "dir/joule-1" + ext

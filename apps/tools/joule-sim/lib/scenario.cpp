@@ -1,12 +1,15 @@
 // The key table: every scenario key, what it accepts and where it goes.
 // One row per key keeps the docs (describe_keys), the errors and the
 // parsing in one place.
+#include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <limits>
 
 #include "scenario.hpp"
 #include "scenario_keys.hpp"
 #include "scenario_values.hpp"
+#include "text.hpp"
 
 namespace joule::sim {
 namespace {
@@ -103,10 +106,10 @@ const std::vector<Key>& keys() {
        }},
       {"workload.loads", "seconds list >= 0 (static: per PE or object; pils: split)",
        [](Scenario& s, const std::string& v) { s.workload.loads = parse_numbers(v, 0, kBig); }},
-      {"workload.objects", "integer 0..10000000 (0: the kind's default)",
-       [](Scenario& s, const std::string& v) { s.workload.objects = parse_int(v, 0, 10000000); }},
-      {"workload.steps", "integer 1..100000000",
-       [](Scenario& s, const std::string& v) { s.workload.steps = parse_int(v, 1, 100000000); }},
+      {"workload.objects", "integer 0..1000000 (0: the kind's default)",
+       [](Scenario& s, const std::string& v) { s.workload.objects = parse_int(v, 0, 1000000); }},
+      {"workload.steps", "integer 1..10000000",
+       [](Scenario& s, const std::string& v) { s.workload.steps = parse_int(v, 1, 10000000); }},
       {"workload.seed", "integer >= 0",
        [](Scenario& s, const std::string& v) {
          s.workload.seed = std::uint64_t(parse_number(v, 0, 9e15));
@@ -235,8 +238,38 @@ void check_lending(const Scenario& s) {
                       std::to_string(cores) + " cores evenly");
 }
 
+// Bounds on the size of what is simulated, each key alone being in range:
+// the machine, the object graph's links (each a few dozen bytes) and the
+// object-steps of the run, so that no scenario takes gigabytes or hours.
+constexpr std::int64_t kMaxPes = 65536;
+constexpr double kMaxLinks = 2e6;
+constexpr double kMaxObjectSteps = 2e9;
+
+void check_size(const Scenario& s) {
+  const std::int64_t pes = std::int64_t(s.platform.chips) * s.platform.cores_per_chip;
+  if (pes > kMaxPes)
+    throw ConfigError("platform.chips x platform.cores_per_chip = " + std::to_string(pes) +
+                      " cores; allowed: at most " + std::to_string(kMaxPes));
+  // 0 objects: the kind's default, at most 16 per PE.
+  const double objects = s.workload.objects > 0 ? s.workload.objects : 16.0 * double(pes);
+  double links = s.network.graph == "none" ? 0 : objects * s.network.degree;
+  if (s.network.graph == "ring_random") links += s.network.random_pairs * objects * objects / 2;
+  if (links > kMaxLinks)
+    throw ConfigError(
+        "workload.objects x network.degree (+ network.random_pairs x objects^2 / "
+        "2) = " +
+        core::format_number("%.0f", links) + " links; allowed: at most " +
+        core::format_number("%.0f", kMaxLinks));
+  const double work = double(s.workload.steps) * std::max(objects, double(pes));
+  if (work > kMaxObjectSteps)
+    throw ConfigError(
+        "workload.steps x max(workload.objects, cores) = " + core::format_number("%.0f", work) +
+        "; allowed: at most " + core::format_number("%.0f", kMaxObjectSteps));
+}
+
 // Checks across keys, after every setting is in.
 void check_whole(const Scenario& s) {
+  check_size(s);
   const auto n = s.platform.pstates_ghz.size();
   if (s.platform.power.kind == PowerModel::Kind::table && s.platform.power.table.size() != n)
     throw ConfigError("platform.power: table has " + std::to_string(s.platform.power.table.size()) +

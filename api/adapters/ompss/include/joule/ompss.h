@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define JOULE_OSS_ABI_VERSION 2
+#define JOULE_OSS_ABI_VERSION 3
 
 #ifdef __cplusplus
 extern "C" {
@@ -37,6 +37,11 @@ JOULE_EXPORT void joule_oss_dep(joule_oss_deps_t *d, int kind, const void *addr,
  * the address of the first element; strides in bytes; lens in elements of
  * each dimension. Adds one dependency per contiguous run (rows that touch
  * are merged). */
+/* A section length computed at run time: n when n >= 0, else prints
+ * "FILE:LINE: ... 'WHAT' ... N" on stderr and exits with status 1 (joulecc
+ * passes the clause's place; a constant length <= 0 is a compile error). */
+JOULE_EXPORT size_t joule_oss_section_length(long long n, const char *file, int line,
+                                             const char *what);
 JOULE_EXPORT void joule_oss_dep_strided(joule_oss_deps_t *d, int kind, const void *start, int ndims,
                                         const size_t *strides, const size_t *lens);
 /* Shaping [e0]..[en-1]base with optional sections (lo/len NULL: whole). */
