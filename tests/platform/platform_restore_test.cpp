@@ -152,7 +152,13 @@ TEST(Restore, SigkillLeftoversAreRepairedByTheNextStart) {
   EXPECT_NE(t.snapshot(), before);  // SIGKILL cannot be caught
   ASSERT_EQ(state_files(t), 1);
   testing::internal::CaptureStderr();
-  { joule::runtime rt({{"JOULE_STATE_DIR", t.state_dir()}, {"JOULE_WORKERS", "1"}}); }
+  {
+    // The saved paths are under the fake tree: the repair must be told the
+    // root, or it refuses them (they would not be cpufreq files).
+    joule::runtime rt({{"JOULE_STATE_DIR", t.state_dir()},
+                       {"JOULE_SYSFS_ROOT", t.root()},
+                       {"JOULE_WORKERS", "1"}});
+  }
   const std::string err = testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("restored"), std::string::npos) << err;
   EXPECT_EQ(t.snapshot(), before);
@@ -173,7 +179,8 @@ TEST(Restore, SigkillLeftoversAreRepairedByJouleCtl) {
   ::kill(pid, SIGKILL);
   ::waitpid(pid, nullptr, 0);
   ASSERT_EQ(state_files(t), 1);
-  const std::string ctl = std::string(JOULE_CTL_PATH) + " restore --state-dir " + t.state_dir();
+  const std::string ctl = "JOULE_SYSFS_ROOT=" + t.root() + " " + std::string(JOULE_CTL_PATH) +
+                          " restore --state-dir " + t.state_dir();
   EXPECT_EQ(std::system((ctl + " --dry-run > /dev/null").c_str()), 0);
   EXPECT_NE(t.snapshot(), before);  // a dry run changes nothing
   EXPECT_EQ(std::system((ctl + " > /dev/null").c_str()), 0);
