@@ -137,7 +137,9 @@ bool RestoreGuard::claim(const std::vector<int>& cpus, const std::string& sysfs_
                          std::string* why) {
   std::lock_guard guard(mu_);
   if (dir_.empty()) return true;
-  if (held_pid_ != int(::getpid())) {  // first claim, or a forked child's
+  // A forked child owns nothing; records in another folder (the state
+  // folder changed, as between tests) say nothing about this one.
+  if (held_pid_ != int(::getpid()) || dir_ != owner_dir_) {
     held_count_.store(0);
     held_pid_ = int(::getpid());
   }
