@@ -54,6 +54,9 @@ class Dvfs {
   long last_writer(int domain) const noexcept;
   // Puts the machine back as it was found (real backends).
   virtual void restore() {}
+  // Why domain d's changes fail, for the report (e.g. another process owns
+  // its CPUs); empty if they do not.
+  virtual std::string domain_note(int) const { return {}; }
   // Where frequency changes appear in a trace (counter "frequency_mhz" of a
   // CPU): real_of[c] lists the CPUs of the workers that platform CPU c
   // stands for (a synthetic topology maps workers to model PUs). Unset, a

@@ -12,6 +12,7 @@
 
 #include "log.hpp"
 #include "restore_guard.hpp"
+#include "text.hpp"
 
 namespace joule::platform {
 namespace {
@@ -112,6 +113,8 @@ class CpufreqDvfs final : public Dvfs {
     }
     std::sort(cpus.begin(), cpus.end());
     policies_.push_back(std::move(pols));
+    owned_.push_back(0);
+    notes_.emplace_back();
     add_domain(std::move(cpus), members.front()->table, members.front()->level);
   }
 
@@ -122,10 +125,16 @@ class CpufreqDvfs final : public Dvfs {
     if (RestoreGuard::instance().restore_all(&errors) > 0)
       for (auto& e : errors) core::warn_once("restore:" + e, "cpufreq: " + e);
     close_files();  // what they last held is no longer what the files hold
+    // Ownership went with the originals; a later change claims again.
+    std::fill(owned_.begin(), owned_.end(), char(0));
+    for (auto& n : notes_) n.clear();
   }
+
+  std::string domain_note(int d) const override { return notes_[std::size_t(d)]; }
 
  protected:
   bool apply(int d, std::uint32_t khz) override {
+    if (!own(d)) return false;
     for (auto& p : policies_[std::size_t(d)])
       if (!(p.userspace ? apply_userspace(p, khz) : apply_minmax(p, khz))) return false;
     return true;
@@ -146,6 +155,26 @@ class CpufreqDvfs final : public Dvfs {
     bool governor_set = false;  // we switched it to userspace (or found it so)
     File setspeed, min, max;
   };
+
+  // Before the first change of a domain its CPUs must be ours: another live
+  // joule process that changed them first holds their originals, and we
+  // leave them alone (once refused, until restore(): no lock per change).
+  bool own(int d) {
+    const auto i = std::size_t(d);
+    if (owned_[i]) return true;
+    if (!notes_[i].empty()) return false;
+    std::string why;
+    if (!RestoreGuard::instance().claim(domain_cpus(d), fs_.root().empty() ? "/" : fs_.root(),
+                                        &why)) {
+      notes_[i] = "left alone: " + why;
+      core::warn_once("held:" + std::to_string(d),
+                      "cpufreq: cpu " + core::format_cpu_list(domain_cpus(d)) + " " + notes_[i] +
+                          "; this process runs them at the frequency they have");
+      return false;
+    }
+    owned_[i] = 1;
+    return true;
+  }
 
   void close_files() {
     for (auto& dom : policies_)
@@ -235,6 +264,9 @@ class CpufreqDvfs final : public Dvfs {
 
   Sysfs fs_;
   std::vector<std::vector<Policy>> policies_;
+  // Per domain, each touched only under that domain's lock (see apply).
+  std::vector<char> owned_;         // claimed (cpu_owner.hpp)
+  std::vector<std::string> notes_;  // why it is left alone; empty if not
 };
 
 }  // namespace

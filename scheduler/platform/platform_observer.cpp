@@ -53,10 +53,16 @@ class PlatformObserver final : public core::Observer {
 };
 
 void repair_stale(const core::Config& cfg) {
-  const std::string dir = cfg.get<PlatformSettings>().state_folder();
-  const RepairResult r = repair_stale_states(dir);
-  if (r.repaired == 0 && r.failed == 0) return;
-  for (const auto& m : r.messages) core::log_info(m + " (state file in " + dir + ")");
+  const PlatformSettings& ps = cfg.get<PlatformSettings>();
+  const std::string dir = ps.state_folder();
+  const RepairResult r = repair_stale_states(dir, {ps.sysfs_root});
+  if (r.repaired == 0 && r.failed == 0 && r.refused == 0) return;
+  for (const auto& m : r.messages) {
+    if (m.rfind("refused", 0) == 0)
+      core::log_warn(m);
+    else
+      core::log_info(m + " (state file in " + dir + ")");
+  }
 }
 
 }  // namespace

@@ -184,7 +184,9 @@ void Platform::report_residency(std::ostream& os) const {
     seen.push_back(d);
     const auto res = dvfs_->residency(d, end_ns_);
     os << "  cpu " << core::format_cpu_list(dvfs_->domain_cpus(d)) << ":"
-       << residency_text(dvfs_->pstates(s->cpu), res) << "\n";
+       << residency_text(dvfs_->pstates(s->cpu), res);
+    if (const std::string note = dvfs_->domain_note(d); !note.empty()) os << " (" << note << ")";
+    os << "\n";
   }
   if (dvfs_->caps() & kCapStretch) {
     std::uint64_t tasks = 0, ns = 0, stall = 0;

@@ -4,23 +4,50 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
+#include "cpu_owner.hpp"
 #include "sysfs.hpp"
 
 namespace joule::platform {
 namespace {
 
+// Restored on, whatever the program's disposition (its handler runs after).
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGABRT, SIGHUP, SIGQUIT};
+// Restored on only if they would kill the process (SIG_DFL): programs catch
+// these to go on running (guard pages, JITs, notifications).
+constexpr int kDeathSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGUSR1, SIGUSR2};
 struct sigaction g_previous[NSIG];
 
 void on_fatal_signal(int sig) {
   RestoreGuard::instance().restore_from_signal();
   // Back to what the program had, then let the signal act as it would have
-  // (it is blocked in this handler, so it is delivered when we return).
+  // (it is blocked in this handler, so it is delivered when we return; a
+  // fault re-executes its instruction and faults again, now fatally).
   ::sigaction(sig, &g_previous[sig], nullptr);
   ::raise(sig);
+}
+
+void install(int sig) {
+  struct sigaction sa {};
+  sa.sa_handler = on_fatal_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;
+  ::sigaction(sig, &sa, &g_previous[sig]);
+}
+
+// Appends the decimal digits of v at p (no stdio in a handler).
+char* put_uint(char* p, unsigned v) noexcept {
+  char digits[12];
+  int n = 0;
+  do {
+    digits[n++] = char('0' + v % 10);
+    v /= 10;
+  } while (v && n < 12);
+  while (n) *p++ = digits[--n];
+  return p;
 }
 
 void restore_at_exit() { RestoreGuard::instance().restore_all(); }
@@ -96,14 +123,55 @@ void RestoreGuard::install_handlers() {
   for (int sig : kSignals) {
     struct sigaction old {};
     ::sigaction(sig, nullptr, &old);
-    if (old.sa_handler == SIG_IGN) continue;  // the process would not die of it
-    struct sigaction sa {};
-    sa.sa_handler = on_fatal_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0;
-    ::sigaction(sig, &sa, &g_previous[sig]);
+    if (old.sa_handler != SIG_IGN) install(sig);  // ignored: the process would not die of it
+  }
+  for (int sig : kDeathSignals) {
+    struct sigaction old {};
+    ::sigaction(sig, nullptr, &old);
+    if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL) install(sig);
   }
   std::atexit(restore_at_exit);
+}
+
+bool RestoreGuard::claim(const std::vector<int>& cpus, const std::string& sysfs_root,
+                         std::string* why) {
+  std::lock_guard guard(mu_);
+  if (dir_.empty()) return true;
+  // A forked child owns nothing; records in another folder (the state
+  // folder changed, as between tests) say nothing about this one.
+  if (held_pid_ != int(::getpid()) || dir_ != owner_dir_) {
+    held_count_.store(0);
+    held_pid_ = int(::getpid());
+  }
+  std::vector<int> missing;
+  const std::size_t n = held_count_.load();
+  for (int c : cpus)
+    if (std::find(held_cpus_.get(), held_cpus_.get() + n, c) == held_cpus_.get() + n)
+      missing.push_back(c);
+  if (missing.empty()) return true;
+  if (n + missing.size() > kMaxHeld || dir_.size() >= sizeof owner_dir_ - 32) {
+    if (why) *why = "more CPUs or a longer state folder than the owner records allow";
+    return false;
+  }
+  const ClaimResult r = claim_cpus(dir_, missing, sysfs_root);
+  if (!r.ok) {
+    if (why) *why = r.why;
+    return false;
+  }
+  if (!held_cpus_) held_cpus_.reset(new int[kMaxHeld]);
+  std::memcpy(owner_dir_, dir_.c_str(), dir_.size() + 1);
+  std::copy(missing.begin(), missing.end(), held_cpus_.get() + n);
+  held_count_.store(n + missing.size(), std::memory_order_release);
+  if (!handlers_) install_handlers();
+  return true;
+}
+
+// With mu_ held.
+void RestoreGuard::release_claims() {
+  const std::size_t n = held_count_.load();
+  if (n == 0 || held_pid_ != int(::getpid())) return;
+  release_cpus(owner_dir_, std::vector<int>(held_cpus_.get(), held_cpus_.get() + n));
+  held_count_.store(0);
 }
 
 int RestoreGuard::restore_all(std::vector<std::string>* errors) {
@@ -114,8 +182,24 @@ int RestoreGuard::restore_all(std::vector<std::string>* errors) {
     state_path_[0] = '\0';
     record_.files.clear();
     count_.store(0);
+    release_claims();  // the originals are back: nothing left to own
   }
   return failed;
+}
+
+void RestoreGuard::unlink_owner_records_raw() const noexcept {
+  const std::size_t n = held_count_.load(std::memory_order_acquire);
+  if (held_pid_ != int(::getpid())) return;
+  char path[sizeof owner_dir_ + 32];
+  for (std::size_t i = 0; i < n; ++i) {
+    char* p = path;
+    for (const char* d = owner_dir_; *d;) *p++ = *d++;
+    for (const char* s = "/joule-cpu"; *s;) *p++ = *s++;
+    p = put_uint(p, unsigned(held_cpus_[i]));
+    for (const char* s = ".owner"; *s;) *p++ = *s++;
+    *p = '\0';
+    ::unlink(path);
+  }
 }
 
 void RestoreGuard::restore_from_signal() noexcept {
@@ -128,8 +212,11 @@ void RestoreGuard::restore_from_signal() noexcept {
     write_file_raw(s.path, s.data, s.len);
     all = all && same_raw(s.path, s.data, s.len);
   }
-  // Keep the state file when something failed: the next start retries.
-  if (all && state_path_[0]) ::unlink(state_path_);
+  // Keep the state file and the owner records when something failed: the
+  // next start (or the next owner) restores from it.
+  if (!all) return;
+  if (state_path_[0]) ::unlink(state_path_);
+  unlink_owner_records_raw();
 }
 
 }  // namespace joule::platform

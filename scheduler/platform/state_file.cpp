@@ -10,10 +10,11 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 
+#include "state_check.hpp"
 #include "sysfs.hpp"
 
 namespace joule::platform {
@@ -34,16 +35,39 @@ std::string hex(const std::string& s) {
 
 std::optional<std::string> unhex(const std::string& s) {
   if (s == "-") return std::string();
-  if (s.size() % 2) return std::nullopt;
+  if (s.empty() || s.size() % 2) return std::nullopt;
+  auto v = [](char c) {
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= '0' && c <= '9' ? c - '0' : -1;
+  };
   std::string out;
   for (std::size_t i = 0; i < s.size(); i += 2) {
-    auto v = [](char c) { return c >= 'a' ? c - 'a' + 10 : c - '0'; };
-    if (!std::isxdigit(static_cast<unsigned char>(s[i])) ||
-        !std::isxdigit(static_cast<unsigned char>(s[i + 1])))
-      return std::nullopt;
-    out += char(v(s[i]) * 16 + v(s[i + 1]));
+    const int hi = v(s[i]), lo = v(s[i + 1]);
+    if (hi < 0 || lo < 0) return std::nullopt;
+    out += char(hi * 16 + lo);
   }
   return out;
+}
+
+// "pid N T" or "file HEX HEX", nothing more on the line.
+bool parse_line(const std::string& line, StateRecord& rec) {
+  std::istringstream ls(line);
+  std::string tag, a, b, extra;
+  if (!(ls >> tag >> a >> b) || (ls >> extra)) return false;
+  if (tag == "pid") {
+    char* end = nullptr;
+    const long pid = std::strtol(a.c_str(), &end, 10);
+    if (*end || pid <= 0 || pid > (1L << 22) || rec.pid != 0) return false;
+    const unsigned long long t = std::strtoull(b.c_str(), &end, 10);
+    if (*end || !std::isdigit(static_cast<unsigned char>(b[0]))) return false;
+    rec.pid = int(pid);
+    rec.start_time = t;
+    return true;
+  }
+  if (tag != "file") return false;
+  auto path = unhex(a), content = unhex(b);
+  if (!path || !content || path->empty()) return false;
+  rec.files.push_back({*path, *content});
+  return true;
 }
 
 std::optional<std::string> read_whole(const std::string& path) { return Sysfs("/").read_raw(path); }
@@ -56,7 +80,7 @@ bool same_content(const SavedFile& f) {
 }  // namespace
 
 std::string state_file_name(int pid) {
-  return "joule-" + std::to_string(::getuid()) + "-" + std::to_string(pid) + ".state";
+  return "joule-" + std::to_string(::geteuid()) + "-" + std::to_string(pid) + ".state";
 }
 
 bool write_state_file(const std::string& dir, const StateRecord& rec, std::string* error) {
@@ -64,12 +88,20 @@ bool write_state_file(const std::string& dir, const StateRecord& rec, std::strin
     if (error) *error = "cannot create " + dir + ": " + std::strerror(errno);
     return false;
   }
+  // A folder others may write could hold a planted symlink or be read back
+  // as someone else's: no state file there (the next start would refuse it).
+  std::string why;
+  if (!trusted_state_dir(dir, &why)) {
+    if (error) *error = "no state file: " + why;
+    return false;
+  }
   std::ostringstream os;
   os << kMagic << "\npid " << rec.pid << " " << rec.start_time << "\n";
   for (const auto& f : rec.files) os << "file " << hex(f.path) << " " << hex(f.content) << "\n";
   const std::string final_path = dir + "/" + state_file_name(rec.pid);
   const std::string tmp = final_path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  ::unlink(tmp.c_str());  // a leftover of ours; O_EXCL below refuses anything planted since
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   const std::string text = os.str();
   bool ok = fd >= 0 && ::write(fd, text.data(), text.size()) == ssize_t(text.size());
   if (fd >= 0) {
@@ -79,30 +111,18 @@ bool write_state_file(const std::string& dir, const StateRecord& rec, std::strin
   if (ok) ok = ::rename(tmp.c_str(), final_path.c_str()) == 0;
   if (!ok) {
     if (error) *error = "cannot write " + final_path + ": " + std::strerror(errno);
-    ::unlink(tmp.c_str());
+    if (fd >= 0) ::unlink(tmp.c_str());
   }
   return ok;
 }
 
-std::optional<StateRecord> read_state_file(const std::string& path) {
-  std::ifstream in(path);
+std::optional<StateRecord> parse_state_text(const std::string& text) {
+  std::istringstream in(text);
   std::string line;
-  if (!in || !std::getline(in, line) || line != kMagic) return std::nullopt;
+  if (!std::getline(in, line) || line != kMagic) return std::nullopt;
   StateRecord rec;
-  while (std::getline(in, line)) {
-    std::istringstream ls(line);
-    std::string tag;
-    ls >> tag;
-    if (tag == "pid") {
-      ls >> rec.pid >> rec.start_time;
-    } else if (tag == "file") {
-      std::string p, c;
-      ls >> p >> c;
-      auto path_s = unhex(p), content = unhex(c);
-      if (!path_s || !content || path_s->empty()) return std::nullopt;
-      rec.files.push_back({*path_s, *content});
-    }
-  }
+  while (std::getline(in, line))
+    if (!parse_line(line, rec)) return std::nullopt;
   if (rec.pid <= 0) return std::nullopt;
   return rec;
 }
@@ -143,45 +163,66 @@ int restore_files(const std::vector<SavedFile>& files, std::vector<std::string>*
   return failed;
 }
 
-RepairResult repair_stale_states(const std::string& dir, bool include_live, bool dry_run) {
+namespace {
+
+bool is_state_name(const std::string& n) {
+  return n.rfind("joule-", 0) == 0 && n.size() > 12 && n.substr(n.size() - 6) == ".state";
+}
+
+// One state file: refused (left alone), live (left alone), or restored and
+// removed.
+void repair_one(const std::string& dir, const std::string& name, const RepairOptions& o,
+                RepairResult& r) {
+  std::string why;
+  auto rec = read_owned_state(dir, name, &why);
+  // A running process's file is not ours to judge by our sysfs root.
+  if (rec &&
+      (rec->pid == ::getpid() || (!o.include_live && process_alive(rec->pid, rec->start_time)))) {
+    ++r.live;
+    return;
+  }
+  if (!rec || !check_saved_files(*rec, o.sysfs_root, &why)) {
+    ++r.refused;
+    r.messages.push_back("refused state file " + dir + "/" + name + ": " + why + "; left alone");
+    return;
+  }
+  const std::string n = std::to_string(rec->files.size());
+  const std::string who = " file(s) changed by process " + std::to_string(rec->pid);
+  if (o.dry_run) {
+    r.messages.push_back("would restore " + n + who);
+    return;
+  }
+  std::vector<std::string> errors;
+  const int failed = restore_files(rec->files, &errors);
+  r.failed += failed;
+  for (auto& e : errors) r.messages.push_back(e);
+  if (failed == 0) {
+    ::unlink((dir + "/" + name).c_str());
+    ++r.repaired;
+    r.messages.push_back("restored " + n + who);
+  }
+}
+
+}  // namespace
+
+RepairResult repair_stale_states(const std::string& dir, const RepairOptions& o) {
   RepairResult r;
   DIR* d = ::opendir(dir.c_str());
   if (!d) return r;
   std::vector<std::string> names;
-  while (dirent* e = ::readdir(d)) {
-    const std::string n = e->d_name;
-    if (n.rfind("joule-", 0) == 0 && n.size() > 6 && n.substr(n.size() - 6) == ".state")
-      names.push_back(n);
-  }
+  while (dirent* e = ::readdir(d))
+    if (is_state_name(e->d_name)) names.push_back(e->d_name);
   ::closedir(d);
   std::sort(names.begin(), names.end());
-  for (const auto& n : names) {
-    const std::string path = dir + "/" + n;
-    auto rec = read_state_file(path);
-    if (!rec) {
-      r.messages.push_back("ignored unreadable state file " + path);
-      continue;
-    }
-    if (rec->pid == ::getpid() || (!include_live && process_alive(rec->pid, rec->start_time))) {
-      ++r.live;
-      continue;
-    }
-    if (dry_run) {
-      r.messages.push_back("would restore " + std::to_string(rec->files.size()) +
-                           " file(s) changed by process " + std::to_string(rec->pid));
-      continue;
-    }
-    std::vector<std::string> errors;
-    const int failed = restore_files(rec->files, &errors);
-    r.failed += failed;
-    for (auto& e : errors) r.messages.push_back(e);
-    if (failed == 0) {
-      ::unlink(path.c_str());
-      ++r.repaired;
-      r.messages.push_back("restored " + std::to_string(rec->files.size()) +
-                           " file(s) changed by process " + std::to_string(rec->pid));
-    }
-  }
+  for (const auto& n : names) repair_one(dir, n, o, r);
+  return r;
+}
+
+RepairResult repair_state_of(const std::string& dir, int pid, const std::string& sysfs_root) {
+  RepairResult r;
+  const std::string name = state_file_name(pid);
+  struct stat st {};
+  if (::lstat((dir + "/" + name).c_str(), &st) == 0) repair_one(dir, name, {sysfs_root}, r);
   return r;
 }
 

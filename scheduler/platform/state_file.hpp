@@ -22,11 +22,15 @@ struct StateRecord {
   std::vector<SavedFile> files;       // in the order they were first changed
 };
 
-// "joule-<uid>-<pid>.state"
+// "joule-<euid>-<pid>.state"
 std::string state_file_name(int pid);
-// Atomic replace (temporary file + rename), mode 0600; creates `dir` (0700).
+// Atomic replace (temporary file + rename), mode 0600; creates `dir` (0700)
+// and refuses one that others may write (state_check.hpp).
 bool write_state_file(const std::string& dir, const StateRecord& rec, std::string* error);
-std::optional<StateRecord> read_state_file(const std::string& path);
+// The text of a state file, strictly: the header, one pid line, file lines
+// of lowercase hex, nothing else. Says nothing about whether to trust it
+// (load_trusted_state does).
+std::optional<StateRecord> parse_state_text(const std::string& text);
 // Start time of a process in clock ticks since boot; 0 if it does not exist.
 unsigned long long process_start_time(int pid);
 bool process_alive(int pid, unsigned long long start_time);
@@ -41,11 +45,18 @@ struct RepairResult {
   int repaired = 0;  // state files whose changes were undone
   int failed = 0;    // files that could not be restored
   int live = 0;      // state files of processes still running (left alone)
+  int refused = 0;   // state files that failed load_trusted_state (left alone)
   std::vector<std::string> messages;
 };
-// Undoes the state files in `dir` of processes that are gone (all of them
-// with include_live, except this process's own). dry_run only reports.
-RepairResult repair_stale_states(const std::string& dir, bool include_live = false,
-                                 bool dry_run = false);
+struct RepairOptions {
+  std::string sysfs_root = "/";  // what the saved paths must lie under
+  bool include_live = false;     // also processes still running (not this one)
+  bool dry_run = false;          // only report
+};
+// Undoes the state files in `dir` of processes that are gone, each only if
+// load_trusted_state accepts it.
+RepairResult repair_stale_states(const std::string& dir, const RepairOptions& options);
+// The same for the state file of one process, if it has one.
+RepairResult repair_state_of(const std::string& dir, int pid, const std::string& sysfs_root);
 
 }  // namespace joule::platform

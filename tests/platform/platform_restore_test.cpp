@@ -1,7 +1,8 @@
 // The machine is left as found: a child process changes frequencies in a
 // fake cpufreq tree and dies by SIGINT, SIGTERM or SIGABRT (its handlers
-// restore, then re-raise), by an exception, or by SIGKILL (the next start
-// or `joule-ctl restore` repairs it from the state file).
+// restore, then re-raise), by a crash (SIGSEGV, SIGBUS, SIGFPE, SIGILL) or
+// SIGUSR1/2 left at their default, by an exception, or by SIGKILL (the next
+// start or `joule-ctl restore` repairs it from the state file).
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -9,13 +10,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
-#include "fake_tree.hpp"
-#include "joule/joule.hpp"
-#include "platform.hpp"
+#include "cpufreq_child.hpp"
 #include "restore_guard.hpp"
 
 namespace joule::platform {
@@ -23,60 +25,12 @@ namespace {
 
 using test::FakeTree;
 
-// Two per-core userspace policies and one shared intel_pstate-like policy.
-void build_tree(FakeTree& t) {
-  t.add_userspace_cpu(0, "0");
-  t.add_userspace_cpu(1, "1");
-  t.add_pstate_cpu(2, "2-3");
-  t.add_pstate_cpu(3, "2-3");
-}
+using test::build_tree;
+using test::lower_everything;
+using test::spawn_child;
+using test::start_cpufreq;
 
-joule::runtime start_cpufreq(const FakeTree& t) {
-  return joule::runtime({{"JOULE_DVFS", "cpufreq"},
-                         {"JOULE_ENERGY_POLICY", "none"},  // the test sets frequencies
-                         {"JOULE_SYSFS_ROOT", t.root()},
-                         {"JOULE_STATE_DIR", t.state_dir()},
-                         {"JOULE_WORKERS", "1"}});
-}
-
-void lower_everything() {
-  Platform* p = current_platform();
-  if (!p) std::_Exit(90);
-  for (int cpu = 0; cpu < 4; ++cpu)
-    if (!p->dvfs().set_frequency(cpu, 1200000)) std::_Exit(91);
-}
-
-// Forks a child that starts joule on the tree, lowers every frequency,
-// reports ready, then runs `then`. Returns the child's pid.
-template <class Then>
-pid_t spawn_child(const FakeTree& t, Then then) {
-  int fds[2];
-  if (::pipe(fds) != 0) return -1;
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::close(fds[0]);
-    rlimit none{0, 0};
-    ::setrlimit(RLIMIT_CORE, &none);  // SIGABRT: no core file
-    auto rt = start_cpufreq(t);
-    lower_everything();
-    if (::write(fds[1], "r", 1) != 1) std::_Exit(92);
-    then();
-    std::_Exit(0);
-  }
-  ::close(fds[1]);
-  char c = 0;
-  const bool ready = ::read(fds[0], &c, 1) == 1;
-  ::close(fds[0]);
-  return ready ? pid : -pid;
-}
-
-int state_files(const FakeTree& t) {
-  int n = 0;
-  std::error_code ec;
-  for (auto& e : std::filesystem::directory_iterator(t.state_dir(), ec))
-    n += e.path().extension() == ".state";
-  return n;
-}
+int state_files(const FakeTree& t) { return test::count_files(t.state_dir(), ".state"); }
 
 class RestoreOnSignal : public testing::TestWithParam<int> {};
 
@@ -107,6 +61,106 @@ std::string signal_name(const testing::TestParamInfo<int>& p) {
 
 INSTANTIATE_TEST_SUITE_P(Signals, RestoreOnSignal, testing::Values(SIGINT, SIGTERM, SIGABRT),
                          signal_name);
+
+// Deaths the program did not ask for: the child raises the signal itself
+// (synchronously, as a crash would) after changing the tree.
+class RestoreOnDeath : public testing::TestWithParam<int> {};
+
+// A tool that handles the signal in this test process (a sanitizer's
+// SIGSEGV handler) is inherited by the child, and joule leaves it alone.
+// Read before any test runs: the in-process tests install joule's own.
+const std::vector<bool> g_default_at_start = [] {
+  std::vector<bool> out(NSIG);
+  for (int sig = 1; sig < NSIG; ++sig) {
+    struct sigaction old {};
+    ::sigaction(sig, nullptr, &old);
+    out[std::size_t(sig)] = !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL;
+  }
+  return out;
+}();
+
+bool left_at_default(int sig) { return g_default_at_start[std::size_t(sig)]; }
+
+void expect_death_restores(int sig, void (*die)(int)) {
+  FakeTree t;
+  build_tree(t);
+  const auto before = t.snapshot();
+  const pid_t pid = spawn_child(t, [&] { die(sig); });
+  ASSERT_GT(pid, 0) << "child failed to start";
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "exited with " << WEXITSTATUS(status);
+  EXPECT_EQ(WTERMSIG(status), sig) << "the handler must re-raise the same signal";
+  EXPECT_EQ(t.snapshot(), before);
+  EXPECT_EQ(state_files(t), 0);
+  EXPECT_EQ(test::count_files(t.state_dir(), ".owner"), 0);
+}
+
+TEST_P(RestoreOnDeath, RaisedInTheChild) {
+  const int sig = GetParam();
+  if (!left_at_default(sig)) GTEST_SKIP() << "this test process handles " << strsignal(sig);
+  expect_death_restores(sig, [](int s) { ::raise(s); });
+}
+
+std::string death_name(const testing::TestParamInfo<int>& p) {
+  switch (p.param) {
+    case SIGSEGV:
+      return "SIGSEGV";
+    case SIGBUS:
+      return "SIGBUS";
+    case SIGFPE:
+      return "SIGFPE";
+    case SIGILL:
+      return "SIGILL";
+    case SIGUSR1:
+      return "SIGUSR1";
+    default:
+      return "SIGUSR2";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Signals, RestoreOnDeath,
+                         testing::Values(SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGUSR1, SIGUSR2),
+                         death_name);
+
+volatile std::uintptr_t g_null_address = 0;
+
+// A real fault, not a raise(): the handler returns, the instruction runs
+// again and faults with the default disposition back in place.
+TEST(Restore, NullDereferenceInTheChild) {
+  if (!left_at_default(SIGSEGV)) GTEST_SKIP() << "this test process handles SIGSEGV";
+  expect_death_restores(SIGSEGV, [](int) {
+    *reinterpret_cast<volatile int*>(g_null_address) = 1;
+    std::_Exit(93);
+  });
+}
+
+volatile sig_atomic_t g_caught = 0;
+
+// A program's own handler of SIGUSR1 is left in place (the signal is a
+// notification there, not a death): it runs, and the frequencies stay set.
+TEST(Restore, ProgramsOwnSigusr1HandlerIsKept) {
+  FakeTree t;
+  build_tree(t);
+  const std::string setspeed = FakeTree::cpu_dir(0) + "/scaling_setspeed";
+  const pid_t pid = test::spawn_cpufreq_child(
+      t,
+      [] {
+        struct sigaction sa {};
+        sa.sa_handler = [](int) { g_caught = 1; };
+        ::sigaction(SIGUSR1, &sa, nullptr);  // before joule's first change
+        return lower_everything();
+      },
+      [&] {
+        ::raise(SIGUSR1);
+        std::_Exit(g_caught == 1 && t.read(setspeed) == "1200000" ? 0 : 94);
+      });
+  ASSERT_GT(pid, 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
 
 TEST(Restore, UncaughtExceptionInChild) {
   FakeTree t;
@@ -152,7 +206,13 @@ TEST(Restore, SigkillLeftoversAreRepairedByTheNextStart) {
   EXPECT_NE(t.snapshot(), before);  // SIGKILL cannot be caught
   ASSERT_EQ(state_files(t), 1);
   testing::internal::CaptureStderr();
-  { joule::runtime rt({{"JOULE_STATE_DIR", t.state_dir()}, {"JOULE_WORKERS", "1"}}); }
+  {
+    // The saved paths are under the fake tree: the repair must be told the
+    // root, or it refuses them (they would not be cpufreq files).
+    joule::runtime rt({{"JOULE_STATE_DIR", t.state_dir()},
+                       {"JOULE_SYSFS_ROOT", t.root()},
+                       {"JOULE_WORKERS", "1"}});
+  }
   const std::string err = testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("restored"), std::string::npos) << err;
   EXPECT_EQ(t.snapshot(), before);
@@ -173,7 +233,8 @@ TEST(Restore, SigkillLeftoversAreRepairedByJouleCtl) {
   ::kill(pid, SIGKILL);
   ::waitpid(pid, nullptr, 0);
   ASSERT_EQ(state_files(t), 1);
-  const std::string ctl = std::string(JOULE_CTL_PATH) + " restore --state-dir " + t.state_dir();
+  const std::string ctl = "JOULE_SYSFS_ROOT=" + t.root() + " " + std::string(JOULE_CTL_PATH) +
+                          " restore --state-dir " + t.state_dir();
   EXPECT_EQ(std::system((ctl + " --dry-run > /dev/null").c_str()), 0);
   EXPECT_NE(t.snapshot(), before);  // a dry run changes nothing
   EXPECT_EQ(std::system((ctl + " > /dev/null").c_str()), 0);
