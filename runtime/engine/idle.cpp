@@ -16,7 +16,6 @@ namespace {
 
 // A bounded sleep: an idle runtime wakes at most ten times a second, which
 // costs nothing measurable and bounds the damage of any missed wake-up.
-constexpr long kSleepNs = 100'000'000;
 
 long futex(std::atomic<std::uint32_t>* word, int op, std::uint32_t val, const timespec* ts) {
   return syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(word), op, val, ts, nullptr, 0);
@@ -85,11 +84,10 @@ bool Idle::leave(core::WaitSlot& s) noexcept {
   return chosen;
 }
 
-bool Idle::wait(core::WaitSlot& s, std::uint32_t seen, bool bounded) noexcept {
+bool Idle::wait(core::WaitSlot& s, std::uint32_t seen, long limit_ns) noexcept {
   sleeps_.fetch_add(1, std::memory_order_relaxed);
-  timespec ts{0, kSleepNs};
-  return futex(&s.word, FUTEX_WAIT_PRIVATE, seen, bounded ? &ts : nullptr) != 0 &&
-         errno == ETIMEDOUT;
+  const timespec ts{limit_ns / 1'000'000'000, limit_ns % 1'000'000'000};
+  return futex(&s.word, FUTEX_WAIT_PRIVATE, seen, &ts) != 0 && errno == ETIMEDOUT;
 }
 
 void Idle::signal(core::WaitSlot& s) noexcept {

@@ -16,12 +16,18 @@
 // Lost wake-ups are excluded the usual way: a sleeper publishes itself with
 // a seq_cst read-modify-write and then re-checks its condition; a producer
 // publishes its work with a seq_cst operation and then looks for sleepers.
-// One of the two sees the other. An idle worker therefore sleeps without a
-// time limit (no periodic wake-ups: 256 idle workers cost nothing), unless
-// something it must poll is due: with CPU lending on, DROM requests and
-// borrowed CPUs arrive through shared memory that no futex here watches, so
-// those sleeps are bounded (100 ms). A thread waiting in a taskwait also
-// sleeps bounded: its condition may come from a language layer.
+// One of the two sees the other. Sleeps are bounded all the same, as a
+// backstop: 100 ms for a thread waiting in a taskwait (its condition may
+// come from a language layer) and for idle workers while CPU lending is on
+// (DROM requests and borrowed CPUs arrive through shared memory no futex
+// here watches). An idle worker without lending doubles its bound at every
+// sleep that ends with nothing to run, up to 3.2 s, and starts again at
+// 100 ms once it ran a task: a long idle period costs a wake-up every few
+// seconds per worker, not ten a second (256 idle workers spun a third of
+// a CPU), and a wake-up a push missed is still repaired quickly while the
+// program runs. (Without any bound, one run in a few hundred of an OpenMP
+// task-reduction test hung with a team member queued and its worker asleep:
+// a missed wake-up this backstop has hidden so far.)
 #pragma once
 
 #include <atomic>
@@ -62,19 +68,19 @@ class Idle {
   // A slot for a thread that is not a worker; lives until the Idle does.
   core::WaitSlot* external_slot();
 
-  // Sleeps on s until woken, unless wake_condition() already holds; bounded:
-  // at most 100 ms (see the top of this file). May return spuriously;
-  // callers loop. Returns true when a push's wake_one chose this thread
-  // (the caller should pass it on if it leaves without taking work: see
-  // pass_on).
+  // Sleeps on s until woken, unless wake_condition() already holds, at most
+  // limit_ns (see the top of this file). May return spuriously; callers
+  // loop. Returns true when a push's wake_one chose this thread (the caller
+  // should pass it on if it leaves without taking work: see pass_on).
+  static constexpr long kSleepNs = 100'000'000;
   template <class Cond>
-  bool sleep_unless(core::WaitSlot& s, Cond wake_condition, bool bounded = true) {
+  bool sleep_unless(core::WaitSlot& s, Cond wake_condition, long limit_ns = kSleepNs) {
     const std::uint32_t seen = s.word.load(std::memory_order_acquire);
     enter(s);
     bool slept = false;
     bool timed_out = false;
     if (!wake_condition()) {
-      timed_out = wait(s, seen, bounded);
+      timed_out = wait(s, seen, limit_ns);
       slept = true;
     }
     const bool chosen = leave(s);
@@ -124,7 +130,7 @@ class Idle {
   void enter(core::WaitSlot& s) noexcept;
   bool leave(core::WaitSlot& s) noexcept;
   // True when the sleep ended by its time limit.
-  bool wait(core::WaitSlot& s, std::uint32_t seen, bool bounded) noexcept;
+  bool wait(core::WaitSlot& s, std::uint32_t seen, long limit_ns) noexcept;
   void signal(core::WaitSlot& s) noexcept;
   bool wake_one_slow(int near) noexcept;
 

@@ -145,10 +145,17 @@ void Runtime::submit_spread(Task* const* tasks, int n) {
     if (target == me && workers > 1) target = (target + 1) % workers;
     scheduler_->push_for(t, target);
     ++pushed;
-    // The task waits on that worker's queue: wake that worker, if it sleeps.
+    // The task waits on that worker's queue: wake that worker if it sleeps,
+    // else another sleeper: the target may be busy for long (a team member
+    // waiting for the others), and an idle worker asleep would never come
+    // to steal the task (idle workers sleep without a time limit).
     if (target >= 64 || !(woken & (std::uint64_t(1) << target))) {
       if (target < 64) woken |= std::uint64_t(1) << target;
-      idle_->wake(&idle_->worker_slot(target));
+      WaitSlot* slot = &idle_->worker_slot(target);
+      if (slot->sleeping.load(std::memory_order_seq_cst))
+        idle_->wake(slot);
+      else
+        idle_->wake_one(target);
     }
   }
   flush_private(ctx);
