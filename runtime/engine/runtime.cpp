@@ -26,14 +26,23 @@ std::atomic<bool> g_abandoned{false};
 // would make every access a call to __tls_get_addr.
 [[gnu::tls_model("initial-exec")]] thread_local ThreadContext tls_ctx;
 
-void stop_at_exit() { Runtime::stop_at_exit(); }
+// on_exit, not atexit: ending the process needs exit()'s status when it
+// was called inside a task and the runtime was given up. The workers still
+// run then, and the handlers registered before this one (static
+// destructors, libnuma's among the libraries') would free what they use:
+// the process ends here instead, with stdio flushed.
+void stop_at_exit(int status, void*) {
+  if (Runtime::stop_at_exit()) return;
+  std::fflush(nullptr);
+  std::_Exit(status);
+}
 
 // Whichever way the runtime starts, exit stops it (joule.h promises it);
 // called with g_lifecycle held.
 void register_stop_at_exit() {
   static bool registered = false;
   if (!registered) {
-    std::atexit(stop_at_exit);
+    ::on_exit(stop_at_exit, nullptr);
     registered = true;
   }
 }
