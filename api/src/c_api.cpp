@@ -1,5 +1,6 @@
 // The C ABI: converts C arguments, calls the runtime, turns exceptions into
 // status codes with a per-thread message. No logic lives here.
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <string>
@@ -41,6 +42,10 @@ int invalid(const char* msg) {
   return JOULE_ERR_INVALID;
 }
 
+// n elements of `size` bytes cannot be an array in memory: n * size would
+// overflow the address space (a count near SIZE_MAX, a negative int cast).
+bool impossible_array(size_t n, size_t size) { return n > size_t(PTRDIFF_MAX) / size; }
+
 }  // namespace
 
 namespace joule::api {
@@ -54,6 +59,7 @@ int joule_init(void) { return joule_init_with(nullptr, nullptr, 0); }
 
 int joule_init_with(const char* const* keys, const char* const* values, size_t n) {
   if (n && (!keys || !values)) return invalid("joule_init_with: keys or values is NULL");
+  if (impossible_array(n, sizeof(const char*))) return invalid("joule_init_with: n is too large");
   return guarded([&] {
     joule::core::Settings s;
     for (size_t i = 0; i < n; ++i)
@@ -72,6 +78,8 @@ int joule_finalize(void) {
 int joule_task_create(joule_task_fn_t fn, size_t args_size, const joule_task_options_t* opts,
                       joule_task_t** task, void** args) {
   if (!task || !args) return invalid("joule_task_create: task or args is NULL");
+  *task = nullptr;  // on error nothing was made
+  *args = nullptr;
   return guarded([&] {
     auto* t =
         joule::engine::Runtime::get().create(fn, args_size, 16, joule::detail::to_options(opts));
@@ -92,6 +100,8 @@ int joule_task_add_dep(joule_task_t* task, int kind, const void* addr, size_t by
 
 int joule_task_add_deps(joule_task_t* task, const joule_dep_t* deps, size_t n) {
   if (!task || (n && !deps)) return invalid("joule_task_add_deps: task or deps is NULL");
+  if (impossible_array(n, sizeof(joule_dep_t)))
+    return invalid("joule_task_add_deps: n is larger than any array of joule_dep_t");
   return guarded([&] {
     joule::engine::Runtime::get().add_deps(to_rt(task), deps, n);
     for (size_t i = 0; i < n; ++i)
@@ -126,6 +136,8 @@ int joule_taskwait(void) {
 
 int joule_taskwait_on(const joule_dep_t* deps, size_t n) {
   if (n && !deps) return invalid("joule_taskwait_on: deps is NULL");
+  if (impossible_array(n, sizeof(joule_dep_t)))
+    return invalid("joule_taskwait_on: n is larger than any array of joule_dep_t");
   return guarded([&] {
     std::vector<joule::dep> v;
     for (size_t i = 0; i < n; ++i)

@@ -1,8 +1,11 @@
 // The exported C++ entry points behind joule.hpp's templates.
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 
 #include "card_tasks.hpp"
 #include "joule/joule.hpp"
+#include "log.hpp"
 #include "runtime.hpp"
 
 namespace joule::detail {
@@ -10,11 +13,26 @@ namespace {
 
 core::Task* to_rt(task* t) { return reinterpret_cast<core::Task*>(t); }
 
+// The calls below start the runtime implicitly when nothing started it. A
+// setting it cannot start with has no caller to go to then (the program
+// did not ask for a start): the message names the key and its allowed
+// values, and the process ends with status 1, not std::terminate's abort.
+engine::Runtime& runtime_or_exit() {
+  if (engine::Runtime::running()) [[likely]]
+    return engine::Runtime::get();
+  try {
+    return engine::Runtime::get();
+  } catch (const error& e) {
+    std::fprintf(stderr, "%s\njoule: the runtime could not start; exiting\n", e.what());
+    std::exit(1);
+  }
+}
+
 }  // namespace
 
 task* task_create(task_fn fn, std::size_t args_size, std::size_t args_align,
                   const task_options& opts, void** args) {
-  core::Task* t = engine::Runtime::get().create(fn, args_size, args_align, opts);
+  core::Task* t = runtime_or_exit().create(fn, args_size, args_align, opts);
   *args = t->args;
   return reinterpret_cast<task*>(t);
 }
@@ -37,7 +55,7 @@ void task_discard(task* t) noexcept {
 
 void taskwait() {
   try {
-    engine::Runtime::get().taskwait();
+    runtime_or_exit().taskwait();
   } catch (...) {
     offload::card_after_failed_taskwait();  // what did finish still comes home
     throw;
@@ -46,13 +64,13 @@ void taskwait() {
 }
 
 void taskwait_on(const dep* deps, std::size_t n) {
-  engine::Runtime::get().taskwait_on(deps, n);
+  runtime_or_exit().taskwait_on(deps, n);
   offload::card_after_taskwait_on(deps, n);
 }
 
 void taskloop(loop_fn fn, void* ctx, std::int64_t begin, std::int64_t end, std::int64_t grainsize,
               const task_options& opts) {
-  engine::Runtime::get().taskloop(fn, ctx, begin, end, grainsize, opts);
+  runtime_or_exit().taskloop(fn, ctx, begin, end, grainsize, opts);
 }
 
 void runtime_start(const std::pair<std::string, std::string>* settings, std::size_t n) {
@@ -60,7 +78,16 @@ void runtime_start(const std::pair<std::string, std::string>* settings, std::siz
   engine::Runtime::start(s);
 }
 
+// joule::runtime's destructor, which must not throw: inside a task it
+// cannot stop (it would wait for that task), so it says so and leaves the
+// runtime running; joule_finalize outside every task, or exit, stops it.
 void runtime_stop() {
+  if (engine::Runtime::in_task()) {
+    core::log_error(
+        "joule::runtime destroyed inside a task: the runtime keeps running until "
+        "joule_finalize() outside every task or the process exits");
+    return;
+  }
   engine::Runtime::stop();
   offload::card_after_stop();
 }

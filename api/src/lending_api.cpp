@@ -3,6 +3,7 @@
 // runtime/lending (Session). None of these starts the runtime.
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -205,6 +206,8 @@ int joule_set_max_parallelism(int n) {
 
 int joule_set_process_mask(int pid, const int* cpus, size_t n) {
   if (n && !cpus) return fail(JOULE_ERR_INVALID, "joule_set_process_mask: cpus is NULL");
+  if (n > size_t(PTRDIFF_MAX) / sizeof(int))  // no such array: cpus + n would wrap
+    return fail(JOULE_ERR_INVALID, "joule_set_process_mask: n is larger than any array of int");
   return with_session([&](Session& s) -> int {
     std::vector<int> list(cpus, cpus + n);
     std::string why;

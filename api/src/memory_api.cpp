@@ -73,11 +73,25 @@ int joule_free(void* p) {
   return JOULE_ERR_INVALID;
 }
 
-int joule_numa_node_count(void) { return Runtime::get().nodes().nodes(); }
+// Both may start the runtime: a bad setting gives -1 and the message, as
+// for joule_alloc (an exception must not cross the C boundary).
+int joule_numa_node_count(void) {
+  try {
+    return Runtime::get().nodes().nodes();
+  } catch (const joule::error& e) {
+    joule::api::set_last_error(e.what());
+    return -1;
+  }
+}
 
 int joule_node_of_key(uint64_t key) {
-  Runtime& rt = Runtime::get();
-  return rt.nodes().node_of(rt.worker_of_key(key));
+  try {
+    Runtime& rt = Runtime::get();
+    return rt.nodes().node_of(rt.worker_of_key(key));
+  } catch (const joule::error& e) {
+    joule::api::set_last_error(e.what());
+    return -1;
+  }
 }
 
 int joule_node_of_address(const void* p) {

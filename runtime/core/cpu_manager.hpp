@@ -26,6 +26,10 @@ class CpuManager {
   virtual void start(const std::vector<int>& /*owned_cpus*/) {}
   // After every worker has stopped: give everything back, leave the table.
   virtual void stop() {}
+  // The process exits from inside a task, with workers still running: give
+  // back borrowed CPUs now; the rest (registration, own CPUs) is cleaned by
+  // the other processes as for a process that died.
+  virtual void abandon() {}
   // After start: the machine's CPUs by nearness to the owned ones, nearest
   // level first (same core, shared cache, NUMA node, package, other); the
   // manager borrows from the nearest level first. The caller knows the

@@ -5,6 +5,7 @@
 // pinned list), so the page faults happen on that worker's CPU; the Linux
 // first-touch policy then puts the pages on its node (Documentation/
 // admin-guide/mm/numa_memory_policy.rst, "default policy").
+#include <limits>
 #include <new>
 #include <string>
 
@@ -56,6 +57,9 @@ int Runtime::worker_of_key(std::uint64_t key) const noexcept {
 
 void* Runtime::place(std::size_t bytes, const PlaceRequest& req) {
   if (bytes == 0) invalid("joule_alloc: bytes is 0");
+  // Rounding a larger size up to whole pages would wrap size_t.
+  if (bytes > std::size_t(std::numeric_limits<std::ptrdiff_t>::max()))
+    invalid("joule_alloc: " + std::to_string(bytes) + " bytes is larger than any object can be");
   // From the first placement on, thieves wait before crossing nodes: tasks
   // may now be queued on their data's node. A program that places nothing
   // keeps the plain nearest-first stealing.
@@ -76,7 +80,7 @@ void* Runtime::place(std::size_t bytes, const PlaceRequest& req) {
       return mem.allocate_on(bytes, req.node, MemoryUse::api);
     case PlaceRequest::by_key: {
       const std::size_t chunk = req.chunk_bytes ? std::min(req.chunk_bytes, bytes) : bytes;
-      if ((bytes + chunk - 1) / chunk > (std::size_t(1) << 20))
+      if (bytes / chunk + (bytes % chunk != 0) > (std::size_t(1) << 20))
         invalid("joule_alloc: chunk_bytes " + std::to_string(chunk) + " cuts " +
                 std::to_string(bytes) + " bytes into more than 1048576 chunks");
       auto* p = static_cast<char*>(mem.allocate_chunks(bytes, chunk, MemoryUse::api));

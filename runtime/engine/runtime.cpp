@@ -21,18 +21,29 @@ namespace {
 std::mutex g_lifecycle;
 std::atomic<Runtime*> g_instance{nullptr};
 std::atomic<std::uint64_t> g_generation{0};
+// exit() was called from inside a task: the runtime was given up (abandon).
+std::atomic<bool> g_abandoned{false};
 // initial-exec: the runtime is linked at start-up, and the default model
 // would make every access a call to __tls_get_addr.
 [[gnu::tls_model("initial-exec")]] thread_local ThreadContext tls_ctx;
 
-void stop_at_exit() { Runtime::stop(); }
+// on_exit, not atexit: ending the process needs exit()'s status when it
+// was called inside a task and the runtime was given up. The workers still
+// run then, and the handlers registered before this one (static
+// destructors, libnuma's among the libraries') would free what they use:
+// the process ends here instead, with stdio flushed.
+void stop_at_exit(int status, void*) {
+  if (Runtime::stop_at_exit()) return;
+  std::fflush(nullptr);
+  std::_Exit(status);
+}
 
 // Whichever way the runtime starts, exit stops it (joule.h promises it);
 // called with g_lifecycle held.
 void register_stop_at_exit() {
   static bool registered = false;
   if (!registered) {
-    std::atexit(stop_at_exit);
+    ::on_exit(stop_at_exit, nullptr);
     registered = true;
   }
 }
@@ -109,12 +120,51 @@ void Runtime::start(const Settings& overrides) {
 }
 
 void Runtime::stop() {
+  if (g_abandoned.load()) return;  // the process is exiting from inside a task
+  if (in_task())
+    throw joule::error(JOULE_ERR_STATE,
+                       "joule: the runtime cannot stop from inside a task (it would wait for "
+                       "that task); stop it outside every task, or let exit stop it");
   std::lock_guard guard(g_lifecycle);
   Runtime* rt = g_instance.load();
   if (!rt) return;
   rt->shutdown();
   g_instance.store(nullptr);
   delete rt;
+}
+
+bool Runtime::stop_at_exit() {
+  if (g_abandoned.load()) return false;
+  if (!in_task()) {
+    stop();
+    return true;
+  }
+  // No lock: the thread that holds it may be waiting in stop() for this
+  // very task. Nothing else can finish stopping while the task runs.
+  if (Runtime* rt = g_instance.load(); rt && !g_abandoned.exchange(true)) rt->abandon();
+  return false;
+}
+
+bool Runtime::in_task() noexcept {
+  const ThreadContext& ctx = tls_ctx;
+  return g_instance.load(std::memory_order_acquire) &&
+         ctx.generation == g_generation.load(std::memory_order_relaxed) && ctx.current &&
+         ctx.current != ctx.root;
+}
+
+// exit() from inside a task: waiting for every task would wait for the one
+// calling exit, forever. The workers are left as they are (asleep, or
+// running their task until the process ends); only what outlives the
+// process is put back: CPUs borrowed from other processes. Frequencies go
+// back through the platform's own exit guard. The trace and the report are
+// not written: the workers still write to what they would read.
+void Runtime::abandon() noexcept {
+  try {
+    cpu_manager_->abandon();
+  } catch (...) {
+  }
+  if (config_.report)
+    std::fputs("== joule report ==\n(not written: exit() was called inside a task)\n", stderr);
 }
 
 Runtime::Runtime(Config cfg)

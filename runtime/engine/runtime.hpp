@@ -38,7 +38,17 @@ class Runtime {
   static Runtime& get();
   [[gnu::noinline]] static Runtime& start_implicitly();
   static void start(const Settings& overrides);  // throws JOULE_ERR_STATE if running
-  static void stop();                            // no-op if not running
+  // Waits for every task and stops the workers; no-op if not running.
+  // Throws JOULE_ERR_STATE when called from inside a task: it would wait
+  // for that task, which waits for it.
+  static void stop();
+  // The process exits (atexit, joule's card): stop(), except when exit()
+  // was called from inside a task. That task never finishes, so the runtime
+  // is given up instead (abandon): false then, and stop() is a no-op after.
+  static bool stop_at_exit();
+  // The calling thread is running a task's body now (any worker, or a
+  // thread running an undeferred or inline task).
+  static bool in_task() noexcept;
   static bool running() noexcept;
   static std::uint64_t generation() noexcept;
 
@@ -156,6 +166,7 @@ class Runtime {
   ~Runtime();
   void launch();
   void shutdown();
+  void abandon() noexcept;
   void attach_external(ThreadContext& ctx);
   void complete(Task* t, ThreadContext& ctx);
   Task* finish(Task* t, ThreadContext& ctx);

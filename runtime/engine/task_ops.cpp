@@ -44,6 +44,12 @@ Task* Runtime::create(joule_task_fn_t fn, std::size_t args_size, std::size_t arg
   if (!fn) invalid("joule: task body is null");
   if (args_align == 0 || (args_align & (args_align - 1)) != 0)
     invalid("joule: argument alignment " + std::to_string(args_align) + " is not a power of two");
+  // No object is larger than PTRDIFF_MAX, and below it the task header and
+  // the alignment padding cannot wrap size_t (into a small block).
+  constexpr auto kMaxArgs = std::size_t(std::numeric_limits<std::ptrdiff_t>::max());
+  if (args_size > kMaxArgs || args_align > kMaxArgs / 2)
+    invalid("joule: an argument block of " + std::to_string(args_size) + " bytes (alignment " +
+            std::to_string(args_align) + ") is larger than any object can be");
   ThreadContext& ctx = context();
   Task* t = TaskPool::make_task(ctx.pool, args_size, args_align);
   t->fn = fn;
@@ -76,6 +82,11 @@ void Runtime::add_dep(Task* t, int kind, const void* addr, std::size_t bytes,
   if (t->has(task_flag::submitted)) invalid("joule: dependency added after submit");
   if (kind == JOULE_DEP_REDUCTION && op && (!op->init || !op->combine))
     invalid("joule: reduction operator without init or combine function");
+  // Each private copy is as large as the region (ReductionSlot::make_copy).
+  if (kind == JOULE_DEP_REDUCTION && op &&
+      bytes > std::size_t(std::numeric_limits<std::ptrdiff_t>::max()))
+    invalid("joule: a reduction region of " + std::to_string(bytes) +
+            " bytes is larger than any object can be");
   if (included(t)) return;  // run inline, in order: nothing to track
   // A reduction without an operator updates in place, in any order: commutative.
   auto k = static_cast<DepKind>(kind);

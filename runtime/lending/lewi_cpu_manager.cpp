@@ -45,6 +45,10 @@ class LewiCpuManager final : public CpuManager {
     s_->return_all();  // the workers have stopped: nothing runs on borrowed CPUs
     s_.reset();        // the last reference leaves the table
   }
+  void abandon() override {
+    // The session stays: workers may still use it until the process ends.
+    if (s_) s_->return_all();
+  }
 
   void set_nearness(const std::vector<std::vector<int>>& levels) override {
     if (s_) s_->set_nearness(levels);

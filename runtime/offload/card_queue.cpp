@@ -3,6 +3,7 @@
 // results back, and failing everything when the card process is gone.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -31,7 +32,13 @@ void check(const Launch& l, std::size_t staging_bytes, std::size_t& staged) {
     if (r.bytes > std::numeric_limits<std::uintptr_t>::max() - a)
       invalid("joule card: copy region at " + std::to_string(a) + " of " + std::to_string(r.bytes) +
               " bytes overflows the address space");
-    if (r.to_card || r.to_host) staged += round_up(r.bytes);
+    if (!r.to_card && !r.to_host) continue;
+    // Compared before rounding up: a size near SIZE_MAX would wrap to 0.
+    if (r.bytes > staging_bytes - std::min(staged, staging_bytes))
+      invalid("joule card: the task's copies (" + std::to_string(r.bytes) +
+              " bytes in one region) overflow the card's staging area of " +
+              std::to_string(staging_bytes) + " bytes (JOULE_CARD_STAGING_MB)");
+    staged += round_up(r.bytes);
   }
   if (staged > staging_bytes)
     invalid("joule card: the task's copies (" + std::to_string(staged) +

@@ -264,6 +264,70 @@ TEST_P(CAbi, BadTaskwaitOnIsInvalid) {
   EXPECT_EQ(joule_taskwait_on(nullptr, 0), JOULE_OK);
 }
 
+// Sizes whose header and alignment arithmetic would overflow size_t are
+// rejected (JOULE_ERR_INVALID), sizes no allocator can give fail with
+// JOULE_ERR_NOMEM; either way no task is made and the outputs are NULL.
+TEST_P(CAbi, HugeArgumentSizesCreateNothing) {
+  const std::size_t invalid[] = {SIZE_MAX,       SIZE_MAX - 1,    SIZE_MAX - 15,   SIZE_MAX - 64,
+                                 SIZE_MAX - 300, SIZE_MAX - 4096, SIZE_MAX / 2 + 1};
+  for (std::size_t size : invalid) {
+    joule_task_t* t = reinterpret_cast<joule_task_t*>(&t);
+    void* args = &t;
+    EXPECT_EQ(joule_task_create(&no_args_body, size, nullptr, &t, &args), JOULE_ERR_INVALID)
+        << size;
+    EXPECT_TRUE(has_message());
+    EXPECT_EQ(t, nullptr);
+    EXPECT_EQ(args, nullptr);
+  }
+  joule_task_t* t = nullptr;
+  void* args = nullptr;
+  EXPECT_EQ(joule_task_create(&no_args_body, std::size_t(1) << 60, nullptr, &t, &args),
+            JOULE_ERR_NOMEM);
+  EXPECT_EQ(t, nullptr);
+  // Normal sizes still work, pooled and not.
+  std::atomic<int> runs{0};
+  for (std::size_t size : {sizeof(void*), std::size_t(64) << 10}) {
+    ASSERT_EQ(joule_task_create(&count_body, size, nullptr, &t, &args), JOULE_OK);
+    std::memset(args, 0, size);
+    *static_cast<std::atomic<int>**>(args) = &runs;
+    ASSERT_EQ(joule_task_submit(t), JOULE_OK);
+  }
+  EXPECT_EQ(joule_taskwait(), JOULE_OK);
+  EXPECT_EQ(runs.load(), 2);
+}
+
+// A reduction's private copies are as large as its region: a region larger
+// than any object is refused when it is added.
+TEST_P(CAbi, HugeReductionRegionIsInvalid) {
+  static long x = 0;
+  joule_task_t* t = nullptr;
+  void* args = nullptr;
+  ASSERT_EQ(joule_task_create(&no_args_body, 8, nullptr, &t, &args), JOULE_OK);
+  const std::size_t to_end = UINTPTR_MAX - reinterpret_cast<std::uintptr_t>(&x);
+  const joule_reduction_op_t* sum = joule_reduction_op(JOULE_RED_SUM, JOULE_TYPE_LONG);
+  for (std::size_t bytes : {to_end, to_end - 63, std::size_t(PTRDIFF_MAX) + 1}) {
+    const joule_dep_t d = {JOULE_DEP_REDUCTION, &x, bytes, sum};
+    EXPECT_EQ(joule_task_add_deps(t, &d, 1), JOULE_ERR_INVALID) << bytes;
+  }
+  EXPECT_EQ(joule_task_discard(t), JOULE_OK);
+  EXPECT_EQ(joule_taskwait(), JOULE_OK);
+}
+
+// Counts no array could hold (n * sizeof element overflows) are refused
+// before anything reads the array.
+TEST_P(CAbi, ImpossibleArrayCountsAreInvalid) {
+  long x = 0;
+  const joule_dep_t d = {JOULE_DEP_IN, &x, sizeof x, nullptr};
+  joule_task_t* t = nullptr;
+  void* args = nullptr;
+  ASSERT_EQ(joule_task_create(&no_args_body, 8, nullptr, &t, &args), JOULE_OK);
+  EXPECT_EQ(joule_task_add_deps(t, &d, SIZE_MAX), JOULE_ERR_INVALID);
+  EXPECT_EQ(joule_task_add_deps(t, &d, SIZE_MAX / sizeof(joule_dep_t) + 1), JOULE_ERR_INVALID);
+  EXPECT_EQ(joule_task_discard(t), JOULE_OK);
+  EXPECT_EQ(joule_taskwait_on(&d, SIZE_MAX / 2), JOULE_ERR_INVALID);
+  EXPECT_TRUE(has_message());
+}
+
 // The message belongs to the thread that got the error.
 TEST_P(CAbi, LastErrorIsPerThread) {
   joule_task_t* t = nullptr;

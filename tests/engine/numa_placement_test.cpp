@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -191,6 +192,23 @@ TEST(PlacementApi, ABadNodeOrKindIsAClearError) {
   void* p = joule_alloc(8192, &where);
   ASSERT_NE(p, nullptr) << joule_last_error();
   EXPECT_EQ(joule_node_of_address(p), 1);
+  EXPECT_EQ(joule_free(p), JOULE_OK);
+}
+
+// Sizes whose rounding up to pages (or chunk count) would wrap size_t are
+// refused as too large, not reported as out of memory; nothing is mapped.
+TEST(PlacementApi, SizesNearSizeMaxAreInvalid) {
+  joule::runtime guard({{"JOULE_WORKERS", "2"}, {"JOULE_LEWI", "off"}});
+  joule_placement_t by_key{JOULE_PLACE_BY_KEY, 0, 0, 4096, nullptr, nullptr};
+  for (std::size_t bytes : {SIZE_MAX, SIZE_MAX - 1, SIZE_MAX - 4095, SIZE_MAX / 2 + 1}) {
+    for (const joule_placement_t* where : {static_cast<joule_placement_t*>(nullptr), &by_key}) {
+      EXPECT_EQ(joule_alloc(bytes, where), nullptr) << bytes;
+      const std::string msg = joule_last_error();
+      EXPECT_NE(msg.find("larger than any object"), std::string::npos) << bytes << ": " << msg;
+    }
+  }
+  void* p = joule_alloc(std::size_t(1) << 20, &by_key);  // normal sizes still work
+  ASSERT_NE(p, nullptr) << joule_last_error();
   EXPECT_EQ(joule_free(p), JOULE_OK);
 }
 

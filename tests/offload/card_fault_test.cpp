@@ -104,6 +104,14 @@ TEST(CardFault, CopyRegionsThatOverflow) {
       {}, [=](joule::card_context&) {},
       joule::device_options{.copies = {{joule::copy_dir::in, end, 64}}});
   EXPECT_NE(taskwait_error().find("overflows the address space"), std::string::npos);
+  // Inside the address space, but rounding it up to the staging granule
+  // (64 bytes) wraps to 0: only a region starting in the first bytes can.
+  const auto* low = reinterpret_cast<const char*>(16);
+  const std::size_t huge = UINTPTR_MAX - 16 - 4;
+  joule::spawn(
+      {}, [=](joule::card_context&) {},
+      joule::device_options{.copies = {{joule::copy_dir::in, low, huge}}});
+  EXPECT_NE(taskwait_error().find("overflow the card's staging area"), std::string::npos);
   int x = 0;
   int* px = &x;
   joule::spawn(

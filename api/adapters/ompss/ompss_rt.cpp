@@ -19,7 +19,16 @@ namespace {
   std::abort();
 }
 
+// The first task or taskwait starts the runtime; a bad setting is the
+// user's to fix, not a crash: the message (naming the key and its allowed
+// values) and status 1, as libjoule-omp does, never abort and a core dump.
+[[noreturn]] void exit_on_start_error() {
+  std::fprintf(stderr, "%s\njoule: the runtime could not start; exiting\n", joule_last_error());
+  std::exit(1);
+}
+
 void check(int rc, const char* what) {
+  if (rc == JOULE_ERR_CONFIG) exit_on_start_error();
   if (rc != JOULE_OK) die(what);
 }
 

@@ -15,18 +15,30 @@
 extern "C" {
 #endif
 
-/* Start explicitly (otherwise the first call starts the runtime). settings are
- * n pairs of JOULE_* key and value that override the environment. */
+/* Start explicitly (otherwise the first call starts the runtime, and a bad
+ * setting makes that call return JOULE_ERR_CONFIG). settings are n pairs of
+ * JOULE_* key and value that override the environment. */
 JOULE_EXPORT int joule_init(void);
 JOULE_EXPORT int joule_init_with(const char *const *keys, const char *const *values, size_t n);
-/* Wait for every task, stop the workers. Also done automatically at exit. */
+/* Wait for every task, stop the workers. Also done automatically at exit.
+ * JOULE_ERR_STATE from inside a task (any thread): it would wait for that
+ * task; the runtime keeps running. exit() inside a task ends the process
+ * with its status without waiting for the running tasks (docs/user-guide.md,
+ * "Ending the process"). */
 JOULE_EXPORT int joule_finalize(void);
 
 /* Allocate a task whose body fn receives a pointer to an argument block of
- * args_size bytes (aligned to 16). opts may be NULL. */
+ * args_size bytes (aligned to 16). opts may be NULL. args_size above
+ * PTRDIFF_MAX (no object is larger; the task's header and alignment would
+ * wrap size_t): JOULE_ERR_INVALID; a block the system cannot give:
+ * JOULE_ERR_NOMEM. On any error *task and *args are NULL and no task exists. */
 JOULE_EXPORT int joule_task_create(joule_task_fn_t fn, size_t args_size,
                                    const joule_task_options_t *opts, joule_task_t **task,
                                    void **args);
+/* JOULE_ERR_INVALID for a region past the end of the address space, and for
+ * a reduction with an operator over more than PTRDIFF_MAX bytes (its private
+ * copies could not exist); n (add_deps, taskwait_on) above what an array of
+ * joule_dep_t can hold is JOULE_ERR_INVALID too. */
 JOULE_EXPORT int joule_task_add_dep(joule_task_t *task, int kind /* joule_dep_kind_t */,
                                     const void *addr, size_t bytes);
 JOULE_EXPORT int joule_task_add_deps(joule_task_t *task, const joule_dep_t *deps, size_t n);

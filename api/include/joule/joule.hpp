@@ -170,7 +170,11 @@ inline const char* version() { return joule_version(); }
 
 // Explicit lifetime: starts the runtime with settings that override the
 // environment (keys as in docs/configuration.md, e.g. {"JOULE_WORKERS", "2"})
-// and on destruction waits for every task and stops the workers.
+// and on destruction waits for every task and stops the workers. Destroyed
+// inside a task it cannot wait (for that task): it prints an error and the
+// runtime keeps running until joule_finalize() outside every task or exit.
+// Without a joule::runtime the first spawn / taskwait / taskloop starts the
+// runtime; a bad setting then prints the message and exits with status 1.
 class runtime {
  public:
   runtime() { detail::runtime_start(nullptr, 0); }

@@ -44,14 +44,17 @@ typedef struct joule_placement {
   void *init_arg;
 } joule_placement_t;
 
-/* where NULL: JOULE_PLACE_LOCAL. NULL on error (bytes 0: JOULE_ERR_INVALID;
- * a node outside 0..count-1: JOULE_ERR_INVALID naming the valid range). */
+/* where NULL: JOULE_PLACE_LOCAL. NULL on error (bytes 0, or more than
+ * PTRDIFF_MAX (no object is larger; rounding it up to pages would wrap):
+ * JOULE_ERR_INVALID; a node outside 0..count-1: JOULE_ERR_INVALID naming the
+ * valid range; memory the system cannot give: JOULE_ERR_NOMEM). */
 JOULE_EXPORT void *joule_alloc(size_t bytes, const joule_placement_t *where);
 /* Memory from joule_alloc only (JOULE_ERR_INVALID otherwise); NULL is fine. */
 JOULE_EXPORT int joule_free(void *p);
-/* NUMA nodes of the machine the runtime runs on (JOULE_WORKER_TOPOLOGY's, if set). */
+/* NUMA nodes of the machine the runtime runs on (JOULE_WORKER_TOPOLOGY's, if set);
+ * -1 when the runtime could not start (the reason in joule_last_error()). */
 JOULE_EXPORT int joule_numa_node_count(void);
-/* The node of the worker that keyed tasks of `key` go to now. */
+/* The node of the worker that keyed tasks of `key` go to now (-1 as above). */
 JOULE_EXPORT int joule_node_of_key(uint64_t key);
 /* The node of the page holding p: the node joule placed it on (the one it
  * was meant for, on a JOULE_WORKER_TOPOLOGY machine), else where the kernel put it;

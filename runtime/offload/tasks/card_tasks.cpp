@@ -28,8 +28,10 @@ std::string card_key(const CardSettings& c) {
 }
 
 void stop_card_at_exit() {
-  engine::Runtime::stop();  // its card tasks finish first
-  card_after_stop();        // results still on the card come home
+  // Its card tasks finish first; after exit() inside a task nothing
+  // finishes, and the card process notices that its host is gone.
+  if (!engine::Runtime::stop_at_exit()) return;
+  card_after_stop();  // results still on the card come home
   std::lock_guard lk(g_card_mutex);
   if (g_card && g_card->alive()) {
     try {  // an attached card outlives this process: leave it at its starting P-state
