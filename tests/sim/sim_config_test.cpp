@@ -12,24 +12,6 @@
 namespace joule::sim::test {
 namespace {
 
-std::string error_of(const std::string& toml, const std::vector<std::string>& sets = {}) {
-  const joule_test::TempDir dir;
-  const std::string path = dir.file("joule_sim_config_test.toml");
-  std::ofstream(path) << toml;
-  try {
-    std::vector<Setting> s = settings_from_toml(path);
-    for (const auto& x : sets) s.push_back(setting_from_arg(x));
-    make_scenario(s);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-bool has(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
-
 TEST(SimConfig, UnknownKeyListsTheKeys) {
   const auto e = error_of("[platform]\nchips = 2\nchipz = 3\n");
   EXPECT_TRUE(has(e, ".toml:3: unknown key 'platform.chipz'")) << e;

@@ -44,24 +44,6 @@ Row measure(const Scenario& s, double ideal_j) {
   return {p.run.time_s / p.base.time_s, (p.base.energy_j - p.run.energy_j) / ideal_j, p.run};
 }
 
-std::string error_of(const std::string& toml, const std::vector<std::string>& sets = {}) {
-  const joule_test::TempDir dir;
-  const std::string path = dir.file("sim_guard_test.toml");
-  std::ofstream(path) << toml;
-  try {
-    std::vector<Setting> s = settings_from_toml(path);
-    for (const auto& x : sets) s.push_back(setting_from_arg(x));
-    make_scenario(s);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-bool has(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
-
 std::vector<double> draws(const NoiseSpec& spec, int core, int n) {
   NoiseModel m(spec, 2);
   std::vector<double> out;

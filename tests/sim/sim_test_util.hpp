@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cstdio>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "engine.hpp"
 #include "scenario.hpp"
+#include "temp_dir.hpp"
 
 namespace joule::sim::test {
 
@@ -43,6 +45,26 @@ inline std::string run_tool(const std::string& args, int* status = nullptr) {
   const int rc = p ? pclose(p) : -1;
   if (status) *status = rc;
   return out;
+}
+
+// The error a scenario (TOML text plus --set overrides) is refused with,
+// or "" when it is accepted.
+inline std::string error_of(const std::string& toml, const std::vector<std::string>& sets = {}) {
+  const joule_test::TempDir dir;
+  const std::string path = dir.file("scenario.toml");
+  std::ofstream(path) << toml;
+  try {
+    std::vector<Setting> s = settings_from_toml(path);
+    for (const auto& x : sets) s.push_back(setting_from_arg(x));
+    make_scenario(s);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+inline bool has(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
 }
 
 }  // namespace joule::sim::test
