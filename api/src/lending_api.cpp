@@ -214,8 +214,9 @@ int joule_set_process_mask(int pid, const int* cpus, size_t n) {
     const int rc =
         s.set_process_mask(pid ? pid_t(pid) : s.pid(), list, s.options().drom_timeout_ms, why);
     if (rc == 0) return JOULE_OK;
-    return fail(rc == joule::lending::CpuTable::kBadCpu ? JOULE_ERR_INVALID : JOULE_ERR_STATE,
-                "joule: " + why);
+    const bool bad =
+        rc == joule::lending::CpuTable::kBadCpu || rc == joule::lending::CpuTable::kUnackable;
+    return fail(bad ? JOULE_ERR_INVALID : JOULE_ERR_STATE, "joule: " + why);
   });
 }
 

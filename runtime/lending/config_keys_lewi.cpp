@@ -47,6 +47,11 @@ std::vector<ConfigKey> lewi_config_keys() {
   t.integer("JOULE_LEWI_DROM_TIMEOUT_MS", &S::drom_timeout_ms, 0, 600000,
             "how long a DROM mask change waits for the target process to apply it",
             "milliseconds; 0: do not wait");
+  t.integer("JOULE_LEWI_RECLAIM_TIMEOUT_MS", &S::reclaim_timeout_ms, 0, 600000,
+            "how long an owner waits for the borrower of a reclaimed CPU to give it back before "
+            "taking it back anyway (a stopped or hung borrower); counted as revoked in joule-ctl "
+            "show",
+            "milliseconds; 0: wait for the borrower forever");
   t.choice("JOULE_MPI_YIELD", &S::mpi_yield, Choices<MpiYield>(kMpiYields),
            "libjoule-mpi makes blocking MPI calls leave a lent CPU to its borrower: auto (when "
            "JOULE_LEWI is not off), on, off (the MPI library waits as configured)");

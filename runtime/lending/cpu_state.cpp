@@ -40,6 +40,14 @@ Transition reclaim(CpuWord w, pid_t a) {
   return same(w);
 }
 
+// The guest ignored the claim (stopped or hung): the owner runs there again;
+// the guest sees at its next task boundary that the CPU is not its own.
+Transition revoke(CpuWord w, pid_t a) {
+  if (w.state == S::Disabled || w.owner != a) return illegal(w);
+  if (w.state == S::Claimed) return done({S::Busy, a, 0});
+  return same(w);
+}
+
 Transition borrow(CpuWord w, pid_t a) {
   if (w.state == S::Idle && w.owner != a) return done({S::Borrowed, w.owner, a});
   if (w.state == S::Borrowed && w.guest == a) return same(w);
@@ -70,6 +78,8 @@ Transition apply(CpuWord w, CpuOp op, pid_t actor) noexcept {
       return borrow(w, actor);
     case CpuOp::Return:
       return give_back(w, actor);
+    case CpuOp::Revoke:
+      return revoke(w, actor);
   }
   return illegal(w);
 }
@@ -119,6 +129,8 @@ const char* op_name(CpuOp op) noexcept {
       return "borrow";
     case CpuOp::Return:
       return "return";
+    case CpuOp::Revoke:
+      return "revoke";
   }
   return "?";
 }

@@ -6,9 +6,10 @@
 //                      ^  <-reclaim--  ^  <--return---            <--lend--    |
 //                      +-------------------------------return------------------+
 //
-// Only the owner lends, reclaims or disowns; only the guest returns; only a
-// non-owner borrows. A dead process's CPUs are cleaned with the same verbs
-// (disown for its owned CPUs, return for its borrowed ones).
+// Only the owner lends, reclaims, revokes or disowns; only the guest returns;
+// only a non-owner borrows. Revoke (Claimed -> Busy) is the owner's way out
+// when the guest does not return a claimed CPU in time. A dead process's CPUs are cleaned with the
+// same verbs (disown for its owned CPUs, return for its borrowed ones).
 #pragma once
 
 #include <sys/types.h>
@@ -26,8 +27,9 @@ enum class CpuOp : std::uint8_t {
   Reclaim,  // the owner wants it back: Idle at once, Borrowed becomes Claimed
   Borrow,   // a non-owner takes an Idle CPU
   Return,   // the guest gives a Borrowed or Claimed CPU back (also on its death)
+  Revoke,   // the owner takes a Claimed CPU back from a guest past the reclaim deadline
 };
-constexpr int kNumOps = 6;
+constexpr int kNumOps = 7;
 
 // pid 0 means "nobody". Linux pids fit in 22 bits; 30 are kept.
 struct CpuWord {

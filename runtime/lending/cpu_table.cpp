@@ -188,6 +188,8 @@ int CpuTable::register_process(pid_t pid, int mode) {
   std::strncpy(p.comm, process_comm(pid).c_str(), sizeof p.comm - 1);
   p.drom_ack.store(p.drom_seq.load());
   p.drom_error.store(0);
+  p.home_cpu.store(0);
+  p.revoked.store(0);
   p.pid.store(std::uint32_t(pid), std::memory_order_release);
   h.epoch.fetch_add(1);
   unlock();
@@ -226,7 +228,7 @@ std::vector<ProcInfo> CpuTable::processes() const {
     const pid_t pid = pid_t(p.pid.load(std::memory_order_acquire));
     if (!pid) continue;
     out.push_back({pid, int(p.mode), std::string(p.comm, strnlen(p.comm, sizeof p.comm)),
-                   process_alive(pid, p.start_time)});
+                   process_alive(pid, p.start_time), p.revoked.load()});
   }
   return out;
 }
@@ -291,6 +293,33 @@ std::vector<int> CpuTable::owned_by(pid_t pid) const {
   return out;
 }
 
+namespace {
+
+// A process with a runtime keeps the CPU of the thread that started it
+// (worker 0): that thread never parks, so a mask without it would never be
+// acknowledged. Empty when the mask is fine.
+std::string unackable(const ShmProc& p, pid_t pid, const std::uint64_t* mask) {
+  const std::uint32_t home = p.home_cpu.load();
+  if (home == 0) return {};
+  const int cpu = int(home - 1);
+  if (mask[cpu / 64] >> (cpu % 64) & 1) return {};
+  return "CPU " + std::to_string(cpu) + " runs the thread that started process " +
+         std::to_string(pid) +
+         "'s runtime (worker 0) and cannot leave its mask; a process keeps at least that CPU";
+}
+
+}  // namespace
+
+void CpuTable::set_home_cpu(int slot, int cpu) noexcept {
+  if (slot < 0 || slot >= kMaxProcs) return;
+  const bool ok = cpu >= 0 && cpu < ncpus_;
+  seg_->procs[slot].home_cpu.store(ok ? std::uint32_t(cpu + 1) : 0);
+}
+
+void CpuTable::note_revoked(int slot) noexcept {
+  if (slot >= 0 && slot < kMaxProcs) seg_->procs[slot].revoked.fetch_add(1);
+}
+
 long CpuTable::drom_request(pid_t pid, const std::vector<int>& cpus, std::string& why) {
   lock();
   const int slot = find_slot(pid);
@@ -316,6 +345,11 @@ long CpuTable::drom_request(pid_t pid, const std::vector<int>& cpus, std::string
       return kPerm;
     }
     mask[cpu / 64] |= std::uint64_t(1) << (cpu % 64);
+  }
+  if (const std::string rule = unackable(*p, pid, mask); !rule.empty()) {
+    unlock();
+    why = rule;
+    return kUnackable;
   }
   const std::uint32_t s = p->drom_seq.load();
   p->drom_seq.store(s + 1, std::memory_order_relaxed);  // odd: being written

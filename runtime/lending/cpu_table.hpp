@@ -33,6 +33,7 @@ struct ProcInfo {
   int mode = 0;
   std::string comm;
   bool alive = false;
+  unsigned revoked = 0;  // CPUs taken back from unresponsive guests (ShmProc::revoked)
 };
 
 class CpuTable {
@@ -102,13 +103,19 @@ class CpuTable {
 
   // DROM. request: writes the new owned mask of `pid`; returns the sequence
   // number to wait for, or a negative DromError.
-  enum DromError { kNoProc = -1, kPerm = -2, kBadCpu = -3 };
+  // kUnackable: a mask the target could never apply (without the CPU of its
+  // runtime's worker 0, see set_home_cpu): refused rather than left pending.
+  enum DromError { kNoProc = -1, kPerm = -2, kBadCpu = -3, kUnackable = -4 };
   long drom_request(pid_t pid, const std::vector<int>& cpus, std::string& why);
   // Waits until pid acknowledged seq (true) or the timeout passes.
   bool drom_wait(pid_t pid, std::uint32_t seq, unsigned timeout_ms);
   // The target's side: a new request since `last`? (mask in cpus, seq in last)
   bool drom_poll(int slot, std::uint32_t& last, std::vector<int>& cpus) const;
   void drom_ack(int slot, std::uint32_t seq, int failed_cpu) noexcept;
+  // The CPU of the thread that started slot's runtime (worker 0); -1: none.
+  void set_home_cpu(int slot, int cpu) noexcept;
+  // Counts a CPU that slot's process revoked from an unresponsive guest.
+  void note_revoked(int slot) noexcept;
   // CPUs that pid owns now.
   std::vector<int> owned_by(pid_t pid) const;
 

@@ -29,6 +29,7 @@ struct LendingSettings {
   bool keep_cpu = false;                       // JOULE_LEWI_KEEP_CPU
   std::string shm;                             // JOULE_LEWI_SHM; empty = /joule-cpus-<uid>
   int drom_timeout_ms = 5000;                  // JOULE_LEWI_DROM_TIMEOUT_MS
+  int reclaim_timeout_ms = 500;                // JOULE_LEWI_RECLAIM_TIMEOUT_MS
   MpiYield mpi_yield = MpiYield::automatic;    // JOULE_MPI_YIELD
   // Whether blocking MPI calls should make the MPI library yield its CPU.
   bool yields() const noexcept {
@@ -37,7 +38,7 @@ struct LendingSettings {
 };
 
 // JOULE_LEWI, JOULE_LEWI_POLICY, JOULE_LEWI_KEEP_CPU, JOULE_LEWI_SHM,
-// JOULE_LEWI_DROM_TIMEOUT_MS, JOULE_MPI_YIELD.
+// JOULE_LEWI_DROM_TIMEOUT_MS, JOULE_LEWI_RECLAIM_TIMEOUT_MS, JOULE_MPI_YIELD.
 std::vector<core::ConfigKey> lewi_config_keys();
 
 }  // namespace joule::lending

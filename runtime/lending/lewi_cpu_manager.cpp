@@ -33,6 +33,7 @@ class LewiCpuManager final : public CpuManager {
       throw joule::error(JOULE_ERR_CONFIG, e.what());
     }
     s_->attach_runtime(true);
+    if (!owned.empty()) s_->set_home_cpu(owned.front());  // worker 0's CPU
     // More workers than CPUs (a testing mode): a CPU shared by two workers is
     // never lent, since one may run while the other is idle.
     for (std::size_t i = 0; i < owned.size(); ++i)
@@ -42,6 +43,7 @@ class LewiCpuManager final : public CpuManager {
   void stop() override {
     if (!s_) return;
     s_->attach_runtime(false);
+    s_->set_home_cpu(-1);
     s_->return_all();  // the workers have stopped: nothing runs on borrowed CPUs
     s_.reset();        // the last reference leaves the table
   }

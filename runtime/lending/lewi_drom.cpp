@@ -2,7 +2,9 @@
 // process (or joule-ctl) into our registry slot. CPUs that join are owned at
 // once; CPUs that leave are disowned once no worker of ours runs there (a
 // parked worker lets its CPU go in wait_for_change). The requester is
-// acknowledged when all of that is done.
+// acknowledged when all of that is done. A newer request replaces a pending
+// one (CPUs it keeps stop leaving), and the acknowledgement carries the
+// request's sequence number, so an older request can never hold up a newer.
 #include <algorithm>
 
 #include "lewi_session.hpp"
@@ -20,6 +22,9 @@ bool Session::poll_mask(std::vector<int>& mask) {
   int failed = -1;
   mask.clear();
   for (int c : want) {
+    // Still leaving from an earlier request that this one replaces: it stays,
+    // and that request's wait no longer holds this one's acknowledgement.
+    cancel_leaving(c);
     const bool had = std::find(owned.begin(), owned.end(), c) != owned.end();
     if (!had && table_->apply(c, CpuOp::Own, pid_).outcome == Outcome::Illegal) {
       if (failed < 0) failed = c;  // taken by someone else since the request
@@ -41,6 +46,14 @@ bool Session::poll_mask(std::vector<int>& mask) {
   drom_pending_ack_ = seq;
   drom_failed_cpu_ = failed;
   maybe_ack_drom();
+  return true;
+}
+
+bool Session::cancel_leaving(int cpu) {
+  if (cpu < 0 || cpu >= kMaxCpus) return false;
+  if (!(leaving_[cpu].fetch_and(std::uint8_t(~kLeaving)) & kLeaving)) return false;
+  leaving_count_.fetch_sub(1);
+  table_->notify(cpu);  // its parked worker may run again
   return true;
 }
 

@@ -30,6 +30,7 @@ LewiOptions options_from(const core::Config& cfg) {
   o.shm = s.shm;
   o.keep_cpu = s.keep_cpu;
   o.drom_timeout_ms = unsigned(s.drom_timeout_ms);
+  o.reclaim_timeout_ms = unsigned(s.reclaim_timeout_ms);
   return o;
 }
 
@@ -70,10 +71,12 @@ Session::Session(LewiOptions opts, std::unique_ptr<CpuTable> table)
       pid_(::getpid()),
       autonomous_(opts_.policy != "mpi"),
       local_(new std::atomic<std::uint8_t>[std::size_t(kMaxCpus)]),
-      leaving_(new std::atomic<std::uint8_t>[std::size_t(kMaxCpus)]) {
+      leaving_(new std::atomic<std::uint8_t>[std::size_t(kMaxCpus)]),
+      claimed_ns_(new std::atomic<std::uint64_t>[std::size_t(kMaxCpus)]) {
   for (int i = 0; i < kMaxCpus; ++i) {
     local_[i].store(kRunning, std::memory_order_relaxed);
     leaving_[i].store(0, std::memory_order_relaxed);
+    claimed_ns_[i].store(0, std::memory_order_relaxed);
   }
 }
 
@@ -112,6 +115,31 @@ void Session::maybe_reap() {
   if (now - prev < 50'000'000ull) return;
   if (!last_reap_ns_.compare_exchange_strong(prev, now, std::memory_order_relaxed)) return;
   if (table_->reap_dead() >= 0) recount_lent();  // a dead guest's CPUs came back as Idle
+  revoke_overdue(now);
+}
+
+// A dead guest's CPUs come back through reap_dead; a live one that does not
+// return a claimed CPU (SIGSTOP, a hang) loses it once the claim is older
+// than reclaim_timeout_ms. The claim's age starts at reclaim_cpu, or when
+// first seen here for claims made another way (DROM adopting a CPU).
+void Session::revoke_overdue(std::uint64_t now) {
+  const std::uint64_t limit = std::uint64_t(opts_.reclaim_timeout_ms) * 1'000'000ull;
+  if (limit == 0) return;
+  for (int c = 0; c < table_->ncpus(); ++c) {
+    const CpuWord w = table_->load(c);
+    const std::uint64_t since = claimed_ns_[c].load(std::memory_order_relaxed);
+    if (w.state != CpuState::Claimed || w.owner != pid_) {
+      if (since) claimed_ns_[c].store(0, std::memory_order_relaxed);
+      continue;
+    }
+    if (!since) {
+      claimed_ns_[c].store(now, std::memory_order_relaxed);
+    } else if (now - since >= limit &&
+               table_->apply(c, CpuOp::Revoke, pid_).outcome == Outcome::Done) {
+      claimed_ns_[c].store(0, std::memory_order_relaxed);
+      table_->note_revoked(slot_);
+    }
+  }
 }
 
 // The lent hints from the table (at most every 50 ms, from maybe_reap).
@@ -172,6 +200,8 @@ Outcome Session::lend_cpu(int cpu) {
 Outcome Session::reclaim_cpu(int cpu) {
   const auto r = table_->apply(cpu, CpuOp::Reclaim, pid_);
   if (r.outcome == Outcome::Done || r.outcome == Outcome::Pending) mark_lent(cpu, false);
+  if (r.outcome == Outcome::Pending)
+    claimed_ns_[cpu].store(monotonic_ns(), std::memory_order_relaxed);
   return r.outcome;
 }
 

@@ -31,6 +31,7 @@ struct LewiOptions {
   std::string shm;              // segment name; empty: CpuTable::default_name()
   bool keep_cpu = false;        // keep the caller's CPU during blocking calls
   unsigned drom_timeout_ms = 5000;
+  unsigned reclaim_timeout_ms = 500;  // 0: wait for the guest forever
 };
 LewiOptions options_from(const core::Config& cfg);
 
@@ -96,6 +97,9 @@ class Session {
   // The runtime's CpuManager uses this session: CPUs leaving the mask are
   // then disowned only once their worker has parked.
   void attach_runtime(bool on) noexcept { runtime_.store(on); }
+  // The CPU of the thread that started the runtime (worker 0; -1: none):
+  // it never parks, so DROM requests without it are refused.
+  void set_home_cpu(int cpu) noexcept { table_->set_home_cpu(slot_, cpu); }
   // Where to borrow first: levels of CPUs, nearest first (same core, shared
   // cache, NUMA node, package, ...), computed by whoever knows the machine
   // (the engine, from hwloc). CPUs in no level come last. Without it every
@@ -117,6 +121,8 @@ class Session {
   bool give_up(int cpu);  // lend (owned) or return (borrowed); true if done
   void finish_leaving(int cpu);
   void maybe_ack_drom();
+  void revoke_overdue(std::uint64_t now);
+  bool cancel_leaving(int cpu);
 
   // Local per-CPU flags (this process only).
   enum Local : std::uint8_t { kRunning = 0, kSleeping = 1, kBlockLent = 2 };
@@ -137,6 +143,9 @@ class Session {
   std::atomic<int> leaving_count_{0};
   std::unique_ptr<std::atomic<std::uint8_t>[]> local_;
   std::unique_ptr<std::atomic<std::uint8_t>[]> leaving_;  // kLeaving (DROM), kNeverLend
+  // When our claim on a borrowed CPU began (monotonic ns, 0: none): past
+  // reclaim_timeout_ms the claim becomes a revoke.
+  std::unique_ptr<std::atomic<std::uint64_t>[]> claimed_ns_;
   // Written by lends, reclaims and the reaper: each on a line of its own so
   // that those writes do not evict the line above from every worker.
   alignas(64) std::atomic<int> lent_hint_{0};  // own CPUs lent (reclaim candidates); a hint

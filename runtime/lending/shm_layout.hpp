@@ -12,7 +12,8 @@ namespace joule::lending {
 
 constexpr std::uint64_t kMagic = 0x4c42544355504a31ull;  // "1JPUCTBL" little-endian
 // 2: the idle summary (ShmIdle) replaced the header's idle counter.
-constexpr std::uint32_t kVersion = 2;
+// 3: ShmProc's home_cpu (refused DROM removals) and revoked count.
+constexpr std::uint32_t kVersion = 3;
 constexpr int kMaxCpus = 1024;
 constexpr int kMaxProcs = 256;
 constexpr int kMaskWords = kMaxCpus / 64;
@@ -59,6 +60,12 @@ struct alignas(64) ShmProc {
   std::atomic<std::uint32_t> drom_error;  // cpu+1 that could not be taken, 0 if none
   std::uint32_t reserved;
   std::atomic<std::uint64_t> drom_mask[kMaskWords];
+  // cpu+1 of the thread that started the process's runtime (worker 0), 0
+  // without a runtime: DROM may not remove it, that thread never parks.
+  std::atomic<std::uint32_t> home_cpu;
+  // CPUs this process took back from a guest that ignored its claim past
+  // JOULE_LEWI_RECLAIM_TIMEOUT_MS (stopped or hung); joule-ctl show prints it.
+  std::atomic<std::uint32_t> revoked;
 };
 
 // The idle summary: bit c set while CPU c is Idle, so a borrower finds idle

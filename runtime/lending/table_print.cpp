@@ -41,10 +41,13 @@ void print_table(CpuTable& t, std::ostream& out) {
   if (disabled) out << "  (" << disabled << " CPU(s) disabled: owned by no joule process)\n";
   for (const auto& p : procs) {
     const std::string list = core::format_cpu_list(t.owned_by(p.pid));
-    std::snprintf(line, sizeof line, "process %-8d %-16s %-6s %-5s owns [%s]\n", int(p.pid),
+    std::snprintf(line, sizeof line, "process %-8d %-16s %-6s %-5s owns [%s]", int(p.pid),
                   p.comm.c_str(), p.mode == 1 ? "local" : "node", p.alive ? "alive" : "dead",
                   list.c_str());
     out << line;
+    // CPUs taken back from a borrower that ignored the claim (stopped, hung).
+    if (p.revoked) out << " revoked " << p.revoked;
+    out << "\n";
   }
 }
 

@@ -44,6 +44,7 @@ std::vector<Row> expected_table() {
       {kDisabled, CpuOp::Reclaim, kOwner, O::Illegal, kDisabled},
       {kDisabled, CpuOp::Borrow, kOther, O::Illegal, kDisabled},
       {kDisabled, CpuOp::Return, kGuest, O::Illegal, kDisabled},
+      {kDisabled, CpuOp::Revoke, kOwner, O::Illegal, kDisabled},
       // Busy: the owner lends or leaves; nobody else may touch it.
       {kBusy, CpuOp::Own, kOwner, O::NoChange, kBusy},
       {kBusy, CpuOp::Own, kOther, O::Illegal, kBusy},
@@ -57,6 +58,7 @@ std::vector<Row> expected_table() {
       {kBusy, CpuOp::Borrow, kOwner, O::Illegal, kBusy},
       {kBusy, CpuOp::Return, kOwner, O::Illegal, kBusy},
       {kBusy, CpuOp::Return, kOther, O::Illegal, kBusy},
+      {kBusy, CpuOp::Revoke, kOwner, O::NoChange, kBusy},
       // Idle: others borrow, the owner takes it straight back.
       {kIdle, CpuOp::Own, kOther, O::Illegal, kIdle},
       {kIdle, CpuOp::Own, kOwner, O::NoChange, kIdle},
@@ -70,6 +72,7 @@ std::vector<Row> expected_table() {
       {kIdle, CpuOp::Borrow, kOwner, O::Illegal, kIdle},
       {kIdle, CpuOp::Return, kGuest, O::Illegal, kIdle},
       {kIdle, CpuOp::Return, kOwner, O::Illegal, kIdle},
+      {kIdle, CpuOp::Revoke, kOwner, O::NoChange, kIdle},
       // Borrowed: the owner claims, the guest returns.
       {kBorrowed, CpuOp::Own, kOther, O::Illegal, kBorrowed},
       {kBorrowed, CpuOp::Own, kGuest, O::Illegal, kBorrowed},
@@ -87,6 +90,8 @@ std::vector<Row> expected_table() {
       {kBorrowed, CpuOp::Return, kGuest, O::Done, kIdle},
       {kBorrowed, CpuOp::Return, kOwner, O::Illegal, kBorrowed},
       {kBorrowed, CpuOp::Return, kOther, O::Illegal, kBorrowed},
+      {kBorrowed, CpuOp::Revoke, kOwner, O::NoChange, kBorrowed},
+      {kBorrowed, CpuOp::Revoke, kGuest, O::Illegal, kBorrowed},
       // Claimed: the guest gives it back to the owner; the owner may withdraw.
       {kClaimed, CpuOp::Own, kOther, O::Illegal, kClaimed},
       {kClaimed, CpuOp::Own, kOwner, O::NoChange, kClaimed},
@@ -101,10 +106,14 @@ std::vector<Row> expected_table() {
       {kClaimed, CpuOp::Return, kGuest, O::Done, kBusy},
       {kClaimed, CpuOp::Return, kOwner, O::Illegal, kClaimed},
       {kClaimed, CpuOp::Return, kOther, O::Illegal, kClaimed},
+      // Past the reclaim deadline the owner takes it from an unresponsive guest.
+      {kClaimed, CpuOp::Revoke, kOwner, O::Done, kBusy},
+      {kClaimed, CpuOp::Revoke, kGuest, O::Illegal, kClaimed},
       // Claimed without an owner: the guest's return disables it; a new
       // owner may adopt it (pending until the guest returns).
       {kOrphan, CpuOp::Return, kGuest, O::Done, kDisabled},
       {kOrphan, CpuOp::Return, kOther, O::Illegal, kOrphan},
+      {kOrphan, CpuOp::Revoke, kGuest, O::Illegal, kOrphan},
       {kOrphan, CpuOp::Own, kOther, O::Pending, claimed_other},
       {kOrphan, CpuOp::Own, kGuest, O::Done, busy_guest},
       {kOrphan, CpuOp::Disown, kOther, O::Illegal, kOrphan},
@@ -198,7 +207,7 @@ TEST(CpuState, RandomWalkKeepsWordsValid) {
     const Transition t = apply(w, op, a);
     ASSERT_TRUE(valid(t.next)) << i;
     if (t.outcome == O::Done || t.outcome == O::Pending) {
-      if (op == CpuOp::Lend || op == CpuOp::Reclaim || op == CpuOp::Disown) {
+      if (op == CpuOp::Lend || op == CpuOp::Reclaim || op == CpuOp::Disown || op == CpuOp::Revoke) {
         ASSERT_EQ(w.owner, a);
       }
       if (op == CpuOp::Return) {
@@ -207,9 +216,10 @@ TEST(CpuState, RandomWalkKeepsWordsValid) {
       if (op == CpuOp::Borrow) {
         ASSERT_NE(w.owner, a);
       }
-      // A CPU changes runner in one step only when the runner gives it up.
+      // A CPU changes runner in one step only when the runner gives it up,
+      // or when its owner revokes a claimed CPU.
       const pid_t before = runner(w), after = runner(t.next);
-      if (before && after && before != after) {
+      if (before && after && before != after && op != CpuOp::Revoke) {
         ASSERT_EQ(op, CpuOp::Return) << i;
         ASSERT_EQ(a, before) << i;
       }

@@ -71,6 +71,38 @@ TEST(JouleCtl, ShowDromClean) {
   EXPECT_NE(ctl("show --shm " + g.name).find("no CPU table"), std::string::npos);
 }
 
+// `drom PID none` to a process with a runtime could never be acknowledged
+// (worker 0 never parks): refused at once, exit 1, the rule named; a valid
+// request right after it is acknowledged.
+TEST(JouleCtl, DromWithoutWorkerZerosCpuIsRefused) {
+  if (online_cpus() < 2) GTEST_SKIP() << "needs 2 CPUs";
+  ShmGuard g(unique_shm("ctl-home"));
+  Channel to_parent, to_child;
+  const pid_t child = fork_child([&] {
+    auto s = Session::join(opts(g.name), {0, 1});
+    s->attach_runtime(true);
+    s->set_home_cpu(0);
+    to_parent.send('J');
+    std::vector<int> mask;
+    while (to_child.recv(1) != 'Q') {
+      s->poll_mask(mask);
+      if (s->must_return(1)) s->wait_for_change(1, 1000);
+    }
+  });
+  ASSERT_EQ(to_parent.recv(), 'J');
+  const std::string pid = std::to_string(child);
+  for (const char* cpus : {"none", "1"}) {
+    const std::string out = ctl("drom " + pid + " " + cpus + " --timeout 5000 --shm " + g.name);
+    EXPECT_NE(out.find("worker 0"), std::string::npos) << out;
+    EXPECT_NE(out.find("[exit 1]"), std::string::npos) << out;
+  }
+  const std::string out = ctl("drom " + pid + " 0 --timeout 5000 --shm " + g.name);
+  EXPECT_NE(out.find("owns [0]"), std::string::npos) << out;
+  EXPECT_NE(out.find("[exit 0]"), std::string::npos) << out;
+  to_child.send('Q');
+  EXPECT_EQ(wait_child(child), 0);
+}
+
 // Unknown options are errors, not table names; --timeout names what it
 // expects instead of std::stoul's "stoul".
 TEST(JouleCtl, BadOptionsAreUsageErrors) {

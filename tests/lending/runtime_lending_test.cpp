@@ -179,3 +179,52 @@ TEST_F(RuntimeLending, DromRemovesThenAddsBackACpuWhileTasksRun) {
 }
 
 }  // namespace
+
+namespace {
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// A mask without worker 0's CPU (the thread that called joule_init, on the
+// first of JOULE_CPUS) could never be acknowledged: joule_set_process_mask
+// and DLB_SetProcessMask refuse it at once, and a valid mask right after it
+// is acknowledged well before JOULE_LEWI_DROM_TIMEOUT_MS.
+TEST_F(RuntimeLending, DromRefusesToRemoveWorkerZerosCpu) {
+  Channel to_child, to_parent;
+  const pid_t child = fork_child([&] {
+    CHILD_CHECK(start_runtime(shm_.name, "1") == JOULE_OK);
+    to_parent.send('S');
+    while (to_child.recv(0) != 'Q') {
+      Record rec{};
+      submit_spins(&rec, 4);
+      CHILD_CHECK(joule_taskwait() == JOULE_OK);
+    }
+    CHILD_CHECK(joule_finalize() == JOULE_OK);
+  });
+  ASSERT_EQ(to_parent.recv(), 'S');
+  AffinityGuard affinity;
+  ASSERT_TRUE(pin_to(0));
+  ::setenv("JOULE_LEWI_SHM", shm_.name.c_str(), 1);
+  ASSERT_EQ(joule_lending_start(JOULE_LENDING_NODE), JOULE_OK);  // owns CPU 0
+  EXPECT_EQ(joule_set_process_mask(0, nullptr, 0), JOULE_OK);    // no runtime: may own none
+  auto t0 = std::chrono::steady_clock::now();
+  const int only0[] = {0}, both[] = {0, 1};
+  // (the message, naming worker 0, is checked in lending_hostile_test: the
+  // lending calls do not set joule_last_error yet)
+  EXPECT_EQ(joule_set_process_mask(child, nullptr, 0), JOULE_ERR_INVALID);
+  EXPECT_EQ(joule_set_process_mask(child, only0, 1), JOULE_ERR_INVALID);  // without CPU 1
+  cpu_set_t none;
+  CPU_ZERO(&none);
+  EXPECT_EQ(DLB_SetProcessMask(child, &none), DLB_ERR_PERM);
+  EXPECT_LT(ms_since(t0), 1000.0) << "refused up front";
+  t0 = std::chrono::steady_clock::now();
+  EXPECT_EQ(joule_set_process_mask(child, both, 2), JOULE_OK);
+  EXPECT_LT(ms_since(t0), 2500.0) << "acknowledged on its own, not after the 5 s timeout";
+  EXPECT_EQ(joule_lending_stop(), JOULE_OK);
+  ::unsetenv("JOULE_LEWI_SHM");
+  to_child.send('Q');
+  EXPECT_EQ(wait_child(child), 0);
+}
+
+}  // namespace

@@ -121,6 +121,9 @@ JOULE_EXPORT int DLB_DROM_Detach(void);
 JOULE_EXPORT int DLB_DROM_GetNumCpus(int *ncpus);
 JOULE_EXPORT int DLB_DROM_GetPidList(int *pidlist, int *nelems, int max_len);
 JOULE_EXPORT int DLB_DROM_GetProcessMask(int pid, dlb_cpu_set_t mask, dlb_drom_flags_t flags);
+/* DLB_ERR_PERM for a CPU owned by a third process, and at once for a mask
+ * the target could never apply: one without the CPU of the thread that
+ * started its runtime (worker 0), the empty mask included. */
 JOULE_EXPORT int DLB_DROM_SetProcessMask(int pid, const_dlb_cpu_set_t mask, dlb_drom_flags_t flags);
 /* The thesis's draft names: always synchronous (up to JOULE_LEWI_DROM_TIMEOUT_MS). */
 JOULE_EXPORT int DLB_GetProcessMask(int pid, dlb_cpu_set_t mask);

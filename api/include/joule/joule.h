@@ -190,7 +190,11 @@ JOULE_EXPORT int joule_set_max_parallelism(int n);
 /* DROM: set the CPUs process pid owns (pid 0: this process). The target
  * applies the mask at its next task boundary; the call waits for that up to
  * JOULE_LEWI_DROM_TIMEOUT_MS and fails with JOULE_ERR_STATE if it does not
- * happen (the request stays). A CPU owned by a third process is refused. */
+ * happen (the request stays; a newer request replaces it). A CPU owned by a
+ * third process is refused (JOULE_ERR_STATE). A mask the target could never
+ * apply is refused at once with JOULE_ERR_INVALID: a process running the
+ * runtime keeps the CPU of the thread that started it (worker 0), so its mask
+ * may not omit that CPU (nor be empty). */
 JOULE_EXPORT int joule_set_process_mask(int pid, const int *cpus, size_t n);
 /* The CPUs pid owns now (pid 0: this process): up to cap numbers into cpus,
  * the full count into *n. */
