@@ -305,6 +305,12 @@ bool plan_driver(const std::vector<std::string>& in, DriverPlan& p, std::string&
       p.rpath = p.rpath && a != "--joule-no-rpath";
       continue;
     }
+    // Clang's nesting limit for joulecc's own parse; gcc has none and does
+    // not know the flag, so it goes to the translator only.
+    if (a.rfind("-fbracket-depth=", 0) == 0) {
+      p.parse_flags.push_back(a);
+      continue;
+    }
     p.args.push_back(a);
     if (a == "-c" || a == "-S" || a == "-E" || a == "-M" || a == "-MM" || a == "-fsyntax-only")
       p.link = false;

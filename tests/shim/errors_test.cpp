@@ -85,6 +85,26 @@ TEST(Errors, SyntaxErrorsInTheProgram) {
   EXPECT_FALSE(shim::file_exists(tmp.path() + "/s.out"));
 }
 
+// Brace nesting deeper than Clang's default limit (256): joulecc's parse
+// stops with Clang's message, which suggests -fbracket-depth; joulecc takes
+// that flag (for its own parse only: gcc does not know it) and the program
+// then builds.
+TEST(Errors, BracketDepthFlagIsHonoured) {
+  shim::TempDir tmp;
+  std::string body = "int main(void) {\n  int x = 0;\n";
+  for (int i = 0; i < 300; ++i) body += "{";
+  body += "x++;";
+  for (int i = 0; i < 300; ++i) body += "}";
+  body += "\n#pragma oss taskwait\n  return x - 1;\n}\n";
+  shim::write_file(tmp.path() + "/deep.c", body);
+  const std::string cd = "cd " + shim::quote(tmp.path()) + " && " + JOULECC_PATH;
+  shim::Result r = shim::run(cd + " gcc deep.c -o deep");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("-fbracket-depth"), std::string::npos) << r.output;
+  r = shim::run(cd + " gcc -fbracket-depth=512 deep.c -o deep && JOULE_WORKERS=1 ./deep");
+  EXPECT_EQ(r.status, 0) << r.output;
+}
+
 // A section length computed at run time: a negative one stops the program
 // with the clause's file and line and the value, status 1 (it used to reach
 // the runtime as a huge size_t and abort with a raw address).
