@@ -51,6 +51,7 @@ struct Attack {
   const char* name;
   // Writes the state file (and whatever it needs) into the tree.
   std::function<Planted(FakeTree&)> plant;
+  bool needs_root = false;  // chown to another user
 };
 
 std::string state_path(const FakeTree& t, int pid) {
@@ -146,6 +147,22 @@ const Attack kAttacks[] = {
      }},
     {"OversizedStateFile",
      [](FakeTree& t) { return plant_valid_target(t, "# " + std::string(10u << 20, 'x') + "\n"); }},
+    // Another user's file in our folder: it may have been planted by them.
+    {"StateFileOwnedByAnotherUser",
+     [](FakeTree& t) {
+       Planted p = plant_valid_target(t);
+       EXPECT_EQ(::lchown(p.state.c_str(), 65534, 65534), 0);
+       return p;
+     },
+     true},
+    // Our file in another user's folder: they may swap it between check and use.
+    {"StateDirOwnedByAnotherUser",
+     [](FakeTree& t) {
+       Planted p = plant_valid_target(t);
+       EXPECT_EQ(::chown(t.state_dir().c_str(), 65534, 65534), 0);
+       return p;
+     },
+     true},
 };
 
 enum class Via { start, ctl };
@@ -180,6 +197,8 @@ TEST_P(StateCheck, IsRefusedAndLeftAlone) {
 #ifndef JOULE_CTL_PATH
   if (via == Via::ctl) GTEST_SKIP() << "joule-ctl is not built (JOULE_BUILD_APPS=OFF)";
 #endif
+  if (kAttacks[index].needs_root && ::geteuid() != 0)
+    GTEST_SKIP() << "planting a file owned by another user needs root";
   FakeTree t;
   build(t);
   const Planted p = kAttacks[index].plant(t);
