@@ -157,9 +157,17 @@ extern "C" int slurm_spank_init_post_opt(spank_t sp, int /*ac*/, char** /*av*/) 
 // The backstop runs once per job and node, in the job epilog (as root), not
 // in slurm_spank_exit: that runs at the end of every step, and ending the
 // job's leases there would take the CPUs of its other, still running steps.
-extern "C" int slurm_spank_job_epilog(spank_t sp, int /*ac*/, char** /*av*/) {
-  if (!g_enabled) return 0;
+extern "C" int slurm_spank_job_epilog(spank_t sp, int ac, char** av) {
   try {
+    // The job_script context calls no slurm_spank_init (`man spank`): the
+    // arguments are read here.
+    std::string why;
+    auto args = joule::slurm::parse_plug_args(args_of(ac, av), &why);
+    if (!args) {
+      slurm_error("spank_joule: %s; the plugin does nothing", why.c_str());
+      return 0;
+    }
+    g_args = *args;
     std::uint32_t job = 0;
     if (spank_get_item(sp, S_JOB_ID, &job) != ESPANK_SUCCESS || job == 0) {
       // The epilog's environment has it too (slurm.conf(5), Prolog and Epilog).
