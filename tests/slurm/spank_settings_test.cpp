@@ -86,13 +86,11 @@ TEST(SpankSettings, Environment) {
             (Env{{"JOULE_ENERGY_POLICY", "fg-energylb"}, {"JOULE_DVFS", "auto"}}));
 
   const auto site = parse_ok({"socket=/run/j.sock", "default_policy=templb"});
-  EXPECT_EQ(js::job_environment("auto", site),
-            (Env{{"JOULE_SERVICE_SOCKET", "/run/j.sock"},
-                 {"JOULE_DVFS", "auto"},
-                 {"JOULE_ENERGY_POLICY", "templb"}}));
+  EXPECT_EQ(js::job_environment("auto", site), (Env{{"JOULE_SERVICE_SOCKET", "/run/j.sock"},
+                                                    {"JOULE_DVFS", "auto"},
+                                                    {"JOULE_ENERGY_POLICY", "templb"}}));
   // An explicit policy wins over the site's default.
-  EXPECT_EQ(js::job_environment("mpi-slack", site),
-            (Env{{"JOULE_SERVICE_SOCKET", "/run/j.sock"},
-                 {"JOULE_ENERGY_POLICY", "mpi-slack"},
-                 {"JOULE_DVFS", "auto"}}));
+  EXPECT_EQ(js::job_environment("mpi-slack", site), (Env{{"JOULE_SERVICE_SOCKET", "/run/j.sock"},
+                                                         {"JOULE_ENERGY_POLICY", "mpi-slack"},
+                                                         {"JOULE_DVFS", "auto"}}));
 }

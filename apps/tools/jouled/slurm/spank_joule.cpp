@@ -123,9 +123,10 @@ extern "C" int slurm_spank_init(spank_t sp, int ac, char** av) {
     // running while an administrator fixes plugstack.conf.
     const spank_context_t ctx = spank_context();
     if (ctx == S_CTX_LOCAL || ctx == S_CTX_ALLOCATOR || ctx == S_CTX_REMOTE) {
-      g_usage = "joule's energy management: auto, off (no frequency changes), or an "
-                "energy policy: " +
-                joule::slurm::allowed_values();
+      g_usage =
+          "joule's energy management: auto, off (no frequency changes), or an "
+          "energy policy: " +
+          joule::slurm::allowed_values();
       g_opt.usage = g_usage.data();
       if (spank_option_register(sp, &g_opt) != ESPANK_SUCCESS)
         slurm_error("spank_joule: cannot register --%s", kOptName);

@@ -82,8 +82,8 @@ std::optional<PlugArgs> parse_plug_args(const std::vector<std::string>& argv, st
 
 bool valid_option(std::string_view value, std::string* why) {
   if (value == "auto" || value == "off" || is_policy(value)) return true;
-  *why = "--joule-energy=" + std::string(value) + ": unknown value; allowed values: " +
-         allowed_values();
+  *why = "--joule-energy=" + std::string(value) +
+         ": unknown value; allowed values: " + allowed_values();
   return false;
 }
 

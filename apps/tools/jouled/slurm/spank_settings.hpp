@@ -21,8 +21,8 @@ std::string allowed_values();
 
 // The plugstack.conf arguments (`man spank`, CONFIGURATION).
 struct PlugArgs {
-  std::string socket;          // socket=PATH: jouled's socket (JOULE_SERVICE_SOCKET)
-  std::string default_policy;  // default_policy=NAME: the policy of --joule-energy=auto
+  std::string socket;                  // socket=PATH: jouled's socket (JOULE_SERVICE_SOCKET)
+  std::string default_policy;          // default_policy=NAME: the policy of --joule-energy=auto
   std::string default_value = "auto";  // default=auto|off: without --joule-energy
 };
 
