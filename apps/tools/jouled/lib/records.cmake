@@ -7,6 +7,7 @@ find_package(tomlplusplus REQUIRED)
 
 add_library(joule_service_records STATIC
   ${CMAKE_CURRENT_LIST_DIR}/access_policy.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/energy_ledger.cpp
   ${CMAKE_CURRENT_LIST_DIR}/job_record.cpp
   ${CMAKE_CURRENT_LIST_DIR}/job_store.cpp)
 joule_layer(joule_service_records service)
