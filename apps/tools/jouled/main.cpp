@@ -12,9 +12,7 @@
 #include "access_policy.hpp"
 #include "audit_log.hpp"
 #include "domain_table.hpp"
-#include "energy_ledger.hpp"
 #include "job_book.hpp"
-#include "job_store.hpp"
 #include "lease_service.hpp"
 #include "server.hpp"
 #include "state_store.hpp"
@@ -76,11 +74,9 @@ int serve(const Options& o) {
   std::fprintf(stderr, "jouled: %zu frequency domains%s%s\n", domains.domains().size(),
                left_out.empty() ? "" : "; left out: ", left_out.c_str());
   const std::string db = o.db.empty() ? o.state_dir + "/jobs.db" : o.db;
-  auto jobs_db = JobStore::open(db, &why);
-  if (!jobs_db) std::fprintf(stderr, "jouled: no job records: %s\n", why.c_str());
-  EnergyLedger ledger(fs);
-  if (!ledger.available()) std::fprintf(stderr, "jouled: no energy meter: %s\n", ledger.why().c_str());
-  JobBook jobs(fs, &ledger, jobs_db.get());
+  messages.clear();
+  JobBook jobs(fs, db, &messages);
+  for (const auto& m : messages) std::fprintf(stderr, "jouled: %s\n", m.c_str());
   AuditLog audit(o.state_dir + "/audit.log");
   auto shared_policy = std::make_shared<const AccessPolicy>(std::move(*policy));
   LeaseService leases(domains, store, audit, jobs,

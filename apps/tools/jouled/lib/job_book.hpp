@@ -12,16 +12,20 @@
 #include <string>
 #include <vector>
 
-#include "energy_ledger.hpp"
 #include "job_store.hpp"
+#include "meter.hpp"
 #include "sysfs.hpp"
 
 namespace joule::service {
 
+class EnergyLedger;
+
 class JobBook {
  public:
-  // Either pointer may be null: no energy meter, no database.
-  JobBook(platform::Sysfs fs, EnergyLedger* ledger, JobStore* store);
+  // Opens the job database at `db` and the RAPL meter under the sysfs
+  // root; either may be missing (reasons in *messages).
+  JobBook(platform::Sysfs fs, const std::string& db, std::vector<std::string>* messages);
+  ~JobBook();
 
   // A lease of `job` started; `cpus` run at `khz_of` each now.
   void lease_started(const std::string& job, const std::string& source, uid_t uid,
@@ -33,8 +37,13 @@ class JobBook {
   std::optional<JobRecord> lease_ended(const std::string& job, bool force = false);
   std::optional<JobRecord> peek(const std::string& job) const;
 
-  EnergyLedger* ledger() const noexcept { return ledger_; }
-  JobStore* store() const noexcept { return store_; }
+  bool energy_available() const;
+  std::string energy_why() const;
+  // Cumulative joules per RAPL zone since the service started.
+  std::vector<platform::MeterDomain> energy_totals();
+  bool has_store() const noexcept { return store_ != nullptr; }
+  // Matching records as protocol fields (format_record); *why on failure.
+  std::vector<std::string> query(const JobQuery& q, std::string* why) const;
   // Samples the meter (the 10 s timer); wrap-around is the ledger's.
   void sample();
   // 1 when another job shares a package with `job`.
@@ -53,8 +62,8 @@ class JobBook {
   std::vector<int> packages_of(const std::vector<int>& cpus) const;
 
   platform::Sysfs fs_;
-  EnergyLedger* ledger_;
-  JobStore* store_;
+  std::unique_ptr<EnergyLedger> ledger_;  // null: no meter
+  std::unique_ptr<JobStore> store_;       // null: no database
   std::map<std::string, Live> live_;
 };
 

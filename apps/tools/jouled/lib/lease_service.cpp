@@ -336,13 +336,10 @@ void LeaseService::end_all(const std::string& why) {
 std::vector<Line> LeaseService::energy(const Lease& l) {
   if (!l.grant.energy)
     return {error_line(ps::kErrDenied, "the access file does not grant the energy control")};
-  EnergyLedger* ledger = jobs_.ledger();
-  if (!ledger || !ledger->available())
-    return {error_line(ps::kErrInternal, std::string("no energy meter: ") +
-                                             (ledger ? ledger->why() : "none configured"))};
-  ledger->sample(monotonic_ns());
+  if (!jobs_.energy_available())
+    return {error_line(ps::kErrInternal, "no energy meter: " + jobs_.energy_why())};
   std::vector<Line> out;
-  for (const auto& z : ledger->totals()) {
+  for (const auto& z : jobs_.energy_totals()) {
     Line data("data");
     data.add("zone", z.name).add("kind", z.kind).add("chip", z.chip).add("joules", z.joules);
     out.push_back(std::move(data));
@@ -354,7 +351,7 @@ std::vector<Line> LeaseService::energy(const Lease& l) {
 }
 
 std::vector<Line> LeaseService::jobs(const Peer& peer, const Line& req) {
-  if (!jobs_.store()) return {error_line(ps::kErrInternal, "no job database")};
+  if (!jobs_.has_store()) return {error_line(ps::kErrInternal, "no job database")};
   JobQuery q;
   if (peer.uid != 0) q.uid = peer.uid;
   if (const auto* j = req.get("job")) q.job = *j;
@@ -362,10 +359,9 @@ std::vector<Line> LeaseService::jobs(const Peer& peer, const Line& req) {
   if (auto n = req.get_u64("limit")) q.limit = int(std::min<std::uint64_t>(*n, 10000));
   std::string why;
   std::vector<Line> out;
-  for (const auto& rec : jobs_.store()->query(q, &why)) {
+  for (const auto& fields : jobs_.query(q, &why)) {
     std::string err;
-    auto l = ps::parse_line("data " + format_record(rec), &err);
-    if (l) out.push_back(std::move(*l));
+    if (auto l = ps::parse_line("data " + fields, &err)) out.push_back(std::move(*l));
   }
   if (!why.empty()) return {error_line(ps::kErrInternal, why)};
   Line ok("ok");
