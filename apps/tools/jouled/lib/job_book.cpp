@@ -92,8 +92,7 @@ std::vector<int> JobBook::packages_of(const std::vector<int>& cpus) const {
 }
 
 void JobBook::lease_started(const std::string& job, const std::string& source, uid_t uid,
-                            const std::string& user,
-                            const std::map<int, std::uint32_t>& cpu_khz) {
+                            const std::string& user, const std::map<int, std::uint32_t>& cpu_khz) {
   const std::int64_t now = monotonic_ns();
   auto [it, fresh] = live_.try_emplace(job);
   Live& j = it->second;
