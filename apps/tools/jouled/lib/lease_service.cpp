@@ -362,7 +362,8 @@ std::vector<Line> LeaseService::jobs(const Peer& peer, const Line& req) {
   if (peer.uid != 0) q.uid = peer.uid;
   if (const auto* j = req.get("job")) q.job = *j;
   if (const auto* u = req.get("user")) q.user = *u;
-  if (auto n = req.get_u64("limit")) q.limit = int(std::min<std::uint64_t>(*n, 10000));
+  if (auto n = req.get_u64("limit"))
+    q.limit = int(std::clamp<std::uint64_t>(*n, 1, std::uint64_t(kMaxLimit)));
   std::string why;
   std::vector<Line> out;
   for (const auto& fields : jobs_.query(q, &why)) {
