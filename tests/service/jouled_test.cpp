@@ -6,6 +6,8 @@
 
 #include <random>
 
+#include "job_store.hpp"
+
 #include "fuzz_lines.hpp"
 #include "jouled_harness.hpp"
 
@@ -350,6 +352,56 @@ TEST_F(JouledTest, ProtocolFuzzingLeavesTheServiceUpAndTheTreeUntouched) {
   EXPECT_NE(c.next().find("ok version=1"), std::string::npos) << log();
   c.wait();
   EXPECT_TRUE(restored()) << log();
+}
+
+// A job on package 0: the energy verb reads the RAPL zone, release
+// writes its record (energy, residency at 1.2 GHz), and `jobs` finds it,
+// for its own user only.
+TEST_F(JouledTest, EnergyAndJobRecords) {
+  build(Layout::pairs);
+  const std::string zone = "/sys/class/powercap/intel-rapl:0";
+  tree_->write(zone + "/name", "package-0\n");
+  tree_->write(zone + "/max_energy_range_uj", "1000000000\n");
+  tree_->write(zone + "/energy_uj", "1000000\n");
+  ASSERT_TRUE(start()) << log();
+  auto a = client({0, 1}, {"hello version=1 job=j42", "set cpu=0 khz=1200000"});
+  EXPECT_NE(a.next().find("job=j42 job_source=client"), std::string::npos);
+  a.next();
+  ASSERT_EQ(a.next(), "ready");
+  tree_->write(zone + "/energy_uj", "6000000\n");  // 5 J later
+  before_ = tree_->snapshot();
+  for (auto& [path, entry] : before_)  // what CPU 0 and 1 held before the set
+    if (path.find("/cpufreq/scaling_governor") != std::string::npos)
+      entry.first = "ondemand\n";
+    else if (path.find("/cpufreq/scaling_setspeed") != std::string::npos)
+      entry.first = "<unsupported>\n";
+  auto b = client({0, 1}, {"hello version=1", "energy", "jobs"}, false);
+  b.next();
+  EXPECT_NE(b.next().find("ok zones=1"), std::string::npos);
+  b.wait();
+  a.kill9();
+  ASSERT_TRUE(restored()) << log();
+  auto c = client({0, 1}, {"jobs job=j42"}, false);
+  EXPECT_EQ(c.next(), "ok count=1") << log();
+  c.wait();
+  auto other = client({0, 1}, {"jobs job=j42"}, false, kOther);
+  EXPECT_EQ(other.next(), "ok count=0") << "a user sees only their own jobs";
+  other.wait();
+  // The record itself, straight from the store.
+  std::string why;
+  auto store = service::JobStore::open(state_ + "/jobs.db", &why);
+  ASSERT_TRUE(store) << why;
+  service::JobQuery q;
+  q.job = "j42";
+  auto recs = store->query(q, &why);
+  ASSERT_EQ(recs.size(), 1u) << why;
+  EXPECT_EQ(recs[0].user, kUser);
+  EXPECT_EQ(recs[0].job_source, "client");
+  EXPECT_EQ(recs[0].cpus, (std::vector<int>{0, 1}));
+  EXPECT_NEAR(recs[0].energy_j, 5.0, 1e-6);
+  EXPECT_EQ(recs[0].energy_scope, "node") << "b's lease ran on package 0 at the same time";
+  ASSERT_FALSE(recs[0].pstate_s.empty());
+  EXPECT_EQ(recs[0].pstate_s.front().first, 1200000u);
 }
 
 }  // namespace

@@ -27,9 +27,7 @@ JobBook::~JobBook() = default;
 
 bool JobBook::energy_available() const { return ledger_ && ledger_->available(); }
 
-std::string JobBook::energy_why() const {
-  return ledger_ ? ledger_->why() : "no energy ledger";
-}
+std::string JobBook::energy_why() const { return ledger_ ? ledger_->why() : "no energy ledger"; }
 
 std::vector<platform::MeterDomain> JobBook::energy_totals() {
   if (!energy_available()) return {};
