@@ -130,25 +130,7 @@ bool StateStore::write_originals(std::string* why) {
 bool StateStore::write_leases(const std::vector<ps::Line>& leases, std::string* why) {
   std::string text;
   for (const auto& l : leases) text += l.format();
-  return write_private_file(dir_, kLeasesFile, text, why);
-}
-
-bool write_private_file(const std::string& dir, const std::string& name, const std::string& text,
-                        std::string* why) {
-  const std::string path = dir + "/" + name, tmp = path + ".tmp";
-  ::unlink(tmp.c_str());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  bool ok = fd >= 0 && ::write(fd, text.data(), text.size()) == ssize_t(text.size());
-  if (fd >= 0) {
-    ok = ::fsync(fd) == 0 && ok;
-    ok = ::close(fd) == 0 && ok;
-  }
-  if (ok) ok = ::rename(tmp.c_str(), path.c_str()) == 0;
-  if (!ok) {
-    *why = "cannot write " + path + ": " + std::strerror(errno);
-    ::unlink(tmp.c_str());
-  }
-  return ok;
+  return platform::write_private_file(dir_ + "/" + kLeasesFile, text, why);
 }
 
 }  // namespace joule::service

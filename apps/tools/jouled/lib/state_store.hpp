@@ -53,8 +53,4 @@ class StateStore {
   std::vector<std::string> stale_files_;  // earlier instances' files, removed once ours is written
 };
 
-// Atomic replace of dir/name with `text`, mode 0600 (temporary + rename).
-bool write_private_file(const std::string& dir, const std::string& name, const std::string& text,
-                        std::string* why);
-
 }  // namespace joule::service
