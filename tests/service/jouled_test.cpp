@@ -404,5 +404,78 @@ TEST_F(JouledTest, EnergyAndJobRecords) {
   EXPECT_EQ(recs[0].pstate_s.front().first, 1200000u);
 }
 
+// Root's job-end ends every lease of the job; SIGTERM puts back whatever
+// live clients still hold and exits 0.
+TEST_F(JouledTest, JobEndAndSigtermPutEverythingBack) {
+  build(Layout::singles);
+  ASSERT_TRUE(start()) << log();
+  auto a = client({0}, {"hello version=1 job=77", "set cpu=0 khz=1200000"});
+  auto b = client({1}, {"hello version=1 job=78", "set cpu=1 khz=1200000"});
+  for (auto* c : {&a, &b}) {
+    c->next();
+    c->next();
+    ASSERT_EQ(c->next(), "ready");
+  }
+  auto user_end = client({}, {"job-end job=77"}, false);
+  EXPECT_NE(user_end.next().find("err code=denied"), std::string::npos);
+  user_end.wait();
+  auto root_end = client({}, {"job-end job=77"}, false, "root");
+  EXPECT_EQ(root_end.next(), "ok leases=1");
+  root_end.wait();
+  EXPECT_EQ(file(0, "scaling_governor"), "ondemand");
+  EXPECT_EQ(file(1, "scaling_setspeed"), "1200000");
+  EXPECT_EQ(stop(SIGTERM), 0);
+  EXPECT_TRUE(restored(0)) << log();
+}
+
+// SIGHUP rereads the access file; one that fails to load leaves the old
+// grants in force.
+TEST_F(JouledTest, HupReloadsTheAccessFileAndKeepsTheOldOneOnError) {
+  build(Layout::pairs);
+  ASSERT_TRUE(start()) << log();
+  write_access("[[allow]\n", 0644);
+  ::kill(daemon_, SIGHUP);
+  ASSERT_TRUE(
+      eventually([&] { return log().find("the old one stays") != std::string::npos; }, 2000))
+      << log();
+  auto a = client({0, 1}, {"hello version=1"}, false);
+  EXPECT_NE(a.next().find("ok version=1"), std::string::npos);
+  a.wait();
+  write_access(std::string("[[allow]]\nusers = [\"") + kOther + "\"]\ncontrols = [\"energy\"]\n");
+  ::kill(daemon_, SIGHUP);
+  ASSERT_TRUE(
+      eventually([&] { return log().find("access file reloaded") != std::string::npos; }, 2000))
+      << log();
+  auto b = client({0, 1}, {"hello version=1"}, false);
+  EXPECT_NE(b.next().find("err code=denied"), std::string::npos);
+  b.wait();
+  auto c = client({0, 1}, {"hello version=1", "set cpu=0 khz=1200000"}, false, kOther);
+  EXPECT_NE(c.next().find("controls=energy"), std::string::npos);
+  EXPECT_NE(c.next().find("err code=denied"), std::string::npos);
+  c.wait();
+}
+
+// An overlong line is answered bad-request and the connection closed.
+TEST_F(JouledTest, OverlongLineClosesTheConnection) {
+  build(Layout::pairs);
+  ASSERT_TRUE(start()) << log();
+  const int fd = fuzz_connect(socket_);
+  ASSERT_GE(fd, 0);
+  const std::string line(5000, 'a');
+  ASSERT_EQ(::send(fd, line.data(), line.size(), MSG_NOSIGNAL), ssize_t(line.size()));
+  std::string got;
+  char buf[256];
+  for (;;) {
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, 2000) <= 0) break;
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n <= 0) break;  // closed by jouled
+    got.append(buf, std::size_t(n));
+  }
+  ::close(fd);
+  EXPECT_NE(got.find("err code=bad-request"), std::string::npos) << got;
+  EXPECT_EQ(tree_->snapshot(), before_);
+}
+
 }  // namespace
 }  // namespace joule::test
