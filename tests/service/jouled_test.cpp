@@ -70,12 +70,18 @@ class JouledTest : public ::testing::Test {
   }
 
   // Starts jouled; false if its socket did not come up within 5 s.
-  bool start(std::vector<std::string> extra = {}) {
+  // `listen_fd` >= 0: passed as systemd does (fd 3, LISTEN_PID, LISTEN_FDS).
+  bool start(std::vector<std::string> extra = {}, int listen_fd = -1) {
     log_ = root_ + "/jouled." + std::to_string(++starts_) + ".log";
     daemon_ = ::fork();
     if (daemon_ == 0) {
       const int fd = ::open(log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
       ::dup2(fd, 2);
+      if (listen_fd >= 0) {
+        ::dup2(listen_fd, 3);
+        ::setenv("LISTEN_PID", std::to_string(::getpid()).c_str(), 1);
+        ::setenv("LISTEN_FDS", "1", 1);
+      }
       std::vector<std::string> args = {
           JOULED_PATH, "--foreground", "--sysfs-root", root_,  "--socket",      socket_,
           "--access",  access_,        "--state-dir",  state_, "--cgroup-root", root_ + "/cg"};
@@ -475,6 +481,31 @@ TEST_F(JouledTest, OverlongLineClosesTheConnection) {
   ::close(fd);
   EXPECT_NE(got.find("err code=bad-request"), std::string::npos) << got;
   EXPECT_EQ(tree_->snapshot(), before_);
+}
+
+// Socket activation: the listening socket comes as fd 3 (sd_listen_fds(3));
+// jouled serves it and leaves its file alone.
+TEST_F(JouledTest, ServesTheSocketSystemdPasses) {
+  build(Layout::pairs);
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  std::strncpy(a.sun_path, socket_.c_str(), sizeof a.sun_path - 1);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  ::chmod(socket_.c_str(), 0666);
+  ASSERT_EQ(::listen(fd, 8), 0);
+  ASSERT_TRUE(start({}, fd)) << log();
+  ::close(fd);
+  // The socket accepted before jouled ran: wait for jouled to say it serves it.
+  ASSERT_TRUE(eventually([&] { return log().find("systemd passed") != std::string::npos; }, 5000))
+      << log();
+  auto c = client({0, 1}, {"hello version=1", "set cpu=0 khz=1200000", "release"}, false);
+  EXPECT_NE(c.next().find("ok version=1"), std::string::npos);
+  EXPECT_NE(c.next().find("ok domain=0"), std::string::npos);
+  c.wait();
+  EXPECT_TRUE(restored()) << log();
+  EXPECT_EQ(stop(), 0);
+  EXPECT_EQ(::access(socket_.c_str(), F_OK), 0) << "systemd's socket is systemd's to remove";
 }
 
 }  // namespace
