@@ -98,19 +98,21 @@ bool write_state_file(const std::string& dir, const StateRecord& rec, std::strin
   std::ostringstream os;
   os << kMagic << "\npid " << rec.pid << " " << rec.start_time << "\n";
   for (const auto& f : rec.files) os << "file " << hex(f.path) << " " << hex(f.content) << "\n";
-  const std::string final_path = dir + "/" + state_file_name(rec.pid);
-  const std::string tmp = final_path + ".tmp";
+  return write_private_file(dir + "/" + state_file_name(rec.pid), os.str(), error);
+}
+
+bool write_private_file(const std::string& path, const std::string& text, std::string* error) {
+  const std::string tmp = path + ".tmp";
   ::unlink(tmp.c_str());  // a leftover of ours; O_EXCL below refuses anything planted since
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  const std::string text = os.str();
   bool ok = fd >= 0 && ::write(fd, text.data(), text.size()) == ssize_t(text.size());
   if (fd >= 0) {
     ok = ::fsync(fd) == 0 && ok;
     ok = ::close(fd) == 0 && ok;
   }
-  if (ok) ok = ::rename(tmp.c_str(), final_path.c_str()) == 0;
+  if (ok) ok = ::rename(tmp.c_str(), path.c_str()) == 0;
   if (!ok) {
-    if (error) *error = "cannot write " + final_path + ": " + std::strerror(errno);
+    if (error) *error = "cannot write " + path + ": " + std::strerror(errno);
     if (fd >= 0) ::unlink(tmp.c_str());
   }
   return ok;

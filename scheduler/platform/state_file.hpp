@@ -27,6 +27,9 @@ std::string state_file_name(int pid);
 // Atomic replace (temporary file + rename), mode 0600; creates `dir` (0700)
 // and refuses one that others may write (state_check.hpp).
 bool write_state_file(const std::string& dir, const StateRecord& rec, std::string* error);
+// Atomic replace of `path` with `text` (temporary file + rename), mode
+// 0600; the caller has checked the folder.
+bool write_private_file(const std::string& path, const std::string& text, std::string* error);
 // The text of a state file, strictly: the header, one pid line, file lines
 // of lowercase hex, nothing else. Says nothing about whether to trust it
 // (load_trusted_state does).

@@ -22,5 +22,6 @@ int cmd_clean(int argc, char** argv);     // cmd_lending.cpp
 int cmd_card_map(int argc, char** argv);  // cmd_card_map.cpp
 int cmd_numa(int argc, char** argv);      // cmd_numa.cpp
 int cmd_jobs(int argc, char** argv);      // cmd_jobs.cpp
+int cmd_access(int argc, char** argv);    // cmd_access.cpp
 
 }  // namespace joule::ctl

@@ -17,6 +17,8 @@ constexpr Command kCommands[] = {
      cmd_card_map},
     {"numa", "print the NUMA nodes, and where a process's memory is per node (--pid)", cmd_numa},
     {"jobs", "print jouled's per-job energy records (from the service, or --db FILE)", cmd_jobs},
+    {"access", "check jouled's access file: what a user may ask for (access check USER)",
+     cmd_access},
 };
 
 void usage(std::FILE* out) {
