@@ -3,17 +3,20 @@
 # and slurmd, all in a temporary directory on free ports, so nothing touches
 # /etc/slurm, /etc/munge or a system munged.
 #
-#   slurm_test.sh SPANK_SO [JOULED] [JOULE_CTL]
+#   slurm_test.sh SPANK_SO [JOULED JOULE_CTL ENERGY_BENCH]
 #
 # Exit 77 (ctest's SKIP_RETURN_CODE) when not root or without slurmctld,
-# slurmd, srun or munged. JOULED and JOULE_CTL, when given, add the
-# end-to-end run against the node service; without them the backstop is
-# checked against an absent service (one info line, the job unaffected).
+# slurmd, srun or munged. JOULED, JOULE_CTL and ENERGY_BENCH, when given,
+# add the end-to-end run: jouled over a fake sysfs tree, a joule program
+# submitted with --joule-energy changes frequencies through it, the job's
+# record appears in `joule-ctl jobs`, and the tree is as found. Without
+# them the backstop is checked against an absent service.
 set -euo pipefail
 
 spank_so=${1:?usage: slurm_test.sh SPANK_SO [JOULED] [JOULE_CTL]}
 jouled=${2:-}
 joule_ctl=${3:-}
+energy_bench=${4:-}
 
 if [[ $(id -u) -ne 0 ]]; then
   echo "SKIP: needs root (slurmd runs jobs as their user and the plugin's epilog as root)"
@@ -209,6 +212,89 @@ grep "spank_joule" "$tmp/slurmd.log" | grep "colour=blue" | grep -q "allowed key
 echo "ok: bad plugstack argument logged, job unaffected"
 write_plugstack "socket=$service_sock"
 
+# ---- end to end: jouled over a fake tree, a joule job through Slurm.
+# A fake cpufreq policy per CPU (userspace governor, four P-states) and one
+# RAPL package whose counter a background loop advances while the job runs.
+make_fake_tree() {
+  local root=$1 c d
+  for ((c = 0; c < $(nproc); c++)); do
+    d=$root/sys/devices/system/cpu/cpu$c/cpufreq
+    mkdir -p "$d" "$root/sys/devices/system/cpu/cpu$c/topology"
+    echo 0 >"$root/sys/devices/system/cpu/cpu$c/topology/physical_package_id"
+    echo acpi-cpufreq >"$d/scaling_driver"
+    echo ondemand >"$d/scaling_governor"
+    echo "conservative ondemand userspace powersave performance" >"$d/scaling_available_governors"
+    echo "2400000 2000000 1600000 1200000 " >"$d/scaling_available_frequencies"
+    echo "<unsupported>" >"$d/scaling_setspeed"
+    echo 1200000 >"$d/scaling_min_freq"
+    echo 2400000 >"$d/scaling_max_freq"
+    echo 2400000 >"$d/scaling_cur_freq"
+    echo 1200000 >"$d/cpuinfo_min_freq"
+    echo 2400000 >"$d/cpuinfo_max_freq"
+    echo "$c" >"$d/related_cpus"
+    echo "$c" >"$d/affected_cpus"
+  done
+  d=$root/sys/class/powercap/intel-rapl:0
+  mkdir -p "$d"
+  echo package-0 >"$d/name"
+  echo 5000000 >"$d/energy_uj"
+  echo 262143328850 >"$d/max_energy_range_uj"
+}
+
+# Every file of the tree but the energy counter, with its contents.
+tree_state() { (cd "$1" && find sys -type f ! -name energy_uj -print0 | sort -z | xargs -0 md5sum); }
+
+end_to_end() {
+  [[ -x $energy_bench ]] || fail "no energy_bench at '$energy_bench' for the end-to-end run"
+  local fake=$tmp/fake counter=$tmp/fake/sys/class/powercap/intel-rapl:0/energy_uj
+  make_fake_tree "$fake"
+  local before
+  before=$(tree_state "$fake")
+  printf '[[allow]]\nusers = ["root"]\ncontrols = ["frequency", "energy"]\n' >"$tmp/access.toml"
+  chmod 600 "$tmp/access.toml"
+  jouled --foreground --sysfs-root "$fake" --socket "$service_sock" --access "$tmp/access.toml" \
+    --state-dir "$tmp/jstate" 2>"$tmp/jouled.log" &
+  pids+=($!)
+  for _ in $(seq 100); do [[ -S $service_sock ]] && break; sleep 0.1; done
+  [[ -S $service_sock ]] || { cat "$tmp/jouled.log"; fail "jouled did not create $service_sock"; }
+  # The package draws 1 J every 10 ms while the job runs.
+  (while :; do
+    e=$(<"$counter")
+    echo $((e + 1000000)) >"$counter"
+    sleep 0.01
+  done) &
+  local meter=$!
+  local job out=$tmp/e2e.out
+  job=$(timeout 120 sbatch --parsable --wait --joule-energy=fg-energylb -o "$out" \
+    --wrap "JOULE_REPORT=1 JOULE_WORKERS=2 $energy_bench iter 60 3000") ||
+    { cat "$out" "$tmp/jouled.log"; fail "the joule job failed"; }
+  job=${job%%;*}
+  kill "$meter" 2>/dev/null; wait "$meter" 2>/dev/null || true
+  grep -q "auto: jouled at $service_sock" "$out" ||
+    { cat "$out"; fail "the job did not use jouled (its report has no 'auto: jouled at $service_sock')"; }
+  grep -q "job=$job .*file=" "$tmp/jouled.log" ||
+    { cat "$tmp/jouled.log"; fail "jouled's audit log shows no change for job $job"; }
+  echo "ok: job $job changed frequencies through jouled ($(grep -c "job=$job .*file=" "$tmp/jouled.log") audit lines)"
+  # The record: written when the job's last lease ends; job-end (the epilog) closes the rest.
+  local rec=""
+  for _ in $(seq 100); do
+    rec=$("$joule_ctl" jobs --socket "$service_sock" --job "$job" 2>&1 || true)
+    grep -q "job=$job " <<<"$rec" && break
+    sleep 0.1
+  done
+  grep -q "job=$job .*energy_j=" <<<"$rec" || fail "joule-ctl jobs has no record of job $job: $rec"
+  local joules
+  joules=$(grep -o 'energy_j=[0-9.]*' <<<"$rec" | head -1 | cut -d= -f2)
+  awk -v j="$joules" 'BEGIN { exit !(j > 0) }' || fail "job $job's record has no energy: $rec"
+  echo "ok: joule-ctl jobs: $rec"
+  local line="spank_joule: job $job: jouled ended"
+  for _ in $(seq 100); do grep -qF "$line" "$tmp/slurmd.log" && break; sleep 0.1; done
+  grep -qF "$line" "$tmp/slurmd.log" || fail "no '$line' in slurmd's log (the backstop did not reach jouled)"
+  echo "ok: backstop: $(grep -F "$line" "$tmp/slurmd.log" | tail -1 | sed 's/.*spank_joule/spank_joule/')"
+  [[ $(tree_state "$fake") == "$before" ]] || fail "the fake tree differs after the job"
+  echo "ok: the fake tree is as found"
+}
+
 # ---- the backstop at job end.
 if [[ -z $jouled ]]; then
   # No service: the epilog says so in one info line; the job is unaffected.
@@ -223,7 +309,7 @@ if [[ -z $jouled ]]; then
   echo "ok: backstop without jouled: '$line'"
   echo "end-to-end with jouled skipped: jouled not built in this tree"
 else
-  fail "the end-to-end run with jouled ($jouled, ${joule_ctl:-no joule-ctl}) is not written yet"
+  end_to_end
 fi
 
 echo "PASS"
