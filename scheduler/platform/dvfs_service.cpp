@@ -76,8 +76,9 @@ class ServiceDvfs final : public Dvfs {
     auto reply = session_->call(req, &why);
     if (!reply) return false;  // the session warned once
     if (!reply->ok()) {
-      core::warn_once("service-set:" + reply->error_code(),
-                      "service: jouled refused a change: " + service::describe_error("set", *reply));
+      core::warn_once(
+          "service-set:" + reply->error_code(),
+          "service: jouled refused a change: " + service::describe_error("set", *reply));
       return false;
     }
     note_effect(d, *reply);
@@ -90,7 +91,8 @@ class ServiceDvfs final : public Dvfs {
   void note_effect(int d, const Reply& reply) {
     std::string note = base_notes_[std::size_t(d)];
     if (reply.final.get_or("in_effect", "unknown") == "0")
-      note = (note.empty() ? "" : note + "; ") + "accepted but not in effect: scaling_cur_freq reads " +
+      note = (note.empty() ? "" : note + "; ") +
+             "accepted but not in effect: scaling_cur_freq reads " +
              reply.final.get_or("effective", "?");
     std::lock_guard guard(notes_mu_);
     // A note stays once seen: the report is about the whole run.
