@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cpufreq_policy.hpp"
 #include "dvfs.hpp"
 #include "machine.hpp"
 #include "platform_settings.hpp"
@@ -29,9 +30,5 @@ struct CpufreqStatus {
 // Domains that cannot be written are left out; see status.
 std::unique_ptr<Dvfs> make_cpufreq_dvfs(const Sysfs& sysfs, const Machine& machine,
                                         DvfsDomain domain_mode, CpufreqStatus* status);
-
-// Positive integers of a scaling_available_frequencies text, ascending, no
-// duplicates; anything else is ignored.
-std::vector<std::uint32_t> parse_frequency_list(const std::string& text);
 
 }  // namespace joule::platform
