@@ -152,8 +152,9 @@ void Platform::choose_meter(const core::Config& cfg) {
     meter_ = make_rapl_meter(sysfs_, &why_rapl);
     if (meter_) return;
   }
+  std::string why_service;
   if (want == MeterKind::service || want == MeterKind::automatic) {
-    if (choose_service_meter(ps, want == MeterKind::service)) return;
+    if (choose_service_meter(ps, want == MeterKind::service, &why_service)) return;
     if (want == MeterKind::service) return;
   }
   if (want == MeterKind::papi || (want == MeterKind::automatic && cfg.report)) {
@@ -175,6 +176,10 @@ void Platform::choose_meter(const core::Config& cfg) {
   }
   if (meter_note_.empty())
     meter_note_ = want == MeterKind::automatic && !why_rapl.empty() ? why_rapl : "";
+  // A service that answered but gave no energy is worth saying; an absent
+  // socket is the common case and would only add noise.
+  if (want == MeterKind::automatic && service_ && !why_service.empty())
+    meter_note_ += (meter_note_.empty() ? "" : "; ") + why_service;
 }
 
 void Platform::choose_thermal(const core::Config& cfg) {

@@ -136,7 +136,7 @@ class Platform {
   // DVFS and the meter; nullptr with service_why_ when it is not usable.
   service::Session* open_service(const PlatformSettings& ps);
   bool choose_service_dvfs(const PlatformSettings& ps, bool asked, const std::string& before);
-  bool choose_service_meter(const PlatformSettings& ps, bool asked);
+  bool choose_service_meter(const PlatformSettings& ps, bool asked, std::string* why);
   void apply_start_frequency();
   double memory_bound(WorkerSlot& s, const char* label) const;
   // Charges the time since the slot's last charge at `level` (-1: the

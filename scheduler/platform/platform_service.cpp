@@ -51,8 +51,8 @@ bool Platform::choose_service_dvfs(const PlatformSettings& ps, bool asked,
   return false;
 }
 
-bool Platform::choose_service_meter(const PlatformSettings& ps, bool asked) {
-  std::string why;
+bool Platform::choose_service_meter(const PlatformSettings& ps, bool asked, std::string* reason) {
+  std::string& why = *reason;
   if (open_service(ps)) {
     meter_ = make_service_meter(service_, &why);
     if (meter_) return true;
