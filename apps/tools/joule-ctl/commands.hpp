@@ -21,5 +21,6 @@ int cmd_drom(int argc, char** argv);      // cmd_lending.cpp
 int cmd_clean(int argc, char** argv);     // cmd_lending.cpp
 int cmd_card_map(int argc, char** argv);  // cmd_card_map.cpp
 int cmd_numa(int argc, char** argv);      // cmd_numa.cpp
+int cmd_jobs(int argc, char** argv);      // cmd_jobs.cpp
 
 }  // namespace joule::ctl

@@ -16,6 +16,7 @@ constexpr Command kCommands[] = {
     {"card-map", "print where the many-core card places N threads (compact, scatter, balanced)",
      cmd_card_map},
     {"numa", "print the NUMA nodes, and where a process's memory is per node (--pid)", cmd_numa},
+    {"jobs", "print jouled's per-job energy records (from the service, or --db FILE)", cmd_jobs},
 };
 
 void usage(std::FILE* out) {

@@ -36,8 +36,7 @@ GrantSource grants_of(std::shared_ptr<const AccessPolicy> policy) {
   return [policy](uid_t uid, gid_t gid) -> std::optional<LeaseGrant> {
     const Grant g = policy->grant_for(uid, gid);
     if (g.controls == 0) return std::nullopt;
-    return LeaseGrant{g.allows(kControlFrequency), g.allows(kControlEnergy), g.min_khz,
-                      g.max_khz};
+    return LeaseGrant{g.allows(kControlFrequency), g.allows(kControlEnergy), g.min_khz, g.max_khz};
   };
 }
 
@@ -108,8 +107,9 @@ int serve(const Options& o) {
 
 int main(int argc, char** argv) {
   Options o;
-  CLI::App app{"jouled: joule's node service (changes CPU frequencies and reads energy for "
-               "joule programs; docs/service.md)"};
+  CLI::App app{
+      "jouled: joule's node service (changes CPU frequencies and reads energy for "
+      "joule programs; docs/service.md)"};
   app.add_flag("--foreground", o.foreground, "stay in the foreground (the only mode; for systemd)");
   app.add_option("--sysfs-root", o.sysfs_root, "root of the kernel tree (tests: a fake tree)");
   app.add_option("--socket", o.socket, "Unix socket to listen on");

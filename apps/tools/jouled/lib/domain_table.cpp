@@ -121,8 +121,8 @@ std::optional<std::uint32_t> DomainTable::current_khz(const Domain& d) const {
   return std::uint32_t(*v);
 }
 
-std::optional<std::uint32_t> snap_pstate(const std::vector<std::uint32_t>& table,
-                                         std::uint32_t khz, std::uint32_t lo, std::uint32_t hi) {
+std::optional<std::uint32_t> snap_pstate(const std::vector<std::uint32_t>& table, std::uint32_t khz,
+                                         std::uint32_t lo, std::uint32_t hi) {
   std::optional<std::uint32_t> best;
   for (auto f : table) {
     if (f < lo || (hi != 0 && f > hi)) continue;
@@ -136,8 +136,7 @@ bool within_step(const std::vector<std::uint32_t>& table, std::uint32_t target,
                  std::uint32_t effective) {
   const std::uint32_t diff = target > effective ? target - effective : effective - target;
   std::uint32_t step = 0;
-  for (std::size_t i = 1; i < table.size(); ++i)
-    step = std::max(step, table[i] - table[i - 1]);
+  for (std::size_t i = 1; i < table.size(); ++i) step = std::max(step, table[i] - table[i - 1]);
   return diff <= step || diff <= target / 20;
 }
 

@@ -30,8 +30,8 @@ struct FileChange {
 
 // Saves a real path's original contents before its first write; false
 // refuses the write.
-using SaveOriginal = std::function<bool(const std::string& real_path, const std::string& content,
-                                        std::string* why)>;
+using SaveOriginal =
+    std::function<bool(const std::string& real_path, const std::string& content, std::string* why)>;
 
 class DomainTable {
  public:
@@ -46,9 +46,9 @@ class DomainTable {
   std::vector<std::string> files_of(const Domain& d) const;
   // The highest frequency the domain's original files allow: what it runs
   // at, at most, when the service leaves it alone.
-  std::uint32_t original_ceiling(const Domain& d,
-                                 const std::function<std::optional<std::string>(
-                                     const std::string&)>& original_of) const;
+  std::uint32_t original_ceiling(
+      const Domain& d,
+      const std::function<std::optional<std::string>(const std::string&)>& original_of) const;
 
   // Runs the domain at `khz`; each changed file goes to *changes. False
   // with *why when a save or write failed.
@@ -67,8 +67,8 @@ class DomainTable {
 
 // The allowed P-state nearest to `khz` among `table` within [lo, hi]
 // (hi 0 = no bound); nullopt when none lies within.
-std::optional<std::uint32_t> snap_pstate(const std::vector<std::uint32_t>& table,
-                                         std::uint32_t khz, std::uint32_t lo, std::uint32_t hi);
+std::optional<std::uint32_t> snap_pstate(const std::vector<std::uint32_t>& table, std::uint32_t khz,
+                                         std::uint32_t lo, std::uint32_t hi);
 // In effect: within one P-state step or 5 % of the target.
 bool within_step(const std::vector<std::uint32_t>& table, std::uint32_t target,
                  std::uint32_t effective);

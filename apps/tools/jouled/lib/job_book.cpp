@@ -4,11 +4,7 @@
 #include <cstdio>
 #include <ctime>
 
-// The records branch's parts (lib/records.cmake) arrive separately; until
-// both are in, the service runs without a meter or database and says so.
-#if JOULE_SERVICE_HAVE_LEDGER
 #include "energy_ledger.hpp"
-#endif
 
 namespace joule::service {
 
@@ -18,48 +14,20 @@ std::int64_t monotonic_ns() {
   return std::int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
-#if !JOULE_SERVICE_HAVE_LEDGER
-// Never constructed: ledger_ stays null and every use checks it.
-class EnergyLedger {
- public:
-  bool available() const { return false; }
-  std::string why() const { return "built without the energy ledger"; }
-  void sample(std::int64_t) {}
-  std::vector<platform::MeterDomain> totals() const { return {}; }
-  void job_started(const std::string&, const std::vector<int>&, std::int64_t) {}
-  void update_job(const std::string&, const std::vector<int>&, std::int64_t) {}
-  struct Energy {
-    double joules = 0;
-    std::string scope = "none";
-  };
-  Energy job_ended(const std::string&, std::int64_t) { return {}; }
-};
-#endif
-
 JobBook::JobBook(platform::Sysfs fs, const std::string& db, std::vector<std::string>* messages)
     : fs_(std::move(fs)) {
-#if JOULE_SERVICE_HAVE_LEDGER
   ledger_ = std::make_unique<EnergyLedger>(fs_);
   if (!ledger_->available()) messages->push_back("no energy meter: " + ledger_->why());
-#else
-  messages->push_back("no energy meter: built without the energy ledger");
-#endif
-#if JOULE_SERVICE_HAVE_STORE
   std::string why;
   store_ = JobStore::open(db, &why);
   if (!store_) messages->push_back("no job records: " + why);
-#else
-  messages->push_back("no job records (" + db + "): built without the job store");
-#endif
 }
 
 JobBook::~JobBook() = default;
 
 bool JobBook::energy_available() const { return ledger_ && ledger_->available(); }
 
-std::string JobBook::energy_why() const {
-  return ledger_ ? ledger_->why() : "built without the energy ledger";
-}
+std::string JobBook::energy_why() const { return ledger_ ? ledger_->why() : "no energy ledger"; }
 
 std::vector<platform::MeterDomain> JobBook::energy_totals() {
   if (!energy_available()) return {};
@@ -69,13 +37,8 @@ std::vector<platform::MeterDomain> JobBook::energy_totals() {
 
 std::vector<std::string> JobBook::query(const JobQuery& q, std::string* why) const {
   std::vector<std::string> out;
-#if JOULE_SERVICE_HAVE_STORE
   if (store_)
     for (const auto& rec : store_->query(q, why)) out.push_back(format_record(rec));
-#else
-  (void)q;
-  *why = "built without the job store";
-#endif
   return out;
 }
 
@@ -92,8 +55,7 @@ std::vector<int> JobBook::packages_of(const std::vector<int>& cpus) const {
 }
 
 void JobBook::lease_started(const std::string& job, const std::string& source, uid_t uid,
-                            const std::string& user,
-                            const std::map<int, std::uint32_t>& cpu_khz) {
+                            const std::string& user, const std::map<int, std::uint32_t>& cpu_khz) {
   const std::int64_t now = monotonic_ns();
   auto [it, fresh] = live_.try_emplace(job);
   Live& j = it->second;

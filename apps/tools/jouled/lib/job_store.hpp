@@ -15,8 +15,8 @@
 namespace joule::service {
 
 struct JobRecord {
-  std::string job;                // job id: Slurm's, or "local-<n>"
-  std::string job_source;         // cgroup, client, none
+  std::string job;         // job id: Slurm's, or "local-<n>"
+  std::string job_source;  // cgroup, client, none
   std::uint32_t uid = 0;
   std::string user;
   std::vector<int> cpus;          // every CPU any of its leases held
@@ -34,8 +34,10 @@ struct JobQuery {
   std::optional<std::uint32_t> uid;  // only this user's jobs (non-root callers)
   std::optional<std::string> job;
   std::optional<std::string> user;
-  int limit = 100;                   // newest first
+  int limit = 100;  // newest first; 1..kMaxLimit
 };
+
+inline constexpr int kMaxLimit = 10000;
 
 class JobStore {
  public:
@@ -43,6 +45,9 @@ class JobStore {
   // Opens (creating, mode 0600) the database at `path`; nullptr with the
   // reason in *why. A database written by a newer schema is refused.
   static std::unique_ptr<JobStore> open(const std::string& path, std::string* why);
+  // Opens an existing database for reading only (joule-ctl jobs --db): a
+  // missing file is an error, never created; put() fails.
+  static std::unique_ptr<JobStore> open_read_only(const std::string& path, std::string* why);
   // Inserts or replaces (same job and start); false with *why on failure.
   virtual bool put(const JobRecord& rec, std::string* why) = 0;
   virtual std::vector<JobRecord> query(const JobQuery& q, std::string* why) const = 0;
@@ -50,7 +55,9 @@ class JobStore {
 
 // One record as the `jobs` protocol answer and `joule-ctl jobs` print it:
 // "job=ID user=NAME uid=N cpus=LIST start=UNIX_S duration_s=S energy_j=J
-// energy_scope=... avg_khz=K pstate_s=K:S,...".
+// energy_scope=... avg_khz=K pstate_s=K:S,...". Job id and user name are
+// escaped as protocol values (service_protocol.hpp), an empty list is "-",
+// seconds and joules have 3 decimals, kHz none.
 std::string format_record(const JobRecord& rec);
 
 }  // namespace joule::service

@@ -147,7 +147,8 @@ std::vector<Line> LeaseService::hello(int conn, const Peer& peer, const Line& re
   Line ok("ok");
   ok.add("version", ps::kProtocolVersion).add("user", l->user).add("uid", std::uint64_t(l->uid));
   ok.add("controls", controls_text(l->grant)).add("cpus", core::format_cpu_list(l->scope));
-  ok.add("min_khz", std::uint64_t(l->grant.min_khz)).add("max_khz", std::uint64_t(l->grant.max_khz));
+  ok.add("min_khz", std::uint64_t(l->grant.min_khz))
+      .add("max_khz", std::uint64_t(l->grant.max_khz));
   ok.add("job", l->job).add("job_source", l->job_source);
   return {ok};
 }
@@ -173,7 +174,8 @@ std::vector<Line> LeaseService::domains(const Lease& l) {
         pstates += (pstates.empty() ? "" : ",") + std::to_string(f);
     Line data("data");
     data.add("domain", d.id).add("cpus", core::format_cpu_list(d.cpus));
-    data.add("mine", core::format_cpu_list(mine)).add("shared", mine.size() < d.cpus.size() ? 1 : 0);
+    data.add("mine", core::format_cpu_list(mine))
+        .add("shared", mine.size() < d.cpus.size() ? 1 : 0);
     data.add("pstates", pstates.empty() ? "-" : pstates);
     data.add("khz", std::uint64_t(domains_.current_khz(d).value_or(0)));
     out.push_back(std::move(data));
@@ -211,7 +213,8 @@ std::vector<Line> LeaseService::set(Lease& l, const Line& req) {
                                           std::to_string(l.grant.min_khz) + " to " +
                                           (hi ? std::to_string(hi) : "any") + ")")};
   auto snapped = snap_pstate(d->table, std::uint32_t(*khz), l.grant.min_khz, hi);
-  if (!snapped) return {error_line(ps::kErrRange, "no P-state of this domain lies within the grant")};
+  if (!snapped)
+    return {error_line(ps::kErrRange, "no P-state of this domain lies within the grant")};
   // The lease takes the named CPU and every free CPU of the domain in its scope.
   std::map<int, std::uint32_t> before = l.held;
   for (int other : d->cpus)
@@ -229,10 +232,12 @@ std::vector<Line> LeaseService::set(Lease& l, const Line& req) {
   }
   const auto effective = domains_.current_khz(*d);
   Line ok("ok");
-  ok.add("domain", d->id).add("requested", std::uint64_t(*snapped)).add("khz", std::uint64_t(*running));
+  ok.add("domain", d->id)
+      .add("requested", std::uint64_t(*snapped))
+      .add("khz", std::uint64_t(*running));
   ok.add("effective", effective ? std::to_string(*effective) : "unknown");
-  ok.add("in_effect", effective ? (within_step(d->table, *running, *effective) ? "1" : "0")
-                                : "unknown");
+  ok.add("in_effect",
+         effective ? (within_step(d->table, *running, *effective) ? "1" : "0") : "unknown");
   return {ok};
 }
 
@@ -277,7 +282,8 @@ void LeaseService::restore_domain(const Domain& d, const AuditWho& who) {
   platform::restore_files(saved, &errors);
   for (std::size_t i = 0; i < saved.size(); ++i) {
     const std::string now = read_real(saved[i].path);
-    if (now != before[i]) audit_.change(who, d, FileChange{saved[i].path, trim(before[i]), trim(now)});
+    if (now != before[i])
+      audit_.change(who, d, FileChange{saved[i].path, trim(before[i]), trim(now)});
   }
   for (const auto& e : errors) audit_.note("restore failed: " + e);
   if (!errors.empty()) return;  // kept: the next start tries again
@@ -309,8 +315,8 @@ std::optional<JobRecord> LeaseService::end_lease(int id, const std::string& why)
   bool others = false;
   for (const auto& [oid, o] : leases_) others = others || o.job == l.job;
   auto rec = jobs_.lease_ended(l.job, !others);
-  audit_.note("lease " + std::to_string(l.id) + " pid=" + std::to_string(l.pid) +
-              " job=" + l.job + " ended: " + why);
+  audit_.note("lease " + std::to_string(l.id) + " pid=" + std::to_string(l.pid) + " job=" + l.job +
+              " ended: " + why);
   return rec;
 }
 
@@ -356,7 +362,8 @@ std::vector<Line> LeaseService::jobs(const Peer& peer, const Line& req) {
   if (peer.uid != 0) q.uid = peer.uid;
   if (const auto* j = req.get("job")) q.job = *j;
   if (const auto* u = req.get("user")) q.user = *u;
-  if (auto n = req.get_u64("limit")) q.limit = int(std::min<std::uint64_t>(*n, 10000));
+  if (auto n = req.get_u64("limit"))
+    q.limit = int(std::clamp<std::uint64_t>(*n, 1, std::uint64_t(kMaxLimit)));
   std::string why;
   std::vector<Line> out;
   for (const auto& fields : jobs_.query(q, &why)) {
@@ -408,7 +415,9 @@ void LeaseService::persist() {
     for (auto [c, k] : l.held)
       held += (held.empty() ? "" : ",") + std::to_string(c) + ":" + std::to_string(k);
     Line line("lease");
-    line.add("pid", l.pid).add("start", std::uint64_t(l.start_time)).add("uid", std::uint64_t(l.uid));
+    line.add("pid", l.pid)
+        .add("start", std::uint64_t(l.start_time))
+        .add("uid", std::uint64_t(l.uid));
     line.add("gid", std::uint64_t(l.gid)).add("user", l.user).add("job", l.job);
     line.add("job_source", l.job_source).add("held", held);
     lines.push_back(std::move(line));
@@ -426,8 +435,8 @@ std::optional<std::map<int, std::uint32_t>> parse_held(const std::string& text) 
   for (std::string item; std::getline(ss, item, ',');) {
     unsigned cpu = 0, khz = 0;
     char extra = 0;
-    if (std::sscanf(item.c_str(), "%u:%u%c", &cpu, &khz, &extra) != 2 || cpu > 65535 ||
-        khz == 0 || khz > 100000000)
+    if (std::sscanf(item.c_str(), "%u:%u%c", &cpu, &khz, &extra) != 2 || cpu > 65535 || khz == 0 ||
+        khz > 100000000)
       return std::nullopt;
     out[int(cpu)] = khz;
   }

@@ -107,8 +107,7 @@ std::vector<int> scope_of(int pid, const std::string& cgroup_root) {
   if (!set) return aff;
   std::sort(set->begin(), set->end());
   std::vector<int> out;
-  std::set_intersection(aff.begin(), aff.end(), set->begin(), set->end(),
-                        std::back_inserter(out));
+  std::set_intersection(aff.begin(), aff.end(), set->begin(), set->end(), std::back_inserter(out));
   return out;
 }
 

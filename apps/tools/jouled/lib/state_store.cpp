@@ -83,8 +83,7 @@ void StateStore::load(std::vector<std::string>* messages) {
   }
 }
 
-bool StateStore::save(const std::string& real_path, const std::string& content,
-                      std::string* why) {
+bool StateStore::save(const std::string& real_path, const std::string& content, std::string* why) {
   if (originals_.count(real_path)) return true;
   originals_[real_path] = content;
   order_.push_back(real_path);

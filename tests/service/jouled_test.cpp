@@ -1,0 +1,408 @@
+// jouled end to end: the built daemon as root over a fake sysfs tree, and
+// clients as unprivileged users (jouled_harness.hpp). Each case checks the
+// fake files while a client holds CPUs and that they are exactly as found
+// (FakeTree::snapshot) once it is gone, however it went.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "job_store.hpp"
+
+#include "fuzz_lines.hpp"
+#include "jouled_harness.hpp"
+
+namespace joule::test {
+namespace {
+
+enum class Layout { pairs, singles, shared };  // {0,1}{2,3} / each CPU / {0,1} 2 3
+
+class JouledTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (::geteuid() != 0) GTEST_SKIP() << "jouled's tests run the daemon as root (uid 0)";
+    if (!ensure_user(kUser) || !ensure_user(kOther))
+      GTEST_SKIP() << "cannot create the test users " << kUser << ", " << kOther << " (useradd)";
+    cpu_set_t set;
+    if (::sched_getaffinity(0, sizeof set, &set) != 0 || !CPU_ISSET(0, &set) || !CPU_ISSET(1, &set))
+      GTEST_SKIP() << "needs CPUs 0 and 1 in this process's affinity";
+    tree_ = std::make_unique<FakeTree>();
+    // The clients (other users) reach the socket through these folders.
+    ::chmod(tree_->root().c_str(), 0755);
+    root_ = tree_->root();
+    // A socket path has at most 107 bytes: a short folder of its own.
+    char sock_dir[] = "/tmp/jouled-XXXXXX";
+    if (!::mkdtemp(sock_dir)) GTEST_SKIP() << "cannot make a folder in /tmp";
+    sock_dir_ = sock_dir;
+    ::chmod(sock_dir, 0755);
+    socket_ = sock_dir_ + "/s";
+    state_ = root_ + "/jstate";
+    access_ = root_ + "/access.toml";
+    tree_->write("/cg/cpuset/cpuset.effective_cpus", "0-3\n");
+    write_access(std::string("[[allow]]\nusers = [\"") + kUser +
+                 "\"]\ncontrols = [\"frequency\", \"energy\"]\n");
+  }
+  void TearDown() override {
+    stop();
+    if (!sock_dir_.empty()) {
+      ::unlink(socket_.c_str());
+      ::rmdir(sock_dir_.c_str());
+    }
+  }
+
+  void build(Layout l) {
+    for (int c = 0; c < 4; ++c) {
+      std::string rel = std::to_string(c);
+      if (l == Layout::pairs || (l == Layout::shared && c < 2)) rel = c < 2 ? "0 1" : "2 3";
+      tree_->add_userspace_cpu(c, rel);
+      tree_->write(
+          "/sys/devices/system/cpu/cpu" + std::to_string(c) + "/topology/physical_package_id",
+          "0\n", 0444);
+    }
+    before_ = tree_->snapshot();
+  }
+  void write_access(const std::string& text, mode_t mode = 0644) {
+    tree_->write("/access.toml", text, mode);
+  }
+  std::string file(int cpu, const std::string& name) {
+    std::string v = tree_->read(FakeTree::cpu_dir(cpu) + "/" + name);
+    while (!v.empty() && v.back() == '\n') v.pop_back();
+    return v;
+  }
+
+  // Starts jouled; false if its socket did not come up within 5 s.
+  bool start(std::vector<std::string> extra = {}) {
+    log_ = root_ + "/jouled." + std::to_string(++starts_) + ".log";
+    daemon_ = ::fork();
+    if (daemon_ == 0) {
+      const int fd = ::open(log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      ::dup2(fd, 2);
+      std::vector<std::string> args = {
+          JOULED_PATH, "--foreground", "--sysfs-root", root_,  "--socket",      socket_,
+          "--access",  access_,        "--state-dir",  state_, "--cgroup-root", root_ + "/cg"};
+      args.insert(args.end(), extra.begin(), extra.end());
+      std::vector<char*> argv;
+      for (auto& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      ::execv(argv[0], argv.data());
+      ::_exit(127);
+    }
+    exited_ = -1;
+    return eventually(
+               [&] {
+                 int st = 0;
+                 if (::waitpid(daemon_, &st, WNOHANG) == daemon_) {  // refused to start
+                   daemon_ = -1;
+                   exited_ = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+                   return true;
+                 }
+                 std::string why;
+                 return ps::Client::connect(socket_, 200, &why) != nullptr;
+               },
+               5000) &&
+           daemon_ > 0;
+  }
+  // Exit status of a jouled that stopped (on its own: bad files), or -1.
+  int exit_status() {
+    if (daemon_ <= 0) return exited_;
+    int st = 0;
+    if (::waitpid(daemon_, &st, 0) != daemon_) return -1;
+    daemon_ = -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  }
+  int stop(int sig = SIGTERM) {
+    if (daemon_ <= 0) return -1;
+    ::kill(daemon_, sig);
+    const int rc = exit_status();
+    return rc;
+  }
+  std::string log() const { return slurp_file(log_); }
+  ClientProc client(std::vector<int> cpus, std::vector<std::string> reqs, bool hold = true,
+                    const std::string& user = kUser) {
+    return ClientProc(socket_, user, cpus, reqs, hold);
+  }
+  bool restored(int ms = 1000) {
+    return eventually([&] { return tree_->snapshot() == before_; }, ms);
+  }
+
+  std::unique_ptr<FakeTree> tree_;
+  std::string sock_dir_, root_, socket_, state_, access_, log_;
+  FakeTree::Snapshot before_;
+  pid_t daemon_ = -1;
+  int starts_ = 0, exited_ = -1;
+};
+
+TEST_F(JouledTest, SetChangesTheFilesAndReleaseRestoresThemExactly) {
+  build(Layout::pairs);
+  ASSERT_TRUE(start()) << log();
+  auto c = client({0, 1}, {"hello version=1", "set cpu=0 khz=1500000", "release"}, true);
+  EXPECT_NE(c.next().find("ok version=1 user=jouletest"), std::string::npos);
+  const std::string set = c.next();
+  EXPECT_NE(set.find("ok domain=0 requested=1600000 khz=1600000"), std::string::npos) << set;
+  EXPECT_NE(c.next().find("ok energy_j="), std::string::npos);
+  EXPECT_EQ(c.next(), "ready");
+  EXPECT_TRUE(restored(0)) << "release must put the files back before it answers";
+  EXPECT_NE(slurp_file(state_ + "/audit.log").find("old=ondemand new=userspace"),
+            std::string::npos);
+}
+
+TEST_F(JouledTest, KilledClientIsRestoredWithinOneSecond) {
+  build(Layout::pairs);
+  ASSERT_TRUE(start()) << log();
+  auto c = client({0, 1}, {"hello version=1", "set cpu=1 khz=1200000"});
+  c.next();
+  EXPECT_NE(c.next().find("ok domain=0"), std::string::npos);
+  ASSERT_EQ(c.next(), "ready");
+  EXPECT_EQ(file(0, "scaling_governor"), "userspace");
+  EXPECT_EQ(file(1, "scaling_setspeed"), "1200000");
+  c.kill9();
+  EXPECT_TRUE(restored(1000)) << log();
+}
+
+TEST_F(JouledTest, KilledServiceRestartRestoresDeadClientsAndAdoptsLiveOnes) {
+  build(Layout::singles);
+  ASSERT_TRUE(start()) << log();
+  auto dead = client({0}, {"hello version=1", "set cpu=0 khz=1200000"});
+  auto live = client({1}, {"hello version=1", "set cpu=1 khz=1600000"});
+  for (auto* c : {&dead, &live}) {
+    c->next();
+    c->next();
+    ASSERT_EQ(c->next(), "ready");
+  }
+  stop(SIGKILL);
+  dead.kill9();
+  EXPECT_EQ(file(0, "scaling_setspeed"), "1200000") << "kill -9 of jouled leaves its changes";
+  ASSERT_TRUE(start()) << log();
+  // The dead client's CPU is back at once; the live one keeps its frequency.
+  EXPECT_TRUE(eventually([&] { return file(0, "scaling_governor") == "ondemand"; }, 1000)) << log();
+  EXPECT_EQ(file(1, "scaling_setspeed"), "1600000");
+  EXPECT_NE(log().find("adopted the lease of pid " + std::to_string(live.pid())), std::string::npos)
+      << log();
+  live.kill9();
+  EXPECT_TRUE(restored(1000)) << log();
+}
+
+TEST_F(JouledTest, UserNotInTheAccessFileIsDeniedAndNothingChanges) {
+  build(Layout::pairs);
+  ASSERT_TRUE(start()) << log();
+  auto c = client({0, 1}, {"hello version=1", "set cpu=0 khz=1200000"}, false, kOther);
+  EXPECT_NE(c.next().find("err code=denied"), std::string::npos);
+  EXPECT_NE(c.next().find("err code=state"), std::string::npos);
+  EXPECT_EQ(c.wait(), 0);
+  EXPECT_EQ(tree_->snapshot(), before_);
+}
+
+TEST_F(JouledTest, CpuOutsideAffinityOrCpusetIsOutOfScope) {
+  build(Layout::singles);
+  ASSERT_TRUE(start()) << log();
+  auto a = client({0}, {"hello version=1", "set cpu=1 khz=1200000"}, false);
+  EXPECT_NE(a.next().find("cpus=0 "), std::string::npos);
+  EXPECT_NE(a.next().find("err code=scope"), std::string::npos);
+  a.wait();
+  // The cgroup's cpuset narrows the affinity: CPU 0 is not in it.
+  tree_->write("/cg/cpuset/cpuset.effective_cpus", "1\n");
+  auto b = client({0, 1}, {"hello version=1", "set cpu=0 khz=1200000"}, false);
+  EXPECT_NE(b.next().find("cpus=1 "), std::string::npos);
+  EXPECT_NE(b.next().find("err code=scope"), std::string::npos);
+  b.wait();
+  EXPECT_EQ(tree_->snapshot(), before_);
+}
+
+TEST_F(JouledTest, TwoClientsOnDisjointCpus) {
+  build(Layout::singles);
+  ASSERT_TRUE(start()) << log();
+  auto a = client({0}, {"hello version=1", "set cpu=0 khz=1200000", "release"});
+  auto b = client({1}, {"hello version=1", "set cpu=1 khz=2000000"});
+  b.next();
+  EXPECT_NE(b.next().find("ok domain=1 requested=2000000"), std::string::npos);
+  ASSERT_EQ(b.next(), "ready");
+  a.next();
+  EXPECT_NE(a.next().find("ok domain=0 requested=1200000"), std::string::npos);
+  a.next();
+  ASSERT_EQ(a.next(), "ready");
+  // a released: its CPU is back, b's is not.
+  EXPECT_EQ(file(0, "scaling_governor"), "ondemand");
+  EXPECT_EQ(file(1, "scaling_setspeed"), "2000000");
+  b.kill9();
+  EXPECT_TRUE(restored()) << log();
+}
+
+TEST_F(JouledTest, CpuHeldByAnotherLeaseIsRefusedNamingItsPid) {
+  build(Layout::pairs);
+  ASSERT_TRUE(start()) << log();
+  auto a = client({0, 1}, {"hello version=1", "set cpu=0 khz=1200000"});
+  a.next();
+  a.next();
+  ASSERT_EQ(a.next(), "ready");
+  auto b = client({0, 1}, {"hello version=1", "set cpu=1 khz=2400000"}, false);
+  b.next();
+  const std::string refused = b.next();
+  EXPECT_NE(refused.find("err code=scope"), std::string::npos) << refused;
+  EXPECT_NE(refused.find("pid%20" + std::to_string(a.pid())), std::string::npos) << refused;
+  b.wait();
+  EXPECT_EQ(file(1, "scaling_setspeed"), "1200000");
+  a.kill9();
+  EXPECT_TRUE(restored()) << log();
+}
+
+// {0,1} is one policy. protect: CPU 1, which no lease holds, keeps the
+// domain at its original until every CPU is held; then the highest
+// request wins. owners: the holders alone decide.
+TEST_F(JouledTest, SharedDomainRunsAtTheHighestRequestAndProtectsUnheldCpus) {
+  build(Layout::shared);
+  ASSERT_TRUE(start()) << log();
+  auto a = client({0}, {"hello version=1", "set cpu=0 khz=1200000"});
+  a.next();
+  EXPECT_NE(a.next().find("requested=1200000 khz=2400000"), std::string::npos);
+  ASSERT_EQ(a.next(), "ready");
+  EXPECT_EQ(tree_->snapshot(), before_) << "an unheld CPU of the domain is never slowed";
+  auto b = client({1}, {"hello version=1", "set cpu=1 khz=1600000"});
+  b.next();
+  EXPECT_NE(b.next().find("requested=1600000 khz=1600000"), std::string::npos);
+  ASSERT_EQ(b.next(), "ready");
+  EXPECT_EQ(file(0, "scaling_setspeed"), "1600000");
+  b.kill9();
+  EXPECT_TRUE(restored()) << "b gone: CPU 1 unheld again, the domain back to its original";
+  a.kill9();
+  EXPECT_TRUE(restored());
+  EXPECT_EQ(stop(), 0);
+  ASSERT_TRUE(start({"--shared-domains", "owners"})) << log();
+  auto c = client({0}, {"hello version=1", "set cpu=0 khz=1200000"});
+  c.next();
+  EXPECT_NE(c.next().find("khz=1200000"), std::string::npos);
+  ASSERT_EQ(c.next(), "ready");
+  EXPECT_EQ(file(0, "scaling_setspeed"), "1200000");
+  c.kill9();
+  EXPECT_TRUE(restored()) << log();
+}
+
+TEST_F(JouledTest, BadFlagsAndFilesAreRefusedWithAMessage) {
+  build(Layout::pairs);
+  struct Case {
+    std::string text;
+    mode_t mode;
+    std::string says;
+  };
+  const Case cases[] = {
+      {"[[allow]]\nusers = [\"jouletest\"]\ncontrols = [\"frequency\"]\n", 0666, "writable"},
+      {"[[allow]\nusers = 3\n", 0644, "access.toml"},
+  };
+  for (const auto& c : cases) {
+    write_access(c.text, c.mode);
+    ASSERT_FALSE(start()) << c.text;
+    EXPECT_EQ(exit_status(), 1) << log();
+    EXPECT_NE(log().find(c.says), std::string::npos) << log();
+  }
+  tree_->remove("/access.toml");
+  ASSERT_FALSE(start());
+  EXPECT_EQ(exit_status(), 1);
+  EXPECT_NE(log().find("access.toml"), std::string::npos) << log();
+  ASSERT_FALSE(start({"--shared-domains", "sometimes"}));
+  EXPECT_EQ(exit_status(), 2);
+  EXPECT_NE(log().find("protect"), std::string::npos) << log();
+  EXPECT_EQ(tree_->snapshot(), before_);
+}
+
+TEST_F(JouledTest, UntrustedStateIsRefusedAndNotActedOn) {
+  build(Layout::pairs);
+  write_access(std::string("[[allow]]\nusers = [\"") + kUser + "\"]\ncontrols = [\"frequency\"]\n");
+  ::mkdir(state_.c_str(), 0700);
+  auto hex = [](const std::string& s) {
+    std::string out;
+    char b[3];
+    for (unsigned char ch : s) {
+      std::snprintf(b, sizeof b, "%02x", ch);
+      out += b;
+    }
+    return out;
+  };
+  const std::string planted = "joule-state 1\npid 999999 0\nfile " +
+                              hex(tree_->real(FakeTree::cpu_dir(0) + "/scaling_governor")) + " " +
+                              hex("performance\n") + "\n";
+  const std::string name = state_ + "/joule-0-999999.state";
+  std::ofstream(name) << planted;
+  ::chmod(name.c_str(), 0644);  // others may read: not trusted
+  ASSERT_TRUE(start()) << log();
+  EXPECT_NE(log().find("joule-0-999999.state refused"), std::string::npos) << log();
+  EXPECT_EQ(stop(), 0);
+  EXPECT_EQ(tree_->snapshot(), before_);
+  // A state folder others may write is refused outright.
+  ::chmod(state_.c_str(), 0777);
+  ASSERT_FALSE(start());
+  EXPECT_EQ(exit_status(), 1);
+  EXPECT_NE(log().find("state folder"), std::string::npos) << log();
+}
+
+// Random and mutated lines, raw bytes and overlong lines from a granted
+// user for ~5 s; jouled must still answer a fresh hello, and with every
+// fuzzing connection closed the tree must be as found.
+TEST_F(JouledTest, ProtocolFuzzingLeavesTheServiceUpAndTheTreeUntouched) {
+  build(Layout::pairs);
+  ASSERT_TRUE(start()) << log();
+  const pid_t fuzzer = ::fork();
+  if (fuzzer == 0) {
+    const passwd* pw = ::getpwnam(kUser);
+    if (!pw || ::setgroups(0, nullptr) || ::setgid(pw->pw_gid) || ::setuid(pw->pw_uid)) _exit(90);
+    _exit(fuzz(socket_));
+  }
+  int st = 0;
+  ASSERT_EQ(::waitpid(fuzzer, &st, 0), fuzzer);
+  EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << st;
+  EXPECT_EQ(::waitpid(daemon_, nullptr, WNOHANG), 0) << "jouled died: " << log();
+  auto c = client({0, 1}, {"hello version=1"}, false);
+  EXPECT_NE(c.next().find("ok version=1"), std::string::npos) << log();
+  c.wait();
+  EXPECT_TRUE(restored()) << log();
+}
+
+// A job on package 0: the energy verb reads the RAPL zone, release
+// writes its record (energy, residency at 1.2 GHz), and `jobs` finds it,
+// for its own user only.
+TEST_F(JouledTest, EnergyAndJobRecords) {
+  build(Layout::pairs);
+  const std::string zone = "/sys/class/powercap/intel-rapl:0";
+  tree_->write(zone + "/name", "package-0\n");
+  tree_->write(zone + "/max_energy_range_uj", "1000000000\n");
+  tree_->write(zone + "/energy_uj", "1000000\n");
+  ASSERT_TRUE(start()) << log();
+  auto a = client({0, 1}, {"hello version=1 job=j42", "set cpu=0 khz=1200000"});
+  EXPECT_NE(a.next().find("job=j42 job_source=client"), std::string::npos);
+  a.next();
+  ASSERT_EQ(a.next(), "ready");
+  tree_->write(zone + "/energy_uj", "6000000\n");  // 5 J later
+  before_ = tree_->snapshot();
+  for (auto& [path, entry] : before_)  // what CPU 0 and 1 held before the set
+    if (path.find("/cpufreq/scaling_governor") != std::string::npos)
+      entry.first = "ondemand\n";
+    else if (path.find("/cpufreq/scaling_setspeed") != std::string::npos)
+      entry.first = "<unsupported>\n";
+  auto b = client({0, 1}, {"hello version=1", "energy", "jobs"}, false);
+  b.next();
+  EXPECT_NE(b.next().find("ok zones=1"), std::string::npos);
+  b.wait();
+  a.kill9();
+  ASSERT_TRUE(restored()) << log();
+  auto c = client({0, 1}, {"jobs job=j42"}, false);
+  EXPECT_EQ(c.next(), "ok count=1") << log();
+  c.wait();
+  auto other = client({0, 1}, {"jobs job=j42"}, false, kOther);
+  EXPECT_EQ(other.next(), "ok count=0") << "a user sees only their own jobs";
+  other.wait();
+  // The record itself, straight from the store.
+  std::string why;
+  auto store = service::JobStore::open(state_ + "/jobs.db", &why);
+  ASSERT_TRUE(store) << why;
+  service::JobQuery q;
+  q.job = "j42";
+  auto recs = store->query(q, &why);
+  ASSERT_EQ(recs.size(), 1u) << why;
+  EXPECT_EQ(recs[0].user, kUser);
+  EXPECT_EQ(recs[0].job_source, "client");
+  EXPECT_EQ(recs[0].cpus, (std::vector<int>{0, 1}));
+  EXPECT_NEAR(recs[0].energy_j, 5.0, 1e-6);
+  EXPECT_EQ(recs[0].energy_scope, "node") << "b's lease ran on package 0 at the same time";
+  ASSERT_FALSE(recs[0].pstate_s.empty());
+  EXPECT_EQ(recs[0].pstate_s.front().first, 1200000u);
+}
+
+}  // namespace
+}  // namespace joule::test
