@@ -37,9 +37,9 @@ bool known_key(std::string_view name) {
   return false;
 }
 
-// JOULE_* variables, and the OMP_* and GOMP_* ones that a section declares
-// (the OpenMP layer's); other OMP_* and GOMP_* variables belong to other
-// runtimes.
+// JOULE_* variables, and the OMP_*, GOMP_* and SLURM_* ones that a section
+// declares (the OpenMP layer's; the platform's SLURM_JOB_ID); the others
+// belong to other runtimes and to Slurm.
 Settings environment_settings() {
   Settings out;
   for (char** e = environ; e && *e; ++e) {
@@ -48,8 +48,9 @@ Settings environment_settings() {
     if (eq == std::string_view::npos) continue;
     std::string_view name = entry.substr(0, eq);
     const bool joule = name.substr(0, kPrefix.size()) == kPrefix;
-    const bool openmp = name.substr(0, 4) == "OMP_" || name.substr(0, 5) == "GOMP_";
-    if (!joule && !(openmp && known_key(name))) continue;
+    const bool foreign = name.substr(0, 4) == "OMP_" || name.substr(0, 5) == "GOMP_" ||
+                         name.substr(0, 6) == "SLURM_";
+    if (!joule && !(foreign && known_key(name))) continue;
     out.emplace_back(std::string(name), std::string(entry.substr(eq + 1)));
   }
   return out;

@@ -202,7 +202,8 @@ using core::Choices;
 // memory-bound tasks lose to a lower frequency.
 void add_dvfs_keys(core::KeyTable<S>& t) {
   t.choice("JOULE_DVFS", &S::dvfs, Choices<DvfsKind>(kDvfsKinds),
-           "DVFS backend; auto = cpufreq when writable, else none");
+           "DVFS backend; auto = cpufreq when writable (root), else jouled (service) when its "
+           "socket answers hello, else none");
   t.choice("JOULE_DVFS_DOMAIN", &S::dvfs_domain, Choices<DvfsDomain>(kDvfsDomains),
            "frequency domain: per core, per chip (package), or auto (cpufreq: related_cpus; "
            "emulated: core)");
@@ -249,8 +250,8 @@ void add_power_keys(core::KeyTable<S>& t) {
            "machine model for chips and cores; CPU i of the process maps to PU i mod N",
            set_topology, [](const S& p) { return p.topology; });
   t.choice("JOULE_METER", &S::meter, Choices<MeterKind>(kMeterKinds),
-           "energy meter; auto = RAPL powercap if readable, else PAPI energy events, else the "
-           "power model");
+           "energy meter; auto = RAPL powercap if readable, else jouled (service) if it grants "
+           "energy, else PAPI energy events, else the power model");
   t.custom("JOULE_POWER_BUSY", "list",
            "GHZ:WATTS list of one busy core, at least one point (e.g. 1.2:20.4,2.4:36.3)",
            "power model: busy power per core, interpolated linearly in f^3 between points",
@@ -284,6 +285,29 @@ void add_sensor_keys(core::KeyTable<S>& t) {
       [](const S& p) { return p.state_dir; });
 }
 
+// SLURM_JOB_ID is Slurm's (sbatch/srun set it): digits, plus "_" and "."
+// for array and step ids; anything else would be a wrong job record.
+void set_job_id(S& p, std::string_view v) {
+  v = trim(v);
+  if (v.size() > 64) throw std::invalid_argument("longer than 64 characters");
+  for (char c : v)
+    if (!((c >= '0' && c <= '9') || c == '_' || c == '.'))
+      throw std::invalid_argument("not a Slurm job id");
+  p.slurm_job_id = std::string(v);
+}
+
+// The node service jouled (docs/service.md), for jobs that are not root.
+void add_service_keys(core::KeyTable<S>& t) {
+  t.custom(
+      "JOULE_SERVICE_SOCKET", "path", "a socket path (empty: /run/joule/jouled.sock)",
+      "jouled's socket, asked by JOULE_DVFS=service / JOULE_METER=service and by auto",
+      [](S& p, std::string_view v) { p.service_socket = std::string(trim(v)); },
+      [](const S& p) { return p.service_socket; });
+  t.custom("SLURM_JOB_ID", "text", "empty, or a Slurm job id (digits, '_', '.')",
+           "set by Slurm, not by users: the job id jouled records this process's changes under",
+           set_job_id, [](const S& p) { return p.slurm_job_id; });
+}
+
 }  // namespace
 
 std::vector<ConfigKey> platform_config_keys() {
@@ -291,6 +315,7 @@ std::vector<ConfigKey> platform_config_keys() {
   add_dvfs_keys(t);
   add_power_keys(t);
   add_sensor_keys(t);
+  add_service_keys(t);
   return t.keys();
 }
 

@@ -30,6 +30,9 @@ class EnergyMeter {
   virtual void start() = 0;
   // Accumulates the increase since the previous sample.
   virtual void sample() = 0;
+  // What the report should add to the meter's name (e.g. that the figure
+  // is node-level); empty if nothing.
+  virtual std::string note() const { return {}; }
   std::vector<MeterDomain> totals() const {
     std::lock_guard guard(mu_);
     return domains_;
@@ -54,5 +57,15 @@ std::unique_ptr<EnergyMeter> make_rapl_meter(const Sysfs& fs, std::string* why);
 // PAPI energy events of the rapl or powercap components. nullptr with a
 // reason when PAPI has none (e.g. only perf_event software events).
 std::unique_ptr<EnergyMeter> make_papi_meter(std::string* why);
+
+namespace service {
+class Session;
+}
+// RAPL energy read by jouled (the `energy` verb) over an open session.
+// nullptr with a reason when the service grants no energy control or reads
+// no zone. Its note says when the figure is node-level (other jobs share
+// the packages).
+std::unique_ptr<EnergyMeter> make_service_meter(std::shared_ptr<service::Session> session,
+                                                std::string* why);
 
 }  // namespace joule::platform

@@ -2,6 +2,8 @@
 // that policies call.
 #include "platform.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -11,6 +13,7 @@
 #include "log.hpp"
 #include "observer.hpp"
 #include "platform_listener.hpp"
+#include "service_session.hpp"
 #include "worker_slot.hpp"
 
 namespace joule::platform {
@@ -43,10 +46,12 @@ void set_current_platform(Platform* p) noexcept { g_current.store(p, std::memory
 bool platform_wanted(const core::Config& cfg) {
   const auto& p = cfg.get<PlatformSettings>();
   if (cfg.report || p.dvfs == DvfsKind::emulated || p.dvfs == DvfsKind::cpufreq ||
-      p.counters != CounterKind::none || p.meter != MeterKind::automatic ||
-      p.thermal != ThermalKind::automatic)
+      p.dvfs == DvfsKind::service || p.counters != CounterKind::none ||
+      p.meter != MeterKind::automatic || p.thermal != ThermalKind::automatic)
     return true;
-  return p.dvfs == DvfsKind::automatic && cpufreq_present(Sysfs(p.sysfs_root));
+  return p.dvfs == DvfsKind::automatic &&
+         (cpufreq_present(Sysfs(p.sysfs_root)) ||
+          ::access(service::socket_path(p.service_socket).c_str(), F_OK) == 0);
 }
 
 double EnergyReading::total_joules() const {
@@ -115,13 +120,16 @@ void Platform::choose_dvfs(const core::Config& cfg) {
             : "no usable cpufreq policy under " + where +
                   (st.detail.empty() ? "" : " (" + st.detail + ")");
     if (want == DvfsKind::automatic) {
-      dvfs_ = make_none_dvfs();
-      dvfs_note_ = "auto: " + why;
+      choose_service_dvfs(p, false, why);
       return;
     }
     core::warn_once("cpufreq-fallback", why + "; using emulated DVFS instead");
     dvfs_note_ = "cpufreq requested: " + why;
     want = DvfsKind::emulated;
+  }
+  if (want == DvfsKind::service) {
+    choose_service_dvfs(p, true, "");
+    return;
   }
   if (want == DvfsKind::emulated) {
     std::vector<std::vector<int>> groups;
@@ -137,11 +145,17 @@ void Platform::choose_dvfs(const core::Config& cfg) {
 }
 
 void Platform::choose_meter(const core::Config& cfg) {
-  const MeterKind want = cfg.get<PlatformSettings>().meter;
+  const auto& ps = cfg.get<PlatformSettings>();
+  const MeterKind want = ps.meter;
   std::string why_rapl, why_papi;
   if (want == MeterKind::rapl || want == MeterKind::automatic) {
     meter_ = make_rapl_meter(sysfs_, &why_rapl);
     if (meter_) return;
+  }
+  std::string why_service;
+  if (want == MeterKind::service || want == MeterKind::automatic) {
+    if (choose_service_meter(ps, want == MeterKind::service, &why_service)) return;
+    if (want == MeterKind::service) return;
   }
   if (want == MeterKind::papi || (want == MeterKind::automatic && cfg.report)) {
     // auto asks PAPI only when someone will read the result (PAPI start-up costs ~10 ms).
@@ -162,6 +176,10 @@ void Platform::choose_meter(const core::Config& cfg) {
   }
   if (meter_note_.empty())
     meter_note_ = want == MeterKind::automatic && !why_rapl.empty() ? why_rapl : "";
+  // A service that answered but gave no energy is worth saying; an absent
+  // socket is the common case and would only add noise.
+  if (want == MeterKind::automatic && service_ && !why_service.empty())
+    meter_note_ += (meter_note_.empty() ? "" : "; ") + why_service;
 }
 
 void Platform::choose_thermal(const core::Config& cfg) {
@@ -243,6 +261,7 @@ std::string Platform::describe() const {
                                 : task_clock_meter_ ? "model (perf::TASK-CLOCK)"
                                                     : "model");
   if (!meter_note_.empty() && !meter_) s += " (" + meter_note_ + ")";
+  if (meter_ && !meter_->note().empty()) s += " (" + meter_->note() + ")";
   s += "; thermal " + std::string(thermal_->name());
   if (!thermal_note_.empty() && !thermal_->measured()) s += " (" + thermal_note_ + ")";
   s += "; counters " + std::string(counters_ ? "papi" : "none");

@@ -25,6 +25,10 @@
 #include "sysfs.hpp"
 #include "thermal.hpp"
 
+namespace joule::platform::service {
+class Session;
+}
+
 namespace joule::core {
 struct Config;
 struct Task;
@@ -128,6 +132,11 @@ class Platform {
   void choose_dvfs(const core::Config& cfg);
   void choose_meter(const core::Config& cfg);
   void choose_thermal(const core::Config& cfg);
+  // jouled (platform_service.cpp): the session, opened once and shared by
+  // DVFS and the meter; nullptr with service_why_ when it is not usable.
+  service::Session* open_service(const PlatformSettings& ps);
+  bool choose_service_dvfs(const PlatformSettings& ps, bool asked, const std::string& before);
+  bool choose_service_meter(const PlatformSettings& ps, bool asked, std::string* why);
   void apply_start_frequency();
   double memory_bound(WorkerSlot& s, const char* label) const;
   // Charges the time since the slot's last charge at `level` (-1: the
@@ -152,6 +161,9 @@ class Platform {
   std::unique_ptr<EnergyMeter> meter_;
   std::unique_ptr<Thermal> thermal_;
   std::string dvfs_note_, meter_note_, thermal_note_, counters_note_;
+  std::shared_ptr<service::Session> service_;
+  std::string service_why_;
+  bool service_tried_ = false;
   std::vector<std::uint32_t> nominal_;  // P-states of uncontrolled CPUs
   std::string start_frequency_;         // JOULE_DVFS_START
   std::vector<std::pair<std::string, double>> memory_bound_;

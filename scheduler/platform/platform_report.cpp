@@ -130,8 +130,10 @@ void Platform::report(std::ostream& os) const {
   const EnergyReading& r = final_;
   const double secs = r.seconds > 0 ? r.seconds : 1e-9;
   os << "== platform ==\n" << describe() << "\n";
+  // A shared service meter measures the node, not this job (meter_service.cpp).
+  const std::string scope = meter_ && !meter_->note().empty() ? ", node-level" : "";
   const std::string how =
-      r.chips_measured ? "measured (" + r.source + ")" : "modelled (" + r.source + ")";
+      r.chips_measured ? "measured (" + r.source + scope + ")" : "modelled (" + r.source + ")";
   os << "time: " << fmt("%.3f", r.seconds) << " s, energy: " << fmt("%.3f", r.total_joules())
      << " J " << how << ", average power: " << fmt("%.2f", r.total_joules() / secs) << " W\n";
   for (int c = 0; c < num_chips(); ++c) {

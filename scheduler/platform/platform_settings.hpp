@@ -12,21 +12,24 @@
 
 namespace joule::platform {
 
-enum class DvfsKind { automatic, none, emulated, cpufreq };
+enum class DvfsKind { automatic, none, emulated, cpufreq, service };
 inline constexpr std::pair<const char*, DvfsKind> kDvfsKinds[] = {{"auto", DvfsKind::automatic},
                                                                   {"none", DvfsKind::none},
                                                                   {"emulated", DvfsKind::emulated},
-                                                                  {"cpufreq", DvfsKind::cpufreq}};
+                                                                  {"cpufreq", DvfsKind::cpufreq},
+                                                                  {"service", DvfsKind::service}};
 
 enum class DvfsDomain { automatic, core, chip };
 inline constexpr std::pair<const char*, DvfsDomain> kDvfsDomains[] = {
     {"auto", DvfsDomain::automatic}, {"core", DvfsDomain::core}, {"chip", DvfsDomain::chip}};
 
-enum class MeterKind { automatic, model, rapl, papi };
-inline constexpr std::pair<const char*, MeterKind> kMeterKinds[] = {{"auto", MeterKind::automatic},
-                                                                    {"model", MeterKind::model},
-                                                                    {"rapl", MeterKind::rapl},
-                                                                    {"papi", MeterKind::papi}};
+enum class MeterKind { automatic, model, rapl, papi, service };
+inline constexpr std::pair<const char*, MeterKind> kMeterKinds[] = {
+    {"auto", MeterKind::automatic},
+    {"model", MeterKind::model},
+    {"rapl", MeterKind::rapl},
+    {"papi", MeterKind::papi},
+    {"service", MeterKind::service}};
 
 enum class ThermalKind { automatic, model, hwmon };
 inline constexpr std::pair<const char*, ThermalKind> kThermalKinds[] = {
@@ -65,7 +68,9 @@ struct PlatformSettings {
   CounterKind counters = CounterKind::none;      // JOULE_COUNTERS
   std::vector<std::string> counter_events = {"PAPI_TOT_CYC", "PAPI_TOT_INS", "PAPI_L3_TCM",
                                              "perf::TASK-CLOCK"};
-  std::string state_dir;  // JOULE_STATE_DIR; empty: core::Config::default_state_dir()
+  std::string state_dir;       // JOULE_STATE_DIR; empty: core::Config::default_state_dir()
+  std::string service_socket;  // JOULE_SERVICE_SOCKET; empty: service::kDefaultSocket
+  std::string slurm_job_id;    // SLURM_JOB_ID (set by Slurm): the job jouled records
 
   const std::vector<std::uint32_t>& pstate_table() const noexcept { return pstates_khz; }
   std::string state_folder() const {
