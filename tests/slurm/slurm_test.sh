@@ -252,7 +252,7 @@ end_to_end() {
   before=$(tree_state "$fake")
   printf '[[allow]]\nusers = ["root"]\ncontrols = ["frequency", "energy"]\n' >"$tmp/access.toml"
   chmod 600 "$tmp/access.toml"
-  jouled --foreground --sysfs-root "$fake" --socket "$service_sock" --access "$tmp/access.toml" \
+  "$jouled" --foreground --sysfs-root "$fake" --socket "$service_sock" --access "$tmp/access.toml" \
     --state-dir "$tmp/jstate" 2>"$tmp/jouled.log" &
   pids+=($!)
   for _ in $(seq 100); do [[ -S $service_sock ]] && break; sleep 0.1; done

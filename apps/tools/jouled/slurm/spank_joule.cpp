@@ -89,7 +89,7 @@ void end_job(std::uint32_t job) {
     return;
   }
   slurm_info("spank_joule: job %u: jouled ended %s lease(s)", job,
-                end->final.get_or("leases", "?").c_str());
+             end->final.get_or("leases", "?").c_str());
 }
 
 }  // namespace
