@@ -74,6 +74,20 @@ run_ok consumer_c env LD_LIBRARY_PATH="$lib_dir" "$work/consumer_c"
 unset PKG_CONFIG_PATH
 
 say "installed tools"
+# The node service: the daemon in sbin, its units naming it, the example access file.
+[[ -x $prefix/sbin/jouled ]] || fail "jouled is not installed in $prefix/sbin"
+quiet "$prefix/sbin/jouled" --help || fail "jouled --help"
+units=$prefix/share/joule/systemd
+[[ -f $units/jouled.service && -f $units/jouled.socket ]] || fail "jouled's systemd units are not in $units"
+grep -qx "ExecStart=$prefix/sbin/jouled --foreground" "$units/jouled.service" ||
+  fail "jouled.service does not start $prefix/sbin/jouled"
+[[ -f $prefix/share/joule/access.toml.example ]] || fail "no access.toml.example in $prefix/share/joule"
+if command -v systemd-analyze >/dev/null 2>&1; then
+  quiet systemd-analyze verify --man=no "$units/jouled.socket" "$units/jouled.service" ||
+    fail "systemd-analyze verify rejects jouled's units"
+  echo "  systemd-analyze verify: OK"
+fi
+echo "  jouled, its units and the example access file: OK"
 for tool in joule-trace joule-ctl; do
   [[ -x $prefix/bin/$tool ]] || fail "$tool is not installed in $prefix/bin"
   quiet "$prefix/bin/$tool" --help || fail "$tool --help"
