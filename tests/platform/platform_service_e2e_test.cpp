@@ -165,7 +165,7 @@ class ServiceE2E : public ::testing::Test {
 };
 
 TEST_F(ServiceE2E, AutoUsesTheService) {
-  const std::string out = run_as(kUser, {});
+  const std::string out = run_as(kUser, {"SLURM_JOB_ID=4242"});
   EXPECT_NE(out.find("dvfs service: 2 domain(s)"), std::string::npos) << out;
   EXPECT_NE(out.find("(auto: jouled at " + socket_ + ", CPUs 0-1, 2 domain(s))"), std::string::npos)
       << out;
@@ -175,7 +175,8 @@ TEST_F(ServiceE2E, AutoUsesTheService) {
   // jouled's audit log shows the changes, made for the test user.
   const std::string audit = slurp(tree_.root() + "/jstate/audit.log");
   EXPECT_TRUE(std::regex_search(
-      audit, std::regex("user=jouletest .*cpu1/cpufreq/scaling_setspeed old=\\S+ new=1[26]00000")))
+      audit, std::regex("user=jouletest .*job=4242 .*cpu1/cpufreq/scaling_setspeed old=\\S+ "
+                        "new=1[26]00000")))
       << audit;
   EXPECT_TRUE(eventually([&] { return tree_.snapshot() == before_; }, 2000))
       << "the fake tree differs after the run";

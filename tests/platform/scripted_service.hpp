@@ -4,6 +4,7 @@
 // stalls. The end-to-end tests (tests/service) use the real jouled.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
