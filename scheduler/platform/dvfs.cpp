@@ -67,7 +67,7 @@ bool Dvfs::set_level(int cpu, int lvl) {
   std::lock_guard guard(dom.mu);
   dom.writer.store(long(::gettid()), std::memory_order_relaxed);
   const int old = dom.level.load(std::memory_order_relaxed);
-  if (old == lvl) return true;
+  if (old == lvl && level_current(d)) return true;
   if (!apply(d, dom.table[std::size_t(lvl)])) return false;
   const std::uint64_t now = core::now_ns();
   dom.residency[std::size_t(old)] += now - dom.since;

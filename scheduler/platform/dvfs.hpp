@@ -71,6 +71,11 @@ class Dvfs {
   // Applies khz to domain d; called with domain d's lock held (changes of
   // different domains run in parallel: each worker sets its own).
   virtual bool apply(int d, std::uint32_t khz) = 0;
+  // Whether domain d still runs at the level last applied; a backend whose
+  // hardware can be reset behind its back (the service ends a lease when
+  // its connection breaks) says no, so that the same level is applied again.
+  // Called with domain d's lock held.
+  virtual bool level_current(int /*d*/) const { return true; }
   void set_stall_ns(std::uint64_t ns) noexcept { stall_ns_ = ns; }
   unsigned caps_ = 0;
 

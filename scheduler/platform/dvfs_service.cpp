@@ -48,6 +48,7 @@ class ServiceDvfs final : public Dvfs {
     const int lvl = d.khz ? nearest_level(d.table, d.khz) : int(d.table.size()) - 1;
     add_domain(d.mine, d.table, lvl);
     first_cpu_.push_back(d.mine.front());
+    applied_epoch_.push_back(session_->epoch());
     widest_ = std::max(widest_, d.cpus.size());
     std::lock_guard guard(notes_mu_);
     notes_.push_back(d.shared ? "shared with CPUs outside this job" : "");
@@ -82,7 +83,14 @@ class ServiceDvfs final : public Dvfs {
       return false;
     }
     note_effect(d, *reply);
+    applied_epoch_[std::size_t(d)] = session_->epoch();
     return true;
+  }
+
+  // A reconnect is a new lease: the service put the old lease's CPUs back,
+  // so the level this process remembers is no longer the domain's.
+  bool level_current(int d) const override {
+    return applied_epoch_[std::size_t(d)] == session_->epoch();
   }
 
  private:
@@ -101,6 +109,7 @@ class ServiceDvfs final : public Dvfs {
 
   std::shared_ptr<Session> session_;
   std::vector<int> first_cpu_;
+  std::vector<std::uint64_t> applied_epoch_;  // session epoch of each domain's level; domain lock
   std::size_t widest_ = 1;
   mutable std::mutex notes_mu_;
   std::vector<std::string> notes_, base_notes_;

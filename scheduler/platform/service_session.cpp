@@ -39,6 +39,7 @@ bool Session::connect_locked(std::string* why) {
   auto reply = client_->call(hello, why);
   if (reply && reply->ok()) {
     hello_ = reply->final;
+    epoch_.fetch_add(1, std::memory_order_acq_rel);
     return true;
   }
   if (reply && why) {
@@ -70,8 +71,10 @@ std::optional<Reply> Session::call(const Line& request, std::string* why) {
   auto reply = client_->call(request, why);
   if (!reply) {
     // The request failed with the connection: one warning for the run,
-    // then failed changes are only counted by their callers.
+    // then failed changes are only counted by their callers. The service
+    // ends a lease whose connection breaks: what this process set is gone.
     last_try_ = std::chrono::steady_clock::now();
+    epoch_.fetch_add(1, std::memory_order_acq_rel);
     core::warn_once("service-broken", "service: lost jouled at " + socket_ + " (" +
                                           (why ? *why : std::string("no answer")) +
                                           "); changes fail until it answers again");

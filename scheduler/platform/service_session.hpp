@@ -6,7 +6,9 @@
 // connects. After release() the session stays closed.
 #pragma once
 
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -34,6 +36,9 @@ class Session {
   // Ends the lease ("release"): the service puts the CPUs back.
   bool release(std::string* why);
 
+  // Changes when a connection is made or lost: either way the lease that
+  // the last changes were made on is over, and the service put its CPUs back.
+  std::uint64_t epoch() const noexcept { return epoch_.load(std::memory_order_acquire); }
   const std::string& socket() const noexcept { return socket_; }
   const Line& hello() const noexcept { return hello_; }
   std::vector<int> cpus() const;  // the hello's cpus=LIST
@@ -48,6 +53,7 @@ class Session {
   std::unique_ptr<Client> client_;
   Line hello_;
   bool released_ = false;
+  std::atomic<std::uint64_t> epoch_{0};
   std::chrono::steady_clock::time_point last_try_{};
 };
 

@@ -206,6 +206,31 @@ TEST(ServiceDvfs, BrokenConnectionFailsOnceAndReconnectsAtMostPerSecond) {
   s.drop_after(-1);               // back: the next change after a second reconnects
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));
   EXPECT_TRUE(d->set_frequency(0, 1200000));
+  EXPECT_EQ(s.requests().back(), "set cpu=0 khz=1200000");
+}
+
+// A new lease starts from the originals: the same level must be sent again.
+TEST(ServiceDvfs, AReconnectSendsTheSameLevelAgain) {
+  ScriptedService s;
+  script_node(s);
+  core::reset_warn_once();
+  std::string why;
+  auto d = make_service_dvfs(s.path(), "", &why);
+  ASSERT_TRUE(d) << why;
+  ASSERT_TRUE(d->set_frequency(0, 1200000));
+  const auto sets = [&] {
+    int n = 0;
+    for (const auto& r : s.requests()) n += r == "set cpu=0 khz=1200000";
+    return n;
+  };
+  EXPECT_TRUE(d->set_frequency(0, 1200000));
+  EXPECT_EQ(sets(), 1);  // same lease, same level: nothing to send
+  s.drop_after(0);
+  (void)stderr_of([&] { EXPECT_FALSE(d->set_frequency(0, 1800000)); });
+  s.drop_after(-1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  EXPECT_TRUE(d->set_frequency(0, 1200000));
+  EXPECT_EQ(sets(), 2) << "the level was not sent on the new lease";
 }
 
 TEST(ServiceDvfs, StalledServiceTimesOut) {
