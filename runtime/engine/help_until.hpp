@@ -18,8 +18,8 @@ using namespace joule::core;
 // watched: the task whose children are awaited, when this thread runs its
 // body; its last child then wakes this thread (Task::runner,
 // Task::begin_sleep_wait). Otherwise the wake comes from the predecessor of
-// an undeferred task, from a language layer (joule_wake_slot), from a push
-// (workers only) or the bounded sleep.
+// an undeferred task, from a language layer (joule_wake_slot) or from a push
+// (workers only); the sleep has no time limit unless lending must poll.
 template <class Done>
 void Runtime::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched) {
   const int worker = ctx.worker ? ctx.worker->index() : -1;
@@ -30,15 +30,16 @@ void Runtime::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched)
   // looking before sleeping, or pushes would go on leaving sleepers alone.
   if (ctx.searching) end_search(ctx, false);
   bool chosen = false;
+  const long limit = lending_ ? Idle::kPollNs : Idle::kNoLimit;
   if (watched) {
     const std::int64_t delta = watched->begin_sleep_wait();
-    chosen = idle_->sleep_unless(*ctx.slot, [&] {
-      return watched->sleep_wait_done() || scheduler_->available_to(worker) > 0;
-    });
+    chosen = idle_->sleep_unless(
+        *ctx.slot,
+        [&] { return watched->sleep_wait_done() || scheduler_->available_to(worker) > 0; }, limit);
     watched->end_sleep_wait(delta);
   } else {
-    chosen = idle_->sleep_unless(*ctx.slot,
-                                 [&] { return done() || scheduler_->available_to(worker) > 0; });
+    chosen = idle_->sleep_unless(
+        *ctx.slot, [&] { return done() || scheduler_->available_to(worker) > 0; }, limit);
   }
   // A push chose this thread for its task: it looks for work now, and if
   // the wait is over first, help_until hands the looking on (end_search).

@@ -32,8 +32,7 @@ void Client::close() noexcept {
   fd_ = -1;
 }
 
-std::unique_ptr<Client> Client::connect(const std::string& path, int timeout_ms,
-                                        std::string* why) {
+std::unique_ptr<Client> Client::connect(const std::string& path, int timeout_ms, std::string* why) {
   sockaddr_un addr{};
   if (path.empty() || path.size() >= sizeof addr.sun_path) {
     if (why) *why = "socket path empty or longer than " + std::to_string(sizeof addr.sun_path - 1);

@@ -30,8 +30,7 @@ class Client {
 
   // Connects to the socket at `path`; nullptr with the reason in *why
   // (no such socket, refused, ...). Does not say hello.
-  static std::unique_ptr<Client> connect(const std::string& path, int timeout_ms,
-                                         std::string* why);
+  static std::unique_ptr<Client> connect(const std::string& path, int timeout_ms, std::string* why);
 
   // Sends `request`, reads data lines up to the final line. nullopt (with
   // *why) when the connection failed or the service sent something that

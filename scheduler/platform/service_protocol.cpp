@@ -102,8 +102,7 @@ std::optional<double> Line::get_double(std::string_view key) const {
   if (!v || v->empty()) return std::nullopt;
   double out = 0;
   const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), out);
-  if (ec != std::errc{} || end != v->data() + v->size() || !std::isfinite(out))
-    return std::nullopt;
+  if (ec != std::errc{} || end != v->data() + v->size() || !std::isfinite(out)) return std::nullopt;
   return out;
 }
 
@@ -150,10 +149,10 @@ std::optional<Line> parse_line(std::string_view text, std::string* error) {
   if (text.size() > kMaxLine) return fail(error, "line longer than 4096 bytes"), std::nullopt;
   const auto space = text.find(' ');
   const auto verb = text.substr(0, space);
-  if (!valid_verb(verb))
-    return fail(error, "the verb must be 1-32 of a-z and '-'"), std::nullopt;
+  if (!valid_verb(verb)) return fail(error, "the verb must be 1-32 of a-z and '-'"), std::nullopt;
   Line line{std::string(verb)};
-  std::string_view rest = space == std::string_view::npos ? std::string_view{} : text.substr(space + 1);
+  std::string_view rest =
+      space == std::string_view::npos ? std::string_view{} : text.substr(space + 1);
   while (space != std::string_view::npos) {
     const auto next = rest.find(' ');
     const auto field = rest.substr(0, next);
@@ -161,15 +160,12 @@ std::optional<Line> parse_line(std::string_view text, std::string* error) {
     if (eq == std::string_view::npos)
       return fail(error, "a field must be key=value, separated by one space"), std::nullopt;
     const auto key = field.substr(0, eq);
-    if (!valid_key(key))
-      return fail(error, "a key must be 1-32 of a-z, 0-9 and '_'"), std::nullopt;
+    if (!valid_key(key)) return fail(error, "a key must be 1-32 of a-z, 0-9 and '_'"), std::nullopt;
     if (line.get(key)) return fail(error, "a key appears twice"), std::nullopt;
-    if (line.fields().size() >= kMaxFields)
-      return fail(error, "more than 64 fields"), std::nullopt;
+    if (line.fields().size() >= kMaxFields) return fail(error, "more than 64 fields"), std::nullopt;
     auto value = unescape_value(field.substr(eq + 1));
     if (!value)
-      return fail(error, "a value has a byte outside 0x21-0x7e or a bad %XX escape"),
-             std::nullopt;
+      return fail(error, "a value has a byte outside 0x21-0x7e or a bad %XX escape"), std::nullopt;
     line.add(std::string(key), std::move(*value));
     if (next == std::string_view::npos) break;
     rest = rest.substr(next + 1);

@@ -33,10 +33,10 @@ inline constexpr const char* kDefaultSocket = "/run/joule/jouled.sock";
 inline constexpr const char* kErrBadRequest = "bad-request";  // not a valid line or verb
 inline constexpr const char* kErrVersion = "version";         // unsupported protocol version
 inline constexpr const char* kErrDenied = "denied";           // access file grants no such control
-inline constexpr const char* kErrScope = "scope";             // CPU outside the client's cpuset/affinity
-inline constexpr const char* kErrRange = "range";             // value outside the allowed bounds
-inline constexpr const char* kErrState = "state";             // out of order (no hello, lease ended)
-inline constexpr const char* kErrInternal = "internal";       // the service failed (sysfs write, ...)
+inline constexpr const char* kErrScope = "scope";        // CPU outside the client's cpuset/affinity
+inline constexpr const char* kErrRange = "range";        // value outside the allowed bounds
+inline constexpr const char* kErrState = "state";        // out of order (no hello, lease ended)
+inline constexpr const char* kErrInternal = "internal";  // the service failed (sysfs write, ...)
 
 class Line {
  public:

@@ -25,9 +25,10 @@ TEST(ServiceProtocol, RoundTripsEscapedValues) {
 }
 
 TEST(ServiceProtocol, RefusesMalformedLines) {
-  const char* bad[] = {"",          "Hello",     "hello ",       "hello  version=1",
-                       "hello =1",  "hello v",   "hello a=1 a=2", "hello a=%4",
-                       "hello a=%zz", "hello a=1\r", "hello K=1",  "hello a=\x7f"};
+  const char* bad[] = {
+      "",          "Hello",         "hello ",     "hello  version=1", "hello =1",
+      "hello v",   "hello a=1 a=2", "hello a=%4", "hello a=%zz",      "hello a=1\r",
+      "hello K=1", "hello a=\x7f"};
   for (const char* text : bad) {
     std::string error;
     EXPECT_FALSE(svc::parse_line(text, &error)) << '"' << text << '"';
@@ -62,7 +63,9 @@ TEST(ServiceProtocol, ReaderSplitsLinesAndStopsOverlong) {
 
 TEST(ServiceProtocol, FuzzedBytesNeverCrashAndReformatIdentically) {
   std::mt19937 rng(1234);
-  const std::string alphabet = "abz-_=%0F9 \n\r\x01\x7f\xff" "AZ";
+  const std::string alphabet =
+      "abz-_=%0F9 \n\r\x01\x7f\xff"
+      "AZ";
   int accepted = 0;
   for (int i = 0; i < 20000; ++i) {
     std::string text(rng() % 40, ' ');

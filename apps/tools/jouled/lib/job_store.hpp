@@ -15,8 +15,8 @@
 namespace joule::service {
 
 struct JobRecord {
-  std::string job;                // job id: Slurm's, or "local-<n>"
-  std::string job_source;         // cgroup, client, none
+  std::string job;         // job id: Slurm's, or "local-<n>"
+  std::string job_source;  // cgroup, client, none
   std::uint32_t uid = 0;
   std::string user;
   std::vector<int> cpus;          // every CPU any of its leases held
@@ -34,7 +34,7 @@ struct JobQuery {
   std::optional<std::uint32_t> uid;  // only this user's jobs (non-root callers)
   std::optional<std::string> job;
   std::optional<std::string> user;
-  int limit = 100;                   // newest first
+  int limit = 100;  // newest first
 };
 
 class JobStore {
