@@ -1,6 +1,7 @@
 // Runtime life cycle: start (configuration, topology, workers), thread
 // contexts, and stop (wait for every task, join, restore the main thread).
 #include "runtime.hpp"
+#include "overflow_guard.hpp"
 #include "stack_segments.hpp"
 
 #include <cstdio>
@@ -259,6 +260,7 @@ void Runtime::launch() {
   if (lending_) cpu_manager_->set_nearness(nearness_levels(*topology_, owned));
   topology_->save_current_binding();
   worker(0)->adopt_current_thread(ctx);
+  OverflowGuard::install();
   for (int i = 1; i < owned_workers_; ++i) worker(i)->start();
   if (config_.dump) {
     std::string text = config_.dump_text();

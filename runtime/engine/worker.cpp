@@ -9,6 +9,7 @@
 #include "idle_spin.hpp"
 #include "log.hpp"
 #include "numa_memory.hpp"
+#include "overflow_guard.hpp"
 #include "runtime.hpp"
 #include "task_pool.hpp"
 
@@ -77,6 +78,7 @@ void Worker::run() {
   ThreadContext& ctx = thread_context();
   ctx = ThreadContext{};
   ctx.generation = Runtime::generation();
+  OverflowGuard::enter_thread(index_);
   adopt_current_thread(ctx);
   ctx.in_loop = true;
   ctx.may_hold = true;  // see Runtime::hold_child
@@ -105,6 +107,7 @@ void Worker::run() {
   rt_.flush_private(ctx);
   for (auto& o : rt_.observers()) o->on_worker_stop(index_);
   TaskPool::flush_remote_frees();
+  OverflowGuard::leave_thread();
   ctx = ThreadContext{};
 }
 
