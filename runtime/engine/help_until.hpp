@@ -21,7 +21,7 @@ using namespace joule::core;
 // an undeferred task, from a language layer (joule_wake_slot) or from a push
 // (workers only); the sleep has no time limit unless lending must poll.
 template <class Done>
-void Runtime::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched) {
+void Runtime::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched, long poll_ns) {
   const int worker = ctx.worker ? ctx.worker->index() : -1;
   if (observed_)
     for (auto& o : observers_) o->on_idle(worker, true, now_ns());
@@ -30,7 +30,7 @@ void Runtime::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched)
   // looking before sleeping, or pushes would go on leaving sleepers alone.
   if (ctx.searching) end_search(ctx, false);
   bool chosen = false;
-  const long limit = lending_ ? Idle::kPollNs : Idle::kNoLimit;
+  const long limit = lending_ ? Idle::kPollNs : poll_ns;
   if (watched) {
     const std::int64_t delta = watched->begin_sleep_wait();
     chosen = idle_->sleep_unless(
@@ -54,7 +54,7 @@ void Runtime::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched)
 inline constexpr int kMaxHelpDepth = 32;
 
 template <class Done>
-void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watched) {
+void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watched, long poll_ns) {
   const bool was_in_loop = ctx.in_loop;
   ctx.in_loop = true;
   // A waiting thread counts every child at once: what it waits for may be
@@ -82,7 +82,7 @@ void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watc
     const auto start = std::chrono::steady_clock::now();
     const bool progress = spin_until([&] { return done() || scheduler_->probe(me); },
                                      start + spin.budget(), oversubscribed_);
-    if (!progress) sleep_while_waiting(ctx, done, watched);
+    if (!progress) sleep_while_waiting(ctx, done, watched, poll_ns);
     spin.learn(std::chrono::steady_clock::now() - start, true);
   }
   if (waiter) --ctx.help_depth;

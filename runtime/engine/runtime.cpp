@@ -304,11 +304,15 @@ void Runtime::shutdown() {
     return true;
   };
   // The main root first: when this thread owns it, its last child wakes us.
+  // Other roots' last children wake their own threads, not this one: those
+  // waits poll (Idle::kPollNs), as does the main root's when another
+  // thread owns it.
   Task* main = main_root_;
+  const bool owns_main = ctx.root == main_root_;
   help_until(
-      ctx, [main] { return main->children_done(); }, nullptr,
-      ctx.root == main_root_ ? main_root_ : nullptr);
-  help_until(ctx, all_done, nullptr);
+      ctx, [main] { return main->children_done(); }, nullptr, owns_main ? main_root_ : nullptr,
+      owns_main ? Idle::kNoLimit : Idle::kPollNs);
+  help_until(ctx, all_done, nullptr, nullptr, Idle::kPollNs);
   stopping_.store(true);
   idle_->wake_all();
   {
