@@ -126,6 +126,19 @@ inline std::string escape_text(std::string_view s, std::size_t max = 200) {
   return out;
 }
 
+// A message of several lines that may quote input anywhere (a tool's last
+// word on an error): each line escaped as by escape_text, the breaks kept.
+inline std::string escape_lines(std::string_view s, std::size_t max_line = 1000) {
+  std::string out;
+  for (std::size_t at = 0; at <= s.size();) {
+    const std::size_t end = std::min(s.find('\n', at), s.size());
+    out += escape_text(s.substr(at, end - at), max_line);
+    if (end < s.size()) out += '\n';
+    at = end + 1;
+  }
+  return out;
+}
+
 // The most PUs a synthetic machine (JOULE_TOPOLOGY, JOULE_WORKER_TOPOLOGY)
 // may have: the largest CPU number parse_cpu_list takes, plus one.
 inline constexpr std::uint64_t kMaxSyntheticPus = 65536;

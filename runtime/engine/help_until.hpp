@@ -18,10 +18,10 @@ using namespace joule::core;
 // watched: the task whose children are awaited, when this thread runs its
 // body; its last child then wakes this thread (Task::runner,
 // Task::begin_sleep_wait). Otherwise the wake comes from the predecessor of
-// an undeferred task, from a language layer (joule_wake_slot), from a push
-// (workers only) or the bounded sleep.
+// an undeferred task, from a language layer (joule_wake_slot) or from a push
+// (workers only); the sleep has no time limit unless lending must poll.
 template <class Done>
-void Runtime::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched) {
+void Runtime::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched, long poll_ns) {
   const int worker = ctx.worker ? ctx.worker->index() : -1;
   if (observed_)
     for (auto& o : observers_) o->on_idle(worker, true, now_ns());
@@ -30,15 +30,16 @@ void Runtime::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched)
   // looking before sleeping, or pushes would go on leaving sleepers alone.
   if (ctx.searching) end_search(ctx, false);
   bool chosen = false;
+  const long limit = lending_ ? Idle::kPollNs : poll_ns;
   if (watched) {
     const std::int64_t delta = watched->begin_sleep_wait();
-    chosen = idle_->sleep_unless(*ctx.slot, [&] {
-      return watched->sleep_wait_done() || scheduler_->available_to(worker) > 0;
-    });
+    chosen = idle_->sleep_unless(
+        *ctx.slot,
+        [&] { return watched->sleep_wait_done() || scheduler_->available_to(worker) > 0; }, limit);
     watched->end_sleep_wait(delta);
   } else {
-    chosen = idle_->sleep_unless(*ctx.slot,
-                                 [&] { return done() || scheduler_->available_to(worker) > 0; });
+    chosen = idle_->sleep_unless(
+        *ctx.slot, [&] { return done() || scheduler_->available_to(worker) > 0; }, limit);
   }
   // A push chose this thread for its task: it looks for work now, and if
   // the wait is over first, help_until hands the looking on (end_search).
@@ -53,7 +54,7 @@ void Runtime::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched)
 inline constexpr int kMaxHelpDepth = 32;
 
 template <class Done>
-void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watched) {
+void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watched, long poll_ns) {
   const bool was_in_loop = ctx.in_loop;
   ctx.in_loop = true;
   // A waiting thread counts every child at once: what it waits for may be
@@ -81,7 +82,7 @@ void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watc
     const auto start = std::chrono::steady_clock::now();
     const bool progress = spin_until([&] { return done() || scheduler_->probe(me); },
                                      start + spin.budget(), oversubscribed_);
-    if (!progress) sleep_while_waiting(ctx, done, watched);
+    if (!progress) sleep_while_waiting(ctx, done, watched, poll_ns);
     spin.learn(std::chrono::steady_clock::now() - start, true);
   }
   if (waiter) --ctx.help_depth;

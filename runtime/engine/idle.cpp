@@ -14,9 +14,6 @@
 namespace joule::engine {
 namespace {
 
-// A bounded sleep: an idle runtime wakes at most ten times a second, which
-// costs nothing measurable and bounds the damage of any missed wake-up.
-
 long futex(std::atomic<std::uint32_t>* word, int op, std::uint32_t val, const timespec* ts) {
   return syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(word), op, val, ts, nullptr, 0);
 }
@@ -87,7 +84,8 @@ bool Idle::leave(core::WaitSlot& s) noexcept {
 bool Idle::wait(core::WaitSlot& s, std::uint32_t seen, long limit_ns) noexcept {
   sleeps_.fetch_add(1, std::memory_order_relaxed);
   const timespec ts{limit_ns / 1'000'000'000, limit_ns % 1'000'000'000};
-  return futex(&s.word, FUTEX_WAIT_PRIVATE, seen, &ts) != 0 && errno == ETIMEDOUT;
+  const timespec* limit = limit_ns == kNoLimit ? nullptr : &ts;
+  return futex(&s.word, FUTEX_WAIT_PRIVATE, seen, limit) != 0 && errno == ETIMEDOUT;
 }
 
 void Idle::signal(core::WaitSlot& s) noexcept {

@@ -16,18 +16,14 @@
 // Lost wake-ups are excluded the usual way: a sleeper publishes itself with
 // a seq_cst read-modify-write and then re-checks its condition; a producer
 // publishes its work with a seq_cst operation and then looks for sleepers.
-// One of the two sees the other. Sleeps are bounded all the same, as a
-// backstop: 100 ms for a thread waiting in a taskwait (its condition may
-// come from a language layer) and for idle workers while CPU lending is on
-// (DROM requests and borrowed CPUs arrive through shared memory no futex
-// here watches). An idle worker without lending doubles its bound at every
-// sleep that ends with nothing to run, up to 3.2 s, and starts again at
-// 100 ms once it ran a task: a long idle period costs a wake-up every few
-// seconds per worker, not ten a second (256 idle workers spun a third of
-// a CPU), and a wake-up a push missed is still repaired quickly while the
-// program runs. (Without any bound, one run in a few hundred of an OpenMP
-// task-reduction test hung with a team member queued and its worker asleep:
-// a missed wake-up this backstop has hidden so far.)
+// One of the two sees the other. So a sleep has no time limit (an idle
+// runtime makes no wake-ups at all) unless something timed is due that no
+// futex here watches: with CPU lending on, DROM requests and borrowed CPUs
+// arrive through shared memory, so those sleeps end after kPollNs. Every
+// condition a thread sleeps on has a waker (a push, the last child, a
+// predecessor, a language layer's joule_wake_slot); a task that only one
+// busy thread would look at must also wake a sleeper that can steal it
+// (Runtime::submit_spread).
 #pragma once
 
 #include <atomic>
@@ -68,13 +64,15 @@ class Idle {
   // A slot for a thread that is not a worker; lives until the Idle does.
   core::WaitSlot* external_slot();
 
-  // Sleeps on s until woken, unless wake_condition() already holds, at most
-  // limit_ns (see the top of this file). May return spuriously; callers
-  // loop. Returns true when a push's wake_one chose this thread (the caller
-  // should pass it on if it leaves without taking work: see pass_on).
-  static constexpr long kSleepNs = 100'000'000;
+  // Sleeps on s until woken, unless wake_condition() already holds; at most
+  // limit_ns when it is not kNoLimit (see the top of this file). May return
+  // spuriously; callers loop. Returns true when a push's wake_one chose
+  // this thread (the caller should pass it on if it leaves without taking
+  // work: see pass_on).
+  static constexpr long kNoLimit = 0;
+  static constexpr long kPollNs = 100'000'000;  // lending: DROM and borrowed CPUs
   template <class Cond>
-  bool sleep_unless(core::WaitSlot& s, Cond wake_condition, long limit_ns = kSleepNs) {
+  bool sleep_unless(core::WaitSlot& s, Cond wake_condition, long limit_ns = kNoLimit) {
     const std::uint32_t seen = s.word.load(std::memory_order_acquire);
     enter(s);
     bool slept = false;
@@ -88,7 +86,7 @@ class Idle {
       const bool met = wake_condition();
       if (!met) spurious_.fetch_add(1, std::memory_order_relaxed);
       // Woken by the clock with its condition met: nobody woke it (a lost
-      // wake-up the bounded sleep repaired).
+      // wake-up the lending poll repaired).
       if (met && timed_out) late_.fetch_add(1, std::memory_order_relaxed);
     }
     return chosen;
@@ -129,7 +127,7 @@ class Idle {
  private:
   void enter(core::WaitSlot& s) noexcept;
   bool leave(core::WaitSlot& s) noexcept;
-  // True when the sleep ended by its time limit.
+  // True when the sleep ended by its time limit (kNoLimit: none).
   bool wait(core::WaitSlot& s, std::uint32_t seen, long limit_ns) noexcept;
   void signal(core::WaitSlot& s) noexcept;
   bool wake_one_slow(int near) noexcept;

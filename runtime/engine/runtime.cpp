@@ -1,6 +1,7 @@
 // Runtime life cycle: start (configuration, topology, workers), thread
 // contexts, and stop (wait for every task, join, restore the main thread).
 #include "runtime.hpp"
+#include "overflow_guard.hpp"
 #include "stack_segments.hpp"
 
 #include <cstdio>
@@ -259,6 +260,7 @@ void Runtime::launch() {
   if (lending_) cpu_manager_->set_nearness(nearness_levels(*topology_, owned));
   topology_->save_current_binding();
   worker(0)->adopt_current_thread(ctx);
+  OverflowGuard::install();
   for (int i = 1; i < owned_workers_; ++i) worker(i)->start();
   if (config_.dump) {
     std::string text = config_.dump_text();
@@ -302,11 +304,15 @@ void Runtime::shutdown() {
     return true;
   };
   // The main root first: when this thread owns it, its last child wakes us.
+  // Other roots' last children wake their own threads, not this one: those
+  // waits poll (Idle::kPollNs), as does the main root's when another
+  // thread owns it.
   Task* main = main_root_;
+  const bool owns_main = ctx.root == main_root_;
   help_until(
-      ctx, [main] { return main->children_done(); }, nullptr,
-      ctx.root == main_root_ ? main_root_ : nullptr);
-  help_until(ctx, all_done, nullptr);
+      ctx, [main] { return main->children_done(); }, nullptr, owns_main ? main_root_ : nullptr,
+      owns_main ? Idle::kNoLimit : Idle::kPollNs);
+  help_until(ctx, all_done, nullptr, nullptr, Idle::kPollNs);
   stopping_.store(true);
   idle_->wake_all();
   {

@@ -155,11 +155,14 @@ class Runtime {
   // Runs ready tasks (and sleeps when there are none) until done() holds.
   // `waiter`: the task whose children a taskwait waits for (bounds helping
   // depth); `watched`: a task whose body this thread runs and whose last
-  // child should wake it (both null when neither applies).
+  // child should wake it (both null when neither applies). `poll_ns`: a
+  // time limit for each sleep, for a condition nobody wakes this thread for
+  // (0: none; lending polls anyway).
   template <class Done>
-  void help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watched = nullptr);
+  void help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watched = nullptr,
+                  long poll_ns = 0);
   template <class Done>
-  void sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched);
+  void sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched, long poll_ns);
 
  private:
   explicit Runtime(Config cfg);

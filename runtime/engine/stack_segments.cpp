@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -143,6 +144,19 @@ std::size_t StackSegments::segment_bytes() noexcept {
 }
 
 int StackSegments::depth() noexcept { return t_stacks.depth; }
+
+// Below the stack: the guard page, or further down within the reach of a
+// large frame that jumped over it.
+bool StackSegments::in_guard(const void* addr, std::size_t* stack_bytes) noexcept {
+  constexpr std::size_t kReach = std::size_t(64) << 10;
+  const ThreadStacks& s = t_stacks;
+  if (!s.known || !s.lo) return false;
+  const auto a = reinterpret_cast<std::uintptr_t>(addr);
+  const auto lo = reinterpret_cast<std::uintptr_t>(s.lo);
+  if (a >= lo || lo - a > kReach) return false;
+  *stack_bytes = std::size_t(s.hi - s.lo);
+  return true;
+}
 
 // The frame address, not a local's: under ASan locals may live elsewhere.
 bool StackSegments::low() noexcept {

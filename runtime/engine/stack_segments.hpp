@@ -30,6 +30,11 @@ class StackSegments {
   static void run(void (*fn)(void*), void* arg);
   // Segments this thread has entered and not left (tests, reports).
   static int depth() noexcept;
+  // Whether addr lies in the guard below the stack this thread runs on now
+  // (its thread stack once a task body ran on it, or its current segment),
+  // and that stack's size: a fault there is a stack overflow. For a signal
+  // handler: reads this thread's state only.
+  static bool in_guard(const void* addr, std::size_t* stack_bytes) noexcept;
 };
 
 }  // namespace joule::engine

@@ -157,9 +157,11 @@ void Runtime::submit_spread(Task* const* tasks, int n) {
     scheduler_->push_for(t, target);
     ++pushed;
     // The task waits on that worker's queue: wake that worker if it sleeps,
-    // else another sleeper: the target may be busy for long (a team member
-    // waiting for the others), and an idle worker asleep would never come
-    // to steal the task (idle workers sleep without a time limit).
+    // else another sleeper. An awake target may take another member of this
+    // team first (stolen before its own worker woke) and then block in it
+    // until the whole team has started; a worker that went to sleep before
+    // this push would then never come for the task (sleeps have no time
+    // limit), and the team would wait forever.
     if (target >= 64 || !(woken & (std::uint64_t(1) << target))) {
       if (target < 64) woken |= std::uint64_t(1) << target;
       WaitSlot* slot = &idle_->worker_slot(target);

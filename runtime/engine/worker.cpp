@@ -9,6 +9,7 @@
 #include "idle_spin.hpp"
 #include "log.hpp"
 #include "numa_memory.hpp"
+#include "overflow_guard.hpp"
 #include "runtime.hpp"
 #include "task_pool.hpp"
 
@@ -77,6 +78,7 @@ void Worker::run() {
   ThreadContext& ctx = thread_context();
   ctx = ThreadContext{};
   ctx.generation = Runtime::generation();
+  OverflowGuard::enter_thread(index_);
   adopt_current_thread(ctx);
   ctx.in_loop = true;
   ctx.may_hold = true;  // see Runtime::hold_child
@@ -88,7 +90,6 @@ void Worker::run() {
       continue;
     }
     if (rt_.run_one(ctx)) {
-      idle_sleeps_ = 0;
       if (lending) {  // task boundary: borrow for queued work, apply DROM
         rt_.maybe_acquire();
         rt_.poll_drom();
@@ -106,6 +107,7 @@ void Worker::run() {
   rt_.flush_private(ctx);
   for (auto& o : rt_.observers()) o->on_worker_stop(index_);
   TaskPool::flush_remote_frees();
+  OverflowGuard::leave_thread();
   ctx = ThreadContext{};
 }
 
@@ -150,12 +152,10 @@ void Worker::idle_wait(ThreadContext& ctx) {
     for (auto& o : rt_.observers()) o->on_idle(index_, true, now_ns());
   // The exact check (every queue) once, just before sleeping.
   // Chosen by a push: the pusher counted this worker as looking.
-  // The bound doubles while this worker finds nothing (see idle.hpp).
-  const long limit = rt_.lending() ? Idle::kSleepNs : Idle::kSleepNs << idle_sleeps_;
+  // Without lending nothing timed is due: sleep until woken (idle.hpp).
   ctx.searching = rt_.idle().sleep_unless(
       *ctx.slot, [&] { return ctx.next || sched.available_to(index_) > 0 || stop_or_rest(); },
-      limit);
-  idle_sleeps_ = std::min(idle_sleeps_ + 1, kMaxIdleDoublings);
+      rt_.lending() ? Idle::kPollNs : Idle::kNoLimit);
   if (rt_.observed())
     for (auto& o : rt_.observers()) o->on_idle(index_, false, now_ns());
   sleep_ns_ += std::uint64_t((learn() - slept_at).count());

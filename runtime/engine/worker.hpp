@@ -89,10 +89,6 @@ class Worker {
   const int node_;
   // A pthread, not a std::thread: its stack size is JOULE_STACK_SIZE.
   pthread_t thread_{};
-  // Sleeps in a row with nothing run since: the idle sleep's bound doubles
-  // with each, up to 100 ms << kMaxIdleDoublings (idle.hpp).
-  static constexpr int kMaxIdleDoublings = 5;
-  int idle_sleeps_ = 0;
   bool started_ = false;
   TaskPool pool_;
   AdaptiveSpin spin_;

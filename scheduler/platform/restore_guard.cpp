@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "cpu_owner.hpp"
+#include "fault_handlers.hpp"
 #include "sysfs.hpp"
 
 namespace joule::platform {
@@ -35,6 +36,23 @@ void install(int sig) {
   sa.sa_handler = on_fatal_signal;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = 0;
+  ::sigaction(sig, &sa, &g_previous[sig]);
+}
+
+// The death signals: on the alternate stack where a thread has one (a task
+// body's stack overflow leaves no other), chaining to the engine's
+// overflow report when that came first (core/fault_handlers.hpp).
+void on_fatal_fault(int sig, siginfo_t* info, void*) {
+  RestoreGuard::instance().restore_from_signal();
+  core::chain_fault(sig, info, g_previous[sig]);
+}
+
+void install_fault(int sig) {
+  core::note_own_fault_handler(on_fatal_fault);
+  struct sigaction sa {};
+  sa.sa_sigaction = on_fatal_fault;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
   ::sigaction(sig, &sa, &g_previous[sig]);
 }
 
@@ -128,7 +146,7 @@ void RestoreGuard::install_handlers() {
   for (int sig : kDeathSignals) {
     struct sigaction old {};
     ::sigaction(sig, nullptr, &old);
-    if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL) install(sig);
+    if (core::replaceable_fault_action(old)) install_fault(sig);
   }
   std::atexit(restore_at_exit);
 }

@@ -95,5 +95,29 @@ TEST(SimConfig, ADirectoryIsNotAScenario) {
   EXPECT_TRUE(has(out, "is a directory; expected a scenario TOML file")) << out;
 }
 
+// Control bytes in a scenario file's value, in its key and in a --set
+// argument come back as \xNN, never raw (an ESC would drive the terminal).
+TEST(SimConfig, ErrorsEscapeControlBytes) {
+  const joule_test::TempDir dir;
+  const std::string path = dir.file("scenario.toml");
+  std::ofstream(path) << "[policy]\nname = \"x\\u001b[31mred\"\n";
+  int status = 0;
+  std::string out = run_tool("run " + path, &status);
+  EXPECT_EQ(WEXITSTATUS(status), 2) << out;
+  EXPECT_TRUE(has(out, "'x\\x1b[31mred'")) << out;
+  EXPECT_EQ(out.find('\x1b'), std::string::npos) << out;
+
+  std::ofstream(path) << "[policy]\n\"na\\u0007me\" = \"none\"\n";
+  out = run_tool("run " + path, &status);
+  EXPECT_EQ(WEXITSTATUS(status), 2) << out;
+  EXPECT_TRUE(has(out, "unknown key 'policy.na\\x07me'")) << out;
+  EXPECT_EQ(out.find('\x07'), std::string::npos) << out;
+
+  out = run_tool("run " + path + " --set \"$(printf 'bad\\033key')\"", &status);
+  EXPECT_EQ(WEXITSTATUS(status), 2) << out;
+  EXPECT_TRUE(has(out, "--set bad\\x1bkey: expected key=value")) << out;
+  EXPECT_EQ(out.find('\x1b'), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace joule::sim::test

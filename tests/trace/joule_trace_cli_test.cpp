@@ -3,7 +3,9 @@
 // garbage files, bad options) ends with a non-zero status and a message
 // naming the file, never a crash. Also runs joule-trace-overhead briefly.
 #include <gtest/gtest.h>
+
 #include <sys/wait.h>
+#include <fstream>
 
 #include <cstdio>
 #include <regex>
@@ -236,6 +238,23 @@ TEST_F(JouleTraceCli, MissingFilesAndBadOptions) {
   const Result help = tool("svg --help");
   EXPECT_EQ(help.status, 0) << help.out;
   EXPECT_NE(help.out.find("--width"), std::string::npos) << help.out;
+}
+
+// Control bytes in a file name, an argument value or a file's contents come
+// back as \xNN, never raw (an ESC would drive the terminal).
+TEST_F(JouleTraceCli, ErrorsEscapeControlBytes) {
+  const std::string esc = "\"$(printf '\\033')\"";  // the shell makes the byte
+  auto expect_escaped = [](const Result& r, const std::string& shown) {
+    EXPECT_GT(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find(shown), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+  };
+  expect_escaped(tool("stats " + q(out_dir() + "/no") + esc + "[2J.prv"), "no\\x1b[2J.prv");
+  expect_escaped(tool("st" + esc + "ats " + q(prv_[0])), "'st\\x1bats'");
+  expect_escaped(tool("svg " + q(prv_[0]) + " --width 1" + esc), "1\\x1b");
+  const std::string garbage = out_dir() + "/garbage.prv";
+  std::ofstream(garbage) << "#Paraver \x1b]0;owned\x07(01/01/70 at 00:00):1000_ns:0:1:1(2:0)\n";
+  expect_escaped(tool("stats " + q(garbage)), "\\x1b]0;owned\\x07");
 }
 
 TEST_F(JouleTraceCli, GarbageFilesAreRejectedByName) {

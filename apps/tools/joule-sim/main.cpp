@@ -14,6 +14,7 @@
 #include "lib/engine.hpp"
 #include "lib/report.hpp"
 #include "lib/scenario.hpp"
+#include "text.hpp"
 
 namespace {
 
@@ -36,7 +37,8 @@ Scenario load(const Args& a) {
 
 void write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
-  if (!out || !(out << text)) throw std::runtime_error("cannot write " + path);
+  if (!out || !(out << text))
+    throw std::runtime_error("cannot write " + joule::core::escape_text(path));
 }
 
 int cmd_run(const Args& a) {
@@ -133,6 +135,10 @@ void add_common(CLI::App* cmd, Args& a) {
 
 int main(int argc, char** argv) {
   CLI::App app{"joule-sim: energy policies on a modelled platform"};
+  // Its messages quote argument values: never raw bytes on a terminal.
+  app.failure_message([](const CLI::App* from, const CLI::Error& e) {
+    return joule::core::escape_lines(CLI::FailureMessage::simple(from, e));
+  });
   app.require_subcommand(1);
   Args a;
   auto* run = app.add_subcommand("run", "run a scenario (and policy none, for the deltas)");
@@ -163,7 +169,7 @@ int main(int argc, char** argv) {
     if (split->parsed()) return cmd_split(a);
     return run->parsed() ? cmd_run(a) : cmd_compare(a);
   } catch (const std::exception& e) {
-    std::cerr << "joule-sim: " << e.what() << "\n";
+    std::cerr << "joule-sim: " << joule::core::escape_lines(e.what()) << "\n";
     return 2;
   }
 }

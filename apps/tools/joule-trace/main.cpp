@@ -7,13 +7,14 @@
 #include <string>
 
 #include "commands.hpp"
+#include "text.hpp"
 
 namespace {
 
 using namespace joule::trace_cli;
 
 std::string failure_message(const CLI::App*, const CLI::Error& e) {
-  return std::string("joule-trace: error: ") + e.what() +
+  return "joule-trace: error: " + joule::core::escape_lines(e.what()) +
          "\nRun 'joule-trace --help' or 'joule-trace <command> --help' for the options.\n";
 }
 
@@ -37,8 +38,8 @@ void check_command(const CLI::App& app, int argc, char** argv) {
     if (sub->get_name() == argv[1]) return;
     names += (names.empty() ? "" : ", ") + sub->get_name();
   }
-  throw CLI::ValidationError("unknown command '" + std::string(argv[1]) + "' (commands: " + names +
-                             ")");
+  throw CLI::ValidationError("unknown command '" + joule::core::escape_text(argv[1]) +
+                             "' (commands: " + names + ")");
 }
 
 }  // namespace
@@ -52,7 +53,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? kOk : kUsage;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "joule-trace: error: %s\n", e.what());
+    std::fprintf(stderr, "joule-trace: error: %s\n", joule::core::escape_lines(e.what()).c_str());
     return kFailed;
   }
   return kOk;

@@ -228,7 +228,8 @@ std::string key_list() {
 void check_lending(const Scenario& s) {
   const auto& k = s.workload.kind;
   if (k != "static" && k != "pils" && k != "btmz")
-    throw ConfigError("lending: workload.kind must be static, pils or btmz (is " + k + ")");
+    throw ConfigError("lending: workload.kind must be static, pils or btmz (is " +
+                      core::escape_text(k) + ")");
   if (s.policy.name != "none")
     throw ConfigError(
         "lending: the energy policies are not run with lending; set policy.name=none");
@@ -296,11 +297,12 @@ Scenario make_scenario(const std::vector<Setting>& settings) {
     for (const Key* k : all_keys())
       if (set.key == k->name) key = k;
     if (!key)
-      throw ConfigError(set.origin + ": unknown key '" + set.key + "'; allowed: " + key_list());
+      throw ConfigError(set.origin + ": unknown key '" + core::escape_text(set.key) +
+                        "'; allowed: " + key_list());
     try {
       key->apply(s, set.value);
     } catch (const ValueError& e) {
-      throw ConfigError(set.origin + ": " + set.key + ": " + e.what() +
+      throw ConfigError(set.origin + ": " + core::escape_text(set.key) + ": " + e.what() +
                         " (allowed: " + key->allowed + ")");
     }
   }

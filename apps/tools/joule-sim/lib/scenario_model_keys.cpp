@@ -3,6 +3,7 @@
 // no-policy run a scenario is compared with.
 #include "scenario_keys.hpp"
 #include "scenario_values.hpp"
+#include "text.hpp"
 
 namespace joule::sim {
 namespace {
@@ -117,7 +118,8 @@ void set_noise_cores(Scenario& s, const std::string& v) {
   s.noise.cores.clear();
   if (v.empty()) return;
   for (double c : parse_numbers(v, 0, 1e7)) {
-    if (c != double(int(c))) throw ValueError("'" + v + "' is not a list of core numbers");
+    if (c != double(int(c)))
+      throw ValueError("'" + core::escape_text(v) + "' is not a list of core numbers");
     s.noise.cores.push_back(int(c));
   }
 }

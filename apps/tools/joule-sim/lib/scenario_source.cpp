@@ -9,6 +9,7 @@
 #include <toml++/toml.h>
 
 #include "scenario.hpp"
+#include "text.hpp"
 
 namespace joule::sim {
 namespace {
@@ -20,7 +21,7 @@ std::string number_text(double x) {
 }
 
 std::string origin(const std::string& path, const toml::node& n) {
-  return path + ":" + std::to_string(n.source().begin.line);
+  return core::escape_text(path) + ":" + std::to_string(n.source().begin.line);
 }
 
 // A scalar or an array of scalars as text; arrays joined with commas.
@@ -47,21 +48,21 @@ std::vector<Setting> settings_from_toml(const std::string& path) {
   try {
     root = toml::parse_file(path);
   } catch (const toml::parse_error& e) {
-    throw ConfigError(path + ":" + std::to_string(e.source().begin.line) + ": " +
-                      std::string(e.description()));
+    throw ConfigError(core::escape_text(path) + ":" + std::to_string(e.source().begin.line) + ": " +
+                      core::escape_text(e.description()));
   }
   std::vector<Setting> out;
   for (const auto& [section, node] : root) {
     const std::string where = origin(path, node);
     const auto* table = node.as_table();
     if (!table)
-      throw ConfigError(where + ": '" + std::string(section.str()) +
+      throw ConfigError(where + ": '" + core::escape_text(section.str()) +
                         "' must be a section: [platform], [workload], [policy], [lb] or [meta]");
     if (section.str() == "meta") continue;
     for (const auto& [key, value] : *table) {
       const std::string name = std::string(section.str()) + "." + std::string(key.str());
       const std::string at = origin(path, value);
-      out.push_back({name, value_text(value, at + ": " + name), at});
+      out.push_back({name, value_text(value, at + ": " + core::escape_text(name)), at});
     }
   }
   // toml++ tables are ordered by key; file order makes errors read top-down.
@@ -75,8 +76,9 @@ std::vector<Setting> settings_from_toml(const std::string& path) {
 Setting setting_from_arg(const std::string& arg) {
   const auto eq = arg.find('=');
   if (eq == std::string::npos || eq == 0)
-    throw ConfigError("--set " + arg + ": expected key=value, e.g. policy.name=fg-energylb");
-  return {arg.substr(0, eq), arg.substr(eq + 1), "--set " + arg};
+    throw ConfigError("--set " + core::escape_text(arg) +
+                      ": expected key=value, e.g. policy.name=fg-energylb");
+  return {arg.substr(0, eq), arg.substr(eq + 1), "--set " + core::escape_text(arg)};
 }
 
 }  // namespace joule::sim

@@ -1,4 +1,5 @@
 #include "scenario_values.hpp"
+#include "text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -38,15 +39,15 @@ double parse_number(const std::string& v, double lo, double hi) {
   char* end = nullptr;
   const double x = std::strtod(t.c_str(), &end);
   if (t.empty() || *end != '\0' || !std::isfinite(x) || x < lo || x > hi)
-    throw ValueError("'" + v + "' is not " + range_text(lo, hi));
+    throw ValueError("'" + core::escape_text(v) + "' is not " + range_text(lo, hi));
   return x;
 }
 
 int parse_int(const std::string& v, int lo, int hi) {
   const double x = parse_number(v, lo, hi);
   if (x != std::floor(x))
-    throw ValueError("'" + v + "' is not an integer in [" + std::to_string(lo) + ", " +
-                     std::to_string(hi) + "]");
+    throw ValueError("'" + core::escape_text(v) + "' is not an integer in [" + std::to_string(lo) +
+                     ", " + std::to_string(hi) + "]");
   return int(x);
 }
 
@@ -64,11 +65,12 @@ std::string parse_choice(const std::string& v, const std::vector<std::string>& a
   if (std::find(allowed.begin(), allowed.end(), t) != allowed.end()) return t;
   std::string list;
   for (const auto& a : allowed) list += (list.empty() ? "" : " | ") + a;
-  throw ValueError("'" + v + "' is not one of " + list);
+  throw ValueError("'" + core::escape_text(v) + "' is not one of " + list);
 }
 
 std::vector<double> parse_pstates(const std::string& v) {
-  const std::string bad = "'" + v + "' is not a P-state list (1.2,1.8,2.4) or range (1.2-2.4:0.1)";
+  const std::string bad =
+      "'" + core::escape_text(v) + "' is not a P-state list (1.2,1.8,2.4) or range (1.2-2.4:0.1)";
   std::vector<double> out;
   const auto colon = v.find(':');
   if (colon != std::string::npos) {
@@ -91,17 +93,20 @@ std::vector<double> parse_pstates(const std::string& v) {
 PowerModel parse_power(const std::string& v) {
   const std::string allowed = "linear:a,b | cubic:Ps,k | table:w1,w2,...";
   const auto colon = v.find(':');
-  if (colon == std::string::npos) throw ValueError("'" + v + "' is not one of " + allowed);
+  if (colon == std::string::npos)
+    throw ValueError("'" + core::escape_text(v) + "' is not one of " + allowed);
   PowerModel m;
   const std::string kind = parse_choice(v.substr(0, colon), {"linear", "cubic", "table"});
   const auto nums = parse_numbers(v.substr(colon + 1), 0, 1e6);
   if (kind == "table") {
     m.kind = PowerModel::Kind::table;
     m.table = nums;
-    if (nums.empty()) throw ValueError("'" + v + "': table needs one watt value per P-state");
+    if (nums.empty())
+      throw ValueError("'" + core::escape_text(v) + "': table needs one watt value per P-state");
     return m;
   }
-  if (nums.size() != 2) throw ValueError("'" + v + "' needs two numbers: " + allowed);
+  if (nums.size() != 2)
+    throw ValueError("'" + core::escape_text(v) + "' needs two numbers: " + allowed);
   m.kind = kind == "linear" ? PowerModel::Kind::linear : PowerModel::Kind::cubic;
   m.a = nums[0];
   m.b = nums[1];

@@ -1,4 +1,5 @@
 #include "workload.hpp"
+#include "text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -77,7 +78,8 @@ void Workload::make_even(int per_pe_default) {
 void Workload::make_btmz() {
   int nx = 4, ny = 4;
   if (std::sscanf(spec_.zones.c_str(), "%dx%d", &nx, &ny) != 2 || nx < 1 || ny < 1)
-    throw ConfigError("workload.zones: '" + spec_.zones + "' is not NxM (e.g. 4x4)");
+    throw ConfigError("workload.zones: '" + core::escape_text(spec_.zones) +
+                      "' is not NxM (e.g. 4x4)");
   const double q = std::sqrt(spec_.zone_ratio);  // per dimension
   auto width = [&](int i, int n) { return n > 1 ? std::pow(q, double(i) / (n - 1)) : 1.0; };
   double total = 0;
