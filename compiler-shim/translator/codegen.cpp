@@ -228,8 +228,35 @@ std::string Generator::deps(const Construct& c, const std::vector<RegionRef>& li
 }
 
 std::string Generator::region(const Construct& c, const RegionRef& r, const Scope& s) {
+  if (!r.region.iters.empty()) return multidep(c, r, s);
   std::string runs = region_runs(c, r, s);
   return task_reduction(c, r) ? reduction_region(c, r, s, runs) : runs;
+}
+
+// A multidependency: the region once per value of its iterators (outermost
+// first), each a loop over lo;size or lo:hi (inclusive) by step, as
+// OmpSs-2 defines them. The iterator hides a variable of the same name.
+std::string Generator::multidep(const Construct& c, const RegionRef& r, const Scope& s) {
+  Scope in = s;
+  std::string open, close;
+  for (const MultiIter& it : r.region.iters) {
+    auto& names = in.by_name;
+    names.erase(std::remove_if(names.begin(), names.end(),
+                               [&](const auto& p) { return p.first == it.name; }),
+                names.end());
+    const std::string lo = user(c, it.lo, s), step = it.step.empty() ? "1" : user(c, it.step, s);
+    const std::string end =
+        it.upper ? "(long long)(" + user(c, it.second, s) + ") + 1"
+                 : "__jmlo_" + it.name + " + (long long)(" + user(c, it.second, s) + ")";
+    open += "{ const long long __jmlo_" + it.name + " = (long long)(" + lo + "), __jmst_" +
+            it.name + " = (long long)(" + step + ");\nconst long long __jmhi_" + it.name + " = " +
+            end + ";\nfor (long long " + it.name + " = __jmlo_" + it.name + "; " + it.name +
+            " < __jmhi_" + it.name + "; " + it.name + " += __jmst_" + it.name + ") {\n";
+    close += "}\n}\n";
+  }
+  RegionRef one = r;
+  one.region.iters.clear();
+  return open + region(c, one, in) + close;
 }
 
 // A length the program computes (a[lo;len], or hi - lo + 1 of a[lo:hi]):
