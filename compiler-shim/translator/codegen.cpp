@@ -244,14 +244,20 @@ std::string Generator::multidep(const Construct& c, const RegionRef& r, const Sc
     names.erase(std::remove_if(names.begin(), names.end(),
                                [&](const auto& p) { return p.first == it.name; }),
                 names.end());
+    const std::string& n = it.name;
     const std::string lo = user(c, it.lo, s), step = it.step.empty() ? "1" : user(c, it.step, s);
-    const std::string end =
-        it.upper ? "(long long)(" + user(c, it.second, s) + ") + 1"
-                 : "__jmlo_" + it.name + " + (long long)(" + user(c, it.second, s) + ")";
-    open += "{ const long long __jmlo_" + it.name + " = (long long)(" + lo + "), __jmst_" +
-            it.name + " = (long long)(" + step + ");\nconst long long __jmhi_" + it.name + " = " +
-            end + ";\nfor (long long " + it.name + " = __jmlo_" + it.name + "; " + it.name +
-            " < __jmhi_" + it.name + "; " + it.name + " += __jmst_" + it.name + ") {\n";
+    const std::string hi = it.upper
+                               ? "(long long)(" + user(c, it.second, s) + ")"
+                               : "__jmlo_" + n + " + (long long)(" + user(c, it.second, s) + ")";
+    // The trip count as a taskloop's (a zero step stops the program); lo:hi
+    // may count down with a negative step.
+    open += "{ const long long __jmlo_" + n + " = (long long)(" + lo + "), __jmst_" + n +
+            " = (long long)(" + step + ");\nconst int64_t __jmn_" + n +
+            " = joule_oss_trip_count(__jmlo_" + n + ", " + hi + ", __jmst_" + n + ", " +
+            (it.upper ? "__jmst_" + n + " > 0 ? 1 : 3" : std::string("0")) +
+            ");\nfor (int64_t __jmk_" + n + " = 0; __jmk_" + n + " < __jmn_" + n + "; ++__jmk_" +
+            n + ") {\nconst long long " + n + " = __jmlo_" + n + " + __jmk_" + n + " * __jmst_" +
+            n + ";\n";
     close += "}\n}\n";
   }
   RegionRef one = r;

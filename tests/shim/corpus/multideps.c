@@ -7,7 +7,7 @@
 #define BS 32
 
 static double blk[NB][BS];
-static double sums[NB], evens, all;
+static double sums[NB], evens, odds, all;
 
 static void fill(int b) {
   for (int k = 0; k < BS; k++) blk[b][k] = b * 0.5 + k;
@@ -29,6 +29,9 @@ int main(void) {
   /* The even blocks, by an inclusive range with a step. */
 #pragma oss task in({sums[j], j = 0 : nb - 1 : 2}) inout(evens)
   for (int j = 0; j < NB; j += 2) evens += sums[j];
+    /* Counting down: the odd sums, from the last. */
+#pragma oss task in({sums[j], j = nb - 1 : 1 : -2}) inout(odds)
+  for (int j = NB - 1; j >= 1; j -= 2) odds = odds * 0.5 + sums[j];
   /* Then rewrite the odd blocks: after the sum above read them. */
   for (int b = 1; b < NB; b += 2) {
 #pragma oss task inout(blk[b]) firstprivate(b)
@@ -38,6 +41,6 @@ int main(void) {
   for (int b = 0; b < NB; b++)
     for (int k = 0; k < BS; k++) all += blk[b][k];
 #pragma oss taskwait
-  printf("evens %.2f all %.2f sums[3] %.2f\n", evens, all, sums[3]);
+  printf("evens %.2f odds %.4f all %.2f sums[3] %.2f\n", evens, odds, all, sums[3]);
   return 0;
 }
