@@ -599,8 +599,10 @@ void decide(Context& cx, Construct& c, const VarDecl* v, Capture& cap, SourceLoc
       // of the elements; the pointer itself is firstprivate.
       cap.red_elems = !r.region.shape.empty() || !r.region.sections.empty();
       cap.sharing = cap.red_elems && pointer ? Sharing::FirstPrivate : Sharing::Shared;
-      if (cap.red_elems && pointer) t = t->getPointeeType();
-      if (cap.red_elems && t->isArrayType()) t = cx.ast.getAsArrayType(t)->getElementType();
+      if (cap.red_elems && pointer)
+        t = t->getPointeeType();
+      else if (cap.red_elems && t->isArrayType())
+        t = cx.ast.getAsArrayType(t)->getElementType();
       if (cap.red_elems && !t->isArithmeticType())
         cx.error(first, "taskloop reduction on '" + cap.name +
                             "': the elements must be of an arithmetic type (one-dimensional "
@@ -647,6 +649,8 @@ std::string constant_init(Context& cx, const VarDecl* v, const Capture& cap) {
     clang::Expr::EvalResult r;
     if (!init->EvaluateAsInt(r, cx.ast)) return {};
     const llvm::APSInt& k = r.Val.getInt();
+    if (k.isSigned() && k.isNegative())  // -(|k| - 1) - 1: LLONG_MIN has no literal
+      return "(" + std::to_string(k.getExtValue() + 1) + "LL - 1)";
     return "(" + llvm::toString(k, 10, k.isSigned()) + (k.isSigned() ? "LL" : "ULL") + ")";
   }
   const clang::Expr* lit = init->IgnoreParenImpCasts();

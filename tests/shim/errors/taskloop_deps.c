@@ -21,3 +21,15 @@ void f(int n) {
   for (int i = 0; i < 8; i++)
     for (int j = 0; j < 8; j++) b[i] = j;
 }
+
+struct pair { double x, y; };
+
+void g(int n, struct pair *p, double m[4][4]) {
+#pragma oss taskloop reduction(+ : [4]p)
+  for (int i = 0; i < n; i++) p[i % 4].x += 1;
+#pragma oss taskloop reduction(+ : m[0; 2])
+  for (int i = 0; i < n; i++) m[i % 2][0] += 1;
+}
+/* Reductions of records or of rows are not element-wise. */
+// expect: 29:31: error: taskloop reduction on 'p': the elements must be of an arithmetic type (one-dimensional array or pointer)
+// expect: 31:31: error: taskloop reduction on 'm': the elements must be of an arithmetic type (one-dimensional array or pointer)
