@@ -267,9 +267,15 @@ std::string Generator::chunk_loop(const Construct& c, const Scope& s, const std:
          ";\n";
 }
 
+// The chunks of one taskloop combine their reduction copies under a lock,
+// so on the reduced data they are concurrent with each other (and ordered
+// with every other access), not one at a time.
 std::string Generator::chunk_deps(const Construct& c, const Scope& s) {
   std::vector<RegionRef> list;
-  for (const RegionRef& r : c.deps) list.push_back(chunk_region(c, r));
+  for (const RegionRef& r : c.deps) {
+    list.push_back(chunk_region(c, r));
+    if (r.kind == "reduction") list.back().kind = "concurrent";
+  }
   return deps(c, list, s);
 }
 

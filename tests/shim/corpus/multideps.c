@@ -1,6 +1,8 @@
 /* OmpSs-2 multidependencies: a task that depends on a list of blocks
    ({ref, it = lo;size}, {ref, it = lo:hi}, with a step), ordered against
    the tasks that produce and consume each block. */
+/* The pragmas keep OmpSs spacing. */
+// clang-format off
 #include <stdio.h>
 
 #define NB 16
@@ -20,7 +22,7 @@ int main(void) {
     fill(b);
   }
   /* Every block: waits for all the fills. */
-#pragma oss task in({ blk[b], b = 0; nb }) out(sums[0; NB])
+#pragma oss task in({blk[b], b = 0; nb}) out(sums[0; NB])
   for (int b = 0; b < NB; b++) {
     double s = 0;
     for (int k = 0; k < BS; k++) s += blk[b][k];
@@ -37,7 +39,7 @@ int main(void) {
 #pragma oss task inout(blk[b]) firstprivate(b)
     for (int k = 0; k < BS; k++) blk[b][k] *= 2;
   }
-#pragma oss task in({ blk[b][k], b = 0; nb, k = 0; BS }) inout(all)
+#pragma oss task in({blk[b][k], b = 0; nb, k = 0; BS}) inout(all)
   for (int b = 0; b < NB; b++)
     for (int k = 0; k < BS; k++) all += blk[b][k];
 #pragma oss taskwait

@@ -1,6 +1,8 @@
 /* A 2-D stencil over a taskloop whose strides are const locals: joulecc keeps
    them constants in the outlined chunk, so the compiler can simplify the
    indexing as in the sequential build. */
+/* The pragmas keep OmpSs spacing. */
+// clang-format off
 #include <stdio.h>
 
 #define NX 128

@@ -1,6 +1,8 @@
 /* Taskloop reductions on pointer parameters and array sections, created by
    functions that return before the taskwait: the chunks must reach the data
    through the pointer's value, and reduce every element of the section. */
+/* The pragmas keep OmpSs spacing. */
+// clang-format off
 #include <stdio.h>
 
 #define N 6000
@@ -9,7 +11,7 @@
 static int v[N];
 
 static void total(long *sum, int lo, int hi) {
-#pragma oss taskloop grainsize(97) reduction(+ : [1] sum)
+#pragma oss taskloop grainsize(97) reduction(+ : [1]sum)
   for (int i = lo; i < hi; i++) sum[0] += v[i];
 }
 
@@ -20,7 +22,7 @@ static void largest(int *best, int lo, int hi) {
 }
 
 static void histogram(long *h, int n, int lo, int hi) {
-#pragma oss taskloop grainsize(128) reduction(+ : [n] h)
+#pragma oss taskloop grainsize(128) reduction(+ : [n]h)
   for (int i = lo; i < hi; i++) h[v[i] % n] += 1;
 }
 
@@ -37,7 +39,7 @@ int main(void) {
   /* A section of a local array: elements 2..6 only. */
 #pragma oss taskloop grainsize(300) reduction(+ : local[2; 5])
   for (int i = 0; i < N; i++) local[2 + i % 5] += v[i] & 3;
-#pragma oss taskloop num_tasks(4) reduction(* : prod [1:2])
+#pragma oss taskloop num_tasks(4) reduction(* : prod[1:2])
   for (int i = 0; i < 40; i++) prod[1 + i % 2] *= 1.5;
 #pragma oss taskwait
   printf("sum %ld best %d\n", sum, best);
