@@ -371,8 +371,8 @@ class Parser {
   bool regions(Clause& c, std::size_t first, std::size_t last) {
     for (auto [b, e] : split(first, last)) {
       if (b == e) return fail(t_[b].pos, "expected a data reference in '" + c.name + "'");
-      if (t_[b].is("{"))
-        return fail(t_[b].pos, "multidependencies ('{...}') are not supported by joulecc");
+      if (t_[b].is("{") && c.canonical == "reduction")
+        return fail(t_[b].pos, "multidependencies ('{...}') are not supported in reductions");
       c.args.push_back(span(b, e));
     }
     return true;

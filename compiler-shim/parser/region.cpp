@@ -229,7 +229,101 @@ class RegionParser {
 
 }  // namespace
 
+namespace {
+
+Expr token_expr(const Expr& item, const std::vector<Token>& t, std::size_t b, std::size_t e) {
+  Expr x;
+  x.pos = item.pos + t[b].pos;
+  x.end = x.pos;
+  if (b < e) {
+    x.text = token_span(item.text, t, b, e);
+    x.end = item.pos + t[e - 1].end;
+  }
+  return x;
+}
+
+// Top-level positions of the tokens in [b, e) that match one of seps.
+std::vector<std::size_t> split_at(const std::vector<Token>& t, std::size_t b, std::size_t e,
+                                  std::initializer_list<const char*> seps) {
+  std::vector<std::size_t> out;
+  int depth = 0;
+  for (std::size_t k = b; k < e; ++k) {
+    if (is_open(t[k])) ++depth;
+    if (is_close(t[k])) --depth;
+    for (const char* s : seps)
+      if (depth == 0 && t[k].is(s)) out.push_back(k);
+  }
+  return out;
+}
+
+// `i = lo;len[:step]` or `i = lo:hi[:step]` in tokens [b, e).
+bool parse_iterator(const Expr& item, const std::vector<Token>& t, std::size_t b, std::size_t e,
+                    MultiIter& it, ParseError& err) {
+  if (e < b + 3 || t[b].kind != Tok::Ident || !t[b + 1].is("=")) {
+    err = {item.pos + t[b].pos, "expected 'name = lower;size' or 'name = lower:upper'"};
+    return false;
+  }
+  it.name = t[b].text;
+  std::vector<std::size_t> cut = split_at(t, b + 2, e, {";", ":"});
+  if (cut.empty() || cut.size() > 2 || (cut.size() == 2 && !t[cut[1]].is(":"))) {
+    err = {item.pos + t[b].pos,
+           "expected 'name = lower;size[:step]' or 'name = lower:upper[:step]'"};
+    return false;
+  }
+  it.upper = t[cut[0]].is(":");
+  std::size_t end2 = cut.size() == 2 ? cut[1] : e;
+  it.lo = token_expr(item, t, b + 2, cut[0]);
+  it.second = token_expr(item, t, cut[0] + 1, end2);
+  if (cut.size() == 2) it.step = token_expr(item, t, cut[1] + 1, e);
+  if (it.lo.empty() || it.second.empty() || (cut.size() == 2 && it.step.empty())) {
+    err = {item.pos + t[b].pos, "the iterator '" + it.name + "' needs its bounds"};
+    return false;
+  }
+  return true;
+}
+
+// OmpSs-2 multidependencies (specification, "Multidependencies"):
+// `{data-reference, iterator, ...}`, one region per iterator value.
+bool parse_multidep(const Expr& item, bool colon_is_length, Region& out, ParseError& err) {
+  std::vector<Token> t;
+  LexError le;
+  if (!lex(item.text, t, le)) {
+    err = {item.pos + le.pos, le.message};
+    return false;
+  }
+  std::size_t n = t.size() - 1;
+  if (n < 2 || !t[n - 1].is("}")) {
+    err = {item.pos, "a multidependency is '{data-reference, name = lower;size}'"};
+    return false;
+  }
+  std::vector<std::size_t> commas = split_at(t, 1, n - 1, {","});
+  if (commas.empty()) {
+    err = {item.pos, "a multidependency needs an iterator: '{v[i], i = 0;n}'"};
+    return false;
+  }
+  std::vector<MultiIter> iters;
+  for (std::size_t k = 0; k < commas.size(); ++k) {
+    MultiIter it;
+    std::size_t e = k + 1 < commas.size() ? commas[k + 1] : n - 1;
+    if (!parse_iterator(item, t, commas[k] + 1, e, it, err)) return false;
+    iters.push_back(std::move(it));
+  }
+  Expr ref = token_expr(item, t, 1, commas[0]);
+  if (ref.empty() || ref.text.front() == '{') {
+    err = {item.pos, "expected a data reference in the multidependency"};
+    return false;
+  }
+  if (!parse_region(ref, colon_is_length, out, err)) return false;
+  out.whole = item;
+  out.iters = std::move(iters);
+  return true;
+}
+
+}  // namespace
+
 bool parse_region(const Expr& item, bool colon_is_length, Region& out, ParseError& err) {
+  if (!item.text.empty() && item.text.front() == '{')
+    return parse_multidep(item, colon_is_length, out, err);
   out = Region{};
   RegionParser p(item, colon_is_length, out, err);
   return p.run();

@@ -18,8 +18,17 @@ struct Section {
                 // empty with Length/Upper: up to the end of the dimension
 };
 
+// An iterator of a multidependency `{ref, i = lo;len}` / `{ref, i = lo:hi}`,
+// optionally `:step`.
+struct MultiIter {
+  std::string name;
+  Expr lo, second, step;  // second: the length, or the inclusive upper bound
+  bool upper = false;
+};
+
 struct Region {
   Expr whole;
+  std::vector<MultiIter> iters;   // a multidependency: one region per iterator value
   std::vector<Expr> shape;        // shaping dimensions, outermost first
   Expr base;                      // what the shape or the sections apply to
   std::vector<Section> sections;  // outermost first

@@ -592,10 +592,22 @@ void decide(Context& cx, Construct& c, const VarDecl* v, Capture& cap, SourceLoc
   for (const RegionRef& r : c.deps) {
     if (r.region.base_name != cap.name) continue;
     if (r.kind == "reduction" && c.kind == CKind::Taskloop) {
-      cap.sharing = Sharing::Shared;
+      QualType t = v->getType().getNonReferenceType();
       cap.reduction = true;
       cap.red_op = r.red_op;
-      cap.red_identity = identity(cx, v->getType().getNonReferenceType(), r.red_op);
+      // A section or a shaped pointer: each chunk reduces into an array copy
+      // of the elements; the pointer itself is firstprivate.
+      cap.red_elems = !r.region.shape.empty() || !r.region.sections.empty();
+      cap.sharing = cap.red_elems && pointer ? Sharing::FirstPrivate : Sharing::Shared;
+      if (cap.red_elems && pointer)
+        t = t->getPointeeType();
+      else if (cap.red_elems && t->isArrayType())
+        t = cx.ast.getAsArrayType(t)->getElementType();
+      if (cap.red_elems && !t->isArithmeticType())
+        cx.error(first, "taskloop reduction on '" + cap.name +
+                            "': the elements must be of an arithmetic type (one-dimensional "
+                            "array or pointer)");
+      cap.red_identity = identity(cx, t, r.red_op);
       return;
     }
     bool whole = r.region.base_is_name && r.region.shape.empty() && r.region.sections.empty() &&
@@ -623,6 +635,32 @@ void decide(Context& cx, Construct& c, const VarDecl* v, Capture& cap, SourceLoc
   }
 }
 
+// C outlines a task's body into another function, where a firstprivate copy
+// read from the argument block is no longer a known constant; a const
+// scalar with a constant initialiser is declared again there instead (its
+// value cannot change, C11 6.7.3p6), so loops keep constant strides.
+std::string constant_init(Context& cx, const VarDecl* v, const Capture& cap) {
+  QualType t = v->getType();
+  if (cap.sharing != Sharing::FirstPrivate || cap.static_storage || !t.isConstQualified() ||
+      t.isVolatileQualified() || !v->getInit() || isa<ParmVarDecl>(v))
+    return {};
+  const clang::Expr* init = v->getInit();
+  if (t->isIntegerType() && !t->isBooleanType()) {
+    clang::Expr::EvalResult r;
+    if (!init->EvaluateAsInt(r, cx.ast)) return {};
+    const llvm::APSInt& k = r.Val.getInt();
+    if (k.isSigned() && k.isNegative())  // -(|k| - 1) - 1: LLONG_MIN has no literal
+      return "(" + std::to_string(k.getExtValue() + 1) + "LL - 1)";
+    return "(" + llvm::toString(k, 10, k.isSigned()) + (k.isSigned() ? "LL" : "ULL") + ")";
+  }
+  const clang::Expr* lit = init->IgnoreParenImpCasts();
+  if (const auto* u = dyn_cast<UnaryOperator>(lit); u && u->getOpcode() == UO_Minus)
+    lit = u->getSubExpr()->IgnoreParenImpCasts();
+  if (t->isRealFloatingType() && (isa<FloatingLiteral>(lit) || isa<IntegerLiteral>(lit)))
+    return "(" + cx.text(init->getSourceRange()) + ")";
+  return {};
+}
+
 }  // namespace
 
 void analyze_captures(Context& cx, Construct& c, const Stmt* body, const FunctionDecl* fn,
@@ -646,6 +684,7 @@ void analyze_captures(Context& cx, Construct& c, const Stmt* body, const Functio
     decide(cx, c, r.var, cap, r.first);
     if (cx.is_c()) {
       if (!describe_type(cx, r.var->getType(), cap.type, r.first, cap.name)) continue;
+      if (cap.type.shape == CType::Shape::Scalar) cap.const_value = constant_init(cx, r.var, cap);
       for (unsigned off : r.offsets) cx.renames[off] = {cap.var_id, cap.name};
       bool array = cap.type.shape == CType::Shape::Array && cap.sharing != Sharing::Private;
       bool via_pointer =

@@ -536,6 +536,7 @@ class Builder {
     std::set<const VarDecl*> loop_vars;
     if (c.kind == CKind::Taskloop) {
       if (!analyze_loop(cx_, c, cast<ForStmt>(body), loop_vars, body)) return;
+      for (const DepProblem& p : check_loop_deps(c)) cx_.error_at(c, p.pos, p.message);
       unsigned b, e;
       if (!cx_.stmt_extent(body, b, e)) return;
       c.body_begin = b;

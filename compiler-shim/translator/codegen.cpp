@@ -228,8 +228,41 @@ std::string Generator::deps(const Construct& c, const std::vector<RegionRef>& li
 }
 
 std::string Generator::region(const Construct& c, const RegionRef& r, const Scope& s) {
+  if (!r.region.iters.empty()) return multidep(c, r, s);
   std::string runs = region_runs(c, r, s);
   return task_reduction(c, r) ? reduction_region(c, r, s, runs) : runs;
+}
+
+// A multidependency: the region once per value of its iterators (outermost
+// first), each a loop over lo;size or lo:hi (inclusive) by step, as
+// OmpSs-2 defines them. The iterator hides a variable of the same name.
+std::string Generator::multidep(const Construct& c, const RegionRef& r, const Scope& s) {
+  Scope in = s;
+  std::string open, close;
+  for (const MultiIter& it : r.region.iters) {
+    auto& names = in.by_name;
+    names.erase(std::remove_if(names.begin(), names.end(),
+                               [&](const auto& p) { return p.first == it.name; }),
+                names.end());
+    const std::string& n = it.name;
+    const std::string lo = user(c, it.lo, s), step = it.step.empty() ? "1" : user(c, it.step, s);
+    const std::string hi = it.upper
+                               ? "(long long)(" + user(c, it.second, s) + ")"
+                               : "__jmlo_" + n + " + (long long)(" + user(c, it.second, s) + ")";
+    // The trip count as a taskloop's (a zero step stops the program); lo:hi
+    // may count down with a negative step.
+    open += "{ const long long __jmlo_" + n + " = (long long)(" + lo + "), __jmst_" + n +
+            " = (long long)(" + step + ");\nconst int64_t __jmn_" + n +
+            " = joule_oss_trip_count(__jmlo_" + n + ", " + hi + ", __jmst_" + n + ", " +
+            (it.upper ? "__jmst_" + n + " > 0 ? 1 : 3" : std::string("0")) +
+            ");\nfor (int64_t __jmk_" + n + " = 0; __jmk_" + n + " < __jmn_" + n + "; ++__jmk_" +
+            n + ") {\nconst long long " + n + " = __jmlo_" + n + " + __jmk_" + n + " * __jmst_" +
+            n + ";\n";
+    close += "}\n}\n";
+  }
+  RegionRef one = r;
+  one.region.iters.clear();
+  return open + region(c, one, in) + close;
 }
 
 // A length the program computes (a[lo;len], or hi - lo + 1 of a[lo:hi]):

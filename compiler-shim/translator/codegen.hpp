@@ -58,6 +58,7 @@ class Generator {
   std::string deps(const Construct& c, const std::vector<RegionRef>& list, const Scope& s);
   std::string region(const Construct& c, const RegionRef& r, const Scope& s);
   std::string region_runs(const Construct& c, const RegionRef& r, const Scope& s);
+  std::string multidep(const Construct& c, const RegionRef& r, const Scope& s);
   std::string section_length(const Construct& c, const Region& g, const Section& sec,
                              const std::string& lo, const Scope& s) const;
   // Task reductions (codegen_reduction.cpp): whether r gets an operator and
@@ -69,6 +70,9 @@ class Generator {
   std::string redirect_cxx(const Construct& c) const;
   std::string redirect_function(const Construct& t, const FunctionTask& f) const;
   std::string device(const Construct& c) const;
+  std::string reduction_open(const Construct& c, const Capture& cap, const Scope& s,
+                             const std::string& at);
+  std::string reduction_close(const Construct& c, const Capture& cap, const std::string& ns) const;
 
   // ---- atomic (codegen_atomic.cpp)
   std::string atomic(Construct& c, Scope& s);
@@ -88,6 +92,15 @@ class Generator {
   std::string loop_levels_cxx(const Construct& c, const Scope& s) const;
   std::string loop_indices(const Construct& c, bool cxx) const;
   std::string capture_list_cxx(const Construct& c, bool inner) const;
+  std::string taskloop_site_c(Construct& c, Scope& s, const std::string& st,
+                              const std::string& entry);
+
+  // ---- taskloop dependencies over the loop variable (loop_deps.cpp)
+  RegionRef chunk_region(const Construct& c, const RegionRef& r) const;
+  std::string chunk_bounds(const Construct& c, const std::string& pre) const;
+  std::string chunk_loop(const Construct& c, const Scope& s, const std::string& n,
+                         const std::string& g) const;
+  std::string chunk_deps(const Construct& c, const Scope& s);
 
   // ---- device(mic) task functions (codegen_card.cpp)
   static bool on_card(const Construct& c);

@@ -118,3 +118,53 @@ std::string Generator::redirect_function(const Construct& t, const FunctionTask&
 }
 
 }  // namespace joulecc
+
+namespace joulecc {
+
+// A taskloop reduction on a section or a shaped pointer (OmpSs-2
+// specification, "reduction clause": array sections are reduced element by
+// element): the chunk reduces into a zeroed-to-identity copy of the bytes
+// the region spans, reached as __jrv_<name> (the copy moved back by the
+// region's offset, so the body's subscripts stay as written); `at` names
+// the data where this code runs.
+std::string Generator::reduction_open(const Construct& c, const Capture& cap, const Scope& s,
+                                      const std::string& at) {
+  const RegionRef* r = nullptr;
+  for (const RegionRef& d : c.deps)
+    if (d.kind == "reduction" && d.region.base_name == cap.name) r = &d;
+  if (!r) return "";
+  const std::string n = cap.name, e = "__jte_" + n;
+  // Generated lines carry the pragma's line (#line), each on one line.
+  const std::string at_pragma = line(c.src, c.pragma.begin);
+  std::string t = at_pragma + "typedef __typeof__((" + at + ")[0]) " + e + "; ";
+  t += "char *const __jrz_" + n + " = (char *)&(" + at + ")[0]; char *__jrl_" + n +
+       " = 0, *__jrh_" + n + " = 0;\n";
+  t += "{ joule_oss_deps_t __jd; joule_oss_deps_init(&__jd);\n" + region_runs(c, *r, s) +
+       at_pragma +
+       "for (size_t __jq = 0; __jq < __jd.n; ++__jq) { char *__ja0 = (char *)__jd.deps[__jq].addr; "
+       "char *__ja1 = __ja0 + __jd.deps[__jq].bytes; if (!__jrl_" +
+       n + " || __ja0 < __jrl_" + n + ") __jrl_" + n + " = __ja0; if (__ja1 > __jrh_" + n +
+       ") __jrh_" + n + " = __ja1; } joule_oss_deps_free(&__jd); } ";
+  t += "const size_t __jrn_" + n + " = (size_t)(__jrh_" + n + " - __jrl_" + n + ") / sizeof(" + e +
+       "); " + e + " *const __jrb_" + n + " = (" + e + " *)__builtin_malloc(__jrn_" + n +
+       " * sizeof(" + e + ") + 1); for (size_t __jq = 0; __jq < __jrn_" + n + "; ++__jq) __jrb_" +
+       n + "[__jq] = " + cap.red_identity + "; ";
+  return t + e + " *const __jrv_" + n + " = __jrb_" + n + " - (__jrl_" + n + " - __jrz_" + n +
+         ") / (ptrdiff_t)sizeof(" + e + ");\n";
+}
+
+// Folds the chunk's copy into the data, under the lock of its first element.
+std::string Generator::reduction_close(const Construct& c, const Capture& cap,
+                                       const std::string& ns) const {
+  const std::string n = cap.name, e = "__jte_" + n, d = "((" + e + " *)__jrl_" + n + ")[__jq]",
+                    p = "__jrb_" + n + "[__jq]";
+  std::string op = cap.red_op == "-" ? "+" : cap.red_op;
+  std::string v = op == "max"   ? "(" + d + " > " + p + " ? " + d + " : " + p + ")"
+                  : op == "min" ? "(" + d + " < " + p + " ? " + d + " : " + p + ")"
+                                : "(" + d + " " + op + " " + p + ")";
+  return line(c.src, c.pragma.begin) + ns + "joule_oss_lock_address(__jrz_" + n +
+         "); for (size_t __jq = 0; __jq < __jrn_" + n + "; ++__jq) " + d + " = " + v + "; " + ns +
+         "joule_oss_unlock_address(__jrz_" + n + "); __builtin_free(__jrb_" + n + ");\n";
+}
+
+}  // namespace joulecc

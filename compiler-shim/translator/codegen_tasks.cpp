@@ -20,16 +20,24 @@ std::string zeros(std::size_t n) {
 // Scalars and records that are shared (or static locals) are reached through
 // a pointer; so are arrays (the whole array, so that sizeof and &a keep their
 // meaning), shared or firstprivate.
+// A taskloop reduction on a scalar: each chunk's copy is a local.
+bool scalar_reduction(const Capture& c) { return c.reduction && !c.red_elems; }
 bool via_pointer(const Capture& c) {
-  return (c.sharing == Sharing::Shared || c.static_storage) && !c.reduction &&
+  return (c.sharing == Sharing::Shared || c.static_storage) && !scalar_reduction(c) &&
          c.type.shape != CType::Shape::PtrToArray;
 }
 bool array_view(const Capture& c) {
-  return c.type.shape == CType::Shape::Array && !c.reduction && c.sharing != Sharing::Private;
+  return c.type.shape == CType::Shape::Array && !scalar_reduction(c) &&
+         c.sharing != Sharing::Private;
 }
 
 bool skipped(const Capture& c) {
-  return c.loop_var || (c.sharing == Sharing::Private && !c.reduction);
+  return c.loop_var || (c.sharing == Sharing::Private && !c.reduction) || !c.const_value.empty();
+}
+
+// The task declares its own: the creator's variable stays unused there.
+bool unused_at_site(const Capture& c) {
+  return (c.sharing == Sharing::Private && !c.reduction) || !c.const_value.empty();
 }
 
 // Array dimensions as declarator text, from dimension `from`; variable ones
@@ -66,8 +74,8 @@ std::string Generator::fields_c(const Construct& c) const {
     switch (t.shape) {
       case CType::Shape::Scalar:
       case CType::Shape::Record:
-        f += subst(via_pointer(cap) || cap.reduction ? t.decl_q : t.decl,
-                   via_pointer(cap) || cap.reduction ? "(*" + n + ")" : n) +
+        f += subst(via_pointer(cap) || scalar_reduction(cap) ? t.decl_q : t.decl,
+                   via_pointer(cap) || scalar_reduction(cap) ? "(*" + n + ")" : n) +
              ";\n";
         break;
       case CType::Shape::Array:
@@ -90,7 +98,7 @@ std::string Generator::fields_c(const Construct& c) const {
       std::string k = std::to_string(l);
       f += "int64_t __jlo" + k + ", __jst" + k + ", __jn" + k + ";\n";
     }
-    f += "int64_t __jn, __jgrain;\njoule_task_options_t __jco;\n";
+    f += "int64_t __jn, __jgrain, __jcb, __jce;\njoule_task_options_t __jco;\n";
   }
   return f.empty() ? "char __jempty;\n" : f;
 }
@@ -104,7 +112,7 @@ std::string Generator::capture_c(const Construct& c, const Scope& s, bool& dynam
     const std::string& n = cap.name;
     std::string acc = s.access(cap.var_id, n);
     std::string field = "__ja->" + n;
-    bool ptr = via_pointer(cap) || cap.reduction;
+    bool ptr = via_pointer(cap) || scalar_reduction(cap);
     if (t.shape == CType::Shape::Scalar) {
       a += field + " = " + (ptr ? "&" : "") + acc + ";\n";
     } else if (t.shape == CType::Shape::Record) {
@@ -151,12 +159,14 @@ std::string Generator::prologue_c(const Construct& c, bool chunk, Scope& inner) 
     // A task reduction's body works on its private copy (codegen_reduction.cpp).
     const std::string ja =
         redirected(c, n) ? "joule_oss_reduction_private(__ja->" + n + ")" : "__ja->" + n;
-    if (cap.sharing == Sharing::Private && !cap.reduction) {
+    if (!cap.const_value.empty()) {
+      p += subst(t.decl_q, n) + " = " + cap.const_value + ";\n";
+    } else if (cap.sharing == Sharing::Private && !cap.reduction) {
       if (t.variable() || t.shape == CType::Shape::PtrToArray)
         p += "#error \"joulecc: private(" + n + ") of a variable-length array\"\n";
       else
         p += (scalar ? subst(t.decl, n) : subst(t.elem, n + dims_text(cap, 0))) + ";\n";
-    } else if (cap.reduction) {
+    } else if (scalar_reduction(cap)) {
       p += subst(t.decl_q, "(*const __jp_" + n + ")") + " = __ja->" + n + ";\n";
       p += subst(t.decl, n) + " = " + cap.red_identity + ";\n";
     } else if (scalar) {
@@ -196,8 +206,7 @@ std::string Generator::task_c(Construct& c, Scope& s) {
   bool dynamic = false;
   std::string assign = capture_c(c, s, dynamic), size;
   for (const Capture& cap : c.captures)  // the task has its own: the creator's stays unused
-    if (cap.sharing == Sharing::Private && !cap.reduction)
-      assign += "(void)(" + s.access(cap.var_id, cap.name) + ");\n";
+    if (unused_at_site(cap)) assign += "(void)(" + s.access(cap.var_id, cap.name) + ");\n";
   if (dynamic) {
     std::size_t e = assign.find('\x02');
     size = "size_t __jsz = (sizeof(" + st + ") + 15) & ~(size_t)15;\n" + assign.substr(1, e - 1);
@@ -264,6 +273,31 @@ std::string Generator::loop_indices(const Construct& c, bool cxx) const {
   return t + "(void)__jr;\n";
 }
 
+// A taskloop whose dependencies use the loop variable creates its chunks
+// here, as sibling tasks each with its own dependencies (loop_deps.cpp);
+// the argument block, filled once, is copied into each.
+std::string Generator::taskloop_site_c(Construct& c, Scope& s, const std::string& st,
+                                       const std::string& entry) {
+  bool dynamic = false;
+  std::string assign = capture_c(c, s, dynamic);
+  if (dynamic)
+    return line(c.src, c.pragma.begin) +
+           "#error \"joulecc: a taskloop with dependencies on its loop variable cannot copy a "
+           "variable-length array into its chunks\"\n" +
+           sync(c.end);
+  for (const Capture& cap : c.captures)
+    if (unused_at_site(cap)) assign += "(void)(" + s.access(cap.var_id, cap.name) + ");\n";
+  return "{" + line(c.src, c.pragma.begin) + options(c, s) + st + " __jat; " + st +
+         " *__ja = &__jat;\n" + assign + loop_levels_c(c, s) + "__jat.__jco = __jo;\n" +
+         chunk_loop(c, s, "__jat.__jn", "__jat.__jgrain") + chunk_bounds(c, "__jat.__j") +
+         chunk_deps(c, s) + device(c) + "joule_task_t *__jt;\n" + st + " *__jc = (" + st +
+         " *)joule_oss_task_create(" + entry + ", sizeof(" + st + "), &__jo, &__jt);\n" +
+         "__builtin_memcpy(__jc, &__jat, sizeof(" + st +
+         "));\n__jc->__jcb = __jcb; __jc->__jce = __jce;\njoule_oss_task_submit(__jt, "
+         "&__jd);\n}\n" +
+         (omp_sync_loop(c) ? "joule_oss_taskwait();\n" : "") + "}" + sync(c.end);
+}
+
 std::string Generator::taskloop_c(Construct& c, Scope& s) {
   if (!s.pre) return "\n#error \"joulecc: a taskloop outside a function\"\n";
   std::string id = std::to_string(c.id);
@@ -271,24 +305,27 @@ std::string Generator::taskloop_c(Construct& c, Scope& s) {
               chunk = "__joule_tlchunk_" + id;
   *s.pre += line(c.src, c.pragma.begin) + st + " {\n" + fields_c(c) + "};\nstatic void " + wrap +
             "(void *);\nstatic void " + chunk + "(void *, int64_t, int64_t);\n";
-  bool dynamic = false;
-  std::string assign = capture_c(c, s, dynamic), size;
-  for (const Capture& cap : c.captures)  // the task has its own: the creator's stays unused
-    if (cap.sharing == Sharing::Private && !cap.reduction)
-      assign += "(void)(" + s.access(cap.var_id, cap.name) + ");\n";
-  if (dynamic) {
-    std::size_t e = assign.find('\x02');
-    size = "size_t __jsz = (sizeof(" + st + ") + 15) & ~(size_t)15;\n" + assign.substr(1, e - 1);
-    assign = assign.substr(e + 1);
+  std::string site;
+  if (c.loop_deps) {
+    site = taskloop_site_c(c, s, st, wrap);
+  } else {
+    bool dynamic = false;
+    std::string assign = capture_c(c, s, dynamic), size;
+    for (const Capture& cap : c.captures)  // the task has its own: the creator's stays unused
+      if (unused_at_site(cap)) assign += "(void)(" + s.access(cap.var_id, cap.name) + ");\n";
+    if (dynamic) {
+      std::size_t e = assign.find('\x02');
+      size = "size_t __jsz = (sizeof(" + st + ") + 15) & ~(size_t)15;\n" + assign.substr(1, e - 1);
+      assign = assign.substr(e + 1);
+    }
+    site = "{" + line(c.src, c.pragma.begin) + options(c, s) +
+           (omp_sync_loop(c) ? "__jo.if_ = 0;\n" : "") + deps(c, c.deps, s) + device(c) + size +
+           "joule_task_t *__jt;\n" + st + " *__ja = (" + st + " *)joule_oss_task_create(" + wrap +
+           ", " + (dynamic ? "__jsz" : "sizeof(" + st + ")") + ", &__jo, &__jt);\n" + assign +
+           loop_levels_c(c, s) + line(c.src, c.pragma.begin) +
+           "__ja->__jco = __jo; __ja->__jco.if_ = 1;\njoule_oss_task_submit(__jt, &__jd);\n}" +
+           sync(c.end);
   }
-  std::string site =
-      "{" + line(c.src, c.pragma.begin) + options(c, s) +
-      (omp_sync_loop(c) ? "__jo.if_ = 0;\n" : "") + deps(c, c.deps, s) + device(c) + size +
-      "joule_task_t *__jt;\n" + st + " *__ja = (" + st + " *)joule_oss_task_create(" + wrap + ", " +
-      (dynamic ? "__jsz" : "sizeof(" + st + ")") + ", &__jo, &__jt);\n" + assign +
-      loop_levels_c(c, s) + line(c.src, c.pragma.begin) +
-      "__ja->__jco = __jo; __ja->__jco.if_ = 1;\njoule_oss_task_submit(__jt, &__jd);\n}" +
-      sync(c.end);
   Scope inner;
   inner.pre = s.pre;
   inner.post = s.post;
@@ -298,19 +335,29 @@ std::string Generator::taskloop_c(Construct& c, Scope& s) {
     undefs += "#undef " + n + "\n";
   }
   for (const Capture& cap : c.captures) {
-    if (!cap.reduction) continue;
+    if (cap.red_elems) {
+      const std::string at = inner.access(cap.var_id, cap.name);
+      pro += reduction_open(c, cap, inner, at);
+      inner.by_id[cap.var_id] = "__jrv_" + cap.name;
+      inner.by_name.push_back({cap.name, "__jrv_" + cap.name});
+      comb += reduction_close(c, cap, "");
+    }
+    if (!scalar_reduction(cap)) continue;
     std::string p = "__jp_" + cap.name;
     comb += "joule_oss_lock_address(" + p + "); *" + p + " = " +
             combine("*" + p, cap.name, cap.red_op) + "; joule_oss_unlock_address(" + p + ");\n";
   }
   std::string b = body(c, inner);
+  // The wrapper runs the chunks, or (per-chunk dependencies) is one chunk.
+  std::string run = c.loop_deps ? chunk + "(__jv, __ja->__jcb, __ja->__jce);\n"
+                                : "joule_oss_taskloop(" + chunk +
+                                      ", __jv, __ja->__jn, __ja->__jgrain, &__ja->__jco);\n";
   *s.post += line(c.src, c.pragma.begin) + "static void " + chunk +
              "(void *__jv, int64_t __jb, int64_t __je)\n{\n" + st + " *__ja = (" + st +
              " *)__jv;\n" + pro + "(void)__ja;\n" + defs +
              "for (int64_t __jk = __jb; __jk < __je; ++__jk) {\n" + loop_indices(c, false) + "{" +
              b + "}\n}\n" + comb + undefs + "}\nstatic void " + wrap + "(void *__jv)\n{\n" + st +
-             " *__ja = (" + st + " *)__jv;\njoule_oss_taskloop(" + chunk +
-             ", __jv, __ja->__jn, __ja->__jgrain, &__ja->__jco);\n}\n";
+             " *__ja = (" + st + " *)__jv;\n" + run + "}\n";
   return site;
 }
 
@@ -320,7 +367,7 @@ std::string Generator::capture_list_cxx(const Construct& c, bool inner) const {
   std::string l = "=";
   for (const Capture& cap : c.captures) {
     if (cap.loop_var || cap.static_storage || cap.sharing != Sharing::Shared) continue;
-    if (cap.reduction && inner)
+    if (scalar_reduction(cap) && inner)
       l += ", &__jr_" + cap.name + " = " + cap.name;
     else
       l += ", &" + cap.name;
@@ -372,13 +419,28 @@ std::string Generator::taskloop_cxx(Construct& c, Scope& s) {
     if (cap.sharing == Sharing::Private && !cap.reduction)
       priv += "typename std::remove_cv<typename std::remove_reference<decltype(" + cap.name +
               ")>::type>::type " + cap.name + ";\n";
-    if (!cap.reduction) continue;
+    if (cap.red_elems) {  // the copy shadows the pointer (or array) in the body
+      priv += reduction_open(c, cap, s, cap.name) +
+              "\n#pragma GCC diagnostic push\n#pragma GCC "
+              "diagnostic ignored \"-Wshadow\"\nauto *const " +
+              cap.name + " = __jrv_" + cap.name + ";\n#pragma GCC diagnostic pop\n";
+      comb += reduction_close(c, cap, "::");
+    }
+    if (!scalar_reduction(cap)) continue;
     std::string r = "__jr_" + cap.name;
     priv += "typename std::remove_reference<decltype(" + r + ")>::type " + cap.name + " = " +
             cap.red_identity + ";\n";
     comb += "::joule_oss_lock_address(&" + r + "); " + r + " = " +
             combine(r, cap.name, cap.red_op) + "; ::joule_oss_unlock_address(&" + r + ");\n";
   }
+  if (c.loop_deps)  // each chunk a task with its own dependencies (loop_deps.cpp)
+    return "{" + line(c.src, c.pragma.begin) + options(c, s) + loop_levels_cxx(c, s) +
+           "int64_t __jgc = __jg;\n" + chunk_loop(c, s, "__jn", "__jgc") + chunk_bounds(c, "__j") +
+           chunk_deps(c, s) + device(c) + "::joule_oss::spawn(&__jd, &__jo, [" +
+           capture_list_cxx(c, true) + "]() mutable {\n" + priv +
+           "for (int64_t __jk = __jcb; __jk < __jce; ++__jk) {\n" + loop_indices(c, true) +
+           body(c, s) + "}\n" + comb + "});\n}\n" +
+           (omp_sync_loop(c) ? "::joule_oss_taskwait();\n" : "") + "}" + sync(c.end);
   return "{" + line(c.src, c.pragma.begin) + options(c, s) +
          (omp_sync_loop(c) ? "__jo.if_ = 0;\n" : "") + deps(c, c.deps, s) + device(c) +
          loop_levels_cxx(c, s) + line(c.src, c.pragma.begin) +

@@ -51,7 +51,11 @@ struct Capture {
   bool static_storage = false;  // a static local: always reached through a pointer
   bool reduction = false;       // taskloop reduction: private copy combined at the end
   std::string red_op, red_identity;
-  bool loop_var = false;  // a taskloop variable declared before the loop
+  bool red_elems = false;  // taskloop reduction on a section or shaped pointer: an array copy
+  bool loop_var = false;   // a taskloop variable declared before the loop
+  // C: a firstprivate const scalar with a constant initialiser: its value,
+  // declared again in the outlined body so the compiler still sees it.
+  std::string const_value;
 };
 
 // A dependence (or copy) item and what the analysis learnt about it.
@@ -135,6 +139,7 @@ struct Construct {
   bool uses_this = false;
   bool function_task = false;             // the clauses of a task function
   std::vector<LoopLevel> loop;            // taskloop (collapse levels)
+  bool loop_deps = false;                 // taskloop: a dependency uses the loop variable
   int var_id = 0;                         // Rename
   std::string var_name;                   // Rename
   int function = -1;                      // TaskCall / Insert / function Task
@@ -156,6 +161,14 @@ struct Model {
   std::vector<Construct> constructs;
   std::vector<FunctionTask> functions;
 };
+
+// Taskloop dependencies that use the loop variable (loop_deps.cpp): marks
+// c.loop_deps and returns what joulecc cannot translate, at pragma positions.
+struct DepProblem {
+  unsigned pos = 0;
+  std::string message;
+};
+std::vector<DepProblem> check_loop_deps(Construct& c);
 
 // Produces the translated main file.
 std::string generate(Model& m);

@@ -2,7 +2,7 @@
 // OmpSs-2 codes (corpus/*.c, C that is also C++). Each is built by the stock
 // compiler alone (pragmas ignored: the sequential reference) and by joulecc
 // with the same compiler, and must print exactly the reference output with
-// 1 and 2 workers. SHIM_CORPUS_COMPILER picks gcc or g++.
+// 1, 2 and 4 workers. SHIM_CORPUS_COMPILER picks gcc or g++.
 #include <gtest/gtest.h>
 
 #include "shim_support.hpp"
@@ -34,7 +34,7 @@ TEST_P(Corpus, MatchesTheSequentialBuild) {
       shim::run(cd + JOULECC_PATH + " " + kCompiler + " -O1 -Wall -Wextra " + src + " -o par -lm");
   ASSERT_EQ(b.status, 0) << b.output;
   EXPECT_EQ(b.output.find("warning:"), std::string::npos) << b.output;
-  for (const char* workers : {"1", "2"}) {
+  for (const char* workers : {"1", "2", "4"}) {
     shim::Result r = shim::run(cd + "JOULE_WORKERS=" + workers + " timeout 60 ./par 2>&1");
     EXPECT_EQ(r.status, 0) << workers << " workers: " << r.output;
     EXPECT_EQ(r.output, seq.output) << "with " << workers << " workers";
@@ -64,6 +64,7 @@ INSTANTIATE_TEST_SUITE_P(Programs, Corpus,
                          ::testing::Values("fib_final", "lu_guarded", "mergesort", "nqueens",
                                            "tree_locks", "reductions", "sections", "fallback",
                                            "cholesky_oss2", "histogram", "taskwait_on",
-                                           "taskloop_sum"));
+                                           "taskloop_sum", "taskloop_red_sections", "taskloop_deps",
+                                           "stencil_const", "multideps"));
 
 }  // namespace

@@ -171,7 +171,8 @@ TEST(Parser, Errors) {
   EXPECT_NE(parse_error("oss task reduction(foo: x)").find("unsupported reduction operator"),
             std::string::npos);
   EXPECT_NE(parse_error("oss task device(cuda)").find("not supported"), std::string::npos);
-  EXPECT_NE(parse_error("oss task in({v[i], i=0:n})").find("multidependencies"), std::string::npos);
+  EXPECT_NE(parse_error("oss task reduction(+: {v[i], i=0:n})").find("multidependencies"),
+            std::string::npos);
   EXPECT_EQ(parse_error("oss taskloop grainsize(2) num_tasks(3)"),
             "'grainsize' and 'num_tasks' cannot be used together");
   EXPECT_EQ(parse_error("oss critical(a b)"), "expected a name in 'critical(...)'");
@@ -237,6 +238,27 @@ TEST(Region, Errors) {
   EXPECT_EQ(region_error("a[0;1;2]"), "more than one separator in a section");
   EXPECT_EQ(region_error("a[0;2)"), "mismatched ')'");
   EXPECT_EQ(region_error("[0;2]"), "expected an expression after the shaping dimensions");
+}
+
+TEST(Region, Multidependencies) {
+  Region r = region_ok("{v[i][0; m], i = lo; n}");
+  ASSERT_EQ(r.iters.size(), 1u);
+  EXPECT_EQ(r.base_name, "v");
+  EXPECT_EQ(r.iters[0].name, "i");
+  EXPECT_EQ(r.iters[0].lo.text, "lo");
+  EXPECT_EQ(r.iters[0].second.text, "n");
+  EXPECT_FALSE(r.iters[0].upper);
+  EXPECT_EQ(r.whole.text, "{v[i][0; m], i = lo; n}");
+  r = region_ok("{a[i + j], i = 0 : n - 1 : 2, j = 0;4}");
+  ASSERT_EQ(r.iters.size(), 2u);
+  EXPECT_TRUE(r.iters[0].upper);
+  EXPECT_EQ(r.iters[0].second.text, "n - 1");
+  EXPECT_EQ(r.iters[0].step.text, "2");
+  EXPECT_EQ(r.iters[1].name, "j");
+  EXPECT_EQ(r.iters[1].second.text, "4");
+  EXPECT_NE(region_error("{v[i]}").find("needs an iterator"), std::string::npos);
+  EXPECT_NE(region_error("{v[i], i}").find("lower"), std::string::npos);
+  EXPECT_NE(region_error("{v[i], i = 0;n;2}").find("lower"), std::string::npos);
 }
 
 TEST(Region, RenameIdentifiers) {

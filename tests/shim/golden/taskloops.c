@@ -13,4 +13,15 @@ void taskloops(int n, double *v, double (*m)[16]) {
   for (long k = 1; k <= n; k = k + 1) v[k - 1] += 1;
 #pragma omp taskloop
   for (unsigned k = 0; k != 10u; ++k) v[k] -= 1;
+  /* const locals with constant initialisers stay constants in the chunk */
+  const int stride = 2;
+  const double w = 0.5;
+#pragma oss taskloop grainsize(4)
+  for (int k = 0; k < n / stride; k++) v[k * stride] *= w;
+  /* dependencies over the loop variable: one set per chunk */
+#pragma oss taskloop grainsize(8) in(v[k]) out(m[k][0; 16])
+  for (int k = 0; k < n; k++) m[k][0] = v[k];
+  /* a section reduced element by element */
+#pragma oss taskloop reduction(+: v[1; 4])
+  for (int k = 0; k < n; k++) v[1 + k % 4] += k;
 }
