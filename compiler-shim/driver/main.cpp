@@ -75,6 +75,11 @@ Paths find_paths(const char* argv0) {
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  // joulecc-gcc, joulecc-g++, joulecc-mpicc...: links to joulecc named after
+  // the compiler they run, one word for build systems that take a CC (mcc's role).
+  std::string self = argv[0];
+  self = self.substr(self.find_last_of('/') + 1);
+  if (self.rfind("joulecc-", 0) == 0 && self.size() > 8) args.insert(args.begin(), self.substr(8));
   joulecc::Paths paths = joulecc::find_paths(argv[0]);
   if (!args.empty() && args[0] == "--translate") {
     args.erase(args.begin());

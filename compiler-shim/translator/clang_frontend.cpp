@@ -15,6 +15,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -30,31 +31,109 @@ namespace {
 struct PragmaSeen {
   FileID fid;
   unsigned offset;
+  // _Pragma("...") (also from a macro): the destringized text and the end of
+  // the macro invocation (or of the _Pragma(...) itself) that produced it.
+  std::string text;
+  unsigned end = 0;
 };
+
+// Escapes a directive's text for a string literal.
+std::string string_literal(const std::string& t) {
+  std::string out = "\"";
+  for (char ch : t) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    out += ch;
+  }
+  return out + "\"";
+}
+
+// Offset just past `_Pragma ( "..." )` written at buf[b] (not through a macro).
+unsigned underscore_pragma_end(llvm::StringRef buf, unsigned b) {
+  unsigned i = b + 7;  // past "_Pragma"
+  while (i < buf.size() && buf[i] != '(') ++i;
+  bool in_string = false;
+  for (++i; i < buf.size(); ++i) {
+    if (in_string && buf[i] == '\\') {
+      ++i;
+    } else if (buf[i] == '"') {
+      in_string = !in_string;
+    } else if (!in_string && buf[i] == ')') {
+      return i + 1;
+    }
+  }
+  return static_cast<unsigned>(buf.size());
+}
 
 class PragmaRecorder : public PPCallbacks {
  public:
-  PragmaRecorder(SourceManager& sm, std::vector<PragmaSeen>& seen, std::set<std::string>& macros,
-                 std::vector<SourceLocation>& underscore)
-      : sm_(sm), seen_(seen), macros_(macros), underscore_(underscore) {}
+  PragmaRecorder(Preprocessor& pp, std::vector<PragmaSeen>& seen, std::set<std::string>& macros)
+      : pp_(pp), sm_(pp.getSourceManager()), seen_(seen), macros_(macros) {}
 
   void PragmaDirective(SourceLocation loc, PragmaIntroducerKind kind) override {
-    if (kind != PIK_HashPragma) {
-      underscore_.push_back(loc);
-      return;
-    }
+    if (kind == PIK__Pragma) return underscore(loc);
+    if (kind != PIK_HashPragma) return;
     auto [fid, off] = sm_.getDecomposedLoc(sm_.getExpansionLoc(loc));
-    seen_.push_back({fid, off});
+    seen_.push_back({fid, off, {}, 0});
   }
-  void MacroDefined(const clang::Token& name, const MacroDirective*) override {
+  void MacroDefined(const clang::Token& name, const MacroDirective* md) override {
     macros_.insert(name.getIdentifierInfo()->getName().str());
+    pragma_line_macro(name, md);
   }
 
  private:
+  // The directive is what the pragma lexer is about to read: the string,
+  // destringized, up to its newline (Preprocessor::Handle_Pragma).
+  void underscore(SourceLocation loc) {
+    const char* p = static_cast<Lexer*>(pp_.getCurrentLexer())->getBufferLocation();
+    std::string text;
+    while (p && *p && *p != '\n') text += *p++;
+    SourceLocation b = sm_.getExpansionLoc(loc);
+    auto [fid, off] = sm_.getDecomposedLoc(b);
+    unsigned end;
+    if (loc.isMacroID()) {
+      SourceLocation e = sm_.getExpansionRange(loc).getEnd();
+      e = Lexer::getLocForEndOfToken(e, 0, sm_, pp_.getLangOpts());
+      end = sm_.getDecomposedLoc(e).second;
+    } else {
+      end = underscore_pragma_end(sm_.getBufferData(fid), off);
+    }
+    seen_.push_back({fid, off, text.empty() ? std::string(" ") : text, end});
+  }
+
+  // `#define TASKWAIT #pragma omp taskwait`: Mercurium read preprocessed
+  // output, where such an expansion is a pragma line. The macro is redefined
+  // as `_Pragma("omp taskwait")`, which the preprocessor runs as a pragma.
+  void pragma_line_macro(const clang::Token& name, const MacroDirective* md) {
+    const MacroInfo* mi = md->getMacroInfo();
+    ArrayRef<clang::Token> toks = mi->tokens();
+    if (!mi->isObjectLike() || toks.size() < 3 || !toks[0].is(tok::hash) ||
+        !toks[1].is(tok::identifier) || toks[1].getIdentifierInfo()->getName() != "pragma")
+      return;
+    std::string text;
+    for (std::size_t i = 2; i < toks.size(); ++i)
+      text += (i > 2 && toks[i].hasLeadingSpace() ? " " : "") + pp_.getSpelling(toks[i]);
+    MacroInfo* nmi = pp_.AllocateMacroInfo(mi->getDefinitionLoc());
+    nmi->setDefinitionEndLoc(mi->getDefinitionEndLoc());
+    const std::pair<tok::TokenKind, std::string> body[] = {
+        {tok::identifier, "_Pragma"},
+        {tok::l_paren, "("},
+        {tok::string_literal, string_literal(text)},
+        {tok::r_paren, ")"}};
+    for (const auto& [kind, spelling] : body) {
+      clang::Token t;
+      t.startToken();
+      t.setKind(kind);
+      pp_.CreateString(spelling, t);
+      if (kind == tok::identifier) t.setIdentifierInfo(pp_.getIdentifierInfo(spelling));
+      nmi->AddTokenToBody(t);
+    }
+    pp_.appendDefMacroDirective(name.getIdentifierInfo(), nmi);
+  }
+
+  Preprocessor& pp_;
   SourceManager& sm_;
   std::vector<PragmaSeen>& seen_;
   std::set<std::string>& macros_;
-  std::vector<SourceLocation>& underscore_;
 };
 
 // Where statements start (main file), where declarations start (any file),
@@ -143,15 +222,13 @@ class Indexer : public RecursiveASTVisitor<Indexer> {
 
 class Builder {
  public:
-  Builder(Context& cx, std::vector<PragmaSeen>& seen, std::vector<SourceLocation>& underscore,
-          const std::string& line_name)
-      : cx_(cx), seen_(seen), underscore_(underscore), line_name_(line_name) {}
+  Builder(Context& cx, std::vector<PragmaSeen>& seen, const std::string& line_name)
+      : cx_(cx), seen_(seen), line_name_(line_name) {}
 
   void run() {
     Model& m = cx_.model;
     m.files.push_back(make_file(cx_.main_fid, line_name_));
     cx_.src_index[cx_.main_fid] = 0;
-    for (SourceLocation l : underscore_) note_underscore(l);
     Indexer ix(cx_);
     ix.TraverseDecl(cx_.ast.getTranslationUnitDecl());
     ix_ = &ix;
@@ -186,21 +263,18 @@ class Builder {
     return idx;
   }
 
-  void note_underscore(SourceLocation l) {
-    SourceLocation s = cx_.sm.getSpellingLoc(l);
-    bool invalid = false;
-    const char* p = cx_.sm.getCharacterData(s, &invalid);
-    if (invalid || !p) return;
-    std::string t(p, strnlen(p, 64));
-    if (t.find("oss") != std::string::npos || t.find("omp task") != std::string::npos)
-      cx_.warning(l, "joulecc does not translate _Pragma(...) OmpSs directives; use #pragma");
-  }
-
   void pragma(const PragmaSeen& p) {
     bool main = p.fid == cx_.main_fid;
     llvm::StringRef buf = cx_.sm.getBufferData(p.fid);
     PragmaText pt;
-    if (!read_pragma(std::string_view(buf.data(), buf.size()), p.offset, pt)) return;
+    if (!p.text.empty()) {
+      // _Pragma: every position of its text is reported at the invocation.
+      pt.text = p.text;
+      pt.begin = p.offset;
+      pt.end = p.end;
+    } else if (!read_pragma(std::string_view(buf.data(), buf.size()), p.offset, pt)) {
+      return;
+    }
     std::string ns = pragma_namespace(pt);
     if (ns != "oss" && ns != "omp") return;
     Construct c;
@@ -214,6 +288,8 @@ class Builder {
     if (c.dir.kind == DirKind::Passthrough) return;
     if (c.dir.kind == DirKind::Atomic && cx_.model.openmp && c.dir.prefix == Prefix::Omp) return;
     if (!parse_regions(c)) return;
+    if (!p.text.empty() && !pragma_macro_alone(c, p)) return;
+    fpga_warning(c);
     if (!main) {
       cx_.model.header_pragmas = true;
       header_pragma(c, p);
@@ -279,6 +355,32 @@ class Builder {
                  c.kind == CKind::Taskgroup || (c.kind == CKind::Atomic && !cx_.model.openmp);
     if (wraps && !attach_statement(c, next)) return;
     cx_.model.constructs.push_back(std::move(c));
+  }
+
+  // A _Pragma is rewritten by cutting its macro invocation out; code that
+  // the same invocation expands to would go with it (and the pragma would
+  // apply to what follows), so that is an error rather than a silent change.
+  bool pragma_macro_alone(const Construct& c, const PragmaSeen& p) {
+    auto s = ix_->stmts.lower_bound(p.offset);
+    auto d = ix_->decls.lower_bound({p.fid, p.offset});
+    bool stmt_inside = p.fid == cx_.main_fid && s != ix_->stmts.end() && s->first < p.end;
+    bool decl_inside = d != ix_->decls.end() && d->first.first == p.fid && d->first.second < p.end;
+    if (!stmt_inside && !decl_inside) return true;
+    cx_.error_at(c, 0,
+                 "joulecc cannot translate '_Pragma(\"" + c.dir.spelled() +
+                     "...\")' in a macro that also expands to code; put the pragma in a "
+                     "macro of its own (or write '#pragma') before the statement");
+    return false;
+  }
+
+  // device(fpga) tasks run on the host: said once per file, not per task.
+  void fpga_warning(const Construct& c) {
+    const Clause* d = c.dir.find("device");
+    if (fpga_warned_ || !d || d->modifier.find("fpga") == std::string::npos) return;
+    fpga_warned_ = true;
+    cx_.warning(cx_.loc(c.src, c.pragma.offset_of(d->pos)),
+                "joulecc runs device(fpga) tasks on the host (no FPGA support); "
+                "num_instances and the other FPGA clauses are ignored");
   }
 
   void target_without_task() {
@@ -612,12 +714,12 @@ class Builder {
 
   Context& cx_;
   std::vector<PragmaSeen>& seen_;
-  std::vector<SourceLocation>& underscore_;
   std::string line_name_;
   Indexer* ix_ = nullptr;
   std::unique_ptr<Construct> pending_target_, header_target_;
   std::unique_ptr<Construct> device_from_target_;  // its id is the task's
   unsigned pending_next_ = 0, header_target_next_ = 0;
+  bool fpga_warned_ = false;
   std::map<int, const Stmt*> stmt_of_;
   std::map<int, const FunctionDecl*> fn_of_;
   std::map<const FunctionDecl*, int> task_fns_;
@@ -637,8 +739,8 @@ struct RunState {
 class Consumer : public ASTConsumer {
  public:
   Consumer(CompilerInstance& ci, RunState& st, std::vector<PragmaSeen>& seen,
-           std::set<std::string>& macros, std::vector<SourceLocation>& underscore)
-      : ci_(ci), st_(st), seen_(seen), macros_(macros), underscore_(underscore) {}
+           std::set<std::string>& macros)
+      : ci_(ci), st_(st), seen_(seen), macros_(macros) {}
 
   void HandleTranslationUnit(ASTContext& ast) override {
     DiagnosticsEngine& d = ci_.getDiagnostics();
@@ -652,7 +754,7 @@ class Consumer : public ASTConsumer {
     Context cx(ast, d, m);
     cx.macros = macros_;
     std::string name = st_.opts->line_name.empty() ? st_.opts->input : st_.opts->line_name;
-    Builder(cx, seen_, underscore_, name).run();
+    Builder(cx, seen_, name).run();
     if (cx.errors || d.hasErrorOccurred()) return;
     st_.result->output = generate(m);
     st_.result->header_pragmas = m.header_pragmas;
@@ -667,7 +769,6 @@ class Consumer : public ASTConsumer {
   RunState& st_;
   std::vector<PragmaSeen>& seen_;
   std::set<std::string>& macros_;
-  std::vector<SourceLocation>& underscore_;
 };
 
 class Action : public ASTFrontendAction {
@@ -675,18 +776,17 @@ class Action : public ASTFrontendAction {
   explicit Action(RunState& st) : st_(st) {}
   bool BeginSourceFileAction(CompilerInstance& ci) override {
     ci.getPreprocessor().addPPCallbacks(
-        std::make_unique<PragmaRecorder>(ci.getSourceManager(), seen_, macros_, underscore_));
+        std::make_unique<PragmaRecorder>(ci.getPreprocessor(), seen_, macros_));
     return true;
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& ci, llvm::StringRef) override {
-    return std::make_unique<Consumer>(ci, st_, seen_, macros_, underscore_);
+    return std::make_unique<Consumer>(ci, st_, seen_, macros_);
   }
 
  private:
   RunState& st_;
   std::vector<PragmaSeen> seen_;
   std::set<std::string> macros_;
-  std::vector<SourceLocation> underscore_;
 };
 
 class Factory : public tooling::FrontendActionFactory {
@@ -708,11 +808,14 @@ bool is_cxx_name(const std::string& path) {
   return false;
 }
 
-// True when the text holds `#pragma <ns>` (a quick scan, before parsing).
-bool has_pragma(const std::string& text, const char* ns) {
+// True when the text holds `#pragma <ns>` or `_Pragma("<ns>` (a quick scan,
+// before parsing).
+bool has_pragma(const std::string& text, const char* ns, const char* word = "pragma") {
+  if (std::strcmp(word, "pragma") == 0 && has_pragma(text, ns, "_Pragma(\"")) return true;
   std::size_t i = 0;
-  while ((i = text.find("pragma", i)) != std::string::npos) {
-    std::size_t j = i + 6;
+  const std::size_t n = std::strlen(word);
+  while ((i = text.find(word, i)) != std::string::npos) {
+    std::size_t j = i + n;
     while (j < text.size() && (text[j] == ' ' || text[j] == '\t')) ++j;
     if (text.compare(j, 3, ns) == 0 &&
         (j + 3 >= text.size() || !std::isalnum(static_cast<unsigned char>(text[j + 3]))))
@@ -746,7 +849,9 @@ int translate(const TranslateOptions& opts, TranslateResult& result) {
     ss << in.rdbuf();
     text = ss.str();
   }
-  st.ompss2 = opts.mode == 2 || (opts.mode == 0 && has_pragma(text, "oss"));
+  // As `mcc --ompss-2` and `clang -fompss-2`: every file sees _OMPSS_2,
+  // whatever its pragmas; only an explicit --ompss (OmpSs-1) leaves it out.
+  st.ompss2 = opts.mode != 1;
   // As Mercurium: sources with OmpSs/OpenMP pragmas see _OPENMP (joule's
   // <omp.h> answers the omp_* calls); with -fopenmp the compiler defines it.
   st.openmp_macro = !opts.openmp && (has_pragma(text, "oss") || has_pragma(text, "omp"));

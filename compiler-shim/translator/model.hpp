@@ -133,15 +133,16 @@ struct Construct {
   std::vector<Expr> critical_name;
   AtomicPlan atomic;  // Atomic
   bool uses_this = false;
-  bool function_task = false;             // the clauses of a task function
-  std::vector<LoopLevel> loop;            // taskloop (collapse levels)
-  int var_id = 0;                         // Rename
-  std::string var_name;                   // Rename
-  int function = -1;                      // TaskCall / Insert / function Task
-  bool insert_definition = false;         // Insert: definition (true) or prototype
-  bool outside = false;                   // Insert: placed outside the function's namespaces
-  std::vector<std::string> macro_shared;  // C: shared names referenced from macro bodies
-  std::vector<Construct*> children;       // filled by the renderer
+  bool function_task = false;              // the clauses of a task function
+  std::vector<LoopLevel> loop;             // taskloop (collapse levels)
+  int var_id = 0;                          // Rename
+  std::string var_name;                    // Rename
+  int function = -1;                       // TaskCall / Insert / function Task
+  bool insert_definition = false;          // Insert: definition (true) or prototype
+  bool outside = false;                    // Insert: placed outside the function's namespaces
+  std::vector<std::string> macro_shared;   // C: shared names referenced from macro bodies
+  std::vector<std::string> block_externs;  // C: block-scope function declarations it calls
+  std::vector<Construct*> children;        // filled by the renderer
 };
 
 struct Model {
