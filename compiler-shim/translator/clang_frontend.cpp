@@ -10,10 +10,13 @@
 #include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/Tooling.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -64,10 +67,37 @@ unsigned underscore_pragma_end(llvm::StringRef buf, unsigned b) {
   return static_cast<unsigned>(buf.size());
 }
 
+// A quoted #include and the file it found (for headers joulecc translates).
+struct IncludeSeen {
+  SourceLocation name_begin, name_end;  // the "file.h" token
+  std::string path;                     // absolute path of the file found
+};
+
 class PragmaRecorder : public PPCallbacks {
  public:
-  PragmaRecorder(Preprocessor& pp, std::vector<PragmaSeen>& seen, std::set<std::string>& macros)
-      : pp_(pp), sm_(pp.getSourceManager()), seen_(seen), macros_(macros) {}
+  PragmaRecorder(Preprocessor& pp, std::vector<PragmaSeen>& seen, std::set<std::string>& macros,
+                 std::vector<IncludeSeen>& includes, std::vector<FileID>& entered)
+      : pp_(pp),
+        sm_(pp.getSourceManager()),
+        seen_(seen),
+        macros_(macros),
+        includes_(includes),
+        entered_(entered) {}
+
+  void FileChanged(SourceLocation loc, FileChangeReason reason, SrcMgr::CharacteristicKind,
+                   FileID) override {
+    if (reason == EnterFile && loc.isFileID()) entered_.push_back(sm_.getFileID(loc));
+  }
+
+  void InclusionDirective(SourceLocation, const clang::Token&, StringRef, bool angled,
+                          CharSourceRange name, const FileEntry* file, StringRef, StringRef,
+                          const Module*, SrcMgr::CharacteristicKind) override {
+    if (angled || !file || name.getBegin().isMacroID()) return;
+    SmallString<256> abs(file->getName());
+    if (llvm::sys::fs::make_absolute(abs)) return;
+    llvm::sys::path::remove_dots(abs, true);
+    includes_.push_back({name.getBegin(), name.getEnd(), abs.str().str()});
+  }
 
   void PragmaDirective(SourceLocation loc, PragmaIntroducerKind kind) override {
     if (kind == PIK__Pragma) return underscore(loc);
@@ -134,6 +164,19 @@ class PragmaRecorder : public PPCallbacks {
   SourceManager& sm_;
   std::vector<PragmaSeen>& seen_;
   std::set<std::string>& macros_;
+  std::vector<IncludeSeen>& includes_;
+  std::vector<FileID>& entered_;
+};
+
+// A run of the Builder on one file. A header with statement pragmas is
+// translated by a run of its own and its text replaces the #include that
+// brought it (docs/porting-ompss.md, section 4).
+struct Pass {
+  FileID header;  // invalid: the main file
+  int id_base = 0;
+  const std::map<FileID, std::string>* spliced = nullptr;  // translated headers
+  const std::vector<IncludeSeen>* includes = nullptr;
+  const std::vector<FileID>* entered = nullptr;  // every file entered, in order
 };
 
 // Where statements start (main file), where declarations start (any file),
@@ -222,8 +265,12 @@ class Indexer : public RecursiveASTVisitor<Indexer> {
 
 class Builder {
  public:
-  Builder(Context& cx, std::vector<PragmaSeen>& seen, const std::string& line_name)
-      : cx_(cx), seen_(seen), line_name_(line_name) {}
+  Builder(Context& cx, std::vector<PragmaSeen>& seen, const std::string& line_name,
+          const Pass& pass)
+      : cx_(cx), seen_(seen), line_name_(line_name), pass_(pass) {}
+
+  // A header pass rewrote something: its text goes in place of the #include.
+  bool translated() const { return !cx_.model.constructs.empty(); }
 
   void run() {
     Model& m = cx_.model;
@@ -232,10 +279,12 @@ class Builder {
     Indexer ix(cx_);
     ix.TraverseDecl(cx_.ast.getTranslationUnitDecl());
     ix_ = &ix;
-    for (const PragmaSeen& p : seen_) pragma(p);
+    for (const PragmaSeen& p : seen_)
+      if (!header_pass() || p.fid == cx_.main_fid) pragma(p);
     if (pending_target_) target_without_task();
+    splices();
     for (Construct& r : gap_removes_) {
-      r.id = static_cast<int>(m.constructs.size()) + 1;
+      r.id = next_id();
       m.constructs.push_back(std::move(r));
     }
     for (std::size_t i = 0; i < m.constructs.size(); ++i) analyze(i);
@@ -244,6 +293,77 @@ class Builder {
   }
 
  private:
+  bool header_pass() const { return pass_.header.isValid(); }
+  // Ids name the generated code: distinct across the passes of one file.
+  int next_id() const { return pass_.id_base + static_cast<int>(cx_.model.constructs.size()) + 1; }
+  bool spliced(FileID fid) const { return pass_.spliced && pass_.spliced->count(fid); }
+
+  // The #include lines of translated headers get their text; in a header
+  // pass, the other quoted #includes name their file by its absolute path
+  // (the text is compiled from elsewhere).
+  void splices() {
+    const std::string& t = cx_.model.files[0].text;
+    for (const IncludeSeen& inc : pass_.includes ? *pass_.includes : std::vector<IncludeSeen>()) {
+      auto [fid, off] = cx_.sm.getDecomposedLoc(inc.name_begin);
+      if (fid != cx_.main_fid) continue;
+      FileID child = included_at(inc.name_begin);
+      Construct c;
+      c.kind = CKind::Splice;
+      c.id = next_id();
+      if (child.isValid() && spliced(child)) {
+        std::size_t ls = t.rfind('\n', off), le = t.find('\n', off);
+        c.begin = ls == std::string::npos ? 0 : static_cast<unsigned>(ls + 1);
+        c.end =
+            le == std::string::npos ? static_cast<unsigned>(t.size()) : static_cast<unsigned>(le);
+        unsigned next_line = cx_.model.files[0].lines->line(off) + 1;
+        c.splice = pass_.spliced->at(child) + "#line " + std::to_string(next_line) + " " +
+                   string_literal(line_name_);
+      } else if (!child.isValid() && spliced_path(inc.path)) {
+        // Skipped by its guard or #pragma once: the spliced copy came first.
+        std::size_t ls = t.rfind('\n', off), le = t.find('\n', off);
+        c.begin = ls == std::string::npos ? 0 : static_cast<unsigned>(ls + 1);
+        c.end =
+            le == std::string::npos ? static_cast<unsigned>(t.size()) : static_cast<unsigned>(le);
+      } else if (header_pass()) {
+        c.begin = off;
+        c.end = cx_.sm.getDecomposedLoc(inc.name_end).second;
+        c.splice = string_literal(inc.path);
+      } else {
+        continue;
+      }
+      cx_.model.constructs.push_back(std::move(c));
+    }
+  }
+
+  bool spliced_path(const std::string& path) const {
+    if (!pass_.spliced) return false;
+    for (const auto& [fid, text] : *pass_.spliced) {
+      const FileEntry* fe = cx_.sm.getFileEntryForID(fid);
+      SmallString<256> abs(fe ? fe->getName() : "");
+      if (fe && !llvm::sys::fs::make_absolute(abs)) {
+        llvm::sys::path::remove_dots(abs, true);
+        if (abs.str() == path) return true;
+      }
+    }
+    return false;
+  }
+
+  void remove_pragma(const PragmaText& pt) {
+    Construct c;
+    c.kind = CKind::Remove;
+    c.id = next_id();
+    c.begin = pt.begin;
+    c.end = pt.end;
+    cx_.model.constructs.push_back(std::move(c));
+  }
+
+  // The file entered through the #include whose name starts at `name`.
+  FileID included_at(SourceLocation name) const {
+    for (FileID fid : *pass_.entered)
+      if (cx_.sm.getIncludeLoc(fid) == name) return fid;
+    return FileID();
+  }
+
   SourceFile make_file(FileID fid, const std::string& name) {
     SourceFile f;
     f.line_name = name;
@@ -276,6 +396,7 @@ class Builder {
       return;
     }
     std::string ns = pragma_namespace(pt);
+    if (ns == "once" && header_pass()) return remove_pragma(pt);  // "in main file" otherwise
     if (ns != "oss" && ns != "omp") return;
     Construct c;
     c.pragma = pt;
@@ -298,7 +419,7 @@ class Builder {
     unsigned next = next_token(cx_.model.files[0].text, pt.end);
     c.begin = pt.begin;
     c.end = pt.end;
-    c.id = static_cast<int>(cx_.model.constructs.size()) + 1;
+    c.id = next_id();
     if (pending_target_) {
       if (c.dir.kind != DirKind::Task || c.begin != pending_next_) {
         target_without_task();
@@ -475,6 +596,7 @@ class Builder {
         cx_.model.constructs.push_back(std::move(c));
       return;
     }
+    if (header_pass()) return;  // a task function: the including file's pass makes its wrapper
     auto d = ix_->decls.find({p.fid, next});
     if (d == ix_->decls.end() || !isa<FunctionDecl>(d->second)) {
       if (d != ix_->decls.end() && isa<FunctionTemplateDecl>(d->second))
@@ -495,6 +617,7 @@ class Builder {
       return;
     }
     if (c.dir.kind != DirKind::Task) {
+      if (spliced(p.fid)) return;  // translated by the header's own pass
       // An atomic too: left alone it would silently not be atomic.
       cx_.warning(cx_.loc(c.src, c.pragma.begin),
                   "'#pragma " + c.dir.spelled() +
@@ -510,13 +633,14 @@ class Builder {
     unsigned next = next_token(cx_.model.files[c.src].text, c.pragma.end);
     auto d = ix_->decls.find({p.fid, next});
     if (d == ix_->decls.end() || !isa<FunctionDecl>(d->second)) {
+      if (spliced(p.fid)) return;
       cx_.warning(cx_.loc(c.src, c.pragma.begin),
                   "'#pragma " + c.dir.spelled() +
                       "' in a header applies only to function declarations; ignored");
       return;
     }
     c.kind = CKind::Task;
-    c.id = static_cast<int>(cx_.model.constructs.size()) + 1;
+    c.id = next_id();
     function_task(std::move(c), cast<FunctionDecl>(d->second));
   }
 
@@ -585,7 +709,7 @@ class Builder {
     p.function = fi;
     p.begin = p.end = proto;
     p.outside = !first_main;
-    p.id = static_cast<int>(cx_.model.constructs.size()) + 1;
+    p.id = next_id();
     cx_.model.constructs.push_back(p);
     Construct d = p;
     d.insert_definition = true;
@@ -626,7 +750,7 @@ class Builder {
 
   void analyze(std::size_t i) {
     Construct& c = cx_.model.constructs[i];
-    if (c.kind == CKind::Insert || c.kind == CKind::Remove) return;
+    if (c.kind == CKind::Insert || c.kind == CKind::Remove || c.kind == CKind::Splice) return;
     const FunctionDecl* fn = fn_of_.count(c.id) ? fn_of_[c.id] : ix_->function_at(c.begin);
     unsigned at = c.function_task ? 0 : c.pragma.begin;
     check_regions(cx_, c, at, fn);
@@ -669,7 +793,7 @@ class Builder {
       c.function = it->second;
       c.begin = off;
       c.end = off + static_cast<unsigned>(callee->getName().size());
-      c.id = static_cast<int>(cx_.model.constructs.size()) + 1;
+      c.id = next_id();
       cx_.model.constructs.push_back(std::move(c));
     }
   }
@@ -707,7 +831,7 @@ class Builder {
       extra.push_back(std::move(r));
     }
     for (Construct& c : extra) {
-      c.id = static_cast<int>(cx_.model.constructs.size()) + 1;
+      c.id = next_id();
       cx_.model.constructs.push_back(std::move(c));
     }
   }
@@ -715,6 +839,7 @@ class Builder {
   Context& cx_;
   std::vector<PragmaSeen>& seen_;
   std::string line_name_;
+  Pass pass_;
   Indexer* ix_ = nullptr;
   std::unique_ptr<Construct> pending_target_, header_target_;
   std::unique_ptr<Construct> device_from_target_;  // its id is the task's
@@ -739,22 +864,20 @@ struct RunState {
 class Consumer : public ASTConsumer {
  public:
   Consumer(CompilerInstance& ci, RunState& st, std::vector<PragmaSeen>& seen,
-           std::set<std::string>& macros)
-      : ci_(ci), st_(st), seen_(seen), macros_(macros) {}
+           std::set<std::string>& macros, std::vector<IncludeSeen>& includes,
+           std::vector<FileID>& entered)
+      : ci_(ci), st_(st), seen_(seen), macros_(macros), includes_(includes), entered_(entered) {}
 
   void HandleTranslationUnit(ASTContext& ast) override {
     DiagnosticsEngine& d = ci_.getDiagnostics();
     if (d.hasErrorOccurred()) return;
+    if (!translate_headers(ast)) return;
     Model m;
-    m.lang = st_.lang;
-    m.cxx20 = ast.getLangOpts().CPlusPlus20;
-    m.openmp = st_.opts->openmp;
-    m.ompss2 = st_.ompss2;
-    m.openmp_macro = st_.openmp_macro;
     Context cx(ast, d, m);
+    start_model(m, ast);
     cx.macros = macros_;
     std::string name = st_.opts->line_name.empty() ? st_.opts->input : st_.opts->line_name;
-    Builder(cx, seen_, name).run();
+    Builder(cx, seen_, name, pass(FileID())).run();
     if (cx.errors || d.hasErrorOccurred()) return;
     st_.result->output = generate(m);
     st_.result->header_pragmas = m.header_pragmas;
@@ -765,28 +888,101 @@ class Consumer : public ASTConsumer {
   }
 
  private:
+  void start_model(Model& m, ASTContext& ast) const {
+    m.lang = st_.lang;
+    m.cxx20 = ast.getLangOpts().CPlusPlus20;
+    m.openmp = st_.opts->openmp;
+    m.ompss2 = st_.ompss2;
+    m.openmp_macro = st_.openmp_macro;
+  }
+
+  Pass pass(FileID header) {
+    Pass p;
+    p.header = header;
+    p.id_base = header.isValid() ? 100000 * static_cast<int>(spliced_.size() + 1) : 0;
+    p.spliced = &spliced_;
+    p.includes = &includes_;
+    p.entered = &entered_;
+    return p;
+  }
+
+  // Headers (not system ones) that hold OmpSs pragmas, and the headers that
+  // include them, deepest first: each is translated with its translated
+  // children in place, and kept when it changed.
+  bool translate_headers(ASTContext& ast) {
+    SourceManager& sm = ast.getSourceManager();
+    std::map<FileID, int> depth;
+    for (const PragmaSeen& p : seen_) {
+      if (p.fid == sm.getMainFileID() || sm.isInSystemHeader(sm.getLocForStartOfFile(p.fid)))
+        continue;
+      for (FileID f = p.fid; f.isValid() && f != sm.getMainFileID();
+           f = sm.getFileID(sm.getIncludeLoc(f)))
+        depth[f] = 0;
+    }
+    std::vector<std::pair<int, FileID>> order;
+    for (auto& [f, dep] : depth) {
+      for (FileID g = f; g.isValid() && g != sm.getMainFileID();
+           g = sm.getFileID(sm.getIncludeLoc(g)))
+        ++dep;
+      order.push_back({-dep, f});
+    }
+    std::sort(order.begin(), order.end());
+    for (auto& [neg_depth, f] : order)
+      if (!translate_header(ast, f)) return false;
+    return true;
+  }
+
+  bool translate_header(ASTContext& ast, FileID f) {
+    SourceManager& sm = ast.getSourceManager();
+    const FileEntry* fe = sm.getFileEntryForID(f);
+    if (!fe || sm.getIncludeLoc(f).isInvalid() || sm.getIncludeLoc(f).isMacroID()) return true;
+    Model hm;
+    Context hcx(ast, ci_.getDiagnostics(), hm, f);
+    start_model(hm, ast);
+    hcx.macros = macros_;
+    Builder b(hcx, seen_, fe->getName().str(), pass(f));
+    b.run();
+    if (hcx.errors || ci_.getDiagnostics().hasErrorOccurred()) return false;
+    bool child = false;
+    for (const Construct& c : hm.constructs)
+      child = child || (c.kind == CKind::Splice && c.splice.rfind("\"", 0) != 0);
+    if (b.translated() && (child || has_statement_construct(hm))) spliced_[f] = generate(hm);
+    return true;
+  }
+
+  static bool has_statement_construct(const Model& m) {
+    for (const Construct& c : m.constructs)  // a target/assert line alone: left as it is
+      if (c.kind != CKind::Splice && c.kind != CKind::Remove) return true;
+    return false;
+  }
+
   CompilerInstance& ci_;
   RunState& st_;
   std::vector<PragmaSeen>& seen_;
   std::set<std::string>& macros_;
+  std::vector<IncludeSeen>& includes_;
+  std::vector<FileID>& entered_;
+  std::map<FileID, std::string> spliced_;
 };
 
 class Action : public ASTFrontendAction {
  public:
   explicit Action(RunState& st) : st_(st) {}
   bool BeginSourceFileAction(CompilerInstance& ci) override {
-    ci.getPreprocessor().addPPCallbacks(
-        std::make_unique<PragmaRecorder>(ci.getPreprocessor(), seen_, macros_));
+    ci.getPreprocessor().addPPCallbacks(std::make_unique<PragmaRecorder>(
+        ci.getPreprocessor(), seen_, macros_, includes_, entered_));
     return true;
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& ci, llvm::StringRef) override {
-    return std::make_unique<Consumer>(ci, st_, seen_, macros_);
+    return std::make_unique<Consumer>(ci, st_, seen_, macros_, includes_, entered_);
   }
 
  private:
   RunState& st_;
   std::vector<PragmaSeen> seen_;
   std::set<std::string> macros_;
+  std::vector<IncludeSeen> includes_;
+  std::vector<FileID> entered_;
 };
 
 class Factory : public tooling::FrontendActionFactory {

@@ -146,6 +146,8 @@ std::string Generator::render(Construct& c, Scope& s) {
       return "__sync_synchronize();";
     case CKind::Insert:
       return function_insert(c);
+    case CKind::Splice:
+      return c.splice;
     case CKind::TopDecl:
       return top_decl(c, s);
     case CKind::Taskwait:

@@ -116,6 +116,7 @@ enum class CKind {
   Rename,    // C: a reference to a variable reached through a pointer in outlined code
   TaskCall,  // the callee name of a call to a task function
   Insert,    // text for a function task (prototype or definition) at an offset
+  Splice,    // literal text: a translated header in place of its #include, or its path
   TopDecl,   // C: a top-level declaration whose tasks are outlined before/after it
 };
 
@@ -142,6 +143,7 @@ struct Construct {
   bool outside = false;                    // Insert: placed outside the function's namespaces
   std::vector<std::string> macro_shared;   // C: shared names referenced from macro bodies
   std::vector<std::string> block_externs;  // C: block-scope function declarations it calls
+  std::string splice;                      // Splice
   std::vector<Construct*> children;        // filled by the renderer
 };
 

@@ -18,14 +18,21 @@ struct Case {
   std::string file, compiler, flags;
 };
 
-// The value of `key=N` on the file's `// parity:` line (0 when absent).
-int expected(const std::string& path, const std::string& key) {
+// The value of `key=value` on the file's `// parity:` line ("" when absent).
+std::string parity_value(const std::string& path, const std::string& key) {
   for (const std::string& l : shim::split_lines(shim::read_file(path))) {
     if (l.rfind("// parity:", 0) != 0) continue;
     std::size_t k = l.find(" " + key + "=");
-    return k == std::string::npos ? 0 : std::stoi(l.substr(k + key.size() + 2));
+    if (k == std::string::npos) return "";
+    std::string v = l.substr(k + key.size() + 2);
+    return v.substr(0, v.find(' '));
   }
-  return 0;
+  return "";
+}
+
+int expected(const std::string& path, const std::string& key) {
+  std::string v = parity_value(path, key);
+  return v.empty() ? 0 : std::stoi(v);
 }
 
 int count(const std::string& text, const std::string& what) {
@@ -39,14 +46,17 @@ class Parity : public ::testing::TestWithParam<Case> {};
 TEST_P(Parity, TranslatedAndMatchesTheSequentialBuild) {
   const Case& c = GetParam();
   const std::string path = kDir + "/" + c.file;
-  const std::string src = shim::quote(path);
+  // `also=b.c`: a second source of the same program (a shared header).
+  std::string src = shim::quote(path);
+  if (std::string also = parity_value(path, "also"); !also.empty())
+    src += " " + shim::quote(kDir + "/" + also);
   shim::TempDir tmp;
   const std::string cd = "cd " + shim::quote(tmp.path()) + " && ";
   shim::Result seq = shim::run(cd + c.compiler + " " + c.flags + " -O1 -w -DSEQUENTIAL_REFERENCE " +
                                src + " -o seq && ./seq");
   ASSERT_EQ(seq.status, 0) << seq.output;
-  shim::Result e =
-      shim::run(cd + kJoulecc + " --joule-E " + c.compiler + " " + c.flags + " " + src);
+  shim::Result e = shim::run(cd + kJoulecc + " --joule-E " + c.compiler + " " + c.flags + " " +
+                             shim::quote(path));
   ASSERT_EQ(e.status, 0) << e.output;
   // C creates tasks with joule_oss_task_create, C++ with joule_oss::spawn.
   EXPECT_EQ(count(e.output, "joule_oss_task_create(") + count(e.output, "joule_oss::spawn("),
@@ -68,10 +78,12 @@ TEST_P(Parity, TranslatedAndMatchesTheSequentialBuild) {
 
 std::vector<Case> cases() {
   std::vector<Case> v;
-  for (const char* f : {"pragma_macros.c", "mercurium_syntax.c", "extern_unused.c"}) {
+  for (const char* f : {"pragma_macros.c", "mercurium_syntax.c", "extern_unused.c", "heat_a.c"}) {
     v.push_back({f, "gcc", ""});
     v.push_back({f, "g++", ""});
   }
+  v.push_back({"minife.cpp", "g++", ""});
+  v.push_back({"minife.cpp", "clang++", "-std=c++14"});
   v.push_back({"cxx98.cpp", "g++", "-std=c++98"});
   v.push_back({"cxx98.cpp", "g++", "-std=gnu++98"});
   return v;
