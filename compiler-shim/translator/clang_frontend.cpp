@@ -67,10 +67,11 @@ unsigned underscore_pragma_end(llvm::StringRef buf, unsigned b) {
   return static_cast<unsigned>(buf.size());
 }
 
-// A quoted #include and the file it found (for headers joulecc translates).
+// An #include and the file it found (for headers joulecc translates).
 struct IncludeSeen {
-  SourceLocation name_begin, name_end;  // the "file.h" token
+  SourceLocation name_begin, name_end;  // the "file.h" or <file.h> token
   std::string path;                     // absolute path of the file found
+  bool angled = false;
 };
 
 class PragmaRecorder : public PPCallbacks {
@@ -92,11 +93,11 @@ class PragmaRecorder : public PPCallbacks {
   void InclusionDirective(SourceLocation, const clang::Token&, StringRef, bool angled,
                           CharSourceRange name, const FileEntry* file, StringRef, StringRef,
                           const Module*, SrcMgr::CharacteristicKind) override {
-    if (angled || !file || name.getBegin().isMacroID()) return;
+    if (!file || name.getBegin().isMacroID()) return;
     SmallString<256> abs(file->getName());
     if (llvm::sys::fs::make_absolute(abs)) return;
     llvm::sys::path::remove_dots(abs, true);
-    includes_.push_back({name.getBegin(), name.getEnd(), abs.str().str()});
+    includes_.push_back({name.getBegin(), name.getEnd(), abs.str().str(), angled});
   }
 
   void PragmaDirective(SourceLocation loc, PragmaIntroducerKind kind) override {
@@ -177,6 +178,7 @@ struct Pass {
   const std::map<FileID, std::string>* spliced = nullptr;  // translated headers
   const std::vector<IncludeSeen>* includes = nullptr;
   const std::vector<FileID>* entered = nullptr;  // every file entered, in order
+  std::set<FileID>* placed = nullptr;            // translated headers put in place
 };
 
 // Where statements start (main file), where declarations start (any file),
@@ -318,13 +320,14 @@ class Builder {
         unsigned next_line = cx_.model.files[0].lines->line(off) + 1;
         c.splice = pass_.spliced->at(child) + "#line " + std::to_string(next_line) + " " +
                    string_literal(line_name_);
+        pass_.placed->insert(child);
       } else if (!child.isValid() && spliced_path(inc.path)) {
         // Skipped by its guard or #pragma once: the spliced copy came first.
         std::size_t ls = t.rfind('\n', off), le = t.find('\n', off);
         c.begin = ls == std::string::npos ? 0 : static_cast<unsigned>(ls + 1);
         c.end =
             le == std::string::npos ? static_cast<unsigned>(t.size()) : static_cast<unsigned>(le);
-      } else if (header_pass()) {
+      } else if (header_pass() && !inc.angled) {
         c.begin = off;
         c.end = cx_.sm.getDecomposedLoc(inc.name_end).second;
         c.splice = string_literal(inc.path);
@@ -878,6 +881,10 @@ class Consumer : public ASTConsumer {
     cx.macros = macros_;
     std::string name = st_.opts->line_name.empty() ? st_.opts->input : st_.opts->line_name;
     Builder(cx, seen_, name, pass(FileID())).run();
+    for (const auto& [f, text] : spliced_)  // never a translated header silently left out
+      if (!placed_.count(f))
+        cx.error(ast.getSourceManager().getLocForStartOfFile(f),
+                 "joulecc cannot put the translation of this header in place of its #include");
     if (cx.errors || d.hasErrorOccurred()) return;
     st_.result->output = generate(m);
     st_.result->header_pragmas = m.header_pragmas;
@@ -903,6 +910,7 @@ class Consumer : public ASTConsumer {
     p.spliced = &spliced_;
     p.includes = &includes_;
     p.entered = &entered_;
+    p.placed = &placed_;
     return p;
   }
 
@@ -913,10 +921,10 @@ class Consumer : public ASTConsumer {
     SourceManager& sm = ast.getSourceManager();
     std::map<FileID, int> depth;
     for (const PragmaSeen& p : seen_) {
-      if (p.fid == sm.getMainFileID() || sm.isInSystemHeader(sm.getLocForStartOfFile(p.fid)))
+      if (p.fid == sm.getMainFileID() || sm.isInSystemHeader(sm.getLocForStartOfFile(p.fid)) ||
+          !spliceable(sm, p.fid))
         continue;
-      for (FileID f = p.fid; f.isValid() && f != sm.getMainFileID();
-           f = sm.getFileID(sm.getIncludeLoc(f)))
+      for (FileID f = p.fid; f != sm.getMainFileID(); f = sm.getFileID(sm.getIncludeLoc(f)))
         depth[f] = 0;
     }
     std::vector<std::pair<int, FileID>> order;
@@ -930,6 +938,19 @@ class Consumer : public ASTConsumer {
     for (auto& [neg_depth, f] : order)
       if (!translate_header(ast, f)) return false;
     return true;
+  }
+
+  // Every #include from the main file down to f is a line joulecc can
+  // replace: not `#include MACRO`, not -include. Otherwise the header keeps
+  // its pragmas and the main pass warns, as for a system header.
+  bool spliceable(SourceManager& sm, FileID f) const {
+    for (; f.isValid() && f != sm.getMainFileID(); f = sm.getFileID(sm.getIncludeLoc(f))) {
+      SourceLocation at = sm.getIncludeLoc(f);
+      bool seen = false;
+      for (const IncludeSeen& inc : includes_) seen = seen || inc.name_begin == at;
+      if (!seen || !sm.getFileEntryForID(f)) return false;
+    }
+    return f == sm.getMainFileID();
   }
 
   bool translate_header(ASTContext& ast, FileID f) {
@@ -963,6 +984,7 @@ class Consumer : public ASTConsumer {
   std::vector<IncludeSeen>& includes_;
   std::vector<FileID>& entered_;
   std::map<FileID, std::string> spliced_;
+  std::set<FileID> placed_;
 };
 
 class Action : public ASTFrontendAction {
