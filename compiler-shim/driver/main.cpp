@@ -100,7 +100,10 @@ int main(int argc, char** argv) {
         "  --joule-no-rpath  do not add -Wl,-rpath,<joule's libdir> when linking (it is added\n"
         "                    unless that is a system directory); the program then needs\n"
         "                    LD_LIBRARY_PATH or ldconfig to find libjoule\n"
-        "  --ompss-2 / --ompss  define _OMPSS_2 or not (default: when the file has #pragma oss)\n");
+        "  --ompss-2 / --ompss  define _OMPSS_2 (the default) or not\n"
+        "Mercurium's flags (-k, --variable=..., --line-markers, ...) are accepted and dropped;\n"
+        "--Wn,/--Wp,/--Wl, options go to the compiler. joulecc-gcc, joulecc-g++ (links to\n"
+        "joulecc) run joulecc with the compiler their name gives.\n");
     return 0;
   }
   return joulecc::driver_main(args, paths);
