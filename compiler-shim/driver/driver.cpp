@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -221,8 +222,7 @@ std::string default_cxx_std(const std::string& compiler) {
       v = std::strtol(line + 20, nullptr, 10);
   pclose(p);
   if (v == 0) return {};
-  if (v <= 199711L) return "-std=gnu++98";
-  if (v <= 201103L) return "-std=gnu++11";
+  if (v <= 201103L) return "-std=gnu++11";  // C++98 compilers: see raise_cxx98
   if (v <= 201402L) return "-std=gnu++14";
   if (v <= 201703L) return "-std=gnu++17";
   if (v <= 202002L) return "-std=gnu++20";
@@ -263,13 +263,89 @@ void complete_parse_flags(DriverPlan& p, const Paths& paths) {
   }
 }
 
+// Mercurium's own options (mcc/mcxx --help), accepted so that build systems
+// written for it work unchanged. The OmpSs flavour ones set the mode; the
+// rest only steer Mercurium itself and are dropped.
+bool mercurium_flag(const std::string& a, DriverPlan& p) {
+  if (a == "--ompss" || a == "--ompss-2" || a == "--ompss-v2") {
+    p.mode = a == "--ompss" ? 1 : 2;
+    return true;
+  }
+  static const std::set<std::string> dropped = {"-k",
+                                                "--keep-files",
+                                                "-K",
+                                                "--keep-all-files",
+                                                "--line-markers",
+                                                "--nanos6",
+                                                "--nanox",
+                                                "--instrument",
+                                                "--no-openmp",
+                                                "--openmp-lint",
+                                                "--pp-stdout",
+                                                "--no-whole-file",
+                                                "--disable-gxx-traits",
+                                                "--do-not-unload-phases",
+                                                "--hlt",
+                                                "--simd",
+                                                "--fpga",
+                                                "--cuda",
+                                                "--opencl",
+                                                "--enable-ms-builtins",
+                                                "--disable-intrinsics",
+                                                "--typecheck",
+                                                "--debug-flags"};
+  static const char* const dropped_prefixes[] = {
+      "--variable=", "--debug-flags=", "--profile=", "--config-dir=", "--env=",
+      "--pp=",       "--Wx",           "--Wr,",      "--output-dir=", "--task-reductions"};
+  if (dropped.count(a)) return true;
+  for (const char* pre : dropped_prefixes)
+    if (a.rfind(pre, 0) == 0) return true;
+  return false;
+}
+
+// Mercurium's --Wn,a,b / --Wp,a / --Wl,a give options to the native
+// compiler, its preprocessor and linker: here they are the compiler's own.
+std::vector<std::string> expand_mercurium_passthrough(const std::vector<std::string>& in) {
+  std::vector<std::string> out;
+  for (const std::string& a : in) {
+    if (a.rfind("--Wn,", 0) != 0 && a.rfind("--Wp,", 0) != 0 && a.rfind("--Wl,", 0) != 0) {
+      out.push_back(a);
+      continue;
+    }
+    std::size_t b = 5;
+    while (b <= a.size()) {
+      std::size_t e = a.find(',', b);
+      if (e == std::string::npos) e = a.size();
+      if (e > b) out.push_back(a.substr(b, e - b));
+      b = e + 1;
+    }
+  }
+  return out;
+}
+
+// joulecc's C++ tasks are lambdas (C++11): a C++98/03 build is parsed and
+// compiled as C++11, which accepts C++98 code (docs/porting-ompss.md, 1.).
+void raise_cxx98(DriverPlan& p) {
+  static const std::pair<const char*, const char*> up[] = {{"-std=c++98", "-std=c++11"},
+                                                           {"-std=c++03", "-std=c++11"},
+                                                           {"-std=gnu++98", "-std=gnu++11"},
+                                                           {"-std=gnu++03", "-std=gnu++11"}};
+  for (std::vector<std::string>* v : {&p.args, &p.parse_flags})
+    for (std::string& a : *v)
+      for (const auto& [from, to] : up)
+        if (a == from) a = to;
+}
+
 }  // namespace
 
-bool plan_driver(const std::vector<std::string>& in, DriverPlan& p, std::string& err) {
+bool plan_driver(const std::vector<std::string>& given, DriverPlan& p, std::string& err) {
+  const std::vector<std::string> in = expand_mercurium_passthrough(given);
   std::size_t i = 0;
-  for (; i < in.size() && in[i].rfind("--", 0) == 0; ++i) {
+  for (; i < in.size() && (in[i].rfind("--", 0) == 0 || in[i] == "-k" || in[i] == "-K"); ++i) {
     const std::string& a = in[i];
-    if (a == "--keep")
+    if (mercurium_flag(a, p))
+      continue;
+    else if (a == "--keep")
       p.keep = true;
     else if (a == "--joule-E")
       p.print = true;
@@ -277,10 +353,6 @@ bool plan_driver(const std::vector<std::string>& in, DriverPlan& p, std::string&
       p.verbose = true;
     else if (a == "--joule-no-rpath")
       p.rpath = false;
-    else if (a == "--ompss")
-      p.mode = 1;
-    else if (a == "--ompss-2")
-      p.mode = 2;
     else {
       err = "unknown joulecc option '" + a + "'";
       return false;
@@ -305,6 +377,7 @@ bool plan_driver(const std::vector<std::string>& in, DriverPlan& p, std::string&
       p.rpath = p.rpath && a != "--joule-no-rpath";
       continue;
     }
+    if (mercurium_flag(a, p)) continue;
     // Clang's nesting limit for joulecc's own parse; gcc has none and does
     // not know the flag, so it goes to the translator only.
     if (a.rfind("-fbracket-depth=", 0) == 0) {
@@ -337,6 +410,7 @@ bool plan_driver(const std::vector<std::string>& in, DriverPlan& p, std::string&
       p.source_lang.push_back(k);
     }
   }
+  if (cxx_compiler || std::count(p.source_lang.begin(), p.source_lang.end(), 1) > 0) raise_cxx98(p);
   return true;
 }
 

@@ -75,6 +75,11 @@ Paths find_paths(const char* argv0) {
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  // joulecc-gcc, joulecc-g++, joulecc-mpicc...: links to joulecc named after
+  // the compiler they run, one word for build systems that take a CC (mcc's role).
+  std::string self = argv[0];
+  self = self.substr(self.find_last_of('/') + 1);
+  if (self.rfind("joulecc-", 0) == 0 && self.size() > 8) args.insert(args.begin(), self.substr(8));
   joulecc::Paths paths = joulecc::find_paths(argv[0]);
   if (!args.empty() && args[0] == "--translate") {
     args.erase(args.begin());
@@ -95,7 +100,10 @@ int main(int argc, char** argv) {
         "  --joule-no-rpath  do not add -Wl,-rpath,<joule's libdir> when linking (it is added\n"
         "                    unless that is a system directory); the program then needs\n"
         "                    LD_LIBRARY_PATH or ldconfig to find libjoule\n"
-        "  --ompss-2 / --ompss  define _OMPSS_2 or not (default: when the file has #pragma oss)\n");
+        "  --ompss-2 / --ompss  define _OMPSS_2 (the default) or not\n"
+        "Mercurium's flags (-k, --variable=..., --line-markers, ...) are accepted and dropped;\n"
+        "--Wn,/--Wp,/--Wl, options go to the compiler. joulecc-gcc, joulecc-g++ (links to\n"
+        "joulecc) run joulecc with the compiler their name gives.\n");
     return 0;
   }
   return joulecc::driver_main(args, paths);

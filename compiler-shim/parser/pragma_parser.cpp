@@ -66,6 +66,10 @@ constexpr ClauseSpec kClauses[] = {
     {"nogroup", "nogroup", ArgForm::None, kLoop, false, true},
     {"noflush", "noflush", ArgForm::None, kWait, false, true},
     {"hint", "hint", ArgForm::Expr1, kCritical, false, true},
+    // Accepted, no effect: a placement hint (OmpSs-2 spec, "affinity clause")
+    // and the FPGA accelerator count of device(fpga) tasks, which run on the host.
+    {"affinity", "affinity", ArgForm::Regions, kTaskLike, false, false},
+    {"num_instances", "num_instances", ArgForm::Expr1, kTaskLike | kTarget, false, true},
 };
 
 const ClauseSpec* find_spec(const std::string& name) {
@@ -95,8 +99,9 @@ unsigned dir_mask(DirKind k) {
 
 // Clauses that mean "this is an OmpSs-1 target", not an OpenMP offload target.
 bool ompss_target_clause(const std::string& n) {
-  static const std::set<std::string> k = {"device",    "copy_in",      "copy_out",   "copy_inout",
-                                          "copy_deps", "no_copy_deps", "implements", "ndrange"};
+  static const std::set<std::string> k = {"device",     "copy_in",   "copy_out",
+                                          "copy_inout", "copy_deps", "no_copy_deps",
+                                          "implements", "ndrange",   "num_instances"};
   return k.count(n) != 0;
 }
 
@@ -146,6 +151,7 @@ class Parser {
     const std::string& s = n.text;
     if (s == "task" && peek().is("for"))
       return fail(n.pos, "'#pragma oss task for' is not supported (use 'taskloop')");
+    if (task_loop_spelling(n)) return true;
     if (s == "taskloop" && peek().is("for")) {  // worksharing taskloop: a plain taskloop here
       ++i_;
       d_.name = "taskloop for";
@@ -174,6 +180,7 @@ class Parser {
   bool omp_name(const Token& n) {
     const std::string& s = n.text;
     if (s == "taskloop" && peek().is("simd")) ++i_;  // the simd part is left to the compiler
+    if (task_loop_spelling(n)) return true;
     if (s == "task")
       d_.kind = DirKind::Task;
     else if (s == "taskloop")
@@ -194,6 +201,15 @@ class Parser {
       d_.kind = DirKind::Target;
     else
       d_.kind = DirKind::Passthrough;
+    return true;
+  }
+
+  // `task loop`, the spelling Mercurium accepted for taskloop.
+  bool task_loop_spelling(const Token& n) {
+    if (n.text != "task" || !peek().is("loop")) return false;
+    ++i_;
+    d_.name = "taskloop";
+    d_.kind = DirKind::Taskloop;
     return true;
   }
 
@@ -305,8 +321,7 @@ class Parser {
 
   bool clause(const Token& n, std::set<std::string>& seen) {
     const ClauseSpec* s = find_spec(n.text);
-    if (n.text == "ndrange" || n.text == "affinity" || n.text == "detach" || n.text == "node" ||
-        n.text == "onready")
+    if (n.text == "ndrange" || n.text == "detach" || n.text == "node" || n.text == "onready")
       return fail(n.pos, "clause '" + n.text + "' is not supported by joulecc");
     if (!s) return fail(n.pos, "unknown clause '" + n.text + "' on '#pragma " + d_.spelled() + "'");
     if (!(s->dirs & dir_mask(d_.kind)))
@@ -322,6 +337,13 @@ class Parser {
     c.pos = n.pos;
     ++i_;
     if (s->form == ArgForm::None) {
+      // Mercurium's `taskwait noflush(list)`: the list changes nothing, the
+      // taskwait still waits for every child.
+      if (c.canonical == "noflush" && peek().is("(")) {
+        std::size_t close = 0;
+        if (!match_paren(close)) return false;
+        i_ = close + 1;
+      }
       if (peek().is("(")) return fail(peek().pos, "clause '" + n.text + "' takes no arguments");
       d_.clauses.push_back(std::move(c));
       return true;
@@ -438,8 +460,8 @@ class Parser {
       if (e != b + 1 || t_[b].kind != Tok::Ident)
         return fail(t_[b].pos, "expected a device name in 'device'");
       const std::string& n = t_[b].text;
-      if (n != "smp" && n != "mic")
-        return fail(t_[b].pos, "device '" + n + "' is not supported by joulecc (smp, mic)");
+      if (n != "smp" && n != "mic" && n != "fpga")
+        return fail(t_[b].pos, "device '" + n + "' is not supported by joulecc (smp, mic, fpga)");
       c.modifier += c.modifier.empty() ? n : "," + n;
       c.args.push_back(span(b, e));
     }

@@ -6,6 +6,7 @@
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -489,6 +490,7 @@ class RefCollector : public RecursiveASTVisitor<RefCollector> {
       : cx_(cx), b_(b), e_(e), loop_vars_(loop_vars) {}
 
   bool VisitDeclRefExpr(DeclRefExpr* e) {
+    block_extern(e);
     const auto* v = dyn_cast<VarDecl>(e->getDecl());
     if (!v || loop_vars_.count(v) || !captured_kind(v)) return true;
     unsigned off;
@@ -516,14 +518,31 @@ class RefCollector : public RecursiveASTVisitor<RefCollector> {
   }
 
   std::vector<Ref>& refs() { return refs_; }
+  const std::vector<std::string>& externs() const { return externs_; }
   bool uses_this() const { return uses_this_; }
 
  private:
+  // C: a function or variable declared `extern` inside the creating function
+  // is not visible to the task outlined at file scope; its declaration is
+  // repeated there (the variable is then a global: shared, never captured).
+  void block_extern(const DeclRefExpr* e) {
+    const auto* f = dyn_cast<DeclaratorDecl>(e->getDecl());
+    if (!cx_.is_c() || !f || !f->getLexicalDeclContext()->isFunctionOrMethod()) return;
+    const auto* v = dyn_cast<VarDecl>(f);
+    if (!isa<FunctionDecl>(f) && !(v && v->hasExternalStorage())) return;
+    unsigned off;
+    if (cx_.main_offset(f->getLocation(), off) && off >= b_ && off < e_) return;
+    std::string t = cx_.text(f->getSourceRange());
+    if (!t.empty() && std::find(externs_.begin(), externs_.end(), t) == externs_.end())
+      externs_.push_back(t);
+  }
+
   // Locals and parameters are captured; in C also static locals (outlined
   // code cannot name them). Globals never are.
   bool captured_kind(const VarDecl* v) const {
     if (v->isLocalVarDeclOrParm() && !v->hasGlobalStorage()) return true;
-    return cx_.is_c() && v->hasGlobalStorage() && v->getParentFunctionOrMethod() != nullptr;
+    return cx_.is_c() && v->hasGlobalStorage() && !v->hasExternalStorage() &&
+           v->getParentFunctionOrMethod() != nullptr;
   }
   bool check_local(const NamedDecl* d, SourceLocation at) {
     if (!cx_.is_c() || !d || !d->getParentFunctionOrMethod()) return true;
@@ -540,6 +559,7 @@ class RefCollector : public RecursiveASTVisitor<RefCollector> {
   unsigned b_, e_;
   const std::set<const VarDecl*>& loop_vars_;
   std::vector<Ref> refs_;
+  std::vector<std::string> externs_;
   std::map<const VarDecl*, std::size_t> index_;
   std::set<const NamedDecl*> reported_;
   bool uses_this_ = false;
@@ -669,6 +689,7 @@ void analyze_captures(Context& cx, Construct& c, const Stmt* body, const Functio
   RefCollector rc(cx, b, e, loop_vars);
   rc.TraverseStmt(const_cast<Stmt*>(body));
   c.uses_this = rc.uses_this();
+  c.block_externs = rc.externs();
   unsigned at = c.pragma.begin;
   for (const Clause& cl : c.dir.clauses) {
     if (cl.form != ArgForm::Names || !cx.is_c()) continue;

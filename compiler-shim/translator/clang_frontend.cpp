@@ -10,11 +10,15 @@
 #include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/Tooling.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -30,31 +34,151 @@ namespace {
 struct PragmaSeen {
   FileID fid;
   unsigned offset;
+  // _Pragma("...") (also from a macro): the destringized text and the end of
+  // the macro invocation (or of the _Pragma(...) itself) that produced it.
+  std::string text;
+  unsigned end = 0;
+};
+
+// Escapes a directive's text for a string literal.
+std::string string_literal(const std::string& t) {
+  std::string out = "\"";
+  for (char ch : t) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    out += ch;
+  }
+  return out + "\"";
+}
+
+// Offset just past `_Pragma ( "..." )` written at buf[b] (not through a macro).
+unsigned underscore_pragma_end(llvm::StringRef buf, unsigned b) {
+  unsigned i = b + 7;  // past "_Pragma"
+  while (i < buf.size() && buf[i] != '(') ++i;
+  bool in_string = false;
+  for (++i; i < buf.size(); ++i) {
+    if (in_string && buf[i] == '\\') {
+      ++i;
+    } else if (buf[i] == '"') {
+      in_string = !in_string;
+    } else if (!in_string && buf[i] == ')') {
+      return i + 1;
+    }
+  }
+  return static_cast<unsigned>(buf.size());
+}
+
+// An #include and the file it found (for headers joulecc translates).
+struct IncludeSeen {
+  SourceLocation name_begin, name_end;  // the "file.h" or <file.h> token
+  std::string path;                     // absolute path of the file found
+  bool angled = false;
 };
 
 class PragmaRecorder : public PPCallbacks {
  public:
-  PragmaRecorder(SourceManager& sm, std::vector<PragmaSeen>& seen, std::set<std::string>& macros,
-                 std::vector<SourceLocation>& underscore)
-      : sm_(sm), seen_(seen), macros_(macros), underscore_(underscore) {}
+  PragmaRecorder(Preprocessor& pp, std::vector<PragmaSeen>& seen, std::set<std::string>& macros,
+                 std::vector<IncludeSeen>& includes, std::vector<FileID>& entered)
+      : pp_(pp),
+        sm_(pp.getSourceManager()),
+        seen_(seen),
+        macros_(macros),
+        includes_(includes),
+        entered_(entered) {}
+
+  void FileChanged(SourceLocation loc, FileChangeReason reason, SrcMgr::CharacteristicKind,
+                   FileID) override {
+    if (reason == EnterFile && loc.isFileID()) entered_.push_back(sm_.getFileID(loc));
+  }
+
+  void InclusionDirective(SourceLocation, const clang::Token&, StringRef, bool angled,
+                          CharSourceRange name, const FileEntry* file, StringRef, StringRef,
+                          const Module*, SrcMgr::CharacteristicKind) override {
+    if (!file || name.getBegin().isMacroID()) return;
+    SmallString<256> abs(file->getName());
+    if (llvm::sys::fs::make_absolute(abs)) return;
+    llvm::sys::path::remove_dots(abs, true);
+    includes_.push_back({name.getBegin(), name.getEnd(), abs.str().str(), angled});
+  }
 
   void PragmaDirective(SourceLocation loc, PragmaIntroducerKind kind) override {
-    if (kind != PIK_HashPragma) {
-      underscore_.push_back(loc);
-      return;
-    }
+    if (kind == PIK__Pragma) return underscore(loc);
+    if (kind != PIK_HashPragma) return;
     auto [fid, off] = sm_.getDecomposedLoc(sm_.getExpansionLoc(loc));
-    seen_.push_back({fid, off});
+    seen_.push_back({fid, off, {}, 0});
   }
-  void MacroDefined(const clang::Token& name, const MacroDirective*) override {
+  void MacroDefined(const clang::Token& name, const MacroDirective* md) override {
     macros_.insert(name.getIdentifierInfo()->getName().str());
+    pragma_line_macro(name, md);
   }
 
  private:
+  // The directive is what the pragma lexer is about to read: the string,
+  // destringized, up to its newline (Preprocessor::Handle_Pragma).
+  void underscore(SourceLocation loc) {
+    const char* p = static_cast<Lexer*>(pp_.getCurrentLexer())->getBufferLocation();
+    std::string text;
+    while (p && *p && *p != '\n') text += *p++;
+    SourceLocation b = sm_.getExpansionLoc(loc);
+    auto [fid, off] = sm_.getDecomposedLoc(b);
+    unsigned end;
+    if (loc.isMacroID()) {
+      SourceLocation e = sm_.getExpansionRange(loc).getEnd();
+      e = Lexer::getLocForEndOfToken(e, 0, sm_, pp_.getLangOpts());
+      end = sm_.getDecomposedLoc(e).second;
+    } else {
+      end = underscore_pragma_end(sm_.getBufferData(fid), off);
+    }
+    seen_.push_back({fid, off, text.empty() ? std::string(" ") : text, end});
+  }
+
+  // `#define TASKWAIT #pragma omp taskwait`: Mercurium read preprocessed
+  // output, where such an expansion is a pragma line. The macro is redefined
+  // as `_Pragma("omp taskwait")`, which the preprocessor runs as a pragma.
+  void pragma_line_macro(const clang::Token& name, const MacroDirective* md) {
+    const MacroInfo* mi = md->getMacroInfo();
+    ArrayRef<clang::Token> toks = mi->tokens();
+    if (!mi->isObjectLike() || toks.size() < 3 || !toks[0].is(tok::hash) ||
+        !toks[1].is(tok::identifier) || toks[1].getIdentifierInfo()->getName() != "pragma")
+      return;
+    std::string text;
+    for (std::size_t i = 2; i < toks.size(); ++i)
+      text += (i > 2 && toks[i].hasLeadingSpace() ? " " : "") + pp_.getSpelling(toks[i]);
+    MacroInfo* nmi = pp_.AllocateMacroInfo(mi->getDefinitionLoc());
+    nmi->setDefinitionEndLoc(mi->getDefinitionEndLoc());
+    const std::pair<tok::TokenKind, std::string> body[] = {
+        {tok::identifier, "_Pragma"},
+        {tok::l_paren, "("},
+        {tok::string_literal, string_literal(text)},
+        {tok::r_paren, ")"}};
+    for (const auto& [kind, spelling] : body) {
+      clang::Token t;
+      t.startToken();
+      t.setKind(kind);
+      pp_.CreateString(spelling, t);
+      if (kind == tok::identifier) t.setIdentifierInfo(pp_.getIdentifierInfo(spelling));
+      nmi->AddTokenToBody(t);
+    }
+    pp_.appendDefMacroDirective(name.getIdentifierInfo(), nmi);
+  }
+
+  Preprocessor& pp_;
   SourceManager& sm_;
   std::vector<PragmaSeen>& seen_;
   std::set<std::string>& macros_;
-  std::vector<SourceLocation>& underscore_;
+  std::vector<IncludeSeen>& includes_;
+  std::vector<FileID>& entered_;
+};
+
+// A run of the Builder on one file. A header with statement pragmas is
+// translated by a run of its own and its text replaces the #include that
+// brought it (docs/porting-ompss.md, section 4).
+struct Pass {
+  FileID header;  // invalid: the main file
+  int id_base = 0;
+  const std::map<FileID, std::string>* spliced = nullptr;  // translated headers
+  const std::vector<IncludeSeen>* includes = nullptr;
+  const std::vector<FileID>* entered = nullptr;  // every file entered, in order
+  std::set<FileID>* placed = nullptr;            // translated headers put in place
 };
 
 // Where statements start (main file), where declarations start (any file),
@@ -143,22 +267,26 @@ class Indexer : public RecursiveASTVisitor<Indexer> {
 
 class Builder {
  public:
-  Builder(Context& cx, std::vector<PragmaSeen>& seen, std::vector<SourceLocation>& underscore,
-          const std::string& line_name)
-      : cx_(cx), seen_(seen), underscore_(underscore), line_name_(line_name) {}
+  Builder(Context& cx, std::vector<PragmaSeen>& seen, const std::string& line_name,
+          const Pass& pass)
+      : cx_(cx), seen_(seen), line_name_(line_name), pass_(pass) {}
+
+  // A header pass rewrote something: its text goes in place of the #include.
+  bool translated() const { return !cx_.model.constructs.empty(); }
 
   void run() {
     Model& m = cx_.model;
     m.files.push_back(make_file(cx_.main_fid, line_name_));
     cx_.src_index[cx_.main_fid] = 0;
-    for (SourceLocation l : underscore_) note_underscore(l);
     Indexer ix(cx_);
     ix.TraverseDecl(cx_.ast.getTranslationUnitDecl());
     ix_ = &ix;
-    for (const PragmaSeen& p : seen_) pragma(p);
+    for (const PragmaSeen& p : seen_)
+      if (!header_pass() || p.fid == cx_.main_fid) pragma(p);
     if (pending_target_) target_without_task();
+    splices();
     for (Construct& r : gap_removes_) {
-      r.id = static_cast<int>(m.constructs.size()) + 1;
+      r.id = next_id();
       m.constructs.push_back(std::move(r));
     }
     for (std::size_t i = 0; i < m.constructs.size(); ++i) analyze(i);
@@ -167,6 +295,78 @@ class Builder {
   }
 
  private:
+  bool header_pass() const { return pass_.header.isValid(); }
+  // Ids name the generated code: distinct across the passes of one file.
+  int next_id() const { return pass_.id_base + static_cast<int>(cx_.model.constructs.size()) + 1; }
+  bool spliced(FileID fid) const { return pass_.spliced && pass_.spliced->count(fid); }
+
+  // The #include lines of translated headers get their text; in a header
+  // pass, the other quoted #includes name their file by its absolute path
+  // (the text is compiled from elsewhere).
+  void splices() {
+    const std::string& t = cx_.model.files[0].text;
+    for (const IncludeSeen& inc : pass_.includes ? *pass_.includes : std::vector<IncludeSeen>()) {
+      auto [fid, off] = cx_.sm.getDecomposedLoc(inc.name_begin);
+      if (fid != cx_.main_fid) continue;
+      FileID child = included_at(inc.name_begin);
+      Construct c;
+      c.kind = CKind::Splice;
+      c.id = next_id();
+      if (child.isValid() && spliced(child)) {
+        std::size_t ls = t.rfind('\n', off), le = t.find('\n', off);
+        c.begin = ls == std::string::npos ? 0 : static_cast<unsigned>(ls + 1);
+        c.end =
+            le == std::string::npos ? static_cast<unsigned>(t.size()) : static_cast<unsigned>(le);
+        unsigned next_line = cx_.model.files[0].lines->line(off) + 1;
+        c.splice = pass_.spliced->at(child) + "#line " + std::to_string(next_line) + " " +
+                   string_literal(line_name_);
+        pass_.placed->insert(child);
+      } else if (!child.isValid() && spliced_path(inc.path)) {
+        // Skipped by its guard or #pragma once: the spliced copy came first.
+        std::size_t ls = t.rfind('\n', off), le = t.find('\n', off);
+        c.begin = ls == std::string::npos ? 0 : static_cast<unsigned>(ls + 1);
+        c.end =
+            le == std::string::npos ? static_cast<unsigned>(t.size()) : static_cast<unsigned>(le);
+      } else if (header_pass() && !inc.angled) {
+        c.begin = off;
+        c.end = cx_.sm.getDecomposedLoc(inc.name_end).second;
+        c.splice = string_literal(inc.path);
+      } else {
+        continue;
+      }
+      cx_.model.constructs.push_back(std::move(c));
+    }
+  }
+
+  bool spliced_path(const std::string& path) const {
+    if (!pass_.spliced) return false;
+    for (const auto& [fid, text] : *pass_.spliced) {
+      const FileEntry* fe = cx_.sm.getFileEntryForID(fid);
+      SmallString<256> abs(fe ? fe->getName() : "");
+      if (fe && !llvm::sys::fs::make_absolute(abs)) {
+        llvm::sys::path::remove_dots(abs, true);
+        if (abs.str() == path) return true;
+      }
+    }
+    return false;
+  }
+
+  void remove_pragma(const PragmaText& pt) {
+    Construct c;
+    c.kind = CKind::Remove;
+    c.id = next_id();
+    c.begin = pt.begin;
+    c.end = pt.end;
+    cx_.model.constructs.push_back(std::move(c));
+  }
+
+  // The file entered through the #include whose name starts at `name`.
+  FileID included_at(SourceLocation name) const {
+    for (FileID fid : *pass_.entered)
+      if (cx_.sm.getIncludeLoc(fid) == name) return fid;
+    return FileID();
+  }
+
   SourceFile make_file(FileID fid, const std::string& name) {
     SourceFile f;
     f.line_name = name;
@@ -186,22 +386,20 @@ class Builder {
     return idx;
   }
 
-  void note_underscore(SourceLocation l) {
-    SourceLocation s = cx_.sm.getSpellingLoc(l);
-    bool invalid = false;
-    const char* p = cx_.sm.getCharacterData(s, &invalid);
-    if (invalid || !p) return;
-    std::string t(p, strnlen(p, 64));
-    if (t.find("oss") != std::string::npos || t.find("omp task") != std::string::npos)
-      cx_.warning(l, "joulecc does not translate _Pragma(...) OmpSs directives; use #pragma");
-  }
-
   void pragma(const PragmaSeen& p) {
     bool main = p.fid == cx_.main_fid;
     llvm::StringRef buf = cx_.sm.getBufferData(p.fid);
     PragmaText pt;
-    if (!read_pragma(std::string_view(buf.data(), buf.size()), p.offset, pt)) return;
+    if (!p.text.empty()) {
+      // _Pragma: every position of its text is reported at the invocation.
+      pt.text = p.text;
+      pt.begin = p.offset;
+      pt.end = p.end;
+    } else if (!read_pragma(std::string_view(buf.data(), buf.size()), p.offset, pt)) {
+      return;
+    }
     std::string ns = pragma_namespace(pt);
+    if (ns == "once" && header_pass()) return remove_pragma(pt);  // "in main file" otherwise
     if (ns != "oss" && ns != "omp") return;
     Construct c;
     c.pragma = pt;
@@ -214,6 +412,8 @@ class Builder {
     if (c.dir.kind == DirKind::Passthrough) return;
     if (c.dir.kind == DirKind::Atomic && cx_.model.openmp && c.dir.prefix == Prefix::Omp) return;
     if (!parse_regions(c)) return;
+    if (!p.text.empty() && !pragma_macro_alone(c, p)) return;
+    fpga_warning(c);
     if (!main) {
       cx_.model.header_pragmas = true;
       header_pragma(c, p);
@@ -222,7 +422,7 @@ class Builder {
     unsigned next = next_token(cx_.model.files[0].text, pt.end);
     c.begin = pt.begin;
     c.end = pt.end;
-    c.id = static_cast<int>(cx_.model.constructs.size()) + 1;
+    c.id = next_id();
     if (pending_target_) {
       if (c.dir.kind != DirKind::Task || c.begin != pending_next_) {
         target_without_task();
@@ -279,6 +479,32 @@ class Builder {
                  c.kind == CKind::Taskgroup || (c.kind == CKind::Atomic && !cx_.model.openmp);
     if (wraps && !attach_statement(c, next)) return;
     cx_.model.constructs.push_back(std::move(c));
+  }
+
+  // A _Pragma is rewritten by cutting its macro invocation out; code that
+  // the same invocation expands to would go with it (and the pragma would
+  // apply to what follows), so that is an error rather than a silent change.
+  bool pragma_macro_alone(const Construct& c, const PragmaSeen& p) {
+    auto s = ix_->stmts.lower_bound(p.offset);
+    auto d = ix_->decls.lower_bound({p.fid, p.offset});
+    bool stmt_inside = p.fid == cx_.main_fid && s != ix_->stmts.end() && s->first < p.end;
+    bool decl_inside = d != ix_->decls.end() && d->first.first == p.fid && d->first.second < p.end;
+    if (!stmt_inside && !decl_inside) return true;
+    cx_.error_at(c, 0,
+                 "joulecc cannot translate '_Pragma(\"" + c.dir.spelled() +
+                     "...\")' in a macro that also expands to code; put the pragma in a "
+                     "macro of its own (or write '#pragma') before the statement");
+    return false;
+  }
+
+  // device(fpga) tasks run on the host: said once per file, not per task.
+  void fpga_warning(const Construct& c) {
+    const Clause* d = c.dir.find("device");
+    if (fpga_warned_ || !d || d->modifier.find("fpga") == std::string::npos) return;
+    fpga_warned_ = true;
+    cx_.warning(cx_.loc(c.src, c.pragma.offset_of(d->pos)),
+                "joulecc runs device(fpga) tasks on the host (no FPGA support); "
+                "num_instances and the other FPGA clauses are ignored");
   }
 
   void target_without_task() {
@@ -373,6 +599,7 @@ class Builder {
         cx_.model.constructs.push_back(std::move(c));
       return;
     }
+    if (header_pass()) return;  // a task function: the including file's pass makes its wrapper
     auto d = ix_->decls.find({p.fid, next});
     if (d == ix_->decls.end() || !isa<FunctionDecl>(d->second)) {
       if (d != ix_->decls.end() && isa<FunctionTemplateDecl>(d->second))
@@ -393,6 +620,7 @@ class Builder {
       return;
     }
     if (c.dir.kind != DirKind::Task) {
+      if (spliced(p.fid)) return;  // translated by the header's own pass
       // An atomic too: left alone it would silently not be atomic.
       cx_.warning(cx_.loc(c.src, c.pragma.begin),
                   "'#pragma " + c.dir.spelled() +
@@ -408,13 +636,14 @@ class Builder {
     unsigned next = next_token(cx_.model.files[c.src].text, c.pragma.end);
     auto d = ix_->decls.find({p.fid, next});
     if (d == ix_->decls.end() || !isa<FunctionDecl>(d->second)) {
+      if (spliced(p.fid)) return;
       cx_.warning(cx_.loc(c.src, c.pragma.begin),
                   "'#pragma " + c.dir.spelled() +
                       "' in a header applies only to function declarations; ignored");
       return;
     }
     c.kind = CKind::Task;
-    c.id = static_cast<int>(cx_.model.constructs.size()) + 1;
+    c.id = next_id();
     function_task(std::move(c), cast<FunctionDecl>(d->second));
   }
 
@@ -483,7 +712,7 @@ class Builder {
     p.function = fi;
     p.begin = p.end = proto;
     p.outside = !first_main;
-    p.id = static_cast<int>(cx_.model.constructs.size()) + 1;
+    p.id = next_id();
     cx_.model.constructs.push_back(p);
     Construct d = p;
     d.insert_definition = true;
@@ -524,7 +753,7 @@ class Builder {
 
   void analyze(std::size_t i) {
     Construct& c = cx_.model.constructs[i];
-    if (c.kind == CKind::Insert || c.kind == CKind::Remove) return;
+    if (c.kind == CKind::Insert || c.kind == CKind::Remove || c.kind == CKind::Splice) return;
     const FunctionDecl* fn = fn_of_.count(c.id) ? fn_of_[c.id] : ix_->function_at(c.begin);
     unsigned at = c.function_task ? 0 : c.pragma.begin;
     check_regions(cx_, c, at, fn);
@@ -568,7 +797,7 @@ class Builder {
       c.function = it->second;
       c.begin = off;
       c.end = off + static_cast<unsigned>(callee->getName().size());
-      c.id = static_cast<int>(cx_.model.constructs.size()) + 1;
+      c.id = next_id();
       cx_.model.constructs.push_back(std::move(c));
     }
   }
@@ -606,19 +835,20 @@ class Builder {
       extra.push_back(std::move(r));
     }
     for (Construct& c : extra) {
-      c.id = static_cast<int>(cx_.model.constructs.size()) + 1;
+      c.id = next_id();
       cx_.model.constructs.push_back(std::move(c));
     }
   }
 
   Context& cx_;
   std::vector<PragmaSeen>& seen_;
-  std::vector<SourceLocation>& underscore_;
   std::string line_name_;
+  Pass pass_;
   Indexer* ix_ = nullptr;
   std::unique_ptr<Construct> pending_target_, header_target_;
   std::unique_ptr<Construct> device_from_target_;  // its id is the task's
   unsigned pending_next_ = 0, header_target_next_ = 0;
+  bool fpga_warned_ = false;
   std::map<int, const Stmt*> stmt_of_;
   std::map<int, const FunctionDecl*> fn_of_;
   std::map<const FunctionDecl*, int> task_fns_;
@@ -638,22 +868,24 @@ struct RunState {
 class Consumer : public ASTConsumer {
  public:
   Consumer(CompilerInstance& ci, RunState& st, std::vector<PragmaSeen>& seen,
-           std::set<std::string>& macros, std::vector<SourceLocation>& underscore)
-      : ci_(ci), st_(st), seen_(seen), macros_(macros), underscore_(underscore) {}
+           std::set<std::string>& macros, std::vector<IncludeSeen>& includes,
+           std::vector<FileID>& entered)
+      : ci_(ci), st_(st), seen_(seen), macros_(macros), includes_(includes), entered_(entered) {}
 
   void HandleTranslationUnit(ASTContext& ast) override {
     DiagnosticsEngine& d = ci_.getDiagnostics();
     if (d.hasErrorOccurred()) return;
+    if (!translate_headers(ast)) return;
     Model m;
-    m.lang = st_.lang;
-    m.cxx20 = ast.getLangOpts().CPlusPlus20;
-    m.openmp = st_.opts->openmp;
-    m.ompss2 = st_.ompss2;
-    m.openmp_macro = st_.openmp_macro;
     Context cx(ast, d, m);
+    start_model(m, ast);
     cx.macros = macros_;
     std::string name = st_.opts->line_name.empty() ? st_.opts->input : st_.opts->line_name;
-    Builder(cx, seen_, underscore_, name).run();
+    Builder(cx, seen_, name, pass(FileID())).run();
+    for (const auto& [f, text] : spliced_)  // never a translated header silently left out
+      if (!placed_.count(f))
+        cx.error(ast.getSourceManager().getLocForStartOfFile(f),
+                 "joulecc cannot put the translation of this header in place of its #include");
     if (cx.errors || d.hasErrorOccurred()) return;
     st_.result->output = generate(m);
     st_.result->header_pragmas = m.header_pragmas;
@@ -664,30 +896,116 @@ class Consumer : public ASTConsumer {
   }
 
  private:
+  void start_model(Model& m, ASTContext& ast) const {
+    m.lang = st_.lang;
+    m.cxx20 = ast.getLangOpts().CPlusPlus20;
+    m.openmp = st_.opts->openmp;
+    m.ompss2 = st_.ompss2;
+    m.openmp_macro = st_.openmp_macro;
+  }
+
+  Pass pass(FileID header) {
+    Pass p;
+    p.header = header;
+    p.id_base = header.isValid() ? 100000 * static_cast<int>(spliced_.size() + 1) : 0;
+    p.spliced = &spliced_;
+    p.includes = &includes_;
+    p.entered = &entered_;
+    p.placed = &placed_;
+    return p;
+  }
+
+  // Headers (not system ones) that hold OmpSs pragmas, and the headers that
+  // include them, deepest first: each is translated with its translated
+  // children in place, and kept when it changed.
+  bool translate_headers(ASTContext& ast) {
+    SourceManager& sm = ast.getSourceManager();
+    std::map<FileID, int> depth;
+    for (const PragmaSeen& p : seen_) {
+      if (p.fid == sm.getMainFileID() || sm.isInSystemHeader(sm.getLocForStartOfFile(p.fid)) ||
+          !spliceable(sm, p.fid))
+        continue;
+      for (FileID f = p.fid; f != sm.getMainFileID(); f = sm.getFileID(sm.getIncludeLoc(f)))
+        depth[f] = 0;
+    }
+    std::vector<std::pair<int, FileID>> order;
+    for (auto& [f, dep] : depth) {
+      for (FileID g = f; g.isValid() && g != sm.getMainFileID();
+           g = sm.getFileID(sm.getIncludeLoc(g)))
+        ++dep;
+      order.push_back({-dep, f});
+    }
+    std::sort(order.begin(), order.end());
+    for (auto& [neg_depth, f] : order)
+      if (!translate_header(ast, f)) return false;
+    return true;
+  }
+
+  // Every #include from the main file down to f is a line joulecc can
+  // replace: not `#include MACRO`, not -include. Otherwise the header keeps
+  // its pragmas and the main pass warns, as for a system header.
+  bool spliceable(SourceManager& sm, FileID f) const {
+    for (; f.isValid() && f != sm.getMainFileID(); f = sm.getFileID(sm.getIncludeLoc(f))) {
+      SourceLocation at = sm.getIncludeLoc(f);
+      bool seen = false;
+      for (const IncludeSeen& inc : includes_) seen = seen || inc.name_begin == at;
+      if (!seen || !sm.getFileEntryForID(f)) return false;
+    }
+    return f == sm.getMainFileID();
+  }
+
+  bool translate_header(ASTContext& ast, FileID f) {
+    SourceManager& sm = ast.getSourceManager();
+    const FileEntry* fe = sm.getFileEntryForID(f);
+    if (!fe || sm.getIncludeLoc(f).isInvalid() || sm.getIncludeLoc(f).isMacroID()) return true;
+    Model hm;
+    Context hcx(ast, ci_.getDiagnostics(), hm, f);
+    start_model(hm, ast);
+    hcx.macros = macros_;
+    Builder b(hcx, seen_, fe->getName().str(), pass(f));
+    b.run();
+    if (hcx.errors || ci_.getDiagnostics().hasErrorOccurred()) return false;
+    bool child = false;
+    for (const Construct& c : hm.constructs)
+      child = child || (c.kind == CKind::Splice && c.splice.rfind("\"", 0) != 0);
+    if (b.translated() && (child || has_statement_construct(hm))) spliced_[f] = generate(hm);
+    return true;
+  }
+
+  static bool has_statement_construct(const Model& m) {
+    for (const Construct& c : m.constructs)  // a target/assert line alone: left as it is
+      if (c.kind != CKind::Splice && c.kind != CKind::Remove) return true;
+    return false;
+  }
+
   CompilerInstance& ci_;
   RunState& st_;
   std::vector<PragmaSeen>& seen_;
   std::set<std::string>& macros_;
-  std::vector<SourceLocation>& underscore_;
+  std::vector<IncludeSeen>& includes_;
+  std::vector<FileID>& entered_;
+  std::map<FileID, std::string> spliced_;
+  std::set<FileID> placed_;
 };
 
 class Action : public ASTFrontendAction {
  public:
   explicit Action(RunState& st) : st_(st) {}
   bool BeginSourceFileAction(CompilerInstance& ci) override {
-    ci.getPreprocessor().addPPCallbacks(
-        std::make_unique<PragmaRecorder>(ci.getSourceManager(), seen_, macros_, underscore_));
+    ci.getPreprocessor().addPPCallbacks(std::make_unique<PragmaRecorder>(
+        ci.getPreprocessor(), seen_, macros_, includes_, entered_));
     return true;
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& ci, llvm::StringRef) override {
-    return std::make_unique<Consumer>(ci, st_, seen_, macros_, underscore_);
+    return std::make_unique<Consumer>(ci, st_, seen_, macros_, includes_, entered_);
   }
 
  private:
   RunState& st_;
   std::vector<PragmaSeen> seen_;
   std::set<std::string> macros_;
-  std::vector<SourceLocation> underscore_;
+  std::vector<IncludeSeen> includes_;
+  std::vector<FileID> entered_;
 };
 
 class Factory : public tooling::FrontendActionFactory {
@@ -709,11 +1027,14 @@ bool is_cxx_name(const std::string& path) {
   return false;
 }
 
-// True when the text holds `#pragma <ns>` (a quick scan, before parsing).
-bool has_pragma(const std::string& text, const char* ns) {
+// True when the text holds `#pragma <ns>` or `_Pragma("<ns>` (a quick scan,
+// before parsing).
+bool has_pragma(const std::string& text, const char* ns, const char* word = "pragma") {
+  if (std::strcmp(word, "pragma") == 0 && has_pragma(text, ns, "_Pragma(\"")) return true;
   std::size_t i = 0;
-  while ((i = text.find("pragma", i)) != std::string::npos) {
-    std::size_t j = i + 6;
+  const std::size_t n = std::strlen(word);
+  while ((i = text.find(word, i)) != std::string::npos) {
+    std::size_t j = i + n;
     while (j < text.size() && (text[j] == ' ' || text[j] == '\t')) ++j;
     if (text.compare(j, 3, ns) == 0 &&
         (j + 3 >= text.size() || !std::isalnum(static_cast<unsigned char>(text[j + 3]))))
@@ -747,7 +1068,9 @@ int translate(const TranslateOptions& opts, TranslateResult& result) {
     ss << in.rdbuf();
     text = ss.str();
   }
-  st.ompss2 = opts.mode == 2 || (opts.mode == 0 && has_pragma(text, "oss"));
+  // As `mcc --ompss-2` and `clang -fompss-2`: every file sees _OMPSS_2,
+  // whatever its pragmas; only an explicit --ompss (OmpSs-1) leaves it out.
+  st.ompss2 = opts.mode != 1;
   // As Mercurium: sources with OmpSs/OpenMP pragmas see _OPENMP (joule's
   // <omp.h> answers the omp_* calls); with -fopenmp the compiler defines it.
   st.openmp_macro = !opts.openmp && (has_pragma(text, "oss") || has_pragma(text, "omp"));

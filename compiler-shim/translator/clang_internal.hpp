@@ -37,8 +37,15 @@ struct Context {
   std::map<const clang::FunctionDecl*, std::vector<ScopedVar>> scopes;  // lookup cache
   bool errors = false;
 
-  Context(clang::ASTContext& a, clang::DiagnosticsEngine& d, Model& m)
-      : ast(a), sm(a.getSourceManager()), diags(d), model(m), main_fid(sm.getMainFileID()) {}
+  // `file`: the file this run rewrites (a header translated for inclusion,
+  // see clang_frontend.cpp), the main file by default.
+  Context(clang::ASTContext& a, clang::DiagnosticsEngine& d, Model& m,
+          clang::FileID file = clang::FileID())
+      : ast(a),
+        sm(a.getSourceManager()),
+        diags(d),
+        model(m),
+        main_fid(file.isValid() ? file : sm.getMainFileID()) {}
 
   bool is_c() const { return model.lang == Lang::C; }
   int var_id(const clang::VarDecl* v) {

@@ -73,9 +73,11 @@ std::string Generator::text(unsigned b, unsigned e) const {
 std::string Generator::label(const Construct& c) const {
   if (const Clause* l = c.dir.find("label")) {
     const std::string& t = l->args[0].text;
+    // Names (Mercurium's `label(gauss seidel)`, several words) are the label
+    // itself; anything else is a string expression (OmpSs-2 spec, label clause).
     bool ident =
         !t.empty() &&
-        t.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+        t.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_ \t") ==
             std::string::npos;
     return ident ? quote(t) : "(" + t + ")";
   }
@@ -144,6 +146,8 @@ std::string Generator::render(Construct& c, Scope& s) {
       return "__sync_synchronize();";
     case CKind::Insert:
       return function_insert(c);
+    case CKind::Splice:
+      return c.splice;
     case CKind::TopDecl:
       return top_decl(c, s);
     case CKind::Taskwait:

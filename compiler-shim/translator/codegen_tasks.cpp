@@ -201,8 +201,9 @@ std::string Generator::task_c(Construct& c, Scope& s) {
   if (!s.pre) return "\n#error \"joulecc: a task outside a function\"\n";
   std::string id = std::to_string(c.id);
   std::string st = "struct __joule_args_" + id, fn = "__joule_task_" + id;
-  *s.pre += line(c.src, c.pragma.begin) + st + " {\n" + fields_c(c) + "};\nstatic void " + fn +
-            "(void *);\n";
+  *s.pre += line(c.src, c.pragma.begin);
+  for (const std::string& d : c.block_externs) *s.pre += d + ";\n";
+  *s.pre += st + " {\n" + fields_c(c) + "};\nstatic void " + fn + "(void *);\n";
   bool dynamic = false;
   std::string assign = capture_c(c, s, dynamic), size;
   for (const Capture& cap : c.captures)  // the task has its own: the creator's stays unused
@@ -476,7 +477,8 @@ std::string Generator::function_insert(Construct& c) {
                                                     : subst(ty.decl, f.param_names[i]) + ";\n";
       }
       if (f.param_names.empty()) out += "char __jempty;\n";
-      out += "};\nstatic void " + f.wrapper + "(" + f.params_proto + ");\n";
+      // A header's task function this file never calls: no -Wunused-function.
+      out += "};\n__attribute__((unused)) static void " + f.wrapper + "(" + f.params_proto + ");\n";
     } else {
       out += "inline void " + f.wrapper + "(" + f.params_proto + ");\n";
     }
@@ -508,9 +510,9 @@ std::string Generator::function_insert(Construct& c) {
   }
   out += "static void " + run + "(void *__jv)\n{\n" + st + " *__ja = (" + st +
          " *)__jv;\n(void)__ja;\n" + redirect_function(t, f) + f.name + "(" + args +
-         ");\n}\nstatic void " + f.wrapper + "(" + f.params_def + ")\n{\n" + head +
-         "joule_task_t *__jt;\n" + st + " *__ja = (" + st + " *)joule_oss_task_create(" + run +
-         ", sizeof(" + st + "), &__jo, &__jt);\n";
+         ");\n}\n__attribute__((unused)) static void " + f.wrapper + "(" + f.params_def + ")\n{\n" +
+         head + "joule_task_t *__jt;\n" + st + " *__ja = (" + st + " *)joule_oss_task_create(" +
+         run + ", sizeof(" + st + "), &__jo, &__jt);\n";
   for (std::size_t i = 0; i < f.param_names.size(); ++i) {
     const std::string& n = f.param_names[i];
     const CType& ty = f.param_types[i];

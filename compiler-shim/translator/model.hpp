@@ -120,6 +120,7 @@ enum class CKind {
   Rename,    // C: a reference to a variable reached through a pointer in outlined code
   TaskCall,  // the callee name of a call to a task function
   Insert,    // text for a function task (prototype or definition) at an offset
+  Splice,    // literal text: a translated header in place of its #include, or its path
   TopDecl,   // C: a top-level declaration whose tasks are outlined before/after it
 };
 
@@ -137,16 +138,18 @@ struct Construct {
   std::vector<Expr> critical_name;
   AtomicPlan atomic;  // Atomic
   bool uses_this = false;
-  bool function_task = false;             // the clauses of a task function
-  std::vector<LoopLevel> loop;            // taskloop (collapse levels)
-  bool loop_deps = false;                 // taskloop: a dependency uses the loop variable
-  int var_id = 0;                         // Rename
-  std::string var_name;                   // Rename
-  int function = -1;                      // TaskCall / Insert / function Task
-  bool insert_definition = false;         // Insert: definition (true) or prototype
-  bool outside = false;                   // Insert: placed outside the function's namespaces
-  std::vector<std::string> macro_shared;  // C: shared names referenced from macro bodies
-  std::vector<Construct*> children;       // filled by the renderer
+  bool function_task = false;              // the clauses of a task function
+  std::vector<LoopLevel> loop;             // taskloop (collapse levels)
+  bool loop_deps = false;                  // taskloop: a dependency uses the loop variable
+  int var_id = 0;                          // Rename
+  std::string var_name;                    // Rename
+  int function = -1;                       // TaskCall / Insert / function Task
+  bool insert_definition = false;          // Insert: definition (true) or prototype
+  bool outside = false;                    // Insert: placed outside the function's namespaces
+  std::vector<std::string> macro_shared;   // C: shared names referenced from macro bodies
+  std::vector<std::string> block_externs;  // C: block-scope function declarations it calls
+  std::string splice;                      // Splice
+  std::vector<Construct*> children;        // filled by the renderer
 };
 
 struct Model {

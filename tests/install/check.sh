@@ -111,6 +111,13 @@ for src in chain.cpp chain.c; do
     fail "joulecc $cc $src"
   run_ok "$(basename "$exe")" "$exe"
 done
+# The one-word driver installed beside joulecc (a link to it), with a
+# Mercurium flag, as a build system that took CXX=mcxx would call it.
+[[ -x $prefix/bin/joulecc-g++ ]] || fail "joulecc-g++ is not installed beside joulecc"
+echo "  joulecc-g++ --ompss-2 -O2 chain.cpp -o oneword"
+(cd "$work" && quiet "$prefix/bin/joulecc-g++" --ompss-2 -O2 -Wall "$here/ompss/chain.cpp" \
+  -o "$work/oneword") || fail "joulecc-g++ chain.cpp"
+run_ok oneword "$work/oneword"
 echo "  joulecc --joule-no-rpath g++ -O2 chain.cpp -o norpath"
 (cd "$work" && quiet "$joulecc" --joule-no-rpath g++ -O2 "$here/ompss/chain.cpp" -o "$work/norpath") ||
   fail "joulecc --joule-no-rpath"

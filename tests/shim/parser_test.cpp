@@ -130,6 +130,22 @@ TEST(Parser, TaskClauses) {
   EXPECT_EQ(ds.find("default")->modifier, "none");
 }
 
+// Spellings Mercurium accepted that public OmpSs programs still use.
+TEST(Parser, MercuriumSyntax) {
+  Directive tl = parse_ok("oss task loop grainsize(4)");
+  EXPECT_EQ(tl.kind, DirKind::Taskloop);
+  EXPECT_EQ(tl.name, "taskloop");
+  EXPECT_EQ(parse_ok("omp task loop").kind, DirKind::Taskloop);
+  EXPECT_EQ(parse_ok("oss task label(gauss seidel) inout(x)").find("label")->args[0].text,
+            "gauss seidel");
+  EXPECT_EQ(parse_ok("omp taskwait noflush(a, b)").clauses.size(), 1u);
+  EXPECT_EQ(parse_ok("oss task affinity(a[0;n]) in(a[0;n])").clauses.size(), 2u);
+  Directive f = parse_ok("oss task device(fpga) num_instances(2) in(a)");
+  EXPECT_EQ(f.find("device")->modifier, "fpga");
+  EXPECT_EQ(parse_ok("omp target device(fpga) num_instances(4) copy_deps").kind, DirKind::Target);
+  EXPECT_EQ(parse_error("omp taskwait noflush(a"), "missing ')' to match this '('");
+}
+
 TEST(Parser, OtherDirectives) {
   EXPECT_EQ(parse_ok("oss taskwait").kind, DirKind::Taskwait);
   EXPECT_EQ(parse_ok("oss taskwait on(x) in(y)").clauses.size(), 2u);

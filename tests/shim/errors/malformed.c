@@ -27,4 +27,4 @@ int main(void) {
 // expect: 12:22: error: expected a name in 'critical(...)'
 // expect: 14:28: error: unsupported reduction operator 'foo'
 // expect: 16:30: error: clause 'priority' appears more than once
-// expect: 18:25: error: device 'cuda' is not supported by joulecc (smp, mic)
+// expect: 18:25: error: device 'cuda' is not supported by joulecc (smp, mic, fpga)

@@ -121,7 +121,12 @@ JOULE_EXPORT void joule_oss_card_task(joule_oss_card_call_t call, const joule_os
 
 #ifdef __cplusplus
 } /* extern "C" */
+#endif
 
+/* The C++ helpers need C++11 (lambdas, rvalue references); C++98 code sees
+ * the C ABI above. joulecc compiles the C++98 sources it translates as C++11
+ * (docs/porting-ompss.md, section 1). */
+#if defined(__cplusplus) && __cplusplus >= 201103L
 #include <new>
 #include <type_traits>
 
