@@ -136,6 +136,27 @@ int each(const_dlb_cpu_set_t mask, Verb verb) {
   });
 }
 
+// DLB's *CpusInMask verbs: up to ncpus (DLB_MAX_CPUS: no limit) of the CPUs
+// of mask that this process does not run on yet, lowest first.
+template <class Verb>
+int up_to_in_mask(int ncpus, const_dlb_cpu_set_t mask, Verb verb) {
+  if (ncpus == DLB_DELETE_REQUESTS) return DLB_NOUPDT;
+  return call([&](Session& s) -> int {
+    const int want = ncpus == DLB_MAX_CPUS ? s.table().ncpus() : ncpus;
+    int rc = DLB_NOUPDT, done = 0;
+    for (int c : from_mask(mask)) {
+      if (done >= want) break;
+      if (!valid_cpu(s, c)) return DLB_ERR_PERM;
+      if (runs_on(s.table().load(c), s.pid())) continue;
+      const int r = after_acquire(s, c, verb(s, c));
+      if (r == DLB_ERR_PERM) continue;  // someone else's busy CPU: try the next
+      done += r == DLB_SUCCESS || r == DLB_NOTED;
+      if (r >= 0 && r < rc) rc = r;
+    }
+    return rc;
+  });
+}
+
 }  // namespace
 }  // namespace joule::dlb
 
@@ -161,6 +182,8 @@ int DLB_Init(int /*ncpus*/, const_dlb_cpu_set_t mask, const char* /*dlb_args*/) 
     return why.find("owned by") != std::string::npos ? DLB_ERR_PERM : DLB_ERR_NOSHMEM;
   }
   initialised() = true;
+  talp_init();
+  barrier_init();  // a failure is logged; DLB_Barrier then says DLB_ERR_PERM
   return DLB_SUCCESS;
 }
 
@@ -168,6 +191,8 @@ int DLB_Finalize(void) {
   std::lock_guard guard(api_mutex());
   if (!initialised()) return DLB_ERR_NOINIT;
   initialised() = false;
+  barrier_finalize();
+  talp_finalize();
   g_pending.clear();
   for (auto& cb : g_callbacks) cb = Callback{};
   joule::lending::stop_standalone();
@@ -277,7 +302,9 @@ int DLB_AcquireCpu(int cpuid) {
   });
 }
 int DLB_AcquireCpus(int ncpus) {
+  if (ncpus == DLB_DELETE_REQUESTS) return DLB_NOUPDT;  // joule queues no requests
   return call([&](Session& s) -> int {
+    if (ncpus == DLB_MAX_CPUS) ncpus = s.table().ncpus();
     std::vector<int> got;
     s.acquire(ncpus, got);
     for (int c : got) cpu_callback(dlb_callback_enable_cpu, c);
@@ -286,6 +313,10 @@ int DLB_AcquireCpus(int ncpus) {
 }
 int DLB_AcquireCpuMask(const_dlb_cpu_set_t mask) {
   return each(mask, [](Session& s, int c) -> int { return after_acquire(s, c, s.acquire_cpu(c)); });
+}
+
+int DLB_AcquireCpusInMask(int ncpus, const_dlb_cpu_set_t mask) {
+  return up_to_in_mask(ncpus, mask, [](Session& s, int c) { return s.acquire_cpu(c); });
 }
 
 int DLB_Borrow(void) {
@@ -302,7 +333,9 @@ int DLB_BorrowCpu(int cpuid) {
   });
 }
 int DLB_BorrowCpus(int ncpus) {
+  if (ncpus == DLB_DELETE_REQUESTS) return DLB_NOUPDT;
   return call([&](Session& s) -> int {
+    if (ncpus == DLB_MAX_CPUS) ncpus = s.table().ncpus();
     std::vector<int> got;
     s.borrow_up_to(ncpus, &got);
     for (int c : got) cpu_callback(dlb_callback_enable_cpu, c);
@@ -311,6 +344,10 @@ int DLB_BorrowCpus(int ncpus) {
 }
 int DLB_BorrowCpuMask(const_dlb_cpu_set_t mask) {
   return each(mask, [](Session& s, int c) -> int { return after_acquire(s, c, s.borrow_cpu(c)); });
+}
+
+int DLB_BorrowCpusInMask(int ncpus, const_dlb_cpu_set_t mask) {
+  return up_to_in_mask(ncpus, mask, [](Session& s, int c) { return s.borrow_cpu(c); });
 }
 
 int DLB_Return(void) {

@@ -27,6 +27,12 @@ void poll(lending::Session& s);
 // Calls the set_process_mask callback; false if there is none.
 bool call_mask_callback(const std::vector<int>& cpus);
 
+// DLB_Init / DLB_Finalize's parts in other files; caller holds api_mutex.
+int barrier_init();  // attaches the node's default barrier (dlb_barrier.cpp)
+void barrier_finalize();
+void talp_init();  // starts the global monitoring region (dlb_talp.cpp)
+void talp_finalize();
+
 // Runs f(session) under the DLB lock after polling; DLB's error codes for
 // "not initialised" and "disabled".
 template <class F>
