@@ -95,7 +95,7 @@ void BarrierSegment::map() {
     throw std::runtime_error(shm_name_ + ": cannot size the barrier segment");
   }
   for (int i = 0; !created && i < 1000; ++i) {  // the creator sizes it at once
-    struct stat st{};
+    struct stat st {};
     if (::fstat(fd, &st) == 0 && st.st_size >= off_t(sizeof(Shared))) break;
     ::usleep(1000);
   }

@@ -46,8 +46,7 @@ const std::vector<Variable>& variables() {
       {"--lewi", "CPU lending (DLB_Init always lends; JOULE_LEWI for the runtime)",
        [] {
          std::lock_guard guard(api_mutex());
-         return std::string(
-             yes_no(initialised() || settings().mode != lending::LewiMode::off));
+         return std::string(yes_no(initialised() || settings().mode != lending::LewiMode::off));
        }},
       {"--drom", "DROM (node table)", [] { return std::string("yes"); }},
       {"--talp", "monitoring regions (CPU and wall time)", [] { return std::string("yes"); }},
@@ -118,9 +117,7 @@ int DLB_DROM_SetProcessMaskStr(int pid, const char* mask, dlb_drom_flags_t flags
   return DLB_DROM_SetProcessMask(pid, &set, flags);
 }
 
-int DLB_DROM_PreInit(int, const_dlb_cpu_set_t, dlb_drom_flags_t, char***) {
-  return DLB_ERR_NOCOMP;
-}
+int DLB_DROM_PreInit(int, const_dlb_cpu_set_t, dlb_drom_flags_t, char***) { return DLB_ERR_NOCOMP; }
 int DLB_DROM_PostFinalize(int, dlb_drom_flags_t) { return DLB_ERR_NOCOMP; }
 
 // The subprocess API: see joule/dlb/dlb_sp.h for why it is refused.

@@ -54,8 +54,8 @@ void fold(Region& r) {
   r.mon.useful_time += cpu - r.cpu0;
   r.cpu_ns_weighted += double(cpus) * double(wall - r.wall0);
   r.mon.num_cpus = cpus;
-  r.mon.avg_cpus = r.mon.elapsed_time ? float(r.cpu_ns_weighted / double(r.mon.elapsed_time))
-                                      : float(cpus);
+  r.mon.avg_cpus =
+      r.mon.elapsed_time ? float(r.cpu_ns_weighted / double(r.mon.elapsed_time)) : float(cpus);
   r.wall0 = wall;
   r.cpu0 = cpu;
 }

@@ -34,8 +34,9 @@ bool segment_exists(const std::string& name) {
 // shared counter, which must read exactly round*n after every barrier.
 void lock_step(int n, int rounds) {
   const std::string table = unique_shm("bar");
-  auto* counter = static_cast<std::atomic<int>*>(::mmap(
-      nullptr, sizeof(std::atomic<int>), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
+  auto* counter = static_cast<std::atomic<int>*>(::mmap(nullptr, sizeof(std::atomic<int>),
+                                                        PROT_READ | PROT_WRITE,
+                                                        MAP_SHARED | MAP_ANONYMOUS, -1, 0));
   new (counter) std::atomic<int>(0);
   Channel attached, go;
   std::vector<pid_t> kids;
@@ -71,7 +72,7 @@ TEST(DlbBarrier, SegmentIsPrivateAndRemovedByTheLastToLeave) {
     name = b.shm_name();
     ASSERT_TRUE(b.attach());
     EXPECT_FALSE(b.attach());
-    struct stat st{};
+    struct stat st {};
     const int fd = ::shm_open(name.c_str(), O_RDONLY, 0);
     ASSERT_GE(fd, 0);
     ASSERT_EQ(::fstat(fd, &st), 0);

@@ -17,11 +17,12 @@
 #ifndef JOULE_DLB_H
 #define JOULE_DLB_H
 
-#include "joule/joule.h"
 /* The types and error codes live with the DLB-named headers (joule/dlb/),
- * so that <dlb_types.h> and <dlb_errors.h> stand alone as in DLB. */
+ * so that <dlb_types.h> and <dlb_errors.h> stand alone as in DLB. Types
+ * first: they ask <sched.h> for cpu_set_t before anything else includes it. */
 #include "dlb/dlb_errors.h"
 #include "dlb/dlb_types.h"
+#include "joule/joule.h"
 
 #ifdef __cplusplus
 extern "C" {
