@@ -149,6 +149,10 @@ dlb_barrier_t* DLB_BarrierNamedRegister(const char* barrier_name, dlb_barrier_fl
   }
 }
 
+dlb_barrier_t* DLB_BarrierNamedGet(const char* barrier_name, dlb_barrier_flags_t flags) {
+  return DLB_BarrierNamedRegister(barrier_name, flags);
+}
+
 int DLB_BarrierNamed(dlb_barrier_t* barrier) { return wait_on(barrier); }
 
 int DLB_BarrierNamedAttach(dlb_barrier_t* barrier) {

@@ -150,6 +150,8 @@ dlb_monitor_t* DLB_MonitoringRegionGetGlobal(void) {
   return g_global ? &g_global->mon : nullptr;
 }
 
+dlb_monitor_t* DLB_MonitoringRegionGetImplicit(void) { return DLB_MonitoringRegionGetGlobal(); }
+
 const dlb_monitor_t* DLB_MonitoringRegionGetMPIRegion(void) {
   return DLB_MonitoringRegionGetGlobal();
 }

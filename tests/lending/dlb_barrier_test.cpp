@@ -167,6 +167,7 @@ TEST_F(DlbBarrierApi, DefaultAndNamedBarriersAcrossTwoProcesses) {
   dlb_barrier_t* n = DLB_BarrierNamedRegister("phase", DLB_BARRIER_LEWI_ON);
   ASSERT_NE(n, nullptr);
   EXPECT_EQ(DLB_BarrierNamedRegister("phase", DLB_BARRIER_LEWI_ON), n);
+  EXPECT_EQ(DLB_BarrierNamedGet("phase", DLB_BARRIER_LEWI_ON), n);
   ASSERT_EQ(inited.recv(), 'R');
   go.send('H');
   EXPECT_EQ(DLB_BarrierNamed(n), DLB_SUCCESS);

@@ -113,6 +113,8 @@ TEST_F(DlbTalp, ResetGlobalRegionAndTimes) {
   dlb_monitor_t* global = DLB_MonitoringRegionGetGlobal();
   ASSERT_NE(global, nullptr);
   EXPECT_STREQ(global->name, DLB_GLOBAL_REGION_NAME);
+  EXPECT_EQ(DLB_MonitoringRegionGetImplicit(), global);
+  EXPECT_EQ(DLB_MonitoringRegionRegister(DLB_GLOBAL_REGION_NAME), global);
   EXPECT_EQ(DLB_MonitoringRegionStart(DLB_GLOBAL_REGION), DLB_NOUPDT);  // running since Init
   ASSERT_EQ(DLB_MonitoringRegionsUpdate(), DLB_SUCCESS);
   EXPECT_GE(global->elapsed_time, 30'000'000);

@@ -108,6 +108,9 @@ JOULE_EXPORT int DLB_BarrierDetach(void);
  * DLB_Init or for an empty name. */
 JOULE_EXPORT dlb_barrier_t *DLB_BarrierNamedRegister(const char *barrier_name,
                                                      dlb_barrier_flags_t flags);
+/* DLB's older name of DLB_BarrierNamedRegister. */
+JOULE_EXPORT dlb_barrier_t *DLB_BarrierNamedGet(const char *barrier_name,
+                                                dlb_barrier_flags_t flags);
 JOULE_EXPORT int DLB_BarrierNamed(dlb_barrier_t *barrier);
 JOULE_EXPORT int DLB_BarrierNamedAttach(dlb_barrier_t *barrier);
 JOULE_EXPORT int DLB_BarrierNamedDetach(dlb_barrier_t *barrier);

@@ -88,6 +88,8 @@ JOULE_EXPORT int DLB_TALP_GetTimes(int pid, double *mpi_time, double *useful_tim
 /* ---- monitoring regions (this process; DLB_ERR_NOTALP before DLB_Init) ---- */
 /* The region running from DLB_Init to DLB_Finalize. */
 JOULE_EXPORT dlb_monitor_t *DLB_MonitoringRegionGetGlobal(void);
+/* DLB's older names of the global region. */
+JOULE_EXPORT dlb_monitor_t *DLB_MonitoringRegionGetImplicit(void);
 JOULE_EXPORT const dlb_monitor_t *DLB_MonitoringRegionGetMPIRegion(void);
 /* The region of that name, created on first use; NULL before DLB_Init. */
 JOULE_EXPORT dlb_monitor_t *DLB_MonitoringRegionRegister(const char *name);
