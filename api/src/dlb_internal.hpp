@@ -32,6 +32,10 @@ int barrier_init();  // attaches the node's default barrier (dlb_barrier.cpp)
 void barrier_finalize();
 void talp_init();  // starts the global monitoring region (dlb_talp.cpp)
 void talp_finalize();
+// A thread enters / leaves a blocking MPI call (joule_trace_mpi_enter /
+// leave, from libjoule-mpi): its MPI time for the monitoring regions.
+void talp_mpi_enter();
+void talp_mpi_leave();
 
 // Runs f(session) under the DLB lock after polling; DLB's error codes for
 // "not initialised" and "disabled".

@@ -2,11 +2,15 @@
 // what joule measures for a process: wall-clock time, the CPU time of the
 // process (its "useful" time: joule's POP useful time is task-body time and
 // needs a trace, while a DLB program may run no joule tasks at all), and the
-// CPUs it holds in the node table. MPI and OpenMP times are not measured:
-// their fields stay 0 and their efficiencies NAN (docs/dlb-api.md).
+// CPUs it holds in the node table. MPI time is the time threads spent inside
+// the blocking MPI calls libjoule-mpi interposes (joule_trace_mpi_enter /
+// leave); their CPU time is not useful. OpenMP times are not measured: their
+// fields stay 0, and the MPI and OpenMP efficiencies NAN (docs/dlb-api.md).
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -22,12 +26,21 @@
 namespace joule::dlb {
 namespace {
 
+// Totals over the process's threads since DLB_Init of the time in MPI calls.
+std::atomic<bool> g_mpi_on{false};
+std::atomic<std::int64_t> g_mpi_wall_ns{0}, g_mpi_cpu_ns{0}, g_mpi_calls{0};
+thread_local std::int64_t t_mpi_wall0 = -1, t_mpi_cpu0 = 0;
+
+struct Mark {
+  std::int64_t wall = 0, cpu = 0, mpi_wall = 0, mpi_cpu = 0, mpi_calls = 0;
+};
+
 struct Region {
   dlb_monitor_t mon{};
   std::string name;
   bool running = false;
-  std::int64_t wall0 = 0, cpu0 = 0;  // where the running interval began
-  double cpu_ns_weighted = 0;        // sum of held CPUs x ns, for avg_cpus
+  Mark mark;                   // where the running interval began
+  double cpu_ns_weighted = 0;  // sum of held CPUs x ns, for avg_cpus
 };
 
 std::map<std::string, std::unique_ptr<Region>> g_regions;
@@ -39,6 +52,11 @@ std::int64_t clock_ns(clockid_t id) {
   return std::int64_t(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
 }
 
+Mark now_mark() {
+  return {clock_ns(CLOCK_MONOTONIC), clock_ns(CLOCK_PROCESS_CPUTIME_ID), g_mpi_wall_ns.load(),
+          g_mpi_cpu_ns.load(), g_mpi_calls.load()};
+}
+
 int held_cpus() {
   if (auto s = lending::active_session()) return int(s->held_cpus().size());
   return int(lending::affinity_cpus().size());
@@ -48,22 +66,24 @@ int held_cpus() {
 // new interval, so the fields are current (Update, Stop, queries).
 void fold(Region& r) {
   if (!r.running) return;
-  const std::int64_t wall = clock_ns(CLOCK_MONOTONIC), cpu = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+  const Mark m = now_mark();
   const int cpus = held_cpus();
-  r.mon.elapsed_time += wall - r.wall0;
-  r.mon.useful_time += cpu - r.cpu0;
-  r.cpu_ns_weighted += double(cpus) * double(wall - r.wall0);
+  const std::int64_t wall = m.wall - r.mark.wall;
+  const std::int64_t cpu = (m.cpu - r.mark.cpu) - (m.mpi_cpu - r.mark.mpi_cpu);
+  r.mon.elapsed_time += wall;
+  r.mon.useful_time += std::max<std::int64_t>(0, cpu);
+  r.mon.mpi_time += m.mpi_wall - r.mark.mpi_wall;
+  r.mon.num_mpi_calls += m.mpi_calls - r.mark.mpi_calls;
+  r.cpu_ns_weighted += double(cpus) * double(wall);
   r.mon.num_cpus = cpus;
   r.mon.avg_cpus =
       r.mon.elapsed_time ? float(r.cpu_ns_weighted / double(r.mon.elapsed_time)) : float(cpus);
-  r.wall0 = wall;
-  r.cpu0 = cpu;
+  r.mark = m;
 }
 
 void start(Region& r) {
   r.running = true;
-  r.wall0 = clock_ns(CLOCK_MONOTONIC);
-  r.cpu0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+  r.mark = now_mark();
   r.mon.start_time = clock_ns(CLOCK_REALTIME);
   r.mon.num_cpus = held_cpus();
 }
@@ -104,6 +124,9 @@ void collect(const Region& r, dlb_pop_metrics_t* pop) {
   pop->num_measurements = r.mon.num_measurements;
   pop->elapsed_time = r.mon.elapsed_time;
   pop->useful_time = r.mon.useful_time;
+  pop->mpi_time = r.mon.mpi_time;
+  pop->num_mpi_calls = r.mon.num_mpi_calls;
+  pop->num_mpi_ranks = r.mon.num_mpi_calls > 0 ? 1 : 0;  // this process only
   // POP's parallel efficiency, as joule's trace report defines it
   // (runtime/trace/pop_metrics.hpp): useful / (CPUs x elapsed).
   const double capacity = double(r.mon.avg_cpus) * double(r.mon.elapsed_time);
@@ -120,21 +143,38 @@ void print(const Region& r, FILE* out) {
   collect(r, &pop);
   std::fprintf(out,
                "DLB: region '%s': measurements %d, resets %d, cpus %d (avg %.2f)\n"
-               "DLB:   elapsed %.6f s, useful %.6f s, mpi: not measured\n"
+               "DLB:   elapsed %.6f s, useful %.6f s, mpi %.6f s in %lld calls\n"
                "DLB:   parallel efficiency %.3f (useful / (elapsed x avg cpus))\n",
                r.name.c_str(), r.mon.num_measurements, r.mon.num_resets, r.mon.num_cpus,
                double(r.mon.avg_cpus), double(r.mon.elapsed_time) * 1e-9,
-               double(r.mon.useful_time) * 1e-9, double(pop.parallel_efficiency));
+               double(r.mon.useful_time) * 1e-9, double(r.mon.mpi_time) * 1e-9,
+               (long long)r.mon.num_mpi_calls, double(pop.parallel_efficiency));
 }
 
 }  // namespace
 
+void talp_mpi_enter() {
+  if (!g_mpi_on.load(std::memory_order_relaxed)) return;
+  t_mpi_wall0 = clock_ns(CLOCK_MONOTONIC);
+  t_mpi_cpu0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+void talp_mpi_leave() {
+  if (t_mpi_wall0 < 0) return;  // entered before DLB_Init
+  g_mpi_wall_ns.fetch_add(clock_ns(CLOCK_MONOTONIC) - t_mpi_wall0);
+  g_mpi_cpu_ns.fetch_add(clock_ns(CLOCK_THREAD_CPUTIME_ID) - t_mpi_cpu0);
+  g_mpi_calls.fetch_add(1);
+  t_mpi_wall0 = -1;
+}
+
 void talp_init() {
+  g_mpi_on.store(true);
   g_global = region_named(DLB_GLOBAL_REGION_NAME);
   start(*g_global);
 }
 
 void talp_finalize() {
+  g_mpi_on.store(false);
   g_global = nullptr;
   g_regions.clear();
 }
@@ -223,7 +263,7 @@ int DLB_TALP_GetTimes(int pid, double* mpi_time, double* useful_time) {
   if (pid != 0 && pid_t(pid) != ::getpid()) return DLB_ERR_NOCOMP;  // not published
   return with_region(nullptr, [&](Region& r) {
     fold(r);
-    if (mpi_time) *mpi_time = 0;
+    if (mpi_time) *mpi_time = double(r.mon.mpi_time) * 1e-9;
     if (useful_time) *useful_time = double(r.mon.useful_time) * 1e-9;
     return int(DLB_SUCCESS);
   });

@@ -121,9 +121,20 @@ TEST_F(DlbTalp, ResetGlobalRegionAndTimes) {
   EXPECT_GE(global->useful_time, 0);
   double mpi = -1, useful = -1;
   ASSERT_EQ(DLB_TALP_GetTimes(0, &mpi, &useful), DLB_SUCCESS);
-  EXPECT_EQ(mpi, 0.0);
+  EXPECT_EQ(mpi, 0.0);  // no MPI call yet
   EXPECT_GT(useful, 0.0);
   EXPECT_EQ(DLB_TALP_GetTimes(1, &mpi, &useful), DLB_ERR_NOCOMP);
+  // An MPI call as libjoule-mpi reports it: MPI time, not useful time.
+  dlb_monitor_t* comm = DLB_MonitoringRegionRegister("comm");
+  ASSERT_EQ(DLB_MonitoringRegionStart(comm), DLB_SUCCESS);
+  joule_trace_mpi_enter("MPI_Barrier");
+  spin_ms(40);
+  joule_trace_mpi_leave();
+  ASSERT_EQ(DLB_MonitoringRegionStop(comm), DLB_SUCCESS);
+  EXPECT_EQ(comm->num_mpi_calls, 1);
+  EXPECT_GE(comm->mpi_time, 40'000'000);
+  EXPECT_LE(comm->mpi_time, comm->elapsed_time);
+  EXPECT_LT(comm->useful_time, 20'000'000);  // the spin was inside MPI
   dlb_monitor_t foreign{};
   EXPECT_EQ(DLB_MonitoringRegionStart(&foreign), DLB_ERR_NOENT);
   EXPECT_EQ(DLB_Finalize(), DLB_SUCCESS);

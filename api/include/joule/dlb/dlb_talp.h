@@ -2,10 +2,12 @@
  * measurements (api/src/dlb_talp.cpp; what each field holds: docs/dlb-api.md).
  * Times are in nanoseconds, as in DLB's TALP documentation. Measured:
  * elapsed_time (wall clock), useful_time (CPU time of the process inside the
- * region), num_cpus / avg_cpus (CPUs the process held), num_measurements,
- * num_resets, start_time / stop_time. Not measured by joule, left 0: cycles,
- * instructions, MPI / OpenMP / GPU counts and times; the MPI and OpenMP
- * efficiencies of dlb_pop_metrics_t are NAN ("not available"). */
+ * region, less its CPU time inside MPI calls), mpi_time and num_mpi_calls
+ * (blocking MPI calls interposed by libjoule-mpi), num_cpus / avg_cpus (CPUs
+ * the process held), num_measurements, num_resets, start_time / stop_time.
+ * Not measured by joule, left 0: cycles, instructions, OpenMP counts and
+ * times; the MPI and OpenMP efficiencies of dlb_pop_metrics_t are NAN ("not
+ * available": they need the other ranks' times). */
 #ifndef JOULE_DLB_COMPAT_TALP_H
 #define JOULE_DLB_COMPAT_TALP_H
 
