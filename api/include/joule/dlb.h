@@ -4,8 +4,9 @@
  * header and links libjoule instead of libdlb. The semantics follow DLB's
  * documentation; the implementation is joule's own node table (the same one
  * the runtime uses with JOULE_LEWI=node), so DLB calls and joule workers
- * never disagree about a CPU. Source-compatible only: the values of the
- * enums are joule's, and options come from JOULE_* keys, not DLB_ARGS.
+ * never disagree about a CPU. The return codes have DLB's values; the other
+ * enums are source-compatible only, and options come from JOULE_* keys, not
+ * DLB_ARGS.
  *
  * Programs that include DLB's header names (<dlb.h>, <dlb_talp.h>, ...) put
  * include/joule/dlb on the include path (pkg-config joule-dlb, CMake
