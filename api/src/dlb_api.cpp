@@ -1,5 +1,6 @@
 // DLB-compatible entry points (joule/dlb.h) over the lending session:
-// management, hints, callbacks and the LeWI verbs (DROM: dlb_drom_api.cpp).
+// management, hints, callbacks and the LeWI verbs (masks: dlb_mask_api.cpp;
+// DROM: dlb_drom_api.cpp).
 // Polling mode: callbacks run inside DLB_* calls, on the caller's thread.
 #include <sched.h>
 #include <unistd.h>
@@ -95,8 +96,6 @@ bool call_mask_callback(const std::vector<int>& cpus) {
   return true;
 }
 
-namespace {
-
 int after_acquire(Session& s, int cpu, Outcome o) {
   switch (o) {
     case Outcome::Done:
@@ -121,43 +120,6 @@ int simple(Outcome o) {
 
 bool valid_cpu(Session& s, int cpu) { return cpu >= 0 && cpu < s.table().ncpus(); }
 
-// Applies a single-CPU verb to every CPU of a mask; the best result wins.
-template <class Verb>
-int each(const_dlb_cpu_set_t mask, Verb verb) {
-  return call([&](Session& s) -> int {
-    int rc = DLB_NOUPDT;
-    for (int c : from_mask(mask)) {
-      if (!valid_cpu(s, c)) return DLB_ERR_PERM;
-      const int r = verb(s, c);
-      if (r < 0) return r;
-      if (r < rc) rc = r;  // SUCCESS (0) < NOTED (1) < NOUPDT (2)
-    }
-    return rc;
-  });
-}
-
-// DLB's *CpusInMask verbs: up to ncpus (DLB_MAX_CPUS: no limit) of the CPUs
-// of mask that this process does not run on yet, lowest first.
-template <class Verb>
-int up_to_in_mask(int ncpus, const_dlb_cpu_set_t mask, Verb verb) {
-  if (ncpus == DLB_DELETE_REQUESTS) return DLB_NOUPDT;
-  return call([&](Session& s) -> int {
-    const int want = ncpus == DLB_MAX_CPUS ? s.table().ncpus() : ncpus;
-    int rc = DLB_NOUPDT, done = 0;
-    for (int c : from_mask(mask)) {
-      if (done >= want) break;
-      if (!valid_cpu(s, c)) return DLB_ERR_PERM;
-      if (runs_on(s.table().load(c), s.pid())) continue;
-      const int r = after_acquire(s, c, verb(s, c));
-      if (r == DLB_ERR_PERM) continue;  // someone else's busy CPU: try the next
-      done += r == DLB_SUCCESS || r == DLB_NOTED;
-      if (r >= 0 && r < rc) rc = r;
-    }
-    return rc;
-  });
-}
-
-}  // namespace
 }  // namespace joule::dlb
 
 using namespace joule::dlb;
@@ -259,10 +221,6 @@ int DLB_LendCpus(int ncpus) {
     return n > 0 ? DLB_SUCCESS : DLB_NOUPDT;
   });
 }
-int DLB_LendCpuMask(const_dlb_cpu_set_t mask) {
-  return each(mask, [](Session& s, int c) -> int { return simple(s.lend_cpu(c)); });
-}
-
 int DLB_Reclaim(void) {
   return call([](Session& s) -> int {
     int rc = DLB_NOUPDT;
@@ -292,10 +250,6 @@ int DLB_ReclaimCpus(int ncpus) {
     return rc;
   });
 }
-int DLB_ReclaimCpuMask(const_dlb_cpu_set_t mask) {
-  return each(mask, [](Session& s, int c) -> int { return after_acquire(s, c, s.reclaim_cpu(c)); });
-}
-
 int DLB_AcquireCpu(int cpuid) {
   return call([&](Session& s) -> int {
     return valid_cpu(s, cpuid) ? after_acquire(s, cpuid, s.acquire_cpu(cpuid)) : DLB_ERR_PERM;
@@ -311,14 +265,6 @@ int DLB_AcquireCpus(int ncpus) {
     return got.empty() ? DLB_NOUPDT : DLB_SUCCESS;
   });
 }
-int DLB_AcquireCpuMask(const_dlb_cpu_set_t mask) {
-  return each(mask, [](Session& s, int c) -> int { return after_acquire(s, c, s.acquire_cpu(c)); });
-}
-
-int DLB_AcquireCpusInMask(int ncpus, const_dlb_cpu_set_t mask) {
-  return up_to_in_mask(ncpus, mask, [](Session& s, int c) { return s.acquire_cpu(c); });
-}
-
 int DLB_Borrow(void) {
   return call([](Session& s) -> int {
     std::vector<int> got;
@@ -342,14 +288,6 @@ int DLB_BorrowCpus(int ncpus) {
     return got.empty() ? DLB_NOUPDT : DLB_SUCCESS;
   });
 }
-int DLB_BorrowCpuMask(const_dlb_cpu_set_t mask) {
-  return each(mask, [](Session& s, int c) -> int { return after_acquire(s, c, s.borrow_cpu(c)); });
-}
-
-int DLB_BorrowCpusInMask(int ncpus, const_dlb_cpu_set_t mask) {
-  return up_to_in_mask(ncpus, mask, [](Session& s, int c) { return s.borrow_cpu(c); });
-}
-
 int DLB_Return(void) {
   return call([](Session& s) -> int { return s.return_all() > 0 ? DLB_SUCCESS : DLB_NOUPDT; },
               true);
@@ -361,10 +299,6 @@ int DLB_ReturnCpu(int cpuid) {
       },
       true);
 }
-int DLB_ReturnCpuMask(const_dlb_cpu_set_t mask) {
-  return each(mask, [](Session& s, int c) -> int { return simple(s.return_cpu(c)); });
-}
-
 int DLB_CheckCpuAvailability(int cpuid) {
   return call(
       [&](Session& s) -> int {
