@@ -142,6 +142,14 @@ int BarrierSegment::drop_dead() {
     shared_->pids[i] = shared_->pids[--shared_->count];
     ++dropped;
   }
+  // A barrier under way cannot complete as its members began it (the dead
+  // one may have arrived already): it fails for those waiting in it.
+  if (dropped > 0 && shared_->arrived > 0) {
+    shared_->arrived = 0;
+    shared_->broken = shared_->generation.load() + 1;
+    shared_->generation.fetch_add(1);
+    futex_wake(&shared_->generation);
+  }
   return dropped;
 }
 
@@ -199,12 +207,7 @@ BarrierSegment::Result BarrierSegment::wait() {
     futex_wait(&shared_->generation, mine, kPollMs);
     if (shared_->generation.load() != mine) break;
     lock();
-    if (shared_->generation.load() == mine && drop_dead() > 0) {
-      shared_->arrived = 0;  // the barrier cannot complete as its members began it
-      shared_->broken = mine + 1;
-      shared_->generation.fetch_add(1);
-      futex_wake(&shared_->generation);
-    }
+    if (shared_->generation.load() == mine) drop_dead();  // may end it as broken
     unlock();
   }
   lock();

@@ -34,7 +34,9 @@ class BarrierSegment {
   struct Shared;
   void map();
   void unmap();
-  int drop_dead();  // caller holds the segment's mutex
+  // Drops dead participants, failing a barrier under way if any; caller
+  // holds the segment's mutex.
+  int drop_dead();
   void lock();
   void unlock();
 

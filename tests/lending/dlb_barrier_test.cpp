@@ -128,6 +128,56 @@ TEST(DlbBarrier, KilledParticipantBreaksTheBarrierForTheOthers) {
   for (pid_t p : survivors) EXPECT_EQ(wait_child(p), 0);
 }
 
+// Every participant died, one of them inside a barrier: the segment they
+// left is reused by the next processes without counting the dead arrival.
+TEST(DlbBarrier, SegmentLeftByDeadProcessesIsReusedCleanly) {
+  const std::string table = unique_shm("bar");
+  Channel ready, go;
+  std::vector<pid_t> dead;
+  struct Reaper {  // never leave a paused child behind, even on a failed ASSERT
+    std::vector<pid_t>& pids;
+    ~Reaper() {
+      for (pid_t p : pids) ::kill(p, SIGKILL);
+    }
+  } reaper{dead};
+  for (int k = 0; k < 2; ++k)
+    dead.push_back(fork_child([&, k] {
+      BarrierSegment b(table, "stale");
+      CHILD_CHECK(b.attach());
+      ready.send('A');
+      if (k == 0) {
+        CHILD_CHECK(go.recv() == 'B');  // the other attached: this one waits
+        b.wait();
+      }
+      ::pause();
+    }));
+  ASSERT_EQ(ready.recv(), 'A');
+  ASSERT_EQ(ready.recv(), 'A');
+  go.send('B');
+  ::usleep(200 * 1000);  // the first is inside wait()
+  for (pid_t p : dead) {
+    ::kill(p, SIGKILL);
+    EXPECT_EQ(wait_child(p), -SIGKILL);
+  }
+  BarrierSegment mine(table, "stale");
+  ASSERT_TRUE(mine.attach());
+  Channel attached;
+  const pid_t late = fork_child([&] {
+    BarrierSegment b(table, "stale");
+    CHILD_CHECK(b.attach());
+    attached.send('A');
+    ::usleep(300 * 1000);
+    CHILD_CHECK(b.wait() == BarrierSegment::Result::Done);
+    CHILD_CHECK(b.detach());
+  });
+  ASSERT_EQ(attached.recv(), 'A');
+  const auto t0 = Clock::now();
+  EXPECT_EQ(mine.wait(), BarrierSegment::Result::Done);
+  EXPECT_GE(Clock::now() - t0, std::chrono::milliseconds(250));  // waited for the late one
+  EXPECT_EQ(wait_child(late), 0);
+  EXPECT_TRUE(mine.detach());
+}
+
 class DlbBarrierApi : public NodeLendingTest {
  protected:
   DlbBarrierApi() : NodeLendingTest("barapi") {}
