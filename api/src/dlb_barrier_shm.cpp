@@ -17,6 +17,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <functional>
@@ -47,7 +48,20 @@ std::string segment_name(const std::string& table, const std::string& name) {
   return buf;
 }
 
-bool alive(pid_t p) { return ::kill(p, 0) == 0 || errno != ESRCH; }
+// A zombie counts as dead: its parent may be the very process waiting in
+// the barrier, which would only reap it afterwards.
+bool alive(pid_t p) {
+  if (::kill(p, 0) != 0 && errno == ESRCH) return false;
+  char path[64], buf[512];
+  std::snprintf(path, sizeof path, "/proc/%d/stat", int(p));
+  FILE* f = std::fopen(path, "r");
+  if (!f) return true;  // no /proc: trust kill()
+  const size_t n = std::fread(buf, 1, sizeof buf - 1, f);
+  std::fclose(f);
+  buf[n] = '\0';
+  const char* paren = std::strrchr(buf, ')');  // the command may hold spaces
+  return !(paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'));
+}
 
 void futex_wake(std::atomic<std::uint32_t>* w) {
   ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(w), FUTEX_WAKE, INT_MAX, nullptr, nullptr,

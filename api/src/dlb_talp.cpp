@@ -31,8 +31,11 @@ std::atomic<bool> g_mpi_on{false};
 std::atomic<std::int64_t> g_mpi_wall_ns{0}, g_mpi_cpu_ns{0}, g_mpi_calls{0};
 thread_local std::int64_t t_mpi_wall0 = -1, t_mpi_cpu0 = 0;
 
+// The wall clock is read on both sides of the CPU clock, and an interval
+// runs from its first mark's wall0 to its last mark's wall1: the CPU time of
+// one thread then never exceeds the interval's elapsed time.
 struct Mark {
-  std::int64_t wall = 0, cpu = 0, mpi_wall = 0, mpi_cpu = 0, mpi_calls = 0;
+  std::int64_t wall0 = 0, cpu = 0, wall1 = 0, mpi_wall = 0, mpi_cpu = 0, mpi_calls = 0;
 };
 
 struct Region {
@@ -53,8 +56,14 @@ std::int64_t clock_ns(clockid_t id) {
 }
 
 Mark now_mark() {
-  return {clock_ns(CLOCK_MONOTONIC), clock_ns(CLOCK_PROCESS_CPUTIME_ID), g_mpi_wall_ns.load(),
-          g_mpi_cpu_ns.load(), g_mpi_calls.load()};
+  Mark m;
+  m.wall0 = clock_ns(CLOCK_MONOTONIC);
+  m.cpu = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+  m.wall1 = clock_ns(CLOCK_MONOTONIC);
+  m.mpi_wall = g_mpi_wall_ns.load();
+  m.mpi_cpu = g_mpi_cpu_ns.load();
+  m.mpi_calls = g_mpi_calls.load();
+  return m;
 }
 
 int held_cpus() {
@@ -68,7 +77,7 @@ void fold(Region& r) {
   if (!r.running) return;
   const Mark m = now_mark();
   const int cpus = held_cpus();
-  const std::int64_t wall = m.wall - r.mark.wall;
+  const std::int64_t wall = m.wall1 - r.mark.wall0;
   const std::int64_t cpu = (m.cpu - r.mark.cpu) - (m.mpi_cpu - r.mark.mpi_cpu);
   r.mon.elapsed_time += wall;
   r.mon.useful_time += std::max<std::int64_t>(0, cpu);

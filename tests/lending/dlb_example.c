@@ -18,9 +18,14 @@ static bool check(bool ok, const char *what) {
   if (!ok) fprintf(stderr, "dlb_example[%d]: failed: %s\n", (int)getpid(), what);
   return ok;
 }
-#define CHECK(c)                   \
-  do {                             \
-    if (!check((c), #c)) return 1; \
+/* A failed check leaves DLB first, so that the other process is not left
+ * waiting in a barrier for this one. */
+#define CHECK(c)            \
+  do {                      \
+    if (!check((c), #c)) {  \
+      (void)DLB_Finalize(); \
+      return 1;             \
+    }                       \
   } while (0)
 
 static volatile double sink;
