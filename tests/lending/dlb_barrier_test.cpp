@@ -178,6 +178,26 @@ TEST(DlbBarrier, SegmentLeftByDeadProcessesIsReusedCleanly) {
   EXPECT_TRUE(mine.detach());
 }
 
+// A child that exits without leaving stays a zombie until its parent reaps
+// it; the parent waiting in the barrier must not wait for it for ever.
+TEST(DlbBarrier, UnreapedChildCountsAsDead) {
+  const std::string table = unique_shm("bar");
+  BarrierSegment mine(table, "z");
+  ASSERT_TRUE(mine.attach());
+  const pid_t child = fork_child([&] {
+    BarrierSegment b(table, "z");
+    CHILD_CHECK(b.attach());
+    ::_exit(0);  // no detach
+  });
+  ::usleep(100 * 1000);
+  const auto t0 = Clock::now();
+  EXPECT_EQ(mine.wait(), BarrierSegment::Result::Broken);
+  EXPECT_LT(Clock::now() - t0, std::chrono::seconds(10));
+  EXPECT_EQ(wait_child(child), 0);
+  EXPECT_EQ(mine.wait(), BarrierSegment::Result::Done);  // alone now
+  EXPECT_TRUE(mine.detach());
+}
+
 class DlbBarrierApi : public NodeLendingTest {
  protected:
   DlbBarrierApi() : NodeLendingTest("barapi") {}
