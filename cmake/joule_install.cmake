@@ -1,7 +1,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS joule joule_settings EXPORT jouleTargets
+install(TARGETS joule joule_settings joule_dlb EXPORT jouleTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
@@ -39,3 +39,7 @@ else()
 endif()
 configure_file(cmake/joule.pc.in ${CMAKE_CURRENT_BINARY_DIR}/joule.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/joule.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+# joule-dlb.pc: the same library for programs that include DLB's header
+# names (`pkg-config --cflags --libs joule-dlb` where they used dlb's).
+configure_file(cmake/joule-dlb.pc.in ${CMAKE_CURRENT_BINARY_DIR}/joule-dlb.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/joule-dlb.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

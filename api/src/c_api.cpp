@@ -6,6 +6,7 @@
 #include <string>
 
 #include "card_tasks.hpp"
+#include "dlb_internal.hpp"
 #include "joule/joule.h"
 #include "joule/joule.hpp"
 #include "runtime.hpp"
@@ -181,6 +182,7 @@ void joule_iteration_boundary(void) {
 
 void joule_trace_mpi_enter(const char* name) {
   namespace tr = joule::core::trace;
+  joule::dlb::talp_mpi_enter();  // the MPI time of DLB's monitoring regions
   if (!tr::enabled()) return;
   tr::begin_state(tr::State::kMpi);
   tr::emit_named(tr::Event::kEvMpiCall, name ? name : "MPI");
@@ -188,6 +190,7 @@ void joule_trace_mpi_enter(const char* name) {
 
 void joule_trace_mpi_leave(void) {
   namespace tr = joule::core::trace;
+  joule::dlb::talp_mpi_leave();
   if (!tr::enabled()) return;
   tr::emit_named(tr::Event::kEvMpiCall, nullptr);
   tr::end_state(tr::State::kMpi);

@@ -1,5 +1,6 @@
 // DLB-compatible entry points (joule/dlb.h) over the lending session:
-// management, hints, callbacks and the LeWI verbs (DROM: dlb_drom_api.cpp).
+// management, hints, callbacks and the LeWI verbs (masks: dlb_mask_api.cpp;
+// DROM: dlb_drom_api.cpp).
 // Polling mode: callbacks run inside DLB_* calls, on the caller's thread.
 #include <sched.h>
 #include <unistd.h>
@@ -95,8 +96,6 @@ bool call_mask_callback(const std::vector<int>& cpus) {
   return true;
 }
 
-namespace {
-
 int after_acquire(Session& s, int cpu, Outcome o) {
   switch (o) {
     case Outcome::Done:
@@ -121,22 +120,6 @@ int simple(Outcome o) {
 
 bool valid_cpu(Session& s, int cpu) { return cpu >= 0 && cpu < s.table().ncpus(); }
 
-// Applies a single-CPU verb to every CPU of a mask; the best result wins.
-template <class Verb>
-int each(const_dlb_cpu_set_t mask, Verb verb) {
-  return call([&](Session& s) -> int {
-    int rc = DLB_NOUPDT;
-    for (int c : from_mask(mask)) {
-      if (!valid_cpu(s, c)) return DLB_ERR_PERM;
-      const int r = verb(s, c);
-      if (r < 0) return r;
-      if (r < rc) rc = r;  // SUCCESS (0) < NOTED (1) < NOUPDT (2)
-    }
-    return rc;
-  });
-}
-
-}  // namespace
 }  // namespace joule::dlb
 
 using namespace joule::dlb;
@@ -161,6 +144,8 @@ int DLB_Init(int /*ncpus*/, const_dlb_cpu_set_t mask, const char* /*dlb_args*/) 
     return why.find("owned by") != std::string::npos ? DLB_ERR_PERM : DLB_ERR_NOSHMEM;
   }
   initialised() = true;
+  talp_init();
+  barrier_init();  // a failure is logged; DLB_Barrier then says DLB_ERR_PERM
   return DLB_SUCCESS;
 }
 
@@ -168,6 +153,8 @@ int DLB_Finalize(void) {
   std::lock_guard guard(api_mutex());
   if (!initialised()) return DLB_ERR_NOINIT;
   initialised() = false;
+  barrier_finalize();
+  talp_finalize();
   g_pending.clear();
   for (auto& cb : g_callbacks) cb = Callback{};
   joule::lending::stop_standalone();
@@ -234,10 +221,6 @@ int DLB_LendCpus(int ncpus) {
     return n > 0 ? DLB_SUCCESS : DLB_NOUPDT;
   });
 }
-int DLB_LendCpuMask(const_dlb_cpu_set_t mask) {
-  return each(mask, [](Session& s, int c) -> int { return simple(s.lend_cpu(c)); });
-}
-
 int DLB_Reclaim(void) {
   return call([](Session& s) -> int {
     int rc = DLB_NOUPDT;
@@ -267,27 +250,21 @@ int DLB_ReclaimCpus(int ncpus) {
     return rc;
   });
 }
-int DLB_ReclaimCpuMask(const_dlb_cpu_set_t mask) {
-  return each(mask, [](Session& s, int c) -> int { return after_acquire(s, c, s.reclaim_cpu(c)); });
-}
-
 int DLB_AcquireCpu(int cpuid) {
   return call([&](Session& s) -> int {
     return valid_cpu(s, cpuid) ? after_acquire(s, cpuid, s.acquire_cpu(cpuid)) : DLB_ERR_PERM;
   });
 }
 int DLB_AcquireCpus(int ncpus) {
+  if (ncpus == DLB_DELETE_REQUESTS) return DLB_NOUPDT;  // joule queues no requests
   return call([&](Session& s) -> int {
+    if (ncpus == DLB_MAX_CPUS) ncpus = s.table().ncpus();
     std::vector<int> got;
     s.acquire(ncpus, got);
     for (int c : got) cpu_callback(dlb_callback_enable_cpu, c);
     return got.empty() ? DLB_NOUPDT : DLB_SUCCESS;
   });
 }
-int DLB_AcquireCpuMask(const_dlb_cpu_set_t mask) {
-  return each(mask, [](Session& s, int c) -> int { return after_acquire(s, c, s.acquire_cpu(c)); });
-}
-
 int DLB_Borrow(void) {
   return call([](Session& s) -> int {
     std::vector<int> got;
@@ -302,17 +279,15 @@ int DLB_BorrowCpu(int cpuid) {
   });
 }
 int DLB_BorrowCpus(int ncpus) {
+  if (ncpus == DLB_DELETE_REQUESTS) return DLB_NOUPDT;
   return call([&](Session& s) -> int {
+    if (ncpus == DLB_MAX_CPUS) ncpus = s.table().ncpus();
     std::vector<int> got;
     s.borrow_up_to(ncpus, &got);
     for (int c : got) cpu_callback(dlb_callback_enable_cpu, c);
     return got.empty() ? DLB_NOUPDT : DLB_SUCCESS;
   });
 }
-int DLB_BorrowCpuMask(const_dlb_cpu_set_t mask) {
-  return each(mask, [](Session& s, int c) -> int { return after_acquire(s, c, s.borrow_cpu(c)); });
-}
-
 int DLB_Return(void) {
   return call([](Session& s) -> int { return s.return_all() > 0 ? DLB_SUCCESS : DLB_NOUPDT; },
               true);
@@ -324,10 +299,6 @@ int DLB_ReturnCpu(int cpuid) {
       },
       true);
 }
-int DLB_ReturnCpuMask(const_dlb_cpu_set_t mask) {
-  return each(mask, [](Session& s, int c) -> int { return simple(s.return_cpu(c)); });
-}
-
 int DLB_CheckCpuAvailability(int cpuid) {
   return call(
       [&](Session& s) -> int {

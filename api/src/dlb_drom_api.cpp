@@ -171,6 +171,8 @@ const char* DLB_Strerror(int errnum) {
       return "The CPU table has no room for another process";
     case DLB_ERR_NOPOL:
       return "No policy";
+    case DLB_ERR_NOTALP:
+      return "Monitoring regions need DLB_Init first";
     default:
       return "Unknown error";
   }

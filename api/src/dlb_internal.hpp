@@ -27,6 +27,22 @@ void poll(lending::Session& s);
 // Calls the set_process_mask callback; false if there is none.
 bool call_mask_callback(const std::vector<int>& cpus);
 
+// A verb's table outcome as DLB's code; an acquired CPU calls enable_cpu,
+// a pending reclaim is remembered for the next poll (dlb_api.cpp).
+int after_acquire(lending::Session& s, int cpu, lending::Outcome o);
+int simple(lending::Outcome o);
+bool valid_cpu(lending::Session& s, int cpu);
+
+// DLB_Init / DLB_Finalize's parts in other files; caller holds api_mutex.
+int barrier_init();  // attaches the node's default barrier (dlb_barrier.cpp)
+void barrier_finalize();
+void talp_init();  // starts the global monitoring region (dlb_talp.cpp)
+void talp_finalize();
+// A thread enters / leaves a blocking MPI call (joule_trace_mpi_enter /
+// leave, from libjoule-mpi): its MPI time for the monitoring regions.
+void talp_mpi_enter();
+void talp_mpi_leave();
+
 // Runs f(session) under the DLB lock after polling; DLB's error codes for
 // "not initialised" and "disabled".
 template <class F>

@@ -71,6 +71,12 @@ echo "  ${CC:-cc} -O2 consumer.c ${pc_flags[*]}"
 quiet "${CC:-cc}" -O2 -Wall "$here/consumer.c" "${pc_flags[@]}" -o "$work/consumer_c" ||
   fail "cc with pkg-config flags"
 run_ok consumer_c env LD_LIBRARY_PATH="$lib_dir" "$work/consumer_c"
+# A program written against DLB, by DLB's header names (joule-dlb.pc; it runs
+# in ctest's lending_dlb_example_test, which gives it a private CPU table).
+read -r -a dlb_flags <<<"$(pkg-config --cflags --libs joule-dlb)"
+echo "  ${CC:-cc} -std=c11 dlb_example.c ${dlb_flags[*]}"
+quiet "${CC:-cc}" -std=c11 -O2 -Wall -Werror "$here/../lending/dlb_example.c" "${dlb_flags[@]}" \
+  -o "$work/dlb_example" || fail "cc with pkg-config joule-dlb flags"
 unset PKG_CONFIG_PATH
 
 say "installed tools"

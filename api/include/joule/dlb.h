@@ -4,8 +4,13 @@
  * header and links libjoule instead of libdlb. The semantics follow DLB's
  * documentation; the implementation is joule's own node table (the same one
  * the runtime uses with JOULE_LEWI=node), so DLB calls and joule workers
- * never disagree about a CPU. Source-compatible only: the values of the
- * enums are joule's, and options come from JOULE_* keys, not DLB_ARGS.
+ * never disagree about a CPU. The return codes have DLB's values; the other
+ * enums are source-compatible only, and options come from JOULE_* keys, not
+ * DLB_ARGS.
+ *
+ * Programs that include DLB's header names (<dlb.h>, <dlb_talp.h>, ...) put
+ * include/joule/dlb on the include path (pkg-config joule-dlb, CMake
+ * joule::dlb); those headers include this one (docs/dlb-api.md).
  *
  * Return codes: DLB_SUCCESS (0), DLB_NOUPDT (nothing to do), DLB_NOTED (will
  * happen later, e.g. a reclaimed CPU still run by its borrower), or a
@@ -13,55 +18,16 @@
 #ifndef JOULE_DLB_H
 #define JOULE_DLB_H
 
+/* The types and error codes live with the DLB-named headers (joule/dlb/),
+ * so that <dlb_types.h> and <dlb_errors.h> stand alone as in DLB. Types
+ * first: they ask <sched.h> for cpu_set_t before anything else includes it. */
+#include "dlb/dlb_errors.h"
+#include "dlb/dlb_types.h"
 #include "joule/joule.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-enum dlb_status_e {
-  DLB_NOUPDT = 2,
-  DLB_NOTED = 1,
-  DLB_SUCCESS = 0,
-  DLB_ERR_UNKNOWN = -1,
-  DLB_ERR_NOINIT = -2,
-  DLB_ERR_INIT = -3,
-  DLB_ERR_DISBLD = -4,
-  DLB_ERR_NOSHMEM = -5,
-  DLB_ERR_NOPROC = -6,
-  DLB_ERR_PDIRTY = -7,
-  DLB_ERR_PERM = -8,
-  DLB_ERR_TIMEOUT = -9,
-  DLB_ERR_NOCBK = -10,
-  DLB_ERR_NOENT = -11,
-  DLB_ERR_NOCOMP = -12,
-  DLB_ERR_REQST = -13,
-  DLB_ERR_NOMEM = -14,
-  DLB_ERR_NOPOL = -15
-};
-
-/* A CPU set is a pointer to a cpu_set_t (<sched.h>). */
-typedef void *dlb_cpu_set_t;
-typedef const void *const_dlb_cpu_set_t;
-
-typedef enum dlb_callbacks_e {
-  dlb_callback_set_num_threads,
-  dlb_callback_set_active_mask,
-  dlb_callback_set_process_mask,
-  dlb_callback_add_active_mask,
-  dlb_callback_add_process_mask,
-  dlb_callback_enable_cpu,
-  dlb_callback_disable_cpu
-} dlb_callbacks_t;
-/* Cast the real callback to this type. Signatures:
- *   set_num_threads(int n, void *arg); enable_cpu / disable_cpu(int cpu, void *arg);
- *   the *_mask ones (const_dlb_cpu_set_t mask, void *arg). */
-typedef void (*dlb_callback_t)(void);
-
-typedef enum dlb_drom_flags_e {
-  DLB_DROM_FLAGS_NONE = 0,
-  DLB_SYNC_QUERY = 1 << 0 /* wait until the target applied the mask */
-} dlb_drom_flags_t;
 
 /* ---- management ---- */
 /* Joins the node table owning `mask` (NULL: JOULE_CPUS or the affinity
@@ -95,11 +61,14 @@ JOULE_EXPORT int DLB_ReclaimCpuMask(const_dlb_cpu_set_t mask);
 JOULE_EXPORT int DLB_AcquireCpu(int cpuid);
 JOULE_EXPORT int DLB_AcquireCpus(int ncpus);
 JOULE_EXPORT int DLB_AcquireCpuMask(const_dlb_cpu_set_t mask);
+/* Up to ncpus CPUs (DLB_MAX_CPUS: all it can) taken among those of mask. */
+JOULE_EXPORT int DLB_AcquireCpusInMask(int ncpus, const_dlb_cpu_set_t mask);
 /* ---- borrow (idle CPUs of others) ---- */
 JOULE_EXPORT int DLB_Borrow(void);
 JOULE_EXPORT int DLB_BorrowCpu(int cpuid);
 JOULE_EXPORT int DLB_BorrowCpus(int ncpus);
 JOULE_EXPORT int DLB_BorrowCpuMask(const_dlb_cpu_set_t mask);
+JOULE_EXPORT int DLB_BorrowCpusInMask(int ncpus, const_dlb_cpu_set_t mask);
 /* ---- return (borrower) ---- */
 JOULE_EXPORT int DLB_Return(void);
 JOULE_EXPORT int DLB_ReturnCpu(int cpuid);
@@ -129,7 +98,37 @@ JOULE_EXPORT int DLB_DROM_SetProcessMask(int pid, const_dlb_cpu_set_t mask, dlb_
 JOULE_EXPORT int DLB_GetProcessMask(int pid, dlb_cpu_set_t mask);
 JOULE_EXPORT int DLB_SetProcessMask(int pid, const_dlb_cpu_set_t mask);
 
+/* ---- barrier across the processes of the node (dlb_barrier.cpp) ----
+ * DLB_Init attaches the process to the node's default barrier; a barrier
+ * returns once every attached process has reached it, or DLB_ERR_NOPROC as
+ * soon as a participant dies (it is then dropped: the next barrier works). */
+JOULE_EXPORT int DLB_Barrier(void);
+JOULE_EXPORT int DLB_BarrierAttach(void);
+JOULE_EXPORT int DLB_BarrierDetach(void);
+/* A barrier of the node by name (attached on registration); NULL before
+ * DLB_Init or for an empty name. */
+JOULE_EXPORT dlb_barrier_t *DLB_BarrierNamedRegister(const char *barrier_name,
+                                                     dlb_barrier_flags_t flags);
+/* DLB's older name of DLB_BarrierNamedRegister. */
+JOULE_EXPORT dlb_barrier_t *DLB_BarrierNamedGet(const char *barrier_name,
+                                                dlb_barrier_flags_t flags);
+JOULE_EXPORT int DLB_BarrierNamed(dlb_barrier_t *barrier);
+JOULE_EXPORT int DLB_BarrierNamedAttach(dlb_barrier_t *barrier);
+JOULE_EXPORT int DLB_BarrierNamedDetach(dlb_barrier_t *barrier);
+
 /* ---- misc ---- */
+/* The DLB API version joule follows (3.4.0), not joule's own version. */
+JOULE_EXPORT int DLB_GetVersion(int *major, int *minor, int *patch);
+/* DLB's option names (e.g. "--lewi", "--drom", "--talp", "--barrier",
+ * "--shm-key"), answered from joule's configuration. DLB_ERR_NOENT for an
+ * unknown name; SetVariable: DLB_ERR_PERM, joule's options are read-only
+ * once the process runs (JOULE_* keys, docs/configuration.md). */
+JOULE_EXPORT int DLB_GetVariable(const char *variable, char *value);
+JOULE_EXPORT int DLB_SetVariable(const char *variable, const char *value);
+JOULE_EXPORT int DLB_PrintVariables(int print_extended);
+/* Registering a child before it starts (mask reserved for a pid that does not
+ * exist yet) is not supported: DLB_ERR_NOCOMP. The child calls DLB_Init. */
+JOULE_EXPORT int DLB_PreInit(const_dlb_cpu_set_t mask, char ***next_environ);
 JOULE_EXPORT const char *DLB_Strerror(int errnum);
 /* Prints the node's CPU table to stderr (both arguments ignored). */
 JOULE_EXPORT int DLB_PrintShmem(int num_columns, int print_flags);

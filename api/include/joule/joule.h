@@ -83,7 +83,8 @@ JOULE_EXPORT int joule_in_final(void);
 /* Tracing hooks for interposition libraries (libjoule-mpi): the calling
  * thread enters / leaves a blocking call. `name` must be a string literal
  * (e.g. "MPI_Barrier"); the trace shows the MPI state and the call name.
- * No-ops (one load and a branch) unless JOULE_TRACE or JOULE_REPORT is on. */
+ * No-ops (one load and a branch) unless JOULE_TRACE or JOULE_REPORT is on,
+ * or DLB_Init ran (the MPI time of DLB's monitoring regions, dlb_talp.h). */
 JOULE_EXPORT void joule_trace_mpi_enter(const char *name);
 JOULE_EXPORT void joule_trace_mpi_leave(void);
 /* The process's MPI rank, for trace file names and merging (after MPI_Init). */

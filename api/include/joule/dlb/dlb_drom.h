@@ -1,0 +1,28 @@
+/* <dlb_drom.h>: DROM, a resource manager's side. The masks and the DROM
+ * calls already in joule/dlb.h, plus the string form and the pre-start
+ * registration of a child (docs/dlb-api.md). */
+#ifndef JOULE_DLB_COMPAT_DROM_H
+#define JOULE_DLB_COMPAT_DROM_H
+
+#include "../dlb.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* As DLB_DROM_SetProcessMask, the mask given as a CPU list ("0-3,6");
+ * DLB_ERR_NOENT for a string that is not one. */
+JOULE_EXPORT int DLB_DROM_SetProcessMaskStr(int pid, const char *mask, dlb_drom_flags_t flags);
+/* Reserving CPUs for a process before it exists, and releasing them after
+ * it ended, need table entries not keyed by a live pid: not supported,
+ * DLB_ERR_NOCOMP (the child joins with DLB_Init; a dead process's CPUs go
+ * back to the table on their own). */
+JOULE_EXPORT int DLB_DROM_PreInit(int pid, const_dlb_cpu_set_t mask, dlb_drom_flags_t flags,
+                                  char ***next_environ);
+JOULE_EXPORT int DLB_DROM_PostFinalize(int pid, dlb_drom_flags_t flags);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* JOULE_DLB_COMPAT_DROM_H */

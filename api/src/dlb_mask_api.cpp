@@ -1,0 +1,85 @@
+// DLB's mask verbs (joule/dlb.h): a single-CPU verb of dlb_api.cpp applied
+// to the CPUs of a mask, and the *CpusInMask forms that take up to n of them.
+#include <sched.h>
+
+#include <vector>
+
+#include "dlb_internal.hpp"
+
+namespace joule::dlb {
+namespace {
+
+using joule::lending::Session;
+
+// Applies a single-CPU verb to every CPU of a mask; the best result wins.
+template <class Verb>
+int each(const_dlb_cpu_set_t mask, Verb verb) {
+  return call([&](Session& s) -> int {
+    int rc = DLB_NOUPDT;
+    for (int c : from_mask(mask)) {
+      if (!valid_cpu(s, c)) return DLB_ERR_PERM;
+      const int r = verb(s, c);
+      if (r < 0) return r;
+      if (r < rc) rc = r;  // SUCCESS (0) < NOTED (1) < NOUPDT (2)
+    }
+    return rc;
+  });
+}
+
+// DLB's *CpusInMask verbs: up to ncpus (DLB_MAX_CPUS: no limit) of the CPUs
+// of mask that this process does not run on yet, lowest first.
+template <class Verb>
+int up_to_in_mask(int ncpus, const_dlb_cpu_set_t mask, Verb verb) {
+  if (ncpus == DLB_DELETE_REQUESTS) return DLB_NOUPDT;
+  return call([&](Session& s) -> int {
+    const int want = ncpus == DLB_MAX_CPUS ? s.table().ncpus() : ncpus;
+    int rc = DLB_NOUPDT, done = 0;
+    for (int c : from_mask(mask)) {
+      if (done >= want) break;
+      if (!valid_cpu(s, c)) return DLB_ERR_PERM;
+      if (runs_on(s.table().load(c), s.pid())) continue;
+      const int r = after_acquire(s, c, verb(s, c));
+      if (r == DLB_ERR_PERM) continue;  // someone else's busy CPU: try the next
+      done += r == DLB_SUCCESS || r == DLB_NOTED;
+      if (r >= 0 && r < rc) rc = r;
+    }
+    return rc;
+  });
+}
+
+}  // namespace
+}  // namespace joule::dlb
+
+using namespace joule::dlb;
+
+extern "C" {
+
+int DLB_LendCpuMask(const_dlb_cpu_set_t mask) {
+  return each(mask, [](Session& s, int c) -> int { return simple(s.lend_cpu(c)); });
+}
+
+int DLB_ReclaimCpuMask(const_dlb_cpu_set_t mask) {
+  return each(mask, [](Session& s, int c) -> int { return after_acquire(s, c, s.reclaim_cpu(c)); });
+}
+
+int DLB_AcquireCpuMask(const_dlb_cpu_set_t mask) {
+  return each(mask, [](Session& s, int c) -> int { return after_acquire(s, c, s.acquire_cpu(c)); });
+}
+
+int DLB_AcquireCpusInMask(int ncpus, const_dlb_cpu_set_t mask) {
+  return up_to_in_mask(ncpus, mask, [](Session& s, int c) { return s.acquire_cpu(c); });
+}
+
+int DLB_BorrowCpuMask(const_dlb_cpu_set_t mask) {
+  return each(mask, [](Session& s, int c) -> int { return after_acquire(s, c, s.borrow_cpu(c)); });
+}
+
+int DLB_BorrowCpusInMask(int ncpus, const_dlb_cpu_set_t mask) {
+  return up_to_in_mask(ncpus, mask, [](Session& s, int c) { return s.borrow_cpu(c); });
+}
+
+int DLB_ReturnCpuMask(const_dlb_cpu_set_t mask) {
+  return each(mask, [](Session& s, int c) -> int { return simple(s.return_cpu(c)); });
+}
+
+}  // extern "C"
