@@ -89,7 +89,8 @@ void Worker::run() {
     }
     if (rt_.run_one(ctx)) {
       idle_sleeps_ = 0;
-      if (lending) {  // task boundary: borrow for queued work, apply DROM
+      rt_.poll_services();  // a task boundary (polling_services.hpp)
+      if (lending) {        // task boundary: borrow for queued work, apply DROM
         rt_.maybe_acquire();
         rt_.poll_drom();
       }
@@ -124,6 +125,8 @@ void Worker::idle_wait(ThreadContext& ctx) {
   auto stop_or_rest = [&] { return rt_.stopping() || resting_.load(std::memory_order_relaxed); };
   rt_.poll_drom();
   if (ctx.next) return;  // a task waits in this thread's own slot
+  // An idle worker runs the polling services; they may make tasks ready.
+  if (rt_.polling().active() && rt_.polling().poll() && sched.probe(index_)) return;
   if (!ctx.searching) {  // a push seeing a looker leaves the sleepers alone (Idle)
     ctx.searching = true;
     rt_.idle().begin_search();
@@ -151,7 +154,8 @@ void Worker::idle_wait(ThreadContext& ctx) {
   // The exact check (every queue) once, just before sleeping.
   // Chosen by a push: the pusher counted this worker as looking.
   // The bound doubles while this worker finds nothing (see idle.hpp).
-  const long limit = rt_.lending() ? Idle::kSleepNs : Idle::kSleepNs << idle_sleeps_;
+  const long limit =
+      rt_.idle_sleep_cap(rt_.lending() ? Idle::kSleepNs : Idle::kSleepNs << idle_sleeps_);
   ctx.searching = rt_.idle().sleep_unless(
       *ctx.slot, [&] { return ctx.next || sched.available_to(index_) > 0 || stop_or_rest(); },
       limit);
