@@ -49,46 +49,49 @@ TEST_P(Nanos6, CpuCounts) {
   EXPECT_GE(scpu.load(), 0);
 }
 
-// A blocked task frees its worker: the task that unblocks it is created
-// after it and still runs, whatever the worker count.
+// A blocked task frees its thread: its child, created just before the
+// block and the only one that can unblock it, still runs, whatever the
+// worker count (with one, on the blocked task's own stack).
 TEST_P(Nanos6, UnblockFromAnotherTask) {
-  std::atomic<void*> ctx{nullptr};
   std::atomic<int> order{0};
-  int x = 0;
   nanos6_get_num_cpus();  // the first call ends the serial inline mode
   joule::spawn({}, [&] {
     void* me = nanos6_get_current_blocking_context();
-    ctx.store(me);
+    joule::spawn({}, [&order, me] {
+      order.store(1);
+      nanos6_unblock_task(me);
+    });
     nanos6_block_current_task(me);
     order.store(order.load() * 10 + 2);
-  });
-  joule::spawn({joule::out(x)}, [&] {
-    while (!ctx.load()) std::this_thread::yield();
-    order.store(1);
-    nanos6_unblock_task(ctx.load());
   });
   joule::taskwait();
   EXPECT_EQ(order.load(), 12);
 }
 
+// At one worker the task runs inline (created before any Nanos6 call) and
+// the spawn returns only after it, so the unblocking thread starts first.
+// Its waits are bounded: a task that never publishes itself fails the test.
 TEST_P(Nanos6, UnblockFromThreadBeforeAndAfterBlock) {
   for (bool early : {true, false}) {
     std::atomic<void*> ctx{nullptr};
     std::atomic<bool> unblocked{false}, resumed{false};
+    std::thread t([&] {
+      for (int i = 0; i < 5000 && !ctx.load(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      ASSERT_NE(ctx.load(), nullptr) << (early ? "early" : "late");
+      if (!early) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      EXPECT_EQ(alpi_task_unblock(static_cast<alpi_task*>(ctx.load())), ALPI_SUCCESS);
+      unblocked.store(true);
+    });
     joule::spawn({}, [&] {
       alpi_task* self = nullptr;
       ASSERT_EQ(alpi_task_self(&self), ALPI_SUCCESS);
+      ASSERT_NE(self, nullptr);
       ctx.store(self);
       if (early)
         while (!unblocked.load()) std::this_thread::yield();
       ASSERT_EQ(alpi_task_block(self), ALPI_SUCCESS);
       resumed.store(true);
-    });
-    std::thread t([&] {
-      while (!ctx.load()) std::this_thread::yield();
-      if (!early) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      EXPECT_EQ(alpi_task_unblock(static_cast<alpi_task*>(ctx.load())), ALPI_SUCCESS);
-      unblocked.store(true);
     });
     joule::taskwait();
     t.join();
@@ -121,31 +124,37 @@ TEST_P(Nanos6, BlockRejectsBadCalls) {
 struct Poll {
   std::atomic<int> calls{0};
   int stop_at = 0;
+  std::atomic<void*> blocked{nullptr};  // unblocked by the last call
 };
 
 int poll_fn(void* p) {
   auto* s = static_cast<Poll*>(p);
-  return ++s->calls >= s->stop_at ? 1 : 0;
+  if (++s->calls < s->stop_at) return 0;
+  if (void* t = s->blocked.exchange(nullptr)) nanos6_unblock_task(t);
+  return 1;
 }
 
-// Idle workers (and the waiting main thread) run the service until it
-// says it is done; it is never called again after that.
+// The service runs until it says it is done, and never after. It unblocks
+// a task, as a task-aware MPI layer does: with one worker only the blocked
+// task's own helping wait can run it. A watchdog unblocks the task after
+// 5 s so a service that never runs fails the test instead of hanging it.
 TEST_P(Nanos6, PollingServiceRunsUntilDone) {
   Poll p;
   p.stop_at = 50;
-  nanos6_register_polling_service("test", &poll_fn, &p);
-  std::atomic<bool> stop{false};
-  std::thread waiter([&] {
-    for (int i = 0; i < 5000 && p.calls.load() < 50; ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    stop = true;
-  });
-  // Helping waits run the services too: wait on a task that ends later.
+  std::atomic<bool> registered{false};
   joule::spawn({}, [&] {
-    while (!stop.load()) std::this_thread::sleep_for(std::chrono::microseconds(100));
+    p.blocked.store(nanos6_get_current_blocking_context());
+    nanos6_register_polling_service("test", &poll_fn, &p);
+    registered.store(true);
+    nanos6_block_current_task(nanos6_get_current_blocking_context());
+  });
+  std::thread watchdog([&] {
+    for (int i = 0; i < 5000 && (!registered.load() || p.blocked.load()); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (void* t = p.blocked.exchange(nullptr)) nanos6_unblock_task(t);
   });
   joule::taskwait();
-  waiter.join();
+  watchdog.join();
   EXPECT_EQ(p.calls.load(), 50);
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   EXPECT_EQ(p.calls.load(), 50);
