@@ -3,7 +3,8 @@
 # prefix>` (not the prefix it was configured with) and checks, with CMake's default
 # generator, that the install is usable from there:
 #   1. find_package(joule) consumer (main.cpp, this directory's CMakeLists.txt);
-#   2. the README's pkg-config recipe: main.cpp with g++ and consumer.c with cc;
+#   2. the README's pkg-config recipe: main.cpp with g++ and consumer.c with cc,
+#      and nanos6_consumer.c (the Nanos6 API and ALPI headers);
 #   3. programs built by the installed joulecc start without LD_LIBRARY_PATH
 #      (run path), and with --joule-no-rpath need it;
 #   4. a joule_ompss_sources() project (ompss/) built against the install.
@@ -71,6 +72,16 @@ echo "  ${CC:-cc} -O2 consumer.c ${pc_flags[*]}"
 quiet "${CC:-cc}" -O2 -Wall "$here/consumer.c" "${pc_flags[@]}" -o "$work/consumer_c" ||
   fail "cc with pkg-config flags"
 run_ok consumer_c env LD_LIBRARY_PATH="$lib_dir" "$work/consumer_c"
+# The Nanos6 API and ALPI headers under the names OmpSs-2 code uses.
+for h in joule/nanos6/nanos6.h joule/nanos6/nanos6/debug.h joule/alpi.h; do
+  [[ -f $prefix/include/$h ]] || fail "$h is not installed in $prefix/include"
+done
+echo "  ${CC:-cc} -O2 -I<prefix>/include/joule/nanos6 nanos6_consumer.c ${pc_flags[*]}"
+quiet "${CC:-cc}" -O2 -Wall -I"$prefix/include/joule/nanos6" "$here/nanos6_consumer.c" \
+  "${pc_flags[@]}" -o "$work/nanos6_consumer" || fail "cc nanos6_consumer.c"
+for w in 1 2; do
+  run_ok nanos6_consumer env LD_LIBRARY_PATH="$lib_dir" JOULE_WORKERS=$w timeout 60 "$work/nanos6_consumer"
+done
 unset PKG_CONFIG_PATH
 
 say "installed tools"
