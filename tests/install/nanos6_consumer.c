@@ -4,10 +4,10 @@
  * installed, found under their Nanos6 names, and answer. A spawned task and
  * its completion callback have run after joule_taskwait: they are children
  * of the main thread's root, and with one worker only that wait runs them. */
-#include <nanos6.h>
-#include <nanos6/debug.h>
 #include <joule/alpi.h>
 #include <joule/joule.h>
+#include <nanos6.h>
+#include <nanos6/debug.h>
 
 #include <stdatomic.h>
 #include <stdio.h>
