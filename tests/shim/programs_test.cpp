@@ -101,8 +101,7 @@ TEST(Driver, Nanos6ApiAtOneAndTwoWorkers) {
   ASSERT_EQ(b.status, 0) << b.output;
   EXPECT_EQ(b.output.find("warning:"), std::string::npos) << b.output;
   for (const char* w : {"1", "2"}) {
-    shim::Result r =
-        shim::run(cd + "JOULE_WORKERS=" + w + " timeout 60 ./nanos6_api");
+    shim::Result r = shim::run(cd + "JOULE_WORKERS=" + w + " timeout 60 ./nanos6_api");
     EXPECT_EQ(r.status, 0) << w << " workers: " << r.output;
     EXPECT_NE(r.output.find("OK"), std::string::npos) << w << " workers: " << r.output;
   }
