@@ -35,7 +35,9 @@ bool PollingServices::remove(Fn fn, void* data) {
 }
 
 bool PollingServices::poll() {
-  if (!active()) return false;
+  // A service that waits (a taskwait, a blocking call) reaches this poll
+  // again on the same thread, which must not try_lock a mutex it holds.
+  if (!active() || t_polling == this) return false;
   std::unique_lock run(run_mutex_, std::try_to_lock);
   if (!run.owns_lock()) return false;
   rounds_.fetch_add(1, std::memory_order_relaxed);

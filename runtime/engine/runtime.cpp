@@ -288,6 +288,7 @@ void Runtime::attach_external(ThreadContext& ctx) {
 
 Task* Runtime::spawn_root(ThreadContext& ctx) {
   if (ctx.root) return ctx.root;
+  if (ctx.spawn_root) return ctx.spawn_root;
   // A worker has no root of its own (its tasks' parents are their
   // creators'); one made here is listed with the external roots, so stop
   // waits for its children and frees it.
@@ -295,7 +296,7 @@ Task* Runtime::spawn_root(ThreadContext& ctx) {
   Task* root = make_root(serial_);
   root->runner = ctx.slot;
   external_roots_.push_back(root);
-  ctx.root = root;
+  ctx.spawn_root = root;
   return root;
 }
 
