@@ -122,6 +122,11 @@ for src in chain.cpp chain.c; do
     fail "joulecc $cc $src"
   run_ok "$(basename "$exe")" "$exe"
 done
+# joulecc finds <nanos6.h> in the install by itself (-I<prefix>/include/joule/nanos6).
+echo "  joulecc gcc -O2 nanos6_consumer.c (no -I)"
+(cd "$work" && quiet "$joulecc" gcc -O2 -Wall "$here/nanos6_consumer.c" -o "$work/joulecc-nanos6") ||
+  fail "joulecc gcc nanos6_consumer.c"
+run_ok joulecc-nanos6 timeout 60 "$work/joulecc-nanos6"
 echo "  joulecc --joule-no-rpath g++ -O2 chain.cpp -o norpath"
 (cd "$work" && quiet "$joulecc" --joule-no-rpath g++ -O2 "$here/ompss/chain.cpp" -o "$work/norpath") ||
   fail "joulecc --joule-no-rpath"
