@@ -232,11 +232,16 @@ std::string default_cxx_std(const std::string& compiler) {
 // joule's <omp.h> directory (<include>/joule/omp), placed before every other
 // include directory so that it wins over the compiler's own omp.h; none when
 // the compiler runs OpenMP (-fopenmp): libgomp/libomp then answer omp_*.
+// joule's <nanos6.h> directory (<include>/joule/nanos6) comes first in both
+// cases: OmpSs-2 programs include <nanos6.h> and <nanos6/debug.h>.
 std::vector<std::string> omp_include_flags(const Paths& paths, bool openmp) {
   std::vector<std::string> out;
+  struct stat st;
+  for (const std::string& d : paths.include_dirs)
+    if (stat((d + "/joule/nanos6/nanos6.h").c_str(), &st) == 0)
+      out.push_back("-I" + d + "/joule/nanos6");
   if (openmp) return out;
   for (const std::string& d : paths.include_dirs) {
-    struct stat st;
     if (stat((d + "/joule/omp/omp.h").c_str(), &st) == 0) out.push_back("-I" + d + "/joule/omp");
   }
   return out;

@@ -105,6 +105,11 @@ struct Task {
   std::int32_t domain_refs = 0;  // fragments naming it; only the parent's thread
   std::atomic<std::int32_t> refs{1};
   std::atomic<bool> finished{false};
+  // The Nanos6 blocking API / ALPI (api/src/task_blocking.cpp): 0 running,
+  // 1 blocked, 2 unblocked before or while blocked.
+  std::atomic<std::uint8_t> blocking{0};
+  // External events outstanding (ALPI); each is also one hold on completion.
+  std::atomic<std::int32_t> events{0};
   SpinLock lock;  // guards successors, exception, suppressed
   // Ready-queue links, owned by whichever queue holds the task.
   Task* q_next = nullptr;

@@ -35,11 +35,13 @@ void Runtime::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched,
     const std::int64_t delta = watched->begin_sleep_wait();
     chosen = idle_->sleep_unless(
         *ctx.slot,
-        [&] { return watched->sleep_wait_done() || scheduler_->available_to(worker) > 0; }, limit);
+        [&] { return watched->sleep_wait_done() || scheduler_->available_to(worker) > 0; },
+        idle_sleep_cap(limit));
     watched->end_sleep_wait(delta);
   } else {
     chosen = idle_->sleep_unless(
-        *ctx.slot, [&] { return done() || scheduler_->available_to(worker) > 0; }, limit);
+        *ctx.slot, [&] { return done() || scheduler_->available_to(worker) > 0; },
+        idle_sleep_cap(limit));
   }
   // A push chose this thread for its task: it looks for work now, and if
   // the wait is over first, help_until hands the looking on (end_search).
@@ -70,6 +72,10 @@ void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watc
   AdaptiveSpin& spin = ctx.worker ? ctx.worker->spin() : fixed;
   const int me = ctx.worker ? ctx.worker->index() : -1;
   while (!done()) {
+    // A waiting thread runs the polling services too: what it waits for may
+    // be exactly what a service completes (a task-aware MPI request).
+    poll_services();
+    if (done()) break;
     if (restricted ? run_one_within(ctx, waiter, deferred) : run_one(ctx)) {
       // A task boundary: queued work may borrow CPUs lent since it was
       // pushed, and a DROM mask applies even when no other worker is idle.

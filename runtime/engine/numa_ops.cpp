@@ -120,7 +120,8 @@ void Runtime::touch_chunks(char* p, std::size_t bytes, const PlaceRequest& req) 
       const auto& same = nodes_.workers_on(nodes_.node_of(0));
       w = same.size() > 1 ? same[1] : me;
     }
-    if (serial_ || !scheduler_->sharded() || w == me || w < 0 || worker(w)->parked()) {
+    if (serial_.load(std::memory_order_relaxed) || !scheduler_->sharded() || w == me || w < 0 ||
+        worker(w)->parked()) {
       touch(args);  // here: no other thread could take it, or this is the one
       continue;
     }

@@ -276,8 +276,9 @@ void Runtime::attach_external(ThreadContext& ctx) {
   ctx = ThreadContext{};
   ctx.generation = g_generation.load();
   auto pool = std::make_unique<TaskPool>();
-  Task* root = make_root(serial_);
+  // Under the lock: end_serial_inline clears the flag of the roots listed.
   std::lock_guard guard(external_mutex_);
+  Task* root = make_root(serial_);
   ctx.pool = pool.get();
   ctx.root = ctx.current = root;
   ctx.next_id = next_thread_slot_.fetch_add(1) << 40;
@@ -285,6 +286,20 @@ void Runtime::attach_external(ThreadContext& ctx) {
   root->runner = ctx.slot;
   external_pools_.push_back(std::move(pool));
   external_roots_.push_back(root);
+}
+
+Task* Runtime::spawn_root(ThreadContext& ctx) {
+  if (ctx.root) return ctx.root;
+  if (ctx.spawn_root) return ctx.spawn_root;
+  // A worker has no root of its own (its tasks' parents are their
+  // creators'); one made here is listed with the external roots, so stop
+  // waits for its children and frees it.
+  std::lock_guard guard(external_mutex_);
+  Task* root = make_root(serial_);
+  root->runner = ctx.slot;
+  external_roots_.push_back(root);
+  ctx.spawn_root = root;
+  return root;
 }
 
 ThreadContext& Runtime::context() {

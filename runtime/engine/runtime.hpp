@@ -20,6 +20,7 @@
 #include "node_map.hpp"
 #include "numa_memory.hpp"
 #include "observer.hpp"
+#include "polling_services.hpp"
 #include "queue_settings.hpp"
 #include "sync_scheduler.hpp"
 #include "task.hpp"
@@ -69,6 +70,9 @@ class Runtime {
   Topology& topology() noexcept { return *topology_; }
   // The calling thread's context, set up on first use by an external thread.
   ThreadContext& context();
+  // The calling thread's root task, made now for a worker (which has none):
+  // the parent of tasks independent of whatever the thread runs (ALPI spawn).
+  Task* spawn_root(ThreadContext& ctx);
   const std::vector<std::unique_ptr<Observer>>& observers() const noexcept { return observers_; }
   bool observed() const noexcept { return observed_; }
   // The longest idle spin a worker may learn (0: JOULE_SPIN_US, fixed).
@@ -121,10 +125,26 @@ class Runtime {
   // ---- completion held by an external event (task_hold.cpp) ----
   // From t's body: t completes only after release_hold. False (nothing held)
   // for tasks that run inline, whose caller must wait for the event itself.
-  bool hold_completion(Task* t) noexcept;
-  // From any thread, once per successful hold; `error` is rethrown at the
-  // parent's taskwait.
-  void release_hold(Task* t, std::exception_ptr error);
+  // n holds at once (the ALPI's event counters).
+  bool hold_completion(Task* t, std::int64_t n = 1) noexcept;
+  // From any thread, once per successful hold (n of them at once); `error`
+  // is rethrown at the parent's taskwait.
+  void release_hold(Task* t, std::exception_ptr error, std::int64_t n = 1);
+  // Tasks created from now on are deferred even with one worker (the
+  // serial inline mode ends): blocking and event counters need a task that
+  // waits to let others run. Tasks already running inline stay inline.
+  void end_serial_inline() noexcept;
+  bool serial_inline() const noexcept { return serial_.load(std::memory_order_relaxed); }
+  // ---- polling services (polling_services.hpp; run by idle threads) ----
+  PollingServices& polling() noexcept { return polling_; }
+  // Runs the services if any is registered (a relaxed load otherwise).
+  void poll_services() {
+    if (polling_.active()) polling_.poll();
+  }
+  // An idle thread's longest sleep: short while services must keep running.
+  long idle_sleep_cap(long limit_ns) const noexcept {
+    return polling_.active() ? PollingServices::kPollSleepNs : limit_ns;
+  }
   // Runs one ready task if there is one.
   bool run_one(ThreadContext& ctx);
   // Returns the thread's privately held ready tasks to the queue.
@@ -230,7 +250,9 @@ class Runtime {
   std::unique_ptr<queues::SyncScheduler> scheduler_;
   std::unique_ptr<CpuManager> cpu_manager_;
   bool lending_ = false;
-  bool serial_ = false;        // one worker, no lending: tasks run inline (serial_inline)
+  // One worker, no lending: tasks run inline (serial_inline); cleared by
+  // end_serial_inline from any thread.
+  std::atomic<bool> serial_{false};
   bool follows_data_ = false;  // the policy queues tasks where their data is (locality)
   bool oversubscribed_ = false;
   CpuBudget cpu_budget_;
@@ -257,6 +279,7 @@ class Runtime {
   std::atomic<std::uint64_t> next_thread_slot_{1};
   std::atomic<bool> stopping_{false};
   Task* main_root_ = nullptr;
+  PollingServices polling_;
 
   // External (non-worker) threads: their roots and pools live until stop.
   std::mutex external_mutex_;

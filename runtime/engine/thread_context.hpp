@@ -19,6 +19,10 @@ struct ThreadContext {
   Worker* worker = nullptr;      // null on external threads
   Task* current = nullptr;       // running task, or the thread's root task
   Task* root = nullptr;          // implicit task owning this thread's top-level tasks
+  // A worker's parent for independent tasks (Runtime::spawn_root), made on
+  // first use. Not `root`: a worker's loop is at its top level while
+  // current == root (Runtime::hold_child), and its root is null.
+  Task* spawn_root = nullptr;
   TaskPool* pool = nullptr;
   // Immediate-successor slot: a task a finishing task released, run next
   // here (its inputs are in this cache). Never a task just created: those

@@ -90,7 +90,8 @@ void Worker::run() {
       continue;
     }
     if (rt_.run_one(ctx)) {
-      if (lending) {  // task boundary: borrow for queued work, apply DROM
+      rt_.poll_services();  // a task boundary (polling_services.hpp)
+      if (lending) {        // task boundary: borrow for queued work, apply DROM
         rt_.maybe_acquire();
         rt_.poll_drom();
       }
@@ -126,6 +127,8 @@ void Worker::idle_wait(ThreadContext& ctx) {
   auto stop_or_rest = [&] { return rt_.stopping() || resting_.load(std::memory_order_relaxed); };
   rt_.poll_drom();
   if (ctx.next) return;  // a task waits in this thread's own slot
+  // An idle worker runs the polling services; they may make tasks ready.
+  if (rt_.polling().active() && rt_.polling().poll() && sched.probe(index_)) return;
   if (!ctx.searching) {  // a push seeing a looker leaves the sleepers alone (Idle)
     ctx.searching = true;
     rt_.idle().begin_search();
@@ -152,10 +155,11 @@ void Worker::idle_wait(ThreadContext& ctx) {
     for (auto& o : rt_.observers()) o->on_idle(index_, true, now_ns());
   // The exact check (every queue) once, just before sleeping.
   // Chosen by a push: the pusher counted this worker as looking.
-  // Without lending nothing timed is due: sleep until woken (idle.hpp).
+  // Without lending nothing timed is due: sleep until woken (idle.hpp),
+  // unless a polling service must run (polling_services.hpp).
   ctx.searching = rt_.idle().sleep_unless(
       *ctx.slot, [&] { return ctx.next || sched.available_to(index_) > 0 || stop_or_rest(); },
-      rt_.lending() ? Idle::kPollNs : Idle::kNoLimit);
+      rt_.idle_sleep_cap(rt_.lending() ? Idle::kPollNs : Idle::kNoLimit));
   if (rt_.observed())
     for (auto& o : rt_.observers()) o->on_idle(index_, false, now_ns());
   sleep_ns_ += std::uint64_t((learn() - slept_at).count());

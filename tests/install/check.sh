@@ -3,7 +3,8 @@
 # prefix>` (not the prefix it was configured with) and checks, with CMake's default
 # generator, that the install is usable from there:
 #   1. find_package(joule) consumer (main.cpp, this directory's CMakeLists.txt);
-#   2. the README's pkg-config recipe: main.cpp with g++ and consumer.c with cc;
+#   2. the README's pkg-config recipe: main.cpp with g++ and consumer.c with cc,
+#      and nanos6_consumer.c (the Nanos6 API and ALPI headers);
 #   3. programs built by the installed joulecc start without LD_LIBRARY_PATH
 #      (run path), and with --joule-no-rpath need it;
 #   4. a joule_ompss_sources() project (ompss/) built against the install.
@@ -77,6 +78,16 @@ read -r -a dlb_flags <<<"$(pkg-config --cflags --libs joule-dlb)"
 echo "  ${CC:-cc} -std=c11 dlb_example.c ${dlb_flags[*]}"
 quiet "${CC:-cc}" -std=c11 -O2 -Wall -Werror "$here/../lending/dlb_example.c" "${dlb_flags[@]}" \
   -o "$work/dlb_example" || fail "cc with pkg-config joule-dlb flags"
+# The Nanos6 API and ALPI headers under the names OmpSs-2 code uses.
+for h in joule/nanos6/nanos6.h joule/nanos6/nanos6/debug.h joule/alpi.h; do
+  [[ -f $prefix/include/$h ]] || fail "$h is not installed in $prefix/include"
+done
+echo "  ${CC:-cc} -O2 -I<prefix>/include/joule/nanos6 nanos6_consumer.c ${pc_flags[*]}"
+quiet "${CC:-cc}" -O2 -Wall -I"$prefix/include/joule/nanos6" "$here/nanos6_consumer.c" \
+  "${pc_flags[@]}" -o "$work/nanos6_consumer" || fail "cc nanos6_consumer.c"
+for w in 1 2; do
+  run_ok nanos6_consumer env LD_LIBRARY_PATH="$lib_dir" JOULE_WORKERS=$w timeout 60 "$work/nanos6_consumer"
+done
 unset PKG_CONFIG_PATH
 
 say "installed tools"
@@ -124,6 +135,11 @@ echo "  joulecc-g++ --ompss-2 -O2 chain.cpp -o oneword"
 (cd "$work" && quiet "$prefix/bin/joulecc-g++" --ompss-2 -O2 -Wall "$here/ompss/chain.cpp" \
   -o "$work/oneword") || fail "joulecc-g++ chain.cpp"
 run_ok oneword "$work/oneword"
+# joulecc finds <nanos6.h> in the install by itself (-I<prefix>/include/joule/nanos6).
+echo "  joulecc gcc -O2 nanos6_consumer.c (no -I)"
+(cd "$work" && quiet "$joulecc" gcc -O2 -Wall "$here/nanos6_consumer.c" -o "$work/joulecc-nanos6") ||
+  fail "joulecc gcc nanos6_consumer.c"
+run_ok joulecc-nanos6 timeout 60 "$work/joulecc-nanos6"
 echo "  joulecc --joule-no-rpath g++ -O2 chain.cpp -o norpath"
 (cd "$work" && quiet "$joulecc" --joule-no-rpath g++ -O2 "$here/ompss/chain.cpp" -o "$work/norpath") ||
   fail "joulecc --joule-no-rpath"

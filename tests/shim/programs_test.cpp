@@ -90,6 +90,23 @@ TEST(Driver, SeparateCompileAndLinkKeepAndPrint) {
   EXPECT_FALSE(shim::file_exists(tmp.path() + "/a.out"));
 }
 
+// <nanos6.h> found under its Nanos6 name (joulecc's -I<include>/joule/nanos6),
+// blocking, polling services and event counters in a translated program; at
+// one worker the blocked task's helping wait must run everything else.
+TEST(Driver, Nanos6ApiAtOneAndTwoWorkers) {
+  shim::TempDir tmp;
+  std::string cd = "cd " + shim::quote(tmp.path()) + " && ";
+  shim::Result b = shim::run(cd + JOULECC_PATH + " gcc -O2 -Wall -Wextra " +
+                             shim::quote(kPrograms + "/nanos6_api.c") + " -o nanos6_api");
+  ASSERT_EQ(b.status, 0) << b.output;
+  EXPECT_EQ(b.output.find("warning:"), std::string::npos) << b.output;
+  for (const char* w : {"1", "2"}) {
+    shim::Result r = shim::run(cd + "JOULE_WORKERS=" + w + " timeout 60 ./nanos6_api");
+    EXPECT_EQ(r.status, 0) << w << " workers: " << r.output;
+    EXPECT_NE(r.output.find("OK"), std::string::npos) << w << " workers: " << r.output;
+  }
+}
+
 TEST(Driver, MpiAndTasks) {
   if (!shim::have_program("mpicc"))
     GTEST_SKIP() << "mpicc is not installed (OpenMPI comes with the CPU-lending work); "

@@ -1,0 +1,117 @@
+// The Nanos6 user API (<joule/nanos6/nanos6.h>) over the engine. Calls
+// joule cannot honour stop the program with a message naming the call, as
+// Nanos6's own checks do; they never return as if they had worked.
+#include <sched.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "joule/nanos6/nanos6.h"
+#include "task_blocking.hpp"
+
+using joule::api::BlockResult;
+using joule::core::Task;
+
+namespace {
+
+[[noreturn]] void fail(const char* call, const char* why) {
+  std::fprintf(stderr, "joule: %s: %s\n", call, why);
+  std::abort();
+}
+
+void check(const char* call, BlockResult r) {
+  switch (r) {
+    case BlockResult::ok:
+      return;
+    case BlockResult::outside_task:
+      fail(call, "called outside a task");
+    case BlockResult::not_current:
+      fail(call, "the context is not the calling task's (each task blocks only itself)");
+    case BlockResult::runs_inline:
+      fail(call,
+           "the task runs inline (under a final task, or created in the serial inline mode "
+           "before the first Nanos6 call); nothing can run while it waits");
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+unsigned int nanos6_get_num_cpus(void) {
+  return unsigned(joule::api::nanos6_runtime().num_workers());
+}
+
+unsigned int nanos_get_num_cpus(void) { return nanos6_get_num_cpus(); }
+
+unsigned int nanos6_get_total_num_cpus(void) {
+  return unsigned(joule::api::nanos6_runtime().worker_count());
+}
+
+long nanos6_get_current_virtual_cpu(void) {
+  auto& ctx = joule::api::nanos6_runtime().context();
+  return ctx.worker ? ctx.worker->index() : 0;
+}
+
+long nanos6_get_current_system_cpu(void) { return sched_getcpu(); }
+
+void* nanos6_get_current_blocking_context(void) {
+  Task* t = joule::api::current_task();
+  if (!t) fail("nanos6_get_current_blocking_context", "called outside a task");
+  return t;
+}
+
+void nanos6_block_current_task(void* blocking_context) {
+  if (!blocking_context) fail("nanos6_block_current_task", "the blocking context is NULL");
+  check("nanos6_block_current_task", joule::api::block_task(static_cast<Task*>(blocking_context)));
+}
+
+void nanos6_unblock_task(void* blocking_context) {
+  if (!blocking_context) fail("nanos6_unblock_task", "the blocking context is NULL");
+  joule::api::unblock_task(static_cast<Task*>(blocking_context));
+}
+
+void* nanos6_get_current_event_counter(void) {
+  Task* t = joule::api::current_task();
+  if (!t) fail("nanos6_get_current_event_counter", "called outside a task");
+  return t;
+}
+
+void nanos6_increase_current_task_event_counter(void* event_counter, unsigned int increment) {
+  if (!event_counter) fail("nanos6_increase_current_task_event_counter", "the counter is NULL");
+  if (increment == 0) return;
+  check("nanos6_increase_current_task_event_counter",
+        joule::api::increase_events(static_cast<Task*>(event_counter), increment));
+}
+
+void nanos6_decrease_task_event_counter(void* event_counter, unsigned int decrement) {
+  if (!event_counter) fail("nanos6_decrease_task_event_counter", "the counter is NULL");
+  if (decrement == 0) return;
+  if (!joule::api::decrease_events(static_cast<Task*>(event_counter), decrement))
+    fail("nanos6_decrease_task_event_counter", "more events decreased than the task increased");
+}
+
+void nanos6_register_polling_service(const char* service_name, nanos6_polling_service_t service,
+                                     void* service_data) {
+  if (!service) fail("nanos6_register_polling_service", "the service function is NULL");
+  auto& rt = joule::api::nanos6_runtime();
+  rt.polling().add(service_name, service, service_data);
+  rt.idle().wake_all();  // sleepers take the short sleep from now on
+}
+
+void nanos6_unregister_polling_service(const char* service_name, nanos6_polling_service_t service,
+                                       void* service_data) {
+  if (!joule::api::nanos6_runtime().polling().remove(service, service_data)) {
+    // Not fatal: a service that returned true has left the list already.
+    std::fprintf(stderr, "joule: nanos6_unregister_polling_service: '%s' is not registered\n",
+                 service_name ? service_name : "");
+  }
+}
+
+// One node: local and distributed memory are the process's own.
+void* nanos6_lmalloc(size_t size) { return std::malloc(size); }
+void nanos6_lfree(void* ptr, size_t) { std::free(ptr); }
+void* nanos6_dmalloc(size_t size, int, size_t, size_t*) { return std::malloc(size); }
+void nanos6_dfree(void* ptr, size_t) { std::free(ptr); }
+
+}  // extern "C"

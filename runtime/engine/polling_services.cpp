@@ -1,0 +1,72 @@
+#include "polling_services.hpp"
+
+#include <algorithm>
+
+namespace joule::engine {
+
+namespace {
+// The PollingServices whose poll runs on this thread now: remove() called
+// from a service must not wait for the poll it is part of.
+thread_local const PollingServices* t_polling = nullptr;
+}  // namespace
+
+void PollingServices::add(const char* name, Fn fn, void* data) {
+  std::lock_guard guard(list_mutex_);
+  services_.push_back(Service{name ? name : "", fn, data, false});
+  count_.fetch_add(1, std::memory_order_relaxed);
+}
+
+bool PollingServices::remove(Fn fn, void* data) {
+  const bool inside = t_polling == this;
+  std::unique_lock<std::mutex> run;
+  if (!inside) run = std::unique_lock(run_mutex_);  // no poll runs it after we return
+  std::lock_guard guard(list_mutex_);
+  for (auto it = services_.begin(); it != services_.end(); ++it) {
+    if (it->fn != fn || it->data != data || it->dropped) continue;
+    if (inside) {
+      it->dropped = true;  // the running poll erases it
+    } else {
+      services_.erase(it);
+    }
+    count_.fetch_sub(1, std::memory_order_relaxed);
+    return true;
+  }
+  return false;
+}
+
+bool PollingServices::poll() {
+  // A service that waits (a taskwait, a blocking call) reaches this poll
+  // again on the same thread, which must not try_lock a mutex it holds.
+  if (!active() || t_polling == this) return false;
+  std::unique_lock run(run_mutex_, std::try_to_lock);
+  if (!run.owns_lock()) return false;
+  rounds_.fetch_add(1, std::memory_order_relaxed);
+  t_polling = this;
+  // Services registered during this poll wait for the next one; the list
+  // lock is not held while a service runs (it may register or unregister).
+  std::size_t n;
+  {
+    std::lock_guard guard(list_mutex_);
+    n = services_.size();
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    Service s;
+    {
+      std::lock_guard guard(list_mutex_);
+      if (services_[i].dropped) continue;
+      s = services_[i];
+    }
+    if (s.fn(s.data) == 0) continue;
+    std::lock_guard guard(list_mutex_);
+    if (!services_[i].dropped) {  // done: it leaves the list
+      services_[i].dropped = true;
+      count_.fetch_sub(1, std::memory_order_relaxed);
+    }
+  }
+  t_polling = nullptr;
+  std::lock_guard guard(list_mutex_);
+  std::erase_if(services_, [](const Service& s) { return s.dropped; });
+  return true;
+}
+
+}  // namespace joule::engine

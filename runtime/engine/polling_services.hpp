@@ -1,0 +1,54 @@
+// Polling services (the Nanos6 API's nanos6_register_polling_service): a
+// function the runtime calls again and again, from idle workers and at task
+// boundaries, until it returns true or is unregistered. Task-aware MPI
+// layers (TAMPI) test their pending requests this way and unblock the tasks
+// whose requests completed.
+//
+// One thread runs the list at a time (a try-lock: a busy thread never waits
+// for another's poll), so a service never runs concurrently with itself,
+// as the Nanos6 API documents. While any service is registered, idle
+// threads sleep at most kPollSleepNs so the services keep running.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace joule::engine {
+
+class PollingServices {
+ public:
+  using Fn = int (*)(void*);
+  // Idle threads' longest sleep while a service is registered.
+  static constexpr long kPollSleepNs = 200'000;
+
+  void add(const char* name, Fn fn, void* data);
+  // Removes the first entry with this fn and data (name is informative);
+  // waits until a poll running now has finished, unless called from that
+  // poll. False when no such service is registered.
+  bool remove(Fn fn, void* data);
+  // Any service registered (one relaxed load: the hot paths ask this).
+  bool active() const noexcept { return count_.load(std::memory_order_relaxed) > 0; }
+  // Runs each service once unless another thread is running them now.
+  // True when it ran at least one.
+  bool poll();
+  // Calls of poll() that ran the list (tests, reports).
+  std::uint64_t rounds() const noexcept { return rounds_.load(std::memory_order_relaxed); }
+
+ private:
+  struct Service {
+    std::string name;
+    Fn fn;
+    void* data;
+    bool dropped;  // unregistered from inside a poll
+  };
+  std::mutex list_mutex_;  // guards services_
+  std::mutex run_mutex_;   // held while one thread polls
+  std::vector<Service> services_;
+  std::atomic<int> count_{0};
+  std::atomic<std::uint64_t> rounds_{0};
+};
+
+}  // namespace joule::engine

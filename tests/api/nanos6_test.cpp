@@ -1,0 +1,238 @@
+// The Nanos6 API and ALPI (<joule/nanos6/nanos6.h>, <joule/alpi.h>):
+// blocking and unblocking from a task, from a thread and before the block;
+// polling services; event counters holding a successor; spawn; CPU counts.
+// Swept over 1 (serial inline mode on: the first call must end it), 2 and
+// 4 workers on a 2-CPU machine.
+#include <joule/alpi.h>
+#include <joule/nanos6/nanos6.h>
+#include <joule/joule.hpp>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "runtime_sweep.hpp"
+
+namespace {
+
+using namespace joule_test;
+
+class Nanos6 : public testing::TestWithParam<int> {
+ protected:
+  void SetUp() override {
+    sweep_config c;
+    c.workers = GetParam();
+    c.serial_inline = GetParam() == 1;
+    rt_ = start_runtime(c);
+  }
+  std::unique_ptr<joule::runtime> rt_;
+};
+
+TEST_P(Nanos6, CpuCounts) {
+  EXPECT_EQ(nanos6_get_num_cpus(), unsigned(GetParam()));
+  EXPECT_EQ(nanos_get_num_cpus(), unsigned(GetParam()));
+  EXPECT_GE(nanos6_get_total_num_cpus(), unsigned(GetParam()));
+  uint64_t n = 0;
+  ASSERT_EQ(alpi_cpu_count(&n), ALPI_SUCCESS);
+  EXPECT_EQ(n, uint64_t(GetParam()));
+  EXPECT_EQ(alpi_cpu_logical_id(&n), ALPI_ERR_OUTSIDE_TASK);
+  std::atomic<long> vcpu{-1}, scpu{-1};
+  joule::spawn({}, [&] {
+    vcpu = nanos6_get_current_virtual_cpu();
+    scpu = nanos6_get_current_system_cpu();
+  });
+  joule::taskwait();
+  EXPECT_GE(vcpu.load(), 0);
+  EXPECT_LT(vcpu.load(), GetParam());
+  EXPECT_GE(scpu.load(), 0);
+}
+
+// A blocked task frees its thread: its child, created just before the
+// block and the only one that can unblock it, still runs, whatever the
+// worker count (with one, on the blocked task's own stack).
+TEST_P(Nanos6, UnblockFromAnotherTask) {
+  std::atomic<int> order{0};
+  nanos6_get_num_cpus();  // the first call ends the serial inline mode
+  joule::spawn({}, [&] {
+    void* me = nanos6_get_current_blocking_context();
+    joule::spawn({}, [&order, me] {
+      order.store(1);
+      nanos6_unblock_task(me);
+    });
+    nanos6_block_current_task(me);
+    order.store(order.load() * 10 + 2);
+  });
+  joule::taskwait();
+  EXPECT_EQ(order.load(), 12);
+}
+
+// At one worker the task runs inline (created before any Nanos6 call) and
+// the spawn returns only after it, so the unblocking thread starts first.
+// Its waits are bounded: a task that never publishes itself fails the test.
+TEST_P(Nanos6, UnblockFromThreadBeforeAndAfterBlock) {
+  for (bool early : {true, false}) {
+    std::atomic<void*> ctx{nullptr};
+    std::atomic<bool> unblocked{false}, resumed{false};
+    std::thread t([&] {
+      for (int i = 0; i < 5000 && !ctx.load(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      ASSERT_NE(ctx.load(), nullptr) << (early ? "early" : "late");
+      if (!early) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      EXPECT_EQ(alpi_task_unblock(static_cast<alpi_task*>(ctx.load())), ALPI_SUCCESS);
+      unblocked.store(true);
+    });
+    joule::spawn({}, [&] {
+      alpi_task* self = nullptr;
+      ASSERT_EQ(alpi_task_self(&self), ALPI_SUCCESS);
+      ASSERT_NE(self, nullptr);
+      ctx.store(self);
+      if (early)
+        while (!unblocked.load()) std::this_thread::yield();
+      ASSERT_EQ(alpi_task_block(self), ALPI_SUCCESS);
+      resumed.store(true);
+    });
+    joule::taskwait();
+    t.join();
+    EXPECT_TRUE(resumed.load()) << (early ? "early" : "late");
+  }
+}
+
+TEST_P(Nanos6, BlockRejectsBadCalls) {
+  alpi_task* self = reinterpret_cast<alpi_task*>(1);
+  ASSERT_EQ(alpi_task_self(&self), ALPI_SUCCESS);
+  EXPECT_EQ(self, nullptr);
+  EXPECT_EQ(alpi_task_block(nullptr), ALPI_ERR_PARAMETER);
+  int dummy = 0;
+  EXPECT_EQ(alpi_task_block(reinterpret_cast<alpi_task*>(&dummy)), ALPI_ERR_OUTSIDE_TASK);
+  EXPECT_EQ(alpi_task_suspend(nullptr), ALPI_ERR_FEATURE_UNKNOWN);
+  EXPECT_EQ(alpi_feature_check(ALPI_FEATURE_BLOCKING | ALPI_FEATURE_EVENTS), ALPI_SUCCESS);
+  EXPECT_EQ(alpi_feature_check(ALPI_FEATURE_SUSPEND), ALPI_ERR_FEATURE_UNKNOWN);
+  EXPECT_EQ(alpi_version_check(1, 0), ALPI_SUCCESS);
+  EXPECT_EQ(alpi_version_check(2, 0), ALPI_ERR_VERSION);
+  int major = 0, minor = 0;
+  ASSERT_EQ(alpi_version_get(&major, &minor), ALPI_SUCCESS);
+  EXPECT_EQ(major, ALPI_VERSION_MAJOR);
+  char name[16];
+  int len = 0;
+  ASSERT_EQ(alpi_info_get(ALPI_INFO_RUNTIME_NAME, name, sizeof name, &len), ALPI_SUCCESS);
+  EXPECT_STREQ(name, "joule");
+  EXPECT_STRNE(alpi_error_string(ALPI_ERR_OUTSIDE_TASK), "Error code not recognized");
+}
+
+struct Poll {
+  std::atomic<int> calls{0};
+  int stop_at = 0;
+  std::atomic<void*> blocked{nullptr};  // unblocked by the last call
+};
+
+int poll_fn(void* p) {
+  auto* s = static_cast<Poll*>(p);
+  if (++s->calls < s->stop_at) return 0;
+  if (void* t = s->blocked.exchange(nullptr)) nanos6_unblock_task(t);
+  return 1;
+}
+
+// The service runs until it says it is done, and never after. It unblocks
+// a task, as a task-aware MPI layer does: with one worker only the blocked
+// task's own helping wait can run it. A watchdog unblocks the task after
+// 5 s so a service that never runs fails the test instead of hanging it.
+TEST_P(Nanos6, PollingServiceRunsUntilDone) {
+  Poll p;
+  p.stop_at = 50;
+  std::atomic<bool> registered{false};
+  joule::spawn({}, [&] {
+    p.blocked.store(nanos6_get_current_blocking_context());
+    nanos6_register_polling_service("test", &poll_fn, &p);
+    registered.store(true);
+    nanos6_block_current_task(nanos6_get_current_blocking_context());
+  });
+  std::thread watchdog([&] {
+    for (int i = 0; i < 5000 && (!registered.load() || p.blocked.load()); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (void* t = p.blocked.exchange(nullptr)) nanos6_unblock_task(t);
+  });
+  joule::taskwait();
+  watchdog.join();
+  EXPECT_EQ(p.calls.load(), 50);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(p.calls.load(), 50);
+}
+
+TEST_P(Nanos6, PollingServiceUnregistered) {
+  Poll p;
+  p.stop_at = 1 << 30;
+  nanos6_register_polling_service("forever", &poll_fn, &p);
+  joule::spawn({}, [] { std::this_thread::sleep_for(std::chrono::milliseconds(5)); });
+  joule::taskwait();
+  for (int i = 0; i < 2000 && p.calls.load() == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  nanos6_unregister_polling_service("forever", &poll_fn, &p);
+  const int seen = p.calls.load();
+  EXPECT_GT(seen, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(p.calls.load(), seen);
+}
+
+// A task's events hold its successor until another thread decreases them
+// to zero; the body itself returned long before.
+TEST_P(Nanos6, EventsDelaySuccessor) {
+  nanos6_get_num_cpus();
+  int x = 0;
+  std::atomic<alpi_task*> handle{nullptr};
+  std::atomic<bool> body_done{false}, decreased{false}, successor_early{false};
+  std::atomic<bool> successor_ran{false};
+  joule::spawn({joule::out(x)}, [&] {
+    alpi_task* self = nullptr;
+    alpi_task_self(&self);
+    ASSERT_EQ(alpi_task_events_increase(self, 2), ALPI_SUCCESS);
+    uint64_t has = 0;
+    alpi_task_events_test(self, &has);
+    EXPECT_EQ(has, 1u);
+    handle.store(self);
+    body_done.store(true);
+  });
+  joule::spawn({joule::in(x)}, [&] {
+    successor_early.store(!decreased.load());
+    successor_ran.store(true);
+  });
+  std::thread t([&] {
+    while (!body_done.load()) std::this_thread::yield();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_EQ(alpi_task_events_decrease(handle.load(), 1), ALPI_SUCCESS);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_FALSE(successor_ran.load());
+    decreased.store(true);
+    EXPECT_EQ(alpi_task_events_decrease(handle.load(), 1), ALPI_SUCCESS);
+  });
+  joule::taskwait();
+  t.join();
+  EXPECT_TRUE(successor_ran.load());
+  EXPECT_FALSE(successor_early.load());
+}
+
+void spawned_body(void* p) { static_cast<std::atomic<int>*>(p)->fetch_add(1); }
+void spawned_done(void* p) { static_cast<std::atomic<int>*>(p)->fetch_add(10); }
+
+TEST_P(Nanos6, SpawnRunsBodyThenCallback) {
+  std::atomic<int> body{0}, done{0};
+  for (int i = 0; i < 8; ++i)
+    ASSERT_EQ(alpi_task_spawn(&spawned_body, &body, &spawned_done, &done, "spawned", nullptr),
+              ALPI_SUCCESS);
+  joule::spawn({}, [&] {  // from inside a task too: independent of it
+    alpi_task_spawn(&spawned_body, &body, &spawned_done, &done, nullptr, nullptr);
+  });
+  joule::taskwait();
+  for (int i = 0; i < 5000 && done.load() < 90; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_EQ(body.load(), 9);
+  EXPECT_EQ(done.load(), 90);
+  EXPECT_EQ(alpi_task_spawn(nullptr, nullptr, &spawned_done, nullptr, nullptr, nullptr),
+            ALPI_ERR_PARAMETER);
+}
+
+INSTANTIATE_TEST_SUITE_P(Workers, Nanos6, testing::Values(1, 2, 4),
+                         [](const auto& info) { return std::to_string(info.param) + "workers"; });
+
+}  // namespace

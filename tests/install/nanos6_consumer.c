@@ -1,0 +1,31 @@
+/* Consumer of an installed joule's Nanos6 API and ALPI, built with
+ *   cc -I<prefix>/include/joule/nanos6 nanos6_consumer.c $(pkg-config --cflags --libs joule)
+ * as joulecc does (docs/porting-ompss.md, "The Nanos6 API"): the headers are
+ * installed, found under their Nanos6 names, and answer. A spawned task and
+ * its completion callback have run after joule_taskwait: they are children
+ * of the main thread's root, and with one worker only that wait runs them. */
+#include <joule/alpi.h>
+#include <joule/joule.h>
+#include <nanos6.h>
+#include <nanos6/debug.h>
+
+#include <stdatomic.h>
+#include <stdio.h>
+
+static atomic_int body_ran, callback_ran;
+
+static void body(void *arg) { atomic_store((atomic_int *)arg, 1); }
+static void done(void *arg) { atomic_store((atomic_int *)arg, 1); }
+
+int main(void) {
+  int major = 0, minor = 0;
+  if (alpi_version_get(&major, &minor) != ALPI_SUCCESS || major != ALPI_VERSION_MAJOR) return 1;
+  if (alpi_feature_check(ALPI_FEATURE_BLOCKING | ALPI_FEATURE_EVENTS) != ALPI_SUCCESS) return 2;
+  if (nanos6_get_num_cpus() < 1) return 3;
+  if (alpi_task_spawn(body, &body_ran, done, &callback_ran, "consumer", NULL) != ALPI_SUCCESS)
+    return 4;
+  if (joule_taskwait() != JOULE_OK) return 5;
+  if (!atomic_load(&body_ran) || !atomic_load(&callback_ran)) return 6;
+  printf("nanos6/ALPI consumer on %u CPUs: OK\n", nanos6_get_num_cpus());
+  return 0;
+}
