@@ -87,6 +87,10 @@ class Generator {
   std::string function_insert(Construct& c);
   std::string fields_c(const Construct& c) const;
   std::string capture_c(const Construct& c, const Scope& s, bool& dynamic) const;
+  struct CreatorArgs {
+    std::string assign, size, bytes;  // statements; the size's statements; the size expression
+  };
+  CreatorArgs creator_args_c(const Construct& c, const Scope& s, const std::string& st) const;
   std::string prologue_c(const Construct& c, bool chunk, Scope& inner) const;
   std::string loop_levels_c(const Construct& c, const Scope& s) const;
   std::string loop_levels_cxx(const Construct& c, const Scope& s) const;

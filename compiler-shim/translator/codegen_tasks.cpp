@@ -197,6 +197,27 @@ std::string Generator::prologue_c(const Construct& c, bool chunk, Scope& inner) 
   return p;
 }
 
+// The creator's side of a C task's argument block: the assignments into it
+// (and a (void) use of captures only the task reads, so the creator's copy
+// does not warn), and for variable-sized captures the size computed first.
+Generator::CreatorArgs Generator::creator_args_c(const Construct& c, const Scope& s,
+                                                 const std::string& st) const {
+  bool dynamic = false;
+  CreatorArgs out;
+  out.assign = capture_c(c, s, dynamic);
+  for (const Capture& cap : c.captures)  // the task has its own: the creator's stays unused
+    if (unused_at_site(cap)) out.assign += "(void)(" + s.access(cap.var_id, cap.name) + ");\n";
+  out.bytes = "sizeof(" + st + ")";
+  if (dynamic) {
+    const std::size_t e = out.assign.find('\x02');
+    out.size =
+        "size_t __jsz = (sizeof(" + st + ") + 15) & ~(size_t)15;\n" + out.assign.substr(1, e - 1);
+    out.assign = out.assign.substr(e + 1);
+    out.bytes = "__jsz";
+  }
+  return out;
+}
+
 std::string Generator::task_c(Construct& c, Scope& s) {
   if (!s.pre) return "\n#error \"joulecc: a task outside a function\"\n";
   std::string id = std::to_string(c.id);
@@ -204,20 +225,12 @@ std::string Generator::task_c(Construct& c, Scope& s) {
   *s.pre += line(c.src, c.pragma.begin);
   for (const std::string& d : c.block_externs) *s.pre += d + ";\n";
   *s.pre += st + " {\n" + fields_c(c) + "};\nstatic void " + fn + "(void *);\n";
-  bool dynamic = false;
-  std::string assign = capture_c(c, s, dynamic), size;
-  for (const Capture& cap : c.captures)  // the task has its own: the creator's stays unused
-    if (unused_at_site(cap)) assign += "(void)(" + s.access(cap.var_id, cap.name) + ");\n";
-  if (dynamic) {
-    std::size_t e = assign.find('\x02');
-    size = "size_t __jsz = (sizeof(" + st + ") + 15) & ~(size_t)15;\n" + assign.substr(1, e - 1);
-    assign = assign.substr(e + 1);
-  }
+  const CreatorArgs args = creator_args_c(c, s, st);
   std::string site = "{" + line(c.src, c.pragma.begin) + options(c, s) + deps(c, c.deps, s) +
-                     device(c) + size + "joule_task_t *__jt;\n" + st + " *__ja = (" + st +
-                     " *)joule_oss_task_create(" + fn + ", " +
-                     (dynamic ? "__jsz" : "sizeof(" + st + ")") + ", &__jo, &__jt);\n" + assign +
-                     "(void)__ja;\njoule_oss_task_submit(__jt, &__jd);\n}" + sync(c.end);
+                     device(c) + args.size + "joule_task_t *__jt;\n" + st + " *__ja = (" + st +
+                     " *)joule_oss_task_create(" + fn + ", " + args.bytes + ", &__jo, &__jt);\n" +
+                     args.assign + "(void)__ja;\njoule_oss_task_submit(__jt, &__jd);\n}" +
+                     sync(c.end);
   Scope inner;
   inner.pre = s.pre;
   inner.post = s.post;
@@ -310,20 +323,12 @@ std::string Generator::taskloop_c(Construct& c, Scope& s) {
   if (c.loop_deps) {
     site = taskloop_site_c(c, s, st, wrap);
   } else {
-    bool dynamic = false;
-    std::string assign = capture_c(c, s, dynamic), size;
-    for (const Capture& cap : c.captures)  // the task has its own: the creator's stays unused
-      if (unused_at_site(cap)) assign += "(void)(" + s.access(cap.var_id, cap.name) + ");\n";
-    if (dynamic) {
-      std::size_t e = assign.find('\x02');
-      size = "size_t __jsz = (sizeof(" + st + ") + 15) & ~(size_t)15;\n" + assign.substr(1, e - 1);
-      assign = assign.substr(e + 1);
-    }
+    const CreatorArgs args = creator_args_c(c, s, st);
     site = "{" + line(c.src, c.pragma.begin) + options(c, s) +
-           (omp_sync_loop(c) ? "__jo.if_ = 0;\n" : "") + deps(c, c.deps, s) + device(c) + size +
-           "joule_task_t *__jt;\n" + st + " *__ja = (" + st + " *)joule_oss_task_create(" + wrap +
-           ", " + (dynamic ? "__jsz" : "sizeof(" + st + ")") + ", &__jo, &__jt);\n" + assign +
-           loop_levels_c(c, s) + line(c.src, c.pragma.begin) +
+           (omp_sync_loop(c) ? "__jo.if_ = 0;\n" : "") + deps(c, c.deps, s) + device(c) +
+           args.size + "joule_task_t *__jt;\n" + st + " *__ja = (" + st +
+           " *)joule_oss_task_create(" + wrap + ", " + args.bytes + ", &__jo, &__jt);\n" +
+           args.assign + loop_levels_c(c, s) + line(c.src, c.pragma.begin) +
            "__ja->__jco = __jo; __ja->__jco.if_ = 1;\njoule_oss_task_submit(__jt, &__jd);\n}" +
            sync(c.end);
   }

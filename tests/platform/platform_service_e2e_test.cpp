@@ -20,29 +20,12 @@
 
 #include "fake_tree.hpp"
 #include "service_client.hpp"
+#include "test_users.hpp"
 
 namespace joule::test {
 namespace {
 
-constexpr const char* kUser = "jouletest";    // in the access file
-constexpr const char* kOther = "jouletest2";  // not in it
 const std::string kRapl = "/sys/class/powercap/intel-rapl:0";
-
-bool ensure_user(const std::string& name) {
-  if (::getpwnam(name.c_str())) return true;
-  const std::string cmd = "useradd --system --no-create-home " + name + " >/dev/null 2>&1";
-  return std::system(cmd.c_str()) == 0 && ::getpwnam(name.c_str());
-}
-
-template <class F>
-bool eventually(F pred, int ms) {
-  const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-  while (!pred()) {
-    if (std::chrono::steady_clock::now() > end) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return true;
-}
 
 class ServiceE2E : public ::testing::Test {
  protected:
@@ -67,7 +50,7 @@ class ServiceE2E : public ::testing::Test {
     tree_.write("/access.toml", std::string("[[allow]]\nusers = [\"") + kUser +
                                     "\"]\ncontrols = [\"frequency\", \"energy\"]\n");
     before_ = tree_.snapshot();
-    ASSERT_TRUE(start()) << slurp(log_);
+    ASSERT_TRUE(start()) << slurp_file(log_);
   }
   void TearDown() override {
     if (daemon_ > 0) {
@@ -123,7 +106,7 @@ class ServiceE2E : public ::testing::Test {
       ADD_FAILURE() << "the program did not end in 60 s";
     }
     EXPECT_TRUE(done && WIFEXITED(st) && WEXITSTATUS(st) == 0) << "status " << st;
-    return slurp(out);
+    return slurp_file(out);
   }
 
   static int client_child(const std::string& user, const std::string& out,
@@ -151,13 +134,6 @@ class ServiceE2E : public ::testing::Test {
     return 127;
   }
 
-  static std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
-
   FakeTree tree_;
   FakeTree::Snapshot before_;
   std::string socket_, log_;
@@ -173,7 +149,7 @@ TEST_F(ServiceE2E, AutoUsesTheService) {
   EXPECT_TRUE(std::regex_search(out, std::regex("\n  cpu 1: .*(1\\.20|1\\.60|2\\.00) GHz"))) << out;
   EXPECT_EQ(out.find("warning"), std::string::npos) << out;
   // jouled's audit log shows the changes, made for the test user.
-  const std::string audit = slurp(tree_.root() + "/jstate/audit.log");
+  const std::string audit = slurp_file(tree_.root() + "/jstate/audit.log");
   EXPECT_TRUE(std::regex_search(
       audit, std::regex("user=jouletest .*job=4242 .*cpu1/cpufreq/scaling_setspeed old=\\S+ "
                         "new=1[26]00000")))
@@ -197,8 +173,8 @@ TEST_F(ServiceE2E, UnlistedUserRunsWithoutDvfs) {
 }
 
 TEST_F(ServiceE2E, MeterReadsFakeRapl) {
-  if (slurp(log_).find("no energy meter") != std::string::npos)
-    GTEST_SKIP() << "this jouled has no energy meter: " << slurp(log_);
+  if (slurp_file(log_).find("no energy meter") != std::string::npos)
+    GTEST_SKIP() << "this jouled has no energy meter: " << slurp_file(log_);
   // The fake package draws 1 J every 10 ms while the program runs.
   std::atomic<bool> stop{false};
   std::atomic<long> joules{0};

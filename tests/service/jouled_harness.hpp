@@ -22,38 +22,11 @@
 
 #include "fake_tree.hpp"
 #include "service_client.hpp"
+#include "test_users.hpp"
 
 namespace joule::test {
 
 namespace ps = platform::service;
-
-inline constexpr const char* kUser = "jouletest";    // in the access file
-inline constexpr const char* kOther = "jouletest2";  // not in it
-
-// Creates a system user if missing; false if that failed.
-inline bool ensure_user(const std::string& name) {
-  if (::getpwnam(name.c_str())) return true;
-  const std::string cmd = "useradd --system --no-create-home " + name + " >/dev/null 2>&1";
-  return std::system(cmd.c_str()) == 0 && ::getpwnam(name.c_str());
-}
-
-inline std::string slurp_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// Polls `pred` every 10 ms for up to `ms`.
-template <class F>
-bool eventually(F pred, int ms) {
-  const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-  while (!pred()) {
-    if (std::chrono::steady_clock::now() > end) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return true;
-}
 
 // A client child: drops to `user`, pins itself to `cpus`, says each request
 // and writes each final answer line to a pipe; then exits (closing the
