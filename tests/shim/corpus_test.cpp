@@ -65,6 +65,7 @@ INSTANTIATE_TEST_SUITE_P(Programs, Corpus,
                                            "tree_locks", "reductions", "sections", "fallback",
                                            "cholesky_oss2", "histogram", "taskwait_on",
                                            "taskloop_sum", "taskloop_red_sections", "taskloop_deps",
-                                           "stencil_const", "multideps"));
+                                           "stencil_const", "multideps", "pic", "cg", "kmeans",
+                                           "heat_taskloop"));
 
 }  // namespace
