@@ -94,9 +94,7 @@ void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watc
   if (waiter) --ctx.help_depth;
   ctx.may_hold = could_hold;
   if (ctx.searching) end_search(ctx, true);
-  if (!deferred.empty()) {
-    push_and_wake(deferred.data(), int(deferred.size()), -1);
-  }
+  return_deferred(deferred);
   ctx.in_loop = was_in_loop;
   if (!was_in_loop) flush_private(ctx);  // nobody here would run them
 }

@@ -158,6 +158,8 @@ class Runtime {
   // Deep in nested taskwaits: runs only descendants of `waiter`, setting
   // other ready tasks aside in `deferred` (so the stack stays bounded).
   bool run_one_within(ThreadContext& ctx, Task* waiter, std::vector<Task*>& deferred);
+  // Puts back what run_one_within deferred, waking sleepers for it.
+  void return_deferred(std::vector<Task*>& deferred);
 
   // ---- NUMA placement (numa_ops.cpp) ----
   const NodeMap& nodes() const noexcept { return nodes_; }

@@ -240,10 +240,7 @@ bool Runtime::run_one_within(ThreadContext& ctx, Task* waiter, std::vector<Task*
   if (!t) {
     // Never sit on others' tasks while waiting: another thread (perhaps
     // also deep in a taskwait) may need exactly those.
-    if (!deferred.empty()) {
-      push_and_wake(deferred.data(), int(deferred.size()), -1);
-      deferred.clear();
-    }
+    return_deferred(deferred);
     return false;
   }
   for (Task* p = t->parent; p; p = p->parent) {
@@ -254,6 +251,24 @@ bool Runtime::run_one_within(ThreadContext& ctx, Task* waiter, std::vector<Task*
   }
   deferred.push_back(t);  // ready, but not ours to run this deep: back at exit
   return true;
+}
+
+// Tasks a thread deep in nested taskwaits may not run go back to the queue
+// with a wake that does not count that thread as looking for work: it would
+// only take them again (and defer them again), while the sleeper that can
+// run them slept on with no time limit (idle.hpp): a livelock seen under
+// TSan in unit_nesting, one thread deferring fib's tasks round and round.
+void Runtime::return_deferred(std::vector<Task*>& deferred) {
+  if (deferred.empty()) return;
+  const int n = int(deferred.size());
+  if (affinity_.pinned()) {
+    push_pinned_and_wake(deferred.data(), n, -1);  // wakes every owner
+  } else {
+    scheduler_->push_many(deferred.data(), n, -1);
+    for (int i = 0; i < n && idle_->wake_one(-1); ++i) {
+    }
+  }
+  deferred.clear();
 }
 
 // Leaving a scheduling loop: the immediate successor goes back to the queue.
