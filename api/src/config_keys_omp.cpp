@@ -116,6 +116,19 @@ std::vector<ConfigKey> omp_config_keys() {
       "stack size of the worker threads (JOULE_STACK_SIZE, unless that is set)",
       [](S& o, std::string_view v) { o.stacksize = trim(v).empty() ? 0 : parse_size(v, 1024); },
       [](const S& o) { return o.stacksize ? std::to_string(o.stacksize) + "B" : std::string(); });
+  t.integer("OMP_DEFAULT_DEVICE", &S::default_device, 0, 1 << 30,
+            "default-device-var: the device of target constructs without a device clause "
+            "(joule has none: target regions always run on the host)");
+  t.custom(
+      "OMP_TARGET_OFFLOAD", "choice", "default, mandatory, disabled (any case)",
+      "mandatory: a target, target data, target update or target enter/exit data construct "
+      "stops the program (joule has no device); default and disabled run them on the host",
+      [](S& o, std::string_view v) {
+        o.target_offload = lower_choice(v, Choices<OmpOffload>(kOmpOffloads), "unknown value");
+      },
+      [](const S& o) {
+        return std::string(choice_name(Choices<OmpOffload>(kOmpOffloads), o.target_offload));
+      });
   add_omp_affinity_keys(t);
   std::vector<ConfigKey> keys = t.keys();
   for (auto& k : keys)

@@ -35,6 +35,14 @@ enum class OmpWait { passive, active };
 inline constexpr std::pair<const char*, OmpWait> kOmpWaits[] = {{"active", OmpWait::active},
                                                                 {"passive", OmpWait::passive}};
 
+// OMP_TARGET_OFFLOAD (OpenMP 5.2 §21.2.8); joule has no device, so only
+// mandatory changes anything: it stops the program at a device construct.
+enum class OmpOffload { default_ = 0, mandatory = 1, disabled = 2 };
+inline constexpr std::pair<const char*, OmpOffload> kOmpOffloads[] = {
+    {"default", OmpOffload::default_},
+    {"mandatory", OmpOffload::mandatory},
+    {"disabled", OmpOffload::disabled}};
+
 // libgomp's default, so that a program's affinity lines read the same on both.
 inline constexpr const char* kDefaultAffinityFormat = "level %L thread %i affinity %A";
 
@@ -53,6 +61,8 @@ struct OmpSettings {
   std::vector<int> gomp_cpu_affinity;           // GOMP_CPU_AFFINITY: one place per CPU, in order
   bool display_affinity = false;                // OMP_DISPLAY_AFFINITY
   std::string affinity_format = kDefaultAffinityFormat;  // OMP_AFFINITY_FORMAT
+  int default_device = 0;                                // OMP_DEFAULT_DEVICE
+  OmpOffload target_offload = OmpOffload::default_;      // OMP_TARGET_OFFLOAD
 
   // bind-var of the outer team: OMP_PROC_BIND's first level; not set, true
   // when places are given (OMP_PLACES or GOMP_CPU_AFFINITY), as libgomp does.

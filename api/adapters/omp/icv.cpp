@@ -73,6 +73,8 @@ void load() {
   g_icv.max_active_levels = s.max_active_levels;
   g_icv.wait_active = s.wait_active != 0;
   g_icv.oversubscribed = joule_oversubscribed() != 0;
+  g_icv.default_device = s.default_device;
+  g_icv.offload_mandatory = s.target_offload == 1;
 }
 
 }  // namespace

@@ -33,7 +33,10 @@ extern "C" {
 JOULE_EXPORT int omp_get_thread_num(void) { return current_team()->n > 1 ? self().id : 0; }
 JOULE_EXPORT int omp_get_num_threads(void) { return current_team()->n; }
 JOULE_EXPORT int omp_get_max_threads(void) { return max_team_size(); }
-JOULE_EXPORT int omp_get_thread_limit(void) { return joule_worker_count(); }
+JOULE_EXPORT int omp_get_thread_limit(void) {
+  const int limit = current_team()->thread_limit;  // a target region's thread_limit clause
+  return limit > 0 ? limit : joule_worker_count();
+}
 JOULE_EXPORT int omp_get_level(void) { return current_team()->level; }
 JOULE_EXPORT int omp_get_active_level(void) { return current_team()->active_level; }
 JOULE_EXPORT int omp_in_parallel(void) { return current_team()->active_level > 0; }
@@ -95,13 +98,7 @@ JOULE_EXPORT double omp_get_wtick(void) {
   return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
 
-// Host only: no devices, one league of one team.
-JOULE_EXPORT int omp_get_num_devices(void) { return 0; }
-JOULE_EXPORT int omp_get_default_device(void) { return 0; }
-JOULE_EXPORT void omp_set_default_device(int) {}
-JOULE_EXPORT int omp_is_initial_device(void) { return 1; }
-JOULE_EXPORT int omp_get_initial_device(void) { return 0; }
-JOULE_EXPORT int omp_get_device_num(void) { return 0; }
+// Host only: one league of one team (devices: device_api.cpp).
 JOULE_EXPORT int omp_get_num_teams(void) { return 1; }
 JOULE_EXPORT int omp_get_team_num(void) { return 0; }
 

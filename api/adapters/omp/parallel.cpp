@@ -16,7 +16,17 @@ namespace {
 std::atomic<bool> g_nested_warned{false};
 
 // Member 0 as an undeferred joule task on the master's thread.
-void master_task(void* args) { run_member(*static_cast<Team**>(args), 0); }
+void master_task(void* team) { run_member(static_cast<Team*>(team), 0); }
+
+struct Undeferred {
+  void (*body)(void*);
+  void* arg;
+};
+
+void undeferred_body(void* args) {
+  const auto* u = static_cast<Undeferred*>(args);
+  u->body(u->arg);
+}
 
 // The CPUs the process could run on now (held, own idle, others' idle) when
 // it takes part in lending; 0 otherwise.
@@ -52,24 +62,27 @@ int team_size(unsigned requested, const Team* outer) {
   }
   // Members block in barriers: each needs a worker of its own, running now
   // (with lending, lent CPUs come back and idle ones are borrowed here).
+  // Inside a target region its thread_limit caps the team (OpenMP 5.2 §10.1.1).
+  int want = wanted_size(requested);
+  if (outer->thread_limit > 0) want = std::min(want, outer->thread_limit);
   int got = 1;
-  if (joule_reserve_workers(wanted_size(requested), &got) != JOULE_OK) got = 1;
+  if (joule_reserve_workers(want, &got) != JOULE_OK) got = 1;
   return std::max(got, 1);
 }
 
-void run_master(Team* t) {
+}  // namespace
+
+void run_undeferred(void (*body)(void*), void* arg, const char* label, const char* failure) {
   joule_task_options_t opts = JOULE_TASK_OPTIONS_INIT;
   opts.if_ = 0;
-  opts.label = "omp parallel";
+  opts.label = label;
   joule_task_t* task = nullptr;
   void* args = nullptr;
-  if (joule_task_create(master_task, sizeof(Team*), &opts, &task, &args) != JOULE_OK)
-    unsupported("GOMP_parallel (cannot create the master's task)");
-  *static_cast<Team**>(args) = t;
+  if (joule_task_create(undeferred_body, sizeof(Undeferred), &opts, &task, &args) != JOULE_OK)
+    unsupported(failure);
+  *static_cast<Undeferred*>(args) = Undeferred{body, arg};
   joule_task_submit(task);
 }
-
-}  // namespace
 
 [[gnu::tls_model("initial-exec")]] constinit thread_local ThreadState t_state;
 
@@ -107,6 +120,7 @@ Team* begin_team(void (*fn)(void*), void* data, unsigned num_threads, std::uintp
   t->parent_id = t_state.id;
   t->level = outer->level + 1;
   t->active_level = outer->active_level + (t->n > 1 ? 1 : 0);
+  t->thread_limit = outer->thread_limit;
   if (t->n > 1) {
     spawn_members(t);
     gather_members(t);
@@ -120,7 +134,8 @@ int run_parallel(void (*fn)(void*), void* data, unsigned num_threads, std::uintp
   if (n == 1)
     run_member(t, 0);
   else
-    run_master(t);
+    run_undeferred(master_task, t, "omp parallel",
+                   "GOMP_parallel (cannot create the master's task)");
   finish_team(t);
   return n;
 }

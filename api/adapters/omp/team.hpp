@@ -48,10 +48,11 @@ struct Team {
   int n = 1;
   void (*fn)(void*) = nullptr;
   void* data = nullptr;
-  Team* parent = nullptr;                  // enclosing team (for omp_get_ancestor_thread_num)
-  int parent_id = 0;                       // the master's id in the parent team
-  int level = 0;                           // omp_get_level inside this team
-  int active_level = 0;                    // omp_get_active_level inside this team
+  Team* parent = nullptr;  // enclosing team (for omp_get_ancestor_thread_num)
+  int parent_id = 0;       // the master's id in the parent team
+  int level = 0;           // omp_get_level inside this team
+  int active_level = 0;    // omp_get_active_level inside this team
+  int thread_limit = 0;    // thread-limit-var of a target region's contention group; 0: none
   alignas(64) std::atomic<int> claims{0};  // members started (+ the sealed bit)
   std::atomic<int> gathered{1};  // 1 once every member started or the team was sealed; 2: not
                                  // yet, and a waiter sleeps on it (the gatherer must wake it)
@@ -123,6 +124,10 @@ int run_parallel(void (*fn)(void*), void* data, unsigned num_threads,
                  std::uintptr_t* reductions = nullptr);
 // The team a region without num_threads would get now, outside any region.
 int max_team_size();
+// Runs body(arg) now, on this thread, as an undeferred joule task (its
+// explicit tasks get a dependency domain of their own); `failure` names
+// the construct if the task cannot be made.
+void run_undeferred(void (*body)(void*), void* arg, const char* label, const char* failure);
 // The old split form: members start; the master runs the body, then finishes.
 Team* begin_team(void (*fn)(void*), void* data, unsigned num_threads,
                  std::uintptr_t* reductions = nullptr);
@@ -210,7 +215,9 @@ struct Icv {
   int run_chunk = 1;
   int max_active_levels = 1;
   bool wait_active = false;
-  bool oversubscribed = false;  // joule runs more workers than CPUs: spin little
+  bool oversubscribed = false;     // joule runs more workers than CPUs: spin little
+  int default_device = 0;          // default-device-var (OMP_DEFAULT_DEVICE)
+  bool offload_mandatory = false;  // OMP_TARGET_OFFLOAD=mandatory
 };
 Icv& icv();
 // Reads the OMP_* settings (starting joule) once; exits with the message on a bad value.

@@ -14,14 +14,6 @@ extern "C" {
 #define JOULE_UNSUPPORTED(name) \
   JOULE_EXPORT void name(void) { unsupported(#name); }
 
-JOULE_UNSUPPORTED(GOMP_target)
-JOULE_UNSUPPORTED(GOMP_target_ext)
-JOULE_UNSUPPORTED(GOMP_target_data)
-JOULE_UNSUPPORTED(GOMP_target_data_ext)
-JOULE_UNSUPPORTED(GOMP_target_end_data)
-JOULE_UNSUPPORTED(GOMP_target_update)
-JOULE_UNSUPPORTED(GOMP_target_update_ext)
-JOULE_UNSUPPORTED(GOMP_target_enter_exit_data)
 JOULE_UNSUPPORTED(GOMP_teams)
 JOULE_UNSUPPORTED(GOMP_teams4)
 JOULE_UNSUPPORTED(GOMP_teams_reg)
@@ -44,10 +36,6 @@ JOULE_UNSUPPORTED(GOMP_parallel_loop_dynamic_start)
 JOULE_UNSUPPORTED(GOMP_parallel_loop_guided_start)
 JOULE_UNSUPPORTED(GOMP_parallel_loop_runtime_start)
 JOULE_UNSUPPORTED(GOMP_parallel_sections_start)
-JOULE_UNSUPPORTED(GOMP_offload_register)
-JOULE_UNSUPPORTED(GOMP_offload_register_ver)
-JOULE_UNSUPPORTED(GOMP_offload_unregister)
-JOULE_UNSUPPORTED(GOMP_offload_unregister_ver)
 
 JOULE_EXPORT void* GOMP_alloc(std::size_t alignment, std::size_t size, std::uintptr_t) {
   if (alignment < sizeof(void*)) alignment = sizeof(void*);

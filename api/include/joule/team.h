@@ -33,6 +33,8 @@ typedef struct joule_omp_settings {
   uint64_t stacksize;     /* OMP_STACKSIZE in bytes; 0: not set */
   int workers;            /* JOULE_WORKERS as configured; 0: one per CPU */
   int cpus;               /* CPUs JOULE_CPUS names; 0: the process mask */
+  int default_device;     /* OMP_DEFAULT_DEVICE */
+  int target_offload;     /* OMP_TARGET_OFFLOAD: 0 default, 1 mandatory, 2 disabled */
 } joule_omp_settings_t;
 
 /* The running runtime's settings, or (not running) the configuration it
