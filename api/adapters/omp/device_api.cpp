@@ -15,8 +15,8 @@ constexpr int kInitialDevice = -1;  // omp_initial_device (OpenMP 5.2 §18.7)
 
 }  // namespace
 
-void check_offload(const char* construct) {
-  if (!icv().offload_mandatory) return;
+void check_offload(const char* construct, int device) {
+  if (!icv().offload_mandatory || device == kHostFallback) return;
   fail_start((std::string("OMP_TARGET_OFFLOAD=mandatory, but joule has no device for the ") +
               construct + " construct; unset it or set it to default to run it on the host")
                  .c_str());

@@ -143,19 +143,19 @@ using namespace joule::omp;
 extern "C" {
 
 // Any device number runs on the host, as libgomp falls back to it.
-JOULE_EXPORT void GOMP_target_ext(int /*device*/, void (*fn)(void*), std::size_t mapnum,
+JOULE_EXPORT void GOMP_target_ext(int device, void (*fn)(void*), std::size_t mapnum,
                                   void** hostaddrs, std::size_t* sizes, unsigned short* kinds,
                                   unsigned flags, void** depend, void** args) {
-  check_offload("target (GOMP_target_ext)");
+  check_offload("target (GOMP_target_ext)", device);
   run_target({fn, mapnum, hostaddrs, sizes, kinds, thread_limit_of(args)},
              (flags & kTargetNowait) != 0, depend);
 }
 
 // GCC before 5 (OpenMP 4.0): no firstprivate, no nowait, no arguments.
-JOULE_EXPORT void GOMP_target(int /*device*/, void (*fn)(void*), const void* /*unused*/,
+JOULE_EXPORT void GOMP_target(int device, void (*fn)(void*), const void* /*unused*/,
                               std::size_t mapnum, void** hostaddrs, std::size_t* sizes,
                               unsigned char* /*kinds*/) {
-  check_offload("target (GOMP_target)");
+  check_offload("target (GOMP_target)", device);
   run_target({fn, mapnum, hostaddrs, sizes, nullptr, 0}, false, nullptr);
 }
 

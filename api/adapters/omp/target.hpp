@@ -13,9 +13,13 @@ namespace joule::omp {
 constexpr unsigned kTargetNowait = 1u << 0;  // GOMP_TARGET_FLAG_NOWAIT
 constexpr unsigned kTaskDepend = 1u << 3;    // GOMP_TASK_FLAG_DEPEND, for GOMP_task
 
+// GCC's device argument for if(false): run on the host, whatever
+// OMP_TARGET_OFFLOAD says (GOMP_DEVICE_HOST_FALLBACK).
+constexpr int kHostFallback = -2;
+
 // OMP_TARGET_OFFLOAD=mandatory: stops the program, naming the construct
-// (no device can ever run it).
-void check_offload(const char* construct);
+// (no device can ever run it), unless `device` asks for the host.
+void check_offload(const char* construct, int device);
 // The host's device numbers: omp_initial_device (-1) and
 // omp_get_initial_device() (= omp_get_num_devices() = 0, as in libgomp).
 bool is_host_device(int device_num);

@@ -26,33 +26,33 @@ void order_only(unsigned flags, void** depend) {
 
 extern "C" {
 
-JOULE_EXPORT void GOMP_target_data_ext(int /*device*/, std::size_t, void**, std::size_t*,
+JOULE_EXPORT void GOMP_target_data_ext(int device, std::size_t, void**, std::size_t*,
                                        unsigned short*) {
-  check_offload("target data (GOMP_target_data_ext)");
+  check_offload("target data (GOMP_target_data_ext)", device);
 }
 
-JOULE_EXPORT void GOMP_target_data(int /*device*/, const void*, std::size_t, void**, std::size_t*,
+JOULE_EXPORT void GOMP_target_data(int device, const void*, std::size_t, void**, std::size_t*,
                                    unsigned char*) {
-  check_offload("target data (GOMP_target_data)");
+  check_offload("target data (GOMP_target_data)", device);
 }
 
 JOULE_EXPORT void GOMP_target_end_data(void) {}
 
-JOULE_EXPORT void GOMP_target_update_ext(int /*device*/, std::size_t, void**, std::size_t*,
+JOULE_EXPORT void GOMP_target_update_ext(int device, std::size_t, void**, std::size_t*,
                                          unsigned short*, unsigned flags, void** depend) {
-  check_offload("target update (GOMP_target_update_ext)");
+  check_offload("target update (GOMP_target_update_ext)", device);
   order_only(flags, depend);
 }
 
-JOULE_EXPORT void GOMP_target_update(int /*device*/, const void*, std::size_t, void**, std::size_t*,
+JOULE_EXPORT void GOMP_target_update(int device, const void*, std::size_t, void**, std::size_t*,
                                      unsigned char*) {
-  check_offload("target update (GOMP_target_update)");
+  check_offload("target update (GOMP_target_update)", device);
 }
 
 // flags also carry GOMP_TARGET_FLAG_EXIT_DATA: enter or exit, the same here.
-JOULE_EXPORT void GOMP_target_enter_exit_data(int /*device*/, std::size_t, void**, std::size_t*,
+JOULE_EXPORT void GOMP_target_enter_exit_data(int device, std::size_t, void**, std::size_t*,
                                               unsigned short*, unsigned flags, void** depend) {
-  check_offload("target enter/exit data (GOMP_target_enter_exit_data)");
+  check_offload("target enter/exit data (GOMP_target_enter_exit_data)", device);
   order_only(flags, depend);
 }
 

@@ -225,6 +225,24 @@ static void inside_parallel_and_tasks(void) {
   CHECK(ok == threads && inner == threads * 14950L && t == 5050L * 21);
 }
 
+/* in_reduction on target (OpenMP 5.0): GCC maps the task's copy of the
+ * variable (GOMP_task_reduction_remap) and the region adds to it, among
+ * tasks adding to it too. */
+static void in_reductions(void) {
+  long r = 0;
+#pragma omp parallel
+#pragma omp single
+#pragma omp taskgroup task_reduction(+ : r)
+  for (int k = 1; k <= 10; ++k) {
+#pragma omp target in_reduction(+ : r) firstprivate(k)
+    r += k;
+#pragma omp task in_reduction(+ : r) firstprivate(k)
+    r += 100 * k;
+  }
+  printf("in_reduction: %ld\n", r);
+  CHECK(r == 5555);
+}
+
 static void device_routines(void) {
   const int host = omp_get_initial_device();
   printf("devices %d initial %d default %d device_num %d initial_device %d\n",
@@ -280,6 +298,7 @@ int main(void) {
 #pragma omp single
   nowait_chains();
   inside_parallel_and_tasks();
+  in_reductions();
   device_routines();
   return finish("target");
 }
