@@ -31,7 +31,7 @@ bool copy_rect(char* dst, const char* src, std::size_t elem, int dims, const std
     return false;
   if (dims == 1) {
     if (__builtin_mul_overflow(volume[0], elem, &bytes)) return false;
-    std::memmove(dst + dst_off[0] * elem, src + src_off[0] * elem, bytes);
+    if (bytes) std::memmove(dst + dst_off[0] * elem, src + src_off[0] * elem, bytes);
     return true;
   }
   for (std::size_t j = 0; j < volume[0]; ++j)
@@ -63,8 +63,9 @@ JOULE_EXPORT int omp_target_memcpy(void* dst, const void* src, std::size_t lengt
   if (!usable_device(dst_device_num, "omp_target_memcpy") ||
       !usable_device(src_device_num, "omp_target_memcpy"))
     return EINVAL;
-  std::memmove(static_cast<char*>(dst) + dst_offset, static_cast<const char*>(src) + src_offset,
-               length);
+  if (length)
+    std::memmove(static_cast<char*>(dst) + dst_offset, static_cast<const char*>(src) + src_offset,
+                 length);
   return 0;
 }
 

@@ -91,9 +91,12 @@ void fill_block(void* dst, void* src) {
 // as an undeferred joule task (its tasks get a dependency domain of their
 // own): a team of one at level 0 whose thread limit a parallel inside it
 // obeys. A region met in a team or a task may find the workers busy: its
-// inner teams may seal (members.cpp).
+// inner teams may seal (members.cpp). Tasks of the enclosing team that
+// this thread runs while the region waits may need its thread number:
+// the thread leaves its seat for the region (seats.cpp) and takes it back.
 void region_task(void* block) {
   auto* r = static_cast<Region*>(block);
+  const SeatAway away;
   ThreadState& s = self();
   const ThreadState saved = s;
   const Team* outer = current_team();
