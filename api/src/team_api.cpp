@@ -27,6 +27,9 @@ int joule_omp_get_settings(joule_omp_settings_t* s) {
     s->stacksize = o.stacksize;
     s->workers = c.get<joule::engine::EngineSettings>().workers;
     s->cpus = int(c.cpus.size());
+    s->display_env = int(o.display_env);
+    s->allocator = int(o.allocator);
+    s->max_task_priority = o.max_task_priority;
     return JOULE_OK;
   } catch (const joule::error& e) {
     return e.code();

@@ -33,6 +33,9 @@ typedef struct joule_omp_settings {
   uint64_t stacksize;     /* OMP_STACKSIZE in bytes; 0: not set */
   int workers;            /* JOULE_WORKERS as configured; 0: one per CPU */
   int cpus;               /* CPUs JOULE_CPUS names; 0: the process mask */
+  int display_env;        /* OMP_DISPLAY_ENV: 0 false, 1 true, 2 verbose */
+  int allocator;          /* OMP_ALLOCATOR: a predefined omp_allocator_handle_t (1..8) */
+  int max_task_priority;  /* OMP_MAX_TASK_PRIORITY */
 } joule_omp_settings_t;
 
 /* The running runtime's settings, or (not running) the configuration it
@@ -84,6 +87,9 @@ typedef struct joule_omp_thread_info {
 /* The line `format` gives for `info`, OpenMP's %[[[0].]size]type fields
  * (a letter or {long_name}); an unknown field is copied as written. Returns
  * its length; writes at most size - 1 characters and a NUL to buf. */
+/* What is wrong with `format` (its first bad field, and where), as
+ * joule_omp_format_affinity's return and buf; 0 when it is valid. */
+JOULE_EXPORT size_t joule_omp_check_affinity_format(const char *format, char *buf, size_t size);
 JOULE_EXPORT size_t joule_omp_format_affinity(const char *format,
                                               const joule_omp_thread_info_t *info, char *buf,
                                               size_t size);
