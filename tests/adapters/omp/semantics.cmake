@@ -7,43 +7,34 @@
 set(_sem_env "OMP_MAX_TASK_PRIORITY=5;OMP_ALLOCATOR=omp_low_lat_mem_alloc;OMP_DISPLAY_AFFINITY=true"
              "OMP_AFFINITY_FORMAT=t%t T%T L%L n%n N%N a%a H%H P%P i%i A%A")
 set(_sem_programs)
-foreach(prog task_semantics locks affinity_display allocators)
-  gomp_program(gomp_${prog} ${GOMP_TEST_CC} ${prog}.c -std=gnu11)
-  set(_vs ${_gomp_bin}/gomp_${prog}_libgomp)
-  add_custom_command(OUTPUT ${_vs}
-    COMMAND ${GOMP_TEST_CC} -fopenmp -O2 -std=gnu11 -I${_gomp_src} ${_gomp_src}/${prog}.c -o ${_vs}
-    DEPENDS ${_gomp_src}/${prog}.c ${_gomp_src}/check.h VERBATIM)
-  list(APPEND _sem_programs ${_gomp_bin}/gomp_${prog} ${_vs})
-  add_test(NAME gomp_${prog}_8 COMMAND ${_gomp_bin}/gomp_${prog})
-  set_tests_properties(gomp_${prog}_8 PROPERTIES LABELS "integration;gomp;omp;omp_semantics"
-    TIMEOUT 120 ENVIRONMENT "${_sem_env};OMP_NUM_THREADS=8" PASS_REGULAR_EXPRESSION "${prog}: OK")
+# semantics_program(NAME COMPILER SOURCE [FLAGS ...]): gomp_NAME on
+# libjoule-omp alone, gomp_NAME_libgomp for compare_runs.sh, and their tests.
+function(semantics_program name compiler source)
+  gomp_program(gomp_${name} ${compiler} ${source} ${ARGN})
+  set(vs ${_gomp_bin}/gomp_${name}_libgomp)
+  add_custom_command(OUTPUT ${vs}
+    COMMAND ${compiler} -fopenmp -O2 ${ARGN} -I${_gomp_src} ${_gomp_src}/${source} -o ${vs}
+    DEPENDS ${_gomp_src}/${source} ${_gomp_src}/check.h VERBATIM)
+  set(_sem_programs ${_sem_programs} ${_gomp_bin}/gomp_${name} ${vs} PARENT_SCOPE)
+  set(_gomp_programs ${_gomp_programs} PARENT_SCOPE)
+  add_test(NAME gomp_${name}_8 COMMAND ${_gomp_bin}/gomp_${name})
+  set_tests_properties(gomp_${name}_8 PROPERTIES LABELS "integration;gomp;omp;omp_semantics"
+    TIMEOUT 120 ENVIRONMENT "${_sem_env};OMP_NUM_THREADS=8" PASS_REGULAR_EXPRESSION "${name}: OK")
   foreach(n 1 2 4)
-    add_test(NAME gomp_${prog}_vs_libgomp_${n}
-             COMMAND sh ${_gomp_src}/compare_runs.sh $<TARGET_FILE:joule_gomp> ${_vs})
-    set_tests_properties(gomp_${prog}_vs_libgomp_${n} PROPERTIES
+    add_test(NAME gomp_${name}_vs_libgomp_${n}
+             COMMAND sh ${_gomp_src}/compare_runs.sh $<TARGET_FILE:joule_gomp> ${vs})
+    set_tests_properties(gomp_${name}_vs_libgomp_${n} PROPERTIES
       LABELS "integration;gomp;omp;omp_semantics" TIMEOUT 120
       ENVIRONMENT "${_sem_env};OMP_NUM_THREADS=${n}"
-      PASS_REGULAR_EXPRESSION "${prog}: OK\n.*compare_runs: identical")
+      PASS_REGULAR_EXPRESSION "${name}: OK\n.*compare_runs: identical")
   endforeach()
+endfunction()
+
+foreach(prog task_semantics locks affinity_display allocators)
+  semantics_program(${prog} ${GOMP_TEST_CC} ${prog}.c -std=gnu11)
 endforeach()
 if(GOMP_TEST_FC)
-  gomp_program(gomp_semantics_f90 ${GOMP_TEST_FC} semantics.f90)
-  set(_vs ${_gomp_bin}/gomp_semantics_f90_libgomp)
-  add_custom_command(OUTPUT ${_vs}
-    COMMAND ${GOMP_TEST_FC} -fopenmp -O2 -J${_gomp_bin} ${_gomp_src}/semantics.f90 -o ${_vs}
-    DEPENDS ${_gomp_src}/semantics.f90 VERBATIM)
-  list(APPEND _sem_programs ${_gomp_bin}/gomp_semantics_f90 ${_vs})
-  add_test(NAME gomp_semantics_f90_8 COMMAND ${_gomp_bin}/gomp_semantics_f90)
-  set_tests_properties(gomp_semantics_f90_8 PROPERTIES LABELS "integration;gomp;omp;omp_semantics"
-    TIMEOUT 120 ENVIRONMENT "${_sem_env};OMP_NUM_THREADS=8" PASS_REGULAR_EXPRESSION "semantics_f90: OK")
-  foreach(n 1 2 4)
-    add_test(NAME gomp_semantics_f90_vs_libgomp_${n}
-             COMMAND sh ${_gomp_src}/compare_runs.sh $<TARGET_FILE:joule_gomp> ${_vs})
-    set_tests_properties(gomp_semantics_f90_vs_libgomp_${n} PROPERTIES
-      LABELS "integration;gomp;omp;omp_semantics" TIMEOUT 120
-      ENVIRONMENT "${_sem_env};OMP_NUM_THREADS=${n}"
-      PASS_REGULAR_EXPRESSION "semantics_f90: OK\n.*compare_runs: identical")
-  endforeach()
+  semantics_program(semantics_f90 ${GOMP_TEST_FC} semantics.f90)
 endif()
 add_custom_target(gomp_semantics_programs ALL DEPENDS ${_sem_programs})
 
