@@ -56,6 +56,10 @@ int joule_wait_until(int (*done)(void*), void* arg) {
   return JOULE_OK;
 }
 
+void joule_wait_descendants_only(int delta) {
+  joule::engine::Runtime::get().context().descendants_only += delta;
+}
+
 void joule_wake_waiters(void) { joule::engine::Runtime::get().idle().wake_all(); }
 
 joule_wait_slot_t* joule_current_wait_slot(void) {

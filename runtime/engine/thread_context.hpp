@@ -40,7 +40,10 @@ struct ThreadContext {
   // Creations before the next check: far below the limit the check (a sum
   // over every worker) need not run for a while (Runtime::throttle).
   std::uint32_t throttle_every = 64;
-  int help_depth = 0;         // nested waits on this thread's stack
+  int help_depth = 0;  // nested waits on this thread's stack
+  // While positive, this thread's waits run only the waiting task's
+  // descendants (joule_wait_descendants_only: a task below holds a lock).
+  int descendants_only = 0;
   std::uint64_t next_id = 0;  // task ids: thread slot << 40 | sequence
   // Blocks of one other thread's pool freed here, handed back in one push
   // (TaskPool::free_block): one contended atomic per batch, not per task.

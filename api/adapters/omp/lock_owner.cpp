@@ -3,18 +3,18 @@
 // task), so a second task on the same thread does not re-enter it.
 //
 // joule runs other tasks on a thread while a task there waits (taskwait,
-// taskgroup, an undeferred task's dependences): such a task runs on top of
-// the suspended one. If the suspended task holds a lock the new one asks
-// for, neither can ever go on; libgomp's tied tasks avoid that by running
-// only descendants at a taskwait. Two measures: a task that holds a lock
-// runs the tasks it creates without dependences at once (task.cpp: nothing
-// of its own is left for its taskwait to wait for), and a wait for a lock
-// that a task suspended below on this thread holds stops the program with
-// a message instead of hanging.
+// taskgroup, an undeferred task's dependences, a barrier): they run on top
+// of the suspended one. If it holds a lock the new one asks for, neither can
+// ever go on. libgomp's tied tasks avoid that by running only descendants
+// of the waiting task, and so does joule while a task on the thread holds a
+// lock (joule_wait_descendants_only). A wait for a lock that a task
+// suspended below on this thread holds, which would never end, stops the
+// program with a message instead of hanging.
 #include <cstdio>
 #include <cstdlib>
 
 #include "../omp_compat/omp_lock_hooks.hpp"
+#include "joule/team.h"
 #include "team.hpp"
 
 namespace joule::omp_locks {
@@ -25,7 +25,7 @@ struct Held {
   const void* lock;
   const void* owner;
 };
-constexpr int kMaxHeld = 32;
+constexpr int kMaxHeld = 64;
 thread_local Held t_held[kMaxHeld];
 thread_local int t_count = 0;
 
@@ -37,17 +37,20 @@ const void* owner() {
 }
 
 void taken(const void* lock) {
-  ++omp::self().locks_held;
-  if (t_count < kMaxHeld) t_held[t_count++] = Held{lock, owner()};
+  if (t_count == kMaxHeld) return;  // past that many, waits stay unrestricted
+  omp::ensure_init();               // a lock may be the program's first OpenMP call
+  t_held[t_count++] = Held{lock, owner()};
+  joule_wait_descendants_only(+1);
 }
 
 // A lock set on another thread (unset here: unspecified in OpenMP, but
-// libgomp allows it) is not in this thread's list.
+// libgomp allows it) is not in this thread's list; the setter's thread
+// keeps its waits restricted (docs/openmp.md).
 void given(const void* lock) {
   for (int i = t_count - 1; i >= 0; --i) {
     if (t_held[i].lock != lock) continue;
-    if (t_held[i].owner == owner() && omp::self().locks_held > 0) --omp::self().locks_held;
     t_held[i] = t_held[--t_count];
+    joule_wait_descendants_only(-1);
     return;
   }
 }

@@ -105,8 +105,7 @@ JOULE_EXPORT void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, 
   const bool depends = (flags & kDepend) && depend;
   ThreadState& s = self();
   // Included tasks ignore their dependencies: all their siblings run in order.
-  // A task holding a lock runs its new tasks at once (lock_owner.cpp).
-  if (s.in_final || (!depends && (s.locks_held > 0 || should_run_inline(if_clause)))) {
+  if (s.in_final || (!depends && should_run_inline(if_clause))) {
     run_inline(g, (flags & kFinal) != 0, nullptr);
     return;
   }

@@ -74,13 +74,11 @@ void run_inline(const GompTask& g, bool final_task, const std::uint64_t* bounds)
   const bool in_task = s.in_task, in_final = s.in_final, inline_task = s.inline_task;
   InlineFrame* const outer = s.frame;
   const void* const tag = s.task_tag;
-  const int locks = s.locks_held;
   s.in_task = true;
   s.in_final = in_final || final_task;
   s.inline_task = true;
   s.frame = nullptr;
   s.task_tag = &outer;  // a task of its own for the locks: any address of this frame
-  s.locks_held = 0;
   if (g.cpyfn || bounds)
     call_with_copy(g, bounds);
   else
@@ -91,7 +89,6 @@ void run_inline(const GompTask& g, bool final_task, const std::uint64_t* bounds)
   s.inline_task = inline_task;
   s.frame = outer;
   s.task_tag = tag;
-  s.locks_held = locks;
   if (f) frame_release(f);
 }
 

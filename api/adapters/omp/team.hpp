@@ -97,9 +97,8 @@ struct ThreadState {
   bool inline_task = false;      // the innermost task runs inline, without a joule task
   InlineFrame* frame = nullptr;  // that task's deferred children (null: none yet)
   // The explicit task running now, for lock ownership (lock_owner.cpp; null:
-  // the implicit task), and the locks it holds.
+  // the implicit task).
   const void* task_tag = nullptr;
-  int locks_held = 0;
   std::int64_t ws_count = 0;  // worksharing constructs entered in this team
   WorkShare* ws = nullptr;    // the current one
   std::uint64_t static_trip = 0;

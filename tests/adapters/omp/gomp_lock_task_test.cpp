@@ -1,9 +1,10 @@
 // Locks owned by tasks (OpenMP 5.2 §18.9) through the GOMP ABI, on as many
-// workers as JOULE_WORKERS says (ctest runs 2 and 32): a nested lock is
+// workers as JOULE_WORKERS says (ctest runs 2, 4 and 32): a nested lock is
 // re-entered only by the task that holds it, not by other tasks on the same
 // thread; locks that tasks hold across their children and a taskwait, with
 // siblings wanting the same lock, never deadlock (joule runs other tasks on
-// a thread whose task waits). The sanitizer builds run this.
+// a thread whose task waits: only the waiting task's descendants may run
+// on top of it). The sanitizer builds run this.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -131,21 +132,25 @@ TEST_F(GompLockTask, LocksHeldAcrossTaskwaitNeverDeadlock) {
   omp_destroy_nest_lock(&nested);
 }
 
-// One task holds the lock over slow children and a taskwait while a hundred
-// siblings want it: idle workers take its children, and its own thread, out
-// of work, must not start a sibling on top of it.
+// One task holds the lock over slow children and a taskwait; once it does,
+// a hundred siblings that want the lock are created. Idle workers take its
+// children and block on the lock in siblings; its own thread, out of work
+// in its taskwait, must not start a sibling on top of it (that sibling
+// would wait for the lock forever).
 TEST_F(GompLockTask, SiblingsWaitForATaskHoldingTheLock) {
   omp_lock_t l;
   omp_init_lock(&l);
   std::atomic<int> children{0}, siblings{0};
+  std::atomic<bool> holding{false};
   in_single([&] {
     auto child = [&] {
-      spin(3000000);
+      spin(20000000);
       children++;
     };
     auto holder = [&] {
       omp_set_lock(&l);
-      for (int c = 0; c < 4; ++c) task(child);
+      for (int c = 0; c < 2; ++c) task(child);
+      holding = true;
       GOMP_taskwait();
       omp_unset_lock(&l);
     };
@@ -155,10 +160,11 @@ TEST_F(GompLockTask, SiblingsWaitForATaskHoldingTheLock) {
       omp_unset_lock(&l);
     };
     task(holder);
+    while (!holding) spin(1000);
     for (int i = 0; i < 100; ++i) task(sibling);
     GOMP_taskwait();
   });
-  EXPECT_EQ(children, 4);
+  EXPECT_EQ(children, 2);
   EXPECT_EQ(siblings, 100);
   omp_destroy_lock(&l);
 }
