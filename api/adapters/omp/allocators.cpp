@@ -106,8 +106,16 @@ Allocator* as_allocator(Handle h) {
 
 Handle resolve(Handle h) { return h == kNullAllocator ? default_allocator() : h; }
 
-Handle default_allocator() { return g_default.load(std::memory_order_relaxed); }
-void set_default_allocator(Handle h) { g_default.store(h, std::memory_order_relaxed); }
+// OMP_ALLOCATOR is read at the first OpenMP call, which may be this one.
+Handle default_allocator() {
+  ensure_init();
+  return g_default.load(std::memory_order_relaxed);
+}
+void set_default_allocator(Handle h) {
+  ensure_init();
+  g_default.store(h, std::memory_order_relaxed);
+}
+void load_default_allocator(Handle h) { g_default.store(h, std::memory_order_relaxed); }
 
 void* allocate(std::size_t align, std::size_t size, Handle h) {
   h = resolve(h);

@@ -74,6 +74,8 @@ Allocator* as_allocator(Handle h);
 Handle resolve(Handle h);
 Handle default_allocator();
 void set_default_allocator(Handle h);
+// OMP_ALLOCATOR's value, as joule starts (icv.cpp).
+void load_default_allocator(Handle h);
 // align 0: the allocator's own; null for size 0 or as the fallback says.
 void* allocate(std::size_t align, std::size_t size, Handle h);
 void deallocate(void* p);

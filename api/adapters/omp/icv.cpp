@@ -77,7 +77,7 @@ void load() {
   g_icv.wait_active = s.wait_active != 0;
   g_icv.oversubscribed = joule_oversubscribed() != 0;
   g_icv.max_task_priority = s.max_task_priority;
-  set_default_allocator(Handle(s.allocator));
+  load_default_allocator(Handle(s.allocator));
   g_display_env = s.display_env;
 }
 

@@ -3,7 +3,8 @@
  * predefined allocators, alignment, pools charged per block (libgomp charges
  * a 32-byte header too: a pool of 1000 grants 968 bytes), every fallback,
  * realloc within a pool, calloc zeroing and overflow, the default allocator
- * (OMP_ALLOCATOR, set to omp_low_lat_mem_alloc by the tests), and a pool
+ * (OMP_ALLOCATOR, set to omp_low_lat_mem_alloc by the tests, also as the
+ * program's first OpenMP call reads it), and a pool
  * shared by a team. Prints what it finds (compared with libgomp) and checks
  * it (run alone on libjoule-omp). `abort` as argument: an abort_fb
  * allocator fails; that must end the program with status 1 and a message. */
@@ -189,9 +190,11 @@ static void team_pool(void) {
   omp_destroy_allocator(a);
 }
 
-static void defaults(void) {
-  printf("default allocator %d\n", (int)omp_get_default_allocator());
-  CHECK(omp_get_default_allocator() == omp_low_lat_mem_alloc);
+/* first: the default allocator as the program's first OpenMP call saw it. */
+static void defaults(omp_allocator_handle_t first) {
+  printf("default allocator %d, at the first call %d\n", (int)omp_get_default_allocator(),
+         (int)first);
+  CHECK(omp_get_default_allocator() == omp_low_lat_mem_alloc && first == omp_low_lat_mem_alloc);
   omp_alloctrait_t t[] = {{omp_atk_alignment, 128}};
   omp_allocator_handle_t a = make(omp_default_mem_space, 1, t);
   omp_set_default_allocator(a);
@@ -203,6 +206,7 @@ static void defaults(void) {
 }
 
 int main(int argc, char **argv) {
+  const omp_allocator_handle_t first = omp_get_default_allocator();
   if (argc > 1 && strcmp(argv[1], "abort") == 0) {
     omp_allocator_handle_t a = pool(1000, omp_atv_abort_fb, 0);
     printf("before\n");
@@ -217,6 +221,6 @@ int main(int argc, char **argv) {
   pools();
   realloc_keeps();
   team_pool();
-  defaults();
+  defaults(first);
   return finish("allocators");
 }
