@@ -32,9 +32,13 @@ static_assert(sizeof(Header) == 32);
 
 std::atomic<Handle> g_default{kDefaultMemAlloc};  // def-allocator-var
 
+// No alignment beyond this is honoured (the block could not be larger).
+constexpr std::size_t kMaxAlign = std::size_t(1) << 40;
+
+// A power of two from max_align_t up (OpenMP requires one; others round up).
 std::size_t round_pow2(std::size_t a) {
   std::size_t p = alignof(std::max_align_t);
-  while (p < a) p <<= 1;
+  while (p < a && p < kMaxAlign) p <<= 1;
   return p;
 }
 
@@ -92,6 +96,7 @@ void* fall_back(Handle h, std::size_t align, std::size_t size) {
     case kAbortFb:
       out_of_memory(size);
     case kAllocatorFb:
+      if (a->fb_data == h) return nullptr;  // itself as its fallback: nothing more to try
       return allocate(align, size, a->fb_data ? a->fb_data : kDefaultMemAlloc);
     default:
       return nullptr;
@@ -121,7 +126,9 @@ void* allocate(std::size_t align, std::size_t size, Handle h) {
   h = resolve(h);
   if (size == 0) return nullptr;
   Allocator* a = as_allocator(h);
-  align = round_pow2(a && a->alignment > align ? a->alignment : align);
+  const std::size_t asked = a && a->alignment > align ? a->alignment : align;
+  if (asked > kMaxAlign) return fall_back(h, align, size);
+  align = round_pow2(asked);
   std::size_t total = 0;
   void* raw = raw_block(a, align, size, &total);
   const std::size_t charged = a && a->pool_size != kNoPool ? total : 0;

@@ -140,6 +140,14 @@ static void pools(void) {
   for (int i = 0; z && i < 100; ++i) zero &= z[i] == 0;
   printf("calloc zeroed %d, overflow %d\n", z && zero, omp_calloc(SIZE_MAX / 2, 4, a) != NULL);
   omp_free(z, a);
+  /* allocator_fb without fb_data falls back to the default; an impossible alignment fails. */
+  omp_allocator_handle_t g = pool(100, omp_atv_allocator_fb, 0);
+  void *by_default = omp_alloc(500, g);
+  void *huge = omp_aligned_alloc((size_t)1 << 62, 8, omp_default_mem_alloc);
+  printf("allocator_fb without fb_data %d, alignment 2^62 %d\n", by_default != NULL, huge != NULL);
+  CHECK(by_default && !huge);
+  omp_free(by_default, g);
+  omp_destroy_allocator(g);
   omp_destroy_allocator(f);
   omp_destroy_allocator(d);
   omp_destroy_allocator(a);
