@@ -56,8 +56,8 @@ int joule_wait_until(int (*done)(void*), void* arg) {
   return JOULE_OK;
 }
 
-void joule_wait_descendants_only(int delta) {
-  joule::engine::Runtime::get().context().descendants_only += delta;
+void joule_restrict_waits_by(const int* count) {
+  joule::engine::Runtime::get().context().descendants_only = count;
 }
 
 void joule_wake_waiters(void) { joule::engine::Runtime::get().idle().wake_all(); }

@@ -69,8 +69,9 @@ void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watc
   // The task whose descendants alone may run here, if any: deep on the
   // stack, or while a language layer asks (a task below holds a lock that
   // an unrelated task could want, and could then never get).
+  const bool asked = ctx.descendants_only && *ctx.descendants_only > 0;
   Task* const within = waiter && ctx.help_depth > kMaxHelpDepth ? waiter
-                       : ctx.descendants_only > 0               ? (waiter ? waiter : ctx.current)
+                       : asked                                  ? (waiter ? waiter : ctx.current)
                                                                 : nullptr;
   const bool restricted = within != nullptr;
   std::vector<Task*> deferred;

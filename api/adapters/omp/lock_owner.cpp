@@ -7,7 +7,7 @@
 // of the suspended one. If it holds a lock the new one asks for, neither can
 // ever go on. libgomp's tied tasks avoid that by running only descendants
 // of the waiting task, and so does joule while a task on the thread holds a
-// lock (joule_wait_descendants_only). A wait for a lock that a task
+// lock (joule_restrict_waits_by). A wait for a lock that a task
 // suspended below on this thread holds, which would never end, stops the
 // program with a message instead of hanging.
 #include <cstdio>
@@ -20,14 +20,28 @@
 namespace joule::omp_locks {
 namespace {
 
-// The locks tasks on this thread hold now (a few at most), with their owners.
+// The locks tasks on this thread hold now (a few at most), with their
+// owners; joule reads `count` in this thread's waits. Initial-exec, as
+// t_state: a lock operation makes no __tls_get_addr call.
 struct Held {
-  const void* lock;
-  const void* owner;
+  const void* lock = nullptr;
+  const void* owner = nullptr;
 };
-constexpr int kMaxHeld = 64;
-thread_local Held t_held[kMaxHeld];
-thread_local int t_count = 0;
+constexpr int kMaxHeld = 16;  // past that many, no more are tracked (still restricted)
+struct HeldLocks {
+  Held held[kMaxHeld] = {};
+  int count = 0;
+  bool registered = false;
+};
+[[gnu::tls_model("initial-exec")]] constinit thread_local HeldLocks t_locks;
+
+// Once per thread. A lock may be the program's first OpenMP call: joule
+// starts with the OMP_* settings.
+[[gnu::noinline]] void register_thread() {
+  omp::ensure_init();
+  joule_restrict_waits_by(&t_locks.count);
+  t_locks.registered = true;
+}
 
 }  // namespace
 
@@ -37,28 +51,29 @@ const void* owner() {
 }
 
 void taken(const void* lock) {
-  if (t_count == kMaxHeld) return;  // past that many, waits stay unrestricted
-  omp::ensure_init();               // a lock may be the program's first OpenMP call
-  t_held[t_count++] = Held{lock, owner()};
-  joule_wait_descendants_only(+1);
+  HeldLocks& l = t_locks;
+  if (!l.registered) [[unlikely]]
+    register_thread();
+  if (l.count < kMaxHeld) l.held[l.count++] = Held{lock, owner()};
 }
 
 // A lock set on another thread (unset here: unspecified in OpenMP, but
 // libgomp allows it) is not in this thread's list; the setter's thread
 // keeps its waits restricted (docs/openmp.md).
 void given(const void* lock) {
-  for (int i = t_count - 1; i >= 0; --i) {
-    if (t_held[i].lock != lock) continue;
-    t_held[i] = t_held[--t_count];
-    joule_wait_descendants_only(-1);
+  HeldLocks& l = t_locks;
+  for (int i = l.count - 1; i >= 0; --i) {
+    if (l.held[i].lock != lock) continue;
+    l.held[i] = l.held[--l.count];
     return;
   }
 }
 
 void before_wait(const void* lock, const char* entry) {
   const void* me = owner();
-  for (int i = 0; i < t_count; ++i)
-    if (t_held[i].lock == lock && t_held[i].owner != me) {
+  const HeldLocks& l = t_locks;
+  for (int i = 0; i < l.count; ++i)
+    if (l.held[i].lock == lock && l.held[i].owner != me) {
       std::fprintf(stderr,
                    "libjoule-omp: %s: the lock is held by a task suspended on this thread "
                    "(joule ran another task there while it waited); waiting would never end "

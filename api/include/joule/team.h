@@ -105,13 +105,14 @@ JOULE_EXPORT void joule_release_private(void);
 /* Runs ready tasks until done(arg) returns non-zero; with none to run, spins
  * for JOULE_SPIN_US, then sleeps until woken. */
 JOULE_EXPORT int joule_wait_until(int (*done)(void *), void *arg);
-/* Adds delta (+1 when a task on this thread takes a lock, -1 when it lets
- * go) to the calling thread's count of reasons to run, in its waits
- * (taskwait, joule_wait_until, an undeferred task's dependencies), only the
- * descendants of the task that waits, as OpenMP's tied tasks do: an
- * unrelated task run on top of a task holding a lock could wait for that
- * lock forever. */
-JOULE_EXPORT void joule_wait_descendants_only(int delta);
+/* Registers for the calling thread a count the layer keeps (such as the
+ * locks that tasks on this thread hold): while it is positive, the thread's
+ * waits (taskwait, joule_wait_until, an undeferred task's dependencies)
+ * run only the descendants of the task that waits, as OpenMP's tied tasks
+ * do; an unrelated task run on top of a task holding a lock could wait for
+ * that lock forever. The count must live as long as the thread (a
+ * thread_local); only this thread reads it. NULL unregisters. */
+JOULE_EXPORT void joule_restrict_waits_by(const int *count);
 /* Wakes every thread sleeping in joule_wait_until (and idle workers). */
 JOULE_EXPORT void joule_wake_waiters(void);
 /* Where the calling thread sleeps in joule_wait_until: stored by a layer
