@@ -6,6 +6,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "engine_settings.hpp"
 #include "key_table.hpp"
@@ -35,6 +36,16 @@ E lower_choice(std::string_view raw, Choices<E> names, const char* what) {
   for (const auto& [n, e] : names)
     if (v == n) return e;
   throw std::invalid_argument(what);
+}
+
+// A key whose value is one of `names`, in any case.
+template <class E>
+void add_case_choice(KeyTable<OmpSettings>& t, const char* key, E OmpSettings::*m, Choices<E> names,
+                     std::string allowed, const char* help, const char* what) {
+  t.custom(
+      key, "choice", std::move(allowed), help,
+      [m, names, what](OmpSettings& o, std::string_view v) { o.*m = lower_choice(v, names, what); },
+      [m, names](const OmpSettings& o) { return std::string(choice_name(names, o.*m)); });
 }
 
 // [modifier:]kind[,chunk] with modifier monotonic or nonmonotonic.
@@ -99,15 +110,9 @@ std::vector<ConfigKey> omp_config_keys() {
                                                  : parse_bool(v) ? 1
                                                                  : 0; },
       [](const S& o) { return o.dynamic < 0 ? std::string() : format_bool(o.dynamic != 0); });
-  t.custom(
-      "OMP_WAIT_POLICY", "choice", "active, passive",
-      "active: threads waiting in barriers spin longer before they sleep",
-      [](S& o, std::string_view v) {
-        o.wait_policy = lower_choice(v, Choices<OmpWait>(kOmpWaits), "unknown policy");
-      },
-      [](const S& o) {
-        return std::string(choice_name(Choices<OmpWait>(kOmpWaits), o.wait_policy));
-      });
+  add_case_choice(
+      t, "OMP_WAIT_POLICY", &S::wait_policy, Choices<OmpWait>(kOmpWaits), "active, passive",
+      "active: threads waiting in barriers spin longer before they sleep", "unknown policy");
   t.integer("OMP_MAX_ACTIVE_LEVELS", &S::max_active_levels, 0, 255,
             "nested active parallel levels allowed (joule runs levels beyond the first "
             "serialised)");
@@ -119,17 +124,25 @@ std::vector<ConfigKey> omp_config_keys() {
   t.integer("OMP_DEFAULT_DEVICE", &S::default_device, 0, 1 << 30,
             "default-device-var: the device of target constructs without a device clause "
             "(joule has none: target regions always run on the host)");
-  t.custom(
-      "OMP_TARGET_OFFLOAD", "choice", "default, mandatory, disabled (any case)",
+  add_case_choice(
+      t, "OMP_TARGET_OFFLOAD", &S::target_offload, Choices<OmpOffload>(kOmpOffloads),
+      "default, mandatory, disabled (any case)",
       "mandatory: a target, target data, target update or target enter/exit data construct "
       "stops the program (joule has no device); default and disabled run them on the host",
-      [](S& o, std::string_view v) {
-        o.target_offload = lower_choice(v, Choices<OmpOffload>(kOmpOffloads), "unknown value");
-      },
-      [](const S& o) {
-        return std::string(choice_name(Choices<OmpOffload>(kOmpOffloads), o.target_offload));
-      });
+      "unknown value");
   add_omp_affinity_keys(t);
+  t.integer("OMP_MAX_TASK_PRIORITY", &S::max_task_priority, 0, 1 << 30,
+            "the highest task priority (omp_get_max_task_priority); a priority clause asking "
+            "for more gets this");
+  add_case_choice(t, "OMP_DISPLAY_ENV", &S::display_env, Choices<OmpDisplayEnv>(kOmpDisplayEnvs),
+                  choice_list(Choices<OmpDisplayEnv>(kOmpDisplayEnvs)),
+                  "print the OpenMP settings (OPENMP DISPLAY ENVIRONMENT BEGIN ... END) to "
+                  "stderr at the first OpenMP call; verbose adds joule's own",
+                  "unknown value");
+  add_case_choice(t, "OMP_ALLOCATOR", &S::allocator, Choices<OmpAllocator>(kOmpAllocators),
+                  choice_list(Choices<OmpAllocator>(kOmpAllocators)),
+                  "the default allocator (def-allocator-var) of omp_alloc and allocate clauses",
+                  "unknown allocator");
   std::vector<ConfigKey> keys = t.keys();
   for (auto& k : keys)
     if (k.name == "OMP_STACKSIZE") k.set = with_worker_stacks(k.set);

@@ -12,11 +12,12 @@ namespace joule::omp {
 namespace {
 
 constexpr int kInitialDevice = -1;  // omp_initial_device (OpenMP 5.2 §18.7)
+constexpr int kMandatory = 1;       // Icv::target_offload
 
 }  // namespace
 
 void check_offload(const char* construct, int device) {
-  if (!icv().offload_mandatory || device == kHostFallback) return;
+  if (icv().target_offload != kMandatory || device == kHostFallback) return;
   fail_start((std::string("OMP_TARGET_OFFLOAD=mandatory, but joule has no device for the ") +
               construct + " construct; unset it or set it to default to run it on the host")
                  .c_str());
@@ -26,7 +27,7 @@ bool is_host_device(int device_num) { return device_num == kInitialDevice || dev
 
 bool usable_device(int device_num, const char* routine) {
   if (is_host_device(device_num)) return true;
-  if (icv().offload_mandatory)
+  if (icv().target_offload == kMandatory)
     fail_start((std::string("OMP_TARGET_OFFLOAD=mandatory, but ") + routine + " names device " +
                 std::to_string(device_num) + ", and joule has no device")
                    .c_str());

@@ -121,6 +121,7 @@ Team* begin_team(void (*fn)(void*), void* data, unsigned num_threads, std::uintp
   t->level = outer->level + 1;
   t->active_level = outer->active_level + (t->n > 1 ? 1 : 0);
   t->thread_limit = outer->thread_limit;
+  t->show_affinity = affinity().display && team_shows_affinity(t->n);
   if (t->n > 1) {
     spawn_members(t);
     gather_members(t);
@@ -147,7 +148,7 @@ void start_on_master(Team* t) {
   t_state.team = t;
   t_state.red = t->red;
   seat_take(t, 0);
-  if (affinity().display) display_affinity_on_entry();
+  if (affinity().display) display_affinity_on_entry(t->show_affinity);
 }
 
 void finish_on_master() {

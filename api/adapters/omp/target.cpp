@@ -105,6 +105,7 @@ void region_task(void* block) {
   seats_reset(&team, 1);
   s = ThreadState{};
   s.team = &team;
+  s.task_tag = &team;  // the region's initial task owns its locks (lock_owner.cpp)
   s.in_task = saved.in_task || outer->n > 1;
   seat_take(&team, 0);
   r->fn(r->addrs());

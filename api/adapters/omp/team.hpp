@@ -74,6 +74,7 @@ struct Team {
   Seat* seats = nullptr;  // one per thread number
   int seats_size = 0;
   std::atomic<int> red_active{0};  // task reductions registered in the team now
+  bool show_affinity = false;      // OMP_DISPLAY_AFFINITY: every member prints its line
 
   Team() = default;
   Team(const Team&) = delete;
@@ -96,8 +97,11 @@ struct ThreadState {
   bool in_final = false;         // in a final task: every task it creates is included
   bool inline_task = false;      // the innermost task runs inline, without a joule task
   InlineFrame* frame = nullptr;  // that task's deferred children (null: none yet)
-  std::int64_t ws_count = 0;     // worksharing constructs entered in this team
-  WorkShare* ws = nullptr;       // the current one
+  // The explicit task running now, for lock ownership (lock_owner.cpp; null:
+  // the implicit task).
+  const void* task_tag = nullptr;
+  std::int64_t ws_count = 0;  // worksharing constructs entered in this team
+  WorkShare* ws = nullptr;    // the current one
   std::uint64_t static_trip = 0;
   std::uint64_t ordered_iter = 0;  // next ordered iteration of this thread
   // The thread number of `team` this thread holds now (seats.cpp), or -1.
@@ -215,13 +219,16 @@ struct Icv {
   int run_chunk = 1;
   int max_active_levels = 1;
   bool wait_active = false;
-  bool oversubscribed = false;     // joule runs more workers than CPUs: spin little
-  int default_device = 0;          // default-device-var (OMP_DEFAULT_DEVICE)
-  bool offload_mandatory = false;  // OMP_TARGET_OFFLOAD=mandatory
+  bool oversubscribed = false;  // joule runs more workers than CPUs: spin little
+  int max_task_priority = 0;    // OMP_MAX_TASK_PRIORITY
+  int default_device = 0;       // default-device-var (OMP_DEFAULT_DEVICE)
+  int target_offload = 0;       // OMP_TARGET_OFFLOAD: 0 default, 1 mandatory, 2 disabled
 };
 Icv& icv();
 // Reads the OMP_* settings (starting joule) once; exits with the message on a bad value.
 void ensure_init();
+// OMP_DISPLAY_ENV / omp_display_env: the ICVs on stderr (display_env.cpp).
+void display_env(bool verbose);
 
 [[noreturn]] void unsupported(const char* entry);
 // Prints "libjoule-omp: <what>" and exits with status 1 (a bad setting).
