@@ -27,6 +27,8 @@ int joule_omp_get_settings(joule_omp_settings_t* s) {
     s->stacksize = o.stacksize;
     s->workers = c.get<joule::engine::EngineSettings>().workers;
     s->cpus = int(c.cpus.size());
+    s->num_teams = o.num_teams;
+    s->teams_thread_limit = o.teams_thread_limit;
     return JOULE_OK;
   } catch (const joule::error& e) {
     return e.code();

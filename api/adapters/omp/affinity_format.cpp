@@ -71,8 +71,8 @@ std::string format_affinity(const char* format) {
   const std::string cpus = thread_cpus();
   const std::string host = host_name();
   joule_omp_thread_info_t info{};
-  info.team_num = 0;
-  info.num_teams = 1;
+  info.team_num = current_team()->team_num;
+  info.num_teams = current_team()->num_teams;
   info.level = level;
   info.thread_num = omp_get_thread_num();
   info.num_threads = omp_get_num_threads();

@@ -33,7 +33,13 @@ extern "C" {
 JOULE_EXPORT int omp_get_thread_num(void) { return current_team()->n > 1 ? self().id : 0; }
 JOULE_EXPORT int omp_get_num_threads(void) { return current_team()->n; }
 JOULE_EXPORT int omp_get_max_threads(void) { return max_team_size(); }
-JOULE_EXPORT int omp_get_thread_limit(void) { return joule_worker_count(); }
+// A team's thread_limit (or its ICV), else its share of the workers
+// (teams.cpp), else every worker.
+JOULE_EXPORT int omp_get_thread_limit(void) {
+  const Team* t = current_team();
+  if (t->thread_limit > 0) return t->thread_limit;
+  return t->share > 0 ? t->share : joule_worker_count();
+}
 JOULE_EXPORT int omp_get_level(void) { return current_team()->level; }
 JOULE_EXPORT int omp_get_active_level(void) { return current_team()->active_level; }
 JOULE_EXPORT int omp_in_parallel(void) { return current_team()->active_level > 0; }
@@ -95,15 +101,13 @@ JOULE_EXPORT double omp_get_wtick(void) {
   return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
 
-// Host only: no devices, one league of one team.
+// Host only: no devices (the teams queries are in teams_target.cpp).
 JOULE_EXPORT int omp_get_num_devices(void) { return 0; }
 JOULE_EXPORT int omp_get_default_device(void) { return 0; }
 JOULE_EXPORT void omp_set_default_device(int) {}
 JOULE_EXPORT int omp_is_initial_device(void) { return 1; }
 JOULE_EXPORT int omp_get_initial_device(void) { return 0; }
 JOULE_EXPORT int omp_get_device_num(void) { return 0; }
-JOULE_EXPORT int omp_get_num_teams(void) { return 1; }
-JOULE_EXPORT int omp_get_team_num(void) { return 0; }
 
 JOULE_EXPORT void omp_init_lock_with_hint(omp_lock_t* l, int) { omp_init_lock(l); }
 JOULE_EXPORT void omp_init_nest_lock_with_hint(omp_nest_lock_t* l, int) { omp_init_nest_lock(l); }

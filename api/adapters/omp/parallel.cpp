@@ -52,8 +52,10 @@ int team_size(unsigned requested, const Team* outer) {
   }
   // Members block in barriers: each needs a worker of its own, running now
   // (with lending, lent CPUs come back and idle ones are borrowed here).
+  int want = wanted_size(requested);
+  if (const int cap = region_cap(outer)) want = std::min(want, cap);
   int got = 1;
-  if (joule_reserve_workers(wanted_size(requested), &got) != JOULE_OK) got = 1;
+  if (joule_reserve_workers(want, &got) != JOULE_OK) got = 1;
   return std::max(got, 1);
 }
 
@@ -74,7 +76,8 @@ void run_master(Team* t) {
 [[gnu::tls_model("initial-exec")]] constinit thread_local ThreadState t_state;
 
 int max_team_size() {
-  const int want = wanted_size(0);
+  int want = wanted_size(0);
+  if (const int cap = region_cap(current_team())) want = std::min(want, cap);
   return lendable_now() > 0 ? want : std::min(want, std::max(joule_worker_count(), 1));
 }
 
@@ -107,6 +110,10 @@ Team* begin_team(void (*fn)(void*), void* data, unsigned num_threads, std::uintp
   t->parent_id = t_state.id;
   t->level = outer->level + 1;
   t->active_level = outer->active_level + (t->n > 1 ? 1 : 0);
+  t->team_num = outer->team_num;
+  t->num_teams = outer->num_teams;
+  t->thread_limit = outer->thread_limit;
+  t->share = outer->share;
   if (t->n > 1) {
     spawn_members(t);
     gather_members(t);

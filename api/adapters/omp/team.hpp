@@ -73,6 +73,12 @@ struct Team {
   Seat* seats = nullptr;  // one per thread number
   int seats_size = 0;
   std::atomic<int> red_active{0};  // task reductions registered in the team now
+  // Teams (teams.cpp): the league this team's threads belong to, copied
+  // into the teams of the parallel regions they start.
+  int team_num = 0;
+  int num_teams = 1;
+  int thread_limit = 0;  // the teams' thread_limit (or its ICV); 0: none
+  int share = 0;         // workers a host team may use at once; 0: not a host team
 
   Team() = default;
   Team(const Team&) = delete;
@@ -131,7 +137,23 @@ void finish_on_master();
 // Member `id` of `t` on this thread: the body, then its explicit tasks.
 void run_member(Team* t, int id);
 
+// ---- teams (teams.cpp, teams_target.cpp) ----
+// The most threads a region started in `outer` may have: its thread_limit
+// and its share of the workers (0: no bound).
+int region_cap(const Team* outer);
+// A team of one (the initial thread of a team of a league) before its first
+// team number runs.
+void init_league_team(Team* t, int num_teams, int thread_limit, int share);
+// Runs the body of team t->team_num on the calling thread: the thread is
+// t's initial thread meanwhile, and the body's explicit tasks end before it returns.
+void enter_league_team(Team* t, ThreadState* saved);
+void leave_league_team(const ThreadState& saved);
+// A league without num_teams: nteams-var, else one team per worker.
+int default_num_teams();
+
 // ---- members (members.cpp) ----
+// A recycled team's barrier, counts and worksharing slots as new.
+void reset_team(Team* t);
 // A team with no members yet: the calling thread's recycled one if it has it
 // (a region start then allocates nothing), else a new one.
 Team* new_team();
@@ -209,6 +231,8 @@ struct Icv {
   int run_sched = kDynamic;
   int run_chunk = 1;
   int max_active_levels = 1;
+  int nteams = 0;              // nteams-var (OMP_NUM_TEAMS); 0: one team per worker
+  int teams_thread_limit = 0;  // teams-thread-limit-var; 0: the team's share
   bool wait_active = false;
   bool oversubscribed = false;  // joule runs more workers than CPUs: spin little
 };

@@ -33,6 +33,8 @@ typedef struct joule_omp_settings {
   uint64_t stacksize;     /* OMP_STACKSIZE in bytes; 0: not set */
   int workers;            /* JOULE_WORKERS as configured; 0: one per CPU */
   int cpus;               /* CPUs JOULE_CPUS names; 0: the process mask */
+  int num_teams;          /* OMP_NUM_TEAMS; 0: not set */
+  int teams_thread_limit; /* OMP_TEAMS_THREAD_LIMIT; 0: not set */
 } joule_omp_settings_t;
 
 /* The running runtime's settings, or (not running) the configuration it
