@@ -11,6 +11,9 @@
 #include "check.h"
 
 int joule_num_workers(void) __attribute__((weak));
+/* What GCC 12 emits for `target teams` inside the target region's body. */
+_Bool GOMP_teams4(unsigned num_teams_low, unsigned num_teams_high, unsigned thread_limit,
+                  _Bool first);
 
 /* GCC rejects most omp_* calls lexically inside teams: called through these. */
 __attribute__((noinline)) static int level(void) { return omp_get_level(); }
@@ -161,6 +164,26 @@ static void concurrent(void) {
   CHECK(arrived == 2);
 }
 
+/* Teams inside a target region on the host: the body runs once per team
+ * on this thread, 0..n-1, n the lower bound (1 without num_teams). Last in
+ * the program: after its loop libgomp leaves the thread's teams state as the
+ * last team's (its target fallback restores it), joule restores it at once. */
+static void target_teams(void) {
+  const unsigned bounds[][3] = {{2, 5, 7}, {0, 0, 0}, {0, 3, 0}, {3, 3, 2}};
+  for (int b = 0; b < 4; ++b) {
+    const unsigned lo = bounds[b][0], limit = bounds[b][2];
+    printf("teams4(%u, %u, %u):", lo, bounds[b][1], limit);
+    int next = 0;
+    for (_Bool first = 1; GOMP_teams4(lo, bounds[b][1], limit, first); first = 0) {
+      CHECK(omp_get_team_num() == next++ && omp_get_num_teams() == (int)(lo ? lo : 1));
+      CHECK(limit == 0 || omp_get_thread_limit() == (int)limit);
+      printf(" %d/%d", omp_get_team_num(), omp_get_num_teams());
+    }
+    CHECK(next == (int)(lo ? lo : 1));
+    printf("\n");
+  }
+}
+
 int main(void) {
   const int sizes[] = {1, 3, 8, 40};
   for (int i = 0; i < 4; ++i) league(sizes[i]);
@@ -170,5 +193,6 @@ int main(void) {
   nested();
   icvs();
   concurrent();
+  target_teams();
   return finish("teams");
 }
