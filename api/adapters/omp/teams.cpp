@@ -1,7 +1,7 @@
 // Host teams (OpenMP 5.2 §10.2, a teams construct not nested in target):
 // GOMP_teams_reg runs a league of teams on joule's workers. Each team is a
 // team of one, its initial thread, at level 0; a parallel region it starts
-// is an outermost region of that team (parallel.cpp's region_cap bounds it).
+// is an outermost region of that team, its size bounded by region_cap().
 //
 // The league runs on up to min(N, W) runners: the calling thread and
 // runner tasks on other workers. A runner takes the next team number until
