@@ -166,6 +166,28 @@ TEST_P(GompTeams, ThreadLimitCapsTheTeamsRegions) {
 INSTANTIATE_TEST_SUITE_P(League, GompTeams, ::testing::Values(1u, 2u, 8u, 32u),
                          [](const auto& p) { return "teams" + std::to_string(p.param); });
 
+// A league started inside a parallel region (not conforming: teams must be
+// outermost) still runs every team, on the thread that started it.
+TEST(GompTeamsNested, LeagueInARegionRunsOnItsThread) {
+  std::atomic<int> bad{0}, count{0};
+  parallel(
+      [&] {
+        const int self = joule_worker_id();
+        std::vector<int> seen(3);
+        teams(
+            [&] {
+              seen[std::size_t(omp_get_team_num())]++;
+              if (joule_worker_id() != self || omp_get_level() != 0) bad++;
+              count++;
+            },
+            3);
+        if (seen != std::vector<int>{1, 1, 1} || omp_get_level() != 1) bad++;
+      },
+      2);
+  EXPECT_EQ(bad, 0);
+  EXPECT_GE(count, 3);
+}
+
 // The nteams and teams-thread-limit ICVs: a league without num_teams takes
 // nteams-var; without thread_limit, teams-thread-limit-var.
 TEST(GompTeamsIcv, SetAndUsedByTheNextLeague) {
