@@ -138,6 +138,28 @@ std::vector<ConfigKey> omp_config_keys() {
       [](S& o, std::string_view v) { o.stacksize = trim(v).empty() ? 0 : parse_size(v, 1024); },
       [](const S& o) { return o.stacksize ? std::to_string(o.stacksize) + "B" : std::string(); });
   add_omp_affinity_keys(t);
+  t.integer("OMP_MAX_TASK_PRIORITY", &S::max_task_priority, 0, 1 << 30,
+            "the highest task priority (omp_get_max_task_priority); a priority clause asking "
+            "for more gets this");
+  t.custom(
+      "OMP_DISPLAY_ENV", "choice", choice_list(Choices<OmpDisplayEnv>(kOmpDisplayEnvs)),
+      "print the OpenMP settings (OPENMP DISPLAY ENVIRONMENT BEGIN ... END) to stderr at the "
+      "first OpenMP call; verbose adds joule's own",
+      [](S& o, std::string_view v) {
+        o.display_env = lower_choice(v, Choices<OmpDisplayEnv>(kOmpDisplayEnvs), "unknown value");
+      },
+      [](const S& o) {
+        return std::string(choice_name(Choices<OmpDisplayEnv>(kOmpDisplayEnvs), o.display_env));
+      });
+  t.custom(
+      "OMP_ALLOCATOR", "choice", choice_list(Choices<OmpAllocator>(kOmpAllocators)),
+      "the default allocator (def-allocator-var) of omp_alloc and allocate clauses",
+      [](S& o, std::string_view v) {
+        o.allocator = lower_choice(v, Choices<OmpAllocator>(kOmpAllocators), "unknown allocator");
+      },
+      [](const S& o) {
+        return std::string(choice_name(Choices<OmpAllocator>(kOmpAllocators), o.allocator));
+      });
   std::vector<ConfigKey> keys = t.keys();
   for (auto& k : keys)
     if (k.name == "OMP_STACKSIZE") k.set = with_worker_stacks(k.set);

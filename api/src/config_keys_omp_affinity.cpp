@@ -91,8 +91,8 @@ void add_omp_affinity_keys(KeyTable<OmpSettings>& t) {
       [](S& o, std::string_view v) { o.gomp_cpu_affinity = parse_gomp_cpu_affinity(v); },
       [](const S& o) { return format_gomp_cpus(o.gomp_cpu_affinity); });
   t.flag("OMP_DISPLAY_AFFINITY", &S::display_affinity,
-         "each thread prints its affinity (OMP_AFFINITY_FORMAT) when a parallel region starts "
-         "and what it would print has changed");
+         "each thread prints its affinity (OMP_AFFINITY_FORMAT) at the first parallel region, "
+         "again when a region's team size differs from the previous one or its CPUs changed");
   t.custom(
       "OMP_AFFINITY_FORMAT", "text",
       "text with %-fields, each %[[[0].]size] and a letter or {name}: " + affinity_fields() +

@@ -40,8 +40,10 @@ Spec parse_field(std::string_view f, std::size_t pos) {
     s.right = true;
     ++pos;
   }
+  const std::size_t digits = pos;
   while (pos < f.size() && std::isdigit(static_cast<unsigned char>(f[pos])))
     s.width = std::min(s.width * 10 + (f[pos++] - '0'), 4096);
+  if (s.right && pos == digits) return s.error = "'0.' or '.' without a size", s;
   if (pos >= f.size()) return s.error = "a field without a type at the end", s;
   if (f[pos] == '{') {
     const std::size_t close = f.find('}', pos);
@@ -121,7 +123,7 @@ std::string format_affinity(std::string_view format, const joule_omp_thread_info
   return out;
 }
 
-void check_affinity_format(std::string_view format) {
+std::string affinity_format_error(std::string_view format) {
   for (std::size_t pos = 0; pos < format.size(); ++pos) {
     if (format[pos] != '%') continue;
     if (pos + 1 < format.size() && format[pos + 1] == '%') {
@@ -129,10 +131,14 @@ void check_affinity_format(std::string_view format) {
       continue;
     }
     const Spec s = parse_field(format, pos + 1);
-    if (!s.error.empty())
-      throw std::invalid_argument(s.error + " at character " + std::to_string(pos + 1));
+    if (!s.error.empty()) return s.error + " at character " + std::to_string(pos + 1);
     pos = s.end - 1;
   }
+  return {};
+}
+
+void check_affinity_format(std::string_view format) {
+  if (std::string e = affinity_format_error(format); !e.empty()) throw std::invalid_argument(e);
 }
 
 std::string affinity_fields() {
@@ -149,6 +155,16 @@ std::string affinity_fields() {
 }
 
 }  // namespace joule::api
+
+extern "C" size_t joule_omp_check_affinity_format(const char* format, char* buf, size_t size) {
+  const std::string e = format ? joule::api::affinity_format_error(format) : std::string();
+  if (buf && size > 0) {
+    const std::size_t n = std::min(e.size(), size - 1);
+    std::memcpy(buf, e.data(), n);
+    buf[n] = '\0';
+  }
+  return e.size();
+}
 
 extern "C" size_t joule_omp_format_affinity(const char* format, const joule_omp_thread_info_t* info,
                                             char* buf, size_t size) {

@@ -13,6 +13,8 @@ namespace joule::api {
 // The line for `info`. Unknown fields are copied as written (a program's
 // omp_display_affinity shows them rather than failing).
 std::string format_affinity(std::string_view format, const joule_omp_thread_info_t& info);
+// What is wrong with the first bad field and where; "" when nothing is.
+std::string affinity_format_error(std::string_view format);
 // Throws std::invalid_argument naming the first bad field (the key's check).
 void check_affinity_format(std::string_view format);
 // The field letters and names, for the key's message.

@@ -35,6 +35,33 @@ enum class OmpWait { passive, active };
 inline constexpr std::pair<const char*, OmpWait> kOmpWaits[] = {{"active", OmpWait::active},
                                                                 {"passive", OmpWait::passive}};
 
+enum class OmpDisplayEnv { off = 0, on = 1, verbose = 2 };
+inline constexpr std::pair<const char*, OmpDisplayEnv> kOmpDisplayEnvs[] = {
+    {"false", OmpDisplayEnv::off},
+    {"true", OmpDisplayEnv::on},
+    {"verbose", OmpDisplayEnv::verbose}};
+
+// The predefined allocators, numbered as GCC's omp.h numbers omp_allocator_handle_t.
+enum class OmpAllocator {
+  default_mem = 1,
+  large_cap,
+  const_mem,
+  high_bw,
+  low_lat,
+  cgroup,
+  pteam,
+  thread
+};
+inline constexpr std::pair<const char*, OmpAllocator> kOmpAllocators[] = {
+    {"omp_default_mem_alloc", OmpAllocator::default_mem},
+    {"omp_large_cap_mem_alloc", OmpAllocator::large_cap},
+    {"omp_const_mem_alloc", OmpAllocator::const_mem},
+    {"omp_high_bw_mem_alloc", OmpAllocator::high_bw},
+    {"omp_low_lat_mem_alloc", OmpAllocator::low_lat},
+    {"omp_cgroup_mem_alloc", OmpAllocator::cgroup},
+    {"omp_pteam_mem_alloc", OmpAllocator::pteam},
+    {"omp_thread_mem_alloc", OmpAllocator::thread}};
+
 // libgomp's default, so that a program's affinity lines read the same on both.
 inline constexpr const char* kDefaultAffinityFormat = "level %L thread %i affinity %A";
 
@@ -55,6 +82,9 @@ struct OmpSettings {
   std::vector<int> gomp_cpu_affinity;           // GOMP_CPU_AFFINITY: one place per CPU, in order
   bool display_affinity = false;                // OMP_DISPLAY_AFFINITY
   std::string affinity_format = kDefaultAffinityFormat;  // OMP_AFFINITY_FORMAT
+  OmpDisplayEnv display_env = OmpDisplayEnv::off;        // OMP_DISPLAY_ENV
+  OmpAllocator allocator = OmpAllocator::default_mem;    // OMP_ALLOCATOR
+  int max_task_priority = 0;                             // OMP_MAX_TASK_PRIORITY
 
   // bind-var of the outer team: OMP_PROC_BIND's first level; not set, true
   // when places are given (OMP_PLACES or GOMP_CPU_AFFINITY), as libgomp does.

@@ -27,6 +27,9 @@ int joule_omp_get_settings(joule_omp_settings_t* s) {
     s->stacksize = o.stacksize;
     s->workers = c.get<joule::engine::EngineSettings>().workers;
     s->cpus = int(c.cpus.size());
+    s->display_env = int(o.display_env);
+    s->allocator = int(o.allocator);
+    s->max_task_priority = o.max_task_priority;
     s->num_teams = o.num_teams;
     s->teams_thread_limit = o.teams_thread_limit;
     return JOULE_OK;
@@ -53,6 +56,10 @@ int joule_wait_until(int (*done)(void*), void* arg) {
   rt.help_until(
       rt.context(), [&] { return done(arg) != 0; }, nullptr);
   return JOULE_OK;
+}
+
+void joule_restrict_waits_by(const int* count) {
+  joule::engine::Runtime::get().context().descendants_only = count;
 }
 
 void joule_wake_waiters(void) { joule::engine::Runtime::get().idle().wake_all(); }

@@ -52,7 +52,8 @@ void Runtime::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched,
 
 // Beyond this many nested taskwaits on one stack, a waiting thread runs only
 // the waiting task's own descendants: their dependencies never leave that
-// subtree, so this cannot deadlock, and the stack stays bounded.
+// subtree, so this cannot deadlock, and the stack stays bounded. The same
+// restriction serves ThreadContext::descendants_only.
 inline constexpr int kMaxHelpDepth = 32;
 
 template <class Done>
@@ -64,7 +65,15 @@ void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watc
   flush_held(ctx);
   const bool could_hold = ctx.may_hold;
   ctx.may_hold = false;
-  const bool restricted = waiter && ++ctx.help_depth > kMaxHelpDepth;
+  if (waiter) ++ctx.help_depth;
+  // The task whose descendants alone may run here, if any: deep on the
+  // stack, or while a language layer asks (a task below holds a lock that
+  // an unrelated task could want, and could then never get).
+  const bool asked = ctx.descendants_only && *ctx.descendants_only > 0;
+  Task* const within = waiter && ctx.help_depth > kMaxHelpDepth ? waiter
+                       : asked                                  ? (waiter ? waiter : ctx.current)
+                                                                : nullptr;
+  const bool restricted = within != nullptr;
   std::vector<Task*> deferred;
   if (restricted) flush_private(ctx);
   // Threads that are not workers spin the fixed JOULE_SPIN_US.
@@ -76,7 +85,7 @@ void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watc
     // be exactly what a service completes (a task-aware MPI request).
     poll_services();
     if (done()) break;
-    if (restricted ? run_one_within(ctx, waiter, deferred) : run_one(ctx)) {
+    if (restricted ? run_one_within(ctx, within, deferred) : run_one(ctx)) {
       // A task boundary: queued work may borrow CPUs lent since it was
       // pushed, and a DROM mask applies even when no other worker is idle.
       if (lending_) {

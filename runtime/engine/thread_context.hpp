@@ -40,7 +40,11 @@ struct ThreadContext {
   // Creations before the next check: far below the limit the check (a sum
   // over every worker) need not run for a while (Runtime::throttle).
   std::uint32_t throttle_every = 64;
-  int help_depth = 0;         // nested waits on this thread's stack
+  int help_depth = 0;  // nested waits on this thread's stack
+  // While it points to a positive count, this thread's waits run only the
+  // waiting task's descendants (joule_restrict_waits_by: a task below holds
+  // a lock). The count is the layer's thread_local: it lives as long as this.
+  const int* descendants_only = nullptr;
   std::uint64_t next_id = 0;  // task ids: thread slot << 40 | sequence
   // Blocks of one other thread's pool freed here, handed back in one push
   // (TaskPool::free_block): one contended atomic per batch, not per task.

@@ -43,10 +43,14 @@ int bind_at(int level);
 void set_affinity_format(std::string format);
 std::string affinity_format();
 // The line `format` (the ICV when null or empty) gives for the calling
-// thread, as omp_capture_affinity writes it.
-std::string format_affinity(const char* format);
-// OMP_DISPLAY_AFFINITY: prints the calling thread's line when it differs from
-// the last one it printed (called as a member starts a region).
-void display_affinity_on_entry();
+// thread, as omp_capture_affinity writes it; a bad field stops the program
+// with a message naming `entry`.
+std::string format_affinity(const char* format, const char* entry);
+// OMP_DISPLAY_AFFINITY, at a region's start (its master, before the members
+// start): whether every member of a team of n prints its line.
+bool team_shows_affinity(int n);
+// As a member starts a region: prints the calling thread's line when its
+// team shows them all, or when its CPUs changed since it last printed.
+void display_affinity_on_entry(bool team_shows);
 
 }  // namespace joule::omp

@@ -21,6 +21,8 @@ int omp_get_level(void);
 int omp_get_thread_num(void);
 int omp_get_num_threads(void);
 int omp_get_ancestor_thread_num(int);
+int omp_get_team_num(void);
+int omp_get_num_teams(void);
 }
 
 namespace joule::omp {
@@ -28,7 +30,8 @@ namespace {
 
 std::mutex g_mutex;
 std::string g_format;  // affinity-format-var (set at start from OMP_AFFINITY_FORMAT)
-thread_local std::string t_last_line;
+thread_local bool t_shown = false;
+thread_local std::string t_shown_cpus;  // the CPUs when this thread last printed its line
 
 // The calling thread's CPUs as ranges: "0-3,6".
 std::string thread_cpus() {
@@ -65,14 +68,24 @@ std::string affinity_format() {
   return g_format;
 }
 
-std::string format_affinity(const char* format) {
+// A format with a bad field stops the program, as in libgomp (the
+// variable's own value was checked at start).
+void check_format(const std::string& fmt, const char* entry) {
+  char why[256];
+  if (joule_omp_check_affinity_format(fmt.c_str(), why, sizeof why) == 0) return;
+  std::fprintf(stderr, "libjoule-omp: %s: bad affinity format '%s': %s\n", entry, fmt.c_str(), why);
+  std::exit(1);
+}
+
+std::string format_affinity(const char* format, const char* entry) {
   const std::string fmt = format && *format ? std::string(format) : affinity_format();
+  check_format(fmt, entry);
   const int level = omp_get_level();
   const std::string cpus = thread_cpus();
   const std::string host = host_name();
   joule_omp_thread_info_t info{};
-  info.team_num = current_team()->team_num;
-  info.num_teams = current_team()->num_teams;
+  info.team_num = omp_get_team_num();  // the teams construct's, once it has one
+  info.num_teams = omp_get_num_teams();
   info.level = level;
   info.thread_num = omp_get_thread_num();
   info.num_threads = omp_get_num_threads();
@@ -86,11 +99,24 @@ std::string format_affinity(const char* format) {
   return line;
 }
 
-void display_affinity_on_entry() {
-  std::string line = format_affinity(nullptr);
-  if (line == t_last_line) return;
-  std::fprintf(stderr, "%s\n", line.c_str());
-  t_last_line = std::move(line);
+// OpenMP 5.2 §21.2.4: every thread's line at the first region and "when
+// there is any change in the information" the fields show. As libgomp reads
+// that: a team whose size differs from this master's previous team shows
+// every line, a team of one none (nor does a new format); and a thread whose
+// CPUs changed shows its own.
+bool team_shows_affinity(int n) {
+  thread_local int t_last_team = 0;
+  if (n <= 1 || n == t_last_team) return false;
+  t_last_team = n;
+  return true;
+}
+
+void display_affinity_on_entry(bool team_shows) {
+  std::string cpus = thread_cpus();
+  if (!team_shows && (!t_shown || cpus == t_shown_cpus)) return;
+  std::fprintf(stderr, "%s\n", format_affinity(nullptr, "OMP_DISPLAY_AFFINITY").c_str());
+  t_shown = true;
+  t_shown_cpus = std::move(cpus);
 }
 
 }  // namespace joule::omp
@@ -118,12 +144,12 @@ JOULE_EXPORT size_t omp_get_affinity_format(char* buffer, size_t size) {
 
 JOULE_EXPORT void omp_display_affinity(const char* format) {
   ensure_init();
-  std::fprintf(stderr, "%s\n", format_affinity(format).c_str());
+  std::fprintf(stderr, "%s\n", format_affinity(format, "omp_display_affinity").c_str());
 }
 
 JOULE_EXPORT size_t omp_capture_affinity(char* buffer, size_t size, const char* format) {
   ensure_init();
-  const std::string line = format_affinity(format);
+  const std::string line = format_affinity(format, "omp_capture_affinity");
   if (buffer && size > 0) {
     const std::size_t n = std::min(line.size(), size - 1);
     std::memcpy(buffer, line.data(), n);

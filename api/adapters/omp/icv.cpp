@@ -3,6 +3,7 @@
 // is not supported. The ICVs are process-wide, not per task.
 #include <sched.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "affinity.hpp"
+#include "allocators.hpp"
 #include "joule/team.h"
 #include "team.hpp"
 
@@ -19,6 +21,7 @@ namespace {
 
 Icv g_icv;
 std::once_flag g_once;
+int g_display_env = 0;  // OMP_DISPLAY_ENV: 1 true, 2 verbose
 
 int process_cpus() {
   cpu_set_t set;
@@ -75,6 +78,9 @@ void load() {
   g_icv.teams_thread_limit = s.teams_thread_limit;
   g_icv.wait_active = s.wait_active != 0;
   g_icv.oversubscribed = joule_oversubscribed() != 0;
+  g_icv.max_task_priority = s.max_task_priority;
+  load_default_allocator(Handle(s.allocator));
+  g_display_env = s.display_env;
 }
 
 }  // namespace
@@ -84,7 +90,15 @@ Icv& icv() {
   return g_icv;
 }
 
-void ensure_init() { std::call_once(g_once, load); }
+// OMP_DISPLAY_ENV prints once the ICVs are set (the printing reads them,
+// and so comes back here: the flag is taken before).
+void ensure_init() {
+  std::call_once(g_once, load);
+  if (g_display_env) [[unlikely]] {
+    static std::atomic<bool> shown{false};
+    if (!shown.exchange(true)) display_env(g_display_env == 2);
+  }
+}
 
 void fail_start(const char* what) {
   std::fprintf(stderr, "libjoule-omp: %s\n", what);

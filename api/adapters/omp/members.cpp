@@ -135,7 +135,7 @@ void run_member(Team* t, int id) {
   reset_throttle();
   if (id < t->sleepers_size)
     t->sleepers[id].store(joule_current_wait_slot(), std::memory_order_seq_cst);
-  if (affinity().display) display_affinity_on_entry();
+  if (affinity().display) display_affinity_on_entry(t->show_affinity);
   seat_take(t, id);
   t->fn(t->data);
   {

@@ -75,7 +75,7 @@ JOULE_EXPORT void omp_set_max_active_levels(int n) { icv().max_active_levels = n
 JOULE_EXPORT int omp_get_max_active_levels(void) { return icv().max_active_levels; }
 JOULE_EXPORT int omp_get_supported_active_levels(void) { return 1; }
 JOULE_EXPORT int omp_get_cancellation(void) { return 0; }
-JOULE_EXPORT int omp_get_max_task_priority(void) { return 0; }
+JOULE_EXPORT int omp_get_max_task_priority(void) { return icv().max_task_priority; }
 
 JOULE_EXPORT void omp_set_schedule(int kind, int chunk) {
   Icv& v = icv();

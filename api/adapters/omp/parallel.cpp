@@ -110,6 +110,7 @@ Team* begin_team(void (*fn)(void*), void* data, unsigned num_threads, std::uintp
   t->parent_id = t_state.id;
   t->level = outer->level + 1;
   t->active_level = outer->active_level + (t->n > 1 ? 1 : 0);
+  t->show_affinity = affinity().display && team_shows_affinity(t->n);
   t->team_num = outer->team_num;
   t->num_teams = outer->num_teams;
   t->thread_limit = outer->thread_limit;
@@ -139,7 +140,7 @@ void start_on_master(Team* t) {
   t_state.team = t;
   t_state.red = t->red;
   seat_take(t, 0);
-  if (affinity().display) display_affinity_on_entry();
+  if (affinity().display) display_affinity_on_entry(t->show_affinity);
 }
 
 void finish_on_master() {

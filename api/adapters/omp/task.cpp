@@ -3,6 +3,7 @@
 // (task_inline.cpp). Dependencies: task_depend.cpp.
 #include "task.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "team.hpp"
@@ -39,6 +40,7 @@ void task_body(void* args) {
   s.id = saved.team == h->team ? saved.id : h->creator_id;
   s.in_task = true;
   s.in_final = h->final_task;
+  s.task_tag = h;
   s.red = h->red;
   const bool borrow = h->red && !(saved.team == h->team && saved.seat >= 0);
   if (h->red) s.id = borrow ? seat_borrow(h->team, s.id) : saved.seat;
@@ -66,6 +68,9 @@ void fill_header(Header* h, ThreadState& s, void (*fn)(void*), bool final_task,
 
 joule_task_t* create_task(const GompTask& g, const joule_task_options_t& opts,
                           const std::uint64_t* bounds) {
+  // A task outside any region may be the program's first OpenMP call: joule
+  // must start with the OMP_* settings, not on its own at joule_task_create.
+  ensure_init();
   ThreadState& s = self();
   const std::size_t align = g.arg_align > 16 ? std::size_t(g.arg_align) : 16;
   const std::size_t offset = (sizeof(Header) + align - 1) & ~(align - 1);
@@ -107,7 +112,8 @@ JOULE_EXPORT void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, 
   joule_task_options_t opts = JOULE_TASK_OPTIONS_INIT;
   opts.if_ = if_clause ? 1 : 0;
   opts.final_ = (flags & kFinal) ? 1 : 0;
-  opts.priority = (flags & kPriority) ? priority : 0;
+  // OpenMP 5.2 §12.4: a priority above max-task-priority-var counts as that.
+  opts.priority = (flags & kPriority) ? std::min(priority, icv().max_task_priority) : 0;
   joule_task_t* t = create_task(g, opts, nullptr);
   if (depends) add_depend(t, depend);
   joule_task_submit(t);

@@ -73,10 +73,12 @@ void run_inline(const GompTask& g, bool final_task, const std::uint64_t* bounds)
     return run_inline_seated(g, final_task, bounds);
   const bool in_task = s.in_task, in_final = s.in_final, inline_task = s.inline_task;
   InlineFrame* const outer = s.frame;
+  const void* const tag = s.task_tag;
   s.in_task = true;
   s.in_final = in_final || final_task;
   s.inline_task = true;
   s.frame = nullptr;
+  s.task_tag = &outer;  // a task of its own for the locks: any address of this frame
   if (g.cpyfn || bounds)
     call_with_copy(g, bounds);
   else
@@ -86,6 +88,7 @@ void run_inline(const GompTask& g, bool final_task, const std::uint64_t* bounds)
   s.in_final = in_final;
   s.inline_task = inline_task;
   s.frame = outer;
+  s.task_tag = tag;
   if (f) frame_release(f);
 }
 

@@ -47,7 +47,7 @@ void spawn_loop(const GompTask& g, unsigned flags, unsigned long num_tasks, int 
   joule_task_options_t opts = JOULE_TASK_OPTIONS_INIT;
   opts.if_ = (flags & kIf) ? 1 : 0;
   opts.final_ = (flags & kFinal) ? 1 : 0;
-  opts.priority = (flags & kPriority) ? priority : 0;
+  opts.priority = (flags & kPriority) ? std::min(priority, icv().max_task_priority) : 0;
   opts.label = "omp taskloop";
   const std::uint64_t n = count ? task_count(count, flags, num_tasks) : 0;
   const std::uint64_t per = n ? count / n : 0, rest = n ? count % n : 0;

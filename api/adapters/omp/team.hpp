@@ -73,6 +73,7 @@ struct Team {
   Seat* seats = nullptr;  // one per thread number
   int seats_size = 0;
   std::atomic<int> red_active{0};  // task reductions registered in the team now
+  bool show_affinity = false;      // OMP_DISPLAY_AFFINITY: every member prints its line
   // Teams (teams.cpp): the league this team's threads belong to, copied
   // into the teams of the parallel regions they start.
   int team_num = 0;
@@ -101,8 +102,11 @@ struct ThreadState {
   bool in_final = false;         // in a final task: every task it creates is included
   bool inline_task = false;      // the innermost task runs inline, without a joule task
   InlineFrame* frame = nullptr;  // that task's deferred children (null: none yet)
-  std::int64_t ws_count = 0;     // worksharing constructs entered in this team
-  WorkShare* ws = nullptr;       // the current one
+  // The explicit task running now, for lock ownership (lock_owner.cpp; null:
+  // the implicit task).
+  const void* task_tag = nullptr;
+  std::int64_t ws_count = 0;  // worksharing constructs entered in this team
+  WorkShare* ws = nullptr;    // the current one
   std::uint64_t static_trip = 0;
   std::uint64_t ordered_iter = 0;  // next ordered iteration of this thread
   // The thread number of `team` this thread holds now (seats.cpp), or -1.
@@ -235,10 +239,13 @@ struct Icv {
   int teams_thread_limit = 0;  // teams-thread-limit-var; 0: the team's share
   bool wait_active = false;
   bool oversubscribed = false;  // joule runs more workers than CPUs: spin little
+  int max_task_priority = 0;    // OMP_MAX_TASK_PRIORITY
 };
 Icv& icv();
 // Reads the OMP_* settings (starting joule) once; exits with the message on a bad value.
 void ensure_init();
+// OMP_DISPLAY_ENV / omp_display_env: the ICVs on stderr (display_env.cpp).
+void display_env(bool verbose);
 
 [[noreturn]] void unsupported(const char* entry);
 // Prints "libjoule-omp: <what>" and exits with status 1 (a bad setting).

@@ -1,14 +1,29 @@
 // OpenMP simple and nested locks (<omp.h>) on a futex word: uncontended
 // set/unset are one atomic each; a waiter spins briefly, then sleeps.
-// Nested locks belong to the thread (a joule worker) that set them: joule
-// tasks do not migrate between workers.
+// Nested locks belong to the task that set them (omp_lock_hooks.hpp: by
+// default the thread, a joule worker; joule tasks do not migrate).
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "joule/omp/omp.h"
+#include "omp_lock_hooks.hpp"
+
+namespace joule::omp_locks {
+
+[[gnu::weak]] const void* owner() {
+  static thread_local char tag;
+  return &tag;
+}
+[[gnu::weak]] void taken(const void*) {}
+[[gnu::weak]] void given(const void*) {}
+[[gnu::weak]] void before_wait(const void*, const char*) {}
+
+}  // namespace joule::omp_locks
 
 namespace {
+
+namespace hooks = joule::omp_locks;
 
 // 0 free, 1 held, 2 held with (possible) sleepers.
 bool try_word(int* w) {
@@ -18,11 +33,12 @@ bool try_word(int* w) {
 
 void futex(int* w, int op, int val) { syscall(SYS_futex, w, op, val, nullptr, nullptr, 0); }
 
-void lock_word(int* w) {
+void lock_word(int* w, const void* lock, const char* entry) {
   for (int spin = 0; spin < 128; ++spin) {
     if (try_word(w)) return;
     __builtin_ia32_pause();
   }
+  hooks::before_wait(lock, entry);
   while (__atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE) != 0) futex(w, FUTEX_WAIT_PRIVATE, 2);
 }
 
@@ -30,17 +46,14 @@ void unlock_word(int* w) {
   if (__atomic_exchange_n(w, 0, __ATOMIC_RELEASE) == 2) futex(w, FUTEX_WAKE_PRIVATE, 1);
 }
 
-// A per-thread address that names the owner of a nested lock.
-void* self() {
-  static thread_local char tag;
-  return &tag;
+bool owned(omp_nest_lock_t* l) {
+  return __atomic_load_n(&l->_owner, __ATOMIC_RELAXED) == hooks::owner();
 }
 
-bool owned(omp_nest_lock_t* l) { return __atomic_load_n(&l->_owner, __ATOMIC_RELAXED) == self(); }
-
 void take(omp_nest_lock_t* l) {
-  __atomic_store_n(&l->_owner, self(), __ATOMIC_RELAXED);
+  __atomic_store_n(&l->_owner, const_cast<void*>(hooks::owner()), __ATOMIC_RELAXED);
   l->_word[1] = 1;
+  hooks::taken(l);
 }
 
 }  // namespace
@@ -49,9 +62,19 @@ extern "C" {
 
 JOULE_EXPORT void omp_init_lock(omp_lock_t* l) { l->_word[0] = 0; }
 JOULE_EXPORT void omp_destroy_lock(omp_lock_t* l) { l->_word[0] = 0; }
-JOULE_EXPORT void omp_set_lock(omp_lock_t* l) { lock_word(l->_word); }
-JOULE_EXPORT void omp_unset_lock(omp_lock_t* l) { unlock_word(l->_word); }
-JOULE_EXPORT int omp_test_lock(omp_lock_t* l) { return try_word(l->_word) ? 1 : 0; }
+JOULE_EXPORT void omp_set_lock(omp_lock_t* l) {
+  lock_word(l->_word, l, "omp_set_lock");
+  hooks::taken(l);
+}
+JOULE_EXPORT void omp_unset_lock(omp_lock_t* l) {
+  hooks::given(l);
+  unlock_word(l->_word);
+}
+JOULE_EXPORT int omp_test_lock(omp_lock_t* l) {
+  if (!try_word(l->_word)) return 0;
+  hooks::taken(l);
+  return 1;
+}
 
 JOULE_EXPORT void omp_init_nest_lock(omp_nest_lock_t* l) {
   l->_word[0] = 0;
@@ -66,12 +89,13 @@ JOULE_EXPORT void omp_set_nest_lock(omp_nest_lock_t* l) {
     ++l->_word[1];
     return;
   }
-  lock_word(l->_word);
+  lock_word(l->_word, l, "omp_set_nest_lock");
   take(l);
 }
 
 JOULE_EXPORT void omp_unset_nest_lock(omp_nest_lock_t* l) {
   if (--l->_word[1] > 0) return;
+  hooks::given(l);
   __atomic_store_n(&l->_owner, nullptr, __ATOMIC_RELAXED);
   unlock_word(l->_word);
 }

@@ -33,6 +33,9 @@ typedef struct joule_omp_settings {
   uint64_t stacksize;     /* OMP_STACKSIZE in bytes; 0: not set */
   int workers;            /* JOULE_WORKERS as configured; 0: one per CPU */
   int cpus;               /* CPUs JOULE_CPUS names; 0: the process mask */
+  int display_env;        /* OMP_DISPLAY_ENV: 0 false, 1 true, 2 verbose */
+  int allocator;          /* OMP_ALLOCATOR: a predefined omp_allocator_handle_t (1..8) */
+  int max_task_priority;  /* OMP_MAX_TASK_PRIORITY */
   int num_teams;          /* OMP_NUM_TEAMS; 0: not set */
   int teams_thread_limit; /* OMP_TEAMS_THREAD_LIMIT; 0: not set */
 } joule_omp_settings_t;
@@ -86,6 +89,9 @@ typedef struct joule_omp_thread_info {
 /* The line `format` gives for `info`, OpenMP's %[[[0].]size]type fields
  * (a letter or {long_name}); an unknown field is copied as written. Returns
  * its length; writes at most size - 1 characters and a NUL to buf. */
+/* What is wrong with `format` (its first bad field, and where), as
+ * joule_omp_format_affinity's return and buf; 0 when it is valid. */
+JOULE_EXPORT size_t joule_omp_check_affinity_format(const char *format, char *buf, size_t size);
 JOULE_EXPORT size_t joule_omp_format_affinity(const char *format,
                                               const joule_omp_thread_info_t *info, char *buf,
                                               size_t size);
@@ -101,6 +107,14 @@ JOULE_EXPORT void joule_release_private(void);
 /* Runs ready tasks until done(arg) returns non-zero; with none to run, spins
  * for JOULE_SPIN_US, then sleeps until woken. */
 JOULE_EXPORT int joule_wait_until(int (*done)(void *), void *arg);
+/* Registers for the calling thread a count the layer keeps (such as the
+ * locks that tasks on this thread hold): while it is positive, the thread's
+ * waits (taskwait, joule_wait_until, an undeferred task's dependencies)
+ * run only the descendants of the task that waits, as OpenMP's tied tasks
+ * do; an unrelated task run on top of a task holding a lock could wait for
+ * that lock forever. The count must live as long as the thread (a
+ * thread_local); only this thread reads it. NULL unregisters. */
+JOULE_EXPORT void joule_restrict_waits_by(const int *count);
 /* Wakes every thread sleeping in joule_wait_until (and idle workers). */
 JOULE_EXPORT void joule_wake_waiters(void);
 /* Where the calling thread sleeps in joule_wait_until: stored by a layer
