@@ -159,6 +159,7 @@ struct Model {
   bool ompss2 = false;          // defines _OMPSS_2
   bool openmp_macro = false;    // defines _OPENMP (JOULE_OPENMP_VERSION)
   bool header_pragmas = false;  // headers hold OmpSs pragmas the compiler will see
+  std::string forced_headers;   // translated -include headers, before the source
   int main_src = 0;
   std::vector<SourceFile> files;
   std::vector<Construct> constructs;
