@@ -16,10 +16,10 @@ void f(int n) {
 #pragma oss taskloop out(b[i * i])
   // expect: 16:28: error: taskloop dependency on 'b[i * i]': the subscript must be affine in 'i' (the subscript multiplies the loop variable by itself)
   for (int i = 0; i < n; i++) b[i * i] = 1;
-#pragma oss taskloop collapse(2) out(b[i])
-  // expect: 19:38: error: taskloop dependency on 'b[i]': loop variables need collapse(1)
+#pragma oss taskloop collapse(2) out(b[(i + j) / 2])
+  // expect: 19:40: error: taskloop dependency on 'b[(i + j) / 2]': the subscript must be affine in 'i', 'j' ('/' over several loop variables: joulecc bounds a subscript one variable at a time)
   for (int i = 0; i < 8; i++)
-    for (int j = 0; j < 8; j++) b[i] = j;
+    for (int j = 0; j < 8; j++) b[(i + j) / 2] = j;
 }
 
 struct pair { double x, y; };
