@@ -24,12 +24,12 @@ void f(int n) {
 
 struct pair { double x, y; };
 
-void g(int n, struct pair *p, double m[4][4]) {
+void g(int n, struct pair *p, struct pair q[4][4]) {
 #pragma oss taskloop reduction(+ : [4]p)
   for (int i = 0; i < n; i++) p[i % 4].x += 1;
-#pragma oss taskloop reduction(+ : m[0; 2])
-  for (int i = 0; i < n; i++) m[i % 2][0] += 1;
+#pragma oss taskloop reduction(+ : q[0; 2][0; 4])
+  for (int i = 0; i < n; i++) q[i % 2][0].y += 1;
 }
-/* Reductions of records or of rows are not element-wise. */
-// expect: 29:31: error: taskloop reduction on 'p': the elements must be of an arithmetic type (one-dimensional array or pointer)
-// expect: 31:31: error: taskloop reduction on 'm': the elements must be of an arithmetic type (one-dimensional array or pointer)
+/* Reductions of records are not element-wise (rows of numbers are). */
+// expect: 29:31: error: taskloop reduction on 'p': the elements must be of an arithmetic type (an array, a section or a shaped pointer of numbers)
+// expect: 31:31: error: taskloop reduction on 'q': the elements must be of an arithmetic type (an array, a section or a shaped pointer of numbers)
