@@ -179,8 +179,9 @@ int DLB_Init(int /*ncpus*/, const_dlb_cpu_set_t mask, const char* /*dlb_args*/) 
       mode = "local";
   } catch (const std::exception&) {
   }
-  if (joule::lending::start_standalone(mode, from_mask(mask), why) !=
-      joule::lending::StartResult::Ok) {
+  std::vector<int> owned = from_mask(mask);
+  if (owned.empty() && mode == "node") owned = preregistered_cpus(::getpid());
+  if (joule::lending::start_standalone(mode, owned, why) != joule::lending::StartResult::Ok) {
     joule::core::log_error("DLB_Init: " + why);
     return why.find("owned by") != std::string::npos ? DLB_ERR_PERM : DLB_ERR_NOSHMEM;
   }

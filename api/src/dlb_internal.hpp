@@ -60,6 +60,10 @@ int after_acquire(lending::Session& s, int cpu, lending::Outcome o);
 int simple(lending::Outcome o);
 bool valid_cpu(lending::Session& s, int cpu);
 
+// The CPUs a launcher registered for pid (DLB_DROM_PreInit) in the node
+// table (dlb_preinit_api.cpp); DLB_Init without a mask takes them.
+std::vector<int> preregistered_cpus(pid_t pid);
+
 // DLB_Init / DLB_Finalize's parts in other files; caller holds api_mutex.
 int barrier_init();  // attaches the node's default barrier (dlb_barrier.cpp)
 void barrier_finalize();
