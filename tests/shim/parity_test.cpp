@@ -123,6 +123,16 @@ TEST(Headers, ForcedIncludeIsTranslated) {
       EXPECT_EQ(r.output, "sum = 570.0\n") << cc << ", " << workers << " workers";
     }
   }
+  // A task function declared in a -include header: its wrapper goes first.
+  shim::write_file(tmp.path() + "/ft.h", "#pragma oss task inout(*x)\nvoid incr(int *x);\n");
+  shim::write_file(tmp.path() + "/ft.c",
+                   "#include <stdio.h>\nvoid incr(int *x) { *x += 1; }\n"
+                   "int main(void) {\n  int v = 1;\n  incr(&v);\n  incr(&v);\n"
+                   "#pragma oss taskwait\n  printf(\"v=%d\\n\", v);\n  return 0;\n}\n");
+  shim::Result ft = shim::run(cd + kJoulecc + " gcc -Wall -include ft.h ft.c -o ft && " +
+                              "JOULE_WORKERS=2 timeout 60 ./ft");
+  EXPECT_EQ(ft.status, 0) << ft.output;
+  EXPECT_NE(ft.output.find("v=3"), std::string::npos) << ft.output;
   // -imacros keeps only the macros: its pragmas are no one's to translate.
   shim::Result m = shim::run(cd + kJoulecc + " --joule-E gcc -imacros " + header + " -include " +
                              header + " " + src);
