@@ -408,7 +408,10 @@ void check_regions(Context& cx, Construct& c, unsigned at, const FunctionDecl* f
         // A global is not captured, so the body could not be pointed at
         // the copy (C captures static locals; C++ captures neither).
         bool reachable = !v->hasGlobalStorage() || (cx.is_c() && v->isStaticLocal());
-        if (g.base_is_name && r.kind == "reduction" && c.kind == CKind::Task && reachable)
+        // A taskloop's own dependency carries the operator too (codegen's
+        // loop_reduction); its chunks keep their own copies, reachable or not.
+        if (g.base_is_name && r.kind == "reduction" &&
+            ((c.kind == CKind::Task && reachable) || c.kind == CKind::Taskloop))
           r.red_type = reduction_type(r, v);
       }
     }

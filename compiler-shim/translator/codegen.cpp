@@ -234,7 +234,7 @@ std::string Generator::deps(const Construct& c, const std::vector<RegionRef>& li
 std::string Generator::region(const Construct& c, const RegionRef& r, const Scope& s) {
   if (!r.region.iters.empty()) return multidep(c, r, s);
   std::string runs = region_runs(c, r, s);
-  return task_reduction(c, r) ? reduction_region(c, r, s, runs) : runs;
+  return task_reduction(c, r) || loop_reduction(c, r) ? reduction_region(c, r, s, runs) : runs;
 }
 
 // A multidependency: the region once per value of its iterators (outermost

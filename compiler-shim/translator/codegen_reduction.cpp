@@ -26,6 +26,15 @@ bool elementwise(const RegionRef& r) {
   return !r.region.shape.empty() || !r.region.sections.empty() || !r.array_param.empty();
 }
 
+// A bitwise operator on a floating type has no built-in reduction (the
+// compiler rejects the body anyway).
+bool operator_fits(const RegionRef& r) {
+  bool bitwise = r.red_op == "&" || r.red_op == "|" || r.red_op == "^";
+  bool floating = r.red_type == "JOULE_TYPE_FLOAT" || r.red_type == "JOULE_TYPE_DOUBLE" ||
+                  r.red_type == "JOULE_TYPE_LDOUBLE";
+  return !(bitwise && floating);
+}
+
 int param_index(const FunctionTask& f, const std::string& name) {
   for (std::size_t i = 0; i < f.param_names.size(); ++i)
     if (f.param_names[i] == name) return static_cast<int>(i);
@@ -43,11 +52,7 @@ std::string shadowing(const std::string& decl) {
 
 bool Generator::task_reduction(const Construct& c, const RegionRef& r) const {
   if (r.kind != "reduction" || r.red_type.empty() || c.kind != CKind::Task) return false;
-  if (!r.region.base_is_name) return false;
-  bool bitwise = r.red_op == "&" || r.red_op == "|" || r.red_op == "^";
-  bool floating = r.red_type == "JOULE_TYPE_FLOAT" || r.red_type == "JOULE_TYPE_DOUBLE" ||
-                  r.red_type == "JOULE_TYPE_LDOUBLE";
-  if (bitwise && floating) return false;  // the compiler rejects the body anyway
+  if (!r.region.base_is_name || !operator_fits(r)) return false;
   if (!c.function_task) return true;
   // A task function reaches the data through a parameter: a pointer the
   // wrapper can point at the copy, or (C++) a reference it can rebind.
@@ -56,6 +61,15 @@ bool Generator::task_reduction(const Construct& c, const RegionRef& r) const {
   if (i < 0) return false;
   if (elementwise(r)) return true;
   return m_.lang == Lang::Cxx && f.param_is_ref[std::size_t(i)];
+}
+
+// A taskloop's dependency on the data it reduces names the operator, as a
+// task reduction's does: taskloops (and tasks) reducing the same region with
+// the same operator stay concurrent, one with another operator is ordered
+// after them. Its chunks combine their own copies (joule makes none for it).
+bool Generator::loop_reduction(const Construct& c, const RegionRef& r) const {
+  if (c.kind != CKind::Taskloop || r.kind != "reduction" || r.red_type.empty()) return false;
+  return r.region.base_is_name && operator_fits(r);
 }
 
 // The body of c uses a private copy of `name` (not for weak reductions:

@@ -348,12 +348,13 @@ std::string Generator::chunk_loop(const Construct& c, const Scope& s, const std:
 
 // The chunks of one taskloop combine their reduction copies under a lock,
 // so on the reduced data they are concurrent with each other (and ordered
-// with every other access), not one at a time.
+// with every other access), not one at a time: a reduction with its
+// operator (loop_reduction), else a concurrent access.
 std::string Generator::chunk_deps(const Construct& c, const Scope& s) {
   std::vector<RegionRef> list;
   for (const RegionRef& r : c.deps) {
     list.push_back(chunk_region(c, r));
-    if (r.kind == "reduction") list.back().kind = "concurrent";
+    if (r.kind == "reduction" && !loop_reduction(c, r)) list.back().kind = "concurrent";
   }
   return deps(c, list, s);
 }

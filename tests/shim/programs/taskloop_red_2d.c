@@ -34,9 +34,7 @@ int main(void) {
   /* A shaped pointer, [n][m]p, and a section of one. */
 #pragma oss taskloop grainsize(3) reduction(+ : [n][m]p)
   for (int it = 0; it < ITER; it++) p[(it % n) * m + it % m] += 2;
-  /* Taskloop reductions with different operators on the same data are not
-   * ordered with each other (docs/porting-ompss.md, 3.3): wait first. */
-#pragma oss taskwait
+  /* Another operator on part of the same data: ordered after the sums. */
 #pragma oss taskloop grainsize(3) reduction(* : ([n][m]p)[2; 1][0; 2])
   for (int it = 0; it < 4; it++) p[2 * m + it % 2] *= 3;
   row_max(g, 40);
