@@ -107,9 +107,11 @@ void Session::own(const std::vector<int>& cpus) {
     const auto r = table_->apply(cpu, CpuOp::Own, pid_);
     if (r.outcome != Outcome::Illegal) continue;
     const pid_t other = r.before.owner;
-    std::string who = std::to_string(other);
+    std::string who = std::to_string(os_pid(other));
     for (const auto& p : table_->processes())
       if (p.pid == other && !p.comm.empty()) who += " (" + p.comm + ")";
+    if (other != os_pid(other))
+      who += ", its DLB subprocess handle " + std::to_string(other >> kOsPidBits);
     throw TableError(TableError::Kind::Busy,
                      "joule: JOULE_LEWI: CPU " + std::to_string(cpu) +
                          " is already owned by process " + who + " in CPU table " + table_->name() +
