@@ -68,6 +68,26 @@ void set_schedule(OmpSettings& o, std::string_view raw) {
   o.schedule_monotonic = monotonic;
 }
 
+// A positive integer up to `hi`, or empty: not set (0).
+void add_count(KeyTable<OmpSettings>& t, const char* name, int OmpSettings::*m, int hi,
+               const char* help) {
+  t.custom(
+      name, "integer", "an integer 1.." + std::to_string(hi) + " (empty: not set)", help,
+      [m, hi](OmpSettings& o, std::string_view v) {
+        o.*m = trim(v).empty() ? 0 : int(parse_int(v, 1, hi));
+      },
+      [m](const OmpSettings& o) { return o.*m ? std::to_string(o.*m) : std::string(); });
+}
+
+// OpenMP 5.1's teams ICVs (nteams-var, teams-thread-limit-var).
+void add_omp_teams_keys(KeyTable<OmpSettings>& t) {
+  add_count(t, "OMP_NUM_TEAMS", &OmpSettings::num_teams, 1 << 20,
+            "teams of a host teams construct without num_teams (not set: one per worker)");
+  add_count(t, "OMP_TEAMS_THREAD_LIMIT", &OmpSettings::teams_thread_limit, 4096,
+            "threads of each team of a teams construct without thread_limit (not set: the "
+            "team's share of the workers)");
+}
+
 std::string get_schedule(const OmpSettings& o) {
   const std::string kind = choice_name(Choices<OmpSchedule>(kOmpSchedules), o.schedule);
   const std::string s = o.schedule_monotonic ? "monotonic:" + kind : kind;
@@ -116,6 +136,7 @@ std::vector<ConfigKey> omp_config_keys() {
   t.integer("OMP_MAX_ACTIVE_LEVELS", &S::max_active_levels, 0, 255,
             "nested active parallel levels allowed (joule runs levels beyond the first "
             "serialised)");
+  add_omp_teams_keys(t);
   t.custom(
       "OMP_STACKSIZE", "text", "a size such as 4096, 512K, 16M or 1G (empty: not set)",
       "stack size of the worker threads (JOULE_STACK_SIZE, unless that is set)",

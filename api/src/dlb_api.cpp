@@ -1,6 +1,7 @@
 // DLB-compatible entry points (joule/dlb.h) over the lending session:
-// management, hints, callbacks and the LeWI verbs (masks: dlb_mask_api.cpp;
-// DROM: dlb_drom_api.cpp).
+// management, hints and callbacks, for the process and (the *_sp forms of
+// dlb_sp.h) for subprocess handles (LeWI verbs: dlb_lewi_api.cpp; masks:
+// dlb_mask_api.cpp; DROM: dlb_drom_api.cpp; handles: dlb_sp_api.cpp).
 // Polling mode: callbacks run inside DLB_* calls, on the caller's thread.
 #include <sched.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 
 #include "config.hpp"
 #include "dlb_internal.hpp"
+#include "joule/dlb/dlb_sp.h"
 #include "lending_settings.hpp"
 #include "log.hpp"
 
@@ -25,20 +27,58 @@ using joule::lending::Session;
 using CpuCallback = void (*)(int, void*);
 using MaskCallback = void (*)(const_dlb_cpu_set_t, void*);
 
-struct Callback {
-  dlb_callback_t fn = nullptr;
-  void* arg = nullptr;
-};
+int set_hint(dlb_handler_t h, joule::lending::Hint hint) {
+  return call_on(
+      h, [&](Session& s) -> int { return s.set_hint(hint), DLB_SUCCESS; }, true);
+}
 
-Callback g_callbacks[7];
-std::set<int> g_pending;  // reclaimed CPUs still run by their borrower
+int set_max_parallelism(dlb_handler_t h, int max) {
+  return call_on(h, [&](Session& s) -> int { return s.set_max_parallelism(max), DLB_SUCCESS; });
+}
 
-void cpu_callback(dlb_callbacks_t which, int cpu) {
-  const Callback cb = g_callbacks[which];
-  if (cb.fn) reinterpret_cast<CpuCallback>(cb.fn)(cpu, cb.arg);
+bool valid_callback(dlb_callbacks_t which) {
+  return int(which) >= 0 && int(which) <= int(dlb_callback_disable_cpu);
+}
+
+int callback_set(dlb_handler_t h, dlb_callbacks_t which, dlb_callback_t callback, void* arg) {
+  if (!valid_callback(which)) return DLB_ERR_NOCBK;
+  return call_on(
+      h,
+      [&](Session&) -> int {
+        return acting()->callbacks[which] = {callback, arg}, DLB_SUCCESS;
+      },
+      true);
+}
+
+int callback_get(dlb_handler_t h, dlb_callbacks_t which, dlb_callback_t* callback, void** arg) {
+  if (!valid_callback(which)) return DLB_ERR_NOCBK;
+  return call_on(
+      h,
+      [&](Session&) -> int {
+        const Participant::Callback cb = acting()->callbacks[which];
+        if (callback) *callback = cb.fn;
+        if (arg) *arg = cb.arg;
+        return cb.fn ? DLB_SUCCESS : DLB_ERR_NOCBK;
+      },
+      true);
 }
 
 }  // namespace
+
+void cpu_callback(dlb_callbacks_t which, int cpu) {
+  const Participant::Callback cb = acting()->callbacks[which];
+  if (cb.fn) reinterpret_cast<CpuCallback>(cb.fn)(cpu, cb.arg);
+}
+
+Participant& process_participant() {
+  static Participant p;
+  return p;
+}
+
+Participant*& acting() {
+  static Participant* p = &process_participant();
+  return p;
+}
 
 std::mutex& api_mutex() {
   static std::mutex m;
@@ -67,18 +107,19 @@ void to_mask(const std::vector<int>& cpus, dlb_cpu_set_t mask) {
 }
 
 void poll(Session& s) {
-  for (auto it = g_pending.begin(); it != g_pending.end();) {
+  std::set<int>& pending = acting()->pending;
+  for (auto it = pending.begin(); it != pending.end();) {
     const auto w = s.table().load(*it);
     if (w.owner != s.pid()) {
-      it = g_pending.erase(it);
+      it = pending.erase(it);
     } else if (runs_on(w, s.pid()) && w.state != CpuState::Claimed) {
       cpu_callback(dlb_callback_enable_cpu, *it);
-      it = g_pending.erase(it);
+      it = pending.erase(it);
     } else {
       ++it;
     }
   }
-  if (!g_callbacks[dlb_callback_disable_cpu].fn) return;
+  if (!acting()->callbacks[dlb_callback_disable_cpu].fn) return;
   for (int c = 0; c < s.table().ncpus(); ++c) {
     const auto w = s.table().load(c);
     if (w.state != CpuState::Claimed || w.guest != s.pid()) continue;
@@ -88,7 +129,7 @@ void poll(Session& s) {
 }
 
 bool call_mask_callback(const std::vector<int>& cpus) {
-  const Callback cb = g_callbacks[dlb_callback_set_process_mask];
+  const Participant::Callback cb = acting()->callbacks[dlb_callback_set_process_mask];
   if (!cb.fn) return false;
   cpu_set_t set;
   to_mask(cpus, &set);
@@ -102,7 +143,7 @@ int after_acquire(Session& s, int cpu, Outcome o) {
       cpu_callback(dlb_callback_enable_cpu, cpu);
       return DLB_SUCCESS;
     case Outcome::Pending:
-      g_pending.insert(cpu);
+      acting()->pending.insert(cpu);
       return DLB_NOTED;
     case Outcome::NoChange:
       return DLB_NOUPDT;
@@ -138,8 +179,9 @@ int DLB_Init(int /*ncpus*/, const_dlb_cpu_set_t mask, const char* /*dlb_args*/) 
       mode = "local";
   } catch (const std::exception&) {
   }
-  if (joule::lending::start_standalone(mode, from_mask(mask), why) !=
-      joule::lending::StartResult::Ok) {
+  std::vector<int> owned = from_mask(mask);
+  if (owned.empty() && mode == "node") owned = preregistered_cpus(::getpid());
+  if (joule::lending::start_standalone(mode, owned, why) != joule::lending::StartResult::Ok) {
     joule::core::log_error("DLB_Init: " + why);
     return why.find("owned by") != std::string::npos ? DLB_ERR_PERM : DLB_ERR_NOSHMEM;
   }
@@ -155,159 +197,38 @@ int DLB_Finalize(void) {
   initialised() = false;
   barrier_finalize();
   talp_finalize();
-  g_pending.clear();
-  for (auto& cb : g_callbacks) cb = Callback{};
+  process_participant() = Participant{};
   joule::lending::stop_standalone();
   return DLB_SUCCESS;
 }
 
-int DLB_Enable(void) {
-  return call(
-      [](Session& s) -> int { return s.set_hint(joule::lending::Hint::Enabled), DLB_SUCCESS; },
-      true);
-}
-int DLB_Disable(void) {
-  return call(
-      [](Session& s) -> int {
-        s.set_hint(joule::lending::Hint::Disabled);
-        return DLB_SUCCESS;
-      },
-      true);
-}
-int DLB_SetMaxParallelism(int max) {
-  return call([&](Session& s) -> int { return s.set_max_parallelism(max), DLB_SUCCESS; });
-}
-int DLB_UnsetMaxParallelism(void) {
-  return call([](Session& s) -> int { return s.set_max_parallelism(0), DLB_SUCCESS; });
-}
+int DLB_Enable(void) { return set_hint(nullptr, joule::lending::Hint::Enabled); }
+int DLB_Disable(void) { return set_hint(nullptr, joule::lending::Hint::Disabled); }
+int DLB_SetMaxParallelism(int max) { return set_max_parallelism(nullptr, max); }
+int DLB_UnsetMaxParallelism(void) { return set_max_parallelism(nullptr, 0); }
 int DLB_Single(void) {
   return call(
       [](Session& s) -> int { return s.set_hint(joule::lending::Hint::Single), DLB_SUCCESS; });
 }
-int DLB_Parallel(void) {
-  return call(
-      [](Session& s) -> int { return s.set_hint(joule::lending::Hint::Enabled), DLB_SUCCESS; },
-      true);
-}
-
+int DLB_Parallel(void) { return set_hint(nullptr, joule::lending::Hint::Enabled); }
 int DLB_CallbackSet(dlb_callbacks_t which, dlb_callback_t callback, void* arg) {
-  if (int(which) < 0 || int(which) > int(dlb_callback_disable_cpu)) return DLB_ERR_NOCBK;
-  std::lock_guard guard(api_mutex());
-  if (!initialised()) return DLB_ERR_NOINIT;
-  g_callbacks[which] = {callback, arg};
-  return DLB_SUCCESS;
+  return callback_set(nullptr, which, callback, arg);
 }
-
 int DLB_CallbackGet(dlb_callbacks_t which, dlb_callback_t* callback, void** arg) {
-  if (int(which) < 0 || int(which) > int(dlb_callback_disable_cpu)) return DLB_ERR_NOCBK;
-  std::lock_guard guard(api_mutex());
-  if (!initialised()) return DLB_ERR_NOINIT;
-  if (callback) *callback = g_callbacks[which].fn;
-  if (arg) *arg = g_callbacks[which].arg;
-  return g_callbacks[which].fn ? DLB_SUCCESS : DLB_ERR_NOCBK;
+  return callback_get(nullptr, which, callback, arg);
 }
 
-int DLB_Lend(void) {
-  return call([](Session& s) -> int { return s.lend_all(false), DLB_SUCCESS; });
+// The same for a subprocess handle (null: DLB_ERR_NOINIT, as for a finalised one).
+int DLB_Enable_sp(dlb_handler_t h) { return sp(h, set_hint, joule::lending::Hint::Enabled); }
+int DLB_Disable_sp(dlb_handler_t h) { return sp(h, set_hint, joule::lending::Hint::Disabled); }
+int DLB_SetMaxParallelism_sp(dlb_handler_t h, int max) { return sp(h, set_max_parallelism, max); }
+int DLB_UnsetMaxParallelism_sp(dlb_handler_t h) { return sp(h, set_max_parallelism, 0); }
+int DLB_CallbackSet_sp(dlb_handler_t h, dlb_callbacks_t which, dlb_callback_t callback, void* arg) {
+  return sp(h, callback_set, which, callback, arg);
 }
-int DLB_LendCpu(int cpuid) {
-  return call([&](Session& s) -> int {
-    return valid_cpu(s, cpuid) ? simple(s.lend_cpu(cpuid)) : DLB_ERR_PERM;
-  });
-}
-int DLB_LendCpus(int ncpus) {
-  return call([&](Session& s) -> int {
-    const int n = s.give_back(ncpus, nullptr);
-    return n > 0 ? DLB_SUCCESS : DLB_NOUPDT;
-  });
-}
-int DLB_Reclaim(void) {
-  return call([](Session& s) -> int {
-    int rc = DLB_NOUPDT;
-    for (int c : s.owned_cpus()) {
-      const int r = after_acquire(s, c, s.reclaim_cpu(c));
-      if (r >= 0 && r < rc) rc = r;
-    }
-    return rc;
-  });
-}
-int DLB_ReclaimCpu(int cpuid) {
-  return call([&](Session& s) -> int {
-    return valid_cpu(s, cpuid) ? after_acquire(s, cpuid, s.reclaim_cpu(cpuid)) : DLB_ERR_PERM;
-  });
-}
-int DLB_ReclaimCpus(int ncpus) {
-  return call([&](Session& s) -> int {
-    int rc = DLB_NOUPDT, done = 0;
-    for (int c : s.owned_cpus()) {
-      if (done >= ncpus) break;
-      const CpuState st = s.table().load(c).state;
-      if (st != CpuState::Idle && st != CpuState::Borrowed) continue;
-      const int r = after_acquire(s, c, s.reclaim_cpu(c));
-      done += r == DLB_SUCCESS || r == DLB_NOTED;
-      if (r >= 0 && r < rc) rc = r;
-    }
-    return rc;
-  });
-}
-int DLB_AcquireCpu(int cpuid) {
-  return call([&](Session& s) -> int {
-    return valid_cpu(s, cpuid) ? after_acquire(s, cpuid, s.acquire_cpu(cpuid)) : DLB_ERR_PERM;
-  });
-}
-int DLB_AcquireCpus(int ncpus) {
-  if (ncpus == DLB_DELETE_REQUESTS) return DLB_NOUPDT;  // joule queues no requests
-  return call([&](Session& s) -> int {
-    if (ncpus == DLB_MAX_CPUS) ncpus = s.table().ncpus();
-    std::vector<int> got;
-    s.acquire(ncpus, got);
-    for (int c : got) cpu_callback(dlb_callback_enable_cpu, c);
-    return got.empty() ? DLB_NOUPDT : DLB_SUCCESS;
-  });
-}
-int DLB_Borrow(void) {
-  return call([](Session& s) -> int {
-    std::vector<int> got;
-    s.borrow_up_to(s.table().ncpus(), &got);
-    for (int c : got) cpu_callback(dlb_callback_enable_cpu, c);
-    return got.empty() ? DLB_NOUPDT : DLB_SUCCESS;
-  });
-}
-int DLB_BorrowCpu(int cpuid) {
-  return call([&](Session& s) -> int {
-    return valid_cpu(s, cpuid) ? after_acquire(s, cpuid, s.borrow_cpu(cpuid)) : DLB_ERR_PERM;
-  });
-}
-int DLB_BorrowCpus(int ncpus) {
-  if (ncpus == DLB_DELETE_REQUESTS) return DLB_NOUPDT;
-  return call([&](Session& s) -> int {
-    if (ncpus == DLB_MAX_CPUS) ncpus = s.table().ncpus();
-    std::vector<int> got;
-    s.borrow_up_to(ncpus, &got);
-    for (int c : got) cpu_callback(dlb_callback_enable_cpu, c);
-    return got.empty() ? DLB_NOUPDT : DLB_SUCCESS;
-  });
-}
-int DLB_Return(void) {
-  return call([](Session& s) -> int { return s.return_all() > 0 ? DLB_SUCCESS : DLB_NOUPDT; },
-              true);
-}
-int DLB_ReturnCpu(int cpuid) {
-  return call(
-      [&](Session& s) -> int {
-        return valid_cpu(s, cpuid) ? simple(s.return_cpu(cpuid)) : DLB_ERR_PERM;
-      },
-      true);
-}
-int DLB_CheckCpuAvailability(int cpuid) {
-  return call(
-      [&](Session& s) -> int {
-        if (!valid_cpu(s, cpuid)) return DLB_ERR_PERM;
-        const auto w = s.table().load(cpuid);
-        if (w.owner != s.pid() && w.guest != s.pid()) return DLB_ERR_PERM;
-        return runs_on(w, s.pid()) && w.state != CpuState::Claimed ? DLB_SUCCESS : DLB_NOUPDT;
-      },
-      true);
+int DLB_CallbackGet_sp(dlb_handler_t h, dlb_callbacks_t which, dlb_callback_t* callback,
+                       void** arg) {
+  return sp(h, callback_get, which, callback, arg);
 }
 
 }  // extern "C"

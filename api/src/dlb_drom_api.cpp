@@ -10,6 +10,7 @@
 
 #include "config.hpp"
 #include "dlb_internal.hpp"
+#include "joule/dlb/dlb_sp.h"
 #include "lending_settings.hpp"
 #include "log.hpp"
 
@@ -34,33 +35,43 @@ unsigned drom_timeout() {
   }
 }
 
+// This participant's side of DROM: its new mask, if a manager changed it.
+int poll_drom(dlb_handler_t h, int* ncpus, dlb_cpu_set_t mask) {
+  return joule::dlb::call_on(
+      h,
+      [&](Session& s) -> int {
+        std::vector<int> cpus;
+        if (!s.poll_mask(cpus)) return DLB_NOUPDT;
+        if (ncpus) *ncpus = int(cpus.size());
+        joule::dlb::to_mask(cpus, mask);
+        return DLB_SUCCESS;
+      },
+      true);
+}
+
+int poll_drom_update(dlb_handler_t h) {
+  return joule::dlb::call_on(
+      h,
+      [](Session& s) -> int {
+        std::vector<int> cpus;
+        if (!s.poll_mask(cpus)) return DLB_NOUPDT;
+        return joule::dlb::call_mask_callback(cpus) ? DLB_SUCCESS : DLB_ERR_NOCBK;
+      },
+      true);
+}
+
 }  // namespace
 
 using namespace joule::dlb;
 
 extern "C" {
 
-int DLB_PollDROM(int* ncpus, dlb_cpu_set_t mask) {
-  return call(
-      [&](Session& s) -> int {
-        std::vector<int> cpus;
-        if (!s.poll_mask(cpus)) return DLB_NOUPDT;
-        if (ncpus) *ncpus = int(cpus.size());
-        to_mask(cpus, mask);
-        return DLB_SUCCESS;
-      },
-      true);
+int DLB_PollDROM(int* ncpus, dlb_cpu_set_t mask) { return poll_drom(nullptr, ncpus, mask); }
+int DLB_PollDROM_Update(void) { return poll_drom_update(nullptr); }
+int DLB_PollDROM_sp(dlb_handler_t h, int* ncpus, dlb_cpu_set_t mask) {
+  return sp(h, poll_drom, ncpus, mask);
 }
-
-int DLB_PollDROM_Update(void) {
-  return call(
-      [](Session& s) -> int {
-        std::vector<int> cpus;
-        if (!s.poll_mask(cpus)) return DLB_NOUPDT;
-        return call_mask_callback(cpus) ? DLB_SUCCESS : DLB_ERR_NOCBK;
-      },
-      true);
-}
+int DLB_PollDROM_Update_sp(dlb_handler_t h) { return sp(h, poll_drom_update); }
 
 int DLB_DROM_Attach(void) {
   std::lock_guard guard(api_mutex());

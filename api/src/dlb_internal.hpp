@@ -5,7 +5,9 @@
 #include <sched.h>
 
 #include <cstdio>
+#include <memory>
 #include <mutex>
+#include <set>
 #include <vector>
 
 #include "joule/dlb.h"
@@ -17,13 +19,38 @@ namespace joule::dlb {
 std::mutex& api_mutex();
 bool& initialised();  // DLB_Init called (and no DLB_Finalize since); api_mutex held
 
+// What DLB keeps for a participant besides its session: its callbacks and
+// the reclaims still in flight. The process has one (DLB_Init); each handle
+// of the subprocess API (dlb_sp.h) has its own, with a session of its own.
+struct Participant {
+  struct Callback {
+    dlb_callback_t fn = nullptr;
+    void* arg = nullptr;
+  };
+  Callback callbacks[7];
+  std::set<int> pending;  // reclaimed CPUs still run by their borrower
+};
+Participant& process_participant();
+// The participant the current call acts for (set by run_as; api_mutex held).
+Participant*& acting();
+
+struct SubProcess {
+  std::shared_ptr<lending::Session> session;
+  Participant part;
+};
+// The live subprocess handle h, or null (dlb_sp_api.cpp); api_mutex held.
+SubProcess* live_handle(dlb_handler_t h);
+bool live(dlb_handler_t h);  // takes api_mutex
+
 std::vector<int> from_mask(const_dlb_cpu_set_t mask);
 void to_mask(const std::vector<int>& cpus, dlb_cpu_set_t mask);
 
 // The polling step of every call (dlb_api.cpp): completed reclaims call
 // enable_cpu; borrowed CPUs claimed by their owner call disable_cpu and go
-// back. Caller holds api_mutex.
+// back. Caller holds api_mutex; callbacks are the acting participant's.
 void poll(lending::Session& s);
+// Calls the acting participant's callback `which` for cpu, if it set one.
+void cpu_callback(dlb_callbacks_t which, int cpu);
 // Calls the set_process_mask callback; false if there is none.
 bool call_mask_callback(const std::vector<int>& cpus);
 
@@ -32,6 +59,10 @@ bool call_mask_callback(const std::vector<int>& cpus);
 int after_acquire(lending::Session& s, int cpu, lending::Outcome o);
 int simple(lending::Outcome o);
 bool valid_cpu(lending::Session& s, int cpu);
+
+// The CPUs a launcher registered for pid (DLB_DROM_PreInit) in the node
+// table (dlb_preinit_api.cpp); DLB_Init without a mask takes them.
+std::vector<int> preregistered_cpus(pid_t pid);
 
 // DLB_Init / DLB_Finalize's parts in other files; caller holds api_mutex.
 int barrier_init();  // attaches the node's default barrier (dlb_barrier.cpp)
@@ -43,22 +74,48 @@ void talp_finalize();
 void talp_mpi_enter();
 void talp_mpi_leave();
 
-// Runs f(session) under the DLB lock after polling; DLB's error codes for
-// "not initialised" and "disabled".
+// Runs f(s) for participant p after polling; DLB's code for "disabled".
+// Caller holds api_mutex.
+template <class F>
+int run_as(Participant& p, lending::Session& s, F&& f, bool allowed_when_disabled) {
+  acting() = &p;
+  try {
+    poll(s);
+    if (!allowed_when_disabled && s.hint() == lending::Hint::Disabled) return DLB_ERR_DISBLD;
+    return f(s);
+  } catch (const std::exception& e) {
+    joule::core::log_error(std::string("DLB: ") + e.what());
+    return DLB_ERR_UNKNOWN;
+  }
+}
+
+// Runs f(session) for the process under the DLB lock after polling; DLB's
+// error codes for "not initialised" and "disabled".
 template <class F>
 int call(F&& f, bool allowed_when_disabled = false) {
   std::lock_guard guard(api_mutex());
   if (!initialised()) return DLB_ERR_NOINIT;
   auto s = lending::active_session();
   if (!s) return DLB_ERR_NOINIT;
-  try {
-    poll(*s);
-    if (!allowed_when_disabled && s->hint() == lending::Hint::Disabled) return DLB_ERR_DISBLD;
-    return f(*s);
-  } catch (const std::exception& e) {
-    joule::core::log_error(std::string("DLB: ") + e.what());
-    return DLB_ERR_UNKNOWN;
-  }
+  return run_as(process_participant(), *s, f, allowed_when_disabled);
+}
+
+// A DLB_*_sp form: verb(h, args...), DLB_ERR_NOINIT for a null handle
+// (call_on answers the same for a finalised one).
+template <class Verb, class... Args>
+int sp(dlb_handler_t h, Verb verb, Args... args) {
+  return h ? verb(h, args...) : DLB_ERR_NOINIT;
+}
+
+// The same for subprocess handle h, or for the process when h is null (the
+// DLB_* forms; the DLB_*_sp ones refuse a null handle before).
+template <class F>
+int call_on(dlb_handler_t h, F&& f, bool allowed_when_disabled = false) {
+  if (!h) return call(f, allowed_when_disabled);
+  std::lock_guard guard(api_mutex());
+  SubProcess* sp = live_handle(h);
+  if (!sp) return DLB_ERR_NOINIT;
+  return run_as(sp->part, *sp->session, f, allowed_when_disabled);
 }
 
 }  // namespace joule::dlb

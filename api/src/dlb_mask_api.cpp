@@ -1,10 +1,12 @@
-// DLB's mask verbs (joule/dlb.h): a single-CPU verb of dlb_api.cpp applied
-// to the CPUs of a mask, and the *CpusInMask forms that take up to n of them.
+// DLB's mask verbs (joule/dlb.h) and their subprocess forms (dlb_sp.h): a
+// single-CPU verb applied to the CPUs of a mask, and the *CpusInMask forms
+// that take up to n of them. A null handle is the process (call_on).
 #include <sched.h>
 
 #include <vector>
 
 #include "dlb_internal.hpp"
+#include "joule/dlb/dlb_sp.h"
 
 namespace joule::dlb {
 namespace {
@@ -13,8 +15,8 @@ using joule::lending::Session;
 
 // Applies a single-CPU verb to every CPU of a mask; the best result wins.
 template <class Verb>
-int each(const_dlb_cpu_set_t mask, Verb verb) {
-  return call([&](Session& s) -> int {
+int each(dlb_handler_t h, const_dlb_cpu_set_t mask, Verb verb) {
+  return call_on(h, [&](Session& s) -> int {
     int rc = DLB_NOUPDT;
     for (int c : from_mask(mask)) {
       if (!valid_cpu(s, c)) return DLB_ERR_PERM;
@@ -29,9 +31,9 @@ int each(const_dlb_cpu_set_t mask, Verb verb) {
 // DLB's *CpusInMask verbs: up to ncpus (DLB_MAX_CPUS: no limit) of the CPUs
 // of mask that this process does not run on yet, lowest first.
 template <class Verb>
-int up_to_in_mask(int ncpus, const_dlb_cpu_set_t mask, Verb verb) {
+int up_to_in_mask(dlb_handler_t h, int ncpus, const_dlb_cpu_set_t mask, Verb verb) {
   if (ncpus == DLB_DELETE_REQUESTS) return DLB_NOUPDT;
-  return call([&](Session& s) -> int {
+  return call_on(h, [&](Session& s) -> int {
     const int want = ncpus == DLB_MAX_CPUS ? s.table().ncpus() : ncpus;
     int rc = DLB_NOUPDT, done = 0;
     for (int c : from_mask(mask)) {
@@ -47,6 +49,31 @@ int up_to_in_mask(int ncpus, const_dlb_cpu_set_t mask, Verb verb) {
   });
 }
 
+int lend_mask(dlb_handler_t h, const_dlb_cpu_set_t mask) {
+  return each(h, mask, [](Session& s, int c) -> int { return simple(s.lend_cpu(c)); });
+}
+int reclaim_mask(dlb_handler_t h, const_dlb_cpu_set_t mask) {
+  return each(h, mask,
+              [](Session& s, int c) -> int { return after_acquire(s, c, s.reclaim_cpu(c)); });
+}
+int acquire_mask(dlb_handler_t h, const_dlb_cpu_set_t mask) {
+  return each(h, mask,
+              [](Session& s, int c) -> int { return after_acquire(s, c, s.acquire_cpu(c)); });
+}
+int acquire_in_mask(dlb_handler_t h, int ncpus, const_dlb_cpu_set_t mask) {
+  return up_to_in_mask(h, ncpus, mask, [](Session& s, int c) { return s.acquire_cpu(c); });
+}
+int borrow_mask(dlb_handler_t h, const_dlb_cpu_set_t mask) {
+  return each(h, mask,
+              [](Session& s, int c) -> int { return after_acquire(s, c, s.borrow_cpu(c)); });
+}
+int borrow_in_mask(dlb_handler_t h, int ncpus, const_dlb_cpu_set_t mask) {
+  return up_to_in_mask(h, ncpus, mask, [](Session& s, int c) { return s.borrow_cpu(c); });
+}
+int return_mask(dlb_handler_t h, const_dlb_cpu_set_t mask) {
+  return each(h, mask, [](Session& s, int c) -> int { return simple(s.return_cpu(c)); });
+}
+
 }  // namespace
 }  // namespace joule::dlb
 
@@ -54,32 +81,36 @@ using namespace joule::dlb;
 
 extern "C" {
 
-int DLB_LendCpuMask(const_dlb_cpu_set_t mask) {
-  return each(mask, [](Session& s, int c) -> int { return simple(s.lend_cpu(c)); });
-}
-
-int DLB_ReclaimCpuMask(const_dlb_cpu_set_t mask) {
-  return each(mask, [](Session& s, int c) -> int { return after_acquire(s, c, s.reclaim_cpu(c)); });
-}
-
-int DLB_AcquireCpuMask(const_dlb_cpu_set_t mask) {
-  return each(mask, [](Session& s, int c) -> int { return after_acquire(s, c, s.acquire_cpu(c)); });
-}
-
+int DLB_LendCpuMask(const_dlb_cpu_set_t mask) { return lend_mask(nullptr, mask); }
+int DLB_ReclaimCpuMask(const_dlb_cpu_set_t mask) { return reclaim_mask(nullptr, mask); }
+int DLB_AcquireCpuMask(const_dlb_cpu_set_t mask) { return acquire_mask(nullptr, mask); }
 int DLB_AcquireCpusInMask(int ncpus, const_dlb_cpu_set_t mask) {
-  return up_to_in_mask(ncpus, mask, [](Session& s, int c) { return s.acquire_cpu(c); });
+  return acquire_in_mask(nullptr, ncpus, mask);
 }
-
-int DLB_BorrowCpuMask(const_dlb_cpu_set_t mask) {
-  return each(mask, [](Session& s, int c) -> int { return after_acquire(s, c, s.borrow_cpu(c)); });
-}
-
+int DLB_BorrowCpuMask(const_dlb_cpu_set_t mask) { return borrow_mask(nullptr, mask); }
 int DLB_BorrowCpusInMask(int ncpus, const_dlb_cpu_set_t mask) {
-  return up_to_in_mask(ncpus, mask, [](Session& s, int c) { return s.borrow_cpu(c); });
+  return borrow_in_mask(nullptr, ncpus, mask);
 }
+int DLB_ReturnCpuMask(const_dlb_cpu_set_t mask) { return return_mask(nullptr, mask); }
 
-int DLB_ReturnCpuMask(const_dlb_cpu_set_t mask) {
-  return each(mask, [](Session& s, int c) -> int { return simple(s.return_cpu(c)); });
+int DLB_LendCpuMask_sp(dlb_handler_t h, const_dlb_cpu_set_t mask) { return sp(h, lend_mask, mask); }
+int DLB_ReclaimCpuMask_sp(dlb_handler_t h, const_dlb_cpu_set_t mask) {
+  return sp(h, reclaim_mask, mask);
+}
+int DLB_AcquireCpuMask_sp(dlb_handler_t h, const_dlb_cpu_set_t mask) {
+  return sp(h, acquire_mask, mask);
+}
+int DLB_AcquireCpusInMask_sp(dlb_handler_t h, int ncpus, const_dlb_cpu_set_t mask) {
+  return sp(h, acquire_in_mask, ncpus, mask);
+}
+int DLB_BorrowCpuMask_sp(dlb_handler_t h, const_dlb_cpu_set_t mask) {
+  return sp(h, borrow_mask, mask);
+}
+int DLB_BorrowCpusInMask_sp(dlb_handler_t h, int ncpus, const_dlb_cpu_set_t mask) {
+  return sp(h, borrow_in_mask, ncpus, mask);
+}
+int DLB_ReturnCpuMask_sp(dlb_handler_t h, const_dlb_cpu_set_t mask) {
+  return sp(h, return_mask, mask);
 }
 
 }  // extern "C"

@@ -1,8 +1,6 @@
 // DLB-compatible entry points that are not LeWI verbs: the version, DLB's
 // option variables (answered from joule's configuration), the string form of
-// DROM, and the calls joule documents as not supported (pre-start
-// registration, the subprocess API): those return DLB_ERR_NOCOMP, DLB's code
-// for "not compatible with the configured options" (docs/dlb-api.md).
+// DROM (registration before start: dlb_preinit_api.cpp).
 #include <sched.h>
 
 #include <cstdio>
@@ -16,7 +14,6 @@
 #include "config.hpp"
 #include "dlb_internal.hpp"
 #include "joule/dlb/dlb_drom.h"
-#include "joule/dlb/dlb_sp.h"
 #include "lending_settings.hpp"
 #include "text.hpp"
 
@@ -102,8 +99,6 @@ int DLB_PrintVariables(int print_extended) {
   return DLB_SUCCESS;
 }
 
-int DLB_PreInit(const_dlb_cpu_set_t /*mask*/, char*** /*next_environ*/) { return DLB_ERR_NOCOMP; }
-
 int DLB_DROM_SetProcessMaskStr(int pid, const char* mask, dlb_drom_flags_t flags) {
   if (!mask) return DLB_ERR_NOENT;
   std::vector<int> cpus;
@@ -116,20 +111,5 @@ int DLB_DROM_SetProcessMaskStr(int pid, const char* mask, dlb_drom_flags_t flags
   to_mask(cpus, &set);
   return DLB_DROM_SetProcessMask(pid, &set, flags);
 }
-
-int DLB_DROM_PreInit(int, const_dlb_cpu_set_t, dlb_drom_flags_t, char***) { return DLB_ERR_NOCOMP; }
-int DLB_DROM_PostFinalize(int, dlb_drom_flags_t) { return DLB_ERR_NOCOMP; }
-
-// The subprocess API: see joule/dlb/dlb_sp.h for why it is refused.
-dlb_handler_t DLB_Init_sp(int, const_dlb_cpu_set_t, const char*) { return nullptr; }
-int DLB_Finalize_sp(dlb_handler_t) { return DLB_ERR_NOCOMP; }
-int DLB_Enable_sp(dlb_handler_t) { return DLB_ERR_NOCOMP; }
-int DLB_Disable_sp(dlb_handler_t) { return DLB_ERR_NOCOMP; }
-int DLB_Lend_sp(dlb_handler_t) { return DLB_ERR_NOCOMP; }
-int DLB_Reclaim_sp(dlb_handler_t) { return DLB_ERR_NOCOMP; }
-int DLB_AcquireCpus_sp(dlb_handler_t, int) { return DLB_ERR_NOCOMP; }
-int DLB_Borrow_sp(dlb_handler_t) { return DLB_ERR_NOCOMP; }
-int DLB_Return_sp(dlb_handler_t) { return DLB_ERR_NOCOMP; }
-int DLB_PollDROM_sp(dlb_handler_t, int*, dlb_cpu_set_t) { return DLB_ERR_NOCOMP; }
 
 }  // extern "C"

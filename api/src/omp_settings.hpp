@@ -81,6 +81,8 @@ struct OmpSettings {
   int dynamic = -1;                             // OMP_DYNAMIC; -1: not set
   OmpWait wait_policy = OmpWait::passive;       // OMP_WAIT_POLICY
   int max_active_levels = 1;                    // OMP_MAX_ACTIVE_LEVELS
+  int num_teams = 0;                            // OMP_NUM_TEAMS (nteams-var); 0: not set
+  int teams_thread_limit = 0;                   // OMP_TEAMS_THREAD_LIMIT; 0: not set
   std::vector<OmpBind> proc_bind;               // OMP_PROC_BIND, one per nesting level; {}: not set
   std::uint64_t stacksize = 0;                  // OMP_STACKSIZE in bytes; 0: not set
   std::string places_text;                      // OMP_PLACES as given

@@ -32,6 +32,8 @@ int joule_omp_get_settings(joule_omp_settings_t* s) {
     s->display_env = int(o.display_env);
     s->allocator = int(o.allocator);
     s->max_task_priority = o.max_task_priority;
+    s->num_teams = o.num_teams;
+    s->teams_thread_limit = o.teams_thread_limit;
     return JOULE_OK;
   } catch (const joule::error& e) {
     return e.code();

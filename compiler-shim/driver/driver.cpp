@@ -341,6 +341,28 @@ void raise_cxx98(DriverPlan& p) {
         if (a == from) a = to;
 }
 
+// The -include options whose headers every translation holds (translated,
+// in front of the source): the compile must not include them a second time.
+void drop_forced_includes(std::vector<std::string>& args,
+                          const std::vector<std::vector<std::string>>& held) {
+  auto in_all = [&](const std::string& name) {
+    for (const std::vector<std::string>& h : held)
+      if (std::find(h.begin(), h.end(), name) == h.end()) return false;
+    return !held.empty();
+  };
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "-include" && i + 1 < args.size() && in_all(args[i + 1])) {
+      ++i;
+      continue;
+    }
+    if (args[i].size() > 8 && args[i].rfind("-include", 0) == 0 && in_all(args[i].substr(8)))
+      continue;
+    out.push_back(args[i]);
+  }
+  args = std::move(out);
+}
+
 }  // namespace
 
 bool plan_driver(const std::vector<std::string>& given, DriverPlan& p, std::string& err) {
@@ -483,6 +505,7 @@ int driver_main(const std::vector<std::string>& args, const Paths& paths) {
   if (!p.sources.empty()) complete_parse_flags(p, paths);
   int rc = 0;
   bool header_pragmas = false;
+  std::vector<std::vector<std::string>> forced;
   for (std::size_t s = 0; s < p.sources.size() && rc == 0; ++s) {
     std::string src = p.args[p.sources[s]];
     TranslateOptions o;
@@ -492,12 +515,14 @@ int driver_main(const std::vector<std::string>& args, const Paths& paths) {
     o.openmp = p.openmp;
     o.mode = p.mode;
     o.resource_dir = paths.resource_dir;
+    o.forced_includes = true;
     TranslateResult r;
     if (translate(o, r) != 0) {
       rc = 1;
       break;
     }
     header_pragmas = header_pragmas || r.header_pragmas;
+    forced.push_back(r.forced_includes);
     if (p.print) {
       std::cout << r.output;
       continue;
@@ -524,6 +549,7 @@ int driver_main(const std::vector<std::string>& args, const Paths& paths) {
       cmd.push_back(d);
     }
     for (const std::string& d : paths.include_dirs) cmd.push_back("-I" + d);
+    drop_forced_includes(p.args, forced);
     for (const std::string& a : p.args) cmd.push_back(a);
     // The OmpSs pragmas left in headers were handled: g++ <= 12 ignores the
     // translation's `#pragma GCC diagnostic` for them, so say it here.

@@ -408,7 +408,10 @@ void check_regions(Context& cx, Construct& c, unsigned at, const FunctionDecl* f
         // A global is not captured, so the body could not be pointed at
         // the copy (C captures static locals; C++ captures neither).
         bool reachable = !v->hasGlobalStorage() || (cx.is_c() && v->isStaticLocal());
-        if (g.base_is_name && r.kind == "reduction" && c.kind == CKind::Task && reachable)
+        // A taskloop's own dependency carries the operator too (codegen's
+        // loop_reduction); its chunks keep their own copies, reachable or not.
+        if (g.base_is_name && r.kind == "reduction" &&
+            ((c.kind == CKind::Task && reachable) || c.kind == CKind::Taskloop))
           r.red_type = reduction_type(r, v);
       }
     }
@@ -623,10 +626,13 @@ void decide(Context& cx, Construct& c, const VarDecl* v, Capture& cap, SourceLoc
         t = t->getPointeeType();
       else if (cap.red_elems && t->isArrayType())
         t = cx.ast.getAsArrayType(t)->getElementType();
+      // Rows (a[0;n][0;m], a pointer to rows): reduced element by element too.
+      for (; cap.red_elems && t->isArrayType(); ++cap.red_rank)
+        t = cx.ast.getAsArrayType(t)->getElementType();
       if (cap.red_elems && !t->isArithmeticType())
         cx.error(first, "taskloop reduction on '" + cap.name +
-                            "': the elements must be of an arithmetic type (one-dimensional "
-                            "array or pointer)");
+                            "': the elements must be of an arithmetic type (an array, a "
+                            "section or a shaped pointer of numbers)");
       cap.red_identity = identity(cx, t, r.red_op);
       return;
     }
@@ -718,38 +724,46 @@ void analyze_captures(Context& cx, Construct& c, const Stmt* body, const Functio
   }
 }
 
-// C: variables named only by clauses of nested constructs.
+// C: t captures the locals that clause item `a` of construct n names
+// (n in t's body, or t itself), unless declared inside t's body.
+void capture_clause_item(Context& cx, Construct& t, const Construct& n, const FunctionDecl* nfn,
+                         const Expr& a) {
+  for (const std::string& id : identifiers(a.text)) {
+    const auto* v = dyn_cast_or_null<VarDecl>(lookup(cx, id, n.pragma.begin, nfn));
+    if (!v || (!v->isLocalVarDeclOrParm() && !v->getParentFunctionOrMethod())) continue;
+    if (v->isFileVarDecl()) continue;
+    unsigned off;
+    if (cx.main_offset(v->getLocation(), off) && off >= t.body_begin && off < t.body_end) continue;
+    int id_v = cx.var_id(v);
+    bool have = false;
+    for (const Capture& c : t.captures) have = have || c.var_id == id_v;
+    if (have) continue;
+    Capture cap;
+    cap.var_id = id_v;
+    cap.name = id;
+    cap.static_storage = v->hasGlobalStorage();
+    decide(cx, t, v, cap, cx.loc(n.src, n.pragma.offset_of(a.pos)));
+    if (!describe_type(cx, v->getType(), cap.type, cx.loc(n.src, n.pragma.begin), id)) continue;
+    t.captures.push_back(std::move(cap));
+  }
+}
+
+// C: variables named only by clauses of nested constructs, and by a
+// taskloop's own reductions on sections (each chunk evaluates the region
+// to build its copy: `reduction(+: ([n][m]p)[0;k][0;m])`).
 void add_clause_captures(Context& cx,
                          const std::vector<std::pair<Construct*, const FunctionDecl*>>& all) {
   for (auto [t, tfn] : all) {
     if (t->kind != CKind::Task && t->kind != CKind::Taskloop) continue;
     if (t->function_task) continue;
     for (auto [n, nfn] : all) {
+      if (n == t && t->kind == CKind::Taskloop)
+        for (const Clause& cl : t->dir.clauses)
+          if (cl.canonical == "reduction")
+            for (const Expr& a : cl.args) capture_clause_item(cx, *t, *t, tfn, a);
       if (n == t || n->begin < t->body_begin || n->end > t->body_end || nfn != tfn) continue;
-      for (const Clause& cl : n->dir.clauses) {
-        for (const Expr& a : cl.args) {
-          for (const std::string& id : identifiers(a.text)) {
-            const auto* v = dyn_cast_or_null<VarDecl>(lookup(cx, id, n->pragma.begin, nfn));
-            if (!v || (!v->isLocalVarDeclOrParm() && !v->getParentFunctionOrMethod())) continue;
-            if (v->isFileVarDecl()) continue;
-            unsigned off;
-            if (cx.main_offset(v->getLocation(), off) && off >= t->body_begin && off < t->body_end)
-              continue;
-            int id_v = cx.var_id(v);
-            bool have = false;
-            for (const Capture& c : t->captures) have = have || c.var_id == id_v;
-            if (have) continue;
-            Capture cap;
-            cap.var_id = id_v;
-            cap.name = id;
-            cap.static_storage = v->hasGlobalStorage();
-            decide(cx, *t, v, cap, cx.loc(n->src, n->pragma.offset_of(a.pos)));
-            if (!describe_type(cx, v->getType(), cap.type, cx.loc(n->src, n->pragma.begin), id))
-              continue;
-            t->captures.push_back(std::move(cap));
-          }
-        }
-      }
+      for (const Clause& cl : n->dir.clauses)
+        for (const Expr& a : cl.args) capture_clause_item(cx, *t, *n, nfn, a);
     }
   }
 }

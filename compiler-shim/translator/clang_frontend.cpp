@@ -69,9 +69,12 @@ unsigned underscore_pragma_end(llvm::StringRef buf, unsigned b) {
 
 // An #include and the file it found (for headers joulecc translates).
 struct IncludeSeen {
-  SourceLocation name_begin, name_end;  // the "file.h" or <file.h> token
+  SourceLocation name_begin, name_end;  // the "file.h" or <file.h> token (or the macro)
+  SourceLocation at;                    // the file's include location (SourceManager's)
   std::string path;                     // absolute path of the file found
+  std::string spelled;                  // the name as written (-include's argument)
   bool angled = false;
+  bool macros_only = false;  // -imacros (`#__include_macros`): its text is dropped
 };
 
 class PragmaRecorder : public PPCallbacks {
@@ -90,14 +93,23 @@ class PragmaRecorder : public PPCallbacks {
     if (reason == EnterFile && loc.isFileID()) entered_.push_back(sm_.getFileID(loc));
   }
 
-  void InclusionDirective(SourceLocation, const clang::Token&, StringRef, bool angled,
-                          CharSourceRange name, const FileEntry* file, StringRef, StringRef,
-                          const Module*, SrcMgr::CharacteristicKind) override {
-    if (!file || name.getBegin().isMacroID()) return;
+  void InclusionDirective(SourceLocation, const clang::Token& directive, StringRef spelled,
+                          bool angled, CharSourceRange name, const FileEntry* file, StringRef,
+                          StringRef, const Module*, SrcMgr::CharacteristicKind) override {
+    if (!file) return;
     SmallString<256> abs(file->getName());
     if (llvm::sys::fs::make_absolute(abs)) return;
     llvm::sys::path::remove_dots(abs, true);
-    includes_.push_back({name.getBegin(), name.getEnd(), abs.str().str(), angled});
+    SourceLocation b = name.getBegin(), e = name.getEnd(), at = b;
+    if (b.isMacroID()) {  // `#include MACRO`: the preprocessor includes at the expansion's end
+      CharSourceRange r = sm_.getExpansionRange(b);
+      b = r.getBegin();
+      at = r.getEnd();
+      e = Lexer::getLocForEndOfToken(at, 0, sm_, pp_.getLangOpts());
+    }
+    const IdentifierInfo* id = directive.getIdentifierInfo();
+    bool macros_only = id && id->getPPKeywordID() == tok::pp___include_macros;
+    includes_.push_back({b, e, at, abs.str().str(), spelled.str(), angled, macros_only});
   }
 
   void PragmaDirective(SourceLocation loc, PragmaIntroducerKind kind) override {
@@ -179,6 +191,9 @@ struct Pass {
   const std::vector<IncludeSeen>* includes = nullptr;
   const std::vector<FileID>* entered = nullptr;  // every file entered, in order
   std::set<FileID>* placed = nullptr;            // translated headers put in place
+  // Headers of the program whose pragmas cannot be translated, and why.
+  const std::map<FileID, std::string>* unspliced = nullptr;
+  FileID predefines;  // the buffer that holds the -include options
 };
 
 // Where statements start (main file), where declarations start (any file),
@@ -308,7 +323,7 @@ class Builder {
     for (const IncludeSeen& inc : pass_.includes ? *pass_.includes : std::vector<IncludeSeen>()) {
       auto [fid, off] = cx_.sm.getDecomposedLoc(inc.name_begin);
       if (fid != cx_.main_fid) continue;
-      FileID child = included_at(inc.name_begin);
+      FileID child = included_at(inc.at);
       Construct c;
       c.kind = CKind::Splice;
       c.id = next_id();
@@ -360,10 +375,10 @@ class Builder {
     cx_.model.constructs.push_back(std::move(c));
   }
 
-  // The file entered through the #include whose name starts at `name`.
-  FileID included_at(SourceLocation name) const {
+  // The file entered through the #include at `at` (IncludeSeen::at).
+  FileID included_at(SourceLocation at) const {
     for (FileID fid : *pass_.entered)
-      if (cx_.sm.getIncludeLoc(fid) == name) return fid;
+      if (cx_.sm.getIncludeLoc(fid) == at) return fid;
     return FileID();
   }
 
@@ -620,7 +635,7 @@ class Builder {
       return;
     }
     if (c.dir.kind != DirKind::Task) {
-      if (spliced(p.fid)) return;  // translated by the header's own pass
+      if (spliced(p.fid) || untranslatable(c, p)) return;  // spliced: the header's own pass
       // An atomic too: left alone it would silently not be atomic.
       cx_.warning(cx_.loc(c.src, c.pragma.begin),
                   "'#pragma " + c.dir.spelled() +
@@ -636,7 +651,7 @@ class Builder {
     unsigned next = next_token(cx_.model.files[c.src].text, c.pragma.end);
     auto d = ix_->decls.find({p.fid, next});
     if (d == ix_->decls.end() || !isa<FunctionDecl>(d->second)) {
-      if (spliced(p.fid)) return;
+      if (spliced(p.fid) || untranslatable(c, p)) return;
       cx_.warning(cx_.loc(c.src, c.pragma.begin),
                   "'#pragma " + c.dir.spelled() +
                       "' in a header applies only to function declarations; ignored");
@@ -645,6 +660,23 @@ class Builder {
     c.kind = CKind::Task;
     c.id = next_id();
     function_task(std::move(c), cast<FunctionDecl>(d->second));
+  }
+
+  // A statement pragma in a header of the program (not a system one) that
+  // joulecc cannot translate: left to the compiler, its tasks would run
+  // serially without a word, so the compilation stops.
+  bool untranslatable(const Construct& c, const PragmaSeen& p) {
+    if (!pass_.unspliced) return false;
+    auto it = pass_.unspliced->find(p.fid);
+    if (it == pass_.unspliced->end()) return false;
+    if (it->second.empty()) return true;  // -imacros
+    const FileEntry* fe = cx_.sm.getFileEntryForID(p.fid);
+    std::string name = fe ? llvm::sys::path::filename(fe->getName()).str() : "header.h";
+    cx_.error(cx_.loc(c.src, c.pragma.begin),
+              "'#pragma " + c.dir.spelled() + "' in a header joulecc cannot translate (" +
+                  it->second + "); include the header by name from the source ('#include \"" +
+                  name + "\"')");
+    return true;
   }
 
   void function_task(Construct c, const FunctionDecl* fd) {
@@ -728,6 +760,10 @@ class Builder {
     for (int guard = 0; guard < 256 && fid.isValid(); ++guard) {
       SourceLocation inc = cx_.sm.getIncludeLoc(fid);
       if (inc.isInvalid()) return false;
+      if (cx_.sm.getFileID(inc) == pass_.predefines) {  // -include: before the source
+        off = 0;
+        return true;
+      }
       if (cx_.sm.getFileID(inc) == cx_.main_fid) {
         const std::string& t = cx_.model.files[0].text;
         std::size_t nl = t.find('\n', cx_.sm.getFileOffset(inc));
@@ -879,6 +915,7 @@ class Consumer : public ASTConsumer {
     Model m;
     Context cx(ast, d, m);
     start_model(m, ast);
+    place_forced(m, ast.getSourceManager());
     cx.macros = macros_;
     std::string name = st_.opts->line_name.empty() ? st_.opts->input : st_.opts->line_name;
     Builder(cx, seen_, name, pass(FileID())).run();
@@ -912,7 +949,29 @@ class Consumer : public ASTConsumer {
     p.includes = &includes_;
     p.entered = &entered_;
     p.placed = &placed_;
+    p.unspliced = &unspliced_;
+    p.predefines = ci_.getPreprocessor().getPredefinesFileID();
     return p;
+  }
+
+  // The file that includes f: none for the main file and for a -include
+  // header (its include location is the predefines buffer).
+  FileID includer(const SourceManager& sm, FileID f) const {
+    FileID g = sm.getFileID(sm.getIncludeLoc(f));
+    return g == ci_.getPreprocessor().getPredefinesFileID() ? FileID() : g;
+  }
+
+  // -include headers that the driver leaves out of the compile: their
+  // translations come before the source's, where the option puts them.
+  void place_forced(Model& m, const SourceManager& sm) {
+    for (const IncludeSeen& inc : includes_) {
+      if (sm.getFileID(inc.at) != ci_.getPreprocessor().getPredefinesFileID()) continue;
+      for (FileID f : entered_)
+        if (sm.getIncludeLoc(f) == inc.at && spliced_.count(f) && placed_.insert(f).second) {
+          m.forced_headers += spliced_[f];
+          st_.result->forced_includes.push_back(inc.spelled);
+        }
+    }
   }
 
   // Headers (not system ones) that hold OmpSs pragmas, and the headers that
@@ -922,17 +981,18 @@ class Consumer : public ASTConsumer {
     SourceManager& sm = ast.getSourceManager();
     std::map<FileID, int> depth;
     for (const PragmaSeen& p : seen_) {
-      if (p.fid == sm.getMainFileID() || sm.isInSystemHeader(sm.getLocForStartOfFile(p.fid)) ||
-          !spliceable(sm, p.fid))
+      if (p.fid == sm.getMainFileID() || sm.isInSystemHeader(sm.getLocForStartOfFile(p.fid)))
         continue;
-      for (FileID f = p.fid; f != sm.getMainFileID(); f = sm.getFileID(sm.getIncludeLoc(f)))
+      if (std::string why = why_not_spliceable(sm, p.fid); !why.empty()) {
+        unspliced_[p.fid] = why == "-" ? "" : why;
+        continue;
+      }
+      for (FileID f = p.fid; f.isValid() && f != sm.getMainFileID(); f = includer(sm, f))
         depth[f] = 0;
     }
     std::vector<std::pair<int, FileID>> order;
     for (auto& [f, dep] : depth) {
-      for (FileID g = f; g.isValid() && g != sm.getMainFileID();
-           g = sm.getFileID(sm.getIncludeLoc(g)))
-        ++dep;
+      for (FileID g = f; g.isValid() && g != sm.getMainFileID(); g = includer(sm, g)) ++dep;
       order.push_back({-dep, f});
     }
     std::sort(order.begin(), order.end());
@@ -941,17 +1001,24 @@ class Consumer : public ASTConsumer {
     return true;
   }
 
-  // Every #include from the main file down to f is a line joulecc can
-  // replace: not `#include MACRO`, not -include. Otherwise the header keeps
-  // its pragmas and the main pass warns, as for a system header.
-  bool spliceable(SourceManager& sm, FileID f) const {
-    for (; f.isValid() && f != sm.getMainFileID(); f = sm.getFileID(sm.getIncludeLoc(f))) {
+  // "" when every #include from the main file down to f is one joulecc can
+  // replace (`#include MACRO` too: the preprocessor resolved it), or a
+  // -include option the driver takes out of the compile; else why not, for
+  // the error at the header's pragmas.
+  std::string why_not_spliceable(const SourceManager& sm, FileID f) const {
+    for (; f != sm.getMainFileID(); f = sm.getFileID(sm.getIncludeLoc(f))) {
       SourceLocation at = sm.getIncludeLoc(f);
-      bool seen = false;
-      for (const IncludeSeen& inc : includes_) seen = seen || inc.name_begin == at;
-      if (!seen || !sm.getFileEntryForID(f)) return false;
+      const IncludeSeen* inc = nullptr;
+      for (const IncludeSeen& i : includes_) inc = i.at == at ? &i : inc;
+      if (!inc || !sm.getFileEntryForID(f))
+        return "joulecc cannot replace the #include that brings it";
+      if (inc->macros_only) return "-";  // -imacros keeps only its macros: no code to run
+      if (!includer(sm, f).isValid())
+        return st_.opts->forced_includes ? ""
+                                         : "it comes from a -include option, which 'joulecc "
+                                           "--translate' cannot take out of the compile";
     }
-    return f == sm.getMainFileID();
+    return "";
   }
 
   bool translate_header(ASTContext& ast, FileID f) {
@@ -985,6 +1052,7 @@ class Consumer : public ASTConsumer {
   std::vector<IncludeSeen>& includes_;
   std::vector<FileID>& entered_;
   std::map<FileID, std::string> spliced_;
+  std::map<FileID, std::string> unspliced_;
   std::set<FileID> placed_;
 };
 

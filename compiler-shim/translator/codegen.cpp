@@ -234,7 +234,7 @@ std::string Generator::deps(const Construct& c, const std::vector<RegionRef>& li
 std::string Generator::region(const Construct& c, const RegionRef& r, const Scope& s) {
   if (!r.region.iters.empty()) return multidep(c, r, s);
   std::string runs = region_runs(c, r, s);
-  return task_reduction(c, r) ? reduction_region(c, r, s, runs) : runs;
+  return task_reduction(c, r) || loop_reduction(c, r) ? reduction_region(c, r, s, runs) : runs;
 }
 
 // A multidependency: the region once per value of its iterators (outermost
@@ -371,7 +371,8 @@ std::string Generator::run() {
   if (m_.openmp_macro) out += "#ifndef _OPENMP\n#define _OPENMP " JOULE_OPENMP_VERSION "\n#endif\n";
   if (m_.header_pragmas)  // joulecc handled them; the compiler would warn about each one
     out += "#pragma GCC diagnostic ignored \"-Wunknown-pragmas\"\n";
-  out += "#include <joule/ompss.h>\n#line 1 " + quote(main_.line_name) + "\n";
+  out += "#include <joule/ompss.h>\n" + m_.forced_headers;
+  out += "#line 1 " + quote(main_.line_name) + "\n";
   out += render_range(0, static_cast<unsigned>(main_.text.size()), roots_, top);
   if (out.empty() || out.back() != '\n') out += "\n";
   return out;

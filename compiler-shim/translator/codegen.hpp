@@ -64,6 +64,7 @@ class Generator {
   // Task reductions (codegen_reduction.cpp): whether r gets an operator and
   // its body a private copy, and the code that points the body there.
   bool task_reduction(const Construct& c, const RegionRef& r) const;
+  bool loop_reduction(const Construct& c, const RegionRef& r) const;
   bool redirected(const Construct& c, const std::string& name) const;
   std::string reduction_region(const Construct& c, const RegionRef& r, const Scope& s,
                                const std::string& runs);

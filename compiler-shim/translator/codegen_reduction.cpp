@@ -26,6 +26,15 @@ bool elementwise(const RegionRef& r) {
   return !r.region.shape.empty() || !r.region.sections.empty() || !r.array_param.empty();
 }
 
+// A bitwise operator on a floating type has no built-in reduction (the
+// compiler rejects the body anyway).
+bool operator_fits(const RegionRef& r) {
+  bool bitwise = r.red_op == "&" || r.red_op == "|" || r.red_op == "^";
+  bool floating = r.red_type == "JOULE_TYPE_FLOAT" || r.red_type == "JOULE_TYPE_DOUBLE" ||
+                  r.red_type == "JOULE_TYPE_LDOUBLE";
+  return !(bitwise && floating);
+}
+
 int param_index(const FunctionTask& f, const std::string& name) {
   for (std::size_t i = 0; i < f.param_names.size(); ++i)
     if (f.param_names[i] == name) return static_cast<int>(i);
@@ -43,11 +52,7 @@ std::string shadowing(const std::string& decl) {
 
 bool Generator::task_reduction(const Construct& c, const RegionRef& r) const {
   if (r.kind != "reduction" || r.red_type.empty() || c.kind != CKind::Task) return false;
-  if (!r.region.base_is_name) return false;
-  bool bitwise = r.red_op == "&" || r.red_op == "|" || r.red_op == "^";
-  bool floating = r.red_type == "JOULE_TYPE_FLOAT" || r.red_type == "JOULE_TYPE_DOUBLE" ||
-                  r.red_type == "JOULE_TYPE_LDOUBLE";
-  if (bitwise && floating) return false;  // the compiler rejects the body anyway
+  if (!r.region.base_is_name || !operator_fits(r)) return false;
   if (!c.function_task) return true;
   // A task function reaches the data through a parameter: a pointer the
   // wrapper can point at the copy, or (C++) a reference it can rebind.
@@ -56,6 +61,15 @@ bool Generator::task_reduction(const Construct& c, const RegionRef& r) const {
   if (i < 0) return false;
   if (elementwise(r)) return true;
   return m_.lang == Lang::Cxx && f.param_is_ref[std::size_t(i)];
+}
+
+// A taskloop's dependency on the data it reduces names the operator, as a
+// task reduction's does: taskloops (and tasks) reducing the same region with
+// the same operator stay concurrent, one with another operator is ordered
+// after them. Its chunks combine their own copies (joule makes none for it).
+bool Generator::loop_reduction(const Construct& c, const RegionRef& r) const {
+  if (c.kind != CKind::Taskloop || r.kind != "reduction" || r.red_type.empty()) return false;
+  return r.region.base_is_name && operator_fits(r);
 }
 
 // The body of c uses a private copy of `name` (not for weak reductions:
@@ -123,25 +137,32 @@ namespace joulecc {
 
 // A taskloop reduction on a section or a shaped pointer (OmpSs-2
 // specification, "reduction clause": array sections are reduced element by
-// element): the chunk reduces into a zeroed-to-identity copy of the bytes
-// the region spans, reached as __jrv_<name> (the copy moved back by the
-// region's offset, so the body's subscripts stay as written); `at` names
-// the data where this code runs.
+// element), of any number of dimensions: the chunk reduces into a
+// zeroed-to-identity copy of the bytes the region spans, reached as
+// __jrv_<name> (the copy moved back by the region's offset and typed as the
+// data, a pointer to rows for a 2-D array, so the body's subscripts stay as
+// written); the region's runs (__jrr_<name>) say which elements to fold.
+// `at` names the data where this code runs.
 std::string Generator::reduction_open(const Construct& c, const Capture& cap, const Scope& s,
                                       const std::string& at) {
   const RegionRef* r = nullptr;
   for (const RegionRef& d : c.deps)
     if (d.kind == "reduction" && d.region.base_name == cap.name) r = &d;
   if (!r) return "";
-  const std::string n = cap.name, e = "__jte_" + n;
+  const std::string n = cap.name, e = "__jte_" + n, runs = "__jrr_" + n;
   // Generated lines carry the pragma's line (#line), each on one line.
   const std::string at_pragma = line(c.src, c.pragma.begin);
-  std::string t = at_pragma + "typedef __typeof__((" + at + ")[0]) " + e + "; ";
+  std::string t = at_pragma + "typedef __typeof__((" + at + ")[0]";
+  for (int k = 0; k < cap.red_rank; ++k) t += "[0]";
+  t += ") " + e + "; typedef __typeof__(&(" + at + ")[0]) __jtv_" + n + "; ";
   t += "char *const __jrz_" + n + " = (char *)&(" + at + ")[0]; char *__jrl_" + n +
-       " = 0, *__jrh_" + n + " = 0;\n";
+       " = 0, *__jrh_" + n + " = 0; joule_dep_t *" + runs + "; size_t __jrk_" + n + ";\n";
   t += "{ joule_oss_deps_t __jd; joule_oss_deps_init(&__jd);\n" + region_runs(c, *r, s) +
-       at_pragma +
-       "for (size_t __jq = 0; __jq < __jd.n; ++__jq) { char *__ja0 = (char *)__jd.deps[__jq].addr; "
+       at_pragma + "__jrk_" + n + " = __jd.n; " + runs +
+       " = (joule_dep_t *)__builtin_malloc(__jd.n * sizeof(joule_dep_t) + 1); "
+       "for (size_t __jq = 0; __jq < __jd.n; ++__jq) { " +
+       runs +
+       "[__jq] = __jd.deps[__jq]; char *__ja0 = (char *)__jd.deps[__jq].addr; "
        "char *__ja1 = __ja0 + __jd.deps[__jq].bytes; if (!__jrl_" +
        n + " || __ja0 < __jrl_" + n + ") __jrl_" + n + " = __ja0; if (__ja1 > __jrh_" + n +
        ") __jrh_" + n + " = __ja1; } joule_oss_deps_free(&__jd); } ";
@@ -149,22 +170,27 @@ std::string Generator::reduction_open(const Construct& c, const Capture& cap, co
        "); " + e + " *const __jrb_" + n + " = (" + e + " *)__builtin_malloc(__jrn_" + n +
        " * sizeof(" + e + ") + 1); for (size_t __jq = 0; __jq < __jrn_" + n + "; ++__jq) __jrb_" +
        n + "[__jq] = " + cap.red_identity + "; ";
-  return t + e + " *const __jrv_" + n + " = __jrb_" + n + " - (__jrl_" + n + " - __jrz_" + n +
-         ") / (ptrdiff_t)sizeof(" + e + ");\n";
+  return t + "__jtv_" + n + " const __jrv_" + n + " = (__jtv_" + n + ")((char *)__jrb_" + n +
+         " - (__jrl_" + n + " - __jrz_" + n + "));\n";
 }
 
-// Folds the chunk's copy into the data, under the lock of its first element.
+// Folds the chunk's copy into the data, run by run (the elements a
+// multi-dimensional section skips keep their values: another task may own
+// them), under the lock of the data's first element.
 std::string Generator::reduction_close(const Construct& c, const Capture& cap,
                                        const std::string& ns) const {
-  const std::string n = cap.name, e = "__jte_" + n, d = "((" + e + " *)__jrl_" + n + ")[__jq]",
-                    p = "__jrb_" + n + "[__jq]";
+  const std::string n = cap.name, e = "__jte_" + n, d = "__jd0[__jw]", p = "__jp0[__jw]";
   std::string op = cap.red_op == "-" ? "+" : cap.red_op;
   std::string v = op == "max"   ? "(" + d + " > " + p + " ? " + d + " : " + p + ")"
                   : op == "min" ? "(" + d + " < " + p + " ? " + d + " : " + p + ")"
                                 : "(" + d + " " + op + " " + p + ")";
   return line(c.src, c.pragma.begin) + ns + "joule_oss_lock_address(__jrz_" + n +
-         "); for (size_t __jq = 0; __jq < __jrn_" + n + "; ++__jq) " + d + " = " + v + "; " + ns +
-         "joule_oss_unlock_address(__jrz_" + n + "); __builtin_free(__jrb_" + n + ");\n";
+         "); for (size_t __jq = 0; __jq < __jrk_" + n + "; ++__jq) { " + e + " *const __jd0 = (" +
+         e + " *)__jrr_" + n + "[__jq].addr; const " + e + " *const __jp0 = __jrb_" + n +
+         " + ((char *)__jd0 - __jrl_" + n + ") / sizeof(" + e +
+         "); for (size_t __jw = 0; __jw < __jrr_" + n + "[__jq].bytes / sizeof(" + e +
+         "); ++__jw) " + d + " = " + v + "; } " + ns + "joule_oss_unlock_address(__jrz_" + n +
+         "); __builtin_free(__jrb_" + n + "); __builtin_free(__jrr_" + n + ");\n";
 }
 
 }  // namespace joulecc

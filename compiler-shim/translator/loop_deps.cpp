@@ -5,6 +5,16 @@
 // is monotonic, so its values at the chunk's first and last iterations
 // bound it, and each chunk registers the section between them (a superset
 // when the subscript skips elements, which only orders more).
+//
+// A collapsed nest (`collapse(2) in(a[i][j])`) runs its iterations in one
+// linear order, the last loop fastest. A chunk's iterations lie in a box:
+// each variable between its values at the chunk's first and last
+// iterations when the chunk stays inside one iteration of the loops around
+// it, else over its whole range. A bound affine in several variables
+// (`a[i*m + j]`) is the sum of one term per variable, so its extremes over
+// the box are its value at the box's first corner plus, per variable, the
+// change (when negative, resp. positive) from moving that variable alone to
+// its other end.
 #include <set>
 
 #include "../parser/pragma_lexer.hpp"
@@ -25,6 +35,8 @@ class Affine {
     why = why_;
     return d;
   }
+  // A quotient of a term that uses a loop variable (`(i + j) / 2`).
+  bool divides() const { return divides_; }
 
  private:
   bool at(const char* p) const { return p[0] ? t_[i_].is(p) : t_[i_].kind == Tok::End; }
@@ -53,6 +65,7 @@ class Affine {
         return fail("the subscript multiplies the loop variable by itself");
       if (op != "*" && (r > 0 || (op == "%" && d > 0)))
         return fail("'" + op + "' makes the subscript non-monotonic in the loop variable");
+      divides_ = divides_ || (op == "/" && d > 0);
       d = op == "*" ? d + r : d;
     }
     return d;
@@ -118,17 +131,24 @@ class Affine {
   const std::set<std::string>& vars_;
   std::size_t i_ = 0;
   std::string why_;
+  bool divides_ = false;
 };
 
-bool mentions(const std::string& text, const std::set<std::string>& vars) {
+// The loop variables that text names (not as members after `.`/`->`).
+std::set<std::string> used_vars(const std::string& text, const std::set<std::string>& vars) {
+  std::set<std::string> used;
   std::vector<Token> toks;
   LexError le;
-  if (!lex(text, toks, le)) return false;
+  if (!lex(text, toks, le)) return used;
   for (std::size_t i = 0; i < toks.size(); ++i)
     if (toks[i].kind == Tok::Ident && vars.count(toks[i].text) &&
         !(i > 0 && (toks[i - 1].is(".") || toks[i - 1].is("->"))))
-      return true;
-  return false;
+      used.insert(toks[i].text);
+  return used;
+}
+
+bool mentions(const std::string& text, const std::set<std::string>& vars) {
+  return !used_vars(text, vars).empty();
 }
 
 // "" when e is affine (or invariant) in vars, else why not.
@@ -138,7 +158,19 @@ std::string affine(const Expr& e, const std::set<std::string>& vars) {
   LexError le;
   if (!lex(e.text, toks, le)) return le.message;
   std::string why;
-  return Affine(toks, vars).run(why) < 0 ? why : std::string();
+  Affine a(toks, vars);
+  if (a.run(why) < 0) return why;
+  // Rounding breaks the term-by-term bound of a collapsed nest (see the top).
+  if (a.divides() && used_vars(e.text, vars).size() > 1)
+    return "'/' over several loop variables: joulecc bounds a subscript one variable at a time";
+  return {};
+}
+
+// 'i' for one loop, 'i', 'j' for a collapsed nest (the messages' subject).
+std::string var_list(const Construct& c) {
+  std::string t;
+  for (const LoopLevel& l : c.loop) t += (t.empty() ? "'" : ", '") + l.var + "'";
+  return t;
 }
 
 std::set<std::string> loop_var_names(const Construct& c) {
@@ -150,21 +182,20 @@ std::set<std::string> loop_var_names(const Construct& c) {
 void check_region(const Construct& c, const RegionRef& r, const std::set<std::string>& vars,
                   std::vector<DepProblem>& out) {
   const Region& g = r.region;
-  const std::string var = c.loop[0].var;
+  const std::string var = var_list(c);
   auto problem = [&](unsigned pos, const std::string& what) {
     out.push_back({pos, "taskloop dependency on '" + g.whole.text + "': " + what});
   };
-  if (c.loop.size() > 1) return problem(g.whole.pos, "loop variables need collapse(1)");
-  if (r.kind == "reduction") return problem(g.whole.pos, "a reduction cannot use '" + var + "'");
-  if (mentions(g.base.text, vars)) return problem(g.base.pos, "the base cannot use '" + var + "'");
+  if (r.kind == "reduction") return problem(g.whole.pos, "a reduction cannot use " + var);
+  if (mentions(g.base.text, vars)) return problem(g.base.pos, "the base cannot use " + var);
   for (const Expr& e : g.shape)
-    if (mentions(e.text, vars)) return problem(e.pos, "a shape cannot use '" + var + "'");
+    if (mentions(e.text, vars)) return problem(e.pos, "a shape cannot use " + var);
   for (const Section& s : g.sections) {
     if (s.form == Section::Form::Length && mentions(s.second.text, vars))
-      return problem(s.second.pos, "a section length cannot use '" + var + "'");
+      return problem(s.second.pos, "a section length cannot use " + var);
     for (const Expr* e : {&s.lo, &s.second})
       if (std::string why = affine(*e, vars); !why.empty())
-        return problem(e->pos, "the subscript must be affine in '" + var + "' (" + why + ")");
+        return problem(e->pos, "the subscript must be affine in " + var + " (" + why + ")");
   }
 }
 
@@ -196,6 +227,35 @@ void peel_subscripts(Region& g, const std::set<std::string>& vars) {
   }
 }
 
+// The lowest (op "<") or highest (">") value of bound e over the chunk: one
+// loop, between its values at __jif and __jil; a collapsed nest, over the
+// box [__jif<l>, __jil<l>] (see the top of the file).
+std::string bound_over_chunk(const Construct& c, const Expr& e, const char* op) {
+  if (c.loop.size() == 1) {
+    const std::string& v = c.loop[0].var;
+    return min_max(op, rename_identifiers(e.text, {{v, "(__jif)"}}),
+                   rename_identifiers(e.text, {{v, "(__jil)"}}));
+  }
+  const std::set<std::string> used = used_vars(e.text, loop_var_names(c));
+  std::vector<std::pair<std::string, std::string>> first;
+  for (std::size_t l = 0; l < c.loop.size(); ++l)
+    if (used.count(c.loop[l].var))
+      first.push_back({c.loop[l].var, "(__jif" + std::to_string(l) + ")"});
+  const std::string base = "(" + rename_identifiers(e.text, first) + ")";
+  if (first.size() == 1) {
+    first[0].second.replace(0, 6, "(__jil");
+    return min_max(op, base, rename_identifiers(e.text, first));
+  }
+  std::string t = base;
+  for (std::size_t m = 0; m < first.size(); ++m) {
+    auto moved = first;
+    moved[m].second.replace(0, 6, "(__jil");  // this variable alone at its other end
+    const std::string delta = "((" + rename_identifiers(e.text, moved) + ") - " + base + ")";
+    t += " + " + min_max(op, delta, "0");
+  }
+  return "(" + t + ")";
+}
+
 }  // namespace
 
 std::vector<DepProblem> check_loop_deps(Construct& c) {
@@ -211,18 +271,14 @@ std::vector<DepProblem> check_loop_deps(Construct& c) {
   return out;
 }
 
-// r over the iterations [__jif, __jil] of a chunk: each section bound that
-// uses the loop variable becomes the lowest (highest) of its values there.
+// r over the iterations of a chunk: each section bound that uses a loop
+// variable becomes the lowest (highest) of its values there.
 RegionRef Generator::chunk_region(const Construct& c, const RegionRef& r) const {
   const std::set<std::string> vars = loop_var_names(c);
   RegionRef out = r;
   if (!mentions(r.region.whole.text, vars)) return out;
-  const std::string& v = c.loop[0].var;
-  auto at = [&](const Expr& e, const char* val) {
-    return rename_identifiers(e.text, {{v, std::string("(") + val + ")"}});
-  };
-  auto lowest = [&](const Expr& e) { return min_max("<", at(e, "__jif"), at(e, "__jil")); };
-  auto highest = [&](const Expr& e) { return min_max(">", at(e, "__jif"), at(e, "__jil")); };
+  auto lowest = [&](const Expr& e) { return bound_over_chunk(c, e, "<"); };
+  auto highest = [&](const Expr& e) { return bound_over_chunk(c, e, ">"); };
   for (Section& s : out.region.sections) {
     if (!mentions(s.lo.text, vars) && !mentions(s.second.text, vars)) continue;
     if (s.form == Section::Form::Single) {
@@ -242,13 +298,36 @@ RegionRef Generator::chunk_region(const Construct& c, const RegionRef& r) const 
 }
 
 // The first and last values of the loop variable in chunk [__jcb, __jce).
+// In a collapsed nest, level l's index is (k / span) % n for linear index k
+// (span: the iterations of the levels inside it); within one iteration of
+// the levels around it the chunk runs an interval of those, else it may
+// run them all.
 std::string Generator::chunk_bounds(const Construct& c, const std::string& pre) const {
-  const LoopLevel& lv = c.loop[0];
-  std::string t = lv.var_decl.substr(0, lv.var_decl.find('@'));
-  while (!t.empty() && t.back() == ' ') t.pop_back();
-  const std::string type = "(" + t + ")";
-  return "const " + t + " __jif = " + type + "(" + pre + "lo0 + __jcb * " + pre +
-         "st0), __jil = " + type + "(" + pre + "lo0 + (__jce - 1) * " + pre + "st0);\n";
+  std::string out, span = "1";
+  for (std::size_t l = c.loop.size(); l-- > 0;) {
+    const LoopLevel& lv = c.loop[l];
+    std::string t = lv.var_decl.substr(0, lv.var_decl.find('@'));
+    while (!t.empty() && t.back() == ' ') t.pop_back();
+    const std::string type = "(" + t + ")", k = std::to_string(l), n = pre + "n" + k;
+    if (c.loop.size() == 1) {
+      out += "const " + t + " __jif = " + type + "(" + pre + "lo0 + __jcb * " + pre +
+             "st0), __jil = " + type + "(" + pre + "lo0 + (__jce - 1) * " + pre + "st0);\n";
+      break;
+    }
+    const std::string whole = "(" + span + ") * " + n;
+    std::string first = "(__jcb / (" + span + ")) % " + n,
+                last = "((__jce - 1) / (" + span + ")) % " + n;
+    if (l > 0) {
+      const std::string inside = "(__jcb / (" + whole + ") == (__jce - 1) / (" + whole + "))";
+      first = "(" + inside + " ? " + first + " : 0)";
+      last = "(" + inside + " ? " + last + " : " + n + " - 1)";
+    }
+    out += "const " + t + " __jif" + k + " = " + type + "(" + pre + "lo" + k + " + " + first +
+           " * " + pre + "st" + k + "), __jil" + k + " = " + type + "(" + pre + "lo" + k + " + " +
+           last + " * " + pre + "st" + k + ");\n(void)__jif" + k + "; (void)__jil" + k + ";\n";
+    span = whole;
+  }
+  return out;
 }
 
 // The grain of a taskloop whose chunks are created here: grainsize, else
@@ -269,12 +348,13 @@ std::string Generator::chunk_loop(const Construct& c, const Scope& s, const std:
 
 // The chunks of one taskloop combine their reduction copies under a lock,
 // so on the reduced data they are concurrent with each other (and ordered
-// with every other access), not one at a time.
+// with every other access), not one at a time: a reduction with its
+// operator (loop_reduction), else a concurrent access.
 std::string Generator::chunk_deps(const Construct& c, const Scope& s) {
   std::vector<RegionRef> list;
   for (const RegionRef& r : c.deps) {
     list.push_back(chunk_region(c, r));
-    if (r.kind == "reduction") list.back().kind = "concurrent";
+    if (r.kind == "reduction" && !loop_reduction(c, r)) list.back().kind = "concurrent";
   }
   return deps(c, list, s);
 }

@@ -52,6 +52,7 @@ struct Capture {
   bool reduction = false;       // taskloop reduction: private copy combined at the end
   std::string red_op, red_identity;
   bool red_elems = false;  // taskloop reduction on a section or shaped pointer: an array copy
+  int red_rank = 0;        // red_elems: array levels below the first subscript (a[i][j]: 1)
   bool loop_var = false;   // a taskloop variable declared before the loop
   // C: a firstprivate const scalar with a constant initialiser: its value,
   // declared again in the outlined body so the compiler still sees it.
@@ -159,6 +160,7 @@ struct Model {
   bool ompss2 = false;          // defines _OMPSS_2
   bool openmp_macro = false;    // defines _OPENMP (JOULE_OPENMP_VERSION)
   bool header_pragmas = false;  // headers hold OmpSs pragmas the compiler will see
+  std::string forced_headers;   // translated -include headers, before the source
   int main_src = 0;
   std::vector<SourceFile> files;
   std::vector<Construct> constructs;

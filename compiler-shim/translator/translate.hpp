@@ -17,12 +17,17 @@ struct TranslateOptions {
   std::string resource_dir;        // Clang's resource directory (stddef.h, ...)
   const std::string* contents = nullptr;  // parse this text instead of reading input
   std::string* diagnostics = nullptr;     // collect diagnostics here instead of stderr
+  // The compile will leave out the -include headers the translation holds
+  // (the driver); otherwise such a header with statement pragmas is an error.
+  bool forced_includes = false;
 };
 
 struct TranslateResult {
   std::string output;              // the translated source
   std::vector<std::string> files;  // every file read (for depfiles)
   bool header_pragmas = false;     // headers hold OmpSs pragmas the compiler will also see
+  // -include arguments whose translated text the output holds (forced_includes).
+  std::vector<std::string> forced_includes;
 };
 
 // Returns 0 on success, 1 when the source or a pragma is wrong (diagnostics

@@ -167,6 +167,11 @@ int CpuTable::register_process(pid_t pid, int mode) {
   }
   int slot = -1;
   const int used = int(h.procs_used.load());
+  // A launcher may have registered this very process before it started
+  // (DLB_DROM_PreInit): it takes that slot over, with the CPUs it owns.
+  for (int i = 0; i < used && slot < 0; ++i)
+    if (pid_t(seg_->procs[i].pid.load()) == pid && process_alive(pid, seg_->procs[i].start_time))
+      slot = i;
   for (int i = 0; i < used && slot < 0; ++i) {
     const pid_t p = pid_t(seg_->procs[i].pid.load());
     if (p == 0) slot = i;

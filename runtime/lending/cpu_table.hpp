@@ -85,8 +85,9 @@ class CpuTable {
   void wait(int cpu, std::uint32_t seen, unsigned timeout_us) noexcept;
   void notify(int cpu) noexcept;
 
-  // Registry. register_process returns the slot; throws TableError (Full, or
-  // Busy when the segment is being removed: reopen).
+  // Registry. register_process returns the slot (the one already registered
+  // for the same live process, if any); throws TableError (Full, or Busy
+  // when the segment is being removed: reopen).
   int register_process(pid_t pid, int mode);
   // Releases every CPU of pid, frees its slot; removes the segment when no
   // live process is left. Returns true if it removed it.

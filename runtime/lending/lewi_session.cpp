@@ -47,8 +47,22 @@ std::shared_ptr<Session> Session::join(const LewiOptions& opts, const std::vecto
     s->own(owned);
     return s;
   }
+  auto s = open(opts, owned, ::getpid());
+  g_session = s;
+  return s;
+}
+
+std::shared_ptr<Session> Session::join_subprocess(const LewiOptions& opts,
+                                                  const std::vector<int>& owned, int number) {
+  if (number < 1 || number >= (1 << (CpuWord::kPidBits - kOsPidBits)))
+    throw TableError(TableError::Kind::Full, "joule: too many subprocess handles");
+  return open(opts, owned, ::getpid() | pid_t(number) << kOsPidBits);
+}
+
+std::shared_ptr<Session> Session::open(const LewiOptions& opts, const std::vector<int>& owned,
+                                       pid_t id) {
   for (int attempt = 0;; ++attempt) {
-    std::shared_ptr<Session> s(new Session(opts, open_table(opts)));
+    std::shared_ptr<Session> s(new Session(opts, open_table(opts), id));
     try {
       s->slot_ = s->table_->register_process(s->pid_, opts.mode == "local" ? 1 : 2);
       // A reused slot keeps its last DROM sequence: start from it.
@@ -60,15 +74,14 @@ std::shared_ptr<Session> Session::join(const LewiOptions& opts, const std::vecto
     }
     s->table_->reap_dead();  // stale CPUs of dead processes go back first
     s->own(owned);           // on a conflict the destructor gives back what was taken
-    g_session = s;
     return s;
   }
 }
 
-Session::Session(LewiOptions opts, std::unique_ptr<CpuTable> table)
+Session::Session(LewiOptions opts, std::unique_ptr<CpuTable> table, pid_t id)
     : opts_(std::move(opts)),
       table_(std::move(table)),
-      pid_(::getpid()),
+      pid_(id),
       autonomous_(opts_.policy != "mpi"),
       local_(new std::atomic<std::uint8_t>[std::size_t(kMaxCpus)]),
       leaving_(new std::atomic<std::uint8_t>[std::size_t(kMaxCpus)]),
@@ -81,7 +94,7 @@ Session::Session(LewiOptions opts, std::unique_ptr<CpuTable> table)
 }
 
 Session::~Session() {
-  if (pid_ != ::getpid()) return;  // a forked child's copy: the parent still owns the CPUs
+  if (os_pid(pid_) != ::getpid()) return;  // a forked child's copy: the parent owns the CPUs
   if (slot_ >= 0) table_->unregister_process(slot_);
 }
 
@@ -94,9 +107,11 @@ void Session::own(const std::vector<int>& cpus) {
     const auto r = table_->apply(cpu, CpuOp::Own, pid_);
     if (r.outcome != Outcome::Illegal) continue;
     const pid_t other = r.before.owner;
-    std::string who = std::to_string(other);
+    std::string who = std::to_string(os_pid(other));
     for (const auto& p : table_->processes())
       if (p.pid == other && !p.comm.empty()) who += " (" + p.comm + ")";
+    if (other != os_pid(other))
+      who += ", its DLB subprocess handle " + std::to_string(other >> kOsPidBits);
     throw TableError(TableError::Kind::Busy,
                      "joule: JOULE_LEWI: CPU " + std::to_string(cpu) +
                          " is already owned by process " + who + " in CPU table " + table_->name() +

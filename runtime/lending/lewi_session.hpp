@@ -45,6 +45,11 @@ class Session {
   // owning `owned`) if there is none; an existing one also takes `owned`.
   // Throws TableError (e.g. a CPU already owned by another live process).
   static std::shared_ptr<Session> join(const LewiOptions& opts, const std::vector<int>& owned);
+  // A participant of its own for handle `number` (>= 1) of DLB's subprocess
+  // API: not the process's session, an id of its own in the table
+  // (os_support.hpp), owning `owned`. Throws TableError.
+  static std::shared_ptr<Session> join_subprocess(const LewiOptions& opts,
+                                                  const std::vector<int>& owned, int number);
   ~Session();  // gives back everything, leaves the table
 
   pid_t pid() const noexcept { return pid_; }
@@ -111,7 +116,9 @@ class Session {
   }
 
  private:
-  Session(LewiOptions opts, std::unique_ptr<CpuTable> table);
+  Session(LewiOptions opts, std::unique_ptr<CpuTable> table, pid_t id);
+  static std::shared_ptr<Session> open(const LewiOptions& opts, const std::vector<int>& owned,
+                                       pid_t id);
   void own(const std::vector<int>& cpus);
   bool owns(int cpu) const noexcept { return table_->load(cpu).owner == pid_; }
   bool leaving(int cpu) const noexcept { return leaving_[cpu].load() & kLeaving; }

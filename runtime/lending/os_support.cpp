@@ -28,6 +28,7 @@ long read_small(const char* path, char* buf, std::size_t size) {
 }  // namespace
 
 std::uint64_t process_start_time(pid_t pid) {
+  pid = os_pid(pid);
   char path[64];
   std::snprintf(path, sizeof path, "/proc/%d/stat", int(pid));
   char buf[1024];
@@ -42,6 +43,7 @@ std::uint64_t process_start_time(pid_t pid) {
 }
 
 bool pid_exists(pid_t pid) {
+  pid = os_pid(pid);
   if (pid <= 0) return false;
   return ::kill(pid, 0) == 0 || errno == EPERM;
 }
@@ -54,6 +56,7 @@ bool process_alive(pid_t pid, std::uint64_t start_time) {
 }
 
 std::string process_comm(pid_t pid) {
+  pid = os_pid(pid);
   char path[64];
   std::snprintf(path, sizeof path, "/proc/%d/comm", int(pid));
   char buf[64];

@@ -10,6 +10,15 @@
 
 namespace joule::lending {
 
+// A participant of the CPU table is a process or one of the subprocess
+// handles of DLB's dlb_sp.h that a process opens: the pid in the low 22
+// bits (Linux's pid_max is at most 2^22), the handle's number above them.
+// The functions below take either and look at the process.
+constexpr int kOsPidBits = 22;
+constexpr pid_t os_pid(pid_t participant) noexcept {
+  return participant & ((pid_t(1) << kOsPidBits) - 1);
+}
+
 // Start time of `pid` in clock ticks since boot (/proc/<pid>/stat field 22),
 // or 0 when it cannot be read.
 std::uint64_t process_start_time(pid_t pid);

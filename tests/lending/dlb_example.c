@@ -70,7 +70,8 @@ static int run(int cpu, int ready_fd, int go_fd) {
 int main(void) {
   int major = 0, minor = 0, patch = 0;
   CHECK(DLB_GetVersion(&major, &minor, &patch) == DLB_SUCCESS && major == 3);
-  CHECK(DLB_Init_sp(0, NULL, NULL) == NULL); /* joule: one participant per process */
+  dlb_handler_t sp = DLB_Init_sp(0, NULL, NULL); /* a subprocess that owns no CPU */
+  CHECK(sp != NULL && DLB_Lend_sp(NULL) == DLB_ERR_NOINIT && DLB_Finalize_sp(sp) == DLB_SUCCESS);
   char value[256];
   CHECK(DLB_GetVariable("--no-such-option", value) == DLB_ERR_NOENT);
 

@@ -154,11 +154,6 @@ TEST_F(DlbTalp, VariablesVersionAndUnsupportedCalls) {
   ASSERT_EQ(DLB_GetVersion(&major, &minor, &patch), DLB_SUCCESS);
   EXPECT_EQ(major, 3);
   EXPECT_GE(minor, 0);
-  EXPECT_EQ(DLB_PreInit(nullptr, nullptr), DLB_ERR_NOCOMP);
-  EXPECT_EQ(DLB_DROM_PreInit(1, nullptr, DLB_DROM_FLAGS_NONE, nullptr), DLB_ERR_NOCOMP);
-  EXPECT_EQ(DLB_DROM_PostFinalize(1, DLB_DROM_FLAGS_NONE), DLB_ERR_NOCOMP);
-  EXPECT_EQ(DLB_Init_sp(0, nullptr, nullptr), nullptr);
-  EXPECT_EQ(DLB_Lend_sp(nullptr), DLB_ERR_NOCOMP);
   EXPECT_STRNE(DLB_Strerror(DLB_ERR_NOTALP), DLB_Strerror(12345));
 }
 

@@ -53,6 +53,26 @@ INSTANTIATE_TEST_SUITE_P(Files, Errors,
                            return s;
                          });
 
+// `joulecc --translate` (joule_ompss_sources) cannot take -include out of
+// the compile: a -include header with statement pragmas is an error at each
+// pragma, with the fix, instead of tasks that silently run serially.
+TEST(Errors, ForcedIncludeHeaderUnderTranslate) {
+  shim::TempDir tmp;
+  const std::string out = tmp.path() + "/out.c";
+  const std::string parity = std::string(SHIM_DIR) + "/parity";
+  shim::Result r = shim::run(std::string(JOULECC_PATH) + " --translate -o " + shim::quote(out) +
+                             " " + shim::quote(parity + "/forced_include.c") + " -- -include " +
+                             shim::quote(parity + "/include/scale.h"));
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_FALSE(shim::file_exists(out));
+  for (const char* w : {"scale.h:9:1: error: '#pragma oss task' in a header joulecc cannot",
+                        "scale.h:12:1: error: '#pragma oss taskwait' in a header joulecc cannot",
+                        "(it comes from a -include option, which 'joulecc --translate' cannot take "
+                        "out of the compile); include the header by name from the source "
+                        "('#include \"scale.h\"')"})
+    EXPECT_NE(r.output.find(w), std::string::npos) << "missing: " << w << "\n" << r.output;
+}
+
 TEST(Errors, DriverStopsBeforeTheCompiler) {
   shim::TempDir tmp;
   shim::Result r = shim::run("cd " + shim::quote(tmp.path()) + " && " + JOULECC_PATH + " gcc -c " +

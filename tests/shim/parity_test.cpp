@@ -78,7 +78,8 @@ TEST_P(Parity, TranslatedAndMatchesTheSequentialBuild) {
 
 std::vector<Case> cases() {
   std::vector<Case> v;
-  for (const char* f : {"pragma_macros.c", "mercurium_syntax.c", "extern_unused.c", "heat_a.c"}) {
+  for (const char* f : {"pragma_macros.c", "mercurium_syntax.c", "extern_unused.c", "heat_a.c",
+                        "computed_include.c"}) {
     v.push_back({f, "gcc", ""});
     v.push_back({f, "g++", ""});
   }
@@ -97,6 +98,46 @@ INSTANTIATE_TEST_SUITE_P(Programs, Parity, ::testing::ValuesIn(cases()),
                              out += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
                            return out;
                          });
+
+// A header given with -include is a header like any other: the driver
+// translates it in front of the source and takes the option out of the
+// compile (which would otherwise bring the untranslated text first).
+TEST(Headers, ForcedIncludeIsTranslated) {
+  const std::string header = shim::quote(kDir + "/include/scale.h");
+  const std::string src = shim::quote(kDir + "/forced_include.c");
+  shim::TempDir tmp;
+  const std::string cd = "cd " + shim::quote(tmp.path()) + " && ";
+  for (const char* cc : {"gcc", "g++"}) {
+    shim::Result e =
+        shim::run(cd + kJoulecc + " --joule-E " + cc + " -include " + header + " " + src);
+    ASSERT_EQ(e.status, 0) << e.output;
+    EXPECT_EQ(count(e.output, "joule_oss_task_create(") + count(e.output, "joule_oss::spawn("), 1)
+        << e.output;
+    EXPECT_EQ(count(e.output, "warning:"), 0) << e.output;
+    shim::Result b =
+        shim::run(cd + kJoulecc + " " + cc + " -Wall -include " + header + " " + src + " -o f");
+    ASSERT_EQ(b.status, 0) << b.output;
+    for (const char* workers : {"1", "2", "8"}) {
+      shim::Result r = shim::run(cd + "JOULE_WORKERS=" + workers + " timeout 60 ./f 2>&1");
+      EXPECT_EQ(r.status, 0) << cc << ", " << workers << " workers: " << r.output;
+      EXPECT_EQ(r.output, "sum = 570.0\n") << cc << ", " << workers << " workers";
+    }
+  }
+  // A task function declared in a -include header: its wrapper goes first.
+  shim::write_file(tmp.path() + "/ft.h", "#pragma oss task inout(*x)\nvoid incr(int *x);\n");
+  shim::write_file(tmp.path() + "/ft.c",
+                   "#include <stdio.h>\nvoid incr(int *x) { *x += 1; }\n"
+                   "int main(void) {\n  int v = 1;\n  incr(&v);\n  incr(&v);\n"
+                   "#pragma oss taskwait\n  printf(\"v=%d\\n\", v);\n  return 0;\n}\n");
+  shim::Result ft = shim::run(cd + kJoulecc + " gcc -Wall -include ft.h ft.c -o ft && " +
+                              "JOULE_WORKERS=2 timeout 60 ./ft");
+  EXPECT_EQ(ft.status, 0) << ft.output;
+  EXPECT_NE(ft.output.find("v=3"), std::string::npos) << ft.output;
+  // -imacros keeps only the macros: its pragmas are no one's to translate.
+  shim::Result m = shim::run(cd + kJoulecc + " --joule-E gcc -imacros " + header + " -include " +
+                             header + " " + src);
+  EXPECT_EQ(m.status, 0) << m.output;
+}
 
 // joulecc-gcc / joulecc-g++ (links to joulecc beside it) pick the compiler
 // by name and take Mercurium's flags anywhere on the line: the mode ones, the

@@ -83,6 +83,8 @@ void display_env(bool verbose) {
   line("OMP_WAIT_POLICY", icv().wait_active ? "ACTIVE" : "PASSIVE");
   line("OMP_THREAD_LIMIT", std::to_string(omp_get_thread_limit()));
   line("OMP_MAX_ACTIVE_LEVELS", std::to_string(omp_get_max_active_levels()));
+  line("OMP_NUM_TEAMS", std::to_string(icv().nteams));  // the ICVs: 0 when not set
+  line("OMP_TEAMS_THREAD_LIMIT", std::to_string(icv().teams_thread_limit));
   line("OMP_CANCELLATION", "FALSE");
   line("OMP_DEFAULT_DEVICE", std::to_string(omp_get_default_device()));
   line("OMP_MAX_TASK_PRIORITY", std::to_string(omp_get_max_task_priority()));

@@ -74,6 +74,8 @@ void load() {
   g_icv.run_sched = s.schedule_kind;
   g_icv.run_chunk = s.schedule_chunk;
   g_icv.max_active_levels = s.max_active_levels;
+  g_icv.nteams = s.num_teams;
+  g_icv.teams_thread_limit = s.teams_thread_limit;
   g_icv.wait_active = s.wait_active != 0;
   g_icv.oversubscribed = joule_oversubscribed() != 0;
   g_icv.default_device = s.default_device;

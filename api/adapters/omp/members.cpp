@@ -115,8 +115,13 @@ void member_task(void* args) {
 // Inside a task, every worker may be taken; with lending, a member queued on a
 // guest worker waits for a CPU its owner may reclaim before the member starts
 // (the guest parks; the owner may itself wait on us in MPI). In both cases
-// the team must not wait forever.
-bool may_seal() { return self().in_task || joule_worker_id() > 0 || joule_lending_active() == 1; }
+// the team must not wait forever. Neither may a host team's region, whose
+// members other teams' regions may hold (teams.cpp).
+bool may_seal() {
+  const Team* outer = self().team;
+  return self().in_task || joule_worker_id() > 0 || joule_lending_active() == 1 ||
+         (outer && outer->share > 0);
+}
 
 }  // namespace
 
@@ -145,6 +150,11 @@ Team* new_team() {
   Team* t = t_spare.team;
   if (!t) return new Team;
   t_spare.team = nullptr;
+  reset_team(t);
+  return t;
+}
+
+void reset_team(Team* t) {
   t->claims.store(0, std::memory_order_relaxed);
   t->gathered.store(1, std::memory_order_relaxed);
   t->refs.store(1, std::memory_order_relaxed);
@@ -157,7 +167,6 @@ Team* new_team() {
     w.mem = nullptr;
   }
   t->saved = nullptr;
-  return t;
 }
 
 // Room for every member's wait slot, reused by the next region.

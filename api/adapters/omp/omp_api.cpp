@@ -33,9 +33,12 @@ extern "C" {
 JOULE_EXPORT int omp_get_thread_num(void) { return current_team()->n > 1 ? self().id : 0; }
 JOULE_EXPORT int omp_get_num_threads(void) { return current_team()->n; }
 JOULE_EXPORT int omp_get_max_threads(void) { return max_team_size(); }
+// A team's thread_limit (or its ICV), else its share of the workers
+// (teams.cpp), else every worker.
 JOULE_EXPORT int omp_get_thread_limit(void) {
-  const int limit = current_team()->thread_limit;  // a target region's thread_limit clause
-  return limit > 0 ? limit : joule_worker_count();
+  const Team* t = current_team();
+  if (t->thread_limit > 0) return t->thread_limit;
+  return t->share > 0 ? t->share : joule_worker_count();
 }
 JOULE_EXPORT int omp_get_level(void) { return current_team()->level; }
 JOULE_EXPORT int omp_get_active_level(void) { return current_team()->active_level; }
@@ -98,9 +101,8 @@ JOULE_EXPORT double omp_get_wtick(void) {
   return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
 
-// Host only: one league of one team (devices: device_api.cpp).
-JOULE_EXPORT int omp_get_num_teams(void) { return 1; }
-JOULE_EXPORT int omp_get_team_num(void) { return 0; }
+// Host only: the devices are in device_api.cpp, the teams queries in
+// teams_target.cpp.
 
 JOULE_EXPORT void omp_init_lock_with_hint(omp_lock_t* l, int) { omp_init_lock(l); }
 JOULE_EXPORT void omp_init_nest_lock_with_hint(omp_nest_lock_t* l, int) { omp_init_nest_lock(l); }

@@ -62,9 +62,9 @@ int team_size(unsigned requested, const Team* outer) {
   }
   // Members block in barriers: each needs a worker of its own, running now
   // (with lending, lent CPUs come back and idle ones are borrowed here).
-  // Inside a target region its thread_limit caps the team (OpenMP 5.2 §10.1.1).
+  // A target or teams region's thread_limit caps the team (OpenMP 5.2 §10.1.1).
   int want = wanted_size(requested);
-  if (outer->thread_limit > 0) want = std::min(want, outer->thread_limit);
+  if (const int cap = region_cap(outer)) want = std::min(want, cap);
   int got = 1;
   if (joule_reserve_workers(want, &got) != JOULE_OK) got = 1;
   return std::max(got, 1);
@@ -87,7 +87,8 @@ void run_undeferred(void (*body)(void*), void* arg, const char* label, const cha
 [[gnu::tls_model("initial-exec")]] constinit thread_local ThreadState t_state;
 
 int max_team_size() {
-  const int want = wanted_size(0);
+  int want = wanted_size(0);
+  if (const int cap = region_cap(current_team())) want = std::min(want, cap);
   return lendable_now() > 0 ? want : std::min(want, std::max(joule_worker_count(), 1));
 }
 
@@ -120,8 +121,11 @@ Team* begin_team(void (*fn)(void*), void* data, unsigned num_threads, std::uintp
   t->parent_id = t_state.id;
   t->level = outer->level + 1;
   t->active_level = outer->active_level + (t->n > 1 ? 1 : 0);
-  t->thread_limit = outer->thread_limit;
   t->show_affinity = affinity().display && team_shows_affinity(t->n);
+  t->team_num = outer->team_num;
+  t->num_teams = outer->num_teams;
+  t->thread_limit = outer->thread_limit;
+  t->share = outer->share;
   if (t->n > 1) {
     spawn_members(t);
     gather_members(t);

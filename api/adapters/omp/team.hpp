@@ -48,11 +48,10 @@ struct Team {
   int n = 1;
   void (*fn)(void*) = nullptr;
   void* data = nullptr;
-  Team* parent = nullptr;  // enclosing team (for omp_get_ancestor_thread_num)
-  int parent_id = 0;       // the master's id in the parent team
-  int level = 0;           // omp_get_level inside this team
-  int active_level = 0;    // omp_get_active_level inside this team
-  int thread_limit = 0;    // thread-limit-var of a target region's contention group; 0: none
+  Team* parent = nullptr;                  // enclosing team (for omp_get_ancestor_thread_num)
+  int parent_id = 0;                       // the master's id in the parent team
+  int level = 0;                           // omp_get_level inside this team
+  int active_level = 0;                    // omp_get_active_level inside this team
   alignas(64) std::atomic<int> claims{0};  // members started (+ the sealed bit)
   std::atomic<int> gathered{1};  // 1 once every member started or the team was sealed; 2: not
                                  // yet, and a waiter sleeps on it (the gatherer must wake it)
@@ -75,6 +74,12 @@ struct Team {
   int seats_size = 0;
   std::atomic<int> red_active{0};  // task reductions registered in the team now
   bool show_affinity = false;      // OMP_DISPLAY_AFFINITY: every member prints its line
+  // Teams (teams.cpp): the league this team's threads belong to, copied
+  // into the teams of the parallel regions they start.
+  int team_num = 0;
+  int num_teams = 1;
+  int thread_limit = 0;  // a teams or target region's thread_limit (or the ICV); 0: none
+  int share = 0;         // workers a host team may use at once; 0: not a host team
 
   Team() = default;
   Team(const Team&) = delete;
@@ -140,7 +145,23 @@ void finish_on_master();
 // Member `id` of `t` on this thread: the body, then its explicit tasks.
 void run_member(Team* t, int id);
 
+// ---- teams (teams.cpp, teams_target.cpp) ----
+// The most threads a region started in `outer` may have: its thread_limit
+// and its share of the workers (0: no bound).
+int region_cap(const Team* outer);
+// A team of one (the initial thread of a team of a league) before its first
+// team number runs.
+void init_league_team(Team* t, int num_teams, int thread_limit, int share);
+// Runs the body of team t->team_num on the calling thread: the thread is
+// t's initial thread meanwhile, and the body's explicit tasks end before it returns.
+void enter_league_team(Team* t, ThreadState* saved);
+void leave_league_team(const ThreadState& saved);
+// A league without num_teams: nteams-var, else one team per worker.
+int default_num_teams();
+
 // ---- members (members.cpp) ----
+// A recycled team's barrier, counts and worksharing slots as new.
+void reset_team(Team* t);
 // A team with no members yet: the calling thread's recycled one if it has it
 // (a region start then allocates nothing), else a new one.
 Team* new_team();
@@ -218,6 +239,8 @@ struct Icv {
   int run_sched = kDynamic;
   int run_chunk = 1;
   int max_active_levels = 1;
+  int nteams = 0;              // nteams-var (OMP_NUM_TEAMS); 0: one team per worker
+  int teams_thread_limit = 0;  // teams-thread-limit-var; 0: the team's share
   bool wait_active = false;
   bool oversubscribed = false;  // joule runs more workers than CPUs: spin little
   int max_task_priority = 0;    // OMP_MAX_TASK_PRIORITY

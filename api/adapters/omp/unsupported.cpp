@@ -14,9 +14,6 @@ extern "C" {
 #define JOULE_UNSUPPORTED(name) \
   JOULE_EXPORT void name(void) { unsupported(#name); }
 
-JOULE_UNSUPPORTED(GOMP_teams)
-JOULE_UNSUPPORTED(GOMP_teams4)
-JOULE_UNSUPPORTED(GOMP_teams_reg)
 JOULE_UNSUPPORTED(GOMP_doacross_post)
 JOULE_UNSUPPORTED(GOMP_doacross_wait)
 JOULE_UNSUPPORTED(GOMP_doacross_ull_post)

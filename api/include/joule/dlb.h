@@ -126,8 +126,8 @@ JOULE_EXPORT int DLB_GetVersion(int *major, int *minor, int *patch);
 JOULE_EXPORT int DLB_GetVariable(const char *variable, char *value);
 JOULE_EXPORT int DLB_SetVariable(const char *variable, const char *value);
 JOULE_EXPORT int DLB_PrintVariables(int print_extended);
-/* Registering a child before it starts (mask reserved for a pid that does not
- * exist yet) is not supported: DLB_ERR_NOCOMP. The child calls DLB_Init. */
+/* Registers this process owning the CPUs of mask before DLB_Init (which then
+ * takes them, given no mask): DLB_DROM_PreInit for the caller's own pid. */
 JOULE_EXPORT int DLB_PreInit(const_dlb_cpu_set_t mask, char ***next_environ);
 JOULE_EXPORT const char *DLB_Strerror(int errnum);
 /* Prints the node's CPU table to stderr (both arguments ignored). */

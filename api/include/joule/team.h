@@ -38,6 +38,8 @@ typedef struct joule_omp_settings {
   int display_env;        /* OMP_DISPLAY_ENV: 0 false, 1 true, 2 verbose */
   int allocator;          /* OMP_ALLOCATOR: a predefined omp_allocator_handle_t (1..8) */
   int max_task_priority;  /* OMP_MAX_TASK_PRIORITY */
+  int num_teams;          /* OMP_NUM_TEAMS; 0: not set */
+  int teams_thread_limit; /* OMP_TEAMS_THREAD_LIMIT; 0: not set */
 } joule_omp_settings_t;
 
 /* The running runtime's settings, or (not running) the configuration it

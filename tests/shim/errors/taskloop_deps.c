@@ -16,20 +16,20 @@ void f(int n) {
 #pragma oss taskloop out(b[i * i])
   // expect: 16:28: error: taskloop dependency on 'b[i * i]': the subscript must be affine in 'i' (the subscript multiplies the loop variable by itself)
   for (int i = 0; i < n; i++) b[i * i] = 1;
-#pragma oss taskloop collapse(2) out(b[i])
-  // expect: 19:38: error: taskloop dependency on 'b[i]': loop variables need collapse(1)
+#pragma oss taskloop collapse(2) out(b[(i + j) / 2])
+  // expect: 19:40: error: taskloop dependency on 'b[(i + j) / 2]': the subscript must be affine in 'i', 'j' ('/' over several loop variables: joulecc bounds a subscript one variable at a time)
   for (int i = 0; i < 8; i++)
-    for (int j = 0; j < 8; j++) b[i] = j;
+    for (int j = 0; j < 8; j++) b[(i + j) / 2] = j;
 }
 
 struct pair { double x, y; };
 
-void g(int n, struct pair *p, double m[4][4]) {
+void g(int n, struct pair *p, struct pair q[4][4]) {
 #pragma oss taskloop reduction(+ : [4]p)
   for (int i = 0; i < n; i++) p[i % 4].x += 1;
-#pragma oss taskloop reduction(+ : m[0; 2])
-  for (int i = 0; i < n; i++) m[i % 2][0] += 1;
+#pragma oss taskloop reduction(+ : q[0; 2][0; 4])
+  for (int i = 0; i < n; i++) q[i % 2][0].y += 1;
 }
-/* Reductions of records or of rows are not element-wise. */
-// expect: 29:31: error: taskloop reduction on 'p': the elements must be of an arithmetic type (one-dimensional array or pointer)
-// expect: 31:31: error: taskloop reduction on 'm': the elements must be of an arithmetic type (one-dimensional array or pointer)
+/* Reductions of records are not element-wise (rows of numbers are). */
+// expect: 29:31: error: taskloop reduction on 'p': the elements must be of an arithmetic type (an array, a section or a shaped pointer of numbers)
+// expect: 31:31: error: taskloop reduction on 'q': the elements must be of an arithmetic type (an array, a section or a shaped pointer of numbers)

@@ -13,10 +13,12 @@ extern "C" {
 /* As DLB_DROM_SetProcessMask, the mask given as a CPU list ("0-3,6");
  * DLB_ERR_NOENT for a string that is not one. */
 JOULE_EXPORT int DLB_DROM_SetProcessMaskStr(int pid, const char *mask, dlb_drom_flags_t flags);
-/* Reserving CPUs for a process before it exists, and releasing them after
- * it ended, need table entries not keyed by a live pid: not supported,
- * DLB_ERR_NOCOMP (the child joins with DLB_Init; a dead process's CPUs go
- * back to the table on their own). */
+/* A launcher registers process pid (its child, which exec keeps) owning the
+ * CPUs of mask in the node table before it starts: the child's DLB_Init
+ * takes the registration over, and the CPUs when it gives no mask.
+ * DLB_ERR_PERM if a CPU has another owner, DLB_ERR_INIT if pid is
+ * registered already, DLB_ERR_NOPROC if it does not exist. PostFinalize,
+ * after the child ended, frees what it left (DLB_NOUPDT: nothing left). */
 JOULE_EXPORT int DLB_DROM_PreInit(int pid, const_dlb_cpu_set_t mask, dlb_drom_flags_t flags,
                                   char ***next_environ);
 JOULE_EXPORT int DLB_DROM_PostFinalize(int pid, dlb_drom_flags_t flags);

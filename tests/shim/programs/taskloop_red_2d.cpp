@@ -1,0 +1,2 @@
+// The C program, translated as C++ (lambdas instead of outlined functions).
+#include "taskloop_red_2d.c"
