@@ -3,7 +3,7 @@
  * fallback runs them. Every printed value is one a conforming runtime
  * cannot change (the gomp_target_vs_libgomp tests compare the output with
  * libgomp's byte for byte); the checks make it self-checking when linked
- * against libjoule-omp alone. No teams: GOMP_teams* are another file's. */
+ * against libjoule-omp alone. */
 #include <errno.h>
 #include <limits.h>
 #include <omp.h>
@@ -243,6 +243,29 @@ static void in_reductions(void) {
   CHECK(r == 5555);
 }
 
+/* target teams (the teams layer's GOMP_teams4 inside the region): the
+ * body runs once per team; a parallel in a team obeys thread_limit. */
+static void target_teams(void) {
+  long sum = 0;
+  int per[4] = {0}, teams = 0, within = 0, level = -1;
+#pragma omp target teams distribute parallel for reduction(+ : sum) num_teams(3) thread_limit(2) \
+    map(tofrom : sum)
+  for (int i = 0; i < 1000; ++i) sum += i;
+#pragma omp target teams num_teams(4) thread_limit(3) map(tofrom : per, teams, within, level)
+  {
+    per[omp_get_team_num()] = omp_get_team_num() * 10 + 1;
+    if (omp_get_team_num() == 0) teams = omp_get_num_teams();
+#pragma omp parallel num_threads(5)
+    if (omp_get_thread_num() == 0 && omp_get_team_num() == 1) {
+      within = omp_get_num_threads() <= 3;
+      level = omp_get_level();
+    }
+  }
+  printf("target teams: %ld, %d teams, team within thread_limit %d, level %d, teams %d %d %d %d\n",
+         sum, teams, within, level, per[0], per[1], per[2], per[3]);
+  CHECK(sum == 499500 && teams == 4 && within && level == 1 && per[3] == 31);
+}
+
 static void device_routines(void) {
   const int host = omp_get_initial_device();
   printf("devices %d initial %d default %d device_num %d initial_device %d\n",
@@ -299,6 +322,7 @@ int main(void) {
   nowait_chains();
   inside_parallel_and_tasks();
   in_reductions();
+  target_teams();
   device_routines();
   return finish("target");
 }
