@@ -61,6 +61,8 @@ void run_inline_seated(const GompTask& g, bool final_task, const std::uint64_t* 
 // null outside inline tasks. The child calls frame_child_done at its end.
 InlineFrame* frame_for_child(ThreadState& s);
 void frame_child_done(InlineFrame* f);
+// The task's own reference, at its end.
+void frame_release(InlineFrame* f);
 // taskwait: the current task's children. taskgroup end: its descendants.
 void wait_children();
 void wait_descendants();
