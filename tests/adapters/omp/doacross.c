@@ -31,40 +31,25 @@ static void chain_reset(void) {
   for (int i = 0; i < N + 4; ++i) a1[i] = (unsigned long)i;
 }
 
-/* 1-D: iteration i needs i-1 and i-2 (the sink i-2 of the first two is
- * outside the iteration space and ignored). */
-static void chain_static(int chunk) {
-  chain_reset();
-#pragma omp parallel
-#pragma omp for ordered(1) schedule(static, chunk)
-  for (int i = 2; i < N; ++i) {
-#pragma omp ordered depend(sink : i - 1) depend(sink : i - 2)
-    a1[i] = mix(a1[i - 1], a1[i - 2]);
-#pragma omp ordered depend(source)
+/* 1-D: iteration i needs i-1 (and i-2: the sink i-2 of the first two is
+ * outside the iteration space and ignored). One loop per schedule clause,
+ * so that each doacross entry point of GCC is called. */
+#define PRAGMA(x) _Pragma(#x)
+#define CHAIN(name, sched, sinks)        \
+  static void name(int chunk) {          \
+    (void)chunk;                         \
+    chain_reset();                       \
+    PRAGMA(omp parallel)                 \
+    PRAGMA(omp for ordered(1) sched)     \
+    for (int i = 2; i < N; ++i) {        \
+      PRAGMA(omp ordered sinks)          \
+      a1[i] = mix(a1[i - 1], a1[i - 2]); \
+      PRAGMA(omp ordered depend(source)) \
+    }                                    \
   }
-}
-
-static void chain_static_block(void) {
-  chain_reset();
-#pragma omp parallel
-#pragma omp for ordered(1) schedule(static)
-  for (int i = 2; i < N; ++i) {
-#pragma omp ordered depend(sink : i - 1)
-    a1[i] = mix(a1[i - 1], a1[i - 2]);
-#pragma omp ordered depend(source)
-  }
-}
-
-static void chain_dynamic(int chunk) {
-  chain_reset();
-#pragma omp parallel
-#pragma omp for ordered(1) schedule(dynamic, chunk)
-  for (int i = 2; i < N; ++i) {
-#pragma omp ordered depend(sink : i - 2) depend(sink : i - 1)
-    a1[i] = mix(a1[i - 1], a1[i - 2]);
-#pragma omp ordered depend(source)
-  }
-}
+CHAIN(chain_static, schedule(static, chunk), depend(sink : i - 1) depend(sink : i - 2))
+CHAIN(chain_static_block, schedule(static), depend(sink : i - 1))
+CHAIN(chain_dynamic, schedule(dynamic, chunk), depend(sink : i - 2) depend(sink : i - 1))
 
 /* Downward, guided: iteration i needs i+1 (the one before it). */
 static void chain_down_guided(void) {
@@ -169,7 +154,7 @@ int main(void) {
     CHECK(memcmp(a1, ref1, sizeof a1) == 0);
     printf("dynamic,%d: %lu\n", chunks[c], sum1());
   }
-  chain_static_block();
+  chain_static_block(0);
   CHECK(memcmp(a1, ref1, sizeof a1) == 0);
   printf("static: %lu\n", sum1());
   chain_down_guided();
