@@ -131,9 +131,8 @@ extern "C" {
 
 JOULE_EXPORT void omp_fulfill_event(std::uintptr_t event) { joule::omp::event_fulfil(event); }
 
-// Fortran: integer(kind=omp_event_handle_kind), by reference.
-JOULE_EXPORT void omp_fulfill_event_(const std::uintptr_t* event) {
-  joule::omp::event_fulfil(*event);
-}
+// Fortran: gfortran's omp_lib declares the handle `value`, so it arrives
+// as in C (see `gfortran -fopenmp -fdump-tree-ompexp`).
+JOULE_EXPORT void omp_fulfill_event_(std::uintptr_t event) { joule::omp::event_fulfil(event); }
 
 }  // extern "C"
