@@ -218,6 +218,29 @@ static int undeferred(void) {
   return result;
 }
 
+/* Included (inside a final task): there is no completion to hold apart
+ * from the body, so the construct returns only after the fulfil (libgomp
+ * does the same). */
+static int included(void) {
+  pthread_t th;
+  reset();
+#pragma omp parallel
+#pragma omp single
+  {
+#pragma omp task final(1) shared(th)
+      {omp_event_handle_t ev;
+  start_late(&th, &ev, 1, 1);
+#pragma omp task detach(ev)
+  body_done = 1;
+  seen = fulfilled;
+}
+#pragma omp taskwait
+}
+pthread_join(th, NULL);
+CHECK(seen == 1);
+return seen;
+}
+
 static void twice(void) {
 #pragma omp parallel
 #pragma omp single
@@ -237,13 +260,13 @@ int main(int argc, char** argv) {
     return 0;
   }
   for (int round = 0; round < 10; ++round) {
-    int r[7] = {from_task(),    after_body_taskwait(), before_body_ends(), chain(),
-                in_taskgroup(), at_barrier(),          undeferred()};
+    int r[8] = {from_task(),    after_body_taskwait(), before_body_ends(), chain(),
+                in_taskgroup(), at_barrier(),          undeferred(),       included()};
     if (round == 0)
       printf(
           "from task %d, after body %d, before body ends %d, chain %d, taskgroup %d, "
-          "barrier %d, undeferred %d\n",
-          r[0], r[1], r[2], r[3], r[4], r[5], r[6]);
+          "barrier %d, undeferred %d, included %d\n",
+          r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]);
   }
   return finish("detach");
 }
