@@ -221,24 +221,27 @@ static int undeferred(void) {
 /* Included (inside a final task): there is no completion to hold apart
  * from the body, so the construct returns only after the fulfil (libgomp
  * does the same). */
+static void included_body(pthread_t* th) {
+  omp_event_handle_t ev;
+  start_late(th, &ev, 1, 1);
+#pragma omp task detach(ev)
+  body_done = 1;
+  seen = fulfilled;
+}
+
 static int included(void) {
   pthread_t th;
   reset();
 #pragma omp parallel
 #pragma omp single
   {
-#pragma omp task final(1) shared(th)
-      {omp_event_handle_t ev;
-  start_late(&th, &ev, 1, 1);
-#pragma omp task detach(ev)
-  body_done = 1;
-  seen = fulfilled;
-}
+#pragma omp task final(1)
+    included_body(&th);
 #pragma omp taskwait
-}
-pthread_join(th, NULL);
-CHECK(seen == 1);
-return seen;
+  }
+  pthread_join(th, NULL);
+  CHECK(seen == 1);
+  return seen;
 }
 
 static void twice(void) {
