@@ -1,9 +1,6 @@
 // Worksharing loops over `long` (GOMP_loop_*): every schedule, the ordered
 // forms, the generic GCC 9+ entry (GOMP_loop_start) and the ends. The
 // dealing itself is in worksharing.cpp.
-#include <cstdlib>
-#include <cstring>
-
 #include "team.hpp"
 
 using namespace joule::omp;
@@ -29,20 +26,6 @@ bool next_long(long* istart, long* iend) {
   *istart = long(lo);
   *iend = long(hi);
   return got;
-}
-
-// GOMP_loop_start's `mem`: scratch shared by the team, *mem bytes on entry.
-void share_mem(void** mem) {
-  WorkShare* w = self().ws;
-  static std::atomic<bool> lock{false};
-  while (lock.exchange(true, std::memory_order_acquire)) __builtin_ia32_pause();
-  if (!w->mem) {
-    const std::size_t size = (reinterpret_cast<std::uintptr_t>(*mem) + 63) & ~std::size_t(63);
-    w->mem = std::aligned_alloc(64, size ? size : 64);
-    std::memset(w->mem, 0, size ? size : 64);
-  }
-  lock.store(false, std::memory_order_release);
-  *mem = w->mem;
 }
 
 bool generic_start(long start, long end, long incr, long sched, long chunk, long* istart,

@@ -27,6 +27,14 @@ bool next_ull(ull* istart, ull* iend) {
   return got;
 }
 
+// GOMP_loop_ull_start and _ordered_start (GCC 9+): `mem` as in loop.cpp.
+bool generic_ull(bool up, ull start, ull end, ull incr, long sched, ull chunk, ull* istart,
+                 ull* iend, std::uintptr_t* reductions, void** mem) {
+  const bool got = start_ull(int(sched), up, start, end, incr, chunk, istart, iend, reductions);
+  if (mem) share_mem(mem);
+  return got;
+}
+
 }  // namespace
 
 extern "C" {
@@ -61,15 +69,13 @@ JOULE_ULL_RUNTIME(ordered_runtime)
 JOULE_EXPORT bool GOMP_loop_ull_start(bool up, ull start, ull end, ull incr, long sched, ull chunk,
                                       ull* istart, ull* iend, std::uintptr_t* reductions,
                                       void** mem) {
-  if (mem) unsupported("GOMP_loop_ull_start with team scratch (lastprivate conditional, inscan)");
-  return start_ull(int(sched), up, start, end, incr, chunk, istart, iend, reductions);
+  return generic_ull(up, start, end, incr, sched, chunk, istart, iend, reductions, mem);
 }
 
 JOULE_EXPORT bool GOMP_loop_ull_ordered_start(bool up, ull start, ull end, ull incr, long sched,
                                               ull chunk, ull* istart, ull* iend,
                                               std::uintptr_t* reductions, void** mem) {
-  if (mem) unsupported("GOMP_loop_ull_ordered_start with team scratch (lastprivate conditional)");
-  return start_ull(int(sched), up, start, end, incr, chunk, istart, iend, reductions);
+  return generic_ull(up, start, end, incr, sched, chunk, istart, iend, reductions, mem);
 }
 
 }  // extern "C"

@@ -163,8 +163,7 @@ void reset_team(Team* t) {
   for (WorkShare& w : t->slots) {
     w.gen.store(0, std::memory_order_relaxed);
     w.left.store(0, std::memory_order_relaxed);
-    std::free(w.mem);
-    w.mem = nullptr;
+    ws_free_scratch(w);
   }
   t->saved = nullptr;
 }

@@ -8,6 +8,7 @@
 #include "affinity.hpp"
 #include "joule/team.h"
 #include "reduction.hpp"
+#include "task.hpp"
 #include "team.hpp"
 
 namespace joule::omp {
@@ -146,10 +147,15 @@ int run_parallel(void (*fn)(void*), void* data, unsigned num_threads, std::uintp
 }
 
 // GOMP_parallel_start / _end (GCC before 4.9): the master runs the body itself.
+// The master has no joule task of its own there: the members are joule
+// children of its current task, so a joule taskwait in a barrier would wait
+// for them. It counts its explicit tasks as an inline task does
+// (task_inline.cpp) instead.
 void start_on_master(Team* t) {
   t->saved = new ThreadState(t_state);
   t_state = ThreadState{};
   t_state.team = t;
+  t_state.inline_task = true;
   t_state.red = t->red;
   seat_take(t, 0);
   if (affinity().display) display_affinity_on_entry(t->show_affinity);
@@ -162,6 +168,7 @@ void finish_on_master() {
     joule_taskwait();  // as run_member ends: the join in finish_team is the region's end
   }
   seat_leave();
+  if (t_state.frame) frame_release(t_state.frame);
   t_state = *t->saved;
   delete t->saved;
   finish_team(t);

@@ -30,14 +30,18 @@ struct SectionsRegion {
   unsigned count;
 };
 
+void enter_sections(unsigned count) {
+  ws_enter([&](WorkShare& w) {
+    w.sched = kDynamic;
+    w.count = count;
+    w.chunk = 1;
+  });
+}
+
 // Combined parallel sections: members enter the construct before the body.
 void sections_member(void* p) {
   auto* r = static_cast<SectionsRegion*>(p);
-  ws_enter([&](WorkShare& w) {
-    w.sched = kDynamic;
-    w.count = r->count;
-    w.chunk = 1;
-  });
+  enter_sections(r->count);
   r->fn(r->data);
 }
 
@@ -48,8 +52,9 @@ extern "C" {
 JOULE_EXPORT unsigned GOMP_sections_start(unsigned count) { return start_sections(count); }
 
 JOULE_EXPORT unsigned GOMP_sections2_start(unsigned count, std::uintptr_t* reductions, void** mem) {
-  if (mem) unsupported("GOMP_sections2_start with team scratch (lastprivate conditional)");
-  return start_sections(count, reductions);
+  const unsigned first = start_sections(count, reductions);
+  if (mem) share_mem(mem);
+  return first;
 }
 
 JOULE_EXPORT unsigned GOMP_sections_next(void) { return next_section(); }
@@ -68,6 +73,15 @@ JOULE_EXPORT void GOMP_parallel_sections(void (*fn)(void*), void* data, unsigned
                                          unsigned count, unsigned /*flags*/) {
   SectionsRegion r{fn, data, count};
   run_parallel(sections_member, &r, num_threads);
+}
+
+// Pre-4.9: the caller runs the body as the master, then GOMP_parallel_end.
+JOULE_EXPORT void GOMP_parallel_sections_start(void (*fn)(void*), void* data, unsigned num_threads,
+                                               unsigned count) {
+  auto* r = new SectionsRegion{fn, data, count};
+  start_legacy_region(
+      sections_member, r, [](void* p) { delete static_cast<SectionsRegion*>(p); }, num_threads);
+  enter_sections(count);
 }
 
 }  // extern "C"

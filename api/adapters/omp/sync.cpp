@@ -2,17 +2,17 @@
 // copyprivate), ordered and cancellation as GCC calls them.
 #include "joule/omp/omp.h"
 #include "joule/team.h"
+#include "task.hpp"
 #include "team.hpp"
 
 namespace joule::omp {
 
 // A member first waits for the explicit tasks it created (their descendants
 // complete before them), so when all have arrived the team's tasks are done.
+// (The master of a pre-4.9 region has no joule task: it counts its tasks
+// as an inline task does, see parallel.cpp.)
 void barrier() {
-  {
-    SeatAway away;
-    joule_taskwait();
-  }
+  wait_children();
   Team* t = current_team();
   if (t->n == 1) return;
   const std::uint32_t gen = t->barrier_gen.load(std::memory_order_acquire);

@@ -21,6 +21,7 @@ struct Header {
   Team* team;
   InlineFrame* frame;   // the inline task that created it (its taskwait counts it), or null
   std::uintptr_t* red;  // the creator's innermost task-reduction descriptor
+  std::uint64_t event;  // detachable: its event, else 0
   int creator_id;
   std::uint32_t data_offset;
   bool final_task;
@@ -45,16 +46,21 @@ void task_body(void* args) {
   const bool borrow = h->red && !(saved.team == h->team && saved.seat >= 0);
   if (h->red) s.id = borrow ? seat_borrow(h->team, s.id) : saved.seat;
   if (!borrow) s.seat = saved.team == h->team ? saved.seat : -1;
+  if (h->event) event_body_start(h->event, h->frame);
   h->fn(static_cast<char*>(args) + h->data_offset);
   if (borrow) seat_leave();
   InlineFrame* creator = h->frame;
   s = saved;
-  if (creator) frame_child_done(creator);
+  if (h->event)
+    event_body_end(h->event);  // the creator's frame learns at the completion
+  else if (creator)
+    frame_child_done(creator);
 }
 
-void fill_header(Header* h, ThreadState& s, void (*fn)(void*), bool final_task,
+void fill_header(Header* h, ThreadState& s, const GompTask& g, bool final_task,
                  std::uint32_t offset) {
-  h->fn = fn;
+  h->fn = g.fn;
+  h->event = g.event;
   h->team = current_team();
   count_deferred();
   h->frame = frame_for_child(s);
@@ -82,7 +88,7 @@ joule_task_t* create_task(const GompTask& g, const joule_task_options_t& opts,
     unsupported("GOMP_task (joule_task_create failed)");
   auto base = reinterpret_cast<std::uintptr_t>(args);
   const std::uintptr_t data = (base + sizeof(Header) + align - 1) & ~std::uintptr_t(align - 1);
-  fill_header(static_cast<Header*>(args), s, g.fn, opts.final_ != 0, std::uint32_t(data - base));
+  fill_header(static_cast<Header*>(args), s, g, opts.final_ != 0, std::uint32_t(data - base));
   if (g.cpyfn)
     g.cpyfn(reinterpret_cast<void*>(data), g.data);
   else if (g.arg_size)
@@ -99,14 +105,18 @@ extern "C" {
 
 JOULE_EXPORT void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*),
                             long arg_size, long arg_align, bool if_clause, unsigned flags,
-                            void** depend, int priority, void* /*detach*/) {
-  if (flags & kDetach) unsupported("GOMP_task with detach");
-  const GompTask g{fn, data, cpyfn, arg_size, arg_align};
+                            void** depend, int priority, void* detach) {
+  GompTask g{fn, data, cpyfn, arg_size, arg_align};
   const bool depends = (flags & kDepend) && depend;
   ThreadState& s = self();
+  // detach: GCC reads the handle from *detach once the call returns; an
+  // undeferred one is a joule task too, so that the creator goes on after
+  // its body while its completion waits for the event.
+  if ((flags & kDetach) && detach) *static_cast<std::uintptr_t*>(detach) = g.event = event_create();
   // Included tasks ignore their dependencies: all their siblings run in order.
-  if (s.in_final || (!depends && should_run_inline(if_clause))) {
+  if (s.in_final || (!depends && !g.event && should_run_inline(if_clause))) {
     run_inline(g, (flags & kFinal) != 0, nullptr);
+    if (g.event) event_body_end(g.event);  // included: the creator waits for the event
     return;
   }
   joule_task_options_t opts = JOULE_TASK_OPTIONS_INIT;

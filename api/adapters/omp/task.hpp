@@ -22,6 +22,7 @@ struct GompTask {
   void (*cpyfn)(void*, void*);
   long arg_size;
   long arg_align;
+  std::uint64_t event = 0;  // a detachable task's event (task_detach.cpp), or 0
 };
 
 // The deferred children of a task that runs inline: it has no joule task,
@@ -60,9 +61,21 @@ void run_inline_seated(const GompTask& g, bool final_task, const std::uint64_t* 
 // null outside inline tasks. The child calls frame_child_done at its end.
 InlineFrame* frame_for_child(ThreadState& s);
 void frame_child_done(InlineFrame* f);
+// The task's own reference, at its end.
+void frame_release(InlineFrame* f);
 // taskwait: the current task's children. taskgroup end: its descendants.
 void wait_children();
 void wait_descendants();
+
+// ---- task_detach.cpp ----
+// A new event for a detachable task (its omp_event_handle_t).
+std::uint64_t event_create();
+// From the task's body, at its start: holds the task's completion (joule
+// events) until the fulfil. frame: as the header's, told at the completion.
+void event_body_start(std::uint64_t ev, InlineFrame* frame);
+// After the body; waits for the fulfil when nothing holds the completion.
+void event_body_end(std::uint64_t ev);
+void event_fulfil(std::uint64_t ev);
 
 // ---- task_depend.cpp ----
 // GCC's depend array: the old layout {n, n_out, addr...} or the newer one

@@ -24,10 +24,6 @@ namespace {
 
 constexpr std::size_t kLocalBlock = 512;
 
-void frame_release(InlineFrame* f) {
-  if (f->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete f;
-}
-
 int frame_done(void* arg) {
   return static_cast<InlineFrame*>(arg)->pending.load(std::memory_order_acquire) == 0;
 }
@@ -52,6 +48,10 @@ void call_with_copy(const GompTask& g, const std::uint64_t* bounds) {
 }
 
 }  // namespace
+
+void frame_release(InlineFrame* f) {
+  if (f->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete f;
+}
 
 // run_inline under a borrowed thread number (seats.cpp).
 void run_inline_seated(const GompTask& g, bool final_task, const std::uint64_t* bounds) {

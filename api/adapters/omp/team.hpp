@@ -32,11 +32,15 @@ struct WorkShare {
   alignas(64) std::atomic<std::uint64_t> ordered_next{0};
   std::atomic<void*> copy{nullptr};  // single copyprivate: the winner's data
   std::atomic<bool> copied{false};
-  void* mem = nullptr;       // team-shared scratch asked for by GOMP_loop_start
-  Reduction* red = nullptr;  // reduction(task, ...) on it (reduction.hpp)
+  void* mem = nullptr;                   // team-shared scratch asked for by GOMP_loop_start
+  std::atomic<void*> doacross{nullptr};  // a doacross loop's posts (doacross.cpp), malloc'ed
+  Reduction* red = nullptr;              // reduction(task, ...) on it (reduction.hpp)
 };
 
 struct ThreadState;
+
+// Frees a construct's scratch (mem, doacross) when its slot is reused (worksharing.cpp).
+void ws_free_scratch(WorkShare& w);
 
 // Who acts as one thread number of the team now (seats.cpp).
 struct Seat {
@@ -85,7 +89,7 @@ struct Team {
   Team(const Team&) = delete;
   Team& operator=(const Team&) = delete;
   ~Team() {
-    for (WorkShare& w : slots) std::free(w.mem);
+    for (WorkShare& w : slots) ws_free_scratch(w);
     delete[] sleepers;
     delete[] seats;
   }
@@ -142,6 +146,11 @@ Team* begin_team(void (*fn)(void*), void* data, unsigned num_threads,
                  std::uintptr_t* reductions = nullptr);
 void start_on_master(Team* t);
 void finish_on_master();
+// GOMP_parallel_{loop,sections}_*_start (entry_parallel.cpp): a team whose
+// members run member(region); the master returns to run the body, and
+// GOMP_parallel_end releases the region.
+void start_legacy_region(void (*member)(void*), void* region, void (*release)(void*),
+                         unsigned num_threads);
 // Member `id` of `t` on this thread: the body, then its explicit tasks.
 void run_member(Team* t, int id);
 
@@ -222,6 +231,8 @@ bool loop_begin(int sched, std::uint64_t base, std::uint64_t step, std::uint64_t
                 std::uint64_t chunk, std::uint64_t* istart, std::uint64_t* iend,
                 std::uintptr_t* reductions = nullptr);
 bool loop_next(std::uint64_t* istart, std::uint64_t* iend);
+// The current construct's team scratch: *mem bytes in, the shared block out.
+void share_mem(void** mem);
 std::uint64_t count_signed(long start, long end, long incr);
 std::uint64_t count_unsigned(bool up, unsigned long long start, unsigned long long end,
                              unsigned long long incr);
@@ -281,8 +292,7 @@ WorkShare* ws_enter(Init init) {
       w.ordered_next.store(0, std::memory_order_relaxed);
       w.copy.store(nullptr, std::memory_order_relaxed);
       w.copied.store(false, std::memory_order_relaxed);
-      std::free(w.mem);
-      w.mem = nullptr;
+      ws_free_scratch(w);
       w.red = nullptr;
       init(w);
       w.gen.store(c + 1, std::memory_order_release);

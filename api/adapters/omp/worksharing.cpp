@@ -3,6 +3,8 @@
 // program's start/end/step), so signed, unsigned, up and down loops share
 // one implementation of each schedule.
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 
 #include "joule/team.h"
 #include "reduction.hpp"
@@ -130,6 +132,29 @@ bool ws_next(std::uint64_t* lo, std::uint64_t* hi) {
   }
   if (got) s.ordered_iter = *lo;
   return got;
+}
+
+// The `mem` argument of GOMP_loop_start, GOMP_loop_ull_start, their
+// ordered and doacross forms and GOMP_sections2_start: scratch shared by
+// the team (lastprivate(conditional:), inscan), *mem bytes on entry, zeroed;
+// the first member to ask allocates it.
+void share_mem(void** mem) {
+  WorkShare* w = self().ws;
+  static std::atomic<bool> lock{false};
+  while (lock.exchange(true, std::memory_order_acquire)) __builtin_ia32_pause();
+  if (!w->mem) {
+    const std::size_t size = (reinterpret_cast<std::uintptr_t>(*mem) + 63) & ~std::size_t(63);
+    w->mem = std::aligned_alloc(64, size ? size : 64);
+    std::memset(w->mem, 0, size ? size : 64);
+  }
+  lock.store(false, std::memory_order_release);
+  *mem = w->mem;
+}
+
+void ws_free_scratch(WorkShare& w) {
+  std::free(w.mem);
+  w.mem = nullptr;
+  std::free(w.doacross.exchange(nullptr, std::memory_order_relaxed));
 }
 
 void ws_leave() {
