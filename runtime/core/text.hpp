@@ -63,8 +63,14 @@ inline std::string format_cpu_list(const std::vector<int>& cpus) {
   for (std::size_t i = 0; i < cpus.size();) {
     std::size_t j = i;
     while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
-    out += (out.empty() ? "" : ",") + std::to_string(cpus[i]);
-    if (j > i) out += "-" + std::to_string(cpus[j]);
+    // Appended piece by piece: `"-" + std::to_string(...)` trips g++ 12's
+    // false-positive -Wrestrict in inlined std::string code.
+    if (!out.empty()) out += ',';
+    out += std::to_string(cpus[i]);
+    if (j > i) {
+      out += '-';
+      out += std::to_string(cpus[j]);
+    }
     i = j + 1;
   }
   return out;
