@@ -49,6 +49,7 @@ class Stat {
       mini_ = o.mini_;
     }
   }
+  long count() const { return count_; }
   bool operator==(const Stat& o) const {
     return sum_ == o.sum_ && count_ == o.count_ && minv_ == o.minv_ && mini_ == o.mini_;
   }
@@ -223,11 +224,63 @@ void team_reductions() {
   std::printf("team: every Stat destroyed: %s\n", g_live == live ? "yes" : "no");
 }
 
+// An orphaned in_reduction task naming a reference parameter.
+void add_by_ref(Stat& s, int i) {
+#pragma omp task in_reduction(stat : s)
+  s.add(value(i), i);
+}
+
+// in_reduction tasks inside in_reduction tasks (the inner one names the
+// outer one's private copy; omp_orig is still the original vector), array
+// sections of class type, one through a pointer with a run-time length, and
+// a taskloop whose chunks create in_reduction tasks.
+void nested_and_sections(int len) {
+  const long live = g_live;
+  {
+    Stat arr[6], x;
+    Stat* p = arr;
+    Vec v(3, 0);
+#pragma omp parallel
+#pragma omp single
+    {
+#pragma omp taskgroup task_reduction(stat : arr [1:3], x) task_reduction(vadd : v)
+      for (int i = 0; i < kN; ++i) {
+#pragma omp task in_reduction(stat : arr [1:3], x) in_reduction(vadd : v)
+        {
+          arr[1 + i % 3].add(value(i), i);
+          v[0] += 1;
+#pragma omp task in_reduction(vadd : v)
+          v[1] += i;
+          add_by_ref(x, i);
+        }
+      }
+#pragma omp taskgroup task_reduction(stat : p [2:len])
+      for (int i = 0; i < kN; ++i) {
+#pragma omp task in_reduction(stat : p [2:len])
+        p[2 + i % len].add(1, 0);
+      }
+#pragma omp taskloop reduction(vadd : v) grainsize(13)
+      for (int i = 0; i < kN; ++i) {
+#pragma omp task in_reduction(vadd : v)
+        v[2] += i;
+      }
+    }
+    CHECK(x == expected(kN) && v[0] == kN && v[1] == kN * (kN - 1) / 2 && v[2] == v[1]);
+    CHECK(arr[0] == Stat() && arr[5].count() == kN / len);
+    for (const Stat& a : arr) a.print("sections arr");
+    x.print("by reference");
+    print_vec("nested vector", v);
+  }
+  CHECK(g_live == live);
+  std::printf("nested: every Stat destroyed: %s\n", g_live == live ? "yes" : "no");
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char**) {
   taskloops();
   taskgroups();
   team_reductions();
+  nested_and_sections(argc + 3);  // 4, unknown to the compiler
   return finish("task_udr_cpp");
 }
