@@ -172,9 +172,47 @@ static void team_reductions(void) {
   printf("parallel pair: per thread %ld, %ld\n", nt ? p.a / nt : -1, p.b);
 }
 
+/* omp_orig is the original list item (OpenMP 5.2 section 5.5.11), also for
+ * an element of an array section and for an in_reduction task nested in
+ * another (GCC passes the outer task's copy; GOMP_task_reduction_remap
+ * hands back the original as well). */
+static struct Pair g_orig_x, g_orig_t[4];
+static int g_orig_wrong = 0;
+
+static void orig_init(struct Pair *priv, const struct Pair *orig) {
+  priv->a = priv->b = 0;
+  if (orig != &g_orig_x && (orig < &g_orig_t[1] || orig >= &g_orig_t[3])) {
+#pragma omp atomic
+    ++g_orig_wrong;
+  }
+}
+#pragma omp declare reduction(origpair                                        \
+                              : struct Pair                                   \
+                              : omp_out.a += omp_in.a, omp_out.b += omp_in.b) \
+    initializer(orig_init(&omp_priv, &omp_orig))
+
+static void original_items(void) {
+#pragma omp parallel
+#pragma omp single
+#pragma omp taskgroup task_reduction(origpair : g_orig_x, g_orig_t [1:2])
+  for (int i = 0; i < N; ++i) {
+#pragma omp task in_reduction(origpair : g_orig_x, g_orig_t [1:2])
+    {
+      g_orig_x.a += i;
+      g_orig_t[1 + i % 2].b += 1;
+#pragma omp task in_reduction(origpair : g_orig_x, g_orig_t [1:2])
+      g_orig_t[2].a += 1;
+    }
+  }
+  CHECK(g_orig_wrong == 0 && g_orig_x.a == (long)N * (N - 1) / 2 && g_orig_t[2].a == N);
+  printf("omp_orig: %s; %ld %ld %ld %ld\n", g_orig_wrong ? "not the original" : "the original",
+         g_orig_x.a, g_orig_t[1].b, g_orig_t[2].b, g_orig_t[2].a);
+}
+
 int main(void) {
   taskloops();
   taskgroups();
   team_reductions();
+  original_items();
   return finish("task_udr");
 }
