@@ -3,10 +3,11 @@
 // copy on first use and destroys it after the fold), std::complex<double>,
 // std::vector<long> and a vector-like class owning heap memory, in taskloop
 // reduction, taskgroup task_reduction with in_reduction tasks, and
-// parallel / for reduction(task, ...). The number of private copies is the
-// runtime's choice (OpenMP 5.2 section 5.5.8), so only what it cannot
-// change is printed: integer-valued results, and whether every constructed
-// object was destroyed. The output must match libgomp's (compare_runs.sh).
+// parallel / for / sections / scope reduction(task, ...). The number of
+// private copies is the runtime's choice (OpenMP 5.2 section 5.5.8), so
+// only what it cannot change is printed: integer-valued results, and
+// whether every constructed object was destroyed. The output must match
+// libgomp's (compare_runs.sh).
 #include <omp.h>
 
 #include <atomic>
@@ -224,6 +225,41 @@ void team_reductions() {
   std::printf("team: every Stat destroyed: %s\n", g_live == live ? "yes" : "no");
 }
 
+// sections and scope with reduction(task, ...) on a class type.
+void sections_and_scope() {
+  const long live = g_live;
+  {
+    Stat a, b;
+    int nt = 0;
+#pragma omp parallel
+    {
+#pragma omp single
+      nt = omp_get_num_threads();
+#pragma omp sections reduction(task, stat : a)
+      {
+#pragma omp section
+        {
+#pragma omp task in_reduction(stat : a)
+          a.add(5, 1);
+        }
+#pragma omp section
+        a.add(5, 0);
+      }
+#pragma omp scope reduction(task, stat : b)
+      {
+        b.add(1, omp_get_thread_num());
+#pragma omp task in_reduction(stat : b)
+        b.add(10, 0);
+      }
+    }
+    CHECK(nt > 0 && a.count() == 2 && b.count() == 2L * nt);
+    a.print("sections stat");
+    std::printf("scope stat: per thread %ld\n", nt ? b.count() / nt : -1);
+  }
+  CHECK(g_live == live);
+  std::printf("sections, scope: every Stat destroyed: %s\n", g_live == live ? "yes" : "no");
+}
+
 // An orphaned in_reduction task naming a reference parameter.
 void add_by_ref(Stat& s, int i) {
 #pragma omp task in_reduction(stat : s)
@@ -281,6 +317,7 @@ int main(int argc, char**) {
   taskloops();
   taskgroups();
   team_reductions();
+  sections_and_scope();
   nested_and_sections(argc + 3);  // 4, unknown to the compiler
   return finish("task_udr_cpp");
 }
