@@ -72,10 +72,7 @@ program task_udr_f90
     failures = failures + 1
   print '(a,4i8)', 'parallel stat:', s%total, s%count, s%minv, s%mini
   print '(a,4i8)', 'do stat:', w%total, w%count, w%minv, w%mini
-  if (failures /= 0) then
-    print '(a,i0,a)', 'task_udr_f90: ', failures, ' check(s) failed'
-    stop 1
-  end if
+  if (failures /= 0) error stop 'task_udr_f90: a check failed'
   print '(a)', 'task_udr_f90: OK'
 contains
   subroutine stat_add(s, v, i)
