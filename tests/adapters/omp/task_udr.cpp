@@ -10,122 +10,12 @@
 // libgomp's (compare_runs.sh).
 #include <omp.h>
 
-#include <atomic>
-#include <complex>
 #include <cstdio>
-#include <cstring>
-#include <vector>
 
 #include "check.h"
+#include "task_udr.hpp"
 
 namespace {
-
-constexpr int kN = 240;
-
-std::atomic<long> g_live{0};  // constructed minus destroyed Stat objects
-
-// sum, count and the smallest value with its index (ties: the smaller index)
-class Stat {
- public:
-  Stat() : sum_(0), count_(0), minv_(1 << 30), mini_(1 << 30) { ++g_live; }
-  Stat(const Stat& o) : sum_(o.sum_), count_(o.count_), minv_(o.minv_), mini_(o.mini_) { ++g_live; }
-  Stat& operator=(const Stat&) = default;
-  ~Stat() {
-    --g_live;
-    sum_ = -999999;  // a use after destruction shows
-  }
-  void add(int v, int i) {
-    sum_ += v;
-    ++count_;
-    if (v < minv_ || (v == minv_ && i < mini_)) {
-      minv_ = v;
-      mini_ = i;
-    }
-  }
-  void merge(const Stat& o) {
-    sum_ += o.sum_;
-    count_ += o.count_;
-    if (o.minv_ < minv_ || (o.minv_ == minv_ && o.mini_ < mini_)) {
-      minv_ = o.minv_;
-      mini_ = o.mini_;
-    }
-  }
-  long count() const { return count_; }
-  bool operator==(const Stat& o) const {
-    return sum_ == o.sum_ && count_ == o.count_ && minv_ == o.minv_ && mini_ == o.mini_;
-  }
-  void print(const char* what) const {
-    std::printf("%s: sum %ld count %ld min %d at %d\n", what, sum_, count_, minv_, mini_);
-  }
-
- private:
-  long sum_, count_;
-  int minv_, mini_;
-};
-
-// No initializer: the default constructor makes each private copy.
-#pragma omp declare reduction(stat:Stat : omp_out.merge(omp_in))
-
-// A vector-like class owning heap memory: copies allocate, the destructor frees.
-class Buf {
- public:
-  explicit Buf(int n = 0) : n_(n), p_(n ? new long[n]() : nullptr) {}
-  Buf(const Buf& o) : n_(o.n_), p_(o.n_ ? new long[o.n_] : nullptr) {
-    if (n_) std::memcpy(p_, o.p_, sizeof(long) * n_);
-  }
-  Buf& operator=(const Buf& o) {
-    Buf t(o);
-    std::swap(n_, t.n_);
-    std::swap(p_, t.p_);
-    return *this;
-  }
-  ~Buf() { delete[] p_; }
-  int size() const { return n_; }
-  long& operator[](int i) { return p_[i]; }
-  long operator[](int i) const { return p_[i]; }
-  void merge(const Buf& o) {
-    for (int i = 0; i < n_ && i < o.n_; ++i) p_[i] += o.p_[i];
-  }
-
- private:
-  int n_;
-  long* p_;
-};
-
-// The private copy is sized after the original (omp_orig).
-#pragma omp declare reduction(bufadd:Buf               \
-                              : omp_out.merge(omp_in)) \
-    initializer(omp_priv = Buf(omp_orig.size()))
-
-using Cplx = std::complex<double>;
-#pragma omp declare reduction(cadd:Cplx : omp_out += omp_in) initializer(omp_priv = Cplx(0, 0))
-#pragma omp declare reduction(cmul:Cplx : omp_out *= omp_in) initializer(omp_priv = Cplx(1, 0))
-
-using Vec = std::vector<long>;
-#pragma omp declare reduction(vadd:Vec                                                          \
-                              : [](Vec & o, const Vec& i){for (size_t k = 0; k < o.size(); ++k) \
-                                                              o[k] += i[k];}(omp_out, omp_in))  \
-    initializer(omp_priv = Vec(omp_orig.size(), 0))
-
-int value(int i) { return (i * 37) % 101 - 50; }  // repeats: ties
-
-Stat expected(int n, int from = 0, int step = 1) {
-  Stat s;
-  for (int i = from; i < n; i += step) s.add(value(i), i);
-  return s;
-}
-
-void print_buf(const char* what, const Buf& b) {
-  std::printf("%s:", what);
-  for (int k = 0; k < b.size(); ++k) std::printf(" %ld", b[k]);
-  std::printf("\n");
-}
-
-void print_vec(const char* what, const Vec& v) {
-  std::printf("%s:", what);
-  for (long x : v) std::printf(" %ld", x);
-  std::printf("\n");
-}
 
 void taskloops() {
   const long live = g_live;
@@ -311,6 +201,53 @@ void nested_and_sections(int len) {
   std::printf("nested: every Stat destroyed: %s\n", g_live == live ? "yes" : "no");
 }
 
+// Undeferred (if(0)) in_reduction tasks, a taskloop reduction in a final
+// task (its chunks are included tasks), a nogroup taskloop in_reduction
+// and mergeable untied in_reduction tasks; then an orphaned taskgroup, no
+// parallel region around it.
+void task_kinds() {
+  const long live = g_live;
+  {
+    Stat a, b, c, d;
+#pragma omp parallel
+#pragma omp single
+    {
+#pragma omp taskgroup task_reduction(stat : a)
+      for (int i = 0; i < kN; ++i) {
+#pragma omp task in_reduction(stat : a) if (i % 2)
+        a.add(value(i), i);
+      }
+#pragma omp task final(1)
+      {
+#pragma omp taskloop reduction(stat : b) grainsize(16)
+        for (int i = 0; i < kN; ++i) b.add(value(i), i);
+      }
+#pragma omp taskwait
+#pragma omp taskgroup task_reduction(stat : c)
+      {
+#pragma omp taskloop nogroup in_reduction(stat : c) grainsize(16)
+        for (int i = 0; i < kN / 2; ++i) c.add(value(i), i);
+        for (int i = kN / 2; i < kN; ++i) {
+#pragma omp task in_reduction(stat : c) mergeable untied
+          c.add(value(i), i);
+        }
+      }
+    }
+#pragma omp taskgroup task_reduction(stat : d)
+    for (int i = 0; i < kN; ++i) {
+#pragma omp task in_reduction(stat : d)
+      d.add(value(i), i);
+    }
+    CHECK(a == expected(kN) && b == expected(kN) && c == expected(kN) && d == expected(kN));
+    a.print("if(0) stat");
+    b.print("final taskloop stat");
+    c.print("nogroup, mergeable stat");
+    d.print("orphaned stat");
+  }
+  CHECK(g_live == live);
+  std::printf("task kinds: every Stat destroyed: %s\n", g_live == live ? "yes" : "no");
+}
+
 }  // namespace
 
 int main(int argc, char**) {
@@ -319,5 +256,6 @@ int main(int argc, char**) {
   team_reductions();
   sections_and_scope();
   nested_and_sections(argc + 3);  // 4, unknown to the compiler
+  task_kinds();
   return finish("task_udr_cpp");
 }
