@@ -88,6 +88,7 @@ void fold(Region& r) {
   r.mon.avg_cpus =
       r.mon.elapsed_time ? float(r.cpu_ns_weighted / double(r.mon.elapsed_time)) : float(cpus);
   r.mark = m;
+  talp_publish(r.name, r.mon.useful_time, r.mon.mpi_time);
 }
 
 void start(Region& r) {
@@ -95,6 +96,7 @@ void start(Region& r) {
   r.mark = now_mark();
   r.mon.start_time = clock_ns(CLOCK_REALTIME);
   r.mon.num_cpus = held_cpus();
+  talp_publish(r.name, r.mon.useful_time, r.mon.mpi_time);  // readers see the region at once
 }
 
 Region* region_named(const std::string& name) {
@@ -183,6 +185,7 @@ void talp_init() {
 }
 
 void talp_finalize() {
+  talp_unpublish();
   g_mpi_on.store(false);
   g_global = nullptr;
   g_regions.clear();
@@ -266,6 +269,30 @@ int DLB_TALP_CollectPOPMetrics(dlb_monitor_t* monitor, dlb_pop_metrics_t* pop) {
     collect(r, pop);
     return int(DLB_SUCCESS);
   });
+}
+
+int DLB_TALP_CollectPOPNodeMetrics(dlb_monitor_t* monitor, dlb_node_metrics_t* node_metrics) {
+  if (!node_metrics) return DLB_ERR_UNKNOWN;
+  std::string name;
+  int rc = with_region(monitor, [&name](Region& r) {
+    fold(r);  // publishes this process's totals
+    name = r.name;
+    return int(DLB_SUCCESS);
+  });
+  // Every process published before anyone reads, and nobody publishes again
+  // before everyone read: the node's default barrier on both sides.
+  if (rc == DLB_SUCCESS) rc = DLB_Barrier();
+  if (rc != DLB_SUCCESS) return rc;
+  {
+    std::lock_guard guard(api_mutex());
+    rc = talp_query_node(name.c_str(), node_metrics);
+  }
+  const int after = DLB_Barrier();
+  return rc == DLB_SUCCESS ? after : rc;
+}
+
+int DLB_TALP_CollectNodeMetrics(dlb_monitor_t* monitor, dlb_node_metrics_t* node_metrics) {
+  return DLB_TALP_CollectPOPNodeMetrics(monitor, node_metrics);
 }
 
 int DLB_TALP_GetTimes(int pid, double* mpi_time, double* useful_time) {

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -92,6 +93,18 @@ class Channel {
  private:
   int fd_[2];
 };
+
+// Burns ms milliseconds of CPU time on the calling thread (CPU time, not
+// wall time: the test machine may be shared).
+inline void spin_ms(int ms) {
+  timespec t0{}, t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+  volatile double x = 0;
+  do {
+    for (int i = 0; i < 10000; ++i) x = x + 1.0;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  } while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+}
 
 inline bool pin_to(int cpu) {
   cpu_set_t set;
