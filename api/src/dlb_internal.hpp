@@ -76,6 +76,10 @@ void talp_finalize();
 // leave, from libjoule-mpi): its MPI time for the monitoring regions.
 void talp_mpi_enter();
 void talp_mpi_leave();
+// DLB_SetObserverRole (dlb_observer.cpp): whether the calling thread is an
+// observer, and the CPU time observer threads spent as such (not useful).
+bool thread_is_observer();
+std::int64_t observer_cpu_ns();
 // TALP at node level (dlb_talp_node.cpp); caller holds api_mutex. publish
 // writes this process's current totals of a region for the node's readers,
 // unpublish (DLB_Finalize) removes them all; query sums what the node's
@@ -88,6 +92,7 @@ int talp_query_node(const char* name, dlb_node_metrics_t* m);
 // Caller holds api_mutex.
 template <class F>
 int run_as(Participant& p, lending::Session& s, F&& f, bool allowed_when_disabled) {
+  if (thread_is_observer()) return DLB_ERR_PERM;  // LeWI ignores observer threads
   acting() = &p;
   try {
     poll(s);
