@@ -4,7 +4,6 @@
 // libjoule, run with two processes on a private CPU table.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <string>
 
 #include "lending_support.hpp"

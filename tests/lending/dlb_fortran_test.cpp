@@ -5,7 +5,6 @@
 // message) where gfortran is missing.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <string>
 
 #include "lending_support.hpp"
@@ -34,9 +33,8 @@ TEST_F(DlbFortran, ProgramBuildsAndRuns) {
 }
 
 TEST_F(DlbFortran, HeadersCompileAsFixedForm) {
-  int rc = 0;
   const std::string cmd = fc(std::string("-ffixed-form -fsyntax-only ") + JOULE_DLB_FORTRAN_FIXED);
-  const std::string diag = run_command(cmd, rc);
+  const auto [rc, diag] = joule_test::run_status(cmd);
   EXPECT_EQ(rc, 0) << cmd << "\n" << diag;
 }
 

@@ -23,6 +23,7 @@
 #include <string>
 #include <utility>
 
+#include "run_command.hpp"
 #include "test_support.hpp"
 
 namespace lending_test {
@@ -106,28 +107,13 @@ inline void spin_ms(int ms) {
   } while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
 }
 
-// Runs cmd in a shell; its stdout and stderr, and its status in rc.
-inline std::string run_command(const std::string& cmd, int& rc) {
-  std::string out;
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) {
-    rc = -1;
-    return out;
-  }
-  char buf[512];
-  while (std::fgets(buf, sizeof buf, p)) out += buf;
-  rc = ::pclose(p);
-  return out;
-}
-
 // Compiles a program with `compile`, runs `exe` and removes it: "" when
 // it printed `ok_line` and exited 0, else what went wrong.
 inline std::string build_and_run(const std::string& compile, const std::string& exe,
                                  const std::string& ok_line) {
-  int rc = 0;
-  const std::string diag = run_command(compile, rc);
-  if (rc != 0) return compile + "\n" + diag;
-  const std::string out = run_command(exe, rc);
+  const auto [rc_build, diag] = joule_test::run_status(compile);
+  if (rc_build != 0) return compile + "\n" + diag;
+  const auto [rc, out] = joule_test::run_status(exe);
   std::remove(exe.c_str());
   if (rc != 0 || out.find(ok_line) == std::string::npos)
     return exe + " exited " + std::to_string(rc) + ":\n" + out;
