@@ -3,33 +3,23 @@
 // critical sections does not wedge the others; waiters sleep on a futex on
 // the generation word and wake every kPollMs to look for dead participants.
 #include "dlb_barrier_shm.hpp"
+#include "dlb_shm_segment.hpp"
 
-#include <fcntl.h>
 #include <linux/futex.h>
-#include <pthread.h>
-#include <signal.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
-#include <cerrno>
 #include <climits>
 #include <cstdint>
-#include <cstdio>
-#include <cstring>
 #include <ctime>
-#include <functional>
-#include <stdexcept>
 
 namespace joule::dlb {
 
 struct BarrierSegment::Shared {
   static constexpr int kMax = 256;
-  std::atomic<std::uint32_t> ready;
-  std::uint32_t removed;  // the last participant left and unlinked the name
-  pthread_mutex_t mutex;
+  SegmentHead head;
   std::atomic<std::uint32_t> generation;  // barriers completed or broken
   std::uint32_t broken;                   // last generation ended by a death
   std::int32_t arrived;
@@ -38,30 +28,6 @@ struct BarrierSegment::Shared {
 };
 
 namespace {
-
-constexpr std::uint32_t kReady = 0x4a424152;
-
-std::string segment_name(const std::string& table, const std::string& name) {
-  const auto h = std::hash<std::string>{}(table + '\n' + name);
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "/joule-bar-%u-%016zx", unsigned(::getuid()), size_t(h));
-  return buf;
-}
-
-// A zombie counts as dead: its parent may be the very process waiting in
-// the barrier, which would only reap it afterwards.
-bool alive(pid_t p) {
-  if (::kill(p, 0) != 0 && errno == ESRCH) return false;
-  char path[64], buf[512];
-  std::snprintf(path, sizeof path, "/proc/%d/stat", int(p));
-  FILE* f = std::fopen(path, "r");
-  if (!f) return true;  // no /proc: trust kill()
-  const size_t n = std::fread(buf, 1, sizeof buf - 1, f);
-  std::fclose(f);
-  buf[n] = '\0';
-  const char* paren = std::strrchr(buf, ')');  // the command may hold spaces
-  return !(paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'));
-}
 
 void futex_wake(std::atomic<std::uint32_t>* w) {
   ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(w), FUTEX_WAKE, INT_MAX, nullptr, nullptr,
@@ -76,7 +42,7 @@ void futex_wait(std::atomic<std::uint32_t>* w, std::uint32_t seen, int ms) {
 }  // namespace
 
 BarrierSegment::BarrierSegment(const std::string& table, const std::string& name)
-    : shm_name_(segment_name(table, name)) {
+    : shm_name_(segment_name("bar", table + '\n' + name)) {
   map();
 }
 
@@ -86,8 +52,8 @@ BarrierSegment::~BarrierSegment() {
   } else if (shared_) {  // opened but never (or no longer) attached: maybe the last user
     lock();
     drop_dead();
-    if (shared_->count == 0 && !shared_->removed) {
-      shared_->removed = 1;
+    if (shared_->count == 0 && !shared_->head.removed) {
+      shared_->head.removed = 1;
       ::shm_unlink(shm_name_.c_str());
     }
     unlock();
@@ -96,60 +62,20 @@ BarrierSegment::~BarrierSegment() {
 }
 
 void BarrierSegment::map() {
-  bool created = true;
-  int fd = ::shm_open(shm_name_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0 && errno == EEXIST) {
-    created = false;
-    fd = ::shm_open(shm_name_.c_str(), O_RDWR | O_CLOEXEC, 0);
-  }
-  if (fd < 0) throw std::runtime_error(shm_name_ + ": " + std::strerror(errno));
-  if (created && ::ftruncate(fd, sizeof(Shared)) != 0) {
-    ::close(fd);
-    ::shm_unlink(shm_name_.c_str());
-    throw std::runtime_error(shm_name_ + ": cannot size the barrier segment");
-  }
-  for (int i = 0; !created && i < 1000; ++i) {  // the creator sizes it at once
-    struct stat st {};
-    if (::fstat(fd, &st) == 0 && st.st_size >= off_t(sizeof(Shared))) break;
-    ::usleep(1000);
-  }
-  void* mem = ::mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  ::close(fd);
-  if (mem == MAP_FAILED) throw std::runtime_error(shm_name_ + ": cannot map the barrier segment");
-  shared_ = static_cast<Shared*>(mem);
-  if (created) {
-    std::memset(mem, 0, sizeof(Shared));
-    pthread_mutexattr_t a;
-    pthread_mutexattr_init(&a);
-    pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
-    pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
-    pthread_mutex_init(&shared_->mutex, &a);
-    pthread_mutexattr_destroy(&a);
-    shared_->ready.store(kReady, std::memory_order_release);
-    return;
-  }
-  for (int i = 0; i < 1000 && shared_->ready.load(std::memory_order_acquire) != kReady; ++i)
-    ::usleep(1000);
-  if (shared_->ready.load(std::memory_order_acquire) != kReady) {
-    unmap();
-    throw std::runtime_error(shm_name_ + ": barrier segment never initialised");
-  }
+  shared_ = reinterpret_cast<Shared*>(map_segment(shm_name_, sizeof(Shared), true));
 }
 
 void BarrierSegment::unmap() {
-  if (shared_) ::munmap(shared_, sizeof(Shared));
+  if (shared_) unmap_segment(&shared_->head, sizeof(Shared));
   shared_ = nullptr;
 }
 
-void BarrierSegment::lock() {
-  if (pthread_mutex_lock(&shared_->mutex) == EOWNERDEAD) pthread_mutex_consistent(&shared_->mutex);
-}
-void BarrierSegment::unlock() { pthread_mutex_unlock(&shared_->mutex); }
-
+void BarrierSegment::lock() { lock_segment(shared_->head); }
+void BarrierSegment::unlock() { unlock_segment(shared_->head); }
 int BarrierSegment::drop_dead() {
   int dropped = 0;
   for (int i = 0; i < shared_->count;) {
-    if (alive(shared_->pids[i])) {
+    if (process_alive(shared_->pids[i])) {
       ++i;
       continue;
     }
@@ -171,7 +97,7 @@ bool BarrierSegment::attach() {
   if (attached_) return false;
   for (;;) {
     lock();
-    if (!shared_->removed) break;
+    if (!shared_->head.removed) break;
     unlock();  // the last one left while we opened it: take a fresh segment
     unmap();
     map();
@@ -198,7 +124,7 @@ bool BarrierSegment::detach() {
     futex_wake(&shared_->generation);
   }
   if (shared_->count == 0) {
-    shared_->removed = 1;
+    shared_->head.removed = 1;
     ::shm_unlink(shm_name_.c_str());
   }
   unlock();

@@ -4,13 +4,16 @@
 
 #include <sched.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <mutex>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "joule/dlb.h"
+#include "joule/dlb/dlb_talp.h"
 #include "lending_entry.hpp"
 #include "log.hpp"
 
@@ -73,11 +76,23 @@ void talp_finalize();
 // leave, from libjoule-mpi): its MPI time for the monitoring regions.
 void talp_mpi_enter();
 void talp_mpi_leave();
+// DLB_SetObserverRole (dlb_observer.cpp): whether the calling thread is an
+// observer, and the CPU time observer threads spent as such (not useful).
+bool thread_is_observer();
+std::int64_t observer_cpu_ns();
+// TALP at node level (dlb_talp_node.cpp); caller holds api_mutex. publish
+// writes this process's current totals of a region for the node's readers,
+// unpublish (DLB_Finalize) removes them all; query sums what the node's
+// processes published for region `name` (NULL: the global one).
+void talp_publish(const std::string& region, std::int64_t useful, std::int64_t mpi);
+void talp_unpublish();
+int talp_query_node(const char* name, dlb_node_metrics_t* m);
 
 // Runs f(s) for participant p after polling; DLB's code for "disabled".
 // Caller holds api_mutex.
 template <class F>
 int run_as(Participant& p, lending::Session& s, F&& f, bool allowed_when_disabled) {
+  if (thread_is_observer()) return DLB_ERR_PERM;  // LeWI ignores observer threads
   acting() = &p;
   try {
     poll(s);

@@ -91,4 +91,18 @@ int DLB_DROM_PostFinalize(int pid, dlb_drom_flags_t /*flags*/) {
   }
 }
 
+// Nothing is ever stolen (DLB_DROM_PreInit above refuses an owned CPU,
+// whatever its flags), so no process has CPUs to take back.
+int DLB_DROM_RecoverStolenCpus(int pid) {
+  std::lock_guard guard(api_mutex());
+  try {
+    auto t = joule::lending::CpuTable::attach_existing(joule::lending::configured_table_name());
+    if (!t) return DLB_ERR_NOSHMEM;
+    return t->find_slot(pid_t(pid)) < 0 ? DLB_ERR_NOPROC : DLB_NOUPDT;
+  } catch (const std::exception& e) {
+    joule::core::log_error(std::string("DLB_DROM_RecoverStolenCpus: ") + e.what());
+    return DLB_ERR_NOSHMEM;
+  }
+}
+
 }  // extern "C"

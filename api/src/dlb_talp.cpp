@@ -36,6 +36,7 @@ thread_local std::int64_t t_mpi_wall0 = -1, t_mpi_cpu0 = 0;
 // one thread then never exceeds the interval's elapsed time.
 struct Mark {
   std::int64_t wall0 = 0, cpu = 0, wall1 = 0, mpi_wall = 0, mpi_cpu = 0, mpi_calls = 0;
+  std::int64_t observer_cpu = 0;  // of observer threads (DLB_SetObserverRole): not useful
 };
 
 struct Region {
@@ -59,6 +60,7 @@ Mark now_mark() {
   Mark m;
   m.wall0 = clock_ns(CLOCK_MONOTONIC);
   m.cpu = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+  m.observer_cpu = observer_cpu_ns();
   m.wall1 = clock_ns(CLOCK_MONOTONIC);
   m.mpi_wall = g_mpi_wall_ns.load();
   m.mpi_cpu = g_mpi_cpu_ns.load();
@@ -78,7 +80,8 @@ void fold(Region& r) {
   const Mark m = now_mark();
   const int cpus = held_cpus();
   const std::int64_t wall = m.wall1 - r.mark.wall0;
-  const std::int64_t cpu = (m.cpu - r.mark.cpu) - (m.mpi_cpu - r.mark.mpi_cpu);
+  const std::int64_t cpu =
+      (m.cpu - r.mark.cpu) - (m.mpi_cpu - r.mark.mpi_cpu) - (m.observer_cpu - r.mark.observer_cpu);
   r.mon.elapsed_time += wall;
   r.mon.useful_time += std::max<std::int64_t>(0, cpu);
   r.mon.mpi_time += m.mpi_wall - r.mark.mpi_wall;
@@ -88,6 +91,7 @@ void fold(Region& r) {
   r.mon.avg_cpus =
       r.mon.elapsed_time ? float(r.cpu_ns_weighted / double(r.mon.elapsed_time)) : float(cpus);
   r.mark = m;
+  talp_publish(r.name, r.mon.useful_time, r.mon.mpi_time);
 }
 
 void start(Region& r) {
@@ -95,6 +99,7 @@ void start(Region& r) {
   r.mark = now_mark();
   r.mon.start_time = clock_ns(CLOCK_REALTIME);
   r.mon.num_cpus = held_cpus();
+  talp_publish(r.name, r.mon.useful_time, r.mon.mpi_time);  // readers see the region at once
 }
 
 Region* region_named(const std::string& name) {
@@ -163,7 +168,7 @@ void print(const Region& r, FILE* out) {
 }  // namespace
 
 void talp_mpi_enter() {
-  if (!g_mpi_on.load(std::memory_order_relaxed)) return;
+  if (!g_mpi_on.load(std::memory_order_relaxed) || thread_is_observer()) return;
   t_mpi_wall0 = clock_ns(CLOCK_MONOTONIC);
   t_mpi_cpu0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
@@ -183,6 +188,7 @@ void talp_init() {
 }
 
 void talp_finalize() {
+  talp_unpublish();
   g_mpi_on.store(false);
   g_global = nullptr;
   g_regions.clear();
@@ -213,6 +219,7 @@ dlb_monitor_t* DLB_MonitoringRegionRegister(const char* name) {
 
 int DLB_MonitoringRegionStart(dlb_monitor_t* handle) {
   return with_region(handle, [](Region& r) {
+    if (thread_is_observer()) return int(DLB_ERR_PERM);
     if (r.running) return int(DLB_NOUPDT);
     start(r);
     return int(DLB_SUCCESS);
@@ -221,6 +228,7 @@ int DLB_MonitoringRegionStart(dlb_monitor_t* handle) {
 
 int DLB_MonitoringRegionStop(dlb_monitor_t* handle) {
   return with_region(handle, [](Region& r) {
+    if (thread_is_observer()) return int(DLB_ERR_PERM);
     if (!r.running) return int(DLB_NOUPDT);
     fold(r);
     r.running = false;
@@ -266,6 +274,30 @@ int DLB_TALP_CollectPOPMetrics(dlb_monitor_t* monitor, dlb_pop_metrics_t* pop) {
     collect(r, pop);
     return int(DLB_SUCCESS);
   });
+}
+
+int DLB_TALP_CollectPOPNodeMetrics(dlb_monitor_t* monitor, dlb_node_metrics_t* node_metrics) {
+  if (!node_metrics) return DLB_ERR_UNKNOWN;
+  std::string name;
+  int rc = with_region(monitor, [&name](Region& r) {
+    fold(r);  // publishes this process's totals
+    name = r.name;
+    return int(DLB_SUCCESS);
+  });
+  // Every process published before anyone reads, and nobody publishes again
+  // before everyone read: the node's default barrier on both sides.
+  if (rc == DLB_SUCCESS) rc = DLB_Barrier();
+  if (rc != DLB_SUCCESS) return rc;
+  {
+    std::lock_guard guard(api_mutex());
+    rc = talp_query_node(name.c_str(), node_metrics);
+  }
+  const int after = DLB_Barrier();
+  return rc == DLB_SUCCESS ? after : rc;
+}
+
+int DLB_TALP_CollectNodeMetrics(dlb_monitor_t* monitor, dlb_node_metrics_t* node_metrics) {
+  return DLB_TALP_CollectPOPNodeMetrics(monitor, node_metrics);
 }
 
 int DLB_TALP_GetTimes(int pid, double* mpi_time, double* useful_time) {

@@ -105,6 +105,24 @@ TEST_F(DlbPreInit, BadRequests) {
   EXPECT_EQ(DLB_DROM_PreInit(child, &m1, DLB_DROM_FLAGS_NONE, nullptr), DLB_ERR_NOPROC);  // gone
 }
 
+// joule never steals a CPU (DLB_STEAL_CPUS changes nothing), so a process
+// never has stolen CPUs to recover.
+TEST_F(DlbPreInit, NothingIsStolenSoNothingToRecover) {
+  const cpu_set_t m0 = one_cpu(0);
+  Channel go;
+  const pid_t child = launch(go, nullptr);
+  EXPECT_EQ(
+      DLB_DROM_PreInit(child, &m0, dlb_drom_flags_t(DLB_STEAL_CPUS | DLB_RETURN_STOLEN), nullptr),
+      DLB_ERR_PERM);
+  cpu_set_t mine;
+  ASSERT_EQ(DLB_DROM_GetProcessMask(0, &mine, DLB_DROM_FLAGS_NONE), DLB_SUCCESS);
+  EXPECT_TRUE(CPU_ISSET(0, &mine));
+  EXPECT_EQ(DLB_DROM_RecoverStolenCpus(::getpid()), DLB_NOUPDT);
+  go.send('g');
+  EXPECT_EQ(wait_child(child), 0);
+  EXPECT_EQ(DLB_DROM_RecoverStolenCpus(child), DLB_ERR_NOPROC);  // never registered
+}
+
 class DlbPreInitSelf : public NodeLendingTest {
  protected:
   DlbPreInitSelf() : NodeLendingTest("preself") {}
@@ -112,6 +130,7 @@ class DlbPreInitSelf : public NodeLendingTest {
 
 // DLB_PreInit: the process registers itself; DLB_Init without a mask takes it.
 TEST_F(DlbPreInitSelf, InitTakesThePreInitMask) {
+  EXPECT_EQ(DLB_DROM_RecoverStolenCpus(::getpid()), DLB_ERR_NOSHMEM);  // no table yet
   const cpu_set_t m1 = one_cpu(1);
   ASSERT_EQ(DLB_PreInit(&m1, nullptr), DLB_SUCCESS);
   ASSERT_EQ(DLB_Init(0, nullptr, nullptr), DLB_SUCCESS);

@@ -29,18 +29,6 @@ class DlbTalp : public NodeLendingTest {
   }
 };
 
-// Burns ms milliseconds of CPU time on the calling thread (CPU time, not
-// wall time: the test machine may be shared).
-void spin_ms(int ms) {
-  timespec t0{}, t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
-  volatile double x = 0;
-  do {
-    for (int i = 0; i < 10000; ++i) x = x + 1.0;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  } while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
-}
-
 void sleep_ms(int ms) {
   timespec ts{0, long(ms) * 1000000L};
   nanosleep(&ts, nullptr);

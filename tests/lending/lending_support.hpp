@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -22,6 +23,7 @@
 #include <string>
 #include <utility>
 
+#include "run_command.hpp"
 #include "test_support.hpp"
 
 namespace lending_test {
@@ -92,6 +94,31 @@ class Channel {
  private:
   int fd_[2];
 };
+
+// Burns ms milliseconds of CPU time on the calling thread (CPU time, not
+// wall time: the test machine may be shared).
+inline void spin_ms(int ms) {
+  timespec t0{}, t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+  volatile double x = 0;
+  do {
+    for (int i = 0; i < 10000; ++i) x = x + 1.0;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  } while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+}
+
+// Compiles a program with `compile`, runs `exe` and removes it: "" when
+// it printed `ok_line` and exited 0, else what went wrong.
+inline std::string build_and_run(const std::string& compile, const std::string& exe,
+                                 const std::string& ok_line) {
+  const auto [rc_build, diag] = joule_test::run_status(compile);
+  if (rc_build != 0) return compile + "\n" + diag;
+  const auto [rc, out] = joule_test::run_status(exe);
+  std::remove(exe.c_str());
+  if (rc != 0 || out.find(ok_line) == std::string::npos)
+    return exe + " exited " + std::to_string(rc) + ":\n" + out;
+  return "";
+}
 
 inline bool pin_to(int cpu) {
   cpu_set_t set;

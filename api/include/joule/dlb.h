@@ -118,6 +118,10 @@ JOULE_EXPORT int DLB_BarrierNamedDetach(dlb_barrier_t *barrier);
 
 /* ---- misc ---- */
 /* The DLB API version joule follows (3.4.0), not joule's own version. */
+/* Marks (true) or unmarks the calling thread as an observer: a thread that
+ * is not a worker. Its LeWI calls and region starts / stops return
+ * DLB_ERR_PERM, and TALP does not count its CPU time as useful. */
+JOULE_EXPORT int DLB_SetObserverRole(bool thread_is_observer);
 JOULE_EXPORT int DLB_GetVersion(int *major, int *minor, int *patch);
 /* DLB's option names (e.g. "--lewi", "--drom", "--talp", "--barrier",
  * "--shm-key"), answered from joule's configuration. DLB_ERR_NOENT for an

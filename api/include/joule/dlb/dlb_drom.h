@@ -22,6 +22,10 @@ JOULE_EXPORT int DLB_DROM_SetProcessMaskStr(int pid, const char *mask, dlb_drom_
 JOULE_EXPORT int DLB_DROM_PreInit(int pid, const_dlb_cpu_set_t mask, dlb_drom_flags_t flags,
                                   char ***next_environ);
 JOULE_EXPORT int DLB_DROM_PostFinalize(int pid, dlb_drom_flags_t flags);
+/* joule never steals a CPU (DLB_DROM_PreInit refuses one another process
+ * owns), so there is never anything to recover: DLB_NOUPDT for a registered
+ * pid, DLB_ERR_NOPROC for another, DLB_ERR_NOSHMEM without a node table. */
+JOULE_EXPORT int DLB_DROM_RecoverStolenCpus(int pid);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,7 @@
 #define JOULE_DLB_COMPAT_TALP_H
 
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "../dlb.h"
@@ -74,6 +75,29 @@ typedef struct dlb_pop_metrics_t {
   float omp_serialization_efficiency;
 } dlb_pop_metrics_t;
 
+/* A region's times summed over the node's processes (DLB's field meanings;
+ * how joule computes the efficiencies: docs/dlb-api.md). node_id is 0:
+ * joule does not number nodes. */
+typedef struct dlb_node_metrics_t {
+  char name[DLB_MONITOR_NAME_MAX];
+  int node_id;
+  int processes_per_node;
+  int64_t total_useful_time;
+  int64_t total_mpi_time;
+  int64_t max_useful_time;
+  int64_t max_mpi_time;
+  float parallel_efficiency;      /* communication_efficiency x load_balance */
+  float communication_efficiency; /* max useful / average of (useful + MPI) */
+  float load_balance;             /* average useful / max useful */
+} dlb_node_metrics_t;
+
+/* One process's times in a region, as it last published them. */
+typedef struct dlb_node_times_t {
+  pid_t pid;
+  int64_t mpi_time;
+  int64_t useful_time;
+} dlb_node_times_t;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -86,6 +110,14 @@ JOULE_EXPORT int DLB_TALP_GetPidList(int *pidlist, int *nelems, int max_len);
 /* Seconds of MPI and useful time of the global region. pid 0 or this
  * process only: other processes do not publish theirs (DLB_ERR_NOCOMP). */
 JOULE_EXPORT int DLB_TALP_GetTimes(int pid, double *mpi_time, double *useful_time);
+/* The times each process of the node published for region `name` (NULL:
+ * the global region), at most max_len; *nelems is how many were written.
+ * DLB_ERR_NOSHMEM when no process of the node table runs TALP. */
+JOULE_EXPORT int DLB_TALP_GetNodeTimes(const char *name, dlb_node_times_t *node_times_list,
+                                       int *nelems, int max_len);
+/* The node metrics of region `name` from what the processes published;
+ * DLB_ERR_NOENT when none published that region, DLB_ERR_NOSHMEM as above. */
+JOULE_EXPORT int DLB_TALP_QueryPOPNodeMetrics(const char *name, dlb_node_metrics_t *node_metrics);
 
 /* ---- monitoring regions (this process; DLB_ERR_NOTALP before DLB_Init) ---- */
 /* The region running from DLB_Init to DLB_Finalize. */
@@ -106,6 +138,13 @@ JOULE_EXPORT int DLB_MonitoringRegionReport(const dlb_monitor_t *handle);
 JOULE_EXPORT int DLB_MonitoringRegionsUpdate(void);
 /* The POP metrics of one region of this process (num_mpi_ranks 0, one node). */
 JOULE_EXPORT int DLB_TALP_CollectPOPMetrics(dlb_monitor_t *monitor, dlb_pop_metrics_t *pop_metrics);
+/* Node-collective: every process of the node's default barrier calls it;
+ * each publishes the region, and all get the same node metrics. */
+JOULE_EXPORT int DLB_TALP_CollectPOPNodeMetrics(dlb_monitor_t *monitor,
+                                                dlb_node_metrics_t *node_metrics);
+/* DLB's older name of DLB_TALP_CollectPOPNodeMetrics. */
+JOULE_EXPORT int DLB_TALP_CollectNodeMetrics(dlb_monitor_t *monitor,
+                                             dlb_node_metrics_t *node_metrics);
 
 #ifdef __cplusplus
 }

@@ -37,7 +37,9 @@ typedef void (*dlb_callback_t)(void);
 
 typedef enum dlb_drom_flags_e {
   DLB_DROM_FLAGS_NONE = 0,
-  DLB_SYNC_QUERY = 1 << 0 /* wait until the target applied the mask */
+  DLB_SYNC_QUERY = 1 << 0,   /* wait until the target applied the mask */
+  DLB_STEAL_CPUS = 1 << 1,   /* accepted; joule never steals (docs/dlb-api.md) */
+  DLB_RETURN_STOLEN = 1 << 2 /* accepted; nothing is ever stolen */
 } dlb_drom_flags_t;
 
 /* Named barriers (DLB_BarrierNamed*): whether the CPUs of a process waiting
