@@ -33,7 +33,9 @@ class DlbObserver : public NodeLendingTest, public ::testing::WithParamInterface
     std::vector<std::thread> ts;
     for (int i = 0; i < n; ++i)
       ts.emplace_back([=] {
-        if (observers) EXPECT_EQ(DLB_SetObserverRole(true), DLB_SUCCESS);
+        if (observers) {
+          EXPECT_EQ(DLB_SetObserverRole(true), DLB_SUCCESS);
+        }
         spin_ms(ms);  // ends as an observer: its time stays out after it exited
       });
     for (auto& t : ts) t.join();
