@@ -2,7 +2,8 @@
 // launch, wait, energy. A device keeps copies of host regions (keyed by the
 // region's host address) in its own memory; launches name the regions they
 // use and the device orders them by those regions, so several launches can
-// be in flight. The emulated card (EmulatedCard) is the implementation.
+// be in flight. The emulated card (EmulatedCard) and the CUDA GPUs
+// (cuda/cuda_device.hpp) implement it.
 #pragma once
 
 #include <condition_variable>
@@ -46,6 +47,8 @@ struct DeviceEnergy {
   std::uint64_t bytes_to_card = 0, bytes_to_host = 0;
   double transfer_s = 0;  // modelled PCIe time of those bytes
   std::uint64_t launches = 0;
+  bool measured = false;  // joules from the device's own counter (NVML), not a model
+  double watts = 0;       // power now, where the device reads it (0: unknown)
 };
 
 // A launch in flight; wait() blocks until the device is done with it.
@@ -91,6 +94,10 @@ class Device {
   virtual std::vector<double> frequencies() const { return {}; }
   virtual double frequency() const { return 0; }
   virtual void set_frequency(double ghz);
+  // Devices whose completions are polled (CUDA: an event per launch) run
+  // the `done` of finished launches here; true when any ran. Called from
+  // the engine's polling services (idle workers, task boundaries).
+  virtual bool poll_completions() { return false; }
 
   // The interface's verbs over submit().
   Ticket launch(const Launch& l);

@@ -27,7 +27,9 @@
 
 namespace joule {
 
-enum class device : int { host = 0, mic = 1 };
+// host: the body runs here; mic: the many-core card (JOULE_CARD); cuda: a
+// CUDA GPU (joule/cuda.hpp: the body takes a joule::cuda_context).
+enum class device : int { host = 0, mic = 1, cuda = 2 };
 
 enum class copy_dir : int { in = 1, out = 2, inout = 3 };
 struct copy_region {
@@ -56,6 +58,7 @@ struct device_options {
       true;  // copy what the dependencies name (in: to the card, out: back, inout: both)
   std::vector<copy_region> copies = {};  // further copies, or the only ones without copy_deps
   task_options task = {};
+  int device_num = 0;  // device::cuda: which GPU (the driver's ordinal)
 };
 
 namespace detail {
