@@ -15,7 +15,8 @@ struct CudaDriver {
 #define JOULE_CUDA_CALLS(X)                                                                  \
   X(cuGetErrorName)                                                                          \
   X(cuGetErrorString)                                                                        \
-  X(cuInit) X(cuDriverGetVersion) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName)      \
+  X(cuInit)                                                                                  \
+  X(cuDriverGetVersion) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName)                \
       X(cuDeviceGetAttribute) X(cuDeviceGetPCIBusId) X(cuDeviceTotalMem_v2)                  \
           X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease_v2) X(cuCtxPushCurrent_v2) \
               X(cuCtxPopCurrent_v2) X(cuMemAlloc_v2) X(cuMemFree_v2) X(cuMemHostRegister_v2) \
