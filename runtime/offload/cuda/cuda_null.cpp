@@ -8,6 +8,8 @@ namespace {
 
 constexpr const char* kWhy = "built without CUDA (JOULE_CUDA=OFF or no CUDA toolkit at build time)";
 
+// A CUDA build measures through NVML (nvml_meter.cpp).
+#ifndef JOULE_HAVE_CUDA
 class NoMeter final : public GpuMeter {
  public:
   std::string source() const override { return std::string("none: ") + kWhy; }
@@ -18,6 +20,7 @@ class NoMeter final : public GpuMeter {
   GpuClockChange set_sm_clock_mhz(int) override { return {false, kWhy}; }
   void restore() noexcept override {}
 };
+#endif
 
 }  // namespace
 
@@ -30,8 +33,10 @@ std::vector<std::unique_ptr<Device>> open_cuda_devices(const CudaSettings&, std:
   return {};
 }
 
+#ifndef JOULE_HAVE_CUDA
 std::unique_ptr<GpuMeter> open_gpu_meter(const CudaSettings&, const std::string&) {
   return std::make_unique<NoMeter>();
 }
+#endif
 
 }  // namespace joule::offload
