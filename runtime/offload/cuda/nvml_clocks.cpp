@@ -61,10 +61,11 @@ std::string clock_permission(const CudaSettings& s, const std::string& bus_id) {
   Device dev = nullptr;
   if (const Return rc = lib->handle_by_bus_id(bus_id.c_str(), &dev); rc != kSuccess)
     return "no: nvmlDeviceGetHandleByPciBusId_v2: " + lib->error(rc);
+  // Root may set both kinds of clocks; others only the application clocks,
+  // and only where they are unrestricted (nvidia-smi -acp).
   if (::geteuid() == 0) return "yes (root)";
+  if (!lib->api_restriction) return "unknown until tried (no nvmlDeviceGetAPIRestriction)";
   int restricted = 0;
-  if (!lib->api_restriction)
-    return "unknown until tried (no nvmlDeviceGetAPIRestriction); locked clocks: root only";
   const Return rc = lib->api_restriction(dev, kRestrictedApiSetApplicationClocks, &restricted);
   if (rc != kSuccess)
     return "unknown until tried (nvmlDeviceGetAPIRestriction: " + lib->error(rc) + ")";

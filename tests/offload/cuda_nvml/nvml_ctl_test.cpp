@@ -13,12 +13,22 @@ using joule_test::run_status;
 using NvmlCtl = joule_test::NvmlFixture;
 
 TEST_F(NvmlCtl, DevicesWithoutAGpuSaysWhyAndSucceeds) {
-  auto [rc, out] = run_status("JOULE_CARD=emulated " + std::string(JOULE_CTL_EXE) + " devices");
+  auto [rc, out] = run_status("JOULE_CARD=emulated JOULE_CUDA_DRIVER=libjoule-no-such-cuda.so.1 " +
+                              std::string(JOULE_CTL_EXE) + " devices");
   EXPECT_EQ(rc, 0) << out;
   EXPECT_NE(out.find("many-core card: emulated: topology \"package:1 core:60 pu:4\""),
             std::string::npos)
       << out;
-  EXPECT_NE(out.find("no CUDA device ("), std::string::npos) << out;
+#ifdef JOULE_HAVE_CUDA
+  EXPECT_NE(out.find("\nno CUDA device (no CUDA driver: libjoule-no-such-cuda.so.1: "),
+            std::string::npos)
+      << out;
+  std::tie(rc, out) = run_status("JOULE_CUDA=off " + std::string(JOULE_CTL_EXE) + " devices");
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("\nno CUDA device (JOULE_CUDA=off)"), std::string::npos) << out;
+#else
+  EXPECT_NE(out.find("\nno CUDA device (built without CUDA"), std::string::npos) << out;
+#endif
 }
 
 TEST_F(NvmlCtl, DevicesJsonIsOneObject) {
@@ -36,6 +46,10 @@ TEST_F(NvmlCtl, DevicesRejectsBadInput) {
   std::tie(rc, out) = run_status("JOULE_CARD=sideways " + std::string(JOULE_CTL_EXE) + " devices");
   EXPECT_EQ(rc, 2) << out;
   EXPECT_NE(out.find("JOULE_CARD"), std::string::npos) << out;
+  std::tie(rc, out) =
+      run_status("JOULE_CUDA_SM_CLOCK=-4 " + std::string(JOULE_CTL_EXE) + " devices");
+  EXPECT_EQ(rc, 2) << out;
+  EXPECT_NE(out.find("JOULE_CUDA_SM_CLOCK=-4: out of range"), std::string::npos) << out;
 }
 
 TEST_F(NvmlCtl, RestoreRefusesARecordItCannotTrust) {
