@@ -135,6 +135,7 @@ void CudaDevice::finish(const Launch& l, std::size_t si, Completion done,
     if (ResidentCopy* c = residency_.find(r.host)) note_use(d_, r, *c, ev);
   ++launches_;
   pending_[si].push_back({ev.event, std::move(done), std::move(error)});
+  in_flight_.fetch_add(1, std::memory_order_release);
 }
 
 void CudaDevice::enqueue_copies_back(const Launch& l, CUstream s) {
@@ -177,18 +178,13 @@ void CudaDevice::transfer_only(const Launch& l, const Completion& done) {
   done(nullptr);
 }
 
+// Idle workers call this all the time: with nothing in flight it costs one
+// atomic load, and only one thread polls at once.
 bool CudaDevice::poll_completions() {
+  if (in_flight_.load(std::memory_order_acquire) == 0) return false;
   if (polling_.exchange(true, std::memory_order_acquire)) return false;
-  bool any = false, idle = true;
-  {
-    std::lock_guard lk(m_);
-    for (const auto& q : pending_) idle = idle && q.empty();
-  }
+  bool any = false;
   try {
-    if (idle) {
-      polling_.store(false, std::memory_order_release);
-      return false;
-    }
     CudaContextScope scope(d_, ctx_);
     for (std::size_t si = 0; si < streams_.size(); ++si) any |= poll_stream(si);
   } catch (...) {
@@ -212,6 +208,7 @@ bool CudaDevice::poll_stream(std::size_t si) {
       if (r == CUDA_ERROR_NOT_READY) return any;
       p = std::move(pending_[si].front());
       pending_[si].pop_front();
+      in_flight_.fetch_sub(1, std::memory_order_release);
       if (r != CUDA_SUCCESS && !p.error)
         p.error = std::make_exception_ptr(joule::error(
             JOULE_ERR_STATE, describe() + ": a launch failed: cuEventQuery: " + d_.error_text(r)));

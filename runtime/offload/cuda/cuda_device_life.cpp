@@ -63,19 +63,31 @@ void CudaDevice::drain() noexcept {
     for (CUstream st : streams_) d_.cuStreamSynchronize(st);
   } catch (...) {  // no context: the completions below report the events' errors
   }
-  // Another thread may be polling: wait for it to finish, then poll until
-  // every stream's queue is empty (their events have completed or failed).
-  while (true) {
+  // Another thread may be polling: wait for it, then poll until every
+  // stream's queue is empty (their events have completed or failed). A
+  // poll that cannot run (the context is gone) fails what is left.
+  while (in_flight_.load(std::memory_order_acquire) > 0) {
     try {
       poll_completions();
     } catch (...) {
+      fail_pending(std::current_exception());
+      return;
     }
-    std::lock_guard lk(m_);
-    bool empty = true;
-    for (const auto& q : pending_) empty = empty && q.empty();
-    if (empty) return;
     std::this_thread::yield();
   }
+}
+
+void CudaDevice::fail_pending(std::exception_ptr error) noexcept {
+  std::vector<Pending> left;
+  {
+    std::lock_guard lk(m_);
+    for (auto& q : pending_) {
+      for (Pending& p : q) left.push_back(std::move(p));
+      q.clear();
+    }
+    in_flight_.store(0, std::memory_order_release);
+  }
+  for (Pending& p : left) p.done(p.error ? p.error : error);
 }
 
 CudaEventRef CudaDevice::new_event() const {

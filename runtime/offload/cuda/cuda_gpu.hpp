@@ -57,6 +57,7 @@ class CudaDevice final : public Device {
   void enqueue_copies_back(const Launch& l, CUstream s);
   bool poll_stream(std::size_t si);
   void drain() noexcept;
+  void fail_pending(std::exception_ptr error) noexcept;
 
   const CudaDriver& d_;
   const CudaSettings settings_;
@@ -71,7 +72,8 @@ class CudaDevice final : public Device {
   CudaResidency residency_;
   std::vector<std::deque<Pending>> pending_;  // per stream, in stream order
   std::atomic<std::size_t> next_stream_{0};
-  std::atomic<bool> polling_{false};  // one poller at a time
+  std::atomic<bool> polling_{false};       // one poller at a time
+  std::atomic<std::size_t> in_flight_{0};  // launches in pending_
   std::uint64_t bytes_to_card_ = 0, bytes_to_host_ = 0, launches_ = 0;
 };
 

@@ -27,8 +27,11 @@ ResidentCopy& CudaResidency::acquire(const Region& r, bool pin) {
   }
   if (pin && !c.pin_tried && (r.to_card || r.to_host)) {
     c.pin_tried = true;
-    // Flags 0: portable to this context only, which is all the copies need.
-    c.pinned = d_.cuMemHostRegister_v2(const_cast<void*>(r.host), c.bytes, 0) == CUDA_SUCCESS;
+    // Portable: page-locked for every context, so another GPU copying the
+    // same region (whose own registration is then refused) copies it
+    // asynchronously too (driver API, cuMemHostRegister).
+    c.pinned = d_.cuMemHostRegister_v2(const_cast<void*>(r.host), c.bytes,
+                                       CU_MEMHOSTREGISTER_PORTABLE) == CUDA_SUCCESS;
   }
   return c;
 }
