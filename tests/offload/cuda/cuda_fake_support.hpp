@@ -13,6 +13,7 @@
 
 #include "cuda_settings.hpp"
 #include "device.hpp"
+#include "joule/types.hpp"
 
 namespace joule::offload::fake {
 
@@ -66,6 +67,19 @@ struct Gate {
     gate->cv.wait(lk, [&] { return gate->open_; });
   }
 };
+
+// The message of the joule::error f() throws ("" when it throws none);
+// *code gets its code.
+template <class F>
+std::string error_of(F f, joule_status_t* code = nullptr) {
+  try {
+    f();
+  } catch (const joule::error& e) {
+    if (code) *code = e.code();
+    return e.what();
+  }
+  return "";
+}
 
 // Polls until `done` turns true (bounded by the test's TIMEOUT).
 template <class Pred>
