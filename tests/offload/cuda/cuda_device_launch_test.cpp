@@ -35,16 +35,7 @@ class Launches : public fake::FakeEnv, public ::testing::WithParamInterface<int>
   std::unique_ptr<Device> dev;
 };
 
-// A body's arguments: a host region, its length, and what the stream's
-// host work does to the device copy.
-struct Args {
-  int* host = nullptr;
-  std::size_t n = 0;
-  int add = 0;
-  fake::Gate* gate = nullptr;  // the stream waits here first (null: no wait)
-  int* source = nullptr;       // copy this region's device copy instead of adding
-};
-
+// What the stream's host work does to a device copy: copy `src` or add.
 struct StreamWork {
   int* dst = nullptr;
   const int* src = nullptr;
@@ -52,10 +43,21 @@ struct StreamWork {
   int add = 0;
 };
 
+// A body's arguments: a host region, its length, and what the stream's
+// host work does to the device copy. They outlive the launch (the tests
+// wait for it), so the stream's work can live in them.
+struct Args {
+  int* host = nullptr;
+  std::size_t n = 0;
+  int add = 0;
+  fake::Gate* gate = nullptr;  // the stream waits here first (null: no wait)
+  int* source = nullptr;       // copy this region's device copy instead of adding
+  StreamWork work{};
+};
+
 void on_stream(void* p) {
   auto* w = static_cast<StreamWork*>(p);
   for (std::size_t i = 0; i < w->n; ++i) w->dst[i] = w->src ? w->src[i] : w->dst[i] + w->add;
-  delete w;
 }
 
 void body(void* a, void* c) {
@@ -63,9 +65,9 @@ void body(void* a, void* c) {
   auto& ctx = *static_cast<CudaKernelContext*>(c);
   EXPECT_EQ(current_cuda_context(), &ctx);
   if (args.gate) ctx.host_fn(fake::Gate::wait, args.gate);
-  auto* w = new StreamWork{static_cast<int*>(ctx.map(args.host)), nullptr, args.n, args.add};
-  if (args.source) w->src = static_cast<int*>(ctx.map(args.source));
-  ctx.host_fn(on_stream, w);
+  args.work = {static_cast<int*>(ctx.map(args.host)), nullptr, args.n, args.add};
+  if (args.source) args.work.src = static_cast<int*>(ctx.map(args.source));
+  ctx.host_fn(on_stream, &args.work);
 }
 
 Launch launch_of(Args& a, std::vector<Region> regions) {
