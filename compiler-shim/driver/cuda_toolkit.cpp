@@ -164,9 +164,9 @@ int cuda_step(DriverPlan& p, const Paths& paths, const std::string& tmp,
               const std::vector<std::string>& translated, std::vector<std::string>& compile_flags,
               std::vector<std::string>& link_flags) {
   if (translated.empty() && p.cu_sources.empty() && !p.cuda) return 0;
-  const std::string who = !translated.empty()     ? translated[0] + ": device(cuda) task functions"
-                          : !p.cu_sources.empty() ? p.args[p.cu_sources[0]] + ": a .cu file"
-                                                  : "--cuda";
+  const std::string who = !translated.empty() ? translated[0] + ": device(cuda) task functions need"
+                          : !p.cu_sources.empty() ? p.args[p.cu_sources[0]] + ": .cu files need"
+                                                  : "--cuda needs";
   std::string bad;
   for (std::size_t s : p.cu_sources) bad += cuda_source_pragmas(p.args[s]);
   if (!bad.empty()) {
@@ -176,7 +176,7 @@ int cuda_step(DriverPlan& p, const Paths& paths, const std::string& tmp,
   CudaToolkit tk;
   std::string why;
   if (!find_cuda_toolkit(tk, why)) {
-    std::cerr << "joulecc: error: " << who << " need the CUDA toolkit: " << why << '\n';
+    std::cerr << "joulecc: error: " << who << " the CUDA toolkit: " << why << '\n';
     return 1;
   }
   bool compile_only = false;

@@ -118,6 +118,12 @@ class Generator {
   std::string card_copies(const Construct& t);
   std::string card_submit(const FunctionTask& f, const Construct& t, const std::string& call,
                           const std::string& table);
+  std::string offload_function_c(const FunctionTask& f, const Construct& t, const std::string& head,
+                                 const ArgBlock& b, const std::string& call_decl,
+                                 const std::string& call_body, const std::string& submit);
+  std::string offload_function_cxx(const FunctionTask& f, const Construct& t,
+                                   const std::string& head, const ArgBlock& b,
+                                   const std::string& submit);
   std::string card_function_c(const FunctionTask& f, const Construct& t, const std::string& head);
   std::string card_function_cxx(const FunctionTask& f, const Construct& t, const std::string& head);
 

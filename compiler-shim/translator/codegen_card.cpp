@@ -91,30 +91,45 @@ Generator::ArgBlock Generator::arg_block_cxx(const FunctionTask& f, const std::s
   return b;
 }
 
+// C: the call function (call_decl, then __ja and call_body), the table of
+// the arguments and the wrapper, which packs them and ends with submit.
+std::string Generator::offload_function_c(const FunctionTask& f, const Construct& t,
+                                          const std::string& head, const ArgBlock& b,
+                                          const std::string& call_decl,
+                                          const std::string& call_body, const std::string& submit) {
+  const std::string id = std::to_string(f.id), st = "struct __joule_fargs_" + id;
+  return "static " + call_decl + "\n{\n" + st + " *__ja = (" + st + " *)__jv;\n(void)__ja;\n" +
+         call_body + "}\nstatic const joule_oss_card_arg_t __joule_fctab_" + id + "[] = {\n" +
+         b.rows + "};\nstatic void " + f.wrapper + "(" + f.params_def + ")\n{\n" + head +
+         card_copies(t) + st + " __jarg;\n__builtin_memset(&__jarg, 0, sizeof __jarg);\n" + b.pack +
+         submit + "}\n";
+}
+
 std::string Generator::card_function_c(const FunctionTask& f, const Construct& t,
                                        const std::string& head) {
-  const std::string id = std::to_string(f.id), st = "struct __joule_fargs_" + id;
-  const std::string call = "__joule_fcall_" + id, table = "__joule_fctab_" + id;
-  const ArgBlock b = arg_block_c(f, st);
-  return "static void " + call + "(void *__jv)\n{\n" + st + " *__ja = (" + st +
-         " *)__jv;\n(void)__ja;\n" + f.name + "(" + b.args + ");\n}\nstatic const " +
-         "joule_oss_card_arg_t " + table + "[] = {\n" + b.rows + "};\nstatic void " + f.wrapper +
-         "(" + f.params_def + ")\n{\n" + head + card_copies(t) + st +
-         " __jarg;\n__builtin_memset(&__jarg, 0, sizeof __jarg);\n" + b.pack +
-         card_submit(f, t, call, table) + "}\n";
+  const std::string id = std::to_string(f.id), call = "__joule_fcall_" + id;
+  const ArgBlock b = arg_block_c(f, "struct __joule_fargs_" + id);
+  return offload_function_c(f, t, head, b, "void " + call + "(void *__jv)",
+                            f.name + "(" + b.args + ");\n",
+                            card_submit(f, t, call, "__joule_fctab_" + id));
+}
+
+// C++: the wrapper, which packs the arguments (b) and ends with submit.
+std::string Generator::offload_function_cxx(const FunctionTask& f, const Construct& t,
+                                            const std::string& head, const ArgBlock& b,
+                                            const std::string& submit) {
+  return "inline void " + f.wrapper + "(" + f.params_def + ")\n{\n" + head + card_copies(t) +
+         b.pack + "static const joule_oss_card_arg_t __jtab[] = {\n" + b.rows + "};\n" + submit +
+         "}\n";
 }
 
 std::string Generator::card_function_cxx(const FunctionTask& f, const Construct& t,
                                          const std::string& head) {
   const ArgBlock b = arg_block_cxx(f, "mic");
-  return "inline void " + f.wrapper + "(" + f.params_def + ")\n{\n" + head + card_copies(t) +
-         b.pack + "static const joule_oss_card_arg_t __jtab[] = {\n" + b.rows + "};\n" +
-         card_submit(f, t,
-                     "[](void *__jv) { __joule_fargs *__ja = static_cast<__joule_fargs *>(__jv); "
-                     "(void)__ja; " +
-                         f.name + "(" + b.args + "); }",
-                     "__jtab") +
-         "}\n";
+  const std::string call =
+      "[](void *__jv) { __joule_fargs *__ja = static_cast<__joule_fargs *>(__jv); (void)__ja; " +
+      f.name + "(" + b.args + "); }";
+  return offload_function_cxx(f, t, head, b, card_submit(f, t, call, "__jtab"));
 }
 
 }  // namespace joulecc

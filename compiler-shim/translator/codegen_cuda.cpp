@@ -55,28 +55,21 @@ std::string Generator::cuda_submit(const FunctionTask& f, const Construct& t,
 
 std::string Generator::cuda_function_c(const FunctionTask& f, const Construct& t,
                                        const std::string& head) {
-  const std::string id = std::to_string(f.id), st = "struct __joule_fargs_" + id;
-  const std::string call = "__joule_fcall_" + id, table = "__joule_fctab_" + id;
-  const ArgBlock b = arg_block_c(f, st);
-  return "static const char *" + call + "(void *__jv, const joule_oss_cuda_launch_t *__jl)\n{\n" +
-         st + " *__ja = (" + st + " *)__jv;\n(void)__ja;\n" + cuda_launch(f, t, b.args) +
-         "}\nstatic const " + "joule_oss_card_arg_t " + table + "[] = {\n" + b.rows +
-         "};\nstatic void " + f.wrapper + "(" + f.params_def + ")\n{\n" + head + card_copies(t) +
-         st + " __jarg;\n__builtin_memset(&__jarg, 0, sizeof __jarg);\n" + b.pack +
-         cuda_submit(f, t, call, table) + "}\n";
+  const std::string id = std::to_string(f.id), call = "__joule_fcall_" + id;
+  const ArgBlock b = arg_block_c(f, "struct __joule_fargs_" + id);
+  return offload_function_c(
+      f, t, head, b, "const char *" + call + "(void *__jv, const joule_oss_cuda_launch_t *__jl)",
+      cuda_launch(f, t, b.args), cuda_submit(f, t, call, "__joule_fctab_" + id));
 }
 
 std::string Generator::cuda_function_cxx(const FunctionTask& f, const Construct& t,
                                          const std::string& head) {
   const ArgBlock b = arg_block_cxx(f, "cuda");
-  return "inline void " + f.wrapper + "(" + f.params_def + ")\n{\n" + head + card_copies(t) +
-         b.pack + "static const joule_oss_card_arg_t __jtab[] = {\n" + b.rows + "};\n" +
-         cuda_submit(f, t,
-                     "[](void *__jv, const joule_oss_cuda_launch_t *__jl) -> const char * {\n"
-                     "__joule_fargs *__ja = static_cast<__joule_fargs *>(__jv);\n(void)__ja;\n" +
-                         cuda_launch(f, t, b.args) + "}",
-                     "__jtab") +
-         "}\n";
+  const std::string call =
+      "[](void *__jv, const joule_oss_cuda_launch_t *__jl) -> const char * {\n"
+      "__joule_fargs *__ja = static_cast<__joule_fargs *>(__jv);\n(void)__ja;\n" +
+      cuda_launch(f, t, b.args) + "}";
+  return offload_function_cxx(f, t, head, b, cuda_submit(f, t, call, "__jtab"));
 }
 
 }  // namespace joulecc

@@ -74,6 +74,29 @@ TEST_F(Cuda, GpuRunsTheKernels) {
     }
 }
 
+// A bad ndrange value stops the program at the call, GPU or not, naming it.
+TEST(CudaDriver, BadNdrangeStopsTheProgramAtTheCall) {
+  shim::TempDir tmp;
+  shim::write_file(tmp.path() + "/bad.c",
+                   "#include \"kernels.h\"\n"
+                   "int main(void) {\n"
+                   "  float x[1], y[1];\n"
+                   "  saxpy(0, 1.0f, x, y);\n"
+                   "#pragma oss taskwait\n"
+                   "  return 0;\n"
+                   "}\n");
+  const std::string cd = "cd " + shim::quote(tmp.path()) + " && ";
+  shim::Result b = shim::run(cd + kJoulecc + " gcc -DKERNELS_FOR_C -I" + shim::quote(kDir) +
+                             " bad.c " + shim::quote(kDir + "/kernels.cu") + " -o bad");
+  ASSERT_EQ(b.status, 0) << b.output;
+  shim::Result r = shim::run(cd + "./bad 2>&1");
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("joule: device(cuda) task 'saxpy': ndrange: dimension 1 has global size "
+                          "0 and block size 128 (both must be at least 1"),
+            std::string::npos)
+      << r.output;
+}
+
 // Separate compiles: joulecc -c on the C source and on the .cu file (nvcc
 // writes the object), then a link of objects only, which --cuda tells to
 // link the CUDA runtime (without it the link misses cudaLaunchKernel).
