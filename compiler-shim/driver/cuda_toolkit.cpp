@@ -105,7 +105,8 @@ bool find_cuda_toolkit(CudaToolkit& tk, std::string& why) {
 }
 
 std::vector<std::string> cuda_link_args(const CudaToolkit& tk) {
-  return {"-L" + tk.lib_dir, "-lcudart_static", "-ldl", "-lrt", "-lpthread"};
+  // nvcc's objects need the C++ runtime too, which a link by a C compiler lacks.
+  return {"-L" + tk.lib_dir, "-lcudart_static", "-ldl", "-lrt", "-lpthread", "-lstdc++"};
 }
 
 std::string cuda_source_pragmas(const std::string& path) {

@@ -20,7 +20,7 @@ struct CudaToolkit {
 bool find_cuda_toolkit(CudaToolkit& tk, std::string& why);
 
 // The static CUDA runtime and what it needs (the CUDA toolkit's "CUDA
-// Runtime API" guide: cudart_static with -ldl -lrt -lpthread).
+// Runtime API" guide: cudart_static with -ldl -lrt -lpthread), and libstdc++.
 std::vector<std::string> cuda_link_args(const CudaToolkit& tk);
 
 // OmpSs pragmas in a .cu file: joulecc does not translate .cu files (nvcc

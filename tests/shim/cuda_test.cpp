@@ -99,7 +99,8 @@ TEST(CudaDriver, BadNdrangeStopsTheProgramAtTheCall) {
 
 // Separate compiles: joulecc -c on the C source and on the .cu file (nvcc
 // writes the object), then a link of objects only, which --cuda tells to
-// link the CUDA runtime (without it the link misses cudaLaunchKernel).
+// link the CUDA runtime (without it the link misses cudaLaunchKernel), with
+// gcc, which also needs the C++ runtime for nvcc's objects.
 TEST(CudaDriver, SeparateCompileAndLinkWithCudaFlag) {
   shim::TempDir tmp;
   const std::string cd = "cd " + shim::quote(tmp.path()) + " && " + kJoulecc + " gcc ";
@@ -110,7 +111,9 @@ TEST(CudaDriver, SeparateCompileAndLinkWithCudaFlag) {
       shim::run(cd + "-DKERNELS_FOR_C -c " + shim::quote(kDir + "/kernels.cu") + " -o k.o");
   ASSERT_EQ(k.status, 0) << k.output;
   EXPECT_TRUE(shim::file_exists(tmp.path() + "/k.o"));
-  shim::Result bare = shim::run(cd + "main.o k.o -o prog");
+  // g++: the C++ runtime is there, only CUDA's is missing.
+  shim::Result bare =
+      shim::run("cd " + shim::quote(tmp.path()) + " && " + kJoulecc + " g++ main.o k.o -o prog");
   EXPECT_NE(bare.status, 0) << "linked without the CUDA runtime?\n" << bare.output;
   EXPECT_NE(bare.output.find("cudaLaunchKernel"), std::string::npos) << bare.output;
   shim::Result l = shim::run("cd " + shim::quote(tmp.path()) + " && " + kJoulecc +
