@@ -123,7 +123,7 @@ std::unique_ptr<core::Observer> start_gpus(const core::Config& cfg) {
     if (g_count.load(std::memory_order_relaxed) == 0)
       throw error(JOULE_ERR_CONFIG, "joule: JOULE_CUDA=required but no CUDA GPU: " + g_why);
   }
-  return nullptr;
+  return cfg.report ? make_gpu_report() : nullptr;
 }
 
 int open_gpu_count() noexcept { return g_count.load(std::memory_order_acquire); }
