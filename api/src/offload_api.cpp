@@ -7,6 +7,7 @@
 #include "code_relocation.hpp"
 #include "joule/offload.hpp"
 #include "kernel_context.hpp"
+#include "offload_copies.hpp"
 
 namespace joule::detail {
 namespace {
@@ -15,14 +16,6 @@ static_assert(int(device::host) == int(offload::CardTarget::host) &&
               int(device::mic) == int(offload::CardTarget::mic));
 static_assert(int(copy_dir::in) == offload::kIn && int(copy_dir::out) == offload::kOut &&
               int(copy_dir::inout) == offload::kInout);
-
-std::vector<offload::CopyRegion> copies_of(const copy_region* copies, std::size_t n) {
-  std::vector<offload::CopyRegion> out;
-  out.reserve(n);
-  for (std::size_t i = 0; i < n; ++i)
-    out.push_back({copies[i].addr, copies[i].bytes, int(copies[i].dir)});
-  return out;
-}
 
 }  // namespace
 
