@@ -114,6 +114,22 @@ TEST(CudaTasksNoGpu, AnUnknownGpuNumberSaysWhichAreAllowed) {
   }
 }
 
+TEST(CudaTasksNoGpu, ACardBodyForDeviceCudaIsRefusedAtSpawn) {
+  auto rt = fake_gpu_runtime(2);
+  double x = 1;
+  double* p = &x;
+  try {
+    joule::spawn(
+        {joule::inout(*p)}, [=](joule::card_context& c) { *c.map(p) = 2; }, on_gpu());
+    FAIL() << "the spawn did not fail";
+  } catch (const joule::error& e) {
+    EXPECT_NE(std::string(e.what()).find("takes a joule::cuda_context& body"), std::string::npos)
+        << e.what();
+  }
+  joule::taskwait();
+  EXPECT_EQ(x, 1);
+}
+
 TEST(CudaTasksCardAndGpu, ARegionOnTheCardAndAGpuAtOnceIsRefused) {
   joule::runtime rt{{"JOULE_CUDA_DRIVER", JOULE_FAKE_CUDA_DRIVER},
                     {"JOULE_CARD", "emulated"},
