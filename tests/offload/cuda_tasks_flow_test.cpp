@@ -8,6 +8,7 @@
 #include <array>
 #include <atomic>
 #include <cstdlib>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -70,6 +71,31 @@ TEST_P(CudaTasksFlow, AFailedLaunchFailsTheTaskWithTheDriversMessage) {
         << e.what();
   }
   for (double x : v) ASSERT_EQ(x, 1.0);  // nothing came back from the failed task
+  gpu_add(p, 1.0);
+  joule::taskwait();
+  for (double x : v) ASSERT_EQ(x, 2.0);
+}
+
+// A body that throws fails its task with its own exception; the region
+// keeps the host's data and the GPU takes the next task.
+TEST_P(CudaTasksFlow, ABodyThatThrowsFailsItsTask) {
+  auto rt = fake_gpu_runtime(GetParam());
+  std::vector<double> v(kN, 1.0);
+  double* p = v.data();
+  joule::spawn(
+      {joule::inout(p, kN)}, [](joule::cuda_context&) { throw std::runtime_error("body failed"); },
+      on_gpu());
+  EXPECT_THROW(
+      {
+        try {
+          joule::taskwait();
+        } catch (const std::runtime_error& e) {
+          EXPECT_STREQ(e.what(), "body failed");
+          throw;
+        }
+      },
+      std::runtime_error);
+  for (double x : v) ASSERT_EQ(x, 1.0);
   gpu_add(p, 1.0);
   joule::taskwait();
   for (double x : v) ASSERT_EQ(x, 2.0);
