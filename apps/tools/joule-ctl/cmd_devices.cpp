@@ -27,7 +27,7 @@ struct GpuView {
   std::string meter;  // "nvml" or "none: ..."
   int sm_now = 0;
   std::vector<int> clocks;
-  bool energy = false, power = false;
+  bool energy = false, power = false, free_known = false;
   double joules = 0, watts = 0;
   std::string settable;
 };
@@ -50,6 +50,13 @@ GpuView look_at(const offload::CudaSettings& s, const CudaDeviceInfo& d) {
   g.power = m->power_watts(&g.watts);
   g.settable = g.meter == "nvml" ? offload::nvml::clock_permission(s, d.pci_bus_id)
                                  : "unknown (" + g.meter + ")";
+  // The driver's probe cannot read free memory without a context; NVML can.
+  offload::nvml::Memory mem{};
+  if (offload::nvml::device_memory(s, d.pci_bus_id, &mem)) {
+    g.info.total_bytes = mem.total;
+    g.info.free_bytes = mem.free;
+    g.free_known = true;
+  }
   return g;
 }
 
@@ -89,8 +96,8 @@ std::string clock_range(const std::vector<int>& c) {
 void print_gpu(const GpuView& g) {
   const auto& d = g.info;
   std::printf("GPU %d: %s (bus %s)\n", d.index, d.name.c_str(), d.pci_bus_id.c_str());
-  std::printf("  memory:    %s total, %s free\n", gib(d.total_bytes).c_str(),
-              gib(d.free_bytes).c_str());
+  const std::string free = g.free_known ? gib(d.free_bytes) + " free" : "free unknown";
+  std::printf("  memory:    %s total, %s\n", gib(d.total_bytes).c_str(), free.c_str());
   std::printf("  compute:   capability %d.%d, %d SMs\n", d.cc_major, d.cc_minor, d.sm_count);
   std::printf("  SM clock:  %d MHz now, %d MHz max; supported %s\n", g.sm_now, d.sm_clock_mhz_max,
               clock_range(g.clocks).c_str());
@@ -122,7 +129,8 @@ std::string gpu_json(const GpuView& g) {
   return "{\"index\":" + std::to_string(d.index) + ",\"name\":" + json_quote(d.name) +
          ",\"pci_bus_id\":" + json_quote(d.pci_bus_id) +
          ",\"total_bytes\":" + std::to_string(d.total_bytes) +
-         ",\"free_bytes\":" + std::to_string(d.free_bytes) + ",\"compute_capability\":" +
+         ",\"free_bytes\":" + (g.free_known ? std::to_string(d.free_bytes) : "null") +
+         ",\"compute_capability\":" +
          json_quote(std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)) +
          ",\"sm_count\":" + std::to_string(d.sm_count) +
          ",\"sm_clock_mhz\":" + std::to_string(g.sm_now) +

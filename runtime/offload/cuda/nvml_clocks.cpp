@@ -54,6 +54,13 @@ std::string clock_list(const std::vector<int>& mhz) {
   return out;
 }
 
+bool device_memory(const CudaSettings& s, const std::string& bus_id, Memory* m) {
+  const Library* lib = load_library(s.nvml, nullptr);
+  Device dev = nullptr;
+  return lib && lib->handle_by_bus_id(bus_id.c_str(), &dev) == kSuccess &&
+         lib->memory_info(dev, m) == kSuccess;
+}
+
 std::string clock_permission(const CudaSettings& s, const std::string& bus_id) {
   std::string why;
   const Library* lib = load_library(s.nvml, &why);

@@ -1,6 +1,7 @@
 // NVML clock queries shared by the meter (nvml_meter.cpp) and
 // `joule-ctl devices`: the supported SM clocks, and whether this process
-// may change them, decided without changing anything.
+// may change them, decided without changing anything; and the memory
+// NVML reports, which needs no CUDA context (the driver's free memory does).
 #pragma once
 
 #include <string>
@@ -22,5 +23,8 @@ std::string clock_list(const std::vector<int>& mhz);
 // process: "yes (root)", "application clocks: yes (unrestricted); locked
 // clocks: root only", "no: ...", or "unknown until tried (...)".
 std::string clock_permission(const CudaSettings& s, const std::string& bus_id);
+
+// nvmlDeviceGetMemoryInfo of the GPU at `bus_id`; false when NVML cannot say.
+bool device_memory(const CudaSettings& s, const std::string& bus_id, Memory* m);
 
 }  // namespace joule::offload::nvml

@@ -30,6 +30,7 @@ TEST_F(NvmlDevices, ListsEachGpuWithItsMeterAndClocks) {
   expect_in(out, "2 GPU(s)\n");
   expect_in(out, "GPU 1: Fake CUDA GPU 1 (bus 0000:11:00.0)\n");
   expect_in(out, "  SM clock:  1755 MHz now, 1980 MHz max; supported 600..1980 MHz (5 clocks)\n");
+  expect_in(out, "  memory:    80.0 GiB total, 79.0 GiB free\n");  // NVML's
   expect_in(out, "  meter:     nvml\n");
   expect_in(out, "  energy:    readable (5000.250 J)\n");
   expect_in(out, "  power:     readable (123.5 W)\n");
@@ -44,6 +45,7 @@ TEST_F(NvmlDevices, SaysWhatIsNotReadable) {
   std::tie(rc, out) = run_status(devices("JOULE_NVML_LIBRARY=libjoule-no-such-nvml.so.1"));
   EXPECT_EQ(rc, 0) << out;
   expect_in(out, "  meter:     none: dlopen libjoule-no-such-nvml.so.1: ");
+  expect_in(out, "  memory:    16.0 GiB total, free unknown\n");  // the driver's
   expect_in(out, "  energy:    not readable\n");
   expect_in(out, "  clocks settable: unknown (none: dlopen libjoule-no-such-nvml.so.1");
 }
@@ -55,6 +57,7 @@ TEST_F(NvmlDevices, JsonListsTheGpus) {
   expect_in(out, "\"pci_bus_id\":\"0000:11:00.0\"");
   expect_in(out, "\"sm_clocks_mhz\":[1980,1755,1410,1005,600],\"meter\":\"nvml\"");
   expect_in(out, "\"power_watts\":123.456");
+  expect_in(out, "\"total_bytes\":85899345920,\"free_bytes\":84825604096,");
 }
 
 // Decided from NVML's API restriction without changing anything; root may

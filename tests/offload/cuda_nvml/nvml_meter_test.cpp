@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <thread>
 
 #include "gpu_meter.hpp"
 #include "nvml_fixture.hpp"
@@ -131,5 +132,31 @@ TEST_F(NvmlMeter, TwoGpusAreMeteredApart) {
   b->restore();
   EXPECT_EQ(calls(), "set_locked 0000:AF:00.0 1980 1980\nreset_locked 0000:AF:00.0\n");
 }
+
+// Threads changing and restoring one meter's clock at once (as GPU tasks'
+// workers and the stop could): whatever the interleaving, one final
+// restore leaves the default clock, no lock and no record.
+class NvmlMeterThreads : public joule_test::NvmlFixture, public testing::WithParamInterface<int> {};
+
+TEST_P(NvmlMeterThreads, ChangesAndRestoresFromManyThreadsLeaveNothingChanged) {
+  auto m = open_gpu_meter(settings_, kBus);
+  const std::vector<int> clocks = m->sm_clocks_mhz();
+  std::vector<std::thread> threads;
+  for (int t = 0; t < GetParam(); ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 20; ++i) {
+        EXPECT_TRUE(m->set_sm_clock_mhz(clocks[std::size_t(t + i) % clocks.size()]).ok);
+        if (i % 3 == t % 3) m->restore();
+      }
+    });
+  for (auto& t : threads) t.join();
+  m->restore();
+  EXPECT_EQ(m->sm_clock_mhz(), 1755);
+  EXPECT_EQ(state_files(), 0u);
+  const std::string log = calls();
+  EXPECT_EQ(log.substr(log.rfind('\n', log.size() - 2) + 1), "reset_locked 0000:3B:00.0\n");
+}
+
+INSTANTIATE_TEST_SUITE_P(Threads, NvmlMeterThreads, testing::Values(1, 2, 4, 8));
 
 }  // namespace
