@@ -53,6 +53,7 @@ std::vector<Target> targets() {
 bool any_active() noexcept { return Coherence::any_active(); }
 
 bool any_tracks(const void* addr, std::size_t bytes) {
+  if (!any_active()) return false;
   if (card_coherence().tracks(addr, bytes)) return true;
   const int n = open_gpu_count();
   for (int i = 0; i < n; ++i)
