@@ -45,8 +45,10 @@ struct GpuStatus {
 // An observer factory (api's wiring, after start_card): takes the run's
 // CudaSettings; closes GPUs opened with other settings; opens them now with
 // JOULE_CUDA=required, throwing joule::error with the probe's reason when
-// there is none. Returns no observer.
+// there is none. Returns the report's observer with JOULE_REPORT=1, else none
+// (host tasks stay unobserved).
 std::unique_ptr<core::Observer> start_gpus(const core::Config& cfg);
+std::unique_ptr<core::Observer> make_gpu_report();  // gpu_report.cpp
 
 // GPUs open now, without opening them (the hooks' fast path: one relaxed
 // load when none is open); gpu(i) for i < open_gpu_count().
