@@ -5,13 +5,15 @@
  * by enqueueing one on the task's stream. Checks that each pointer argument
  * is the GPU's copy (not the host's address), that data stays coherent
  * across a chain of GPU tasks, a host task and a taskwait, and copy clauses
- * without copy_deps. Prints OK when every value is right. */
+ * without copy_deps. Prints OK when every value is right. Built as C and as
+ * C++ (a copy named .cpp): joulecc writes each its own way. */
 #include <dlfcn.h>
 #include <joule/cuda.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { N = 1000, ROUNDS = 10 };
+#define N 1000
+#define ROUNDS 10
 
 /* cuLaunchHostFunc (CUDA driver API, "Execution Control"): the fake's. */
 typedef int (*launch_host_t)(struct CUstream_st *, void (*)(void *), void *);
@@ -24,7 +26,7 @@ struct Add {
   double *y, x;
 };
 static void add_fn(void *p) {
-  struct Add *a = p;
+  struct Add *a = (struct Add *)p;
   for (int i = 0; i < a->n; i++) a->y[i] += a->x;
   free(a);
 }
@@ -32,7 +34,7 @@ static void add_fn(void *p) {
 #pragma oss task device(cuda) inout([n]y)
 void add_on_gpu(int n, double *y, double x) {
   struct CUstream_st *s = joule_cuda_current_stream();
-  struct Add *a = malloc(sizeof *a);
+  struct Add *a = (struct Add *)malloc(sizeof *a);
   a->n = n;
   a->y = y;
   a->x = x;
@@ -47,14 +49,14 @@ struct Twice {
   double *b;
 };
 static void twice_fn(void *p) {
-  struct Twice *t = p;
+  struct Twice *t = (struct Twice *)p;
   for (int i = 0; i < t->n; i++) t->b[i] = 2.0 * t->a[i];
   free(t);
 }
 
 #pragma oss task device(cuda) in(a[0;n]) out(b[0;n]) copy_in(a[0;n]) copy_out(b[0;n])
 void twice_on_gpu(int n, const double *a, double *b) {
-  struct Twice *t = malloc(sizeof *t);
+  struct Twice *t = (struct Twice *)malloc(sizeof *t);
   t->n = n;
   t->a = a;
   t->b = b;
@@ -69,9 +71,9 @@ int main(void) {
     printf("JOULE_CUDA_DRIVER must name the fake CUDA driver\n");
     return 1;
   }
-  host_y = calloc(N, sizeof(double));
-  host_a = malloc(N * sizeof(double));
-  host_b = calloc(N, sizeof(double));
+  host_y = (double *)calloc(N, sizeof(double));
+  host_a = (double *)malloc(N * sizeof(double));
+  host_b = (double *)calloc(N, sizeof(double));
   double *y = host_y, seen = -1;
   for (int i = 0; i < N; i++) host_a[i] = i;
   for (int k = 0; k < ROUNDS; k++) add_on_gpu(N, y, 1.0);
