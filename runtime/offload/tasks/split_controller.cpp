@@ -1,12 +1,15 @@
-// The work splitter over the host and the card: the devices' power models,
-// the splitter's steps and the search for the card's P-state.
+// The work splitter over the host and the card or a GPU: the devices' power
+// models and measured energy, the splitter's steps and the search for the
+// card's P-state or the GPU's SM clock.
 #include "split_controller.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <string>
 
 #include "card_tasks.hpp"
+#include "cuda_device.hpp"
 #include "energy_config.hpp"
 #include "placement.hpp"
 #include "platform_settings.hpp"
@@ -57,6 +60,29 @@ DevicePower pick(const DevicePower& given, const DevicePower& model, const char*
   return given.busy_watts > 0 ? given : model;
 }
 
+// A GPU's powers before anything is measured: a data-centre GPU's order of
+// magnitude (an H100 PCIe: 350 W board limit, 50-70 W idle). NVML's
+// measured energy replaces them after the first iteration.
+constexpr DevicePower kGpuGuess{300, 60};
+
+// The meter of GPU device_num (NVML through gpu_meter.hpp).
+std::unique_ptr<GpuMeter> open_gpu(const SplitSettings& s) {
+  const CudaSettings& cs = engine::Runtime::get().config().get<CudaSettings>();
+  const CudaProbe probe = probe_cuda(cs);
+  if (probe.devices.empty()) invalid("no CUDA device: " + probe.why_none);
+  if (s.device_num < 0 || std::size_t(s.device_num) >= probe.devices.size())
+    invalid("device_num " + std::to_string(s.device_num) + " is not a GPU (allowed: 0.." +
+            std::to_string(probe.devices.size() - 1) + ")");
+  return open_gpu_meter(cs, probe.devices[std::size_t(s.device_num)].pci_bus_id);
+}
+
+// The GPU's supported SM clocks in GHz, highest first.
+std::vector<double> gpu_clocks_ghz(const GpuMeter& m) {
+  std::vector<double> f;
+  for (int mhz : m.sm_clocks_mhz()) f.push_back(mhz / 1000.0);
+  return f;
+}
+
 bool choose_card_freq(const char* given, const core::Config& cfg) {
   if (!given) return cfg.get<CardSettings>().freq_auto;
   const std::string v = given;
@@ -91,46 +117,96 @@ struct SplitController::Plan {
   DevicePower host, card;
   double ghz = 0;
   const Device* dev = nullptr;
-  bool search = false;  // choose the card's P-state
+  bool search = false;  // choose the card's P-state (the GPU's SM clock)
+  bool gpu = false;
+  double share = -1;
 };
 
-SplitController::SplitController(const SplitSettings& s)
-    : SplitController([&s] {
-        if (s.delta <= 0 || s.delta_min <= 0 || s.delta_min > s.delta)
-          invalid("need 0 < delta_min <= delta");
-        const core::Config& cfg = engine::Runtime::get().config();
-        Plan p;
-        p.options.delta = s.delta;
-        p.options.delta_min = s.delta_min;
-        p.host = pick(s.host, host_model(cfg), "host");
-        p.dev = current_card();  // an attached card has the daemon's settings
-        const CardSettings& cc =
-            p.dev && p.dev->card_config() ? *p.dev->card_config() : cfg.get<CardSettings>();
-        p.ghz = p.dev ? p.dev->frequency() : 0;
-        p.card = pick(
-            s.card,
-            cfg.get<CardSettings>().mode == CardMode::none ? DevicePower{} : card_model(cc, p.ghz),
-            "card");
-        p.objective = objective_of(s.objective);
-        p.search = choose_card_freq(s.card_freq, cfg) && p.dev && p.ghz > 0;
-        return p;
-      }()) {}
+SplitController::Plan SplitController::make_plan(const SplitSettings& s, GpuMeter* gpu) {
+  if (s.delta <= 0 || s.delta_min <= 0 || s.delta_min > s.delta)
+    invalid("need 0 < delta_min <= delta");
+  if (s.share > 1) invalid("share " + std::to_string(s.share) + " past 1 (allowed: 0..1, or < 0)");
+  const core::Config& cfg = engine::Runtime::get().config();
+  Plan p;
+  p.options.delta = s.delta;
+  p.options.delta_min = s.delta_min;
+  p.host = pick(s.host, host_model(cfg), "host");
+  p.gpu = gpu != nullptr;
+  if (p.gpu) {
+    p.ghz = gpu->sm_clock_mhz() / 1000.0;
+    p.card = pick(s.card, kGpuGuess, "GPU");
+  } else {
+    p.dev = current_card();  // an attached card has the daemon's settings
+    const CardSettings& cc =
+        p.dev && p.dev->card_config() ? *p.dev->card_config() : cfg.get<CardSettings>();
+    p.ghz = p.dev ? p.dev->frequency() : 0;
+    p.card =
+        pick(s.card,
+             cfg.get<CardSettings>().mode == CardMode::none ? DevicePower{} : card_model(cc, p.ghz),
+             "card");
+  }
+  p.objective = objective_of(s.objective);
+  p.search = choose_card_freq(s.card_freq, cfg) && p.ghz > 0 && (p.dev || p.gpu) && s.share < 0;
+  p.share = s.share;
+  return p;
+}
 
-SplitController::SplitController(const Plan& p)
+SplitController::SplitController(const SplitSettings& s)
+    : SplitController(s, s.gpu ? open_gpu(s) : nullptr) {}
+
+SplitController::SplitController(const SplitSettings& s, std::unique_ptr<GpuMeter> gpu)
+    : SplitController(make_plan(s, gpu.get()), std::move(gpu)) {}
+
+SplitController::SplitController(const Plan& p, std::unique_ptr<GpuMeter>&& gpu)
     : splitter_(2, p.objective, p.options),
       dev_{{0, p.host.busy_watts, p.host.idle_watts}, {0, p.card.busy_watts, p.card.idle_watts}},
       objective_(p.objective),
       options_(p.options),
       f0_(p.ghz),
-      card0_(p.card) {
-  if (!p.search) return;
-  freqs_ = p.dev->frequencies();
-  const auto at = std::find(freqs_.begin(), freqs_.end(), p.ghz);
+      card0_(p.card),
+      meters_(std::move(gpu)),
+      fit_{PowerFit({p.host.busy_watts, p.host.idle_watts}),
+           PowerFit({p.card.busy_watts, p.card.idle_watts})},
+      gpu_(p.gpu) {
+  if (gpu_ && !p.search) clocks_note_ = "card_freq fixed";
+  if (gpu_ && p.ghz <= 0) clocks_note_ = "NVML reads no SM clock";
+  if (p.search) start_search(p);
+  if (p.share >= 0) {  // a baseline: the split never moves
+    splitter_.set_split({1 - p.share, p.share}, true);
+    fixed_ = true;
+  }
+}
+
+// The P-states to choose from; a GPU's only when the driver lets the
+// splitter lock its clock (a refusal is why the clocks stay fixed).
+void SplitController::start_search(const Plan& p) {
+  freqs_ = gpu_ ? gpu_clocks_ghz(*meters_.gpu()) : p.dev->frequencies();
+  auto at = std::find(freqs_.begin(), freqs_.end(), p.ghz);
+  if (gpu_) {
+    // NVML's current clock need not be a supported one: the nearest is.
+    at = std::min_element(freqs_.begin(), freqs_.end(), [&](double a, double b) {
+      return std::abs(a - p.ghz) < std::abs(b - p.ghz);
+    });
+    if (freqs_.size() < 2) {
+      clocks_note_ = "NVML lists no SM clocks to choose from";
+      return;
+    }
+    const GpuClockChange c = meters_.gpu()->set_sm_clock_mhz(int(std::lround(*at * 1000)));
+    if (!c.ok) {
+      clocks_note_ = c.message;
+      return;
+    }
+    f0_ = *at;
+  }
   if (freqs_.size() > 1 && at != freqs_.end())
     search_.emplace(int(freqs_.size()), int(at - freqs_.begin()));
 }
 
 SplitController::~SplitController() {
+  if (GpuMeter* g = meters_.gpu()) {
+    g->restore();  // undoes the lock start_search took and any clock the search chose
+    return;
+  }
   if (!search_ || freq() == f0_) return;
   try {  // never leave the card at a P-state the splitter chose for its work
     set_card_frequency(f0_);
@@ -145,9 +221,14 @@ double SplitController::card_busy_at(double ghz) const {
 }
 
 void SplitController::set_freq(double ghz) {
-  const std::optional<CardStatus> now = card_status();
-  if (ghz != (now ? now->freq_ghz : 0)) set_card_frequency(ghz);
+  if (GpuMeter* g = meters_.gpu()) {
+    g->set_sm_clock_mhz(int(std::lround(ghz * 1000)));  // accepted once, at the search's start
+  } else {
+    const std::optional<CardStatus> now = card_status();
+    if (ghz != (now ? now->freq_ghz : 0)) set_card_frequency(ghz);
+  }
   dev_[1].busy_watts = card_busy_at(ghz);
+  fit_[1].reset({dev_[1].busy_watts, dev_[1].idle_watts});  // measured at the old clock
 }
 
 // One step of the P-state search after an iteration (the splitter has
@@ -210,12 +291,53 @@ void SplitController::record(std::int64_t host_units, double host_s, std::int64_
   if (total <= 0) return;
   const std::int64_t units[2] = {host_units, card_units};
   const double secs[2] = {host_s, card_s};
+  fit(secs);
   for (int i = 0; i < 2; ++i)
     if (units[i] > 0 && secs[i] > 0) dev_[std::size_t(i)].rate = double(units[i]) / total / secs[i];
   // Until both devices have a rate the split cannot be judged: stay.
-  if (dev_[0].rate <= 0 || dev_[1].rate <= 0) return;
+  if (fixed_ || dev_[0].rate <= 0 || dev_[1].rate <= 0) return;
   splitter_.next(dev_);
   if (search_) observe(host_units + card_units, secs);
+}
+
+// Each device's powers from the energy its meter measured over the
+// iteration: busy for its part's seconds, idle for the rest of it.
+void SplitController::fit(const double secs[2]) {
+  const SplitEnergy e = meters_.read();
+  const double t = std::max(secs[0], secs[1]);
+  const std::optional<double> joules[2] = {e.cpu, e.gpu};
+  add_totals(secs, e);
+  for (std::size_t i = 0; i < 2; ++i) {
+    if (!joules[i]) continue;
+    fit_[i].add(secs[i], t - secs[i], *joules[i]);
+    dev_[i].busy_watts = fit_[i].power().busy_watts;
+    dev_[i].idle_watts = fit_[i].power().idle_watts;
+  }
+}
+
+void SplitController::add_totals(const double secs[2], const SplitEnergy& e) {
+  const double t = std::max(secs[0], secs[1]);
+  const auto modelled = [&](std::size_t i) {
+    return dev_[i].busy_watts * secs[i] + dev_[i].idle_watts * (t - secs[i]);
+  };
+  const bool first = totals_.iterations++ == 0;
+  totals_.seconds += t;
+  totals_.cpu_joules += e.cpu ? *e.cpu : modelled(0);
+  totals_.gpu_joules += e.gpu ? *e.gpu : modelled(1);
+  totals_.cpu_measured = e.cpu.has_value() && (first || totals_.cpu_measured);
+  totals_.gpu_measured = e.gpu.has_value() && (first || totals_.gpu_measured);
+}
+
+std::string SplitController::clocks() const {
+  if (!gpu_) {
+    const std::string f = std::to_string(freq()).substr(0, 4) + " GHz";
+    return search_ ? "card " + f + ", chosen by the splitter" : "card " + f + ", fixed";
+  }
+  const GpuMeter& g = *meters_.gpu();
+  const std::string now = "sm " + std::to_string(g.sm_clock_mhz()) + " MHz";
+  if (search_)
+    return now + ", chosen by the splitter among " + std::to_string(freqs_.size()) + " clocks";
+  return now + ", clocks fixed (" + clocks_note_ + ")";
 }
 
 double SplitController::card_freq_ghz() const { return freq(); }
