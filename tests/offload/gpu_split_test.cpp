@@ -5,6 +5,7 @@
 // NVML is a test double of GpuMeter (gpu_meter.hpp) whose counter the test
 // advances by what a GPU of known power would have used.
 #include <gtest/gtest.h>
+#include <joule/cuda.hpp>
 #include <joule/split.hpp>
 
 #include <algorithm>
@@ -14,8 +15,6 @@
 #include <vector>
 
 #include "../platform/fake_tree.hpp"
-#include "cuda_device.hpp"
-#include "runtime.hpp"
 #include "split_controller.hpp"
 #include "split_power_fit.hpp"
 
@@ -217,14 +216,15 @@ TEST(GpuSplit, BadOptionsAreErrors) {
   EXPECT_EQ(message({.device = joule::device::host}),
             "joule::work_splitter: device 0 cannot take the second part (allowed: device::mic, "
             "device::cuda)");
-  const CudaProbe probe = probe_cuda(engine::Runtime::get().config().get<CudaSettings>());
-  if (probe.devices.empty()) {
+  std::string why;
+  const std::size_t gpus = joule::cuda_devices(&why).size();
+  if (gpus == 0) {
     EXPECT_EQ(message({.device = joule::device::cuda}),
-              "joule::work_splitter: no CUDA device: " + probe.why_none);
+              "joule::work_splitter: no CUDA device: " + why);
   } else {
     EXPECT_EQ(message({.device = joule::device::cuda, .device_num = 99}),
               "joule::work_splitter: device_num 99 is not a GPU (allowed: 0.." +
-                  std::to_string(probe.devices.size() - 1) + ")");
+                  std::to_string(gpus - 1) + ")");
   }
 }
 

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "card_tasks.hpp"
-#include "cuda_device.hpp"
 #include "energy_config.hpp"
+#include "gpu_devices.hpp"
 #include "placement.hpp"
 #include "platform_settings.hpp"
 #include "runtime.hpp"
@@ -65,15 +65,16 @@ DevicePower pick(const DevicePower& given, const DevicePower& model, const char*
 // measured energy replaces them after the first iteration.
 constexpr DevicePower kGpuGuess{300, 60};
 
-// The meter of GPU device_num (NVML through gpu_meter.hpp).
-std::unique_ptr<GpuMeter> open_gpu(const SplitSettings& s) {
-  const CudaSettings& cs = engine::Runtime::get().config().get<CudaSettings>();
-  const CudaProbe probe = probe_cuda(cs);
-  if (probe.devices.empty()) invalid("no CUDA device: " + probe.why_none);
-  if (s.device_num < 0 || std::size_t(s.device_num) >= probe.devices.size())
+// The meter of GPU device_num: the GPU registry's (gpu_devices.hpp), which
+// opens the GPUs if no CUDA task has yet.
+std::unique_ptr<GpuMeter> gpu_meter_for(const SplitSettings& s) {
+  std::string why;
+  const int n = open_gpus(&why);
+  if (n == 0) invalid("no CUDA device: " + why);
+  if (s.device_num < 0 || s.device_num >= n)
     invalid("device_num " + std::to_string(s.device_num) + " is not a GPU (allowed: 0.." +
-            std::to_string(probe.devices.size() - 1) + ")");
-  return open_gpu_meter(cs, probe.devices[std::size_t(s.device_num)].pci_bus_id);
+            std::to_string(n - 1) + ")");
+  return borrow_gpu_meter(*open_gpu(s.device_num).clocks);
 }
 
 // The GPU's supported SM clocks in GHz, highest first.
@@ -152,7 +153,7 @@ SplitController::Plan SplitController::make_plan(const SplitSettings& s, GpuMete
 }
 
 SplitController::SplitController(const SplitSettings& s)
-    : SplitController(s, s.gpu ? open_gpu(s) : nullptr) {}
+    : SplitController(s, s.gpu ? gpu_meter_for(s) : nullptr) {}
 
 SplitController::SplitController(const SplitSettings& s, std::unique_ptr<GpuMeter> gpu)
     : SplitController(make_plan(s, gpu.get()), std::move(gpu)) {}

@@ -5,6 +5,37 @@
 #include "platform.hpp"
 
 namespace joule::offload {
+namespace {
+
+class BorrowedMeter final : public GpuMeter {
+ public:
+  explicit BorrowedMeter(GpuMeter& m) : m_(m), found_(m.sm_clock_mhz()) {}
+  std::string source() const override { return m_.source(); }
+  bool energy_joules(double* j) const override { return m_.energy_joules(j); }
+  bool power_watts(double* w) const override { return m_.power_watts(w); }
+  std::vector<int> sm_clocks_mhz() const override { return m_.sm_clocks_mhz(); }
+  int sm_clock_mhz() const override { return m_.sm_clock_mhz(); }
+  GpuClockChange set_sm_clock_mhz(int mhz) override {
+    GpuClockChange c = m_.set_sm_clock_mhz(mhz);
+    changed_ = changed_ || c.ok;
+    return c;
+  }
+  void restore() noexcept override {
+    if (changed_ && found_ > 0 && m_.sm_clock_mhz() != found_) m_.set_sm_clock_mhz(found_);
+    changed_ = false;
+  }
+
+ private:
+  GpuMeter& m_;
+  int found_;
+  bool changed_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<GpuMeter> borrow_gpu_meter(GpuMeter& shared) {
+  return std::make_unique<BorrowedMeter>(shared);
+}
 
 SplitMeters::SplitMeters(std::unique_ptr<GpuMeter> gpu) : gpu_(std::move(gpu)) {}
 

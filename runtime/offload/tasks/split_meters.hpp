@@ -19,6 +19,12 @@ struct SplitEnergy {
   std::optional<double> cpu, gpu;
 };
 
+// The splitter's view of a meter another owner keeps (the GPU registry's,
+// gpu_devices.hpp): reads and clock changes go to `shared`; restore() puts
+// back the clock it found instead of undoing every change (the owner
+// restores those when the runtime stops).
+std::unique_ptr<GpuMeter> borrow_gpu_meter(GpuMeter& shared);
+
 class SplitMeters {
  public:
   // gpu: the GPU's meter (null when the second device is the card).
