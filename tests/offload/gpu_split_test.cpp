@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../platform/fake_tree.hpp"
+#include "error_of.hpp"
 #include "split_controller.hpp"
 #include "split_power_fit.hpp"
 
@@ -206,12 +207,7 @@ TEST(GpuSplit, ChoosesALowerSmClockForEnergyAndRestoresItAtTheEnd) {
 TEST(GpuSplit, BadOptionsAreErrors) {
   auto rt = model_runtime();
   const auto message = [](const joule::split_options& o) {
-    try {
-      joule::work_splitter s(o);
-    } catch (const joule::error& e) {
-      return std::string(e.what());
-    }
-    return std::string();
+    return joule_test::error_of([&] { joule::work_splitter s(o); });
   };
   EXPECT_EQ(message({.device = joule::device::host}),
             "joule::work_splitter: device 0 cannot take the second part (allowed: device::mic, "

@@ -22,6 +22,8 @@
 
 namespace joule::offload {
 
+class Device;
+
 struct DevicePower {
   double busy_watts = 0;  // while computing
   double idle_watts = 0;  // while waiting for the other device
@@ -92,7 +94,7 @@ class SplitController {
   void set_freq(double ghz);
   void observe(std::int64_t units, const double secs[2]);
   void apply(energy::PStateSearch::Move m, double from_ghz);
-  void start_search(const Plan& p);
+  void start_search(double ghz, const Device* card);
   void fit(const double secs[2]);
   void add_totals(const double secs[2], const SplitEnergy& e);
 
