@@ -6,6 +6,7 @@
 #include "card_tasks.hpp"
 #include "config.hpp"
 #include "cpu_manager.hpp"
+#include "cuda_settings.hpp"
 #include "device.hpp"
 #include "energy_config.hpp"
 #include "energy_observer.hpp"
@@ -35,6 +36,7 @@ struct Wiring {
     add_config_section(lending::lewi_config_keys, "lending");
     add_config_section(omp_config_keys, "openmp");
     add_config_section(offload::card_config_keys, "offload");
+    add_config_section(offload::cuda_config_keys, "cuda");
     // First: forks the card before any thread starts.
     register_observer_factory(offload::start_card);
     register_observer_factory(offload::start_gpus);  // JOULE_CUDA=required: fails the start

@@ -79,7 +79,7 @@ void check_one_target(const Target& to, const std::vector<Use>& uses) {
                         region_text(reinterpret_cast<std::uintptr_t>(u.addr), u.bytes) +
                         " is kept on " + other.name + " and a task for " + to.name +
                         " names it; a region lives on one device at a time until a taskwait "
-                        "(or taskwait_on) brings it home");
+                        "brings it home");
   }
 }
 

@@ -16,6 +16,7 @@
 #include "kernel_context.hpp"
 #include "log.hpp"
 #include "runtime.hpp"
+#include "trace_api.hpp"
 
 namespace joule::offload {
 namespace {
@@ -90,6 +91,16 @@ void wait_inline(Device& dev, const Ticket& done, bool polled) {
   done.wait();
 }
 
+// The device reported back: its record follows, and the trace's launch
+// (and copy in, where it read anything) ends.
+void launch_done(Coherence& coh, const std::vector<Region>& regions, bool failed) {
+  coh.end_card_task(regions, failed);
+  namespace trace = core::trace;
+  if (std::any_of(regions.begin(), regions.end(), [](const Region& g) { return g.access & kIn; }))
+    trace::emit_event(trace::Event::kEvOffloadCopyIn, 0);
+  trace::emit_event(trace::Event::kEvOffloadLaunch, 0);
+}
+
 // Launches l on the device and completes the current task when the device
 // reports back; coh, the device's record of which copies are current,
 // follows the launch (it copies in only what is stale on the device).
@@ -97,27 +108,31 @@ void wait_inline(Device& dev, const Ticket& done, bool polled) {
 void launch_device_task(Device& dev, Coherence& coh, Launch& l, bool polled) {
   engine::Runtime& r = engine::Runtime::get();
   core::Task* t = r.context().current;
+  core::trace::emit_event(core::trace::Event::kEvOffloadLaunch, t->id);
   if (!r.hold_completion(t)) {  // runs inline: wait here
+    core::trace::begin_state(core::trace::State::kOffload);
     try {
       Ticket done;
       coh.submit_card_task(dev, l,
                            [done](std::exception_ptr e) mutable { done.finish(std::move(e)); });
       wait_inline(dev, done, polled);
     } catch (...) {
-      coh.end_card_task(l.regions, true);
+      core::trace::end_state(core::trace::State::kOffload);
+      launch_done(coh, l.regions, true);
       throw;
     }
-    coh.end_card_task(l.regions, false);
+    core::trace::end_state(core::trace::State::kOffload);
+    launch_done(coh, l.regions, false);
     return;
   }
   try {
     // Before release_hold: a taskwait that sees the task done sees its writes recorded.
     coh.submit_card_task(dev, l, [&r, &coh, t, regions = l.regions](std::exception_ptr e) {
-      coh.end_card_task(regions, e != nullptr);
+      launch_done(coh, regions, e != nullptr);
       r.release_hold(t, std::move(e));
     });
   } catch (...) {
-    coh.end_card_task(l.regions, true);
+    launch_done(coh, l.regions, true);
     r.release_hold(t, nullptr);
     throw;
   }

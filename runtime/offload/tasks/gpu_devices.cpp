@@ -57,9 +57,12 @@ void open_locked() {
   g_tried = true;
   const CudaProbe probe = probe_cuda(g_settings);
   std::string why;
-  std::vector<std::unique_ptr<Device>> devs = probe.devices.empty()
-                                                  ? std::vector<std::unique_ptr<Device>>{}
-                                                  : open_cuda_devices(g_settings, &why);
+  // The clocks are the registry's (apply_clock at each start, restored at
+  // each stop): a device left to lock them keeps them locked until it closes.
+  CudaSettings unclocked = g_settings;
+  unclocked.sm_clock_mhz = 0;
+  std::vector<std::unique_ptr<Device>> devs;
+  if (!probe.devices.empty()) devs = open_cuda_devices(unclocked, &why);
   const std::size_t n = std::min(devs.size(), probe.devices.size());  // both by ordinal
   for (std::size_t i = 0; i < n; ++i) {
     auto g = std::make_unique<Gpu>();
