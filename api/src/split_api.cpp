@@ -1,9 +1,11 @@
 // joule::work_splitter (joule/split.hpp): its impl is the card tasks
 // layer's offload::SplitController (runtime/offload/tasks/split_controller.hpp);
 // this file converts the public types and forwards.
+#include <atomic>
 #include <memory>
 #include <string>
 
+#include "cuda_device.hpp"
 #include "joule/split.hpp"
 #include "split_controller.hpp"
 
@@ -22,7 +24,18 @@ offload::SplitSettings settings_of(const split_options& o) {
           o.card_freq, o.device == device::cuda, o.device_num,        o.share};
 }
 
+// The stamp split_stamp_stream enqueues: the time the stream reached it.
+void stamp_now(void* ns) {
+  static_cast<std::atomic<std::int64_t>*>(ns)->store(detail::steady_ns());
+}
+
 }  // namespace
+
+void detail::split_stamp_stream(std::atomic<std::int64_t>* ns) {
+  // Outside a CUDA task body (none on this thread) nothing is stamped and
+  // split_step falls back to the time the outputs came home.
+  if (offload::CudaKernelContext* c = offload::current_cuda_context()) c->host_fn(stamp_now, ns);
+}
 
 struct work_splitter::impl : offload::SplitController {
   using SplitController::SplitController;

@@ -43,6 +43,7 @@
 #include <joule/cuda.hpp>
 #include <joule/offload.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -129,9 +130,28 @@ class JOULE_EXPORT work_splitter {
 };
 
 namespace detail {
+// The steady clock in ns since its epoch.
+inline std::int64_t steady_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+// When a GPU's part ran: its body began (the task got a worker) and the GPU
+// had done what the body enqueued; 0 until known.
+struct device_stamps {
+  std::atomic<std::int64_t> begin{0}, end{0};
+};
+// Inside a CUDA task's body: *ns becomes steady_ns() once the GPU has done
+// what the body enqueued on the task's stream (a host function in stream
+// order, cuLaunchHostFunc).
+JOULE_EXPORT void split_stamp_stream(std::atomic<std::int64_t>* ns);
+
 // One bulk-synchronous iteration over [0, n): the device's part [cut, n)
-// spawned by device_part(deps, cut, n), the host's as a taskloop; both
-// timed (the device's until its outputs are home) and recorded in s.
+// spawned by device_part(deps, cut, n, stamps), the host's as a taskloop;
+// both timed and recorded in s. The device's time is the GPU's own (from
+// its body's start to its kernels' end: `stamps`, set by a GPU's part), or
+// else until its outputs are home (the card's: a task that, with every
+// worker busy on the host's part, may run only after it).
 template <class Host, class DevicePart, class Regions>
 void split_step(work_splitter& s, std::int64_t n, std::int64_t grain, Host host,
                 DevicePart device_part, Regions regions) {
@@ -140,9 +160,10 @@ void split_step(work_splitter& s, std::int64_t n, std::int64_t grain, Host host,
   s.start_iteration();
   const clock::time_point start = clock::now();
   clock::time_point device_done = start;
+  device_stamps stamps;
   if (cut < n) {
     const std::vector<dep> deps = regions(cut, n);
-    device_part(std::span<const dep>(deps), cut, n);
+    device_part(std::span<const dep>(deps), cut, n, stamps);
     std::vector<dep> back;
     for (const dep& d : deps)
       if (d.kind != dep_kind::in) back.push_back({dep_kind::in, d.addr, d.bytes});
@@ -154,7 +175,10 @@ void split_step(work_splitter& s, std::int64_t n, std::int64_t grain, Host host,
   const auto secs = [&](clock::time_point t) {
     return std::chrono::duration<double>(t - start).count();
   };
-  s.record(cut, cut > 0 ? secs(host_done) : 0.0, n - cut, cut < n ? secs(device_done) : 0.0);
+  double device_s = secs(device_done);
+  if (const std::int64_t b = stamps.begin.load(), e = stamps.end.load(); b != 0 && e >= b)
+    device_s = double(e - b) * 1e-9;
+  s.record(cut, cut > 0 ? secs(host_done) : 0.0, n - cut, cut < n ? device_s : 0.0);
 }
 }  // namespace detail
 
@@ -169,7 +193,8 @@ void split_iteration(work_splitter& s, std::int64_t n, std::int64_t grain, Host 
                      Regions regions) {
   detail::split_step(
       s, n, grain, host,
-      [card](std::span<const dep> deps, std::int64_t cut, std::int64_t end) {
+      [card](std::span<const dep> deps, std::int64_t cut, std::int64_t end,
+             detail::device_stamps&) {
         spawn(
             deps, [card, cut, end](card_context& c) { card(c, cut, end); }, device_options{});
       },
@@ -178,8 +203,8 @@ void split_iteration(work_splitter& s, std::int64_t n, std::int64_t grain, Host 
 
 // The same iteration with a GPU (split_options::device = device::cuda): the
 // GPU's part gpu(c, lo, hi) over [cut, n) is one CUDA task on GPU
-// s.device_num() that enqueues its kernels on c.stream(); its time runs
-// until its outputs are back on the host.
+// s.device_num() that enqueues its kernels on c.stream(); its time is the
+// GPU's, from the body's start until the GPU has done them.
 template <class Host, class Gpu, class Regions>
 requires std::is_invocable_v<Gpu&, cuda_context&, std::int64_t, std::int64_t>
 void split_iteration(work_splitter& s, std::int64_t n, std::int64_t grain, Host host, Gpu gpu,
@@ -189,9 +214,16 @@ void split_iteration(work_splitter& s, std::int64_t n, std::int64_t grain, Host 
   o.device_num = s.device_num();
   detail::split_step(
       s, n, grain, host,
-      [gpu, o](std::span<const dep> deps, std::int64_t cut, std::int64_t end) {
+      [gpu, o](std::span<const dep> deps, std::int64_t cut, std::int64_t end,
+               detail::device_stamps& stamps) {
         spawn(
-            deps, [gpu, cut, end](cuda_context& c) { gpu(c, cut, end); }, o);
+            deps,
+            [gpu, cut, end, &stamps](cuda_context& c) {
+              stamps.begin = detail::steady_ns();
+              gpu(c, cut, end);
+              detail::split_stamp_stream(&stamps.end);
+            },
+            o);
       },
       regions);
 }
