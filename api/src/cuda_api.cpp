@@ -8,6 +8,7 @@
 #include "gpu_devices.hpp"
 #include "joule/cuda.hpp"
 #include "joule/nanos6/nanos6.h"
+#include "offload_copies.hpp"
 
 namespace joule::detail {
 namespace {
@@ -21,14 +22,6 @@ offload::CudaKernelContext& cuda_ctx(void* ctx) {
   return *c;
 }
 
-std::vector<offload::CopyRegion> cuda_copies(const copy_region* copies, std::size_t n) {
-  std::vector<offload::CopyRegion> out;
-  out.reserve(n);
-  for (std::size_t i = 0; i < n; ++i)
-    out.push_back({copies[i].addr, copies[i].bytes, int(copies[i].dir)});
-  return out;
-}
-
 }  // namespace
 
 void* cuda_map(void* ctx, const void* host) { return cuda_ctx(ctx).map(host); }
@@ -37,14 +30,14 @@ int cuda_device(void* ctx) { return cuda_ctx(ctx).device(); }
 
 void cuda_run(int device_num, cuda_body_fn fn, void* body, const dep* deps, std::size_t ndeps,
               bool copy_deps, const copy_region* copies, std::size_t ncopies) {
-  const std::vector<offload::CopyRegion> c = cuda_copies(copies, ncopies);
+  const std::vector<offload::CopyRegion> c = copies_of(copies, ncopies);
   offload::run_card_task(
       {{int(device::cuda), {deps, ndeps}, copy_deps, c, device_num}, fn, body, 0, 1});
 }
 
 void* cuda_enter(int device_num, const dep* deps, std::size_t ndeps, bool copy_deps,
                  const copy_region* copies, std::size_t ncopies) {
-  const std::vector<offload::CopyRegion> c = cuda_copies(copies, ncopies);
+  const std::vector<offload::CopyRegion> c = copies_of(copies, ncopies);
   return offload::enter_card_spawn({int(device::cuda), {deps, ndeps}, copy_deps, c, device_num});
 }
 

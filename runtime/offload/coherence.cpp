@@ -276,6 +276,9 @@ CoherenceStats Coherence::stats() const {
   return s;
 }
 
-void Coherence::sync_live() { live_.store(map_.size(), std::memory_order_release); }
+void Coherence::sync_live() {
+  const std::size_t was = live_.exchange(map_.size(), std::memory_order_acq_rel);
+  all_live_.fetch_add(map_.size() - was, std::memory_order_relaxed);  // modular: may shrink
+}
 
 }  // namespace joule::offload

@@ -42,30 +42,28 @@ inline joule::device_options on_gpu() {
   return joule::device_options{.device = joule::device::cuda};
 }
 
-// p[i] += x on the GPU's copy.
-inline void gpu_add(double* p, double x) {
+// f(d, i) for every i of p's GPU copy d, in a GPU task using p as `use` says.
+template <class F>
+void gpu_each(joule::dep use, double* p, F f) {
   joule::spawn(
-      {joule::inout(p, kN)},
+      {use},
       [=](joule::cuda_context& c) {
         double* d = c.map(p);
         on_stream([=] {
-          for (std::int64_t i = 0; i < kN; ++i) d[i] += x;
+          for (std::int64_t i = 0; i < kN; ++i) f(d, i);
         });
       },
       on_gpu());
 }
 
+// p[i] += x on the GPU's copy.
+inline void gpu_add(double* p, double x) {
+  gpu_each(joule::inout(p, kN), p, [x](double* d, std::int64_t i) { d[i] += x; });
+}
+
 // p[i] = x + i on the GPU's copy (out: nothing copied in).
 inline void gpu_fill(double* p, double x) {
-  joule::spawn(
-      {joule::out(p, kN)},
-      [=](joule::cuda_context& c) {
-        double* d = c.map(p);
-        on_stream([=] {
-          for (std::int64_t i = 0; i < kN; ++i) d[i] = x + double(i);
-        });
-      },
-      on_gpu());
+  gpu_each(joule::out(p, kN), p, [x](double* d, std::int64_t i) { d[i] = x + double(i); });
 }
 
 // GPU 0's counters since construction.

@@ -8,6 +8,7 @@
 #include <array>
 #include <atomic>
 #include <cstdlib>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -75,6 +76,31 @@ TEST_P(CudaTasksFlow, AFailedLaunchFailsTheTaskWithTheDriversMessage) {
   for (double x : v) ASSERT_EQ(x, 2.0);
 }
 
+// A body that throws fails its task with its own exception; the region
+// keeps the host's data and the GPU takes the next task.
+TEST_P(CudaTasksFlow, ABodyThatThrowsFailsItsTask) {
+  auto rt = fake_gpu_runtime(GetParam());
+  std::vector<double> v(kN, 1.0);
+  double* p = v.data();
+  joule::spawn(
+      {joule::inout(p, kN)}, [](joule::cuda_context&) { throw std::runtime_error("body failed"); },
+      on_gpu());
+  EXPECT_THROW(
+      {
+        try {
+          joule::taskwait();
+        } catch (const std::runtime_error& e) {
+          EXPECT_STREQ(e.what(), "body failed");
+          throw;
+        }
+      },
+      std::runtime_error);
+  for (double x : v) ASSERT_EQ(x, 1.0);
+  gpu_add(p, 1.0);
+  joule::taskwait();
+  for (double x : v) ASSERT_EQ(x, 2.0);
+}
+
 INSTANTIATE_TEST_SUITE_P(Workers, CudaTasksFlow, ::testing::Values(1, 2, 4, 8),
                          [](const ::testing::TestParamInfo<int>& p) {
                            return "w" + std::to_string(p.param);
@@ -112,6 +138,22 @@ TEST(CudaTasksNoGpu, AnUnknownGpuNumberSaysWhichAreAllowed) {
     EXPECT_NE(std::string(e.what()).find("no GPU 7 (allowed device_num: 0"), std::string::npos)
         << e.what();
   }
+}
+
+TEST(CudaTasksNoGpu, ACardBodyForDeviceCudaIsRefusedAtSpawn) {
+  auto rt = fake_gpu_runtime(2);
+  double x = 1;
+  double* p = &x;
+  try {
+    joule::spawn(
+        {joule::inout(*p)}, [=](joule::card_context& c) { *c.map(p) = 2; }, on_gpu());
+    FAIL() << "the spawn did not fail";
+  } catch (const joule::error& e) {
+    EXPECT_NE(std::string(e.what()).find("takes a joule::cuda_context& body"), std::string::npos)
+        << e.what();
+  }
+  joule::taskwait();
+  EXPECT_EQ(x, 1);
 }
 
 TEST(CudaTasksCardAndGpu, ARegionOnTheCardAndAGpuAtOnceIsRefused) {

@@ -2,6 +2,10 @@
 // row in kCommands (main.cpp).
 #pragma once
 
+#include <string>
+
+#include "state_file.hpp"
+
 namespace joule::ctl {
 
 struct Command {
@@ -23,5 +27,14 @@ int cmd_card_map(int argc, char** argv);  // cmd_card_map.cpp
 int cmd_numa(int argc, char** argv);      // cmd_numa.cpp
 int cmd_jobs(int argc, char** argv);      // cmd_jobs.cpp
 int cmd_access(int argc, char** argv);    // cmd_access.cpp
+int cmd_devices(int argc, char** argv);   // cmd_devices.cpp
+
+// restore's GPU part (restore_gpu_clocks.cpp): undoes the GPU clock
+// records of dead joule processes in `dir` through the NVML at `nvml`.
+struct GpuRestore {
+  std::string dir, nvml;
+  platform::RepairOptions options;
+};
+void restore_gpu_clocks(const GpuRestore& g, platform::RepairResult& r);
 
 }  // namespace joule::ctl

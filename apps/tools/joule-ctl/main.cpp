@@ -19,6 +19,8 @@ constexpr Command kCommands[] = {
     {"jobs", "print jouled's per-job energy records (from the service, or --db FILE)", cmd_jobs},
     {"access", "check jouled's access file: what a user may ask for (access check USER)",
      cmd_access},
+    {"devices", "list the offload devices joule sees: the card, CUDA GPUs, their meters and clocks",
+     cmd_devices},
 };
 
 void usage(std::FILE* out) {

@@ -26,6 +26,9 @@ struct CudaSettings {
   bool pin = true;                         // JOULE_CUDA_PIN: page-lock regions copied
   std::string nvml = "libnvidia-ml.so.1";  // JOULE_NVML_LIBRARY: dlopen'ed
   int sm_clock_mhz = 0;                    // JOULE_CUDA_SM_CLOCK: locked at start; 0: leave
+  // Where GPU clock records go (nvml_clock_record.hpp): the platform's
+  // JOULE_STATE_DIR, copied by the wiring; empty: core::Config::default_state_dir().
+  std::string state_dir;
 };
 
 // JOULE_CUDA, JOULE_CUDA_DRIVER, ... (config_keys_cuda.cpp).

@@ -49,17 +49,11 @@ std::vector<Target> targets() {
   return out;
 }
 
-// The hosts' hot path: one relaxed load beyond the card's check while no
-// GPU is open.
-bool any_active() noexcept {
-  if (card_coherence().active()) return true;
-  const int n = open_gpu_count();
-  for (int i = 0; i < n; ++i)
-    if (open_gpu(i).coherence.active()) return true;
-  return false;
-}
+// The host tasks' hot path: one relaxed load while no device tracks anything.
+bool any_active() noexcept { return Coherence::any_active(); }
 
 bool any_tracks(const void* addr, std::size_t bytes) {
+  if (!any_active()) return false;
   if (card_coherence().tracks(addr, bytes)) return true;
   const int n = open_gpu_count();
   for (int i = 0; i < n; ++i)
