@@ -9,10 +9,12 @@
 #include <joule/cuda.hpp>
 #include <joule/split.hpp>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "cuda_device.hpp"
+#include "temp_dir.hpp"
 
 namespace {
 
@@ -22,11 +24,19 @@ namespace {
 
 const char* const kNoNvml = "/nonexistent/libnvidia-ml.so.1";
 
+// Clock state files (the GPU registry records what it changes) go here.
+const joule_test::TempDir& state_dir() {
+  static const joule_test::TempDir dir("gpu-split");
+  return dir;
+}
+
 joule::runtime fake_runtime(int workers, const char* nvml = kNoNvml) {
+  ::setenv("FAKE_NVML_GPUS", "0000:10:00.0", 1);  // the fake driver's GPU 0
   return joule::runtime{{"JOULE_WORKERS", std::to_string(workers)},
                         {"JOULE_CUDA_DRIVER", JOULE_FAKE_CUDA_DRIVER},
                         {"JOULE_NVML_LIBRARY", nvml},
-                        {"JOULE_METER", "model"}};
+                        {"JOULE_METER", "model"},
+                        {"JOULE_STATE_DIR", state_dir().path()}};
 }
 
 // y = 2x over n elements, `rounds` times the work per element (same result).
@@ -135,6 +145,25 @@ TEST(GpuSplitRun, TheEnergySourceSaysWhetherNvmlMeasures) {
   EXPECT_EQ(s.energy_source(), "gpu: nvml, cpu: model");
   run(s, 4, 1, 50);
   EXPECT_TRUE(s.totals().device_measured);
+  EXPECT_GT(s.totals().device_joules, 0);
+}
+
+TEST(GpuSplitRun, SmClocksAreChosenOnlyWhereNvmlAllows) {
+  if (std::string(JOULE_FAKE_NVML_LIBRARY).empty()) GTEST_SKIP() << "no fake NVML in this build";
+  auto rt = fake_runtime(2, JOULE_FAKE_NVML_LIBRARY);
+  std::string why;
+  if (!have_gpu(&why)) GTEST_SKIP() << "no CUDA device: " << why;
+  ::setenv("FAKE_NVML_PERMISSION", "deny", 1);
+  {
+    joule::work_splitter s({.card_freq = "auto", .device = joule::device::cuda});
+    const std::string c = s.clocks();
+    EXPECT_NE(c.find("clocks fixed ("), std::string::npos) << c;
+    EXPECT_NE(c.find("ermission"), std::string::npos) << c;
+  }
+  ::unsetenv("FAKE_NVML_PERMISSION");
+  joule::work_splitter s({.card_freq = "auto", .device = joule::device::cuda});
+  EXPECT_NE(s.clocks().find(", chosen by the splitter among "), std::string::npos) << s.clocks();
+  EXPECT_FALSE(s.card_freq_settled());
 }
 
 }  // namespace
