@@ -14,10 +14,15 @@ namespace {
 
 using S = CudaSettings;
 
-void parse_library(std::string& out, std::string_view v) {
-  const std::string s(core::trim(v));
-  if (s.empty()) throw std::invalid_argument("empty library name");
-  out = s;
+// A library dlopen'ed at run time: any name or path but an empty one.
+void library_key(core::KeyTable<S>& t, const char* name, std::string S::*m, const char* help) {
+  t.custom(
+      name, "text", "a library name or path (dlopen'ed), not empty", help,
+      [m](S& s, std::string_view v) {
+        if (core::trim(v).empty()) throw std::invalid_argument("empty library name");
+        s.*m = std::string(core::trim(v));
+      },
+      [m](const S& s) { return s.*m; });
 }
 
 }  // namespace
@@ -28,22 +33,16 @@ std::vector<core::ConfigKey> cuda_config_keys() {
       "JOULE_CUDA", &S::mode, core::Choices<CudaMode>(kCudaModes),
       "CUDA GPUs for device(cuda) tasks: auto (the GPUs the driver shows, if any), off (none), "
       "or required (the runtime does not start without one)");
-  t.custom(
-      "JOULE_CUDA_DRIVER", "text", "a library name or path (dlopen'ed), not empty",
-      "the CUDA driver library loaded at run time (a test double in the tests)",
-      [](S& s, std::string_view v) { parse_library(s.driver, v); },
-      [](const S& s) { return s.driver; });
+  library_key(t, "JOULE_CUDA_DRIVER", &S::driver,
+              "the CUDA driver library loaded at run time (a test double in the tests)");
   t.integer("JOULE_CUDA_STREAMS", &S::streams, 1, 64,
             "streams per GPU: launches are spread over them round robin, so copies and kernels "
             "of independent tasks overlap");
   t.flag("JOULE_CUDA_PIN", &S::pin,
          "page-lock (cuMemHostRegister) the host memory of regions copied to and from a GPU, "
          "so the copies are asynchronous; a refusal leaves the memory pageable");
-  t.custom(
-      "JOULE_NVML_LIBRARY", "text", "a library name or path (dlopen'ed), not empty",
-      "the NVML library loaded at run time for the GPUs' energy, power and clocks",
-      [](S& s, std::string_view v) { parse_library(s.nvml, v); },
-      [](const S& s) { return s.nvml; });
+  library_key(t, "JOULE_NVML_LIBRARY", &S::nvml,
+              "the NVML library loaded at run time for the GPUs' energy, power and clocks");
   t.integer("JOULE_CUDA_SM_CLOCK", &S::sm_clock_mhz, 0, 100000,
             "SM clock the GPUs are locked at when joule starts (restored at stop); a driver that "
             "refuses is reported and the clocks are left alone",

@@ -12,6 +12,12 @@ namespace {
 
 thread_local CudaKernelContext* t_context = nullptr;
 
+std::string address_of(const void* p) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%p", p);
+  return text;
+}
+
 // What the body sees: its stream and its regions' device copies.
 class LaunchContext final : public CudaKernelContext {
  public:
@@ -25,9 +31,7 @@ class LaunchContext final : public CudaKernelContext {
       const auto* lo = static_cast<const unsigned char*>(r.host);
       if (p >= lo && p < lo + r.bytes) return reinterpret_cast<void*>(r.ptr + (p - lo));
     }
-    char where[32];
-    std::snprintf(where, sizeof where, "%p", host);
-    throw joule::error(JOULE_ERR_INVALID, std::string("joule cuda: map(") + where +
+    throw joule::error(JOULE_ERR_INVALID, "joule cuda: map(" + address_of(host) +
                                               "): the address is in none of the task's regions");
   }
   int threads() const override { return info_.sm_count; }
@@ -150,7 +154,12 @@ void CudaDevice::transfer_only(const Launch& l, const Completion& done) {
   {
     std::lock_guard lk(m_);
     for (const Region& r : l.regions) {
-      if (l.release && !r.to_host && !residency_.find(r.host)) continue;
+      if (!residency_.find(r.host)) {
+        if (l.release) continue;  // nothing to drop
+        if (r.to_host)            // no launch wrote it: there is nothing to copy back
+          throw joule::error(JOULE_ERR_STATE, describe() + ": copy back of " + address_of(r.host) +
+                                                  ", which has no copy on the GPU");
+      }
       const ResidentCopy& c = residency_.acquire(r, settings_.pin);
       wait_for_copy(d_, s, r, c);
       if (r.to_card) {

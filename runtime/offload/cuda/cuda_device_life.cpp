@@ -45,10 +45,12 @@ CudaDevice::CudaDevice(const CudaDriver& d, const CudaSettings& s, const CudaDev
 // the clocks back.
 CudaDevice::~CudaDevice() {
   drain();
-  {
+  try {
     CudaContextScope scope(d_, ctx_);
     residency_.clear();
     for (CUstream st : streams_) d_.cuStreamDestroy_v2(st);
+  } catch (const std::exception& e) {  // the context is gone: so is what it held
+    core::log_warn(describe() + ": closing: " + e.what());
   }
   meter_->restore();
   CUdevice dev = 0;

@@ -12,18 +12,17 @@
 namespace joule::offload {
 
 struct CudaDriver {
-#define JOULE_CUDA_CALLS(X)                                                                  \
-  X(cuGetErrorName)                                                                          \
-  X(cuGetErrorString)                                                                        \
-  X(cuInit) X(cuDriverGetVersion) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName)      \
-      X(cuDeviceGetAttribute) X(cuDeviceGetPCIBusId) X(cuDeviceTotalMem_v2)                  \
-          X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease_v2) X(cuCtxPushCurrent_v2) \
-              X(cuCtxPopCurrent_v2) X(cuMemAlloc_v2) X(cuMemFree_v2) X(cuMemHostRegister_v2) \
-                  X(cuMemHostUnregister) X(cuMemcpyHtoDAsync_v2) X(cuMemcpyDtoHAsync_v2)     \
-                      X(cuMemcpyDtoD_v2) X(cuStreamCreate) X(cuStreamDestroy_v2)             \
-                          X(cuStreamSynchronize) X(cuStreamWaitEvent) X(cuLaunchHostFunc)    \
-                              X(cuEventCreate) X(cuEventDestroy_v2) X(cuEventRecord)         \
-                                  X(cuEventQuery) X(cuEventSynchronize)
+// clang-format off
+#define JOULE_CUDA_CALLS(X) \
+  X(cuGetErrorName) X(cuGetErrorString) X(cuInit) X(cuDriverGetVersion) \
+  X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName) X(cuDeviceGetAttribute) \
+  X(cuDeviceGetPCIBusId) X(cuDeviceTotalMem_v2) X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease_v2) \
+  X(cuCtxPushCurrent_v2) X(cuCtxPopCurrent_v2) X(cuMemAlloc_v2) X(cuMemFree_v2) \
+  X(cuMemHostRegister_v2) X(cuMemHostUnregister) X(cuMemcpyHtoDAsync_v2) X(cuMemcpyDtoHAsync_v2) \
+  X(cuMemcpyDtoD_v2) X(cuStreamCreate) X(cuStreamDestroy_v2) X(cuStreamSynchronize) \
+  X(cuStreamWaitEvent) X(cuLaunchHostFunc) X(cuEventCreate) X(cuEventDestroy_v2) \
+  X(cuEventRecord) X(cuEventQuery) X(cuEventSynchronize)
+// clang-format on
 #define JOULE_CUDA_FIELD(name) decltype(&::name) name = nullptr;
   JOULE_CUDA_CALLS(JOULE_CUDA_FIELD)
 #undef JOULE_CUDA_FIELD

@@ -185,6 +185,19 @@ TEST_P(Launches, TransferOnlyLaunchesAreSynchronous) {
   EXPECT_EQ(x[5], 42);
 }
 
+TEST_P(Launches, CopyingBackARegionTheGpuDoesNotHoldFails) {
+  std::vector<int> x(16, 0);
+  try {
+    dev->copy_out(x.data(), x.size() * sizeof(int));
+    FAIL() << "no error";
+  } catch (const joule::error& e) {
+    EXPECT_NE(std::string(e.what()).find("which has no copy on the GPU"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(fake::count("live_blocks"), 0);
+  dev->release(x.data(), x.size() * sizeof(int));  // nothing to drop: fine
+}
+
 TEST_P(Launches, OutOfDeviceMemoryNamesCuMemAlloc) {
   setenv("FAKE_CUDA_MEMORY", "4096", 1);
   std::vector<int> x(2048);
