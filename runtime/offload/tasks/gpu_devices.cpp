@@ -7,6 +7,7 @@
 #include "card_tasks.hpp"
 #include "choices.hpp"
 #include "log.hpp"
+#include "platform_settings.hpp"
 #include "runtime.hpp"
 
 namespace joule::offload {
@@ -118,6 +119,8 @@ std::unique_ptr<core::Observer> start_gpus(const core::Config& cfg) {
   const std::string key = settings_key(s);
   if (key != g_key) close_locked();  // another driver or stream count: reopen
   g_settings = s;
+  // GPU clock records go where `joule-ctl restore` looks for the CPUs' (JOULE_STATE_DIR).
+  g_settings.state_dir = cfg.get<platform::PlatformSettings>().state_dir;
   g_key = key;
   const int n = g_count.load(std::memory_order_relaxed);
   for (int i = 0; i < n; ++i) apply_clock(open_gpu(i));  // a new run's JOULE_CUDA_SM_CLOCK
