@@ -7,6 +7,7 @@
 #include "code_relocation.hpp"
 #include "joule/offload.hpp"
 #include "kernel_context.hpp"
+#include "offload_copies.hpp"
 
 namespace joule::detail {
 namespace {
@@ -16,12 +17,14 @@ static_assert(int(device::host) == int(offload::CardTarget::host) &&
 static_assert(int(copy_dir::in) == offload::kIn && int(copy_dir::out) == offload::kOut &&
               int(copy_dir::inout) == offload::kInout);
 
-std::vector<offload::CopyRegion> copies_of(const copy_region* copies, std::size_t n) {
-  std::vector<offload::CopyRegion> out;
-  out.reserve(n);
-  for (std::size_t i = 0; i < n; ++i)
-    out.push_back({copies[i].addr, copies[i].bytes, int(copies[i].dir)});
-  return out;
+// A card body maps to the card's memory and runs its own loops: on a GPU it
+// would run on the host over device addresses.
+void check_card_body(int device) {
+  if (device == int(joule::device::cuda))
+    throw error(
+        JOULE_ERR_INVALID,
+        "joule: a task for device(cuda) takes a joule::cuda_context& body (joule/cuda.hpp), "
+        "not a joule::card_context&");
 }
 
 }  // namespace
@@ -38,12 +41,14 @@ void card_parallel_for(void* ctx, loop_fn fn, void* arg, std::int64_t lo, std::i
 void card_run(int device, card_fn fn, const void* args, std::size_t size, std::size_t align,
               const dep* deps, std::size_t ndeps, bool copy_deps, const copy_region* copies,
               std::size_t ncopies) {
+  check_card_body(device);
   const std::vector<offload::CopyRegion> c = copies_of(copies, ncopies);
   offload::run_card_task({{device, {deps, ndeps}, copy_deps, c}, fn, args, size, align});
 }
 
 void* card_enter(int device, const dep* deps, std::size_t ndeps, bool copy_deps,
                  const copy_region* copies, std::size_t ncopies) {
+  check_card_body(device);
   const std::vector<offload::CopyRegion> c = copies_of(copies, ncopies);
   return offload::enter_card_spawn({device, {deps, ndeps}, copy_deps, c});
 }

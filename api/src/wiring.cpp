@@ -10,6 +10,7 @@
 #include "device.hpp"
 #include "energy_config.hpp"
 #include "energy_observer.hpp"
+#include "gpu_devices.hpp"
 #include "lewi_cpu_manager.hpp"
 #include "observer.hpp"
 #include "omp_settings.hpp"
@@ -38,6 +39,7 @@ struct Wiring {
     add_config_section(offload::cuda_config_keys, "cuda");
     // First: forks the card before any thread starts.
     register_observer_factory(offload::start_card);
+    register_observer_factory(offload::start_gpus);  // JOULE_CUDA=required: fails the start
     register_observer_factory(control::make_energy_observer);
     register_observer_factory(trace::make_trace_observer);
     set_lending_factory(lending::make_lewi_cpu_manager);

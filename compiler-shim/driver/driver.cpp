@@ -18,6 +18,7 @@
 #include <set>
 
 #include "../translator/translate.hpp"
+#include "cuda_toolkit.hpp"
 
 extern char** environ;
 
@@ -104,6 +105,8 @@ std::string base_of(const std::string& p) {
   return k == std::string::npos ? p : p.substr(k + 1);
 }
 
+}  // namespace
+
 int run_command(const std::vector<std::string>& cmd, bool verbose) {
   if (verbose) {
     for (const std::string& a : cmd) std::cerr << a << ' ';
@@ -123,6 +126,8 @@ int run_command(const std::vector<std::string>& cmd, bool verbose) {
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
+
+namespace {
 
 // Creates the missing directories above `file` (as the build tools expect of
 // a command told to write there); false with the reason when that fails.
@@ -276,6 +281,10 @@ bool mercurium_flag(const std::string& a, DriverPlan& p) {
     p.mode = a == "--ompss" ? 1 : 2;
     return true;
   }
+  if (a == "--cuda") {  // Mercurium's CUDA support: here, linking the CUDA runtime
+    p.cuda = true;
+    return true;
+  }
   static const std::set<std::string> dropped = {"-k",
                                                 "--keep-files",
                                                 "-K",
@@ -293,7 +302,6 @@ bool mercurium_flag(const std::string& a, DriverPlan& p) {
                                                 "--hlt",
                                                 "--simd",
                                                 "--fpga",
-                                                "--cuda",
                                                 "--opencl",
                                                 "--enable-ms-builtins",
                                                 "--disable-intrinsics",
@@ -431,6 +439,10 @@ bool plan_driver(const std::vector<std::string>& given, DriverPlan& p, std::stri
       if (parse_relevant(a)) p.parse_flags.push_back(a);
       continue;
     }
+    if (ends_with(a, ".cu") && (lang.empty() || lang == "none")) {
+      p.cu_sources.push_back(p.args.size() - 1);
+      continue;
+    }
     int k = source_kind(a, lang, cxx_compiler);
     if (k >= 0) {
       p.sources.push_back(p.args.size() - 1);
@@ -506,6 +518,7 @@ int driver_main(const std::vector<std::string>& args, const Paths& paths) {
   int rc = 0;
   bool header_pragmas = false;
   std::vector<std::vector<std::string>> forced;
+  std::vector<std::string> cuda_users, cuda_compile, cuda_link;
   for (std::size_t s = 0; s < p.sources.size() && rc == 0; ++s) {
     std::string src = p.args[p.sources[s]];
     TranslateOptions o;
@@ -522,6 +535,7 @@ int driver_main(const std::vector<std::string>& args, const Paths& paths) {
       break;
     }
     header_pragmas = header_pragmas || r.header_pragmas;
+    if (r.cuda) cuda_users.push_back(src);
     forced.push_back(r.forced_includes);
     if (p.print) {
       std::cout << r.output;
@@ -542,8 +556,12 @@ int driver_main(const std::vector<std::string>& args, const Paths& paths) {
     quote_dirs.insert(dir_of(src));
     p.args[p.sources[s]] = out;
   }
-  if (rc == 0 && !p.print) {
+  // -c with .cu files only: nvcc writes every object, the compiler has nothing to do.
+  const bool only_cu = !p.link && p.sources.empty() && !p.cu_sources.empty();
+  if (rc == 0 && !p.print) rc = cuda_step(p, paths, tmp, cuda_users, cuda_compile, cuda_link);
+  if (rc == 0 && !p.print && !only_cu) {
     for (std::string& f : omp_include_flags(paths, p.openmp)) cmd.push_back(std::move(f));
+    for (std::string& f : cuda_compile) cmd.push_back(std::move(f));
     for (const std::string& d : quote_dirs) {
       cmd.push_back("-iquote");
       cmd.push_back(d);
@@ -556,6 +574,7 @@ int driver_main(const std::vector<std::string>& args, const Paths& paths) {
     if (header_pragmas) cmd.push_back("-Wno-unknown-pragmas");
     if (p.link) {
       for (std::string& a : link_args(p, paths)) cmd.push_back(std::move(a));
+      for (std::string& a : cuda_link) cmd.push_back(std::move(a));
     }
     rc = run_command(cmd, p.verbose);
   }

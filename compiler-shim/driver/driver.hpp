@@ -24,6 +24,8 @@ struct DriverPlan {
   std::vector<std::string> args;         // the compiler's arguments, sources included
   std::vector<std::size_t> sources;      // indices into args of C/C++ sources
   std::vector<int> source_lang;          // 0 C, 1 C++ for each source
+  std::vector<std::size_t> cu_sources;   // indices into args of .cu sources (nvcc compiles them)
+  bool cuda = false;                     // --cuda: link the CUDA runtime (a link of objects only)
   std::vector<std::string> parse_flags;  // flags the translator needs (-I, -D, -std, ...)
   bool link = true;
   bool openmp = false;
@@ -34,6 +36,9 @@ struct DriverPlan {
   int mode = 0;       // 0 auto, 1 --ompss, 2 --ompss-2
 };
 bool plan_driver(const std::vector<std::string>& args, DriverPlan& plan, std::string& err);
+
+// Runs cmd (printed first when verbose); its exit status, 127 when it cannot start.
+int run_command(const std::vector<std::string>& cmd, bool verbose);
 
 // True for the directories the dynamic loader searches anyway (/lib, /usr/lib,
 // their lib64/lib32 variants and multiarch subdirectories such as

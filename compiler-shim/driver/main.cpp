@@ -101,6 +101,10 @@ int main(int argc, char** argv) {
         "                    unless that is a system directory); the program then needs\n"
         "                    LD_LIBRARY_PATH or ldconfig to find libjoule\n"
         "  --ompss-2 / --ompss  define _OMPSS_2 (the default) or not\n"
+        "  --cuda            link the CUDA runtime (for a link of objects only: .cu files and\n"
+        "                    device(cuda) task functions link it anyway)\n"
+        ".cu files are compiled by the CUDA toolkit's nvcc (-ccbin <compiler>); see\n"
+        "docs/offload.md, \"joulecc: device(cuda) and ndrange\".\n"
         "Mercurium's flags (-k, --variable=..., --line-markers, ...) are accepted and dropped;\n"
         "--Wn,/--Wp,/--Wl, options go to the compiler. joulecc-gcc, joulecc-g++ (links to\n"
         "joulecc) run joulecc with the compiler their name gives.\n");

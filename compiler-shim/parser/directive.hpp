@@ -25,7 +25,7 @@ enum class DirKind {
 };
 
 // Clause argument forms.
-enum class ArgForm { None, Expr1, Regions, Names, Reduction, Depend, Device, Default };
+enum class ArgForm { None, Expr1, Regions, Names, Reduction, Depend, Device, Default, Ndrange };
 
 struct Expr {
   std::string text;

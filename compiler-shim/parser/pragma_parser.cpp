@@ -70,6 +70,9 @@ constexpr ClauseSpec kClauses[] = {
     // and the FPGA accelerator count of device(fpga) tasks, which run on the host.
     {"affinity", "affinity", ArgForm::Regions, kTaskLike, false, false},
     {"num_instances", "num_instances", ArgForm::Expr1, kTaskLike | kTarget, false, true},
+    // device(cuda) task functions: ndrange(n, G1..Gn, L1..Ln) launches the
+    // function as a kernel (OmpSs-2 user guide, "CUDA tasks").
+    {"ndrange", "ndrange", ArgForm::Ndrange, kTask | kTarget, false, true},
 };
 
 const ClauseSpec* find_spec(const std::string& name) {
@@ -117,10 +120,19 @@ class Parser {
       return true;
     }
     if (!directive_argument()) return false;
-    return clauses();
+    return clauses() && ndrange_on_cuda();
   }
 
  private:
+  // ndrange launches a CUDA kernel: only with device(cuda) in the same pragma.
+  bool ndrange_on_cuda() {
+    const Clause* r = d_.find("ndrange");
+    if (!r) return true;
+    const Clause* d = d_.find("device");
+    if (d && d->modifier == "cuda") return true;
+    return fail(r->pos, "'ndrange' needs 'device(cuda)' (the task function is a CUDA kernel)");
+  }
+
   const Token& peek(std::size_t k = 0) const { return t_[std::min(i_ + k, t_.size() - 1)]; }
   bool fail(unsigned pos, std::string msg) {
     err_ = {pos, std::move(msg)};
@@ -321,7 +333,7 @@ class Parser {
 
   bool clause(const Token& n, std::set<std::string>& seen) {
     const ClauseSpec* s = find_spec(n.text);
-    if (n.text == "ndrange" || n.text == "detach" || n.text == "node" || n.text == "onready")
+    if (n.text == "detach" || n.text == "node" || n.text == "onready")
       return fail(n.pos, "clause '" + n.text + "' is not supported by joulecc");
     if (!s) return fail(n.pos, "unknown clause '" + n.text + "' on '#pragma " + d_.spelled() + "'");
     if (!(s->dirs & dir_mask(d_.kind)))
@@ -375,6 +387,8 @@ class Parser {
         return device(c, first, last);
       case ArgForm::Default:
         return default_kind(c, first, last);
+      case ArgForm::Ndrange:
+        return ndrange(c, first, last);
       case ArgForm::None:
         break;
     }
@@ -460,11 +474,40 @@ class Parser {
       if (e != b + 1 || t_[b].kind != Tok::Ident)
         return fail(t_[b].pos, "expected a device name in 'device'");
       const std::string& n = t_[b].text;
-      if (n != "smp" && n != "mic" && n != "fpga")
-        return fail(t_[b].pos, "device '" + n + "' is not supported by joulecc (smp, mic, fpga)");
+      if (n != "smp" && n != "mic" && n != "fpga" && n != "cuda")
+        return fail(t_[b].pos,
+                    "device '" + n + "' is not supported by joulecc (smp, mic, fpga, cuda)");
       c.modifier += c.modifier.empty() ? n : "," + n;
       c.args.push_back(span(b, e));
     }
+    // A CUDA task function launches kernels: it has no host or card form.
+    if (c.modifier.find("cuda") != std::string::npos && c.modifier != "cuda")
+      return fail(t_[first].pos, "device(cuda) cannot be combined with other devices");
+    return true;
+  }
+
+  // ndrange(n, G1..Gn, L1..Ln): n a literal 1, 2 or 3 (the kernel's
+  // dimensions), then n global sizes and n block sizes.
+  bool ndrange(Clause& c, std::size_t first, std::size_t last) {
+    auto parts = split(first, last);
+    const std::string n = token_span(text_, t_, parts[0].first, parts[0].second);
+    if (n != "1" && n != "2" && n != "3")
+      return fail(t_[first].pos,
+                  "the first value of 'ndrange' is the number of dimensions: 1, 2 "
+                  "or 3 (an integer literal), not '" +
+                      n + "'");
+    const std::size_t want = 1 + 2 * std::size_t(n[0] - '0');
+    if (parts.size() != want)
+      return fail(t_[first].pos, "'ndrange(" + n + ", ...)' takes " + std::to_string(want) +
+                                     " values (" + n +
+                                     ", then the global sizes, then the block "
+                                     "sizes), not " +
+                                     std::to_string(parts.size()));
+    for (auto [b, e] : parts) {
+      if (b == e) return fail(t_[b].pos, "expected an expression in 'ndrange'");
+      c.args.push_back(span(b, e));
+    }
+    c.modifier = n;
     return true;
   }
 

@@ -946,6 +946,7 @@ bool analyze_function(Context& cx, FunctionTask& f, const FunctionDecl* fd) {
     def += (i ? ", " : "") + text_def;
     f.param_names.push_back(name);
     f.param_is_ref.push_back(p->getType()->isReferenceType());
+    f.param_is_ptr.push_back(p->getType()->isPointerType() || p->getType()->isArrayType());
     CType ct;
     if (cx.is_c() && !describe_type(cx, p->getType(), ct, p->getLocation(), name)) return false;
     f.param_types.push_back(ct);

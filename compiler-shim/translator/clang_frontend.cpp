@@ -594,16 +594,23 @@ class Builder {
     c.begin = body;
   }
 
-  // device(mic) runs task functions on the card; a task statement's body
-  // reaches its data through the creator's variables, which the card cannot.
+  // device(mic) / device(cuda) run task functions on the card or a GPU; a
+  // task statement's body reaches its data through the creator's variables,
+  // which neither can.
   bool offloadable_statement(const Construct& c) {
     const Clause* d = c.dir.find("device");
-    if (!d || d->modifier.find("mic") == std::string::npos) return true;
+    const std::string dev = offload_device(c);
+    if (dev.empty()) return true;
     const bool merged = device_from_target_ && device_from_target_->id == c.id;
+    const std::string where = dev == "mic" ? "the card" : "a GPU";
     cx_.error_at(merged ? *device_from_target_ : c, d->pos,
-                 "device(mic) applies to task functions only: joulecc cannot run a task "
-                 "statement on the card; put the body in a function declared with "
-                 "'#pragma oss task device(mic) ...' and call it");
+                 "device(" + dev +
+                     ") applies to task functions only: joulecc cannot run a task "
+                     "statement on " +
+                     where +
+                     "; put the body in a function declared with "
+                     "'#pragma oss task device(" +
+                     dev + ") ...' and call it");
     return false;
   }
 
@@ -709,18 +716,42 @@ class Builder {
     function_inserts(fi, fd, main);
   }
 
-  // A device(mic) task function's arguments are copied to the card byte for
-  // byte: a reference would point into the host's memory.
+  // A device(mic) or device(cuda) task function's arguments are copied byte
+  // for byte (to the card, or into the GPU task): a reference would point
+  // into the host's memory.
   bool card_arguments_ok(const Construct& c, const FunctionTask& f) {
+    const std::string dev = offload_device(c);
+    if (dev.empty()) return true;
     const Clause* d = c.dir.find("device");
-    if (!d || d->modifier.find("mic") == std::string::npos) return true;
-    bool ok = true;
+    bool ok = dev == "mic" || cuda_regions_ok(c, f);
     for (std::size_t i = 0; i < f.param_is_ref.size(); ++i)
       if (f.param_is_ref[i]) {
         cx_.error_at(c, d->pos,
-                     "device(mic) task function '" + f.name + "' takes '" + f.param_names[i] +
-                         "' by reference; a card task takes its arguments by value (pass a "
-                         "pointer to data its dependencies or copy clauses name)");
+                     "device(" + dev + ") task function '" + f.name + "' takes '" +
+                         f.param_names[i] + "' by reference; a " +
+                         (dev == "mic" ? "card" : "CUDA") +
+                         " task takes its arguments by value (pass a pointer to data its "
+                         "dependencies or copy clauses name)");
+        ok = false;
+      }
+    return ok;
+  }
+
+  // A device(cuda) task's regions are copied to the GPU and reached through
+  // the pointer arguments: each must be based on a pointer parameter.
+  bool cuda_regions_ok(const Construct& c, const FunctionTask& f) {
+    bool ok = true;
+    for (const std::vector<RegionRef>* list : {&c.deps, &c.copies})
+      for (const RegionRef& r : *list) {
+        const Region& g = r.region;
+        auto at = std::find(f.param_names.begin(), f.param_names.end(), g.base_name);
+        if (at != f.param_names.end() && f.param_is_ptr[at - f.param_names.begin()]) continue;
+        cx_.error_at(c, g.base_name_pos,
+                     "device(cuda) task function '" + f.name + "': '" + g.base_name + "' in '" +
+                         r.kind + "' is not " +
+                         (at == f.param_names.end() ? "a parameter" : "a pointer") +
+                         "; a CUDA task's regions are what its pointer parameters point at "
+                         "(the GPU gets a copy of each and the kernel the copy's address)");
         ok = false;
       }
     return ok;
@@ -926,6 +957,7 @@ class Consumer : public ASTConsumer {
     if (cx.errors || d.hasErrorOccurred()) return;
     st_.result->output = generate(m);
     st_.result->header_pragmas = m.header_pragmas;
+    st_.result->cuda = cuda_use(m) > 0;
     SourceManager& sm = ast.getSourceManager();
     for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it)
       st_.result->files.push_back(it->getFirst()->getName().str());

@@ -371,7 +371,9 @@ std::string Generator::run() {
   if (m_.openmp_macro) out += "#ifndef _OPENMP\n#define _OPENMP " JOULE_OPENMP_VERSION "\n#endif\n";
   if (m_.header_pragmas)  // joulecc handled them; the compiler would warn about each one
     out += "#pragma GCC diagnostic ignored \"-Wunknown-pragmas\"\n";
-  out += "#include <joule/ompss.h>\n" + m_.forced_headers;
+  out += "#include <joule/ompss.h>\n";
+  if (cuda_use(m_) == 2) out += "#include <cuda_runtime_api.h>\n";  // ndrange: cudaLaunchKernel
+  out += m_.forced_headers;
   out += "#line 1 " + quote(main_.line_name) + "\n";
   out += render_range(0, static_cast<unsigned>(main_.text.size()), roots_, top);
   if (out.empty() || out.back() != '\n') out += "\n";

@@ -108,12 +108,31 @@ class Generator {
   std::string chunk_deps(const Construct& c, const Scope& s);
 
   // ---- device(mic) task functions (codegen_card.cpp)
+  struct ArgBlock {
+    std::string args, rows, pack;
+  };
+  static ArgBlock arg_block_c(const FunctionTask& f, const std::string& st);
+  static ArgBlock arg_block_cxx(const FunctionTask& f, const std::string& device);
+  static bool copies_deps(const Construct& t);
   static bool on_card(const Construct& c);
   std::string card_copies(const Construct& t);
   std::string card_submit(const FunctionTask& f, const Construct& t, const std::string& call,
                           const std::string& table);
+  std::string offload_function_c(const FunctionTask& f, const Construct& t, const std::string& head,
+                                 const ArgBlock& b, const std::string& call_decl,
+                                 const std::string& call_body, const std::string& submit);
+  std::string offload_function_cxx(const FunctionTask& f, const Construct& t,
+                                   const std::string& head, const ArgBlock& b,
+                                   const std::string& submit);
   std::string card_function_c(const FunctionTask& f, const Construct& t, const std::string& head);
   std::string card_function_cxx(const FunctionTask& f, const Construct& t, const std::string& head);
+
+  // ---- device(cuda) task functions (codegen_cuda.cpp)
+  std::string cuda_launch(const FunctionTask& f, const Construct& t, const std::string& args) const;
+  std::string cuda_submit(const FunctionTask& f, const Construct& t, const std::string& call,
+                          const std::string& table);
+  std::string cuda_function_c(const FunctionTask& f, const Construct& t, const std::string& head);
+  std::string cuda_function_cxx(const FunctionTask& f, const Construct& t, const std::string& head);
 
   Model& m_;
   const SourceFile& main_;

@@ -507,6 +507,9 @@ std::string Generator::function_insert(Construct& c) {
   if (on_card(t))
     return out + (cxx ? card_function_cxx(f, t, head) : card_function_c(f, t, head)) + close +
            sync(c.begin);
+  if (offload_device(t) == "cuda")
+    return out + (cxx ? cuda_function_cxx(f, t, head) : cuda_function_c(f, t, head)) + close +
+           sync(c.begin);
   if (cxx) {
     out += "inline void " + f.wrapper + "(" + f.params_def + ")\n{\n" + head +
            "::joule_oss::spawn(&__jd, &__jo, [" + caps + "]() mutable { " +

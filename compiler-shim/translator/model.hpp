@@ -4,6 +4,7 @@
 // without Clang headers.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -89,6 +90,7 @@ struct FunctionTask {
   std::vector<std::string> param_names;
   std::vector<CType> param_types;  // C
   std::vector<bool> param_is_ref;  // C++: reference parameters are captured by reference
+  std::vector<bool> param_is_ptr;  // pointers (and arrays, which decay): device(cuda) maps them
   int construct = -1;              // index of the Task construct holding the clauses
   int id = 0;
 };
@@ -153,6 +155,15 @@ struct Construct {
   std::vector<Construct*> children;        // filled by the renderer
 };
 
+// The device an offloaded task runs on: "mic" (the card), "cuda" (a GPU) or
+// "" (the host: smp, fpga, or no device clause).
+inline std::string offload_device(const Construct& c) {
+  const Clause* d = c.dir.find("device");
+  if (!d) return "";
+  if (d->modifier.find("mic") != std::string::npos) return "mic";
+  return d->modifier == "cuda" ? "cuda" : "";
+}
+
 struct Model {
   Lang lang = Lang::C;
   bool cxx20 = false;
@@ -174,6 +185,18 @@ struct DepProblem {
   std::string message;
 };
 std::vector<DepProblem> check_loop_deps(Construct& c);
+
+// How the translation uses CUDA: 0 not at all, 1 device(cuda) task functions
+// (the program links the CUDA runtime), 2 some with ndrange (the translation
+// also includes <cuda_runtime_api.h> for cudaLaunchKernel).
+inline int cuda_use(const Model& m) {
+  int use = 0;
+  for (const FunctionTask& f : m.functions) {
+    const Construct& t = m.constructs[static_cast<std::size_t>(f.construct)];
+    if (offload_device(t) == "cuda") use = std::max(use, t.dir.find("ndrange") ? 2 : 1);
+  }
+  return use;
+}
 
 // Produces the translated main file.
 std::string generate(Model& m);

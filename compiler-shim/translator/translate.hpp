@@ -26,6 +26,7 @@ struct TranslateResult {
   std::string output;              // the translated source
   std::vector<std::string> files;  // every file read (for depfiles)
   bool header_pragmas = false;     // headers hold OmpSs pragmas the compiler will also see
+  bool cuda = false;  // device(cuda) task functions: compile with the CUDA toolkit, link cudart
   // -include arguments whose translated text the output holds (forced_includes).
   std::vector<std::string> forced_includes;
 };

@@ -51,8 +51,8 @@ enum Event : std::uint32_t {
   kEvCpuReclaim = 4,  // value: cpu + 1
   kEvCpuReturn = 5,   // value: cpu + 1
   kEvMpiCall = 6,     // libjoule-mpi: interned call name id, 0 on leave
-  // Reserved for the offload layer (not built yet): it will emit a copy's
-  // size when it starts and 0 when it completes, and a launch's task id / 0.
+  // The offload layer (coherence.cpp, tasks/card_tasks.cpp): a copy's size
+  // when it starts and 0 when it completes, and a launch's task id / 0.
   kEvOffloadCopyIn = 7,    // value: bytes, 0 when done
   kEvOffloadCopyOut = 8,   // value: bytes, 0 when done
   kEvOffloadLaunch = 9,    // value: task id, 0 when done

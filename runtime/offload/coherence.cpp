@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "joule/types.hpp"
+#include "trace_api.hpp"
 
 namespace joule::offload {
 
@@ -122,6 +123,7 @@ void Coherence::submit_card_task(Device& dev, Launch& l, Device::Completion done
 void Coherence::begin_card_task(std::vector<Region>& regions) {
   std::unique_lock lk(m_);
   cv_.wait(lk, [&] { return !any_submitting(regions); });
+  std::uint64_t copied = 0;  // traced: the launch's copies in (0 again when it completes)
   for (Region& r : regions) {
     const auto start = reinterpret_cast<std::uintptr_t>(r.host);
     Entry* e = find_exact(start);
@@ -137,6 +139,7 @@ void Coherence::begin_card_task(std::vector<Region>& regions) {
     if (r.to_card) {
       e->card = e->latest;
       ++stats_.copies_in;
+      copied += r.bytes;
     } else if (reads) {
       ++stats_.resident_hits;
     }
@@ -145,6 +148,7 @@ void Coherence::begin_card_task(std::vector<Region>& regions) {
       ++e->writers;
     }
   }
+  if (copied) core::trace::emit_event(core::trace::Event::kEvOffloadCopyIn, copied);
 }
 
 void Coherence::submitted(const std::vector<Region>& regions) {
@@ -191,11 +195,15 @@ void Coherence::copy_back(std::unique_lock<std::mutex>& lk, Device& dev, Entry& 
     const std::uint64_t v = e.latest;  // the card holds it (or a newer one)
     lk.unlock();
     std::exception_ptr err;
+    core::trace::emit_event(core::trace::Event::kEvOffloadCopyOut, e.bytes);
+    core::trace::begin_state(core::trace::State::kOffload);  // this thread waits for it
     try {
       dev.copy_out(reinterpret_cast<void*>(e.start), e.bytes);
     } catch (...) {
       err = std::current_exception();
     }
+    core::trace::end_state(core::trace::State::kOffload);
+    core::trace::emit_event(core::trace::Event::kEvOffloadCopyOut, 0);
     lk.lock();
     e.copying = false;
     cv_.notify_all();
@@ -268,6 +276,9 @@ CoherenceStats Coherence::stats() const {
   return s;
 }
 
-void Coherence::sync_live() { live_.store(map_.size(), std::memory_order_release); }
+void Coherence::sync_live() {
+  const std::size_t was = live_.exchange(map_.size(), std::memory_order_acq_rel);
+  all_live_.fetch_add(map_.size() - was, std::memory_order_relaxed);  // modular: may shrink
+}
 
 }  // namespace joule::offload

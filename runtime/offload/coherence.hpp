@@ -48,6 +48,10 @@ struct CoherenceStats {
 
 class Coherence {
  public:
+  Coherence() = default;
+  Coherence(const Coherence&) = delete;
+  Coherence& operator=(const Coherence&) = delete;
+  ~Coherence() { clear(); }  // its regions leave all_live_
   // Spawn of a card task: merges its regions (one per start address) and
   // checks them against the live ones; throws joule::error naming both
   // regions when two overlap without being identical. Returns the regions.
@@ -66,6 +70,9 @@ class Coherence {
   // Whether any of these overlaps a tracked region (cheap when none are).
   bool tracks(const void* addr, std::size_t bytes) const;
   bool active() const noexcept { return live_.load(std::memory_order_acquire) > 0; }
+  // Any Coherence (the card's, each GPU's) tracks a region: the host tasks'
+  // hot path asks this, one relaxed load, before looking at each device.
+  static bool any_active() noexcept { return all_live_.load(std::memory_order_relaxed) > 0; }
   // taskwait / runtime stop: host memory current for every region no card
   // task is writing now; card copies dropped (code outside tasks may write
   // host memory next). Rethrows the first failed copy-back.
@@ -105,6 +112,7 @@ class Coherence {
   Map map_;
   std::uint64_t clock_ = 0;
   std::atomic<std::size_t> live_{0};
+  static inline std::atomic<std::size_t> all_live_{0};  // live_ summed over every instance
   CoherenceStats stats_;
 };
 

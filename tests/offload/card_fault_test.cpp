@@ -88,7 +88,8 @@ TEST(CardFault, UnknownDevice) {
   joule::spawn(
       {joule::inout(*p)}, [=](joule::card_context& c) { *c.map(p) = 1; },
       joule::device_options{.device = static_cast<joule::device>(7)});
-  EXPECT_NE(taskwait_error().find("unknown device 7 (allowed: host, mic)"), std::string::npos);
+  EXPECT_NE(taskwait_error().find("unknown device 7 (allowed: host, mic, cuda)"),
+            std::string::npos);
 }
 
 TEST(CardFault, CopyRegionsThatOverflow) {

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "error_of.hpp"
+
 namespace {
 
 joule::runtime card_runtime() {
@@ -76,12 +78,7 @@ TEST(CardSplit, PowerModelsComeFromTheConfiguration) {
 TEST(CardSplit, BadOptionsAreErrors) {
   auto rt = card_runtime();
   const auto message = [](const joule::split_options& o) {
-    try {
-      joule::work_splitter s(o);
-    } catch (const joule::error& e) {
-      return std::string(e.what());
-    }
-    return std::string();
+    return joule_test::error_of([&] { joule::work_splitter s(o); });
   };
   EXPECT_EQ(message({.objective = "power"}),
             "joule::work_splitter: unknown objective 'power' (allowed: energy, time, edp)");

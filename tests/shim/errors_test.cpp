@@ -45,7 +45,7 @@ TEST_P(Errors, ReportsEachDiagnostic) {
 INSTANTIATE_TEST_SUITE_P(Files, Errors,
                          ::testing::Values("malformed.c", "semantic.c", "functions.c", "c_limits.c",
                                            "atomic.c", "cxx.cpp", "device.c", "section_length.c",
-                                           "taskloop_deps.c", "pragma_macro.c"),
+                                           "taskloop_deps.c", "pragma_macro.c", "cuda.c"),
                          [](const ::testing::TestParamInfo<const char*>& i) {
                            std::string s = i.param;
                            for (char& ch : s)

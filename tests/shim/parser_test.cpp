@@ -146,6 +146,29 @@ TEST(Parser, MercuriumSyntax) {
   EXPECT_EQ(parse_error("omp taskwait noflush(a"), "missing ')' to match this '('");
 }
 
+TEST(Parser, CudaNdrange) {
+  Directive k = parse_ok("oss task device(cuda) ndrange(2, w, h * 2, 16, 8) out([w * h]m)");
+  const Clause* r = k.find("ndrange");
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->modifier, "2");
+  ASSERT_EQ(r->args.size(), 5u);
+  EXPECT_EQ(r->args[2].text, "h * 2");
+  EXPECT_EQ(k.find("device")->modifier, "cuda");
+  EXPECT_EQ(parse_ok("omp target device(cuda) ndrange(1, n, 64) copy_deps").kind, DirKind::Target);
+  EXPECT_EQ(parse_error("oss task device(cuda) ndrange(1, n, 128, 4)"),
+            "'ndrange(1, ...)' takes 3 values (1, then the global sizes, then the block sizes), "
+            "not 4");
+  EXPECT_EQ(parse_error("oss task device(cuda) ndrange(n, 1, 1)"),
+            "the first value of 'ndrange' is the number of dimensions: 1, 2 or 3 (an integer "
+            "literal), not 'n'");
+  EXPECT_EQ(parse_error("oss task ndrange(1, n, 128)"),
+            "'ndrange' needs 'device(cuda)' (the task function is a CUDA kernel)");
+  EXPECT_EQ(parse_error("oss task device(smp, cuda)"),
+            "device(cuda) cannot be combined with other devices");
+  EXPECT_EQ(parse_error("oss taskwait ndrange(1, n, 1)"),
+            "clause 'ndrange' is not allowed on '#pragma oss taskwait'");
+}
+
 TEST(Parser, OtherDirectives) {
   EXPECT_EQ(parse_ok("oss taskwait").kind, DirKind::Taskwait);
   EXPECT_EQ(parse_ok("oss taskwait on(x) in(y)").clauses.size(), 2u);
@@ -186,7 +209,7 @@ TEST(Parser, Errors) {
   EXPECT_EQ(parse_error("oss task reduction(x)"), "expected 'operator:' in 'reduction'");
   EXPECT_NE(parse_error("oss task reduction(foo: x)").find("unsupported reduction operator"),
             std::string::npos);
-  EXPECT_NE(parse_error("oss task device(cuda)").find("not supported"), std::string::npos);
+  EXPECT_NE(parse_error("oss task device(opencl)").find("not supported"), std::string::npos);
   EXPECT_NE(parse_error("oss task reduction(+: {v[i], i=0:n})").find("multidependencies"),
             std::string::npos);
   EXPECT_EQ(parse_error("oss taskloop grainsize(2) num_tasks(3)"),

@@ -22,6 +22,7 @@ const char* const kSeeds[] = {
     "oss critical(lock)",
     "oss task in(([2][5]p)[1;1][0:4]) weakinout(y[0]) concurrent(m[0][0;3])",
     "omp target device(smp) copy_deps",
+    "oss task device(cuda) ndrange(2, w, h, 16, 8) out([w * h]m)",
     "oss release in(x)",
     "oss atomic",
 };

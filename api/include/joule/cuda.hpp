@@ -80,14 +80,8 @@ requires std::is_invocable_v < std::decay_t<F>
   o.device = device::cuda;
   void* entered = detail::cuda_enter(o.device_num, deps.data(), deps.size(), o.copy_deps,
                                      o.copies.data(), o.copies.size());
-  try {
-    detail::submit_callable(deps, Proxy{std::forward<F>(body), {deps.begin(), deps.end()}, o},
-                            o.task);
-  } catch (...) {
-    detail::card_leave(entered, false);
-    throw;
-  }
-  detail::card_leave(entered, true);
+  detail::submit_entered(entered, deps, Proxy{std::forward<F>(body), {deps.begin(), deps.end()}, o},
+                         o.task);
 }
 
 template <class F>

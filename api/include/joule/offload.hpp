@@ -114,6 +114,20 @@ class card_context {
 };
 
 namespace detail {
+// Submits a device task whose regions card_enter / cuda_enter recorded; the
+// record is dropped again if the submission fails.
+template <class Proxy>
+void submit_entered(void* entered, std::span<const dep> deps, Proxy&& proxy,
+                    const task_options& task) {
+  try {
+    submit_callable(deps, std::forward<Proxy>(proxy), task);
+  } catch (...) {
+    card_leave(entered, false);
+    throw;
+  }
+  card_leave(entered, true);
+}
+
 template <class F>
 void card_trampoline(void* args, void* ctx) {
   card_context c(ctx);
@@ -140,14 +154,8 @@ requires std::is_invocable_v < std::decay_t<F>
   };
   void* entered = detail::card_enter(int(opts.device), deps.data(), deps.size(), opts.copy_deps,
                                      opts.copies.data(), opts.copies.size());
-  try {
-    detail::submit_callable(deps, Proxy{std::forward<F>(body), {deps.begin(), deps.end()}, opts},
-                            opts.task);
-  } catch (...) {
-    detail::card_leave(entered, false);
-    throw;
-  }
-  detail::card_leave(entered, true);
+  detail::submit_entered(entered, deps,
+                         Proxy{std::forward<F>(body), {deps.begin(), deps.end()}, opts}, opts.task);
 }
 
 template <class F>

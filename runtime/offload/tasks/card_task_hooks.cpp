@@ -1,17 +1,21 @@
-// Data kept on the card between card tasks, on the host's side: registering
-// a card task's regions when it is spawned, the prologue that host tasks
-// naming such regions get, and the flush at taskwait and at stop
-// (docs/offload.md, "Data kept on the card"). The decisions are
-// Coherence's; this file only connects it to tasks.
+// Data kept on the card and the GPUs between their tasks, on the host's
+// side: registering a device task's regions when it is spawned, the
+// prologue that host tasks naming such regions get, and the flush at
+// taskwait and at stop (docs/offload.md, "Data kept on the card"). Every
+// offload target (the card, each open GPU) keeps its own Coherence; the
+// decisions are Coherence's, this file only connects them to tasks.
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "card_tasks.hpp"
+#include "gpu_devices.hpp"
 #include "runtime.hpp"
 
 namespace joule::offload {
 
 struct CardSpawn {
+  Coherence* coherence;   // the target's record
   std::vector<Use> uses;  // the regions Coherence::enter merged
 };
 
@@ -24,6 +28,62 @@ thread_local bool t_card_spawn = false;
 bool reads(int kind) { return kind != JOULE_DEP_OUT; }
 bool writes(int kind) { return kind != JOULE_DEP_IN; }
 
+// One offload target: a device and its record of which copies are current.
+struct Target {
+  Device* device;
+  Coherence* coherence;
+  std::string name;
+};
+
+// The card (its device null when it is gone but its record is not), then
+// each open GPU. Called where something is tracked.
+std::vector<Target> targets() {
+  std::vector<Target> out;
+  Device* card = current_card();
+  if (card || card_coherence().active()) out.push_back({card, &card_coherence(), "the card"});
+  const int n = open_gpu_count();
+  for (int i = 0; i < n; ++i) {
+    Gpu& g = open_gpu(i);
+    out.push_back({g.device.get(), &g.coherence, g.name()});
+  }
+  return out;
+}
+
+// The host tasks' hot path: one relaxed load while no device tracks anything.
+bool any_active() noexcept { return Coherence::any_active(); }
+
+bool any_tracks(const void* addr, std::size_t bytes) {
+  if (!any_active()) return false;
+  if (card_coherence().tracks(addr, bytes)) return true;
+  const int n = open_gpu_count();
+  for (int i = 0; i < n; ++i)
+    if (open_gpu(i).coherence.tracks(addr, bytes)) return true;
+  return false;
+}
+
+// A region lives on one target at a time: the coherence record is per
+// device, so a second device's copy would go unseen by the first's.
+void check_one_target(const Target& to, const std::vector<Use>& uses) {
+  for (const Target& other : targets()) {
+    if (other.coherence == to.coherence) continue;
+    for (const Use& u : uses)
+      if (other.coherence->tracks(u.addr, u.bytes))
+        throw error(JOULE_ERR_INVALID,
+                    "joule: region " +
+                        region_text(reinterpret_cast<std::uintptr_t>(u.addr), u.bytes) +
+                        " is kept on " + other.name + " and a task for " + to.name +
+                        " names it; a region lives on one device at a time until a taskwait "
+                        "brings it home");
+  }
+}
+
+// The spawn's target: the card, or the GPU it names (opened now).
+Target target_of(const CardTaskRegions& r) {
+  if (r.device == int(CardTarget::mic)) return {current_card(), &card_coherence(), "the card"};
+  Gpu& g = gpu_for_task(r.device_num);
+  return {g.device.get(), &g.coherence, g.name()};
+}
+
 // A watched host task's real body and the regions it names.
 struct Watched {
   joule_task_fn_t fn;
@@ -35,7 +95,7 @@ struct Watched {
 // data: the task fails with the card's error instead.
 void watched_body(void* p) {
   std::unique_ptr<Watched> w(static_cast<Watched*>(p));
-  if (Device* card = current_card()) card_coherence().host_access(*card, w->uses);
+  make_host_current(w->uses);
   w->fn(w->args);
 }
 
@@ -56,12 +116,16 @@ Coherence& card_coherence() {
 }
 
 CardSpawn* enter_card_spawn(const CardTaskRegions& r) {
-  if (r.device != int(CardTarget::mic)) return nullptr;
+  if (r.device != int(CardTarget::mic) && r.device != int(CardTarget::cuda)) return nullptr;
   // The runtime starts the card: a program's first card task may come
   // before anything started the runtime, and must be recorded too (else it
   // copies its regions back, and the next one copies them in again).
-  engine::Runtime::get();
-  if (!current_card()) return nullptr;
+  engine::Runtime& rt = engine::Runtime::get();
+  // A GPU task completes when polled: it must not run inline in its
+  // spawn, where a task it waits for could not run yet.
+  if (r.device == int(CardTarget::cuda) && rt.serial_inline()) rt.end_serial_inline();
+  const Target to = target_of(r);
+  if (!to.device) return nullptr;
   std::vector<Use> uses;
   if (r.copy_deps)
     for (const dep& d : r.deps) {
@@ -70,7 +134,8 @@ CardSpawn* enter_card_spawn(const CardTaskRegions& r) {
     }
   for (const CopyRegion& c : r.copies)
     uses.push_back({c.addr, c.bytes, (c.dir & kIn) != 0, (c.dir & kOut) != 0});
-  auto* entered = new CardSpawn{card_coherence().enter(uses)};
+  check_one_target(to, uses);
+  auto* entered = new CardSpawn{to.coherence, to.coherence->enter(uses)};
   t_card_spawn = true;
   return entered;
 }
@@ -78,16 +143,16 @@ CardSpawn* enter_card_spawn(const CardTaskRegions& r) {
 void leave_card_spawn(CardSpawn* spawn, bool submitted) noexcept {
   t_card_spawn = false;
   std::unique_ptr<CardSpawn> s(spawn);
-  if (s && !submitted) card_coherence().leave(s->uses);
+  if (s && !submitted) s->coherence->leave(s->uses);
 }
 
 void card_watch_host_task(core::Task* t, int kind, const void* addr, std::size_t bytes) {
-  if (t_card_spawn || !t->fn || !card_coherence().tracks(addr, bytes)) return;
+  if (t_card_spawn || !t->fn || !any_tracks(addr, bytes)) return;
   watch(t, {addr, bytes, reads(kind), writes(kind)});
 }
 
 void card_watch_host_task(core::Task* t, const dep* deps, std::size_t n) {
-  if (t_card_spawn || !card_coherence().active()) return;
+  if (t_card_spawn || !any_active()) return;
   for (std::size_t i = 0; i < n; ++i)
     card_watch_host_task(t, int(deps[i].kind), deps[i].addr, deps[i].bytes);
 }
@@ -99,31 +164,50 @@ void card_unwatch(core::Task* t) {
   t->args = w->args;
 }
 
+void make_host_current(const std::vector<Use>& uses) {
+  if (!any_active()) return;
+  for (const Target& to : targets())
+    if (to.device && to.coherence->active()) to.coherence->host_access(*to.device, uses);
+}
+
+// Every target flushed even when one fails; the first failure is rethrown.
 void card_after_taskwait() {
-  if (card_coherence().active()) card_coherence().flush(current_card());
+  if (!any_active()) return;
+  std::exception_ptr first;
+  for (const Target& to : targets()) {
+    if (!to.coherence->active()) continue;
+    try {
+      to.coherence->flush(to.device);
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+  }
+  if (first) std::rethrow_exception(first);
 }
 
 void card_after_taskwait_on(const dep* deps, std::size_t n) {
-  Device* card = current_card();
-  if (!card || !card_coherence().active()) return;
+  if (!any_active()) return;
   std::vector<Use> uses;
   for (std::size_t i = 0; i < n; ++i) {
     const int k = int(deps[i].kind);
     uses.push_back({deps[i].addr, deps[i].bytes, reads(k), writes(k)});
   }
-  card_coherence().host_access(*card, uses);
+  make_host_current(uses);
 }
 
 void card_after_failed_taskwait() noexcept {
   try {
     card_after_taskwait();
-  } catch (...) {  // the failed card tasks already reported why
+  } catch (...) {  // the failed device tasks already reported why
   }
 }
 
 void card_after_stop() noexcept {
   card_after_failed_taskwait();
   card_coherence().clear();
+  const int n = open_gpu_count();
+  for (int i = 0; i < n; ++i) open_gpu(i).coherence.clear();
+  gpus_after_stop();  // the GPUs' clocks as they were
 }
 
 }  // namespace joule::offload

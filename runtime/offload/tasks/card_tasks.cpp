@@ -9,11 +9,14 @@
 #include <cstdlib>
 #include <mutex>
 #include <string>
+#include <thread>
 
 #include "card_daemon_wire.hpp"
+#include "gpu_devices.hpp"
 #include "kernel_context.hpp"
 #include "log.hpp"
 #include "runtime.hpp"
+#include "trace_api.hpp"
 
 namespace joule::offload {
 namespace {
@@ -73,45 +76,75 @@ int dep_dir(dep_kind k) {
 
 // device(host) with explicit copies: the host's memory must be current.
 void host_copies(std::span<const CopyRegion> copies) {
-  Device* card = current_card();
-  if (!card || copies.empty() || !card_coherence().active()) return;
+  if (copies.empty()) return;
   std::vector<Use> uses;
   for (const CopyRegion& c : copies)
     uses.push_back({c.addr, c.bytes, (c.dir & kIn) != 0, (c.dir & kOut) != 0});
-  card_coherence().host_access(*card, uses);
+  make_host_current(uses);
 }
 
-// Launches l on the card and completes the current task when the card
-// reports back; the record of which copies are current follows the launch
-// (it copies in only what is stale on the card).
-void launch_card_task(Device& card, Launch& l) {
-  Coherence& coh = card_coherence();
+// Waits for a launch of a task that runs inline (nothing held). A GPU's
+// completions run only when polled: this thread polls them.
+void wait_inline(Device& dev, const Ticket& done, bool polled) {
+  while (polled && !done.done())
+    if (!dev.poll_completions()) std::this_thread::yield();
+  done.wait();
+}
+
+// The device reported back: its record follows, and the trace's launch
+// (and copy in, where it read anything) ends.
+void launch_done(Coherence& coh, const std::vector<Region>& regions, bool failed) {
+  coh.end_card_task(regions, failed);
+  namespace trace = core::trace;
+  if (std::any_of(regions.begin(), regions.end(), [](const Region& g) { return g.access & kIn; }))
+    trace::emit_event(trace::Event::kEvOffloadCopyIn, 0);
+  trace::emit_event(trace::Event::kEvOffloadLaunch, 0);
+}
+
+// Launches l on the device and completes the current task when the device
+// reports back; coh, the device's record of which copies are current,
+// follows the launch (it copies in only what is stale on the device).
+// `polled`: completions run from Device::poll_completions (a GPU).
+void launch_device_task(Device& dev, Coherence& coh, Launch& l, bool polled) {
   engine::Runtime& r = engine::Runtime::get();
   core::Task* t = r.context().current;
+  core::trace::emit_event(core::trace::Event::kEvOffloadLaunch, t->id);
   if (!r.hold_completion(t)) {  // runs inline: wait here
+    core::trace::begin_state(core::trace::State::kOffload);
     try {
       Ticket done;
-      coh.submit_card_task(card, l,
+      coh.submit_card_task(dev, l,
                            [done](std::exception_ptr e) mutable { done.finish(std::move(e)); });
-      done.wait();
+      wait_inline(dev, done, polled);
     } catch (...) {
-      coh.end_card_task(l.regions, true);
+      core::trace::end_state(core::trace::State::kOffload);
+      launch_done(coh, l.regions, true);
       throw;
     }
-    coh.end_card_task(l.regions, false);
+    core::trace::end_state(core::trace::State::kOffload);
+    launch_done(coh, l.regions, false);
     return;
   }
   try {
     // Before release_hold: a taskwait that sees the task done sees its writes recorded.
-    coh.submit_card_task(card, l, [&r, &coh, t, regions = l.regions](std::exception_ptr e) {
-      coh.end_card_task(regions, e != nullptr);
+    coh.submit_card_task(dev, l, [&r, &coh, t, regions = l.regions](std::exception_ptr e) {
+      launch_done(coh, regions, e != nullptr);
       r.release_hold(t, std::move(e));
     });
   } catch (...) {
-    coh.end_card_task(l.regions, true);
+    launch_done(coh, l.regions, true);
     r.release_hold(t, nullptr);
     throw;
   }
+}
+
+Launch launch_of(const CardTaskRequest& r) {
+  const CardTaskRegions& where = r.regions;
+  Launch l{r.fn, r.args, r.args_size, r.args_align, {}, false};
+  if (where.copy_deps)
+    for (const dep& d : where.deps) add_region(l, d.addr, d.bytes, dep_dir(d.kind));
+  for (const CopyRegion& c : where.copies) add_region(l, c.addr, c.bytes, c.dir);
+  return l;
 }
 
 }  // namespace
@@ -180,18 +213,22 @@ void run_card_task(const CardTaskRequest& r) {
     r.fn(const_cast<void*>(r.args), &ctx);
     return;
   }
+  if (where.device == int(CardTarget::cuda)) {
+    Gpu& gpu = gpu_for_task(where.device_num);
+    Launch l = launch_of(r);
+    gpu.tasks.fetch_add(1, std::memory_order_relaxed);
+    launch_device_task(*gpu.device, gpu.coherence, l, true);
+    return;
+  }
   if (where.device != int(CardTarget::mic))
-    throw error(JOULE_ERR_INVALID,
-                "joule: unknown device " + std::to_string(where.device) + " (allowed: host, mic)");
-  Launch l{r.fn, r.args, r.args_size, r.args_align, {}, false};
-  if (where.copy_deps)
-    for (const dep& d : where.deps) add_region(l, d.addr, d.bytes, dep_dir(d.kind));
-  for (const CopyRegion& c : where.copies) add_region(l, c.addr, c.bytes, c.dir);
+    throw error(JOULE_ERR_INVALID, "joule: unknown device " + std::to_string(where.device) +
+                                       " (allowed: host, mic, cuda)");
   Device* card = current_card();
   if (!card)
     throw error(JOULE_ERR_STATE,
                 "joule: a task for device(mic) but no card (set JOULE_CARD=emulated)");
-  launch_card_task(*card, l);
+  Launch l = launch_of(r);
+  launch_device_task(*card, card_coherence(), l, false);
 }
 
 }  // namespace joule::offload

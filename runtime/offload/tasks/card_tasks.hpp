@@ -23,7 +23,7 @@
 namespace joule::offload {
 
 // Where a card task's body runs (the values of joule::device).
-enum class CardTarget : int { host = 0, mic = 1 };
+enum class CardTarget : int { host = 0, mic = 1, cuda = 2 };
 
 // A region a card task copies explicitly (copy_in / copy_out / copy_inout).
 struct CopyRegion {
@@ -39,9 +39,11 @@ struct CardTaskRegions {
   std::span<const dep> deps;
   bool copy_deps = true;
   std::span<const CopyRegion> copies;
+  int device_num = 0;  // cuda: which GPU (gpu_devices.hpp)
 };
 
-// A card task's body: fn(args, ctx), args copied to the card byte for byte.
+// A card task's body: fn(args, ctx), args copied to the card byte for byte;
+// on a GPU fn runs on this thread and args is the body itself (args_size 0).
 struct CardTaskRequest {
   CardTaskRegions regions;
   CardFn fn = nullptr;
@@ -73,16 +75,21 @@ std::vector<double> card_frequencies();   // empty: no card
 void set_card_frequency(double ghz);      // throws joule::error without a card
 
 // The body of a card task, on the engine's current task: on the host
-// (device host, after its explicit copies are current there) or launched on
-// the card, the task's completion held until the card reports back.
-// Throws joule::error for an unknown device or no card.
+// (device host, after its explicit copies are current there), launched on
+// the card, or enqueued on a GPU's stream (device cuda), the task's
+// completion held until the device reports back. Throws joule::error for an
+// unknown device, no card, or no such GPU (saying why).
 void run_card_task(const CardTaskRequest& r);
 
 // --- Card tasks and host tasks (card_task_hooks.cpp) ---
+// "The card" below is every offload target: the card and each open GPU,
+// each with its own Coherence. A region lives on one of them at a time
+// (between taskwaits); a spawn naming it on another throws joule::error.
 
 // Spawning a card task: registers its regions with the record of which copy
 // (host or card) is current, and marks this thread as submitting it (its
-// dependencies get no prologue). Null for a host device or without a card.
+// dependencies get no prologue). Null for a host device or without a card;
+// throws joule::error for a GPU task without that GPU (the probe's reason).
 // leave_card_spawn ends that; a spawn that was not submitted forgets its regions.
 struct CardSpawn;
 CardSpawn* enter_card_spawn(const CardTaskRegions& r);
@@ -95,6 +102,9 @@ void leave_card_spawn(CardSpawn* spawn, bool submitted) noexcept;
 void card_watch_host_task(core::Task* t, const dep* deps, std::size_t n);
 void card_watch_host_task(core::Task* t, int kind, const void* addr, std::size_t bytes);
 void card_unwatch(core::Task* t);  // before discard: drops the prologue
+// The host uses these regions now: copied back from the device holding
+// their newest version; a host write makes the devices' copies stale.
+void make_host_current(const std::vector<Use>& uses);
 // After taskwait: host memory current, card copies dropped. Rethrows a
 // failed copy-back.
 void card_after_taskwait();

@@ -1,13 +1,16 @@
-// The work splitter over the host and the card: the devices' power models,
-// the splitter's steps and the search for the card's P-state.
+// The work splitter over the host and the card or a GPU: the devices' power
+// models and measured energy, the splitter's steps and the search for the
+// card's P-state or the GPU's SM clock.
 #include "split_controller.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <string>
 
 #include "card_tasks.hpp"
 #include "energy_config.hpp"
+#include "gpu_devices.hpp"
 #include "placement.hpp"
 #include "platform_settings.hpp"
 #include "runtime.hpp"
@@ -57,6 +60,23 @@ DevicePower pick(const DevicePower& given, const DevicePower& model, const char*
   return given.busy_watts > 0 ? given : model;
 }
 
+// A GPU's powers before anything is measured: a data-centre GPU's order of
+// magnitude (an H100 PCIe: 350 W board limit, 50-70 W idle). NVML's
+// measured energy replaces them after the first iteration.
+constexpr DevicePower kGpuGuess{300, 60};
+
+// The meter of GPU device_num: the GPU registry's (gpu_devices.hpp), which
+// opens the GPUs if no CUDA task has yet.
+std::unique_ptr<GpuMeter> gpu_meter_for(const SplitSettings& s) {
+  std::string why;
+  const int n = open_gpus(&why);
+  if (n == 0) invalid("no CUDA device: " + why);
+  if (s.device_num < 0 || s.device_num >= n)
+    invalid("device_num " + std::to_string(s.device_num) + " is not a GPU (allowed: 0.." +
+            std::to_string(n - 1) + ")");
+  return borrow_gpu_meter(*open_gpu(s.device_num).clocks);
+}
+
 bool choose_card_freq(const char* given, const core::Config& cfg) {
   if (!given) return cfg.get<CardSettings>().freq_auto;
   const std::string v = given;
@@ -91,46 +111,71 @@ struct SplitController::Plan {
   DevicePower host, card;
   double ghz = 0;
   const Device* dev = nullptr;
-  bool search = false;  // choose the card's P-state
+  bool search = false;  // choose the card's P-state (the GPU's SM clock)
+  bool gpu = false;
+  double share = -1;
 };
 
-SplitController::SplitController(const SplitSettings& s)
-    : SplitController([&s] {
-        if (s.delta <= 0 || s.delta_min <= 0 || s.delta_min > s.delta)
-          invalid("need 0 < delta_min <= delta");
-        const core::Config& cfg = engine::Runtime::get().config();
-        Plan p;
-        p.options.delta = s.delta;
-        p.options.delta_min = s.delta_min;
-        p.host = pick(s.host, host_model(cfg), "host");
-        p.dev = current_card();  // an attached card has the daemon's settings
-        const CardSettings& cc =
-            p.dev && p.dev->card_config() ? *p.dev->card_config() : cfg.get<CardSettings>();
-        p.ghz = p.dev ? p.dev->frequency() : 0;
-        p.card = pick(
-            s.card,
-            cfg.get<CardSettings>().mode == CardMode::none ? DevicePower{} : card_model(cc, p.ghz),
-            "card");
-        p.objective = objective_of(s.objective);
-        p.search = choose_card_freq(s.card_freq, cfg) && p.dev && p.ghz > 0;
-        return p;
-      }()) {}
+SplitController::Plan SplitController::make_plan(const SplitSettings& s, GpuMeter* gpu) {
+  if (s.delta <= 0 || s.delta_min <= 0 || s.delta_min > s.delta)
+    invalid("need 0 < delta_min <= delta");
+  if (s.share > 1) invalid("share " + std::to_string(s.share) + " past 1 (allowed: 0..1, or < 0)");
+  const core::Config& cfg = engine::Runtime::get().config();
+  Plan p;
+  p.options.delta = s.delta;
+  p.options.delta_min = s.delta_min;
+  p.host = pick(s.host, host_model(cfg), "host");
+  p.gpu = gpu != nullptr;
+  if (p.gpu) {
+    p.ghz = gpu->sm_clock_mhz() / 1000.0;
+    p.card = pick(s.card, kGpuGuess, "GPU");
+  } else {
+    p.dev = current_card();  // an attached card has the daemon's settings
+    const CardSettings& cc =
+        p.dev && p.dev->card_config() ? *p.dev->card_config() : cfg.get<CardSettings>();
+    p.ghz = p.dev ? p.dev->frequency() : 0;
+    p.card =
+        pick(s.card,
+             cfg.get<CardSettings>().mode == CardMode::none ? DevicePower{} : card_model(cc, p.ghz),
+             "card");
+  }
+  p.objective = objective_of(s.objective);
+  p.search = choose_card_freq(s.card_freq, cfg) && p.ghz > 0 && (p.dev || p.gpu) && s.share < 0;
+  p.share = s.share;
+  return p;
+}
 
-SplitController::SplitController(const Plan& p)
+SplitController::SplitController(const SplitSettings& s)
+    : SplitController(s, s.gpu ? gpu_meter_for(s) : nullptr) {}
+
+SplitController::SplitController(const SplitSettings& s, std::unique_ptr<GpuMeter> gpu)
+    : SplitController(make_plan(s, gpu.get()), std::move(gpu)) {}
+
+SplitController::SplitController(const Plan& p, std::unique_ptr<GpuMeter>&& gpu)
     : splitter_(2, p.objective, p.options),
       dev_{{0, p.host.busy_watts, p.host.idle_watts}, {0, p.card.busy_watts, p.card.idle_watts}},
       objective_(p.objective),
       options_(p.options),
       f0_(p.ghz),
-      card0_(p.card) {
-  if (!p.search) return;
-  freqs_ = p.dev->frequencies();
-  const auto at = std::find(freqs_.begin(), freqs_.end(), p.ghz);
-  if (freqs_.size() > 1 && at != freqs_.end())
-    search_.emplace(int(freqs_.size()), int(at - freqs_.begin()));
+      card0_(p.card),
+      meters_(std::move(gpu)),
+      fit_{PowerFit({p.host.busy_watts, p.host.idle_watts}),
+           PowerFit({p.card.busy_watts, p.card.idle_watts})},
+      gpu_(p.gpu) {
+  if (gpu_ && !p.search) clocks_note_ = "card_freq fixed";
+  if (gpu_ && p.ghz <= 0) clocks_note_ = "NVML reads no SM clock";
+  if (p.search) start_search(p.ghz, p.dev);
+  if (p.share >= 0) {  // a baseline: the split never moves
+    splitter_.set_split({1 - p.share, p.share}, true);
+    fixed_ = true;
+  }
 }
 
 SplitController::~SplitController() {
+  if (GpuMeter* g = meters_.gpu()) {
+    g->restore();  // undoes the lock start_search took and any clock the search chose
+    return;
+  }
   if (!search_ || freq() == f0_) return;
   try {  // never leave the card at a P-state the splitter chose for its work
     set_card_frequency(f0_);
@@ -145,9 +190,14 @@ double SplitController::card_busy_at(double ghz) const {
 }
 
 void SplitController::set_freq(double ghz) {
-  const std::optional<CardStatus> now = card_status();
-  if (ghz != (now ? now->freq_ghz : 0)) set_card_frequency(ghz);
+  if (GpuMeter* g = meters_.gpu()) {
+    g->set_sm_clock_mhz(int(std::lround(ghz * 1000)));  // accepted once, at the search's start
+  } else {
+    const std::optional<CardStatus> now = card_status();
+    if (ghz != (now ? now->freq_ghz : 0)) set_card_frequency(ghz);
+  }
   dev_[1].busy_watts = card_busy_at(ghz);
+  fit_[1].reset({dev_[1].busy_watts, dev_[1].idle_watts});  // measured at the old clock
 }
 
 // One step of the P-state search after an iteration (the splitter has
@@ -210,10 +260,11 @@ void SplitController::record(std::int64_t host_units, double host_s, std::int64_
   if (total <= 0) return;
   const std::int64_t units[2] = {host_units, card_units};
   const double secs[2] = {host_s, card_s};
+  fit(secs);
   for (int i = 0; i < 2; ++i)
     if (units[i] > 0 && secs[i] > 0) dev_[std::size_t(i)].rate = double(units[i]) / total / secs[i];
   // Until both devices have a rate the split cannot be judged: stay.
-  if (dev_[0].rate <= 0 || dev_[1].rate <= 0) return;
+  if (fixed_ || dev_[0].rate <= 0 || dev_[1].rate <= 0) return;
   splitter_.next(dev_);
   if (search_) observe(host_units + card_units, secs);
 }

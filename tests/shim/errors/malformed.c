@@ -15,7 +15,7 @@ int main(void) {
   x++;
 #pragma oss task priority(1) priority(2)
   x++;
-#pragma omp task device(cuda)
+#pragma omp task device(opencl)
   x++;
   return x + a[0];
 }
@@ -27,4 +27,4 @@ int main(void) {
 // expect: 12:22: error: expected a name in 'critical(...)'
 // expect: 14:28: error: unsupported reduction operator 'foo'
 // expect: 16:30: error: clause 'priority' appears more than once
-// expect: 18:25: error: device 'cuda' is not supported by joulecc (smp, mic, fpga)
+// expect: 18:25: error: device 'opencl' is not supported by joulecc (smp, mic, fpga, cuda)

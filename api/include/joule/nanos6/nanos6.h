@@ -65,6 +65,13 @@ JOULE_EXPORT void nanos6_dfree(void *ptr, size_t size);
 /* Distribution policy of nanos6_dmalloc (ignored: one node). */
 enum nanos6_distribution_policy { nanos6_equpart_distribution = 0 };
 
+/* ---- CUDA tasks (docs/offload.md, "CUDA GPUs") ----
+ * The stream of the device(cuda) task running on this thread (a
+ * cudaStream_t, which is a struct CUstream_st *), for cuBLAS and kernel
+ * launches inside the task; NULL outside one. Also <nanos6/cuda_device.h>. */
+struct CUstream_st;
+JOULE_EXPORT struct CUstream_st *nanos6_get_current_cuda_stream(void);
+
 #ifdef __cplusplus
 }
 #endif

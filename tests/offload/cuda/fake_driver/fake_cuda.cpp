@@ -37,7 +37,14 @@ std::map<CUdeviceptr, size_t> g_blocks;
 std::set<const void*> g_registered;
 std::map<std::string, long> g_counts;
 CUctx_st g_primary[64];
-thread_local std::vector<CUcontext> t_stack;
+// Trivially destructible, as the driver's own per-thread stack outlives the
+// thread's C++ objects: joule calls the driver from atexit handlers, which
+// run after the main thread's thread_local destructors.
+struct ContextStack {
+  CUcontext items[16];
+  int n;
+};
+thread_local ContextStack t_stack{};
 
 long env_long(const char* name, long fallback) {
   const char* v = std::getenv(name);
@@ -54,7 +61,7 @@ void count(const char* what, long n = 1) {
 CUresult ready() { return g_init ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED; }
 CUresult in_context() {
   if (!g_init) return CUDA_ERROR_NOT_INITIALIZED;
-  return t_stack.empty() ? CUDA_ERROR_INVALID_CONTEXT : CUDA_SUCCESS;
+  return t_stack.n == 0 ? CUDA_ERROR_INVALID_CONTEXT : CUDA_SUCCESS;
 }
 CUresult device_ok(CUdevice d) {
   if (!g_init) return CUDA_ERROR_NOT_INITIALIZED;
@@ -188,14 +195,14 @@ CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice d) {
   return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuCtxPushCurrent(CUcontext c) {
-  if (!c) return CUDA_ERROR_INVALID_CONTEXT;
-  t_stack.push_back(c);
+  if (!c || t_stack.n == 16) return CUDA_ERROR_INVALID_CONTEXT;
+  t_stack.items[t_stack.n++] = c;
   return ready();
 }
 CUresult CUDAAPI cuCtxPopCurrent(CUcontext* c) {
-  if (t_stack.empty()) return CUDA_ERROR_INVALID_CONTEXT;
-  if (c) *c = t_stack.back();
-  t_stack.pop_back();
+  if (t_stack.n == 0) return CUDA_ERROR_INVALID_CONTEXT;
+  --t_stack.n;
+  if (c) *c = t_stack.items[t_stack.n];
   return CUDA_SUCCESS;
 }
 

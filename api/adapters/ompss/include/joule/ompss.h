@@ -119,6 +119,27 @@ JOULE_EXPORT void joule_oss_card_task(joule_oss_card_call_t call, const joule_os
                                       const joule_task_options_t *opts, joule_oss_deps_t *deps,
                                       int copy_deps, joule_oss_deps_t *copies, const char *devices);
 
+/* A device(cuda) task function (docs/offload.md, "joulecc: device(cuda) and
+ * ndrange"): a CUDA task on GPU 0 whose body, on a host worker, replaces
+ * every pointer argument the table marks by the GPU's copy of what it points
+ * at, then runs call(args, launch) with the task's stream. ndrange is null
+ * or {n, G1..Gn, L1..Ln} (n 1..3): launch then holds the grid (G / L rounded
+ * up) and block (L) sizes, 1 in unused dimensions. call returns null or the
+ * CUDA runtime's error string, which fails the task. name (the task
+ * function's) is for messages. Without a GPU the program stops with joule's
+ * "no CUDA device" message and exit status 1. Frees both lists. */
+struct CUstream_st;
+typedef struct joule_oss_cuda_launch {
+  struct CUstream_st *stream;
+  unsigned int grid[3], block[3];
+} joule_oss_cuda_launch_t;
+typedef const char *(*joule_oss_cuda_call_t)(void *args, const joule_oss_cuda_launch_t *launch);
+JOULE_EXPORT void joule_oss_cuda_task(joule_oss_cuda_call_t call, const joule_oss_card_arg_t *table,
+                                      size_t nargs, const void *args, size_t args_size,
+                                      const joule_task_options_t *opts, joule_oss_deps_t *deps,
+                                      int copy_deps, joule_oss_deps_t *copies, const char *name,
+                                      const long long *ndrange);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -1,0 +1,81 @@
+// What CUDA tasks leave in the end-of-run report (JOULE_REPORT=1, the
+// "== cuda ==" section) and in traces (offload launch / copy events), on
+// the fake driver.
+#include <joule/joule.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cuda_tasks_common.hpp"
+#include "event_test_util.hpp"
+
+namespace {
+
+using namespace cuda_tasks;
+namespace tf = joule::trace_format;
+
+void start(std::vector<std::pair<std::string, std::string>> s) {
+  s.emplace_back("JOULE_CUDA_DRIVER", JOULE_FAKE_CUDA_DRIVER);
+  s.emplace_back("JOULE_WORKERS", "2");
+  joule::detail::runtime_start(s.data(), s.size());
+}
+
+TEST(CudaTasksReport, ShowsTheRunsTasksTransfersEnergyAndClock) {
+  std::vector<double> v(kN, 1.0);
+  start({{"JOULE_REPORT", "1"}});
+  gpu_add(v.data(), 1.0);
+  gpu_add(v.data(), 1.0);
+  gpu_add(v.data(), 1.0);
+  joule::taskwait();
+  ::testing::internal::CaptureStderr();
+  joule::detail::runtime_stop();
+  const std::string out = ::testing::internal::GetCapturedStderr();
+  for (double x : v) ASSERT_EQ(x, 4.0);
+  const std::string bytes = std::to_string(kN * sizeof(double));
+  EXPECT_NE(out.find("== cuda ==\n  GPU 0 ("), std::string::npos) << out;
+  EXPECT_NE(out.find("): CUDA tasks 3, bytes to GPU " + bytes + ", to host " + bytes +
+                     ", copies in 1, resident hits 2, copies back 1\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("    energy: "), std::string::npos) << out;
+  EXPECT_NE(out.find(", SM clock: "), std::string::npos) << out;
+}
+
+TEST(CudaTasksReport, NoSectionWithoutCudaTasks) {
+  start({{"JOULE_REPORT", "1"}, {"JOULE_CUDA", "off"}});
+  joule::spawn([] {});
+  ::testing::internal::CaptureStderr();
+  joule::detail::runtime_stop();
+  const std::string out = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(out.find("== joule report =="), std::string::npos) << out;
+  EXPECT_EQ(out.find("== cuda =="), std::string::npos) << out;
+}
+
+// Each of n GPU tasks reads and writes its own region (copied in), and a
+// host task after it reads it (copied back): n launches, n copies in, n
+// copies back, each traced with its end (value 0).
+TEST(CudaTasksTrace, LaunchesAndCopiesAreTracedInBothFormats) {
+  constexpr int n = 6;
+  for (const char* format : {"paraver", "chrome"}) {
+    SCOPED_TRACE(format);
+    trace_test::TempDir dir;
+    std::vector<std::vector<double>> data(n, std::vector<double>(kN, 1.0));
+    start({{"JOULE_TRACE", format}, {"JOULE_TRACE_DIR", dir.path()}});
+    double sum = 0;
+    for (auto& d : data) {
+      gpu_add(d.data(), 1.0);
+      joule::spawn({joule::in(d.data(), kN)}, [p = d.data(), &sum] { sum += p[0]; },
+                   {.label = "reader"});
+    }
+    joule::taskwait();
+    joule::detail::runtime_stop();
+    EXPECT_EQ(sum, 2.0 * n);
+    const trace_test::Events ev = trace_test::load_events(dir);
+    EXPECT_EQ(ev.count(tf::kEvOffloadLaunch), 2 * n);
+    EXPECT_EQ(ev.count(tf::kEvOffloadCopyIn), 2 * n);
+    EXPECT_EQ(ev.count(tf::kEvOffloadCopyOut), 2 * n);
+  }
+}
+
+}  // namespace
