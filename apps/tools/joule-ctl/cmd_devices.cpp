@@ -99,7 +99,8 @@ void print_gpu(const GpuView& g) {
   const std::string free = g.free_known ? gib(d.free_bytes) + " free" : "free unknown";
   std::printf("  memory:    %s total, %s\n", gib(d.total_bytes).c_str(), free.c_str());
   std::printf("  compute:   capability %d.%d, %d SMs\n", d.cc_major, d.cc_minor, d.sm_count);
-  std::printf("  SM clock:  %d MHz now, %d MHz max; supported %s\n", g.sm_now, d.sm_clock_mhz_max,
+  const std::string now = g.sm_now > 0 ? std::to_string(g.sm_now) + " MHz" : "unknown";
+  std::printf("  SM clock:  now %s, %d MHz max; supported %s\n", now.c_str(), d.sm_clock_mhz_max,
               clock_range(g.clocks).c_str());
   std::printf("  meter:     %s\n", g.meter.c_str());
   std::printf("  energy:    %s\n", g.energy

@@ -29,7 +29,7 @@ TEST_F(NvmlDevices, ListsEachGpuWithItsMeterAndClocks) {
   expect_in(out, "CUDA driver ");
   expect_in(out, "2 GPU(s)\n");
   expect_in(out, "GPU 1: Fake CUDA GPU 1 (bus 0000:11:00.0)\n");
-  expect_in(out, "  SM clock:  1755 MHz now, 1980 MHz max; supported 600..1980 MHz (5 clocks)\n");
+  expect_in(out, "  SM clock:  now 1755 MHz, 1980 MHz max; supported 600..1980 MHz (5 clocks)\n");
   expect_in(out, "  memory:    80.0 GiB total, 79.0 GiB free\n");  // NVML's
   expect_in(out, "  meter:     nvml\n");
   expect_in(out, "  energy:    readable (5000.250 J)\n");
