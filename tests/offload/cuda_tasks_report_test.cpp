@@ -1,7 +1,9 @@
 // What CUDA tasks leave in the end-of-run report (JOULE_REPORT=1, the
-// "== cuda ==" section) and in traces (offload launch / copy events), on
-// the fake driver.
+// "== cuda ==" section) and in traces (offload launch / copy events, the
+// GPU's power, energy and SM clock tracks), on the fake driver and the fake
+// NVML (tests/offload/cuda_nvml/fake_nvml).
 #include <joule/joule.h>
+#include <stdlib.h>
 
 #include <string>
 #include <utility>
@@ -76,6 +78,36 @@ TEST(CudaTasksTrace, LaunchesAndCopiesAreTracedInBothFormats) {
     EXPECT_EQ(ev.count(tf::kEvOffloadCopyIn), 2 * n);
     EXPECT_EQ(ev.count(tf::kEvOffloadCopyOut), 2 * n);
   }
+}
+
+// With NVML answering for the GPU, a traced run carries its power, energy
+// and SM clock tracks: sampled by the polling service (at once, then every
+// few milliseconds), the energy never decreasing.
+TEST(CudaTasksTrace, GpuPowerEnergyAndClockAreSampled) {
+  ::setenv("FAKE_NVML_GPUS", "0000:10:00.0", 1);  // the fake driver's GPU 0
+  for (const char* format : {"paraver", "chrome"}) {
+    SCOPED_TRACE(format);
+    trace_test::TempDir dir;
+    std::vector<double> v(kN, 1.0);
+    start({{"JOULE_TRACE", format},
+           {"JOULE_TRACE_DIR", dir.path()},
+           {"JOULE_NVML_LIBRARY", JOULE_FAKE_NVML}});
+    for (int i = 0; i < 20; ++i) gpu_add(v.data(), 1.0);
+    joule::taskwait();
+    joule::detail::runtime_stop();
+    EXPECT_EQ(v[0], 21.0);
+    const trace_test::Events ev = trace_test::load_events(dir);
+    for (const char* track : {"gpu0_energy_j", "gpu0_sm_clock_mhz"}) {
+      const auto it = ev.counters.find(track);
+      ASSERT_NE(it, ev.counters.end()) << track;
+      EXPECT_GE(it->second.size(), 1u) << track;
+    }
+    const std::vector<double>& joules = ev.counters.at("gpu0_energy_j");
+    for (std::size_t i = 1; i < joules.size(); ++i) EXPECT_GE(joules[i], joules[i - 1]);
+    for (double mhz : ev.counters.at("gpu0_sm_clock_mhz")) EXPECT_GT(mhz, 0.0);
+    EXPECT_EQ(ev.counters.count("gpu1_energy_j"), 0u);  // one GPU
+  }
+  ::unsetenv("FAKE_NVML_GPUS");
 }
 
 }  // namespace

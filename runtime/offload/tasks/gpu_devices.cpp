@@ -83,7 +83,11 @@ void open_locked() {
 
 int poll_gpus(void*) {
   const int n = open_gpu_count();
-  for (int i = 0; i < n; ++i) open_gpu(i).device->poll_completions();
+  for (int i = 0; i < n; ++i) {
+    Gpu& g = open_gpu(i);
+    g.device->poll_completions();
+    trace_gpu_sample(i, g);
+  }
   return 0;  // stays registered for the runtime's life
 }
 
@@ -123,7 +127,10 @@ std::unique_ptr<core::Observer> start_gpus(const core::Config& cfg) {
   g_settings.state_dir = cfg.get<platform::PlatformSettings>().state_dir;
   g_key = key;
   const int n = g_count.load(std::memory_order_relaxed);
-  for (int i = 0; i < n; ++i) apply_clock(open_gpu(i));  // a new run's JOULE_CUDA_SM_CLOCK
+  for (int i = 0; i < n; ++i) {
+    apply_clock(open_gpu(i));   // a new run's JOULE_CUDA_SM_CLOCK
+    open_gpu(i).traced_ns = 0;  // and a new trace, sampled from its start
+  }
   if (s.mode == CudaMode::required) {
     open_locked();
     if (g_count.load(std::memory_order_relaxed) == 0)

@@ -29,6 +29,9 @@ struct Gpu {
   std::unique_ptr<GpuMeter> clocks;  // SM clock control, restored at stop
   Coherence coherence;               // which copy of its regions is current
   std::atomic<std::uint64_t> tasks{0};
+  // The last trace sample (gpu_trace.cpp; written by the polling service only).
+  std::uint64_t traced_ns = 0;
+  double traced_joules = 0;
   std::string name() const { return "GPU " + std::to_string(info.index); }
 };
 
@@ -63,6 +66,9 @@ Gpu& gpu_for_task(int device_num);
 std::vector<GpuStatus> gpu_statuses();  // the open GPUs (opens none)
 std::vector<int> gpu_sm_clocks(int device_num);
 void set_gpu_sm_clock(int device_num, int mhz);
+// A trace sample of GPU `index`'s power, energy and SM clock, when tracing
+// and at most every few milliseconds (gpu_trace.cpp; the polling service).
+void trace_gpu_sample(int index, Gpu& g) noexcept;
 // After the runtime stopped (results already home): clocks restored.
 void gpus_after_stop() noexcept;
 
