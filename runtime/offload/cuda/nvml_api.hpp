@@ -2,7 +2,7 @@
 // (NVML API Reference Guide: "Device Enums", "Error reporting",
 // "nvmlMemory_t"): the toolkit here ships no nvml.h, and joule loads
 // libnvidia-ml at run time (nvml_library.hpp), so only the ABI matters.
-// The fake NVML of the tests (tests/offload/cuda_nvml/fake_nvml/) uses
+// The fake NVML of the tests (tests/offload/cuda/nvml/fake_nvml/) uses
 // this header too, so both sides agree on every value.
 #pragma once
 

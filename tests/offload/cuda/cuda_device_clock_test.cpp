@@ -1,5 +1,5 @@
 // A CudaDevice's clocks and energy through its GPU meter, over the fake
-// driver and the fake NVML (tests/offload/cuda_nvml/fake_nvml): the SM
+// driver and the fake NVML (tests/offload/cuda/nvml/fake_nvml): the SM
 // clock JOULE_CUDA_SM_CLOCK asks for is locked when the device opens and
 // reset when it closes, frequencies() are the meter's SM clocks, a refused
 // change is a clear error (at open: a warning), and energy() is measured.

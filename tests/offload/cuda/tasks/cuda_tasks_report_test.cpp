@@ -1,7 +1,7 @@
 // What CUDA tasks leave in the end-of-run report (JOULE_REPORT=1, the
 // "== cuda ==" section) and in traces (offload launch / copy events, the
 // GPU's power, energy and SM clock tracks), on the fake driver and the fake
-// NVML (tests/offload/cuda_nvml/fake_nvml).
+// NVML (tests/offload/cuda/nvml/fake_nvml).
 #include <joule/joule.h>
 #include <stdlib.h>
 

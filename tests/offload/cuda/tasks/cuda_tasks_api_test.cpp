@@ -1,5 +1,5 @@
 // The CUDA task API around the tasks, on the fake driver and the fake NVML
-// (tests/offload/cuda_nvml/fake_nvml): the C functions of joule/cuda.h and
+// (tests/offload/cuda/nvml/fake_nvml): the C functions of joule/cuda.h and
 // Nanos6's nanos6_get_current_cuda_stream inside and outside a task body,
 // JOULE_CUDA=required, and the SM clocks: listed, locked, refused with the
 // allowed values or NVML's reason, and restored when the runtime stops.
