@@ -64,15 +64,16 @@ TEST(CudaTasksTrace, LaunchesAndCopiesAreTracedInBothFormats) {
     trace_test::TempDir dir;
     std::vector<std::vector<double>> data(n, std::vector<double>(kN, 1.0));
     start({{"JOULE_TRACE", format}, {"JOULE_TRACE_DIR", dir.path()}});
-    double sum = 0;
-    for (auto& d : data) {
-      gpu_add(d.data(), 1.0);
-      joule::spawn({joule::in(d.data(), kN)}, [p = d.data(), &sum] { sum += p[0]; },
+    std::vector<double> seen(n, 0.0);  // one slot per reader: the readers run at once
+    for (int i = 0; i < n; ++i) {
+      double* d = data[std::size_t(i)].data();
+      gpu_add(d, 1.0);
+      joule::spawn({joule::in(d, kN)}, [d, out = &seen[std::size_t(i)]] { *out = d[0]; },
                    {.label = "reader"});
     }
     joule::taskwait();
     joule::detail::runtime_stop();
-    EXPECT_EQ(sum, 2.0 * n);
+    for (double x : seen) EXPECT_EQ(x, 2.0);
     const trace_test::Events ev = trace_test::load_events(dir);
     EXPECT_EQ(ev.count(tf::kEvOffloadLaunch), 2 * n);
     EXPECT_EQ(ev.count(tf::kEvOffloadCopyIn), 2 * n);
