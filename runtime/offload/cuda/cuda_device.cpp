@@ -3,6 +3,7 @@
 // streams; poll_completions() runs `done` once the event has completed.
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 
 #include "cuda_gpu.hpp"
 #include "joule/types.hpp"
@@ -179,19 +180,25 @@ void CudaDevice::transfer_only(const Launch& l, const Completion& done) {
 }
 
 // Idle workers call this all the time: with nothing in flight it costs one
-// atomic load, and only one thread polls at once.
+// atomic load, and only one thread polls at once. A context that cannot be
+// made current any more (a lost GPU) fails what is in flight: none of it
+// could ever complete, and its tasks must not wait for it.
 bool CudaDevice::poll_completions() {
   if (in_flight_.load(std::memory_order_acquire) == 0) return false;
   if (polling_.exchange(true, std::memory_order_acquire)) return false;
-  bool any = false;
+  struct Release {
+    std::atomic<bool>& flag;
+    ~Release() { flag.store(false, std::memory_order_release); }
+  } release{polling_};
+  std::optional<CudaContextScope> scope;
   try {
-    CudaContextScope scope(d_, ctx_);
-    for (std::size_t si = 0; si < streams_.size(); ++si) any |= poll_stream(si);
+    scope.emplace(d_, ctx_);
   } catch (...) {
-    polling_.store(false, std::memory_order_release);
-    throw;
+    fail_pending(std::current_exception());
+    return true;
   }
-  polling_.store(false, std::memory_order_release);
+  bool any = false;
+  for (std::size_t si = 0; si < streams_.size(); ++si) any |= poll_stream(si);
   return any;
 }
 

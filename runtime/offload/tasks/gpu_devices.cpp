@@ -85,7 +85,11 @@ int poll_gpus(void*) {
   const int n = open_gpu_count();
   for (int i = 0; i < n; ++i) {
     Gpu& g = open_gpu(i);
-    g.device->poll_completions();
+    try {
+      g.device->poll_completions();
+    } catch (const std::exception& e) {  // a completion that threw: said, never out of a poll
+      core::log_error(g.name() + ": " + e.what());
+    }
     trace_gpu_sample(i, g);
   }
   return 0;  // stays registered for the runtime's life

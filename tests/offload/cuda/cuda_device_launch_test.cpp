@@ -216,6 +216,31 @@ TEST_P(Launches, AFailedStreamCompletesTheLaunchWithTheDriversError) {
   EXPECT_NE(e.find("cuEventQuery: CUDA_ERROR_LAUNCH_FAILED"), std::string::npos) << e;
 }
 
+// A GPU whose context cannot be made current any more (lost): what is in
+// flight fails with the driver's error at the next poll, instead of its
+// tasks waiting for ever.
+TEST_P(Launches, ALostGpuFailsWhatIsInFlight) {
+  std::vector<int> x(64, 0);
+  fake::Gate gate;
+  Args a{x.data(), x.size(), 1, &gate};
+  std::atomic<int> done{0};
+  std::exception_ptr error;
+  dev->submit(launch_of(a, {inout(x)}), [&](std::exception_ptr e) {
+    error = e;
+    ++done;
+  });
+  fake::lose_context(CUDA_ERROR_LAUNCH_FAILED);
+  EXPECT_TRUE(dev->poll_completions());
+  EXPECT_EQ(done, 1);
+  ASSERT_TRUE(error);
+  const std::string e = fake::error_of([&] { std::rethrow_exception(error); });
+  EXPECT_NE(e.find("cuCtxPushCurrent: CUDA_ERROR_LAUNCH_FAILED"), std::string::npos) << e;
+  EXPECT_FALSE(dev->poll_completions());  // nothing left in flight
+  fake::lose_context(0);
+  gate.open();
+  dev.reset();  // waits for the fake stream's work, which uses gate and x
+}
+
 void maps_a_stranger(void*, void* c) {
   static int stranger;
   static_cast<CudaKernelContext*>(c)->map(&stranger);

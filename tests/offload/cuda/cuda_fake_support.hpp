@@ -39,6 +39,12 @@ inline void fail(int error) {
   reinterpret_cast<void (*)(int)>(dlsym(h, "fake_cuda_fail"))(error);
 }
 
+// A lost GPU: cuCtxPushCurrent answers `error` from now on (0: it works again).
+inline void lose_context(int error) {
+  void* h = dlopen(FAKE_CUDA_LIB, RTLD_NOW | RTLD_LOCAL);
+  reinterpret_cast<void (*)(int)>(dlsym(h, "fake_cuda_lose_context"))(error);
+}
+
 // The environment knobs of the fake, reset for each test.
 class FakeEnv : public ::testing::Test {
  protected:
@@ -47,7 +53,10 @@ class FakeEnv : public ::testing::Test {
     unsetenv("FAKE_CUDA_MEMORY");
     unsetenv("FAKE_CUDA_PIN");
   }
-  void TearDown() override { fail(0); }
+  void TearDown() override {
+    fail(0);
+    lose_context(0);
+  }
 };
 
 // Host work on a stream can wait here (cuLaunchHostFunc), so a test holds

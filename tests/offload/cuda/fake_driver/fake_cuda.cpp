@@ -10,7 +10,8 @@
 // cuInit fail with CUDA_ERROR_NO_DEVICE), FAKE_CUDA_MEMORY (bytes per
 // device, default 16 GiB; cuMemAlloc past it fails with
 // CUDA_ERROR_OUT_OF_MEMORY), FAKE_CUDA_PIN=refuse (cuMemHostRegister fails).
-// Test hooks: fake_cuda_count(what) and fake_cuda_fail(error).
+// Test hooks: fake_cuda_count(what), fake_cuda_fail(error) and
+// fake_cuda_lose_context(error).
 #include <cuda.h>
 
 #include <atomic>
@@ -33,6 +34,7 @@ namespace {
 std::mutex g_m;  // memory, registrations
 std::atomic<bool> g_init{false};
 std::atomic<int> g_fail{CUDA_SUCCESS};  // sticky error of every stream (0: none)
+std::atomic<int> g_lost{CUDA_SUCCESS};  // what cuCtxPushCurrent answers (0: it works)
 std::map<CUdeviceptr, size_t> g_blocks;
 std::set<const void*> g_registered;
 std::map<std::string, long> g_counts;
@@ -119,6 +121,8 @@ __attribute__((visibility("default"))) long fake_cuda_count(const char* what) {
   return it == g_counts.end() ? 0 : it->second;
 }
 __attribute__((visibility("default"))) void fake_cuda_fail(int error) { g_fail = error; }
+// A lost GPU: its context cannot be made current any more (0: it can).
+__attribute__((visibility("default"))) void fake_cuda_lose_context(int error) { g_lost = error; }
 
 CUresult CUDAAPI cuGetErrorName(CUresult r, const char** s) {
   *s = find_error(r, true);
@@ -196,6 +200,7 @@ CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice d) {
 }
 CUresult CUDAAPI cuCtxPushCurrent(CUcontext c) {
   if (!c || t_stack.n == 16) return CUDA_ERROR_INVALID_CONTEXT;
+  if (const int lost = g_lost.load()) return CUresult(lost);
   t_stack.items[t_stack.n++] = c;
   return ready();
 }
