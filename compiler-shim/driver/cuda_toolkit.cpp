@@ -1,7 +1,9 @@
 // Finding the CUDA toolkit and running nvcc for joulecc's driver.
 #include "cuda_toolkit.hpp"
 
+#include <spawn.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -9,6 +11,8 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+
+extern char** environ;
 
 namespace joulecc {
 namespace {
@@ -32,12 +36,77 @@ bool toolkit_at(const std::string& root, CudaToolkit& tk) {
   return false;
 }
 
-std::string nvcc_on_path() {
+// Every nvcc on PATH, in order (a site may put a wrapper script first).
+std::vector<std::string> nvccs_on_path() {
   const char* path = std::getenv("PATH");
   std::stringstream dirs(path ? path : "");
+  std::vector<std::string> out;
   for (std::string d; std::getline(dirs, d, ':');)
-    if (!d.empty() && access((d + "/nvcc").c_str(), X_OK) == 0) return d + "/nvcc";
-  return {};
+    if (!d.empty() && access((d + "/nvcc").c_str(), X_OK) == 0) out.push_back(d + "/nvcc");
+  return out;
+}
+
+// What `cmd` prints on stdout and stderr (empty when it cannot run).
+std::string output_of(const std::vector<std::string>& cmd) {
+  int fd[2];
+  if (pipe(fd) != 0) return {};
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
+  posix_spawn_file_actions_adddup2(&fa, fd[1], 2);
+  posix_spawn_file_actions_addclose(&fa, fd[0]);
+  std::vector<char*> argv;
+  for (const std::string& a : cmd) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid;
+  const bool ok = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ) == 0;
+  posix_spawn_file_actions_destroy(&fa);
+  close(fd[1]);
+  std::string out;
+  char buf[4096];
+  for (ssize_t n; ok && (n = read(fd[0], buf, sizeof buf)) != 0;)
+    if (n > 0)
+      out.append(buf, static_cast<std::size_t>(n));
+    else if (errno != EINTR)
+      break;
+  close(fd[0]);
+  int status = 0;
+  while (ok && waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return out;
+}
+
+// The directories nvcc's dry run names after `key` (INCLUDES: -I, LIBRARIES:
+// -L), quotes removed: the layout nvcc itself compiles with, whatever the
+// packaging (the .run installer's targets/<arch>, Debian's /usr/lib).
+std::vector<std::string> dryrun_dirs(const std::string& dry, const std::string& key,
+                                     const std::string& flag) {
+  std::vector<std::string> out;
+  std::istringstream lines(dry);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("#$ " + key + "=", 0) != 0) continue;
+    std::istringstream words(line.substr(key.size() + 4));
+    for (std::string w; words >> w;) {
+      std::erase(w, '"');
+      if (w.rfind(flag, 0) == 0 && w.size() > flag.size()) out.push_back(w.substr(flag.size()));
+    }
+  }
+  return out;
+}
+
+// The toolkit behind an nvcc that is not in one (a wrapper script, a
+// distribution's layout): its dry run says where it includes and links from.
+bool toolkit_of(const std::string& nvcc, CudaToolkit& tk) {
+  const std::string dry =
+      output_of({nvcc, "-dryrun", "-c", "-x", "cu", "/dev/null", "-o", "/dev/null"});
+  tk = {"", nvcc, "", ""};
+  for (const std::string& d : dryrun_dirs(dry, "INCLUDES", "-I"))
+    if (tk.include_dir.empty() && is_file(d + "/cuda_runtime_api.h")) tk.include_dir = d;
+  for (const std::string& d : dryrun_dirs(dry, "LIBRARIES", "-L"))
+    if (tk.lib_dir.empty() && is_file(d + "/libcudart_static.a")) tk.lib_dir = d;
+  std::error_code ec;
+  tk.root = std::filesystem::canonical(tk.include_dir + "/..", ec).string();
+  return !tk.include_dir.empty() && !tk.lib_dir.empty();
 }
 
 std::string base_name(const std::string& p) {
@@ -80,27 +149,31 @@ std::string object_for(const DriverPlan& p, const std::string& src, std::size_t 
 }  // namespace
 
 bool find_cuda_toolkit(CudaToolkit& tk, std::string& why) {
-  if (std::string nvcc = nvcc_on_path(); !nvcc.empty()) {
+  std::string looked;
+  for (const std::string& nvcc : nvccs_on_path()) {
     std::error_code ec;
     std::string root = std::filesystem::canonical(nvcc, ec).parent_path().parent_path().string();
-    if (!ec && toolkit_at(root, tk)) return true;
-    why = "nvcc on PATH (" + nvcc +
-          ") is not in a CUDA toolkit with include/cuda_runtime_api.h "
-          "and libcudart_static.a";
-    return false;
+    if (!ec && toolkit_at(root, tk)) {
+      tk.nvcc = nvcc;
+      return true;
+    }
+    if (toolkit_of(nvcc, tk)) return true;
+    looked += "nvcc on PATH (" + nvcc + ") is not in a CUDA toolkit; ";
   }
   for (const char* var : {"CUDA_HOME", "CUDA_PATH"}) {
     const char* v = std::getenv(var);
     if (!v || !*v) continue;
     if (toolkit_at(v, tk)) return true;
-    why = std::string(var) + "=" + v + " is not a CUDA toolkit (bin/nvcc, " +
+    // Set by the user: a wrong one is an error, not a reason to look elsewhere.
+    why = looked + std::string(var) + "=" + v + " is not a CUDA toolkit (bin/nvcc, " +
           "include/cuda_runtime_api.h and lib64/libcudart_static.a)";
     return false;
   }
   if (toolkit_at("/usr/local/cuda", tk)) return true;
-  why =
-      "no CUDA toolkit found (nvcc is not on PATH, CUDA_HOME and CUDA_PATH are unset, and "
-      "/usr/local/cuda holds none); install the toolkit or set CUDA_HOME";
+  why = "no CUDA toolkit found (" +
+        (looked.empty() ? std::string("nvcc is not on PATH; ") : looked) +
+        "CUDA_HOME and CUDA_PATH are unset, and /usr/local/cuda holds none: a toolkit has nvcc, "
+        "include/cuda_runtime_api.h and libcudart_static.a); install the toolkit or set CUDA_HOME";
   return false;
 }
 

@@ -14,8 +14,10 @@ struct CudaToolkit {
   std::string root, nvcc, include_dir, lib_dir;
 };
 
-// nvcc on PATH, else CUDA_HOME, else CUDA_PATH, else /usr/local/cuda; a
-// toolkit has bin/nvcc, include/cuda_runtime_api.h and libcudart_static.a.
+// The first nvcc on PATH in a toolkit (its own ../include and lib, or,
+// for a wrapper script or a distribution's layout, the directories its dry
+// run names), else CUDA_HOME, else CUDA_PATH, else /usr/local/cuda; a
+// toolkit has nvcc, include/cuda_runtime_api.h and libcudart_static.a.
 // False with `why` saying what was looked at.
 bool find_cuda_toolkit(CudaToolkit& tk, std::string& why);
 

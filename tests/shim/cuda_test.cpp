@@ -136,6 +136,24 @@ TEST(CudaDriver, NoToolkitIsAClearError) {
   EXPECT_FALSE(shim::file_exists(tmp.path() + "/prog"));
 }
 
+// A wrapper script named nvcc first on PATH, outside any toolkit (as some
+// machines put one in /usr/local/bin): joulecc asks it, by a dry run, where
+// its toolkit is and compiles with it, and with no other toolkit in sight.
+TEST(CudaDriver, AnNvccWrapperOnPathFindsItsToolkit) {
+  shim::TempDir tmp;
+  shim::write_file(tmp.path() + "/nvcc", "#!/bin/sh\nexec " + shim::quote(SHIM_NVCC) + " \"$@\"\n");
+  ASSERT_EQ(shim::run("chmod +x " + shim::quote(tmp.path() + "/nvcc")).status, 0);
+  const std::string env = "cd " + shim::quote(tmp.path()) +
+                          " && env -u CUDA_HOME -u CUDA_PATH PATH=" + shim::quote(tmp.path()) +
+                          ":/usr/bin:/bin ";
+  shim::Result r = shim::run(env + kJoulecc + " --joule-verbose gcc -DKERNELS_FOR_C -I" +
+                             shim::quote(kDir) + " " + shim::quote(kDir + "/cuda_tasks.c") + " " +
+                             shim::quote(kDir + "/kernels.cu") + " -o prog 2>&1");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find(tmp.path() + "/nvcc -ccbin gcc"), std::string::npos) << r.output;
+  EXPECT_TRUE(shim::file_exists(tmp.path() + "/prog"));
+}
+
 TEST(CudaDriver, OmpssPragmasInACuFileAreErrors) {
   shim::TempDir tmp;
   shim::write_file(tmp.path() + "/bad.cu",
