@@ -129,28 +129,6 @@ std::optional<StateRecord> parse_state_text(const std::string& text) {
   return rec;
 }
 
-unsigned long long process_start_time(int pid) {
-  auto stat = read_whole("/proc/" + std::to_string(pid) + "/stat");
-  if (!stat) return 0;
-  const auto rparen = stat->rfind(')');
-  if (rparen == std::string::npos) return 0;
-  std::istringstream is(stat->substr(rparen + 2));
-  std::string field;
-  // Fields after the command: state is field 3; start time is field 22.
-  for (int i = 3; i < 22 && (is >> field); ++i) {
-  }
-  unsigned long long t = 0;
-  is >> t;
-  return t;
-}
-
-bool process_alive(int pid, unsigned long long start_time) {
-  if (pid <= 0) return false;
-  if (::kill(pid, 0) != 0 && errno == ESRCH) return false;
-  const unsigned long long now = process_start_time(pid);
-  return now != 0 && (start_time == 0 || now == start_time);
-}
-
 int restore_files(const std::vector<SavedFile>& files, std::vector<std::string>* errors) {
   for (auto it = files.rbegin(); it != files.rend(); ++it)
     write_file_raw(it->path.c_str(), it->content.data(), it->content.size());

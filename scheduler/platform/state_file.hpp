@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "process_identity.hpp"
+
 namespace joule::platform {
 
 struct SavedFile {
@@ -34,9 +36,9 @@ bool write_private_file(const std::string& path, const std::string& text, std::s
 // of lowercase hex, nothing else. Says nothing about whether to trust it
 // (load_trusted_state does).
 std::optional<StateRecord> parse_state_text(const std::string& text);
-// Start time of a process in clock ticks since boot; 0 if it does not exist.
-unsigned long long process_start_time(int pid);
-bool process_alive(int pid, unsigned long long start_time);
+// A record's owner: pid and start time (process_identity.hpp).
+using core::process_alive;
+using core::process_start_time;
 
 // Writes the originals back, newest first, then rewrites whatever still
 // differs (min/max frequency pairs may need the other order). A file that

@@ -12,7 +12,7 @@
 namespace joule::offload::nvml {
 namespace {
 
-constexpr const char* kMagic = "joule-gpu-clocks 1";
+constexpr const char* kMagic = "joule-gpu-clocks 2";  // 2: with the owner's start time
 constexpr const char* kPrefix = "joule-gpu-";
 constexpr const char* kSuffix = ".clocks";
 
@@ -23,12 +23,15 @@ bool valid_bus_id(const std::string& s) {
   return true;
 }
 
-bool parse_line(const std::string& line, ClockRecord& r) {
+bool parse_line(const std::string& line, ClockRecord& r, bool& has_start) {
   std::istringstream ls(line);
   std::string tag, extra;
   ls >> tag;
   if (tag == "pid") {
     if (!(ls >> r.pid) || r.pid <= 0) return false;
+  } else if (tag == "start") {
+    if (!(ls >> r.start_time)) return false;  // 0: unknown (pid only)
+    has_start = true;
   } else if (tag == "bus") {
     if (!(ls >> r.bus_id) || !valid_bus_id(r.bus_id)) return false;
   } else if (tag == "locked") {
@@ -59,7 +62,7 @@ bool is_clock_record_name(const std::string& n) {
 
 std::string clock_record_text(const ClockRecord& r) {
   std::ostringstream os;
-  os << kMagic << "\npid " << r.pid << "\nbus " << r.bus_id << "\n";
+  os << kMagic << "\npid " << r.pid << "\nstart " << r.start_time << "\nbus " << r.bus_id << "\n";
   if (r.locked) os << "locked\n";
   if (r.applications) os << "applications " << r.app_mem_mhz << " " << r.app_sm_mhz << "\n";
   return os.str();
@@ -70,9 +73,10 @@ std::optional<ClockRecord> parse_clock_record(const std::string& text) {
   std::string line;
   if (!std::getline(in, line) || line != kMagic) return std::nullopt;
   ClockRecord r;
+  bool has_start = false;
   while (std::getline(in, line))
-    if (!parse_line(line, r)) return std::nullopt;
-  if (r.pid <= 0 || r.bus_id.empty()) return std::nullopt;
+    if (!parse_line(line, r, has_start)) return std::nullopt;
+  if (r.pid <= 0 || !has_start || r.bus_id.empty()) return std::nullopt;
   return r;
 }
 

@@ -15,19 +15,20 @@
 namespace joule::offload::nvml {
 
 struct ClockRecord {
-  int pid = 0;                // the owner
-  std::string bus_id;         // "0000:3B:00.0"
-  bool locked = false;        // nvmlDeviceSetGpuLockedClocks was called
-  bool applications = false;  // nvmlDeviceSetApplicationsClocks was called,
-  unsigned app_mem_mhz = 0;   //   over these application clocks
-  unsigned app_sm_mhz = 0;    //   (0 0: unknown, reset them instead)
+  int pid = 0;                        // the owner,
+  unsigned long long start_time = 0;  // and its start (process_identity.hpp)
+  std::string bus_id;                 // "0000:3B:00.0"
+  bool locked = false;                // nvmlDeviceSetGpuLockedClocks was called
+  bool applications = false;          // nvmlDeviceSetApplicationsClocks was called,
+  unsigned app_mem_mhz = 0;           //   over these application clocks
+  unsigned app_sm_mhz = 0;            //   (0 0: unknown, reset them instead)
 };
 
 // "joule-gpu-<euid>-<pid>-<bus id with ':' and '.' as '_'>.clocks"
 std::string clock_record_name(int pid, const std::string& bus_id);
 bool is_clock_record_name(const std::string& name);
 std::string clock_record_text(const ClockRecord& r);
-// Strict: the header, then pid, bus and change lines, nothing else.
+// Strict: the header, then pid, start, bus and change lines, nothing else.
 std::optional<ClockRecord> parse_clock_record(const std::string& text);
 // Creates `dir` (0700) if needed and writes the record (0600, no symlink
 // followed); false with *error.

@@ -14,6 +14,7 @@
 #include "log.hpp"
 #include "nvml_clock_record.hpp"
 #include "nvml_clocks.hpp"
+#include "process_identity.hpp"
 
 namespace joule::offload {
 namespace {
@@ -40,6 +41,7 @@ class NvmlMeter final : public GpuMeter {
   NvmlMeter(const Library& lib, Device dev, const std::string& bus, std::string dir)
       : lib_(lib), dev_(dev), dir_(std::move(dir)) {
     record_.pid = ::getpid();
+    record_.start_time = core::process_start_time(record_.pid);
     record_.bus_id = bus;
   }
   ~NvmlMeter() override { restore(); }

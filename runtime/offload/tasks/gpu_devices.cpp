@@ -7,8 +7,10 @@
 #include "card_tasks.hpp"
 #include "choices.hpp"
 #include "log.hpp"
+#include "nvml_clock_repair.hpp"
 #include "platform_settings.hpp"
 #include "runtime.hpp"
+#include "state_check.hpp"
 
 namespace joule::offload {
 namespace {
@@ -53,10 +55,30 @@ void close_gpus_at_exit() {
   close_locked();
 }
 
+// Clocks a joule process that died left changed on these GPUs go back
+// before this one opens them, as the platform's start does for the CPUs'
+// state files; a GPU a running process holds waits for that one.
+void repair_dead_owners(const CudaProbe& probe) {
+  nvml::ClockRepairOptions o;
+  o.nvml = g_settings.nvml;
+  for (const CudaDeviceInfo& d : probe.devices) o.bus_ids.push_back(d.pci_bus_id);
+  if (o.bus_ids.empty()) return;
+  const std::string dir =
+      g_settings.state_dir.empty() ? core::Config::default_state_dir() : g_settings.state_dir;
+  const auto r = nvml::repair_clock_records(dir, o, &platform::read_trusted_state_text);
+  for (const std::string& m : r.messages) {
+    if (m.rfind("reset", 0) == 0)
+      core::log_info(m + " (clock record in " + dir + ")");
+    else
+      core::log_warn(m);
+  }
+}
+
 void open_locked() {
   if (g_tried) return;
   g_tried = true;
   const CudaProbe probe = probe_cuda(g_settings);
+  repair_dead_owners(probe);
   std::string why;
   // The clocks are the registry's (apply_clock at each start, restored at
   // each stop): a device left to lock them keeps them locked until it closes.

@@ -13,6 +13,7 @@ add_library(joule_service_records STATIC
 joule_layer(joule_service_records service)
 joule_layer_dirs(_service_dirs service)
 target_include_directories(joule_service_records PUBLIC ${_service_dirs})
-target_link_libraries(joule_service_records PUBLIC joule_platform_state joule_platform_service SQLite::SQLite3
+target_link_libraries(joule_service_records PUBLIC joule_platform_state joule_core_process
+                                                   joule_platform_service SQLite::SQLite3
                                                    tomlplusplus::tomlplusplus)
 target_compile_features(joule_service_records PUBLIC cxx_std_20)

@@ -57,7 +57,7 @@ TEST_F(NvmlCtl, RestoreRefusesARecordItCannotTrust) {
   // Contents that do not match the name (another pid), then a readable-by-others file.
   const std::string name =
       state_dir() + "/joule-gpu-" + std::to_string(::geteuid()) + "-999999-0000_3B_00_0.clocks";
-  std::ofstream(name) << "joule-gpu-clocks 1\npid 123\nbus 0000:3B:00.0\nlocked\n";
+  std::ofstream(name) << "joule-gpu-clocks 2\npid 123\nstart 0\nbus 0000:3B:00.0\nlocked\n";
   ::chmod(name.c_str(), 0600);
   auto [rc, out] = run_status(std::string(JOULE_CTL_EXE) + " restore --state-dir " + state_dir() +
                               " --nvml " FAKE_NVML_LIBRARY);
@@ -65,7 +65,7 @@ TEST_F(NvmlCtl, RestoreRefusesARecordItCannotTrust) {
   EXPECT_NE(out.find("refused state file " + name + ": its contents do not match its name"),
             std::string::npos)
       << out;
-  std::ofstream(name) << "joule-gpu-clocks 1\npid 999999\nbus 0000:3B:00.0\nlocked\n";
+  std::ofstream(name) << "joule-gpu-clocks 2\npid 999999\nstart 0\nbus 0000:3B:00.0\nlocked\n";
   ::chmod(name.c_str(), 0644);
   std::tie(rc, out) = run_status(std::string(JOULE_CTL_EXE) + " restore --state-dir " +
                                  state_dir() + " --nvml " FAKE_NVML_LIBRARY);

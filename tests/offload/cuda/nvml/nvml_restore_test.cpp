@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include "gpu_meter.hpp"
+#include "nvml_clock_record.hpp"
 #include "nvml_fixture.hpp"
+#include "process_identity.hpp"
 #include "run_command.hpp"
 
 namespace {
@@ -32,6 +34,25 @@ pid_t lock_in_child(const joule::offload::CudaSettings& s, int mhz) {
   const bool read = ::read(fds[0], &ok, 1) == 1;
   ::close(fds[0]);
   return read && ok == '1' ? pid : -1;
+}
+
+// A pid no process has: a child's, after it is reaped.
+pid_t gone_pid() {
+  const pid_t pid = ::fork();
+  if (pid == 0) ::_exit(0);
+  ::waitpid(pid, nullptr, 0);
+  return pid;
+}
+
+// A lock record as a joule process would leave it.
+void write_lock_record(const std::string& dir, int pid, unsigned long long start_time) {
+  joule::offload::nvml::ClockRecord r;
+  r.pid = pid;
+  r.start_time = start_time;
+  r.bus_id = kBus;
+  r.locked = true;
+  std::string error;
+  ASSERT_TRUE(joule::offload::nvml::write_clock_record(dir, r, &error)) << error;
 }
 
 std::string restore_cmd(const std::string& dir, const std::string& extra = "") {
@@ -75,6 +96,47 @@ TEST_F(NvmlRestore, ARefusedResetKeepsTheRecordAndFails) {
   EXPECT_NE(out.find("nvmlDeviceResetGpuLockedClocks: Insufficient Permissions"), std::string::npos)
       << out;
   EXPECT_EQ(state_files(), 1u);  // for a later try as root
+}
+
+// The pid of the record's owner now names another process (the parent
+// here, which started at another time): the owner is gone, its lock reset.
+TEST_F(NvmlRestore, APidReusedByAnotherProcessIsNotTheOwner) {
+  const int other = ::getppid();
+  const unsigned long long start = joule::core::process_start_time(other);
+  ASSERT_GT(start, 0u);
+  write_lock_record(state_dir(), other, start + 1);
+  auto [rc, out] = run_status(restore_cmd(state_dir()));
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("reset GPU 0000:3B:00.0 clocks changed by process " + std::to_string(other)),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(calls(), "reset_locked 0000:3B:00.0\n");
+  EXPECT_EQ(state_files(), 0u);
+}
+
+// A dead owner's lock on a GPU a running process has locked since: undoing
+// it would undo the live one's, so it waits; once that one is gone too,
+// both are reset.
+TEST_F(NvmlRestore, ADeadOwnersRecordWaitsForALiveOneOnTheSameGpu) {
+  write_lock_record(state_dir(), gone_pid(), 1);
+  const pid_t live = lock_in_child(settings_, 1410);
+  ASSERT_GT(live, 0);
+  ASSERT_EQ(state_files(), 2u);
+  auto [rc, out] = run_status(restore_cmd(state_dir()));
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("for later: process " + std::to_string(live) + " holds the GPU's clocks now"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("2 state file(s) belong to running processes"), std::string::npos) << out;
+  EXPECT_EQ(calls(), "set_locked 0000:3B:00.0 1410 1410\n");
+  ::kill(live, SIGKILL);
+  ::waitpid(live, nullptr, 0);
+  std::tie(rc, out) = run_status(restore_cmd(state_dir()));
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_EQ(calls(),
+            "set_locked 0000:3B:00.0 1410 1410\nreset_locked 0000:3B:00.0\n"
+            "reset_locked 0000:3B:00.0\n");
+  EXPECT_EQ(state_files(), 0u);
 }
 
 }  // namespace

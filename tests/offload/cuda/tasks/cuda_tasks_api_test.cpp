@@ -6,7 +6,11 @@
 #include <joule/cuda.h>
 #include <joule/nanos6/nanos6.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -14,6 +18,7 @@
 #include <vector>
 
 #include "cuda_tasks_common.hpp"
+#include "nvml_clock_record.hpp"
 #include "temp_dir.hpp"
 
 namespace {
@@ -84,8 +89,10 @@ class CudaTasksClocks : public ::testing::Test {
     s.emplace_back("JOULE_CUDA_DRIVER", JOULE_FAKE_CUDA_DRIVER);
     s.emplace_back("JOULE_NVML_LIBRARY", JOULE_FAKE_NVML);
     s.emplace_back("JOULE_WORKERS", "2");
+    s.emplace_back("JOULE_STATE_DIR", state_dir());  // the clock records, not /run/joule
     joule::detail::runtime_start(s.data(), s.size());
   }
+  std::string state_dir() const { return dir_.path() + "/state"; }
   std::string log_path() const { return dir_.path() + "/nvml.log"; }
   std::string log() const {
     std::ifstream in(log_path());
@@ -150,6 +157,32 @@ TEST_F(CudaTasksClocks, RefusalsSayWhy) {
     EXPECT_NE(std::string(e.what()).find("set_cuda_sm_clock(0, 1005): "), std::string::npos)
         << e.what();
   }
+  joule::detail::runtime_stop();
+}
+
+// A run killed while it held a GPU's clocks leaves its record; the next run
+// resets them when it opens that GPU, before anything else, and removes the
+// record. A GPU this process does not use is not its business.
+TEST_F(CudaTasksClocks, TheNextRunResetsTheClocksADeadRunLeftLocked) {
+  using joule::offload::nvml::ClockRecord;
+  const pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  ::waitpid(dead, nullptr, 0);
+  ClockRecord gone{dead, 1, kFakeBus, true};
+  ClockRecord other{dead, 1, "0000:AF:00.0", true};  // a GPU this process does not use
+  std::string error;
+  for (const ClockRecord& r : {gone, other})
+    ASSERT_TRUE(joule::offload::nvml::write_clock_record(state_dir(), r, &error)) << error;
+  ::setenv("FAKE_NVML_GPUS", (std::string(kFakeBus) + ",0000:AF:00.0").c_str(), 1);
+  start({{"JOULE_CUDA_STREAMS", "3"}});  // other settings than the tests before: opened anew
+  EXPECT_EQ(log(), "") << "nothing before the GPU is opened";
+  EXPECT_EQ(joule_cuda_device_count(), 1);
+  EXPECT_EQ(log(), "reset_locked " + std::string(kFakeBus) + "\n");
+  const auto name = [&](const ClockRecord& r) {
+    return state_dir() + "/" + joule::offload::nvml::clock_record_name(r.pid, r.bus_id);
+  };
+  EXPECT_FALSE(std::filesystem::exists(name(gone)));
+  EXPECT_TRUE(std::filesystem::exists(name(other)));  // left to that GPU's users
   joule::detail::runtime_stop();
 }
 
