@@ -11,6 +11,8 @@
 #include <cstring>
 #include <ctime>
 
+#include "process_identity.hpp"
+
 namespace joule::lending {
 namespace {
 
@@ -27,20 +29,7 @@ long read_small(const char* path, char* buf, std::size_t size) {
 
 }  // namespace
 
-std::uint64_t process_start_time(pid_t pid) {
-  pid = os_pid(pid);
-  char path[64];
-  std::snprintf(path, sizeof path, "/proc/%d/stat", int(pid));
-  char buf[1024];
-  if (read_small(path, buf, sizeof buf) <= 0) return 0;
-  // The command name (field 2) may hold spaces and parentheses: count the
-  // fields after its closing parenthesis. Field 22 is the 20th after it.
-  const char* p = std::strrchr(buf, ')');
-  if (!p) return 0;
-  for (int field = 2; field < 22 && *p; ++p)
-    if (*p == ' ') ++field;
-  return std::strtoull(p, nullptr, 10);
-}
+std::uint64_t process_start_time(pid_t pid) { return core::process_start_time(int(os_pid(pid))); }
 
 bool pid_exists(pid_t pid) {
   pid = os_pid(pid);
