@@ -5,11 +5,24 @@
 // gives up after a few: sleeping then costs less than holding the CPU
 // (libgomp likewise cuts its spin when threads outnumber CPUs,
 // GOMP_SPINCOUNT in the libgomp manual).
+//
+// A yield pays only while the threads it lets run are ours and brief. When
+// another program shares the CPUs, sched_yield hands it the CPU for a whole
+// time slice (about a millisecond under EEVDF, sched-eevdf in the kernel
+// docs), and each further yield costs another: parallel regions with 4
+// threads on 2 CPUs beside a compiler took ten times longer with the yields
+// than with none (docs/performance.md, "Beside other programs"). So a yield
+// that comes back late stops the yields, process-wide, for a window that
+// doubles while they keep coming back late; meanwhile the polls sleep at
+// once and are woken by the futex, which the kernel serves promptly.
 #pragma once
 
 #include <sched.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 
 #include "backoff.hpp"
 
@@ -17,15 +30,56 @@ namespace joule::engine {
 
 inline constexpr int kOversubscribedPolls = 8;
 
+class YieldGauge {
+ public:
+  static constexpr std::int64_t kLateNs = 300'000;  // longer than a yield among our threads
+  static constexpr std::int64_t kFirstWindowNs = 10'000'000;
+  static constexpr std::int64_t kLongestWindowNs = 1'000'000'000;
+
+  bool pays(std::int64_t now_ns) const noexcept {
+    return now_ns >= quiet_until_.load(std::memory_order_relaxed);
+  }
+  // One yield that began at `start_ns` and came back at `now_ns`.
+  void took(std::int64_t start_ns, std::int64_t now_ns) noexcept {
+    if (now_ns - start_ns < kLateNs) {
+      window_.store(kFirstWindowNs, std::memory_order_relaxed);
+      return;
+    }
+    const std::int64_t w = window_.load(std::memory_order_relaxed);
+    quiet_until_.store(now_ns + w, std::memory_order_relaxed);
+    window_.store(std::min(2 * w, kLongestWindowNs), std::memory_order_relaxed);
+  }
+
+ private:
+  std::atomic<std::int64_t> quiet_until_{0};  // no yields before (steady clock, ns)
+  std::atomic<std::int64_t> window_{kFirstWindowNs};
+};
+
+// One per process: other programs share the machine, not one runtime.
+inline YieldGauge& yield_gauge() noexcept {
+  static YieldGauge g;
+  return g;
+}
+
+inline std::int64_t steady_ns() noexcept {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 // True as soon as progress() holds; false at the deadline (or after the
-// yielding polls when oversubscribed).
+// yielding polls when oversubscribed, or at once while yields come back late).
 template <class Progress>
 bool spin_until(Progress progress, std::chrono::steady_clock::time_point deadline,
                 bool oversubscribed) {
   if (oversubscribed) {
+    YieldGauge& gauge = yield_gauge();
     for (int i = 0; i < kOversubscribedPolls; ++i) {
       if (progress()) return true;
+      const std::int64_t start = steady_ns();
+      if (!gauge.pays(start)) break;
       sched_yield();
+      gauge.took(start, steady_ns());
     }
     return progress();
   }
