@@ -67,19 +67,26 @@ inline std::int64_t steady_ns() noexcept {
       .count();
 }
 
+// One sched_yield, timed, if yields pay now; false, without yielding, while
+// they come back late (the caller sleeps instead).
+inline bool yield_if_it_pays() noexcept {
+  YieldGauge& gauge = yield_gauge();
+  const std::int64_t start = steady_ns();
+  if (!gauge.pays(start)) return false;
+  sched_yield();
+  gauge.took(start, steady_ns());
+  return true;
+}
+
 // True as soon as progress() holds; false at the deadline (or after the
 // yielding polls when oversubscribed, or at once while yields come back late).
 template <class Progress>
 bool spin_until(Progress progress, std::chrono::steady_clock::time_point deadline,
                 bool oversubscribed) {
   if (oversubscribed) {
-    YieldGauge& gauge = yield_gauge();
     for (int i = 0; i < kOversubscribedPolls; ++i) {
       if (progress()) return true;
-      const std::int64_t start = steady_ns();
-      if (!gauge.pays(start)) break;
-      sched_yield();
-      gauge.took(start, steady_ns());
+      if (!yield_if_it_pays()) break;
     }
     return progress();
   }

@@ -7,6 +7,7 @@
 
 #include "commutative.hpp"
 #include "dep_domain.hpp"
+#include "idle_spin.hpp"
 #include "reduction_slot.hpp"
 #include "runtime.hpp"
 #include "stack_segments.hpp"
@@ -592,10 +593,9 @@ void Runtime::wait_for_room(ThreadContext& ctx, std::int64_t target) {
     } else if (t - progress_at > kStall) {
       return;
     }
-    // Short pauses first (a chain of short tasks), then sleeps.
-    if (++idle_rounds < 64)
-      std::this_thread::yield();
-    else
+    // Short pauses first (a chain of short tasks), then sleeps; sleeps at
+    // once while yields hand the CPU to another program (idle_spin.hpp).
+    if (++idle_rounds >= 64 || !yield_if_it_pays())
       std::this_thread::sleep_for(std::chrono::microseconds(50));
   }
 }

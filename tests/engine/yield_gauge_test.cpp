@@ -58,6 +58,7 @@ TEST(YieldGauge, StoppedYieldsMakeThePollGiveUpAtOnce) {
       spin_until([&] { return ++looks > 100; }, std::chrono::steady_clock::now(), true);
   EXPECT_FALSE(progress);
   EXPECT_EQ(looks, 2);
+  EXPECT_FALSE(yield_if_it_pays());  // the throttle's wait sleeps instead
 }
 
 }  // namespace
