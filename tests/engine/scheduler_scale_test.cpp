@@ -266,12 +266,16 @@ TEST(IdleWorkers, NoWakeUpsWhileNothingComes) {
     joule::taskwait();
     ASSERT_EQ(ran.load(), 200);
     // Everyone asleep: the sleepers count reaches workers - 1 (this thread
-    // is worker 0 and does not sleep here).
+    // is worker 0 and does not sleep here) with nobody looking. A worker a
+    // late push chose still counts as a sleeper until it runs, and as
+    // looking until it sleeps again: without the second condition its
+    // return to sleep would count as a wake-up while idle.
+    Idle& idle = Runtime::get().idle();
+    const auto quiet = [&] { return idle.sleepers() == workers - 1 && idle.searching() == 0; };
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (Runtime::get().idle().sleepers() < workers - 1 &&
-           std::chrono::steady_clock::now() < until)
+    while (!quiet() && std::chrono::steady_clock::now() < until)
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    ASSERT_EQ(Runtime::get().idle().sleepers(), workers - 1);
+    ASSERT_TRUE(quiet()) << "sleepers " << idle.sleepers() << ", looking " << idle.searching();
     const IdleStats before = Runtime::get().idle().stats();
     std::this_thread::sleep_for(std::chrono::milliseconds(1000));
     const IdleStats after = Runtime::get().idle().stats();
