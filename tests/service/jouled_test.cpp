@@ -483,6 +483,55 @@ TEST_F(JouledTest, OverlongLineClosesTheConnection) {
   EXPECT_EQ(tree_->snapshot(), before_);
 }
 
+// What comes back on fd within `ms` (until EOF or silence).
+std::string read_for(int fd, int ms) {
+  std::string got;
+  char buf[256];
+  for (;;) {
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, ms) <= 0) break;
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n <= 0) break;
+    got.append(buf, std::size_t(n));
+  }
+  return got;
+}
+
+// One user holds at most 32 connections (server.hpp): the next is refused
+// with a line saying so and closed, and once one of the 32 closes, a new
+// connection is served again (a bad line gets its answer, not the refusal).
+TEST_F(JouledTest, ClientsOfOneUserAreLimited) {
+  build(Layout::pairs);
+  ASSERT_TRUE(start()) << log();
+  std::vector<int> held;
+  for (int i = 0; i < 32; ++i) {
+    held.push_back(fuzz_connect(socket_));
+    ASSERT_GE(held.back(), 0) << i;
+  }
+  const int extra = fuzz_connect(socket_);
+  ASSERT_GE(extra, 0);
+  const std::string refused = read_for(extra, 2000);
+  ::close(extra);
+  EXPECT_NE(refused.find("err code=denied"), std::string::npos) << refused;
+  EXPECT_NE(refused.find("too%20many%20clients%20(256%20in%20all,%2032%20per%20user)"),
+            std::string::npos)
+      << refused;  // the protocol's values are percent-encoded
+  ::close(held.back());
+  held.pop_back();
+  std::string served;
+  for (int tries = 0; tries < 50 && served.find("bad-request") == std::string::npos; ++tries) {
+    const int fd = fuzz_connect(socket_);  // jouled may not have seen the close yet
+    ASSERT_GE(fd, 0);
+    const std::string line = "frob\n";
+    if (::send(fd, line.data(), line.size(), MSG_NOSIGNAL) == ssize_t(line.size()))
+      served = read_for(fd, 500);
+    ::close(fd);
+  }
+  EXPECT_NE(served.find("err code=bad-request"), std::string::npos) << served;
+  for (int fd : held) ::close(fd);
+  EXPECT_EQ(tree_->snapshot(), before_);
+}
+
 // Socket activation: the listening socket comes as fd 3 (sd_listen_fds(3));
 // jouled serves it and leaves its file alone.
 TEST_F(JouledTest, ServesTheSocketSystemdPasses) {
