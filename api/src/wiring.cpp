@@ -29,7 +29,7 @@ namespace {
 struct Wiring {
   Wiring() {
     add_config_section(engine_config_keys, "engine");
-    add_config_section(queues::scheduler_config_keys, "scheduler");
+    add_config_section(queues::queues_config_keys, "queues");
     add_config_section(platform::platform_config_keys, "platform");
     add_config_section(energy::energy_config_keys, "energy");
     add_config_section(trace::trace_config_keys, "trace");
