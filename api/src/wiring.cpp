@@ -9,7 +9,7 @@
 #include "cuda_settings.hpp"
 #include "device.hpp"
 #include "energy_config.hpp"
-#include "energy_observer.hpp"
+#include "control_observer.hpp"
 #include "gpu_devices.hpp"
 #include "lewi_cpu_manager.hpp"
 #include "observer.hpp"
