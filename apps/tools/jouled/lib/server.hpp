@@ -33,7 +33,7 @@ class Server {
   struct Conn {
     int fd = -1;
     Peer peer;
-    platform::service::LineReader reader;
+    platform::service_client::LineReader reader;
     std::string out;  // unsent answer bytes
   };
   enum Kind : int { kListen = -1, kSignal = -2, kTimer = -3 };
