@@ -72,7 +72,7 @@ int joule_init_with(const char* const* keys, const char* const* values, size_t n
 int joule_finalize(void) {
   return guarded([] {
     joule::engine::Runtime::stop();
-    joule::offload::card_after_stop();  // results kept on the card come home
+    joule::card_tasks::card_after_stop();  // results kept on the card come home
   });
 }
 
@@ -95,7 +95,7 @@ int joule_task_add_dep(joule_task_t* task, int kind, const void* addr, size_t by
   if (!task) return invalid("joule_task_add_dep: task is NULL");
   return guarded([&] {
     joule::engine::Runtime::get().add_dep(to_rt(task), kind, addr, bytes);
-    joule::offload::card_watch_host_task(to_rt(task), kind, addr, bytes);
+    joule::card_tasks::card_watch_host_task(to_rt(task), kind, addr, bytes);
   });
 }
 
@@ -106,7 +106,8 @@ int joule_task_add_deps(joule_task_t* task, const joule_dep_t* deps, size_t n) {
   return guarded([&] {
     joule::engine::Runtime::get().add_deps(to_rt(task), deps, n);
     for (size_t i = 0; i < n; ++i)
-      joule::offload::card_watch_host_task(to_rt(task), deps[i].kind, deps[i].addr, deps[i].bytes);
+      joule::card_tasks::card_watch_host_task(to_rt(task), deps[i].kind, deps[i].addr,
+                                              deps[i].bytes);
   });
 }
 
@@ -118,7 +119,7 @@ int joule_task_submit(joule_task_t* task) {
 int joule_task_discard(joule_task_t* task) {
   if (!task) return invalid("joule_task_discard: task is NULL");
   return guarded([&] {
-    joule::offload::card_unwatch(to_rt(task));
+    joule::card_tasks::card_unwatch(to_rt(task));
     joule::engine::Runtime::get().discard(to_rt(task));
   });
 }
@@ -128,10 +129,10 @@ int joule_taskwait(void) {
     try {
       joule::engine::Runtime::get().taskwait();
     } catch (...) {
-      joule::offload::card_after_failed_taskwait();
+      joule::card_tasks::card_after_failed_taskwait();
       throw;
     }
-    joule::offload::card_after_taskwait();  // results kept on the card come home
+    joule::card_tasks::card_after_taskwait();  // results kept on the card come home
   });
 }
 
@@ -145,7 +146,7 @@ int joule_taskwait_on(const joule_dep_t* deps, size_t n) {
       v.push_back({static_cast<joule::dep_kind>(deps[i].kind), deps[i].addr, deps[i].bytes,
                    deps[i].reduction});
     joule::engine::Runtime::get().taskwait_on(v.data(), v.size());
-    joule::offload::card_after_taskwait_on(v.data(), v.size());
+    joule::card_tasks::card_after_taskwait_on(v.data(), v.size());
   });
 }
 

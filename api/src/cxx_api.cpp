@@ -40,14 +40,14 @@ task* task_create(task_fn fn, std::size_t args_size, std::size_t args_align,
 void task_add_deps(task* t, const dep* deps, std::size_t n) {
   engine::Runtime& r = engine::Runtime::get();
   r.add_deps(to_rt(t), deps, n);
-  offload::card_watch_host_task(to_rt(t), deps, n);
+  card_tasks::card_watch_host_task(to_rt(t), deps, n);
 }
 
 void task_submit(task* t) { engine::Runtime::get().submit(to_rt(t)); }
 
 void task_discard(task* t) noexcept {
   try {
-    offload::card_unwatch(to_rt(t));
+    card_tasks::card_unwatch(to_rt(t));
     engine::Runtime::get().discard(to_rt(t));
   } catch (...) {
   }
@@ -57,15 +57,15 @@ void taskwait() {
   try {
     runtime_or_exit().taskwait();
   } catch (...) {
-    offload::card_after_failed_taskwait();  // what did finish still comes home
+    card_tasks::card_after_failed_taskwait();  // what did finish still comes home
     throw;
   }
-  offload::card_after_taskwait();  // results kept on the card come home
+  card_tasks::card_after_taskwait();  // results kept on the card come home
 }
 
 void taskwait_on(const dep* deps, std::size_t n) {
   runtime_or_exit().taskwait_on(deps, n);
-  offload::card_after_taskwait_on(deps, n);
+  card_tasks::card_after_taskwait_on(deps, n);
 }
 
 void taskloop(loop_fn fn, void* ctx, std::int64_t begin, std::int64_t end, std::int64_t grainsize,
@@ -89,7 +89,7 @@ void runtime_stop() {
     return;
   }
   engine::Runtime::stop();
-  offload::card_after_stop();
+  card_tasks::card_after_stop();
 }
 
 std::size_t checked_bytes(std::size_t count, std::size_t elem_size) {

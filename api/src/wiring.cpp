@@ -5,11 +5,11 @@
 // is loaded, before any joule call can start the runtime.
 #include "card_tasks.hpp"
 #include "config.hpp"
+#include "control_observer.hpp"
 #include "cpu_manager.hpp"
 #include "cuda_settings.hpp"
 #include "device.hpp"
 #include "energy_config.hpp"
-#include "control_observer.hpp"
 #include "gpu_devices.hpp"
 #include "lewi_cpu_manager.hpp"
 #include "observer.hpp"
@@ -36,10 +36,10 @@ struct Wiring {
     add_config_section(lending::lewi_config_keys, "lending");
     add_config_section(omp_config_keys, "openmp");
     add_config_section(offload::card_config_keys, "offload");
-    add_config_section(offload::cuda_config_keys, "cuda");
+    add_config_section(cuda::cuda_config_keys, "cuda");
     // First: forks the card before any thread starts.
-    register_observer_factory(offload::start_card);
-    register_observer_factory(offload::start_gpus);  // JOULE_CUDA=required: fails the start
+    register_observer_factory(card_tasks::start_card);
+    register_observer_factory(card_tasks::start_gpus);  // JOULE_CUDA=required: fails the start
     register_observer_factory(control::make_energy_observer);
     register_observer_factory(trace::make_trace_observer);
     set_lending_factory(lending::make_lewi_cpu_manager);

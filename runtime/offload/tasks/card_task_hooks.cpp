@@ -12,11 +12,11 @@
 #include "gpu_devices.hpp"
 #include "runtime.hpp"
 
-namespace joule::offload {
+namespace joule::card_tasks {
 
 struct CardSpawn {
-  Coherence* coherence;   // the target's record
-  std::vector<Use> uses;  // the regions Coherence::enter merged
+  offload::Coherence* coherence;   // the target's record
+  std::vector<offload::Use> uses;  // the regions Coherence::enter merged
 };
 
 namespace {
@@ -30,8 +30,8 @@ bool writes(int kind) { return kind != JOULE_DEP_IN; }
 
 // One offload target: a device and its record of which copies are current.
 struct Target {
-  Device* device;
-  Coherence* coherence;
+  offload::Device* device;
+  offload::Coherence* coherence;
   std::string name;
 };
 
@@ -39,7 +39,7 @@ struct Target {
 // each open GPU. Called where something is tracked.
 std::vector<Target> targets() {
   std::vector<Target> out;
-  Device* card = current_card();
+  offload::Device* card = current_card();
   if (card || card_coherence().active()) out.push_back({card, &card_coherence(), "the card"});
   const int n = open_gpu_count();
   for (int i = 0; i < n; ++i) {
@@ -50,7 +50,7 @@ std::vector<Target> targets() {
 }
 
 // The host tasks' hot path: one relaxed load while no device tracks anything.
-bool any_active() noexcept { return Coherence::any_active(); }
+bool any_active() noexcept { return offload::Coherence::any_active(); }
 
 bool any_tracks(const void* addr, std::size_t bytes) {
   if (!any_active()) return false;
@@ -63,14 +63,14 @@ bool any_tracks(const void* addr, std::size_t bytes) {
 
 // A region lives on one target at a time: the coherence record is per
 // device, so a second device's copy would go unseen by the first's.
-void check_one_target(const Target& to, const std::vector<Use>& uses) {
+void check_one_target(const Target& to, const std::vector<offload::Use>& uses) {
   for (const Target& other : targets()) {
     if (other.coherence == to.coherence) continue;
-    for (const Use& u : uses)
+    for (const offload::Use& u : uses)
       if (other.coherence->tracks(u.addr, u.bytes))
         throw error(JOULE_ERR_INVALID,
                     "joule: region " +
-                        region_text(reinterpret_cast<std::uintptr_t>(u.addr), u.bytes) +
+                        offload::region_text(reinterpret_cast<std::uintptr_t>(u.addr), u.bytes) +
                         " is kept on " + other.name + " and a task for " + to.name +
                         " names it; a region lives on one device at a time until a taskwait "
                         "brings it home");
@@ -88,7 +88,7 @@ Target target_of(const CardTaskRegions& r) {
 struct Watched {
   joule_task_fn_t fn;
   void* args;
-  std::vector<Use> uses;
+  std::vector<offload::Use> uses;
 };
 
 // If the copy-back fails (the card died) the body does not run on stale
@@ -99,7 +99,7 @@ void watched_body(void* p) {
   w->fn(w->args);
 }
 
-void watch(core::Task* t, const Use& u) {
+void watch(core::Task* t, const offload::Use& u) {
   if (t->fn == &watched_body) {  // the C ABI adds dependencies one at a time
     static_cast<Watched*>(t->args)->uses.push_back(u);
     return;
@@ -110,8 +110,8 @@ void watch(core::Task* t, const Use& u) {
 
 }  // namespace
 
-Coherence& card_coherence() {
-  static auto* c = new Coherence();  // used at exit: never destroyed
+offload::Coherence& card_coherence() {
+  static auto* c = new offload::Coherence();  // used at exit: never destroyed
   return *c;
 }
 
@@ -126,14 +126,14 @@ CardSpawn* enter_card_spawn(const CardTaskRegions& r) {
   if (r.device == int(CardTarget::cuda) && rt.serial_inline()) rt.end_serial_inline();
   const Target to = target_of(r);
   if (!to.device) return nullptr;
-  std::vector<Use> uses;
+  std::vector<offload::Use> uses;
   if (r.copy_deps)
     for (const dep& d : r.deps) {
       const int k = int(d.kind);
       uses.push_back({d.addr, d.bytes, reads(k), writes(k)});
     }
   for (const CopyRegion& c : r.copies)
-    uses.push_back({c.addr, c.bytes, (c.dir & kIn) != 0, (c.dir & kOut) != 0});
+    uses.push_back({c.addr, c.bytes, (c.dir & offload::kIn) != 0, (c.dir & offload::kOut) != 0});
   check_one_target(to, uses);
   auto* entered = new CardSpawn{to.coherence, to.coherence->enter(uses)};
   t_card_spawn = true;
@@ -164,7 +164,7 @@ void card_unwatch(core::Task* t) {
   t->args = w->args;
 }
 
-void make_host_current(const std::vector<Use>& uses) {
+void make_host_current(const std::vector<offload::Use>& uses) {
   if (!any_active()) return;
   for (const Target& to : targets())
     if (to.device && to.coherence->active()) to.coherence->host_access(*to.device, uses);
@@ -187,7 +187,7 @@ void card_after_taskwait() {
 
 void card_after_taskwait_on(const dep* deps, std::size_t n) {
   if (!any_active()) return;
-  std::vector<Use> uses;
+  std::vector<offload::Use> uses;
   for (std::size_t i = 0; i < n; ++i) {
     const int k = int(deps[i].kind);
     uses.push_back({deps[i].addr, deps[i].bytes, reads(k), writes(k)});
@@ -210,4 +210,4 @@ void card_after_stop() noexcept {
   gpus_after_stop();  // the GPUs' clocks as they were
 }
 
-}  // namespace joule::offload
+}  // namespace joule::card_tasks
