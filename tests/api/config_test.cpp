@@ -170,6 +170,16 @@ TEST_F(Config, DumpPrintsEffectiveConfiguration) {
   EXPECT_NE(out.find("123"), std::string::npos) << out;
 }
 
+// JOULE_CONFIG_DUMP=1 with a key set under its old name (an alias): the
+// dump names the key by its new name only.
+TEST_F(Config, DumpNamesAKeySetByItsOldNameByItsNewName) {
+  testing::internal::CaptureStderr();
+  { joule::runtime rt({{"JOULE_CONFIG_DUMP", "1"}, {"JOULE_SCHEDULER", "fifo"}}); }
+  const std::string out = testing::internal::GetCapturedStderr();
+  EXPECT_NE(out.find("JOULE_QUEUES=fifo"), std::string::npos) << out;
+  EXPECT_EQ(out.find("JOULE_SCHEDULER"), std::string::npos) << out;
+}
+
 TEST_F(Config, NoDumpByDefault) {
   testing::internal::CaptureStderr();
   { joule::runtime rt({{"JOULE_WORKERS", "2"}}); }
