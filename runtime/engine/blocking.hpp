@@ -9,7 +9,7 @@
 // ready tasks (and the polling services) on the same stack until the task
 // is unblocked, as taskwait does (Waits::help_until). A task picked up
 // meanwhile that blocks in turn must be unblocked before the first one can
-// return (docs/porting-ompss.md, "Blocking").
+// return (docs/porting-ompss-semantics.md, "Blocking").
 #pragma once
 
 #include <cstdint>
