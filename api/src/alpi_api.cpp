@@ -1,5 +1,5 @@
 // ALPI 1.2 (<joule/alpi.h>), the interface TAMPI and TAGASPI use, over the
-// same pieces as the Nanos6 API (task_blocking.hpp). Unsupported calls
+// same pieces as the Nanos6 API (the engine's Blocking room). Unsupported calls
 // return ALPI_ERR_FEATURE_UNKNOWN and alpi_feature_check reports them.
 #include <sched.h>
 

@@ -1,5 +1,5 @@
 // The C ABI of joule/memory.h: arguments to the engine's terms, errors to
-// joule_last_error. The placement itself is NumaPlacement::place (numa_ops.cpp).
+// joule_last_error. The placement itself is NumaPlacement::place (numa_placement.cpp).
 #include <new>
 #include <string>
 

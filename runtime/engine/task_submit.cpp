@@ -101,7 +101,7 @@ void TaskLifecycle::prefetch_dep(const Task* t, const void* addr) const noexcept
 
 // What every submission path records: the flag, the parent's child count,
 // the creation count and the observers. Inlined on this file's hot paths
-// (the attribute still leaves a copy for numa_ops.cpp).
+// (the attribute still leaves a copy for submit_pinned).
 [[gnu::always_inline]] void TaskLifecycle::note_submitted(Task* t, ThreadContext& ctx) {
   t->flags |= task_flag::submitted;
   Task* parent = t->parent;  // only this thread runs the parent's body
