@@ -95,7 +95,8 @@ TEST_F(QuotaRuntime, DefaultWorkersFollowTheQuota) {
   ASSERT_TRUE(r.cpu_budget().quota);
   EXPECT_DOUBLE_EQ(r.cpu_budget().quota->cpus, 1);
   EXPECT_EQ(r.cpu_budget().mask_cpus, mask());
-  EXPECT_EQ(r.workers().worker(0)->cpu(), joule_test::allowed_cpus().front());  // the first of the mask
+  EXPECT_EQ(r.workers().worker(0)->cpu(),
+            joule_test::allowed_cpus().front());  // the first of the mask
   EXPECT_TRUE(joule_test::run_a_few_tasks());
 }
 
