@@ -46,7 +46,7 @@ namespace joule::engine {
 
 using namespace joule::core;
 
-// 31 public functions: the 8 static ones are the process-wide life cycle,
+// 34 public functions: the 8 static ones are the process-wide life cycle,
 // the rest read the shared parts or hand out a room; the work is in the rooms.
 class Runtime {
  public:
