@@ -54,6 +54,8 @@ SUITES = {
     "pils": Suite("PILS: CPU lending (LeWI) over MPI, 2 ranks x 1 CPU", ["--quick"], True),
     "compile": Suite("joulecc translation and compile times vs the plain compiler",
                      ["--quick"], False),
+    "service": Suite("round trip of one jouled request (set, energy) over a fake tree; root",
+                     ["--quick"], False),
 }
 ALL_SUMMARY = "every suite in its quick form (--full: in full), one folder each"
 MICRO_COMPAT = {"--no-build", "--quick", "--build-only"}  # `scripts/bench [these]` = micro

@@ -1,5 +1,5 @@
 // ALPI 1.2 (<joule/alpi.h>), the interface TAMPI and TAGASPI use, over the
-// same pieces as the Nanos6 API (task_blocking.hpp). Unsupported calls
+// same pieces as the Nanos6 API (the engine's Blocking room). Unsupported calls
 // return ALPI_ERR_FEATURE_UNKNOWN and alpi_feature_check reports them.
 #include <sched.h>
 
@@ -9,10 +9,12 @@
 #include <new>
 
 #include "joule/alpi.h"
-#include "task_blocking.hpp"
+#include "runtime.hpp"
 
-using joule::api::BlockResult;
 using joule::core::Task;
+using joule::engine::Blocking;
+using joule::engine::BlockResult;
+using joule::engine::Runtime;
 
 namespace {
 
@@ -106,29 +108,25 @@ int alpi_version_get(int* major, int* minor) {
 
 int alpi_task_self(alpi_task** task) {
   if (!task) return ALPI_ERR_PARAMETER;
-  *task = reinterpret_cast<alpi_task*>(joule::api::current_task());
+  *task = reinterpret_cast<alpi_task*>(Runtime::get().blocking().current_task());
   return ALPI_SUCCESS;
 }
 
 int alpi_task_block(alpi_task* task) {
   if (!task) return ALPI_ERR_PARAMETER;
-  return to_alpi(joule::api::block_task(as_task(task)));
+  return to_alpi(Runtime::get().blocking().block(as_task(task)));
 }
 
 int alpi_task_unblock(alpi_task* task) {
   if (!task) return ALPI_ERR_PARAMETER;
-  joule::api::unblock_task(as_task(task));
+  Runtime::get().blocking().unblock(as_task(task));
   return ALPI_SUCCESS;
 }
 
 int alpi_task_waitfor_ns(uint64_t target_ns, uint64_t* actual_ns) {
-  if (!joule::api::current_task()) return ALPI_ERR_OUTSIDE_TASK;
-  auto& rt = joule::api::nanos6_runtime();
+  if (!Runtime::get().blocking().current_task()) return ALPI_ERR_OUTSIDE_TASK;
   const auto start = std::chrono::steady_clock::now();
-  const auto until = start + std::chrono::nanoseconds(target_ns);
-  // Helps meanwhile; the bounded sleeps of the waiting loop end the wait.
-  rt.help_until(
-      rt.context(), [until] { return std::chrono::steady_clock::now() >= until; }, nullptr);
+  Blocking::runtime().blocking().wait_for_ns(target_ns);
   if (actual_ns)
     *actual_ns =
         uint64_t(std::chrono::nanoseconds(std::chrono::steady_clock::now() - start).count());
@@ -138,7 +136,7 @@ int alpi_task_waitfor_ns(uint64_t target_ns, uint64_t* actual_ns) {
 int alpi_task_events_increase(alpi_task* task, uint64_t increment) {
   if (!task || increment > uint64_t(INT32_MAX)) return ALPI_ERR_PARAMETER;
   if (increment == 0) return ALPI_SUCCESS;
-  return to_alpi(joule::api::increase_events(as_task(task), std::int64_t(increment)));
+  return to_alpi(Runtime::get().blocking().increase_events(as_task(task), std::int64_t(increment)));
 }
 
 int alpi_task_events_test(alpi_task* task, uint64_t* has_events) {
@@ -150,8 +148,9 @@ int alpi_task_events_test(alpi_task* task, uint64_t* has_events) {
 int alpi_task_events_decrease(alpi_task* task, uint64_t decrement) {
   if (!task || decrement > uint64_t(INT32_MAX)) return ALPI_ERR_PARAMETER;
   if (decrement == 0) return ALPI_SUCCESS;
-  return joule::api::decrease_events(as_task(task), std::int64_t(decrement)) ? ALPI_SUCCESS
-                                                                             : ALPI_ERR_PARAMETER;
+  return Runtime::get().blocking().decrease_events(as_task(task), std::int64_t(decrement))
+             ? ALPI_SUCCESS
+             : ALPI_ERR_PARAMETER;
 }
 
 int alpi_attr_create(alpi_attr** attr) {
@@ -177,27 +176,27 @@ int alpi_attr_size(uint64_t* attr_size) {
 int alpi_task_spawn(void (*body)(void*), void* body_args, void (*completion_callback)(void*),
                     void* completion_args, const char* label, const alpi_attr*) {
   if (!body || !completion_callback) return ALPI_ERR_PARAMETER;
-  joule::api::spawn_independent(body, body_args, completion_callback, completion_args, label);
+  Runtime::get().blocking().spawn_independent(body, body_args, completion_callback, completion_args,
+                                              label);
   return ALPI_SUCCESS;
 }
 
 int alpi_cpu_count(uint64_t* count) {
   if (!count) return ALPI_ERR_PARAMETER;
-  *count = uint64_t(joule::api::nanos6_runtime().num_workers());
+  *count = uint64_t(Blocking::runtime().workers().owned());
   return ALPI_SUCCESS;
 }
 
 int alpi_cpu_logical_id(uint64_t* logical_id) {
   if (!logical_id) return ALPI_ERR_PARAMETER;
-  if (!joule::api::current_task()) return ALPI_ERR_OUTSIDE_TASK;
-  auto& ctx = joule::api::nanos6_runtime().context();
-  *logical_id = ctx.worker ? uint64_t(ctx.worker->index()) : 0;
+  if (!Runtime::get().blocking().current_task()) return ALPI_ERR_OUTSIDE_TASK;
+  *logical_id = uint64_t(Blocking::runtime().blocking().current_worker());
   return ALPI_SUCCESS;
 }
 
 int alpi_cpu_system_id(uint64_t* system_id) {
   if (!system_id) return ALPI_ERR_PARAMETER;
-  if (!joule::api::current_task()) return ALPI_ERR_OUTSIDE_TASK;
+  if (!Runtime::get().blocking().current_task()) return ALPI_ERR_OUTSIDE_TASK;
   const int cpu = sched_getcpu();
   if (cpu < 0) return ALPI_ERR_UNKNOWN;
   *system_id = uint64_t(cpu);

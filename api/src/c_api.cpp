@@ -82,8 +82,8 @@ int joule_task_create(joule_task_fn_t fn, size_t args_size, const joule_task_opt
   *task = nullptr;  // on error nothing was made
   *args = nullptr;
   return guarded([&] {
-    auto* t =
-        joule::engine::Runtime::get().create(fn, args_size, 16, joule::detail::to_options(opts));
+    auto* t = joule::engine::Runtime::get().tasks().create(fn, args_size, 16,
+                                                           joule::detail::to_options(opts));
     *task = reinterpret_cast<joule_task_t*>(t);
     *args = t->args;
   });
@@ -93,41 +93,31 @@ int joule_task_create(joule_task_fn_t fn, size_t args_size, const joule_task_opt
 // out-of-range enum value is undefined in C++; add_dep rejects it.
 int joule_task_add_dep(joule_task_t* task, int kind, const void* addr, size_t bytes) {
   if (!task) return invalid("joule_task_add_dep: task is NULL");
-  return guarded([&] {
-    joule::engine::Runtime::get().add_dep(to_rt(task), kind, addr, bytes);
-    joule::card_tasks::card_watch_host_task(to_rt(task), kind, addr, bytes);
-  });
+  return guarded(
+      [&] { joule::engine::Runtime::get().tasks().add_dep(to_rt(task), kind, addr, bytes); });
 }
 
 int joule_task_add_deps(joule_task_t* task, const joule_dep_t* deps, size_t n) {
   if (!task || (n && !deps)) return invalid("joule_task_add_deps: task or deps is NULL");
   if (impossible_array(n, sizeof(joule_dep_t)))
     return invalid("joule_task_add_deps: n is larger than any array of joule_dep_t");
-  return guarded([&] {
-    joule::engine::Runtime::get().add_deps(to_rt(task), deps, n);
-    for (size_t i = 0; i < n; ++i)
-      joule::card_tasks::card_watch_host_task(to_rt(task), deps[i].kind, deps[i].addr,
-                                              deps[i].bytes);
-  });
+  return guarded([&] { joule::engine::Runtime::get().tasks().add_deps(to_rt(task), deps, n); });
 }
 
 int joule_task_submit(joule_task_t* task) {
   if (!task) return invalid("joule_task_submit: task is NULL");
-  return guarded([&] { joule::engine::Runtime::get().submit(to_rt(task)); });
+  return guarded([&] { joule::engine::Runtime::get().tasks().submit(to_rt(task)); });
 }
 
 int joule_task_discard(joule_task_t* task) {
   if (!task) return invalid("joule_task_discard: task is NULL");
-  return guarded([&] {
-    joule::card_tasks::card_unwatch(to_rt(task));
-    joule::engine::Runtime::get().discard(to_rt(task));
-  });
+  return guarded([&] { joule::engine::Runtime::get().tasks().discard(to_rt(task)); });
 }
 
 int joule_taskwait(void) {
   return guarded([] {
     try {
-      joule::engine::Runtime::get().taskwait();
+      joule::engine::Runtime::get().waits().taskwait();
     } catch (...) {
       joule::card_tasks::card_after_failed_taskwait();
       throw;
@@ -145,7 +135,7 @@ int joule_taskwait_on(const joule_dep_t* deps, size_t n) {
     for (size_t i = 0; i < n; ++i)
       v.push_back({static_cast<joule::dep_kind>(deps[i].kind), deps[i].addr, deps[i].bytes,
                    deps[i].reduction});
-    joule::engine::Runtime::get().taskwait_on(v.data(), v.size());
+    joule::engine::Runtime::get().waits().taskwait_on(v.data(), v.size());
     joule::card_tasks::card_after_taskwait_on(v.data(), v.size());
   });
 }
@@ -159,21 +149,20 @@ void* joule_reduction_private(const void* orig) {
 int joule_taskloop(joule_loop_fn_t fn, void* args, int64_t begin, int64_t end, int64_t grainsize,
                    const joule_task_options_t* opts) {
   return guarded([&] {
-    joule::engine::Runtime::get().taskloop(fn, args, begin, end, grainsize,
-                                           joule::detail::to_options(opts));
+    joule::engine::Runtime::get().waits().taskloop(fn, args, begin, end, grainsize,
+                                                   joule::detail::to_options(opts));
   });
 }
 
 int joule_num_workers(void) {
   int n = 0;
-  guarded([&] { n = joule::engine::Runtime::get().num_workers(); });
+  guarded([&] { n = joule::engine::Runtime::get().workers().owned(); });
   return n;
 }
 
 int joule_worker_id(void) {
   if (!joule::engine::Runtime::running()) return -1;
-  auto& ctx = joule::engine::Runtime::get().context();
-  return ctx.worker ? ctx.worker->index() : -1;
+  return joule::engine::Runtime::get().workers().current();
 }
 
 void joule_iteration_boundary(void) {
@@ -201,8 +190,7 @@ void joule_trace_set_rank(int rank) { joule::core::trace::set_rank(rank); }
 
 int joule_in_final(void) {
   if (!joule::engine::Runtime::running()) return 0;
-  auto& ctx = joule::engine::Runtime::get().context();
-  return ctx.current && ctx.current->has(joule::core::task_flag::final) ? 1 : 0;
+  return joule::engine::Runtime::get().tasks().in_final() ? 1 : 0;
 }
 
 const char* joule_last_error(void) { return g_last_error.c_str(); }

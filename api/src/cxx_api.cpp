@@ -32,30 +32,27 @@ engine::Runtime& runtime_or_exit() {
 
 task* task_create(task_fn fn, std::size_t args_size, std::size_t args_align,
                   const task_options& opts, void** args) {
-  core::Task* t = runtime_or_exit().create(fn, args_size, args_align, opts);
+  core::Task* t = runtime_or_exit().tasks().create(fn, args_size, args_align, opts);
   *args = t->args;
   return reinterpret_cast<task*>(t);
 }
 
 void task_add_deps(task* t, const dep* deps, std::size_t n) {
-  engine::Runtime& r = engine::Runtime::get();
-  r.add_deps(to_rt(t), deps, n);
-  card_tasks::card_watch_host_task(to_rt(t), deps, n);
+  engine::Runtime::get().tasks().add_deps(to_rt(t), deps, n);
 }
 
-void task_submit(task* t) { engine::Runtime::get().submit(to_rt(t)); }
+void task_submit(task* t) { engine::Runtime::get().tasks().submit(to_rt(t)); }
 
 void task_discard(task* t) noexcept {
   try {
-    card_tasks::card_unwatch(to_rt(t));
-    engine::Runtime::get().discard(to_rt(t));
+    engine::Runtime::get().tasks().discard(to_rt(t));
   } catch (...) {
   }
 }
 
 void taskwait() {
   try {
-    runtime_or_exit().taskwait();
+    runtime_or_exit().waits().taskwait();
   } catch (...) {
     card_tasks::card_after_failed_taskwait();  // what did finish still comes home
     throw;
@@ -64,13 +61,13 @@ void taskwait() {
 }
 
 void taskwait_on(const dep* deps, std::size_t n) {
-  runtime_or_exit().taskwait_on(deps, n);
+  runtime_or_exit().waits().taskwait_on(deps, n);
   card_tasks::card_after_taskwait_on(deps, n);
 }
 
 void taskloop(loop_fn fn, void* ctx, std::int64_t begin, std::int64_t end, std::int64_t grainsize,
               const task_options& opts) {
-  runtime_or_exit().taskloop(fn, ctx, begin, end, grainsize, opts);
+  runtime_or_exit().waits().taskloop(fn, ctx, begin, end, grainsize, opts);
 }
 
 void runtime_start(const std::pair<std::string, std::string>* settings, std::size_t n) {

@@ -1,5 +1,5 @@
 // The C ABI of joule/memory.h: arguments to the engine's terms, errors to
-// joule_last_error. The placement itself is Runtime::place (numa_ops.cpp).
+// joule_last_error. The placement itself is NumaPlacement::place (numa_placement.cpp).
 #include <new>
 #include <string>
 
@@ -57,7 +57,7 @@ extern "C" {
 
 void* joule_alloc(size_t bytes, const joule_placement_t* where) {
   try {
-    return Runtime::get().place(bytes, to_request(where));
+    return Runtime::get().numa().place(bytes, to_request(where));
   } catch (const joule::error& e) {
     joule::api::set_last_error(e.what());
   } catch (const std::bad_alloc&) {
@@ -77,7 +77,7 @@ int joule_free(void* p) {
 // for joule_alloc (an exception must not cross the C boundary).
 int joule_numa_node_count(void) {
   try {
-    return Runtime::get().nodes().nodes();
+    return Runtime::get().numa().nodes().nodes();
   } catch (const joule::error& e) {
     joule::api::set_last_error(e.what());
     return -1;
@@ -87,7 +87,7 @@ int joule_numa_node_count(void) {
 int joule_node_of_key(uint64_t key) {
   try {
     Runtime& rt = Runtime::get();
-    return rt.nodes().node_of(rt.worker_of_key(key));
+    return rt.numa().nodes().node_of(rt.numa().worker_of_key(key));
   } catch (const joule::error& e) {
     joule::api::set_last_error(e.what());
     return -1;

@@ -7,10 +7,12 @@
 #include <cstdlib>
 
 #include "joule/nanos6/nanos6.h"
-#include "task_blocking.hpp"
+#include "runtime.hpp"
 
-using joule::api::BlockResult;
 using joule::core::Task;
+using joule::engine::Blocking;
+using joule::engine::BlockResult;
+using joule::engine::Runtime;
 
 namespace {
 
@@ -38,41 +40,39 @@ void check(const char* call, BlockResult r) {
 
 extern "C" {
 
-unsigned int nanos6_get_num_cpus(void) {
-  return unsigned(joule::api::nanos6_runtime().num_workers());
-}
+unsigned int nanos6_get_num_cpus(void) { return unsigned(Blocking::runtime().workers().owned()); }
 
 unsigned int nanos_get_num_cpus(void) { return nanos6_get_num_cpus(); }
 
 unsigned int nanos6_get_total_num_cpus(void) {
-  return unsigned(joule::api::nanos6_runtime().worker_count());
+  return unsigned(Blocking::runtime().workers().count());
 }
 
 long nanos6_get_current_virtual_cpu(void) {
-  auto& ctx = joule::api::nanos6_runtime().context();
-  return ctx.worker ? ctx.worker->index() : 0;
+  return Blocking::runtime().blocking().current_worker();
 }
 
 long nanos6_get_current_system_cpu(void) { return sched_getcpu(); }
 
 void* nanos6_get_current_blocking_context(void) {
-  Task* t = joule::api::current_task();
+  Task* t = Runtime::get().blocking().current_task();
   if (!t) fail("nanos6_get_current_blocking_context", "called outside a task");
   return t;
 }
 
 void nanos6_block_current_task(void* blocking_context) {
   if (!blocking_context) fail("nanos6_block_current_task", "the blocking context is NULL");
-  check("nanos6_block_current_task", joule::api::block_task(static_cast<Task*>(blocking_context)));
+  check("nanos6_block_current_task",
+        Runtime::get().blocking().block(static_cast<Task*>(blocking_context)));
 }
 
 void nanos6_unblock_task(void* blocking_context) {
   if (!blocking_context) fail("nanos6_unblock_task", "the blocking context is NULL");
-  joule::api::unblock_task(static_cast<Task*>(blocking_context));
+  Runtime::get().blocking().unblock(static_cast<Task*>(blocking_context));
 }
 
 void* nanos6_get_current_event_counter(void) {
-  Task* t = joule::api::current_task();
+  Task* t = Runtime::get().blocking().current_task();
   if (!t) fail("nanos6_get_current_event_counter", "called outside a task");
   return t;
 }
@@ -81,27 +81,25 @@ void nanos6_increase_current_task_event_counter(void* event_counter, unsigned in
   if (!event_counter) fail("nanos6_increase_current_task_event_counter", "the counter is NULL");
   if (increment == 0) return;
   check("nanos6_increase_current_task_event_counter",
-        joule::api::increase_events(static_cast<Task*>(event_counter), increment));
+        Runtime::get().blocking().increase_events(static_cast<Task*>(event_counter), increment));
 }
 
 void nanos6_decrease_task_event_counter(void* event_counter, unsigned int decrement) {
   if (!event_counter) fail("nanos6_decrease_task_event_counter", "the counter is NULL");
   if (decrement == 0) return;
-  if (!joule::api::decrease_events(static_cast<Task*>(event_counter), decrement))
+  if (!Runtime::get().blocking().decrease_events(static_cast<Task*>(event_counter), decrement))
     fail("nanos6_decrease_task_event_counter", "more events decreased than the task increased");
 }
 
 void nanos6_register_polling_service(const char* service_name, nanos6_polling_service_t service,
                                      void* service_data) {
   if (!service) fail("nanos6_register_polling_service", "the service function is NULL");
-  auto& rt = joule::api::nanos6_runtime();
-  rt.polling().add(service_name, service, service_data);
-  rt.idle().wake_all();  // sleepers take the short sleep from now on
+  Blocking::runtime().blocking().add_polling_service(service_name, service, service_data);
 }
 
 void nanos6_unregister_polling_service(const char* service_name, nanos6_polling_service_t service,
                                        void* service_data) {
-  if (!joule::api::nanos6_runtime().polling().remove(service, service_data)) {
+  if (!Blocking::runtime().blocking().remove_polling_service(service, service_data)) {
     // Not fatal: a service that returned true has left the list already.
     std::fprintf(stderr, "joule: nanos6_unregister_polling_service: '%s' is not registered\n",
                  service_name ? service_name : "");

@@ -42,48 +42,45 @@ int joule_omp_get_settings(joule_omp_settings_t* s) {
 
 int joule_team_submit(joule_task_t* const* tasks, int n) {
   if (n < 0 || (n && !tasks)) return JOULE_ERR_INVALID;
-  joule::engine::Runtime::get().submit_spread(reinterpret_cast<joule::core::Task* const*>(tasks),
-                                              n);
+  joule::engine::Runtime::get().tasks().submit_spread(
+      reinterpret_cast<joule::core::Task* const*>(tasks), n);
   return JOULE_OK;
 }
 
 void joule_release_private(void) {
   auto& rt = joule::engine::Runtime::get();
-  rt.flush_private(rt.context());
+  rt.tasks().flush_private(rt.context());
 }
 
 int joule_wait_until(int (*done)(void*), void* arg) {
   if (!done) return JOULE_ERR_INVALID;
-  auto& rt = joule::engine::Runtime::get();
-  rt.help_until(
-      rt.context(), [&] { return done(arg) != 0; }, nullptr);
+  joule::engine::Runtime::get().waits().wait_until(done, arg);
   return JOULE_OK;
 }
 
 void joule_restrict_waits_by(const int* count) {
-  joule::engine::Runtime::get().context().descendants_only = count;
+  joule::engine::Runtime::get().waits().restrict_to_descendants(count);
 }
 
-void joule_wake_waiters(void) { joule::engine::Runtime::get().idle().wake_all(); }
+void joule_wake_waiters(void) { joule::engine::Runtime::get().waits().wake_all(); }
 
 joule_wait_slot_t* joule_current_wait_slot(void) {
-  auto& rt = joule::engine::Runtime::get();
-  return reinterpret_cast<joule_wait_slot_t*>(rt.context().slot);
+  return reinterpret_cast<joule_wait_slot_t*>(joule::engine::Runtime::get().waits().current_slot());
 }
 
 void joule_wake_slot(joule_wait_slot_t* slot) {
   if (!slot || !joule::engine::Runtime::running()) return;
-  joule::engine::Runtime::get().idle().wake(reinterpret_cast<joule::core::WaitSlot*>(slot));
+  joule::engine::Runtime::get().waits().wake(reinterpret_cast<joule::core::WaitSlot*>(slot));
 }
 
 int joule_oversubscribed(void) { return joule::engine::Runtime::get().oversubscribed() ? 1 : 0; }
 
-int joule_worker_count(void) { return joule::engine::Runtime::get().worker_count(); }
+int joule_worker_count(void) { return joule::engine::Runtime::get().workers().count(); }
 
 int joule_reserve_workers(int want, int* got) {
   if (!got) return JOULE_ERR_INVALID;
   try {
-    *got = joule::engine::Runtime::get().reserve_workers(want);
+    *got = joule::engine::Runtime::get().lending().reserve_workers(want);
     return JOULE_OK;
   } catch (const joule::error& e) {
     return e.code();

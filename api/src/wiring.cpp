@@ -1,7 +1,8 @@
 // The one place that knows every layer: it adds each layer's configuration
 // keys to the table, registers the optional subsystems' observers (the
 // platform layer before tracing, which must see the DVFS emulation's
-// stretch) and installs the lending layer's CPU manager. Runs when libjoule
+// stretch), installs the lending layer's CPU manager and the offload
+// layers' task hook. Runs when libjoule
 // is loaded, before any joule call can start the runtime.
 #include "card_tasks.hpp"
 #include "config.hpp"
@@ -17,6 +18,7 @@
 #include "platform_observer.hpp"
 #include "policy_registry.hpp"
 #include "runtime.hpp"
+#include "task_hooks.hpp"
 #include "trace_observer.hpp"
 
 namespace joule::api {
@@ -43,6 +45,8 @@ struct Wiring {
     register_observer_factory(control::make_energy_observer);
     register_observer_factory(trace::make_trace_observer);
     set_lending_factory(lending::make_lewi_cpu_manager);
+    // Host tasks naming data a device holds get it back before their body.
+    set_task_hook(card_tasks::host_task_hook());
   }
 };
 

@@ -3,7 +3,7 @@
 // so block b lies on the node of the worker that runs key b; with placed=0
 // the main thread writes it first and every page sits on its node. Prints
 //   sweep placed=<0|1> ms=<time of the sweeps>
-// (docs/user-guide.md, "Placing data on NUMA nodes"; scripts/device-check).
+// (docs/user-guide-semantics.md, "Placing data on NUMA nodes"; scripts/device-check).
 //
 //   numa_sweep <placed 0|1> [MiB, default 256] [sweeps, default 10]
 #include <joule/joule.hpp>

@@ -1,5 +1,5 @@
 // split-gpu: the work splitter between the CPU workers and a CUDA GPU on a
-// tiled iterative workload (docs/offload.md, "Splitting work between the
+// tiled iterative workload (docs/offload-gpu-energy.md, "Splitting work between the
 // CPUs and a GPU"). Every iteration computes C = A * B (single precision,
 // n x n) by rows: the CPUs' rows as a taskloop, the GPU's as one CUDA task
 // whose B stays resident on the GPU. Runs, each for --iters iterations:

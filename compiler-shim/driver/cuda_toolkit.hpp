@@ -1,5 +1,5 @@
 // The CUDA toolkit behind joulecc's device(cuda) task functions and .cu
-// sources (docs/offload.md, "joulecc: device(cuda) and ndrange"): where it
+// sources (docs/offload-cuda.md, "joulecc: device(cuda) and ndrange"): where it
 // is, nvcc's command for a .cu file, and what the link needs.
 #pragma once
 

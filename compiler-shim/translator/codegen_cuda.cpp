@@ -1,4 +1,4 @@
-// device(cuda) task functions (docs/offload.md, "joulecc: device(cuda) and
+// device(cuda) task functions (docs/offload-cuda.md, "joulecc: device(cuda) and
 // ndrange"). The wrapper packs the arguments and describes them as a
 // device(mic) wrapper does (codegen_card.cpp) and hands both to
 // joule_oss_cuda_task, which makes a CUDA task: on a host worker it replaces

@@ -54,6 +54,9 @@ inline constexpr std::uint16_t serial = 16;  // runtime runs tasks inline (seria
 // `finished` and its successors, and the domain holds a reference. Tasks
 // without it (no dependencies) complete without either.
 inline constexpr std::uint16_t tracked = 32;
+// A layer above the engine asked to run before the body (the engine's
+// TaskHook: host tasks naming data a device holds).
+inline constexpr std::uint16_t hooked = 64;
 }  // namespace task_flag
 
 inline constexpr std::int64_t kBodyBias = std::int64_t(1) << 62;
@@ -105,7 +108,7 @@ struct Task {
   std::int32_t domain_refs = 0;  // fragments naming it; only the parent's thread
   std::atomic<std::int32_t> refs{1};
   std::atomic<bool> finished{false};
-  // The Nanos6 blocking API / ALPI (api/src/task_blocking.cpp): 0 running,
+  // The Nanos6 blocking API / ALPI (engine Blocking): 0 running,
   // 1 blocked, 2 unblocked before or while blocked.
   std::atomic<std::uint8_t> blocking{0};
   // External events outstanding (ALPI); each is also one hold on completion.
@@ -179,25 +182,6 @@ inline void add_edge(Task* pred, Task* succ, bool same_data = false) {
     pred->successors.push_back(same_data ? tag_same_data(succ) : succ);
   }
   pred->lock.unlock();
-}
-
-// Drops one of the task's references (its own, or the domain's); frees it
-// at zero. refs is 1 while the task lives, plus 1 while domain_refs > 0.
-void release(Task* t) noexcept;
-
-// References from the parent's dependency domain. Counted without atomics:
-// only the thread running the parent's body (or completing it) touches them.
-inline void domain_retain(Task* t) noexcept {
-  if (t->domain_refs++ == 0) t->refs.fetch_add(1, std::memory_order_relaxed);
-}
-inline void domain_release(Task* t) noexcept {
-  if (--t->domain_refs == 0) release(t);
-}
-// The lines domain_release writes: the counts, and the first line, where a
-// freed block links into its pool.
-inline void prefetch_for_release(const Task* t) noexcept {
-  __builtin_prefetch(&t->domain_refs, 1);
-  __builtin_prefetch(t, 1);
 }
 
 }  // namespace joule::core

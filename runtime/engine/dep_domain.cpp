@@ -1,4 +1,5 @@
 #include "dep_domain.hpp"
+#include "task_pool.hpp"
 
 #include <algorithm>
 #include <new>

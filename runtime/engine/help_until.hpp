@@ -1,4 +1,4 @@
-// Runtime::help_until: the loop a thread runs while it waits for something
+// Waits::help_until: the loop a thread runs while it waits for something
 // (its children in taskwait, an undeferred task's dependencies). It runs
 // ready tasks meanwhile, spins briefly, and then sleeps.
 #pragma once
@@ -21,33 +21,36 @@ using namespace joule::core;
 // an undeferred task, from a language layer (joule_wake_slot) or from a push
 // (workers only); the sleep has no time limit unless lending must poll.
 template <class Done>
-void Runtime::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched, long poll_ns) {
+void Waits::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched, long poll_ns) {
   const int worker = ctx.worker ? ctx.worker->index() : -1;
-  if (observed_)
-    for (auto& o : observers_) o->on_idle(worker, true, now_ns());
+  const bool observed = rt_.observed();
+  if (observed)
+    for (auto& o : rt_.observers()) o->on_idle(worker, true, now_ns());
   TaskPool::flush_remote_frees();
   // Chosen by an earlier push and found nothing: stop being counted as
   // looking before sleeping, or pushes would go on leaving sleepers alone.
-  if (ctx.searching) end_search(ctx, false);
+  if (ctx.searching) rt_.tasks().end_search(ctx, false);
   bool chosen = false;
-  const long limit = lending_ ? Idle::kPollNs : poll_ns;
+  const long limit = rt_.lending().lends() ? Idle::kPollNs : poll_ns;
+  Idle& idle = rt_.idle();
+  queues::SyncScheduler& queues = rt_.scheduler();
+  const PollingServices& polling = rt_.polling();
   if (watched) {
     const std::int64_t delta = watched->begin_sleep_wait();
-    chosen = idle_->sleep_unless(
-        *ctx.slot,
-        [&] { return watched->sleep_wait_done() || scheduler_->available_to(worker) > 0; },
-        idle_sleep_cap(limit));
+    chosen = idle.sleep_unless(
+        *ctx.slot, [&] { return watched->sleep_wait_done() || queues.available_to(worker) > 0; },
+        polling.sleep_cap(limit));
     watched->end_sleep_wait(delta);
   } else {
-    chosen = idle_->sleep_unless(
-        *ctx.slot, [&] { return done() || scheduler_->available_to(worker) > 0; },
-        idle_sleep_cap(limit));
+    chosen = idle.sleep_unless(
+        *ctx.slot, [&] { return done() || queues.available_to(worker) > 0; },
+        polling.sleep_cap(limit));
   }
   // A push chose this thread for its task: it looks for work now, and if
   // the wait is over first, help_until hands the looking on (end_search).
   if (chosen) ctx.searching = true;
-  if (observed_)
-    for (auto& o : observers_) o->on_idle(worker, false, now_ns());
+  if (observed)
+    for (auto& o : rt_.observers()) o->on_idle(worker, false, now_ns());
 }
 
 // Beyond this many nested taskwaits on one stack, a waiting thread runs only
@@ -57,12 +60,13 @@ void Runtime::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched,
 inline constexpr int kMaxHelpDepth = 32;
 
 template <class Done>
-void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watched, long poll_ns) {
+void Waits::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watched, long poll_ns) {
   const bool was_in_loop = ctx.in_loop;
   ctx.in_loop = true;
   // A waiting thread counts every child at once: what it waits for may be
-  // exactly such a count (Runtime::hold_child).
-  flush_held(ctx);
+  // exactly such a count (TaskLifecycle::hold_child).
+  TaskLifecycle& tasks = rt_.tasks();
+  tasks.flush_held(ctx);
   const bool could_hold = ctx.may_hold;
   ctx.may_hold = false;
   if (waiter) ++ctx.help_depth;
@@ -75,37 +79,40 @@ void Runtime::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watc
                                                                 : nullptr;
   const bool restricted = within != nullptr;
   std::vector<Task*> deferred;
-  if (restricted) flush_private(ctx);
+  if (restricted) tasks.flush_private(ctx);
   // Threads that are not workers spin the fixed JOULE_SPIN_US.
-  AdaptiveSpin fixed(settings_.spin_us, 0);
+  AdaptiveSpin fixed(rt_.settings().spin_us, 0);
   AdaptiveSpin& spin = ctx.worker ? ctx.worker->spin() : fixed;
   const int me = ctx.worker ? ctx.worker->index() : -1;
+  LendingBridge& lending = rt_.lending();
+  PollingServices& polling = rt_.polling();
+  queues::SyncScheduler& queues = rt_.scheduler();
   while (!done()) {
     // A waiting thread runs the polling services too: what it waits for may
     // be exactly what a service completes (a task-aware MPI request).
-    poll_services();
+    polling.poll_if_active();
     if (done()) break;
-    if (restricted ? run_one_within(ctx, within, deferred) : run_one(ctx)) {
+    if (restricted ? tasks.run_one_within(ctx, within, deferred) : tasks.run_one(ctx)) {
       // A task boundary: queued work may borrow CPUs lent since it was
       // pushed, and a DROM mask applies even when no other worker is idle.
-      if (lending_) {
-        maybe_acquire();
-        poll_drom();
+      if (lending.lends()) {
+        lending.maybe_acquire();
+        lending.poll_drom();
       }
       continue;
     }
     const auto start = std::chrono::steady_clock::now();
-    const bool progress = spin_until([&] { return done() || scheduler_->probe(me); },
-                                     start + spin.budget(), oversubscribed_);
+    const bool progress = spin_until([&] { return done() || queues.probe(me); },
+                                     start + spin.budget(), rt_.oversubscribed());
     if (!progress) sleep_while_waiting(ctx, done, watched, poll_ns);
     spin.learn(std::chrono::steady_clock::now() - start, true);
   }
   if (waiter) --ctx.help_depth;
   ctx.may_hold = could_hold;
-  if (ctx.searching) end_search(ctx, true);
-  return_deferred(deferred);
+  if (ctx.searching) tasks.end_search(ctx, true);
+  tasks.return_deferred(deferred);
   ctx.in_loop = was_in_loop;
-  if (!was_in_loop) flush_private(ctx);  // nobody here would run them
+  if (!was_in_loop) tasks.flush_private(ctx);  // nobody here would run them
 }
 
 }  // namespace joule::engine

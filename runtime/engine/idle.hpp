@@ -23,7 +23,7 @@
 // condition a thread sleeps on has a waker (a push, the last child, a
 // predecessor, a language layer's joule_wake_slot); a task that only one
 // busy thread would look at must also wake a sleeper that can steal it
-// (Runtime::submit_spread).
+// (TaskLifecycle::submit_spread).
 #pragma once
 
 #include <atomic>

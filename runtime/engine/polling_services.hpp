@@ -34,6 +34,12 @@ class PollingServices {
   // Runs each service once unless another thread is running them now.
   // True when it ran at least one.
   bool poll();
+  // poll() if any service is registered (a relaxed load otherwise).
+  void poll_if_active() {
+    if (active()) poll();
+  }
+  // An idle thread's longest sleep: short while services must keep running.
+  long sleep_cap(long limit_ns) const noexcept { return active() ? kPollSleepNs : limit_ns; }
   // Calls of poll() that ran the list (tests, reports).
   std::uint64_t rounds() const noexcept { return rounds_.load(std::memory_order_relaxed); }
 

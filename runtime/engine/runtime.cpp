@@ -13,6 +13,7 @@
 #include "log.hpp"
 #include "numa_memory.hpp"
 #include "policy_registry.hpp"
+#include "task_pool.hpp"
 
 namespace joule::engine {
 
@@ -161,7 +162,7 @@ bool Runtime::in_task() noexcept {
 // not written: the workers still write to what they would read.
 void Runtime::abandon() noexcept {
   try {
-    cpu_manager_->abandon();
+    lending_->cpu_manager().abandon();
   } catch (...) {
   }
   if (config_.report)
@@ -192,56 +193,60 @@ Runtime::Runtime(Config cfg)
   cpu_budget_ = read_cpu_budget(settings_, int(cpus.size()));
   oversubscribed_ = cpu_budget_.oversubscribed;
   const int n = cpu_budget_.workers;
-  cpu_manager_ = make_cpu_manager(config_);
-  lending_ = cpu_manager_->lends();
-  owned_workers_ = n;
+  lending_ = std::make_unique<LendingBridge>(*this, make_cpu_manager(config_));
   // With lending, any CPU of the machine may be borrowed and get a worker.
-  max_workers_ = lending_ ? std::max(n, topology_->machine_cpus() + n) : n;
-  slots_ = std::make_unique<std::atomic<Worker*>[]>(std::size_t(max_workers_));
-  // Owned workers' wait slots on their CPUs' nodes (add_worker gives
-  // worker i cpus[i % size]); guests' slots are placed by first touch.
+  const int max_workers = lending_->lends() ? std::max(n, topology_->machine_cpus() + n) : n;
+  workers_.reserve(n, max_workers, topology_->machine_cpus());
+  // Owned workers' wait slots on their CPUs' nodes (add gives worker i
+  // cpus[i % size]); guests' slots are placed by first touch.
   std::vector<int> slot_nodes;
   for (int i = 0; i < n; ++i)
     slot_nodes.push_back(topology_->numa_node_of(cpus[std::size_t(i) % cpus.size()]));
-  idle_ = std::make_unique<Idle>(max_workers_, slot_nodes);
-  worker_of_cpu_.assign(std::size_t(std::max(topology_->machine_cpus(), 1) + 1), -1);
-  for (int i = 0; i < n; ++i) add_worker(cpus[std::size_t(i) % cpus.size()]);
-  const std::string policy = queue_settings_.policy;
-  const int max_workers = max_workers_;
-  // Each owned worker's shard header on its node too (queues cannot reach
-  // NumaMemory: the engine lends it); guests' share a first-touch block.
-  scheduler_ = std::make_unique<queues::SyncScheduler>(
-      [&] { return queues::make_policy(policy, max_workers); }, max_workers_, n,
-      queues::ShardPlacement{worker_state_memory(), slot_nodes});
-  scheduler_->set_affinity_map(&affinity_);
-  for (int i = 0; i < n; ++i) set_victims(i);
-  scheduler_->set_active(n);
-  // Inline execution runs tasks in creation order: not for a policy whose
-  // order is the point (priority), nor when lending may add workers.
-  serial_ = settings_.serial_inline && n == 1 && !lending_ && !scheduler_->order_matters();
-  follows_data_ = scheduler_->follows_data();
-  std::vector<int> worker_nodes;
-  for (int i = 0; i < n; ++i) worker_nodes.push_back(worker(i)->node());
-  nodes_.build(worker_nodes, topology_->numa_nodes(), !follows_data_);
+  idle_ = std::make_unique<Idle>(max_workers, slot_nodes);
+  make_workers(cpus, slot_nodes);
   observers_ = make_observers(config_);
   observed_ = !observers_.empty();
   // Idle workers learn longer spins (AdaptiveSpin) unless an idle CPU has a
   // better use: lent to another process, or asleep for a DVFS subsystem.
-  bool asleep = lending_;
+  bool asleep = lending_->lends();
   for (const auto& o : observers_) asleep = asleep || o->wants_idle_cores_asleep();
   spin_cap_us_ = asleep ? 0 : settings_.spin_max_us;
+  tasks_.wire();
+}
+
+// The owned workers, the ready queues and the workers' nodes.
+void Runtime::make_workers(const std::vector<int>& cpus, const std::vector<int>& slot_nodes) {
+  const int n = workers_.owned();
+  for (int i = 0; i < n; ++i) workers_.add(cpus[std::size_t(i) % cpus.size()]);
+  const std::string policy = queue_settings_.policy;
+  const int max_workers = workers_.max();
+  // Each owned worker's shard header on its node too (queues cannot reach
+  // NumaMemory: the engine lends it); guests' share a first-touch block.
+  scheduler_ = std::make_unique<queues::SyncScheduler>(
+      [&] { return queues::make_policy(policy, max_workers); }, max_workers, n,
+      queues::ShardPlacement{worker_state_memory(), slot_nodes});
+  scheduler_->set_affinity_map(&affinity_);
+  for (int i = 0; i < n; ++i) workers_.set_victims(i);
+  scheduler_->set_active(n);
+  // Inline execution runs tasks in creation order: not for a policy whose
+  // order is the point (priority), nor when lending may add workers.
+  tasks_.set_serial_inline(settings_.serial_inline && n == 1 && !lending_->lends() &&
+                           !scheduler_->order_matters());
+  std::vector<int> worker_nodes;
+  for (int i = 0; i < n; ++i) worker_nodes.push_back(workers_.worker(i)->node());
+  numa_.build(worker_nodes, topology_->numa_nodes(), !scheduler_->follows_data());
 }
 
 Runtime::~Runtime() = default;
 
 RunInfo Runtime::run_info() {
   RunInfo run;
-  for (int i = 0; i < owned_workers_; ++i) run.worker_cpus.push_back(worker(i)->cpu());
+  for (int i = 0; i < workers_.owned(); ++i) run.worker_cpus.push_back(workers_.worker(i)->cpu());
   run.observers = observers_.size();
   run.start_ns = start_ns_;
   run.ready_of = [this](int w) { return int(scheduler_->size_of(w)); };
   run.affinity = &affinity_;
-  run.park_worker = [this](int w, bool park) { park_worker(w, park); };
+  run.park_worker = [this](int w, bool park) { lending_->park_worker(w, park); };
   return run;
 }
 
@@ -251,22 +256,24 @@ void Runtime::launch() {
   ThreadContext& ctx = tls_ctx;
   ctx = ThreadContext{};
   ctx.generation = gen;
-  main_root_ = make_root(serial_);
+  main_root_ = make_root(tasks_.serial_inline());
   ctx.root = ctx.current = main_root_;
   const RunInfo run = run_info();
   for (auto& o : observers_) o->on_runtime_start(run);
   const std::vector<int>& owned = run.worker_cpus;
-  cpu_manager_->start(owned);
-  if (lending_) cpu_manager_->set_nearness(nearness_levels(*topology_, owned));
+  CpuManager& cpu_manager = lending_->cpu_manager();
+  cpu_manager.start(owned);
+  if (lending_->lends()) cpu_manager.set_nearness(nearness_levels(*topology_, owned));
   topology_->save_current_binding();
-  worker(0)->adopt_current_thread(ctx);
+  workers_.worker(0)->adopt_current_thread(ctx);
   OverflowGuard::install();
-  for (int i = 1; i < owned_workers_; ++i) worker(i)->start();
+  for (int i = 1; i < workers_.owned(); ++i) workers_.worker(i)->start();
   if (config_.dump) {
     std::string text = config_.dump_text();
     text += "  (machine: " + topology_->describe() + "; workers on CPUs";
-    for (int i = 0; i < owned_workers_; ++i) text += " " + std::to_string(worker(i)->cpu());
-    text += "; CPU manager: " + std::string(cpu_manager_->name()) + ")\n";
+    for (int i = 0; i < workers_.owned(); ++i)
+      text += " " + std::to_string(workers_.worker(i)->cpu());
+    text += "; CPU manager: " + std::string(cpu_manager.name()) + ")\n";
     text += "  (" + cpu_budget_.describe() + ")\n";
     std::fputs(text.c_str(), stderr);
   }
@@ -278,7 +285,7 @@ void Runtime::attach_external(ThreadContext& ctx) {
   auto pool = std::make_unique<TaskPool>();
   // Under the lock: end_serial_inline clears the flag of the roots listed.
   std::lock_guard guard(external_mutex_);
-  Task* root = make_root(serial_);
+  Task* root = make_root(tasks_.serial_inline());
   ctx.pool = pool.get();
   ctx.root = ctx.current = root;
   ctx.next_id = next_thread_slot_.fetch_add(1) << 40;
@@ -295,7 +302,7 @@ Task* Runtime::spawn_root(ThreadContext& ctx) {
   // creators'); one made here is listed with the external roots, so stop
   // waits for its children and frees it.
   std::lock_guard guard(external_mutex_);
-  Task* root = make_root(serial_);
+  Task* root = make_root(tasks_.serial_inline());
   root->runner = ctx.slot;
   external_roots_.push_back(root);
   ctx.spawn_root = root;
@@ -324,18 +331,19 @@ void Runtime::shutdown() {
   // thread owns it.
   Task* main = main_root_;
   const bool owns_main = ctx.root == main_root_;
-  help_until(
+  waits_.help_until(
       ctx, [main] { return main->children_done(); }, nullptr, owns_main ? main_root_ : nullptr,
       owns_main ? Idle::kNoLimit : Idle::kPollNs);
-  help_until(ctx, all_done, nullptr, nullptr, Idle::kPollNs);
+  waits_.help_until(ctx, all_done, nullptr, nullptr, Idle::kPollNs);
   stopping_.store(true);
   idle_->wake_all();
+  CpuManager& cpu_manager = lending_->cpu_manager();
   {
-    std::lock_guard guard(workers_mutex_);  // no guest is added from here on
-    for (int i = 1; i < worker_count(); ++i) cpu_manager_->wake(worker(i)->cpu());
+    std::lock_guard guard(workers_.mutex());  // no guest is added from here on
+    for (int i = 1; i < workers_.count(); ++i) cpu_manager.wake(workers_.worker(i)->cpu());
   }
-  for (int i = 1; i < worker_count(); ++i) worker(i)->join();
-  cpu_manager_->stop();
+  for (int i = 1; i < workers_.count(); ++i) workers_.worker(i)->join();
+  cpu_manager.stop();
   for (auto& o : observers_) o->on_worker_stop(0);
   topology_->restore_current_binding();
   const RunInfo run = run_info();
@@ -352,16 +360,24 @@ void Runtime::shutdown() {
 void Runtime::print_report() const {
   std::ostringstream os;
   const double seconds = double(now_ns() - start_ns_) * 1e-9;
-  std::uint64_t completed = external_completed_.load();
-  for (int i = 0; i < worker_count(); ++i) completed += worker(i)->completed();
+  const std::uint64_t completed = tasks_.completed_total();
+  const int owned = workers_.owned();
   os << "== joule report ==\n"
-     << "wall time: " << seconds << " s, workers: " << owned_workers_ << " (+"
-     << worker_count() - owned_workers_ << " on borrowed CPUs)"
+     << "wall time: " << seconds << " s, workers: " << owned << " (+" << workers_.count() - owned
+     << " on borrowed CPUs)"
      << ", tasks completed: " << completed << ", iterations: " << iterations_.load() << "\n"
      << "cpus: " << cpu_budget_.describe() << "\n";
   report_scheduler(os);
   for (const auto& o : observers_) o->report(os);
   std::fputs(os.str().c_str(), stderr);
+}
+
+void Runtime::clear_serial_roots() noexcept {
+  // Only the one worker reads main_root_'s flags (serial: no other worker
+  // exists); the other roots' threads read theirs at their next create.
+  main_root_->flags &= std::uint16_t(~task_flag::serial);
+  std::lock_guard guard(external_mutex_);
+  for (Task* root : external_roots_) root->flags &= std::uint16_t(~task_flag::serial);
 }
 
 void Runtime::iteration_boundary() {

@@ -124,17 +124,12 @@ void TaskPool::push_remote(FreeBlock* head, FreeBlock* tail) noexcept {
                                           std::memory_order_relaxed));
 }
 
-}  // namespace joule::engine
-
-// Declared in the core (task.hpp), defined here: freeing a task is the pool's job.
-namespace joule::core {
-
 void release(Task* t) noexcept {
   // No dependency domain ever held an untracked task: this is its only
   // reference, and nobody else can be counting.
   if (!t->has(task_flag::tracked) && t->refs.load(std::memory_order_relaxed) == 1)
-    return engine::TaskPool::destroy_task(t);
-  if (t->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) engine::TaskPool::destroy_task(t);
+    return TaskPool::destroy_task(t);
+  if (t->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) TaskPool::destroy_task(t);
 }
 
-}  // namespace joule::core
+}  // namespace joule::engine

@@ -59,4 +59,26 @@ class TaskPool {
   int node_ = -1;
 };
 
+// A task's references (the engine owns task memory, so freeing is here,
+// not in the core that defines Task).
+//
+// Drops one of the task's references (its own, or the domain's); frees it
+// at zero. refs is 1 while the task lives, plus 1 while domain_refs > 0.
+void release(Task* t) noexcept;
+
+// References from the parent's dependency domain. Counted without atomics:
+// only the thread running the parent's body (or completing it) touches them.
+inline void domain_retain(Task* t) noexcept {
+  if (t->domain_refs++ == 0) t->refs.fetch_add(1, std::memory_order_relaxed);
+}
+inline void domain_release(Task* t) noexcept {
+  if (--t->domain_refs == 0) release(t);
+}
+// The lines domain_release writes: the counts, and the first line, where a
+// freed block links into its pool.
+inline void prefetch_for_release(const Task* t) noexcept {
+  __builtin_prefetch(&t->domain_refs, 1);
+  __builtin_prefetch(t, 1);
+}
+
 }  // namespace joule::engine

@@ -21,7 +21,7 @@ struct ThreadContext {
   Task* root = nullptr;          // implicit task owning this thread's top-level tasks
   // A worker's parent for independent tasks (Runtime::spawn_root), made on
   // first use. Not `root`: a worker's loop is at its top level while
-  // current == root (Runtime::hold_child), and its root is null.
+  // current == root (TaskLifecycle::hold_child), and its root is null.
   Task* spawn_root = nullptr;
   TaskPool* pool = nullptr;
   // Immediate-successor slot: a task a finishing task released, run next
@@ -32,13 +32,13 @@ struct ThreadContext {
   bool in_loop = false;      // inside a scheduling loop: `next` will be run
   bool searching = false;    // counted by Idle as looking for work
   // Finished children of held_parent not yet subtracted from its pending
-  // count (Runtime::hold_child): only at a worker loop's top level.
+  // count (TaskLifecycle::hold_child): only at a worker loop's top level.
   bool may_hold = false;
   Task* held_parent = nullptr;
   std::int64_t held = 0;
   std::uint32_t creations = 0;  // since the last throttle check
   // Creations before the next check: far below the limit the check (a sum
-  // over every worker) need not run for a while (Runtime::throttle).
+  // over every worker) need not run for a while (TaskLifecycle::throttle).
   std::uint32_t throttle_every = 64;
   int help_depth = 0;  // nested waits on this thread's stack
   // While it points to a positive count, this thread's waits run only the

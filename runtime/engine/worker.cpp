@@ -81,31 +81,34 @@ void Worker::run() {
   OverflowGuard::enter_thread(index_);
   adopt_current_thread(ctx);
   ctx.in_loop = true;
-  ctx.may_hold = true;  // see Runtime::hold_child
-  const bool lending = rt_.lending();
+  ctx.may_hold = true;  // see TaskLifecycle::hold_child
+  TaskLifecycle& tasks = rt_.tasks();
+  LendingBridge& lending = rt_.lending();
+  PollingServices& polling = rt_.polling();
+  const bool lends = lending.lends();
   for (;;) {
     if (must_leave()) {
       park(ctx);
       if (rt_.stopping()) break;
       continue;
     }
-    if (rt_.run_one(ctx)) {
-      rt_.poll_services();  // a task boundary (polling_services.hpp)
-      if (lending) {        // task boundary: borrow for queued work, apply DROM
-        rt_.maybe_acquire();
-        rt_.poll_drom();
+    if (tasks.run_one(ctx)) {
+      polling.poll_if_active();  // a task boundary (polling_services.hpp)
+      if (lends) {               // task boundary: borrow for queued work, apply DROM
+        lending.maybe_acquire();
+        lending.poll_drom();
       }
       continue;
     }
     // Nothing of that parent's next: count them now. Completing the parent
     // may release a successor into this thread's immediate-successor slot.
-    rt_.flush_held(ctx);
+    tasks.flush_held(ctx);
     if (ctx.next) continue;
     if (rt_.stopping()) break;
     idle_wait(ctx);
   }
-  rt_.flush_held(ctx);
-  rt_.flush_private(ctx);
+  tasks.flush_held(ctx);
+  tasks.flush_private(ctx);
   for (auto& o : rt_.observers()) o->on_worker_stop(index_);
   TaskPool::flush_remote_frees();
   OverflowGuard::leave_thread();
@@ -115,7 +118,8 @@ void Worker::run() {
 bool Worker::must_leave() {
   if (retired_.load(std::memory_order_relaxed) || resting_.load(std::memory_order_relaxed))
     return true;
-  return rt_.lending() && rt_.cpu_manager().must_return(cpu_);
+  LendingBridge& lending = rt_.lending();
+  return lending.lends() && lending.cpu_manager().must_return(cpu_);
 }
 
 // Spins; then lends the CPU and parks (lending on and the manager agrees),
@@ -125,7 +129,8 @@ void Worker::idle_wait(ThreadContext& ctx) {
   // A worker the energy policy rests stops spinning at once: idling that
   // core is the point.
   auto stop_or_rest = [&] { return rt_.stopping() || resting_.load(std::memory_order_relaxed); };
-  rt_.poll_drom();
+  LendingBridge& lending = rt_.lending();
+  lending.poll_drom();
   if (ctx.next) return;  // a task waits in this thread's own slot
   // An idle worker runs the polling services; they may make tasks ready.
   if (rt_.polling().active() && rt_.polling().poll() && sched.probe(index_)) return;
@@ -148,9 +153,9 @@ void Worker::idle_wait(ThreadContext& ctx) {
   }
   const auto slept_at = std::chrono::steady_clock::now();
   spin_ns_ += std::uint64_t((slept_at - start).count());
-  rt_.end_search(ctx, false);  // before the exact check below: see Idle
+  rt_.tasks().end_search(ctx, false);  // before the exact check below: see Idle
   TaskPool::flush_remote_frees();
-  if (rt_.lending() && rt_.cpu_manager().release_idle(cpu_)) return park(ctx);
+  if (lending.lends() && lending.cpu_manager().release_idle(cpu_)) return park(ctx);
   if (rt_.observed())
     for (auto& o : rt_.observers()) o->on_idle(index_, true, now_ns());
   // The exact check (every queue) once, just before sleeping.
@@ -159,7 +164,7 @@ void Worker::idle_wait(ThreadContext& ctx) {
   // unless a polling service must run (polling_services.hpp).
   ctx.searching = rt_.idle().sleep_unless(
       *ctx.slot, [&] { return ctx.next || sched.available_to(index_) > 0 || stop_or_rest(); },
-      rt_.idle_sleep_cap(rt_.lending() ? Idle::kPollNs : Idle::kNoLimit));
+      rt_.polling().sleep_cap(lending.lends() ? Idle::kPollNs : Idle::kNoLimit));
   if (rt_.observed())
     for (auto& o : rt_.observers()) o->on_idle(index_, false, now_ns());
   sleep_ns_ += std::uint64_t((learn() - slept_at).count());
@@ -168,22 +173,24 @@ void Worker::idle_wait(ThreadContext& ctx) {
 // The CPU is lent, returned or retired: wait until this process may use it
 // again. Work that arrives meanwhile makes the runtime reclaim or borrow.
 void Worker::park(ThreadContext& ctx) {
-  if (ctx.searching) rt_.end_search(ctx, true);  // someone else looks meanwhile
-  rt_.flush_held(ctx);
-  rt_.flush_private(ctx);  // never strand tasks on a CPU we give away
+  TaskLifecycle& tasks = rt_.tasks();
+  LendingBridge& lending = rt_.lending();
+  if (ctx.searching) tasks.end_search(ctx, true);  // someone else looks meanwhile
+  tasks.flush_held(ctx);
+  tasks.flush_private(ctx);  // never strand tasks on a CPU we give away
   parked_.store(true, std::memory_order_relaxed);
-  rt_.note_parked(+1);
+  lending.note_parked(+1);
   if (rt_.observed())
     for (auto& o : rt_.observers()) o->on_parked(index_, true, now_ns());
-  auto& cm = rt_.cpu_manager();
+  auto& cm = lending.cpu_manager();
   // Rested by the energy policy: lend the CPU meanwhile (a retired CPU is
   // no longer ours to lend).
-  if (resting_.load() && !retired_.load() && rt_.lending()) cm.release_idle(cpu_);
+  if (resting_.load() && !retired_.load() && lending.lends()) cm.release_idle(cpu_);
   while (!rt_.stopping() && (retired_.load() || resting_.load() || !cm.usable(cpu_)))
     cm.wait_for_change(cpu_, 50000);
   if (rt_.observed())
     for (auto& o : rt_.observers()) o->on_parked(index_, false, now_ns());
-  rt_.note_parked(-1);
+  lending.note_parked(-1);
   parked_.store(false, std::memory_order_relaxed);
 }
 

@@ -70,7 +70,7 @@ class Worker {
   std::uint64_t spin_ns() const noexcept { return spin_ns_; }
   std::uint64_t sleep_ns() const noexcept { return sleep_ns_; }
   // Child completions that rode on a sibling's update of their parent's
-  // count (Runtime::hold_child); read after the worker stopped.
+  // count (TaskLifecycle::hold_child); read after the worker stopped.
   void count_folded(std::uint64_t n) noexcept { folded_ += n; }
   std::uint64_t folded() const noexcept { return folded_; }
 

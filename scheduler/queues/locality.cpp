@@ -1,5 +1,5 @@
 // locality: keeps the cache reuse that a program's creation order and its
-// data give (docs/internals.md, "Locality").
+// data give (docs/internals-scheduling.md, "Locality").
 //  - A ready task goes to the shard of the worker that last wrote the data it
 //    writes (Task::data_home, set when that predecessor completed), so a
 //    block updated step after step stays on one worker, in its cache.

@@ -90,26 +90,27 @@ TEST_F(QuotaRuntime, DefaultWorkersFollowTheQuota) {
   limit("100000 100000\n");  // one CPU
   joule::runtime rt({{"JOULE_CGROUP_ROOT", root()}});
   Runtime& r = Runtime::get();
-  EXPECT_EQ(r.num_workers(), 1);
+  EXPECT_EQ(r.workers().owned(), 1);
   EXPECT_FALSE(r.oversubscribed());
   ASSERT_TRUE(r.cpu_budget().quota);
   EXPECT_DOUBLE_EQ(r.cpu_budget().quota->cpus, 1);
   EXPECT_EQ(r.cpu_budget().mask_cpus, mask());
-  EXPECT_EQ(r.worker_cpu(0), joule_test::allowed_cpus().front());  // the first of the mask
+  EXPECT_EQ(r.workers().worker(0)->cpu(),
+            joule_test::allowed_cpus().front());  // the first of the mask
   EXPECT_TRUE(joule_test::run_a_few_tasks());
 }
 
 TEST_F(QuotaRuntime, FractionalQuotaRoundsUp) {
   limit("150000 100000\n");
   joule::runtime rt({{"JOULE_CGROUP_ROOT", root()}});
-  EXPECT_EQ(Runtime::get().num_workers(), std::min(mask(), 2));
+  EXPECT_EQ(Runtime::get().workers().owned(), std::min(mask(), 2));
   EXPECT_FALSE(Runtime::get().oversubscribed());
 }
 
 TEST_F(QuotaRuntime, NoQuotaMeansOnePerCpu) {
   limit("max 100000\n");
   joule::runtime rt({{"JOULE_CGROUP_ROOT", root()}});
-  EXPECT_EQ(Runtime::get().num_workers(), mask());
+  EXPECT_EQ(Runtime::get().workers().owned(), mask());
   EXPECT_FALSE(Runtime::get().cpu_budget().quota);
   EXPECT_FALSE(Runtime::get().oversubscribed());
 }
@@ -117,7 +118,7 @@ TEST_F(QuotaRuntime, NoQuotaMeansOnePerCpu) {
 TEST_F(QuotaRuntime, ExplicitWorkersAboveTheQuotaAreOversubscribed) {
   limit("100000 100000\n");
   joule::runtime rt({{"JOULE_CGROUP_ROOT", root()}, {"JOULE_WORKERS", "2"}});
-  EXPECT_EQ(Runtime::get().num_workers(), 2);
+  EXPECT_EQ(Runtime::get().workers().owned(), 2);
   EXPECT_TRUE(Runtime::get().oversubscribed());
   EXPECT_TRUE(joule_test::run_a_few_tasks());
 }

@@ -57,15 +57,15 @@ TEST_P(WorkerState, LivesOnItsCpusNodeOnASyntheticMachine) {
                         {"JOULE_LENDING", "off"}});
   Runtime& rt = Runtime::get();
   ASSERT_TRUE(rt.topology().synthetic());
-  ASSERT_EQ(rt.nodes().nodes(), 4);  // two packages of two nodes
+  ASSERT_EQ(rt.numa().nodes().nodes(), 4);  // two packages of two nodes
   wait_until_asleep(rt, n - 1);
   NumaMemory& mem = NumaMemory::instance();
   std::vector<int> per_node(4, 0);
   for (int i = 0; i < n; ++i) {
-    Worker* w = rt.worker(i);
+    Worker* w = rt.workers().worker(i);
     const int node = rt.topology().numa_node_of(w->cpu());
     EXPECT_EQ(w->node(), node) << "worker " << i;
-    EXPECT_EQ(rt.nodes().node_of(i), node);
+    EXPECT_EQ(rt.numa().nodes().node_of(i), node);
     MemoryRecord r;
     ASSERT_TRUE(mem.find(w, r)) << "worker " << i << " is not in NumaMemory's records";
     EXPECT_EQ(r.node, node) << "worker " << i;
@@ -135,7 +135,7 @@ TEST(WorkerStateHere, IsBoundToThisMachinesNodeAndTouched) {
   Runtime& rt = Runtime::get();
   wait_until_asleep(rt, 3);
   for (int i = 0; i < 4; ++i) {
-    Worker* w = rt.worker(i);
+    Worker* w = rt.workers().worker(i);
     MemoryRecord r;
     ASSERT_TRUE(NumaMemory::instance().find(w, r));
     EXPECT_EQ(r.node, rt.topology().numa_node_of(w->cpu()));
@@ -241,7 +241,7 @@ TEST_P(KeyTouch, EachChunkIsTouchedByItsKeysWorker) {
   ASSERT_NE(p, nullptr) << joule_last_error();
   int elsewhere = 0;
   for (std::size_t i = 0; i < kChunks; ++i) {
-    const int key_worker = rt.worker_of_key(100 + i);
+    const int key_worker = rt.numa().worker_of_key(100 + i);
     const int ran = touched.worker[i];
     // Worker 0 (this thread) touches its own keys; a worker of its node
     // would stand in only for another calling thread.
@@ -283,7 +283,7 @@ TEST_P(DataNode, TasksRunOnTheNodeOfTheirData) {
                         {"JOULE_NUMA_STEAL_DELAY_US", "200000"},
                         {"JOULE_LENDING", "off"}});
   Runtime& rt = Runtime::get();
-  ASSERT_TRUE(rt.nodes().active());
+  ASSERT_TRUE(rt.numa().nodes().active());
   constexpr int kBlocks = 256;
   constexpr std::size_t kBlock = 1 << 16;
   joule_placement_t where{JOULE_PLACE_NODE, 1, 0, 0, nullptr, nullptr};
@@ -295,7 +295,7 @@ TEST_P(DataNode, TasksRunOnTheNodeOfTheirData) {
       char* block = data + std::size_t(b) * kBlock;
       joule::spawn({joule::inout(*block)}, [&rt, &on_node1, block] {
         block[1] = 1;
-        on_node1 += rt.nodes().node_of(joule::worker_id()) == 1;
+        on_node1 += rt.numa().nodes().node_of(joule::worker_id()) == 1;
       });
     }
     joule::taskwait();
@@ -303,7 +303,7 @@ TEST_P(DataNode, TasksRunOnTheNodeOfTheirData) {
   const int total = 4 * kBlocks;
   std::printf("%d workers: %d of %d tasks ran on node 1\n", n, on_node1.load(), total);
   EXPECT_GE(on_node1.load(), total * 9 / 10) << on_node1.load() << " of " << total;
-  EXPECT_EQ(rt.nodes().placed(1), std::uint64_t(total));
+  EXPECT_EQ(rt.numa().nodes().placed(1), std::uint64_t(total));
   EXPECT_EQ(joule_free(data), JOULE_OK);
 }
 

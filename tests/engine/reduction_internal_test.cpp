@@ -38,7 +38,7 @@ class ReductionDomainTest : public ::testing::Test {
     domain_.add(t, k, lo, lo + bytes, op);
     return t;
   }
-  // What Runtime::complete does for a member: leave its groups.
+  // What TaskLifecycle::complete does for a member: leave its groups.
   static void complete(Task* t) {
     for (ReductionMember* m = t->reductions; m; m = m->next) m->slot->leave();
   }

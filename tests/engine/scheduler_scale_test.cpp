@@ -94,7 +94,7 @@ TEST_P(Oversubscribed, NoTaskPathWakesEverySleeper) {
   // wait ended; a broadcast would give one per sleeper per event.
   const std::uint64_t steals = [&] {
     std::uint64_t s = 0;
-    for (int i = 0; i < Runtime::get().worker_count(); ++i)
+    for (int i = 0; i < Runtime::get().workers().count(); ++i)
       s += Runtime::get().scheduler().steal_stats(i).steals;
     return s;
   }();
@@ -146,7 +146,7 @@ TEST_P(Oversubscribed, CreatorWakesFewWorkersFindTheRest) {
 INSTANTIATE_TEST_SUITE_P(Workers, Oversubscribed, ::testing::Values(2, 32, 64));
 
 // Children finished back to back by one worker are subtracted from their
-// parent's count in one update (Runtime::hold_child): some completions ride
+// parent's count in one update (TaskLifecycle::hold_child): some completions ride
 // on a sibling's update, none is lost (every taskwait returns, counts add
 // up), and a chain of release-after-descendants parents settles at once.
 TEST_P(Oversubscribed, SiblingCompletionsShareOneParentUpdate) {
@@ -177,9 +177,9 @@ TEST_P(Oversubscribed, SiblingCompletionsShareOneParentUpdate) {
   EXPECT_EQ(seen, 1);
   EXPECT_EQ(ran.load(), 20 * 500);
   std::uint64_t folded = 0, completed = 0;
-  for (int i = 0; i < Runtime::get().worker_count(); ++i) {
-    folded += Runtime::get().worker(i)->folded();
-    completed += Runtime::get().worker(i)->completed();
+  for (int i = 0; i < Runtime::get().workers().count(); ++i) {
+    folded += Runtime::get().workers().worker(i)->folded();
+    completed += Runtime::get().workers().worker(i)->completed();
   }
   EXPECT_LE(folded, completed);
   // Workers other than this thread's ran some tasks back to back.
@@ -228,7 +228,7 @@ TEST(Throttle, BoundsADependencyChain) {
     std::int64_t most = 0;
     for (int i = 0; i < 100000; ++i) {
       joule::spawn({joule::inout(x)}, [&x] { ++x; });
-      if (i % 50 == 0) most = std::max(most, Runtime::get().in_flight());
+      if (i % 50 == 0) most = std::max(most, Runtime::get().tasks().in_flight());
     }
     joule::taskwait();
     EXPECT_EQ(x, 100000);

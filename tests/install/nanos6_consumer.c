@@ -1,6 +1,6 @@
 /* Consumer of an installed joule's Nanos6 API and ALPI, built with
  *   cc -I<prefix>/include/joule/nanos6 nanos6_consumer.c $(pkg-config --cflags --libs joule)
- * as joulecc does (docs/porting-ompss.md, "The Nanos6 API"): the headers are
+ * as joulecc does (docs/porting-ompss-semantics.md, "The Nanos6 API"): the headers are
  * installed, found under their Nanos6 names, and answer. A spawned task and
  * its completion callback have run after joule_taskwait: they are children
  * of the main thread's root, and with one worker only that wait runs them. */

@@ -22,7 +22,7 @@ struct Tasks {
     return t;
   }
   ~Tasks() {
-    for (Task* t : all) core::release(t);
+    for (Task* t : all) engine::release(t);
   }
 };
 

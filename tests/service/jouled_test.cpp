@@ -4,12 +4,14 @@
 // (FakeTree::snapshot) once it is gone, however it went.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <random>
 
 #include "job_store.hpp"
 
 #include "fuzz_lines.hpp"
 #include "jouled_harness.hpp"
+#include "temp_dir.hpp"
 
 namespace joule::test {
 namespace {
@@ -29,12 +31,13 @@ class JouledTest : public ::testing::Test {
     // The clients (other users) reach the socket through these folders.
     ::chmod(tree_->root().c_str(), 0755);
     root_ = tree_->root();
-    // A socket path has at most 107 bytes: a short folder of its own.
-    char sock_dir[] = "/tmp/jouled-XXXXXX";
-    if (!::mkdtemp(sock_dir)) GTEST_SKIP() << "cannot make a folder in /tmp";
-    sock_dir_ = sock_dir;
-    ::chmod(sock_dir, 0755);
-    socket_ = sock_dir_ + "/s";
+    // A socket path has at most 107 bytes (sun_path): a folder of its own with
+    // a one-letter tag, so the path stays short however deep the tree is.
+    sock_dir_ = std::make_unique<joule_test::TempDir>("s");
+    ::chmod(sock_dir_->path().c_str(), 0755);
+    socket_ = sock_dir_->file("s");
+    if (socket_.size() > 107)
+      GTEST_SKIP() << "socket path " << socket_ << " is over 107 bytes; set TMPDIR shorter";
     state_ = root_ + "/jstate";
     access_ = root_ + "/access.toml";
     tree_->write("/cg/cpuset/cpuset.effective_cpus", "0-3\n");
@@ -42,11 +45,7 @@ class JouledTest : public ::testing::Test {
                  "\"]\ncontrols = [\"frequency\", \"energy\"]\n");
   }
   void TearDown() override {
-    stop();
-    if (!sock_dir_.empty()) {
-      ::unlink(socket_.c_str());
-      ::rmdir(sock_dir_.c_str());
-    }
+    stop();  // the daemon first: sock_dir_'s destructor then removes the folder and the socket
   }
 
   void build(Layout l) {
@@ -131,7 +130,8 @@ class JouledTest : public ::testing::Test {
   }
 
   std::unique_ptr<FakeTree> tree_;
-  std::string sock_dir_, root_, socket_, state_, access_, log_;
+  std::unique_ptr<joule_test::TempDir> sock_dir_;
+  std::string root_, socket_, state_, access_, log_;
   FakeTree::Snapshot before_;
   pid_t daemon_ = -1;
   int starts_ = 0, exited_ = -1;

@@ -1,6 +1,6 @@
 // OpenMP task reductions (task_reduction, in_reduction, reduction(task,...)
 // and taskloop reduction) in GCC's ABI. GCC hands the runtime a descriptor,
-// an array of words (docs/openmp.md, "Task reductions"):
+// an array of words (docs/openmp-entry-points.md, "Task reductions"):
 //   [0] variables, [1] bytes per private block, [2] alignment on entry and
 //   the blocks' base on return, [3] reserved, [4] the enclosing descriptor
 //   (the runtime chains them), [5] [6] the runtime's, then per variable

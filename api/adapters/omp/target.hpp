@@ -1,5 +1,5 @@
 // Target constructs and device routines on the host: joule drives no
-// device, so the host is the only one (docs/openmp.md, "Target regions on
+// device, so the host is the only one (docs/openmp-entry-points.md, "Target regions on
 // the host"). Flag values are those of gcc's include/gomp-constants.h, as
 // GCC 12 passes them (gcc -fopenmp -fdump-tree-ompexp shows the calls).
 #pragma once

@@ -1,5 +1,5 @@
 // CUDA tasks for translated code: `#pragma oss task device(cuda)` on a task
-// function, with or without ndrange (docs/offload.md, "joulecc: device(cuda)
+// function, with or without ndrange (docs/offload-cuda.md, "joulecc: device(cuda)
 // and ndrange"). joulecc's wrapper packs the function's arguments and
 // describes each (offset, pointer or not, name) as for device(mic)
 // (ompss_card.cpp); here the call becomes a CUDA task through the public

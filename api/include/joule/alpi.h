@@ -1,7 +1,7 @@
 /* ALPI, the tasking runtime interface that task-aware libraries (TAMPI,
  * TAGASPI) call: version 1.2 of the interface TAMPI's src/common/ALPI.hpp
  * declares, answered by libjoule. Build TAMPI against joule as
- * docs/porting-ompss.md ("ALPI and TAMPI") says. C and C++.
+ * docs/porting-ompss-semantics.md ("ALPI and TAMPI") says. C and C++.
  *
  * Supported: blocking, events, resources (ALPI_FEATURE_*); not suspend:
  * alpi_feature_check says so and alpi_task_suspend* return

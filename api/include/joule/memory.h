@@ -1,4 +1,4 @@
-/* joule C ABI: placing data on NUMA nodes (docs/user-guide.md, "Placing data
+/* joule C ABI: placing data on NUMA nodes (docs/user-guide-semantics.md, "Placing data
  * on NUMA nodes").
  *
  * Memory from joule_alloc is whole pages, zero-filled, placed as asked:

@@ -20,7 +20,7 @@
 // The destructor puts the card back at the P-state it found.
 //
 // A CUDA GPU as the second device (split_options::device = device::cuda,
-// docs/offload.md, "Splitting work between the CPUs and a GPU"): the GPU's
+// docs/offload-gpu-energy.md, "Splitting work between the CPUs and a GPU"): the GPU's
 // part is one CUDA task (joule/cuda.hpp) and its power is fitted from NVML's
 // energy counter over each iteration, the CPUs' from RAPL where the
 // platform measures energy; energy_source() says which ("gpu: nvml, cpu:

@@ -1,7 +1,7 @@
 // The record of one GPU's clock changes, kept on disk while they last so
 // that a process killed before it could restore does not leave the GPU
 // locked: `joule-ctl restore` undoes the records of dead owners through
-// NVML (docs/offload.md, "GPU energy and clocks"). The GPU's own small
+// NVML (docs/offload-gpu-energy.md, "GPU energy and clocks"). The GPU's own small
 // record, beside the CPU frequencies' state files (same folder, mode 0600)
 // but with its own name and format, since the cuda layer does not see the
 // platform layer.

@@ -5,12 +5,15 @@
 // offload target (the card, each open GPU) keeps its own Coherence; the
 // decisions are Coherence's, this file only connects them to tasks.
 #include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "card_tasks.hpp"
 #include "gpu_devices.hpp"
 #include "runtime.hpp"
+#include "task_hooks.hpp"
 
 namespace joule::card_tasks {
 
@@ -84,31 +87,51 @@ Target target_of(const CardTaskRegions& r) {
   return {g.device.get(), &g.coherence, g.name()};
 }
 
-// A watched host task's real body and the regions it names.
-struct Watched {
-  joule_task_fn_t fn;
-  void* args;
-  std::vector<offload::Use> uses;
-};
+// The regions each watched host task names, until its body runs (or it
+// is discarded). Only tasks naming data a device holds come here: a host
+// task path with devices at work, where a lock per task is noise beside
+// the copies.
+std::mutex g_watched_mutex;
+std::unordered_map<const core::Task*, std::vector<offload::Use>>& watched() {
+  static auto* m = new std::unordered_map<const core::Task*, std::vector<offload::Use>>();
+  return *m;  // used at exit: never destroyed
+}
+
+void watch(core::Task& t, const offload::Use& u) {
+  std::lock_guard guard(g_watched_mutex);
+  watched()[&t].push_back(u);  // the C ABI adds dependencies one at a time
+  engine::TaskHook::take(t);
+}
+
+std::vector<offload::Use> unwatch(const core::Task& t) {
+  std::lock_guard guard(g_watched_mutex);
+  auto it = watched().find(&t);
+  if (it == watched().end()) return {};
+  std::vector<offload::Use> uses = std::move(it->second);
+  watched().erase(it);
+  return uses;
+}
+
+// The engine's hook (task_hooks.hpp), set in api/src/wiring.cpp.
+bool hook_engaged() noexcept { return any_active(); }
+
+void hook_on_dependency(core::Task& t, int kind, const void* addr, std::size_t bytes) {
+  if (t_card_spawn || !t.fn || !any_tracks(addr, bytes)) return;
+  watch(t, {addr, bytes, reads(kind), writes(kind)});
+}
 
 // If the copy-back fails (the card died) the body does not run on stale
 // data: the task fails with the card's error instead.
-void watched_body(void* p) {
-  std::unique_ptr<Watched> w(static_cast<Watched*>(p));
-  make_host_current(w->uses);
-  w->fn(w->args);
-}
+void hook_before_body(core::Task& t) { make_host_current(unwatch(t)); }
 
-void watch(core::Task* t, const offload::Use& u) {
-  if (t->fn == &watched_body) {  // the C ABI adds dependencies one at a time
-    static_cast<Watched*>(t->args)->uses.push_back(u);
-    return;
-  }
-  t->args = new Watched{t->fn, t->args, {u}};
-  t->fn = &watched_body;
-}
+void hook_on_discard(core::Task& t) noexcept { unwatch(t); }
+
+const engine::TaskHook g_hook{&hook_engaged, &hook_on_dependency, &hook_before_body,
+                              &hook_on_discard};
 
 }  // namespace
+
+const engine::TaskHook* host_task_hook() noexcept { return &g_hook; }
 
 offload::Coherence& card_coherence() {
   static auto* c = new offload::Coherence();  // used at exit: never destroyed
@@ -123,7 +146,7 @@ CardSpawn* enter_card_spawn(const CardTaskRegions& r) {
   engine::Runtime& rt = engine::Runtime::get();
   // A GPU task completes when polled: it must not run inline in its
   // spawn, where a task it waits for could not run yet.
-  if (r.device == int(CardTarget::cuda) && rt.serial_inline()) rt.end_serial_inline();
+  if (r.device == int(CardTarget::cuda)) rt.blocking().activate();
   const Target to = target_of(r);
   if (!to.device) return nullptr;
   std::vector<offload::Use> uses;
@@ -144,24 +167,6 @@ void leave_card_spawn(CardSpawn* spawn, bool submitted) noexcept {
   t_card_spawn = false;
   std::unique_ptr<CardSpawn> s(spawn);
   if (s && !submitted) s->coherence->leave(s->uses);
-}
-
-void card_watch_host_task(core::Task* t, int kind, const void* addr, std::size_t bytes) {
-  if (t_card_spawn || !t->fn || !any_tracks(addr, bytes)) return;
-  watch(t, {addr, bytes, reads(kind), writes(kind)});
-}
-
-void card_watch_host_task(core::Task* t, const dep* deps, std::size_t n) {
-  if (t_card_spawn || !any_active()) return;
-  for (std::size_t i = 0; i < n; ++i)
-    card_watch_host_task(t, int(deps[i].kind), deps[i].addr, deps[i].bytes);
-}
-
-void card_unwatch(core::Task* t) {
-  if (t->fn != &watched_body) return;
-  std::unique_ptr<Watched> w(static_cast<Watched*>(t->args));
-  t->fn = w->fn;
-  t->args = w->args;
 }
 
 void make_host_current(const std::vector<offload::Use>& uses) {

@@ -1,6 +1,6 @@
 // The card's lifetime and the host side of card tasks. A card task's body
 // returns as soon as the card has its work; the task's completion is held
-// until the card reports back (Runtime::hold_completion), so no host worker
+// until the card reports back (Blocking::hold_completion), so no host worker
 // waits on the card and many card tasks can be in flight.
 #include "card_tasks.hpp"
 
@@ -114,7 +114,7 @@ void launch_device_task(offload::Device& dev, offload::Coherence& coh, offload::
   engine::Runtime& r = engine::Runtime::get();
   core::Task* t = r.context().current;
   core::trace::emit_event(core::trace::Event::kEvOffloadLaunch, t->id);
-  if (!r.hold_completion(t)) {  // runs inline: wait here
+  if (!r.blocking().hold_completion(t)) {  // runs inline: wait here
     core::trace::begin_state(core::trace::State::kOffload);
     try {
       offload::Ticket done;
@@ -134,11 +134,11 @@ void launch_device_task(offload::Device& dev, offload::Coherence& coh, offload::
     // Before release_hold: a taskwait that sees the task done sees its writes recorded.
     coh.submit_card_task(dev, l, [&r, &coh, t, regions = l.regions](std::exception_ptr e) {
       launch_done(coh, regions, e != nullptr);
-      r.release_hold(t, std::move(e));
+      r.blocking().release_hold(t, std::move(e));
     });
   } catch (...) {
     launch_done(coh, l.regions, true);
-    r.release_hold(t, nullptr);
+    r.blocking().release_hold(t, nullptr);
     throw;
   }
 }

@@ -19,6 +19,7 @@
 #include "joule/types.hpp"
 #include "observer.hpp"
 #include "task.hpp"
+#include "task_hooks.hpp"
 
 namespace joule::card_tasks {
 
@@ -95,13 +96,11 @@ struct CardSpawn;
 CardSpawn* enter_card_spawn(const CardTaskRegions& r);
 void leave_card_spawn(CardSpawn* spawn, bool submitted) noexcept;
 
-// task_add_deps / joule_task_add_dep(s): a host task naming a region whose
-// newest version may be on the card gets a prologue that copies it back
-// (and marks the card's copy stale if it writes). Skipped for the task a
-// card spawn is submitting.
-void card_watch_host_task(core::Task* t, const dep* deps, std::size_t n);
-void card_watch_host_task(core::Task* t, int kind, const void* addr, std::size_t bytes);
-void card_unwatch(core::Task* t);  // before discard: drops the prologue
+// The engine's task hook (registered in api/src/wiring.cpp): a host task
+// naming a region whose newest version may be on a device has it copied
+// back before its body runs (and the device's copy marked stale if it
+// writes). Skipped for the task a card spawn is submitting.
+const engine::TaskHook* host_task_hook() noexcept;
 // The host uses these regions now: copied back from the device holding
 // their newest version; a host write makes the devices' copies stale.
 void make_host_current(const std::vector<offload::Use>& uses);

@@ -1,4 +1,4 @@
-// The CUDA GPUs joule's tasks run on (docs/offload.md, "CUDA tasks and
+// The CUDA GPUs joule's tasks run on (docs/offload-cuda.md, "CUDA tasks and
 // their data"): opened lazily (the first CUDA task or joule::cuda_devices())
 // or when the runtime starts with JOULE_CUDA=required; one Coherence per GPU
 // (the card keeps its own); a polling service on the engine that runs the

@@ -32,7 +32,7 @@ energy::Objective objective_of(const char* given) {
 
 // JOULE_POWER_BUSY at its highest frequency and JOULE_POWER_IDLE, per worker.
 DevicePower host_model(const core::Config& c) {
-  const int workers = std::max(1, engine::Runtime::get().num_workers());
+  const int workers = std::max(1, engine::Runtime::get().workers().owned());
   double busy = 0, ghz = -1;
   const platform::PlatformSettings& p = c.get<platform::PlatformSettings>();
   for (const auto& [f, w] : p.power_busy)

@@ -1,4 +1,4 @@
-// What the work splitter measures over one iteration (docs/offload.md,
+// What the work splitter measures over one iteration (docs/offload-gpu-energy.md,
 // "Splitting work between the CPUs and a GPU"): the GPU's energy counter
 // through NVML (gpu_meter.hpp) and the CPUs' through the platform's meter
 // (RAPL, PAPI or jouled; platform.hpp). Either may be missing: the GPU

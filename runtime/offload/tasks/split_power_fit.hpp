@@ -1,4 +1,4 @@
-// A device's busy and idle power fitted from measured energy (docs/offload.md,
+// A device's busy and idle power fitted from measured energy (docs/offload-gpu-energy.md,
 // "Splitting work between the CPUs and a GPU"). Each bulk-synchronous
 // iteration gives one sample: the device computed for busy_s, waited for the
 // other device for idle_s, and its energy counter (NVML, RAPL) rose by

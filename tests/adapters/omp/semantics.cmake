@@ -1,5 +1,5 @@
 # Task semantics, locks, the affinity display, allocators and the other
-# OpenMP 5 routines (docs/openmp.md, "Task semantics, locks and
+# OpenMP 5 routines (docs/openmp-entry-points.md, "Task semantics, locks and
 # allocators"); included by CMakeLists.txt, whose gomp_program() it uses.
 # Each program checks itself, linked against libjoule-omp alone, at 8
 # threads (more than the CPUs); the same source linked with libgomp runs

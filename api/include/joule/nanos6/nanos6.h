@@ -1,6 +1,6 @@
 /* The Nanos6 user API that public OmpSs-2 programs call, answered by joule.
  * joulecc puts <include>/joule/nanos6 first on the include path, so
- * `#include <nanos6.h>` finds this file (docs/porting-ompss.md, "The Nanos6
+ * `#include <nanos6.h>` finds this file (docs/porting-ompss-semantics.md, "The Nanos6
  * API"). Semantics follow the Nanos6 API documentation; what differs is
  * said at each function. C and C++. */
 #ifndef JOULE_NANOS6_H

@@ -1,4 +1,4 @@
-// CUDA tasks' data on the fake driver (docs/offload.md, "CUDA tasks and
+// CUDA tasks' data on the fake driver (docs/offload-cuda.md, "CUDA tasks and
 // their data"): a host task after a GPU task sees its output (copied back in
 // the host task's prologue), a GPU task sees a host task's write, data stays
 // resident on the GPU between GPU tasks, and taskwait, taskwait_on and the

@@ -119,7 +119,7 @@ JOULE_EXPORT void joule_oss_card_task(joule_oss_card_call_t call, const joule_os
                                       const joule_task_options_t *opts, joule_oss_deps_t *deps,
                                       int copy_deps, joule_oss_deps_t *copies, const char *devices);
 
-/* A device(cuda) task function (docs/offload.md, "joulecc: device(cuda) and
+/* A device(cuda) task function (docs/offload-cuda.md, "joulecc: device(cuda) and
  * ndrange"): a CUDA task on GPU 0 whose body, on a host worker, replaces
  * every pointer argument the table marks by the GPU's copy of what it points
  * at, then runs call(args, launch) with the task's stream. ndrange is null

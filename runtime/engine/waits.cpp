@@ -1,4 +1,5 @@
-// Waiting: taskwait, taskwait on data, and loops of tasks.
+// The waits room (waits.hpp): taskwait, taskwait on data, loops of tasks,
+// and the waits of language layers.
 #include <algorithm>
 #include <string>
 
@@ -27,8 +28,8 @@ void run_chunk(void* p) {
 
 }  // namespace
 
-void Runtime::taskwait() {
-  ThreadContext& ctx = context();
+void Waits::taskwait() {
+  ThreadContext& ctx = rt_.context();
   Task* self = ctx.current;
   help_until(
       ctx, [self] { return self->children_done(); }, self, self);
@@ -49,11 +50,12 @@ void Runtime::taskwait() {
 
 // An empty undeferred task with the given dependencies: once it may run,
 // every earlier sibling it depends on has finished.
-void Runtime::taskwait_on(const joule::dep* deps, std::size_t n) {
+void Waits::taskwait_on(const joule::dep* deps, std::size_t n) {
   task_options opts;
   opts.if_ = false;
   opts.label = "taskwait-on";
-  Task* t = create(&noop, 0, 16, opts);
+  TaskLifecycle& tasks = rt_.tasks();
+  Task* t = tasks.create(&noop, 0, 16, opts);
   try {
     for (std::size_t i = 0; i < n; ++i) {
       // Waiting on reduced data waits for its final value: every member
@@ -61,24 +63,25 @@ void Runtime::taskwait_on(const joule::dep* deps, std::size_t n) {
       const int kind = deps[i].kind == joule::dep_kind::reduction && deps[i].reduction
                            ? JOULE_DEP_INOUT
                            : static_cast<int>(deps[i].kind);
-      add_dep(t, kind, deps[i].addr, deps[i].bytes);
+      tasks.add_dep(t, kind, deps[i].addr, deps[i].bytes);
     }
   } catch (...) {
-    discard(t);
+    tasks.discard(t);
     throw;
   }
-  submit(t);
+  tasks.submit(t);
 }
 
 // The chunks become children of an undeferred group task, so waiting for
 // them does not wait for unrelated siblings (an implicit taskgroup).
-void Runtime::taskloop(detail::loop_fn fn, void* arg, std::int64_t begin, std::int64_t end,
-                       std::int64_t grain, const task_options& opts) {
+void Waits::taskloop(detail::loop_fn fn, void* arg, std::int64_t begin, std::int64_t end,
+                     std::int64_t grain, const task_options& opts) {
   if (!fn) throw joule::error(JOULE_ERR_INVALID, "joule: taskloop body is null");
   if (end <= begin) return;
   const auto count = static_cast<std::uint64_t>(end) - static_cast<std::uint64_t>(begin);
   if (grain <= 0)
-    grain = std::int64_t(std::max<std::uint64_t>(1, count / (4 * std::uint64_t(num_workers()))));
+    grain = std::int64_t(
+        std::max<std::uint64_t>(1, count / (4 * std::uint64_t(rt_.workers().owned()))));
   struct Group {
     Runtime* rt;
     detail::loop_fn fn;
@@ -86,7 +89,7 @@ void Runtime::taskloop(detail::loop_fn fn, void* arg, std::int64_t begin, std::i
     std::int64_t begin, end, grain;
     task_options opts;
     std::exception_ptr error;
-  } g{this, fn, arg, begin, end, grain, opts, nullptr};
+  } g{&rt_, fn, arg, begin, end, grain, opts, nullptr};
 
   auto body = [](void* p) {
     Group& grp = **static_cast<Group**>(p);
@@ -95,13 +98,14 @@ void Runtime::taskloop(detail::loop_fn fn, void* arg, std::int64_t begin, std::i
     for (std::int64_t lo = grp.begin; lo < grp.end;) {
       const auto left = static_cast<std::uint64_t>(grp.end) - static_cast<std::uint64_t>(lo);
       const std::int64_t hi = left <= std::uint64_t(grp.grain) ? grp.end : lo + grp.grain;
-      Task* c = grp.rt->create(&run_chunk, sizeof(LoopChunk), alignof(LoopChunk), chunk_opts);
+      Task* c =
+          grp.rt->tasks().create(&run_chunk, sizeof(LoopChunk), alignof(LoopChunk), chunk_opts);
       *static_cast<LoopChunk*>(c->args) = {grp.fn, grp.arg, lo, hi};
-      grp.rt->submit(c);
+      grp.rt->tasks().submit(c);
       lo = hi;
     }
     try {
-      grp.rt->taskwait();
+      grp.rt->waits().taskwait();
     } catch (...) {
       grp.error = std::current_exception();
     }
@@ -110,10 +114,23 @@ void Runtime::taskloop(detail::loop_fn fn, void* arg, std::int64_t begin, std::i
   group_opts.if_ = false;
   group_opts.label = opts.label;
   group_opts.final = opts.final;
-  Task* t = create(body, sizeof(Group*), alignof(Group*), group_opts);
+  Task* t = rt_.tasks().create(body, sizeof(Group*), alignof(Group*), group_opts);
   *static_cast<Group**>(t->args) = &g;
-  submit(t);
+  rt_.tasks().submit(t);
   if (g.error) std::rethrow_exception(g.error);
 }
+
+void Waits::wait_until(int (*done)(void*), void* arg) {
+  help_until(
+      rt_.context(), [&] { return done(arg) != 0; }, nullptr);
+}
+
+void Waits::restrict_to_descendants(const int* count) { rt_.context().descendants_only = count; }
+
+WaitSlot* Waits::current_slot() { return rt_.context().slot; }
+
+void Waits::wake(WaitSlot* slot) { rt_.idle().wake(slot); }
+
+void Waits::wake_all() { rt_.idle().wake_all(); }
 
 }  // namespace joule::engine

@@ -1,5 +1,6 @@
-// The runtime side of CPU lending: workers for the CPUs the CpuManager hands
-// over, and DROM mask changes. The node-wide policy lives in runtime/lending.
+// The lending room (lending_bridge.hpp): workers for the CPUs the
+// CpuManager hands over, and DROM mask changes. The node-wide policy lives
+// in runtime/lending.
 #include <algorithm>
 
 #include "runtime.hpp"
@@ -38,58 +39,47 @@ std::vector<std::vector<int>> nearness_levels(const Topology& topo, const std::v
   return levels;
 }
 
-Worker& Runtime::add_worker(int cpu) {
-  const int index = worker_count_.load(std::memory_order_relaxed);
-  if (index >= max_workers_) throw joule::error(JOULE_ERR_STATE, "joule: too many workers");
-  const int node = topology_->numa_node_of(cpu);  // the worker lives on its node
-  workers_.push_back(std::unique_ptr<Worker>(new (node) Worker(*this, index, cpu, node)));
-  slots_[std::size_t(index)].store(workers_.back().get(), std::memory_order_release);
-  if (cpu >= 0 && std::size_t(cpu) < worker_of_cpu_.size() && worker_of_cpu_[std::size_t(cpu)] < 0)
-    worker_of_cpu_[std::size_t(cpu)] = index;
-  worker_count_.store(index + 1, std::memory_order_release);
-  if (scheduler_) {  // a guest: thieves may look at its shard from now on
-    set_victims(index);
-    scheduler_->set_active(index + 1);
-  }
-  return *workers_.back();
-}
+LendingBridge::LendingBridge(Runtime& rt, std::unique_ptr<CpuManager> manager)
+    : rt_(rt), cpu_manager_(std::move(manager)), lending_(cpu_manager_->lends()) {}
 
 // A CPU this process may now use: its parked worker wakes by itself (the
 // manager's transition woke it); a CPU without a worker gets a new guest.
-void Runtime::activate_cpu(int cpu) {
-  std::lock_guard guard(workers_mutex_);
-  if (stopping()) return;
-  if (cpu < 0 || std::size_t(cpu) >= worker_of_cpu_.size()) return;
-  const int index = worker_of_cpu_[std::size_t(cpu)];
+void LendingBridge::activate_cpu(int cpu) {
+  Workforce& workers = rt_.workers();
+  std::lock_guard guard(workers.mutex());
+  if (rt_.stopping()) return;
+  if (!workers.covers(cpu)) return;
+  const int index = workers.index_of_cpu(cpu);
   if (index >= 0) {
-    worker(index)->set_retired(false);
+    workers.worker(index)->set_retired(false);
     cpu_manager_->wake(cpu);
     return;
   }
-  add_worker(cpu).start();
+  workers.add(cpu).start();
 }
 
-void Runtime::maybe_acquire() {
+void LendingBridge::maybe_acquire() {
   // The clock first: at most one acquire per interval happens anyway, and
   // the queue count below reads every shard (machine CPUs + workers).
   if (now_ns() - last_acquire_ns_.load(std::memory_order_relaxed) < kAcquireIntervalNs) return;
-  const std::int64_t ready = scheduler_->size();
+  const std::int64_t ready = rt_.scheduler().size();
   if (ready <= 0) return;
   // Idle workers of our own that are not parked will pick the work up.
-  const int awake_idle = idle_->sleepers();
+  const int awake_idle = rt_.idle().sleepers();
   const std::int64_t want = ready - awake_idle;
   if (want <= 0 || rate_limited(last_acquire_ns_, kAcquireIntervalNs)) return;
   std::vector<int> got;
-  cpu_manager_->acquire(int(std::min<std::int64_t>(want, max_workers_)), got);
+  cpu_manager_->acquire(int(std::min<std::int64_t>(want, rt_.workers().max())), got);
   for (int cpu : got) activate_cpu(cpu);
 }
 
-int Runtime::reserve_workers(int want) {
+int LendingBridge::reserve_workers(int want) {
   if (want <= 0) return 0;
-  if (!lending_) return std::min(want, worker_count());
+  const Workforce& workers = rt_.workers();
+  if (!lending_) return std::min(want, workers.count());
   int usable = 0;
-  for (int i = 0, n = worker_count(); i < n; ++i)
-    if (!worker(i)->retired() && cpu_manager_->usable(worker(i)->cpu())) ++usable;
+  for (int i = 0, n = workers.count(); i < n; ++i)
+    if (!workers.worker(i)->retired() && cpu_manager_->usable(workers.worker(i)->cpu())) ++usable;
   if (usable < want) {
     std::vector<int> got;
     cpu_manager_->acquire(want - usable, got);
@@ -99,7 +89,7 @@ int Runtime::reserve_workers(int want) {
   return std::min(want, usable);
 }
 
-void Runtime::poll_drom() {
+void LendingBridge::poll_drom() {
   if (!lending_ || rate_limited(last_drom_ns_, kDromIntervalNs)) return;
   std::vector<int> mask;
   if (cpu_manager_->poll_mask(mask)) apply_mask(mask);
@@ -108,22 +98,23 @@ void Runtime::poll_drom() {
 // Workers whose CPU left the mask retire (park) at their next task boundary;
 // CPUs that joined get a worker. Worker 0 (the user's thread) is never
 // retired: its CPU stays in use while that thread runs.
-void Runtime::apply_mask(const std::vector<int>& mask) {
+void LendingBridge::apply_mask(const std::vector<int>& mask) {
+  Workforce& workers = rt_.workers();
   std::vector<int> added;
   {
-    std::lock_guard guard(workers_mutex_);
-    for (int i = 1; i < worker_count(); ++i) {
-      Worker* w = worker(i);
+    std::lock_guard guard(workers.mutex());
+    for (int i = 1; i < workers.count(); ++i) {
+      Worker* w = workers.worker(i);
       const bool in_mask = std::find(mask.begin(), mask.end(), w->cpu()) != mask.end();
-      if (i >= owned_workers_ && !in_mask) continue;  // a guest on a borrowed CPU
+      if (i >= workers.owned() && !in_mask) continue;  // a guest on a borrowed CPU
       if (w->retired() == in_mask) {
         w->set_retired(!in_mask);
         cpu_manager_->wake(w->cpu());
       }
     }
     for (int cpu : mask) {
-      if (cpu < 0 || std::size_t(cpu) >= worker_of_cpu_.size()) continue;
-      if (worker_of_cpu_[std::size_t(cpu)] < 0) added.push_back(cpu);
+      if (!workers.covers(cpu)) continue;
+      if (workers.index_of_cpu(cpu) < 0) added.push_back(cpu);
     }
   }
   for (int cpu : added) activate_cpu(cpu);
@@ -132,14 +123,15 @@ void Runtime::apply_mask(const std::vector<int>& mask) {
 // An energy policy's CPU mask: the worker rests (parks) at its next task
 // boundary; its CPU sleeps, or with lending on is lent until the worker is
 // brought back and the runtime reclaims it for queued work.
-void Runtime::park_worker(int index, bool park) {
-  std::lock_guard guard(workers_mutex_);
-  if (index <= 0 || index >= owned_workers_ || stopping()) return;
-  Worker* w = worker(index);
+void LendingBridge::park_worker(int index, bool park) {
+  Workforce& workers = rt_.workers();
+  std::lock_guard guard(workers.mutex());
+  if (index <= 0 || index >= workers.owned() || rt_.stopping()) return;
+  Worker* w = workers.worker(index);
   if (w->resting() == park) return;
   w->set_resting(park);
   cpu_manager_->wake(w->cpu());
-  if (park) idle_->wake(&idle_->worker_slot(index));  // it leaves its idle sleep to park
+  if (park) rt_.idle().wake(&rt_.idle().worker_slot(index));  // it leaves its idle sleep to park
 }
 
 }  // namespace joule::engine

@@ -1,15 +1,17 @@
-// NUMA placement on the running instance: memory a program places
+// The NUMA placement room (numa_placement.hpp): memory a program places
 // (joule_alloc: on a node, interleaved, or first touched by the worker of
 // an affinity key), and tasks queued on the node of their data. Keyed
 // first touch runs as tasks only the key's worker may take (the scheduler's
 // pinned list), so the page faults happen on that worker's CPU; the Linux
 // first-touch policy then puts the pages on its node (Documentation/
 // admin-guide/mm/numa_memory_policy.rst, "default policy").
+#include <iomanip>
 #include <limits>
 #include <new>
 #include <string>
 
 #include "runtime.hpp"
+#include "task_pool.hpp"
 
 namespace joule::engine {
 
@@ -49,13 +51,15 @@ void touch_task(void* args) { touch(*static_cast<TouchArgs*>(args)); }
 
 }  // namespace
 
-int Runtime::worker_of_key(std::uint64_t key) const noexcept {
-  const int w = affinity_.worker_of(key);
-  if (w >= 0 && w < owned_workers_) return w;
-  return affinity_.spread(key, owned_workers_);
+int NumaPlacement::worker_of_key(std::uint64_t key) const noexcept {
+  const AffinityMap& affinity = rt_.affinity();
+  const int owned = rt_.workers().owned();
+  const int w = affinity.worker_of(key);
+  if (w >= 0 && w < owned) return w;
+  return affinity.spread(key, owned);
 }
 
-void* Runtime::place(std::size_t bytes, const PlaceRequest& req) {
+void* NumaPlacement::place(std::size_t bytes, const PlaceRequest& req) {
   if (bytes == 0) invalid("joule_alloc: bytes is 0");
   // Rounding a larger size up to whole pages would wrap size_t.
   if (bytes > std::size_t(std::numeric_limits<std::ptrdiff_t>::max()))
@@ -64,7 +68,7 @@ void* Runtime::place(std::size_t bytes, const PlaceRequest& req) {
   // may now be queued on their data's node. A program that places nothing
   // keeps the plain nearest-first stealing.
   if (nodes_.active())
-    scheduler_->set_remote_delay(std::uint64_t(settings_.numa_steal_delay_us) * 1000);
+    rt_.scheduler().set_remote_delay(std::uint64_t(rt_.settings().numa_steal_delay_us) * 1000);
   NumaMemory& mem = NumaMemory::instance();
   const int nodes = nodes_.nodes();
   switch (req.kind) {
@@ -100,8 +104,9 @@ void* Runtime::place(std::size_t bytes, const PlaceRequest& req) {
 // Chunk i goes to the worker of key + i. The whole key range is shown to
 // AffinityMap::spread first, so keyed tasks over the same keys later meet
 // the same workers (spread cuts the keys seen so far into runs).
-void Runtime::touch_chunks(char* p, std::size_t bytes, const PlaceRequest& req) {
-  ThreadContext& ctx = context();
+void NumaPlacement::touch_chunks(char* p, std::size_t bytes, const PlaceRequest& req) {
+  ThreadContext& ctx = rt_.context();
+  TaskLifecycle& tasks = rt_.tasks();
   const std::size_t chunk = req.chunk_bytes ? std::min(req.chunk_bytes, bytes) : bytes;
   const std::size_t chunks = (bytes + chunk - 1) / chunk;
   worker_of_key(req.key);
@@ -120,32 +125,23 @@ void Runtime::touch_chunks(char* p, std::size_t bytes, const PlaceRequest& req) 
       const auto& same = nodes_.workers_on(nodes_.node_of(0));
       w = same.size() > 1 ? same[1] : me;
     }
-    if (serial_.load(std::memory_order_relaxed) || !scheduler_->sharded() || w == me || w < 0 ||
-        worker(w)->parked()) {
+    if (tasks.serial_inline() || !rt_.scheduler().sharded() || w == me || w < 0 ||
+        rt_.workers().worker(w)->parked()) {
       touch(args);  // here: no other thread could take it, or this is the one
       continue;
     }
     task_options opts;
     opts.label = "joule_alloc first touch";
-    Task* t = create(touch_task, sizeof(TouchArgs), alignof(TouchArgs), opts);
+    Task* t = tasks.create(touch_task, sizeof(TouchArgs), alignof(TouchArgs), opts);
     ::new (t->args) TouchArgs(args);
-    submit_pinned(t, w, ctx);
+    tasks.submit_pinned(t, w, ctx);
   }
-  help_until(
+  rt_.waits().help_until(
       ctx, [&] { return left.load(std::memory_order_acquire) == 0; }, nullptr);
 }
 
-// A task without dependencies that only `worker` may run (submit's steps,
-// with the pinned list for a queue).
-void Runtime::submit_pinned(Task* t, int worker, ThreadContext& ctx) {
-  note_submitted(t, ctx);
-  t->preds.store(0, std::memory_order_relaxed);
-  scheduler_->push_pinned(t, worker);
-  idle_->wake(&idle_->worker_slot(worker));
-}
-
 // -2: looked, no placed data (later dependencies are not looked up).
-void Runtime::prefer_data_node(Task* t, const void* addr) noexcept {
+void NumaPlacement::prefer_data_node(Task* t, const void* addr) noexcept {
   const NumaMemory& mem = NumaMemory::instance();
   int home = -2;
   if (t->affinity == JOULE_NO_AFFINITY && mem.any_api_data()) {
@@ -162,17 +158,40 @@ void Runtime::prefer_data_node(Task* t, const void* addr) noexcept {
 // Soft: a task whose data is on this thread's node stays here (thieves of
 // the node look here first); one whose data is on another node goes to
 // that node's worker, and a sleeper near it is woken.
-bool Runtime::routed_to_node(Task* t, ThreadContext& ctx) {
+bool NumaPlacement::routed_to_node(Task* t, ThreadContext& ctx) {
   const int home = t->data_home.load(std::memory_order_relaxed);
   if (home < 0 || nodes_.node_of(home) == nodes_.node_of(ctx.worker ? ctx.worker->index() : -1))
     return false;
-  scheduler_->push_for(t, home);
-  WaitSlot* slot = &idle_->worker_slot(home);
+  rt_.scheduler().push_for(t, home);
+  Idle& idle = rt_.idle();
+  WaitSlot* slot = &idle.worker_slot(home);
   if (slot->sleeping.load(std::memory_order_seq_cst))
-    idle_->wake(slot);
+    idle.wake(slot);
   else
-    idle_->wake_one(home);
+    idle.wake_one(home);
   return true;
+}
+
+// Per node: its workers, the tasks they ran, the tasks queued there for
+// their data, and the memory on it (the node meant, on a synthetic
+// topology). Program data interleaved counts an equal share on each node.
+void NumaPlacement::report(std::ostream& os) const {
+  const NumaMemory& mem = NumaMemory::instance();
+  const auto mib = [](std::uint64_t b) { return double(b) / double(1 << 20); };
+  os << "numa: " << nodes_.nodes() << " node(s)"
+     << (rt_.topology().synthetic() ? " (synthetic)" : "") << ", data-node preference "
+     << (nodes_.active() ? "on" : "off") << "\n";
+  os << std::fixed << std::setprecision(2);
+  for (int node = 0; node < nodes_.nodes(); ++node) {
+    std::uint64_t ran = 0;
+    for (int w : nodes_.workers_on(node)) ran += rt_.workers().worker(w)->completed();
+    os << "  node " << node << ": workers " << nodes_.workers_on(node).size() << ", tasks run "
+       << ran << ", queued for their data " << nodes_.placed(node) << ", program data "
+       << mib(mem.bytes_on(node, MemoryUse::api)) << " MiB, worker state "
+       << mib(mem.bytes_on(node, MemoryUse::worker_state)) << " MiB\n";
+  }
+  os.unsetf(std::ios::fixed);
+  os << std::setprecision(6);
 }
 
 }  // namespace joule::engine

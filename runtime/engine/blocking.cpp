@@ -1,0 +1,163 @@
+// The blocking room (blocking.hpp): blocked tasks, external events, holds
+// on completion, independent spawns and polling services.
+//
+// Completion held by an external event: an offloaded task's body returns as
+// soon as the device has its work, and the task completes (successors
+// released, parent told) only when the device reports back. The hold is one
+// extra child in the task's own counters, so the completion path is the
+// ordinary one and nothing on the hot path of host tasks changes.
+#include <algorithm>
+#include <chrono>
+
+#include "runtime.hpp"
+
+namespace joule::engine {
+
+using namespace joule::core;
+namespace {
+
+constexpr std::uint8_t kRunning = 0;
+constexpr std::uint8_t kBlocked = 1;
+constexpr std::uint8_t kUnblocked = 2;
+
+}  // namespace
+
+Runtime& Blocking::runtime() {
+  Runtime& rt = Runtime::get();
+  rt.blocking().activate();
+  return rt;
+}
+
+void Blocking::activate() noexcept {
+  if (rt_.tasks().end_serial_inline()) rt_.clear_serial_roots();
+}
+
+Task* Blocking::current_task() {
+  activate();
+  if (!Runtime::in_task()) return nullptr;
+  return rt_.context().current;
+}
+
+int Blocking::current_worker() { return std::max(rt_.workers().current(), 0); }
+
+BlockResult Blocking::block(Task* t) {
+  Task* self = current_task();
+  if (!self) return BlockResult::outside_task;
+  if (t != self) return BlockResult::not_current;
+  std::uint8_t state = kRunning;
+  if (!t->blocking.compare_exchange_strong(state, kBlocked, std::memory_order_seq_cst)) {
+    t->blocking.store(kRunning, std::memory_order_relaxed);  // unblocked first
+    return BlockResult::ok;
+  }
+  rt_.waits().help_until(
+      rt_.context(), [t] { return t->blocking.load(std::memory_order_acquire) == kUnblocked; },
+      nullptr);
+  t->blocking.store(kRunning, std::memory_order_relaxed);
+  return BlockResult::ok;
+}
+
+void Blocking::unblock(Task* t) {
+  // Read before the exchange: once it is seen the task may return, finish
+  // and be freed. The slot itself lives until the runtime stops.
+  WaitSlot* runner = t->runner;
+  if (t->blocking.exchange(kUnblocked, std::memory_order_seq_cst) == kBlocked)
+    rt_.idle().wake(runner);
+}
+
+BlockResult Blocking::increase_events(Task* t, std::int64_t n) {
+  Task* self = current_task();
+  if (!self) return BlockResult::outside_task;
+  if (t != self) return BlockResult::not_current;
+  if (!hold_completion(t, n)) return BlockResult::runs_inline;
+  t->events.fetch_add(std::int32_t(n), std::memory_order_relaxed);
+  return BlockResult::ok;
+}
+
+bool Blocking::decrease_events(Task* t, std::int64_t n) {
+  std::int32_t have = t->events.load(std::memory_order_relaxed);
+  do {
+    if (have < n) return false;
+  } while (!t->events.compare_exchange_weak(have, have - std::int32_t(n)));
+  release_hold(t, nullptr, n);  // may complete and free t
+  return true;
+}
+
+void Blocking::wait_for_ns(std::uint64_t ns) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(ns);
+  // Helps meanwhile; the bounded sleeps of the waiting loop end the wait.
+  rt_.waits().help_until(
+      rt_.context(), [until] { return std::chrono::steady_clock::now() >= until; }, nullptr);
+}
+
+namespace {
+
+struct Spawned {
+  void (*body)(void*);
+  void* args;
+  void (*done)(void*);
+  void* done_args;
+};
+
+void run_spawned_body(void* p) {
+  auto* s = static_cast<Spawned*>(p);
+  s->body(s->args);
+}
+
+// The outer task runs the body as its child and waits for it, so the
+// callback sees the body and every descendant completed.
+void run_spawned(void* p) {
+  auto* s = static_cast<Spawned*>(p);
+  Runtime& rt = Runtime::get();
+  Task* child =
+      rt.tasks().create(&run_spawned_body, sizeof(Spawned), alignof(Spawned), task_options{});
+  *static_cast<Spawned*>(child->args) = *s;
+  rt.tasks().submit(child);
+  rt.waits().taskwait();
+  if (s->done) s->done(s->done_args);
+}
+
+}  // namespace
+
+void Blocking::spawn_independent(void (*body)(void*), void* args, void (*done)(void*),
+                                 void* done_args, const char* label) {
+  activate();
+  ThreadContext& ctx = rt_.context();
+  // A child of the thread's root, not of the calling task: the caller's
+  // completion and taskwait do not wait for it.
+  Task* saved = ctx.current;
+  ctx.current = rt_.spawn_root(ctx);
+  task_options opts{};
+  opts.label = label;
+  Task* t = rt_.tasks().create(&run_spawned, sizeof(Spawned), alignof(Spawned), opts);
+  *static_cast<Spawned*>(t->args) = Spawned{body, args, done, done_args};
+  rt_.tasks().submit(t);
+  ctx.current = saved;
+}
+
+bool Blocking::hold_completion(Task* t, std::int64_t n) noexcept {
+  // Inline tasks (serial runtime, below a final task) are ordered by running
+  // in creation order: their successors would not wait for the event.
+  if (t->has(task_flag::final | task_flag::serial | task_flag::root)) return false;
+  // Only the thread running t's body writes `spawned`, as for a real child.
+  t->spawned.store(t->spawned.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+  return true;
+}
+
+void Blocking::release_hold(Task* t, std::exception_ptr error, std::int64_t n) {
+  TaskLifecycle& tasks = rt_.tasks();
+  if (error) tasks.record_exception(t, std::move(error), 0);
+  ThreadContext& ctx = rt_.context();
+  const std::int64_t left = t->pending.fetch_sub(n, std::memory_order_seq_cst) - n;
+  if (left == 0) tasks.complete(t, ctx);  // the body had returned: complete here
+}
+
+void Blocking::add_polling_service(const char* name, PollingServices::Fn fn, void* data) {
+  rt_.polling().add(name, fn, data);
+  rt_.idle().wake_all();  // sleepers take the short sleep from now on
+}
+
+bool Blocking::remove_polling_service(PollingServices::Fn fn, void* data) {
+  return rt_.polling().remove(fn, data);
+}
+
+}  // namespace joule::engine
