@@ -52,7 +52,7 @@ std::vector<Line> LeaseService::energy(const Lease& l) {
     out.push_back(std::move(data));
   }
   Line ok("ok");
-  ok.add("zones", std::uint64_t(out.size())).add("shared", jobs_.shares_packages(l.job) ? 1 : 0);
+  ok.add("zones", std::uint64_t(out.size())).add("shared", jobs_.shares_packages(l.key()) ? 1 : 0);
   out.push_back(std::move(ok));
   return out;
 }
