@@ -30,6 +30,7 @@ struct Options {
   std::string cgroup_root = "/sys/fs/cgroup";
   std::string proc_root = "/proc";
   std::string db;
+  int idle_timeout_s = 30;
   std::string shared = "protect";
 };
 
@@ -89,7 +90,8 @@ int serve(const Options& o) {
     std::fprintf(stderr, "jouled: %s\n", why.c_str());
     return 1;
   }
-  Server server(fd, leases, jobs);  // before recover(): adopted leases need its pidfd watch
+  // Before recover(): adopted leases need its pidfd watch.
+  Server server(fd, leases, jobs, o.idle_timeout_s);
   leases.recover();
   server.reload = [&]() -> std::string {
     std::string err;
@@ -121,6 +123,10 @@ int main(int argc, char** argv) {
   app.add_option("--proc-root", o.proc_root,
                  "where /proc/PID/cgroup is read, and so Slurm job ids (tests: a fake tree)");
   app.add_option("--db", o.db, "job database (default STATE_DIR/jobs.db)");
+  app.add_option("--idle-timeout", o.idle_timeout_s,
+                 "seconds a connection without a lease may stay silent before it is closed "
+                 "(1 to 3600; default 30)")
+      ->check(CLI::Range(1, 3600));
   app.add_option("--shared-domains", o.shared,
                  "a domain shared with CPUs no job holds: protect (never slower than its "
                  "original) or owners (the holders decide)")

@@ -63,6 +63,7 @@ class LeaseService {
   void recover();
   void set_grants(GrantSource grants) { grants_ = std::move(grants); }
   std::size_t lease_count() const { return leases_.size(); }
+  bool has_lease(int conn) const;
 
  private:
   struct Lease {
