@@ -141,7 +141,8 @@ void Server::accept_clients() {
 // kMaxClients - kRootSlots, at most kMaxClientsPerUid each. A refusal
 // touches no other connection.
 std::string Server::refusal(uid_t uid) const {
-  if (int(conns_.size()) >= kMaxClients) return "too many clients (256 in all)";
+  if (int(conns_.size()) >= kMaxClients)
+    return "too many clients (" + std::to_string(kMaxClients) + " in all)";
   if (uid == 0) return "";
   int users = 0, same_uid = 0;
   for (const auto& [fd, c] : conns_) {
@@ -149,9 +150,11 @@ std::string Server::refusal(uid_t uid) const {
     same_uid += c.peer.uid == uid;
   }
   if (same_uid >= kMaxClientsPerUid)
-    return "too many clients of uid " + std::to_string(uid) + " (32 per user)";
+    return "too many clients of uid " + std::to_string(uid) + " (" +
+           std::to_string(kMaxClientsPerUid) + " per user)";
   if (users >= kMaxClients - kRootSlots)
-    return "too many clients (240 slots for users; 16 more are kept for root)";
+    return "too many clients (" + std::to_string(kMaxClients - kRootSlots) + " slots for users; " +
+           std::to_string(kRootSlots) + " more are kept for root)";
   return "";
 }
 
