@@ -62,12 +62,6 @@ LeaseService::Lease* LeaseService::lease_of_conn(int conn) {
   return nullptr;
 }
 
-bool LeaseService::has_lease(int conn) const {
-  for (const auto& [id, l] : leases_)
-    if (l.conn == conn) return true;
-  return false;
-}
-
 const LeaseService::Lease* LeaseService::holder_of(int cpu) const {
   for (const auto& [id, l] : leases_)
     if (l.held.count(cpu)) return &l;
