@@ -39,7 +39,8 @@ using GrantSource = std::function<std::optional<LeaseGrant>(uid_t, gid_t)>;
 
 struct ServiceOptions {
   std::string cgroup_root = "/sys/fs/cgroup";
-  bool protect_shared = true;  // --shared-domains protect (else owners)
+  std::string proc_root = "/proc";  // where PID/cgroup is read (tests: a fake tree)
+  bool protect_shared = true;       // --shared-domains protect (else owners)
 };
 
 class LeaseService {
@@ -62,6 +63,7 @@ class LeaseService {
   void recover();
   void set_grants(GrantSource grants) { grants_ = std::move(grants); }
   std::size_t lease_count() const { return leases_.size(); }
+  bool has_lease(int conn) const;
 
  private:
   struct Lease {
@@ -71,6 +73,7 @@ class LeaseService {
     gid_t gid = 0;
     std::string user, job, job_source;
     LeaseGrant grant;
+    JobKey key() const { return JobKey{job, job_source, uid}; }
     std::vector<int> scope;
     std::map<int, std::uint32_t> held;  // CPU -> requested kHz
   };
