@@ -85,7 +85,7 @@ class ServiceE2E : public ::testing::Test {
                [&] {
                  std::string why;
                  if (::waitpid(daemon_, nullptr, WNOHANG) == daemon_) return (daemon_ = -1), true;
-                 return platform::service::Client::connect(socket_, 200, &why) != nullptr;
+                 return platform::service_client::Client::connect(socket_, 200, &why) != nullptr;
                },
                5000) &&
            daemon_ > 0;

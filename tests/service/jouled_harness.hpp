@@ -1,6 +1,6 @@
 // Runs the built jouled as root over a fake sysfs tree and a fake cgroup
 // root, and clients as unprivileged users in forked children (setuid, an
-// affinity mask, platform::service::Client), for the service tests.
+// affinity mask, platform::service_client::Client), for the service tests.
 #pragma once
 
 #include <fcntl.h>
@@ -26,7 +26,7 @@
 
 namespace joule::test {
 
-namespace ps = platform::service;
+namespace ps = platform::service_client;
 
 // A client child: drops to `user`, pins itself to `cpus`, says each request
 // and writes each final answer line to a pipe; then exits (closing the

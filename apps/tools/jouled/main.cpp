@@ -24,7 +24,7 @@ using namespace joule::service;
 struct Options {
   bool foreground = false;
   std::string sysfs_root = "/";
-  std::string socket = joule::platform::service::kDefaultSocket;
+  std::string socket = joule::platform::service_client::kDefaultSocket;
   std::string access = "/etc/joule/access.toml";
   std::string state_dir = "/var/lib/joule";
   std::string cgroup_root = "/sys/fs/cgroup";

@@ -11,7 +11,7 @@
 
 namespace joule::service {
 
-namespace ps = platform::service;
+namespace ps = platform::service_client;
 using ps::error_line;
 using ps::Line;
 

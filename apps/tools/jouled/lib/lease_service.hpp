@@ -53,8 +53,8 @@ class LeaseService {
   std::function<void(int pidfd)> unwatch;
 
   // Answers one request of connection `conn` (its data lines, then the final one).
-  std::vector<platform::service::Line> handle(int conn, const Peer& peer,
-                                              const platform::service::Line& req);
+  std::vector<platform::service_client::Line> handle(int conn, const Peer& peer,
+                                                     const platform::service_client::Line& req);
   void connection_closed(int conn);
   void process_exited(int lease);
   // SIGTERM: every lease ends, every domain goes back.
@@ -77,15 +77,15 @@ class LeaseService {
     std::vector<int> scope;
     std::map<int, std::uint32_t> held;  // CPU -> requested kHz
   };
-  using Lines = std::vector<platform::service::Line>;
+  using Lines = std::vector<platform::service_client::Line>;
 
-  Lines hello(int conn, const Peer& peer, const platform::service::Line& req);
+  Lines hello(int conn, const Peer& peer, const platform::service_client::Line& req);
   Lines domains(const Lease& l);
-  Lines set(Lease& l, const platform::service::Line& req);
+  Lines set(Lease& l, const platform::service_client::Line& req);
   Lines energy(const Lease& l);
   Lines release(Lease& l);
-  Lines jobs(const Peer& peer, const platform::service::Line& req);
-  Lines job_end(const Peer& peer, const platform::service::Line& req);
+  Lines jobs(const Peer& peer, const platform::service_client::Line& req);
+  Lines job_end(const Peer& peer, const platform::service_client::Line& req);
   Lines status(const Peer& peer);
 
   Lease* lease_of_conn(int conn);

@@ -18,7 +18,7 @@
 
 namespace joule::service {
 
-namespace ps = platform::service;
+namespace ps = platform::service_client;
 
 namespace {
 // Tags above this are pidfds (tag - kPidTag is the fd); below, conns.

@@ -39,7 +39,7 @@ class Server {
   struct Conn {
     int fd = -1;
     Peer peer;
-    platform::service::LineReader reader;
+    platform::service_client::LineReader reader;
     std::string out;           // unsent answer bytes
     std::int64_t last_ns = 0;  // accepted, or its last request (monotonic_ns)
   };
