@@ -32,8 +32,8 @@ int free_number() {
 
 // The node table whatever JOULE_LEWI says: subprocesses of one process
 // lend to each other (and to other processes) through it.
-lending::LewiOptions sp_options() {
-  lending::LewiOptions o;
+lending::LendingOptions sp_options() {
+  lending::LendingOptions o;
   try {
     o = lending::options_from(core::Config::load({}));
   } catch (const std::exception&) {

@@ -29,7 +29,7 @@
 #include "clock.hpp"
 #include "config.hpp"
 #include "energy_controller.hpp"
-#include "lewi_session.hpp"
+#include "lending_session.hpp"
 #include "observer.hpp"
 #include "platform.hpp"
 #include "runtime.hpp"
@@ -61,7 +61,7 @@ void lending_phases(const Args& a) {
     auto t = lending::CpuTable::open_shared(name);
     t->segment()->header.ncpus = std::uint32_t(a.n);
   }
-  lending::LewiOptions o;
+  lending::LendingOptions o;
   o.mode = "node";
   o.shm = name;
   const int half = std::max(1, a.n / 2);

@@ -56,7 +56,7 @@ StartResult start_standalone(const std::string& mode, const std::vector<int>& ow
     why = "joule: CPU lending is off (JOULE_LEWI=off)";
     return StartResult::Off;
   }
-  LewiOptions o = options_from(cfg);
+  LendingOptions o = options_from(cfg);
   if (!mode.empty()) o.mode = mode;
   std::vector<int> cpus = owned;
   if (cpus.empty()) cpus = cfg.cpus.empty() ? affinity_cpus() : cfg.cpus;

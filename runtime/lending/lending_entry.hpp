@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "lewi_session.hpp"
+#include "lending_session.hpp"
 #include "table_print.hpp"
 
 namespace joule::lending {

@@ -9,7 +9,7 @@
 
 #include "cpu_table.hpp"
 #include "lending_support.hpp"
-#include "lewi_session.hpp"
+#include "lending_session.hpp"
 
 namespace {
 
@@ -33,8 +33,8 @@ std::string ctl_as_nobody(const std::string& args) {
                  std::string(JOULE_CTL) + " " + args);
 }
 
-LewiOptions opts(const std::string& shm) {
-  LewiOptions o;
+LendingOptions opts(const std::string& shm) {
+  LendingOptions o;
   o.shm = shm;
   return o;
 }

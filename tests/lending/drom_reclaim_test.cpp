@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "lending_support.hpp"
-#include "lewi_session.hpp"
+#include "lending_session.hpp"
 #include "table_print.hpp"
 
 namespace {
@@ -18,8 +18,8 @@ using namespace joule::lending;
 using namespace lending_test;
 using Clock = std::chrono::steady_clock;
 
-LewiOptions node_options(const std::string& shm, unsigned reclaim_ms = 500) {
-  LewiOptions o;
+LendingOptions node_options(const std::string& shm, unsigned reclaim_ms = 500) {
+  LendingOptions o;
   o.mode = "node";
   o.shm = shm;
   o.reclaim_timeout_ms = reclaim_ms;

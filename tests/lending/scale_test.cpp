@@ -11,7 +11,7 @@
 
 #include "cpu_table.hpp"
 #include "lending_support.hpp"
-#include "lewi_session.hpp"
+#include "lending_session.hpp"
 #include "runtime.hpp"
 #include "topology.hpp"
 
@@ -98,7 +98,7 @@ TEST(Nearness, LevelsFollowTheSyntheticTopology) {
 TEST(Nearness, BorrowerGetsItsOwnPackagesCpusFirst) {
   ShmGuard g(unique_shm("near"));
   table_of(g.name, 16);
-  LewiOptions o;
+  LendingOptions o;
   o.mode = "node";
   o.shm = g.name;
   auto s = Session::join(o, {14, 15});

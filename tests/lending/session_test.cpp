@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "lending_support.hpp"
-#include "lewi_session.hpp"
+#include "lending_session.hpp"
 #include "os_support.hpp"
 
 namespace {
@@ -16,8 +16,8 @@ using namespace joule::lending;
 using namespace lending_test;
 using Clock = std::chrono::steady_clock;
 
-LewiOptions node_options(const std::string& shm, const char* policy = "auto") {
-  LewiOptions o;
+LendingOptions node_options(const std::string& shm, const char* policy = "auto") {
+  LendingOptions o;
   o.mode = "node";
   o.policy = policy;
   o.shm = shm;

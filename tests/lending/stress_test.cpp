@@ -8,7 +8,7 @@
 #include <random>
 
 #include "lending_support.hpp"
-#include "lewi_session.hpp"
+#include "lending_session.hpp"
 #include "os_support.hpp"
 
 namespace {
@@ -43,7 +43,7 @@ bool enter_cpu(Shared& sh, int cpu, pid_t me) {
 
 void run_process(Shared& sh, const std::string& shm, int index, std::vector<int> owned,
                  unsigned seed, double seconds) {
-  LewiOptions o;
+  LendingOptions o;
   o.shm = shm;
   auto s = Session::join(o, owned);
   const pid_t me = ::getpid();

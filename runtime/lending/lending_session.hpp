@@ -25,7 +25,7 @@ struct Config;
 
 namespace joule::lending {
 
-struct LewiOptions {
+struct LendingOptions {
   std::string mode = "node";    // local | node
   std::string policy = "auto";  // auto: idle workers lend; mpi: only blocking calls lend
   std::string shm;              // segment name; empty: CpuTable::default_name()
@@ -33,7 +33,7 @@ struct LewiOptions {
   unsigned drom_timeout_ms = 5000;
   unsigned reclaim_timeout_ms = 500;  // 0: wait for the guest forever
 };
-LewiOptions options_from(const core::Config& cfg);
+LendingOptions options_from(const core::Config& cfg);
 
 enum class Hint : std::uint8_t { Enabled, Disabled, Single };
 
@@ -44,17 +44,17 @@ class Session {
   // Joins the process's session, creating it (and registering the process,
   // owning `owned`) if there is none; an existing one also takes `owned`.
   // Throws TableError (e.g. a CPU already owned by another live process).
-  static std::shared_ptr<Session> join(const LewiOptions& opts, const std::vector<int>& owned);
+  static std::shared_ptr<Session> join(const LendingOptions& opts, const std::vector<int>& owned);
   // A participant of its own for handle `number` (>= 1) of DLB's subprocess
   // API: not the process's session, an id of its own in the table
   // (os_support.hpp), owning `owned`. Throws TableError.
-  static std::shared_ptr<Session> join_subprocess(const LewiOptions& opts,
+  static std::shared_ptr<Session> join_subprocess(const LendingOptions& opts,
                                                   const std::vector<int>& owned, int number);
   ~Session();  // gives back everything, leaves the table
 
   pid_t pid() const noexcept { return pid_; }
   CpuTable& table() noexcept { return *table_; }
-  const LewiOptions& options() const noexcept { return opts_; }
+  const LendingOptions& options() const noexcept { return opts_; }
   bool autonomous() const noexcept { return autonomous_; }
   // The CPU the calling thread runs on (workers and ranks are pinned).
   static int current_cpu();
@@ -116,8 +116,8 @@ class Session {
   }
 
  private:
-  Session(LewiOptions opts, std::unique_ptr<CpuTable> table, pid_t id);
-  static std::shared_ptr<Session> open(const LewiOptions& opts, const std::vector<int>& owned,
+  Session(LendingOptions opts, std::unique_ptr<CpuTable> table, pid_t id);
+  static std::shared_ptr<Session> open(const LendingOptions& opts, const std::vector<int>& owned,
                                        pid_t id);
   void own(const std::vector<int>& cpus);
   bool owns(int cpu) const noexcept { return table_->load(cpu).owner == pid_; }
@@ -140,7 +140,7 @@ class Session {
 
   // Read on every task boundary (must_return): these share a line that is
   // written only when a hint, the cap or the mask changes.
-  const LewiOptions opts_;
+  const LendingOptions opts_;
   std::unique_ptr<CpuTable> table_;
   const pid_t pid_;
   int slot_ = -1;

@@ -5,8 +5,8 @@
 #include "config.hpp"
 #include "cpu_manager.hpp"
 #include "joule/types.hpp"
-#include "lewi_cpu_manager.hpp"
-#include "lewi_session.hpp"
+#include "lending_cpu_manager.hpp"
+#include "lending_session.hpp"
 
 namespace joule::lending {
 
@@ -15,10 +15,10 @@ namespace {
 
 using lending::Session;
 
-class LewiCpuManager final : public CpuManager {
+class LendingCpuManager final : public CpuManager {
  public:
-  explicit LewiCpuManager(const Config& cfg) : opts_(lending::options_from(cfg)) {}
-  ~LewiCpuManager() override { LewiCpuManager::stop(); }
+  explicit LendingCpuManager(const Config& cfg) : opts_(lending::options_from(cfg)) {}
+  ~LendingCpuManager() override { LendingCpuManager::stop(); }
 
   bool lends() const override { return true; }
   const char* name() const override {
@@ -77,15 +77,15 @@ class LewiCpuManager final : public CpuManager {
   }
 
  private:
-  lending::LewiOptions opts_;
+  lending::LendingOptions opts_;
   std::shared_ptr<Session> s_;
 };
 
 }  // namespace
 
-std::unique_ptr<CpuManager> make_lewi_cpu_manager(const Config& cfg) {
+std::unique_ptr<CpuManager> make_lending_cpu_manager(const Config& cfg) {
   if (cfg.get<LendingSettings>().mode == LewiMode::off) return nullptr;
-  return std::make_unique<LewiCpuManager>(cfg);
+  return std::make_unique<LendingCpuManager>(cfg);
 }
 
 }  // namespace joule::lending

@@ -7,7 +7,7 @@
 // request's sequence number, so an older request can never hold up a newer.
 #include <algorithm>
 
-#include "lewi_session.hpp"
+#include "lending_session.hpp"
 
 namespace joule::lending {
 

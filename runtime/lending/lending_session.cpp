@@ -1,5 +1,5 @@
 // The session's lifecycle and its explicit verbs (C and DLB APIs).
-#include "lewi_session.hpp"
+#include "lending_session.hpp"
 
 #include <sched.h>
 #include <unistd.h>
@@ -15,15 +15,15 @@ namespace {
 std::mutex g_mutex;
 std::weak_ptr<Session> g_session;
 
-std::unique_ptr<CpuTable> open_table(const LewiOptions& o) {
+std::unique_ptr<CpuTable> open_table(const LendingOptions& o) {
   if (o.mode == "local") return CpuTable::open_private();
   return CpuTable::open_shared(o.shm.empty() ? CpuTable::default_name() : o.shm);
 }
 
 }  // namespace
 
-LewiOptions options_from(const core::Config& cfg) {
-  LewiOptions o;
+LendingOptions options_from(const core::Config& cfg) {
+  LendingOptions o;
   const LendingSettings& s = cfg.get<LendingSettings>();
   o.mode = s.mode == LewiMode::local ? "local" : "node";
   o.policy = core::choice_name(core::Choices<LewiPolicy>(kLewiPolicies), s.policy);
@@ -41,7 +41,7 @@ std::shared_ptr<Session> Session::current() {
   return s;
 }
 
-std::shared_ptr<Session> Session::join(const LewiOptions& opts, const std::vector<int>& owned) {
+std::shared_ptr<Session> Session::join(const LendingOptions& opts, const std::vector<int>& owned) {
   std::lock_guard guard(g_mutex);
   if (auto s = g_session.lock(); s && s->pid_ == ::getpid()) {
     s->own(owned);
@@ -52,14 +52,14 @@ std::shared_ptr<Session> Session::join(const LewiOptions& opts, const std::vecto
   return s;
 }
 
-std::shared_ptr<Session> Session::join_subprocess(const LewiOptions& opts,
+std::shared_ptr<Session> Session::join_subprocess(const LendingOptions& opts,
                                                   const std::vector<int>& owned, int number) {
   if (number < 1 || number >= (1 << (CpuWord::kPidBits - kOsPidBits)))
     throw TableError(TableError::Kind::Full, "joule: too many subprocess handles");
   return open(opts, owned, ::getpid() | pid_t(number) << kOsPidBits);
 }
 
-std::shared_ptr<Session> Session::open(const LewiOptions& opts, const std::vector<int>& owned,
+std::shared_ptr<Session> Session::open(const LendingOptions& opts, const std::vector<int>& owned,
                                        pid_t id) {
   for (int attempt = 0;; ++attempt) {
     std::shared_ptr<Session> s(new Session(opts, open_table(opts), id));
@@ -78,7 +78,7 @@ std::shared_ptr<Session> Session::open(const LewiOptions& opts, const std::vecto
   }
 }
 
-Session::Session(LewiOptions opts, std::unique_ptr<CpuTable> table, pid_t id)
+Session::Session(LendingOptions opts, std::unique_ptr<CpuTable> table, pid_t id)
     : opts_(std::move(opts)),
       table_(std::move(table)),
       pid_(id),

@@ -2,7 +2,7 @@
 // idle, when parked; acquiring CPUs for ready tasks; blocking calls.
 #include <algorithm>
 
-#include "lewi_session.hpp"
+#include "lending_session.hpp"
 #include "os_support.hpp"
 
 namespace joule::lending {
