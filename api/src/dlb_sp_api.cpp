@@ -80,7 +80,7 @@ int DLB_Finalize_sp(dlb_handler_t h) {
   std::lock_guard guard(api_mutex());
   for (auto it = handles().begin(); it != handles().end(); ++it)
     if (it->second.get() == h) {
-      it->second->session->return_all();
+      it->second->session->loans().return_all();
       handles().erase(it);  // the session leaves the table, giving its CPUs back
       return DLB_SUCCESS;
     }

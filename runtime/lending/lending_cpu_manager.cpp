@@ -32,8 +32,8 @@ class LendingCpuManager final : public CpuManager {
     } catch (const lending::TableError& e) {
       throw joule::error(JOULE_ERR_CONFIG, e.what());
     }
-    s_->attach_runtime(true);
-    if (!owned.empty()) s_->set_home_cpu(owned.front());  // worker 0's CPU
+    s_->drom().attach_runtime(true);
+    if (!owned.empty()) s_->drom().set_home_cpu(owned.front());  // worker 0's CPU
     // More workers than CPUs (a testing mode): a CPU shared by two workers is
     // never lent, since one may run while the other is idle.
     for (std::size_t i = 0; i < owned.size(); ++i)
@@ -42,18 +42,18 @@ class LendingCpuManager final : public CpuManager {
   }
   void stop() override {
     if (!s_) return;
-    s_->attach_runtime(false);
-    s_->set_home_cpu(-1);
-    s_->return_all();  // the workers have stopped: nothing runs on borrowed CPUs
-    s_.reset();        // the last reference leaves the table
+    s_->drom().attach_runtime(false);
+    s_->drom().set_home_cpu(-1);
+    s_->loans().return_all();  // the workers have stopped: nothing runs on borrowed CPUs
+    s_.reset();                // the last reference leaves the table
   }
   void abandon() override {
     // The session stays: workers may still use it until the process ends.
-    if (s_) s_->return_all();
+    if (s_) s_->loans().return_all();
   }
 
   void set_nearness(const std::vector<std::vector<int>>& levels) override {
-    if (s_) s_->set_nearness(levels);
+    if (s_) s_->nearness().set(levels);
   }
 
   bool release_idle(int cpu) override { return s_ && s_->release_idle(cpu); }
@@ -67,7 +67,7 @@ class LendingCpuManager final : public CpuManager {
   void leave_blocking() override {
     if (s_) s_->leave_blocking();
   }
-  bool poll_mask(std::vector<int>& mask) override { return s_ && s_->poll_mask(mask); }
+  bool poll_mask(std::vector<int>& mask) override { return s_ && s_->drom().poll_mask(mask); }
   bool usable(int cpu) override { return !s_ || s_->usable(cpu); }
   void wait_for_change(int cpu, unsigned timeout_us) override {
     if (s_) s_->wait_for_change(cpu, timeout_us);
