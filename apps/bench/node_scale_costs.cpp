@@ -134,7 +134,7 @@ void controller_phase(const Args& a) {
   std::uint64_t now = joule::core::now_ns();
   auto window = [&](int k) {
     for (int w = 0; w < a.n; ++w) {
-      auto& s = p.slot(w);
+      auto& s = p.workers().slot(w);
       const std::uint64_t work = std::uint64_t(((w * 7 + k * 3) % 10) + 1) * 1'000'000;
       s.busy_ns.fetch_add(work);
       s.work_ns.fetch_add(work);
