@@ -23,7 +23,6 @@
 #include <iosfwd>
 #include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "counters.hpp"
@@ -42,7 +41,6 @@ class Session;
 
 namespace joule::core {
 struct Config;
-struct Task;
 struct RunInfo;
 }  // namespace joule::core
 
