@@ -122,19 +122,23 @@ int CpuLoans::reclaim_all(std::vector<int>* got) {
 int CpuLoans::borrow_up_to(int n, std::vector<int>* got) {
   if (n <= 0 || hints_.hint() != Hint::Enabled) return 0;
   if (const int cap = hints_.max_parallelism(); cap > 0) n = std::min(n, cap - held_count());
-  const int ncpus = table_.ncpus(), words = table_.idle_words();
-  const int levels = nearness_.levels();
+  // Locals: the members are references, reloaded after every CAS otherwise.
+  CpuTable& table = table_;
+  const Nearness& near = nearness_;
+  const pid_t pid = pid_;
+  const int ncpus = table.ncpus(), words = table.idle_words();
+  const int levels = near.levels();
   int taken = 0;
   for (int l = 0; l < std::max(levels, 1) && taken < n; ++l) {
     for (int i = 0; i < words && taken < n; ++i) {
-      std::uint64_t m = table_.idle_word(i) & ~lent_mask_[i].load(std::memory_order_relaxed);
-      if (levels > 0) m &= nearness_.word(l, i);
+      std::uint64_t m = table.idle_word(i) & ~lent_mask_[i].load(std::memory_order_relaxed);
+      if (levels > 0) m &= near.word(l, i);
       for (; m && taken < n; m &= m - 1) {
         const int c = i * 64 + __builtin_ctzll(m);
         if (c >= ncpus) break;
-        const CpuWord w = table_.load(c);
-        if (w.state != CpuState::Idle || w.owner == pid_) continue;
-        if (table_.apply(c, CpuOp::Borrow, pid_).outcome != Outcome::Done) continue;
+        const CpuWord w = table.load(c);
+        if (w.state != CpuState::Idle || w.owner == pid) continue;
+        if (table.apply(c, CpuOp::Borrow, pid).outcome != Outcome::Done) continue;
         ++taken;
         if (got) got->push_back(c);
       }

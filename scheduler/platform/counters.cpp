@@ -42,8 +42,8 @@ void Counters::close(WorkerSlot& s) {
   s.papi.close();
 }
 
-void Counters::task_end(WorkerSlot& s, LabelAcc& acc) {
-  if (!on_ || !s.papi.is_open() || !s.papi.read(s.now_values.data())) return;
+void Counters::add_task(WorkerSlot& s, LabelAcc& acc) {
+  if (!s.papi.is_open() || !s.papi.read(s.now_values.data())) return;
   acc.counters.resize(s.now_values.size(), 0);
   for (std::size_t i = 0; i < s.now_values.size(); ++i)
     acc.counters[i] += s.now_values[i] - s.at_start[i];

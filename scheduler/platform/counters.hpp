@@ -33,9 +33,13 @@ class Counters {
   void task_start(WorkerSlot& s) {
     if (on_ && s.papi.is_open()) s.papi.read(s.at_start.data());
   }
-  void task_end(WorkerSlot& s, LabelAcc& acc);
+  void task_end(WorkerSlot& s, LabelAcc& acc) {
+    if (on_) add_task(s, acc);
+  }
 
  private:
+  void add_task(WorkerSlot& s, LabelAcc& acc);
+
   bool on_ = false, task_clock_ = false;
   std::vector<std::string> events_, names_;
   int task_clock_index_ = -1;
