@@ -33,7 +33,8 @@ int set_hint(dlb_handler_t h, joule::lending::Hint hint) {
 }
 
 int set_max_parallelism(dlb_handler_t h, int max) {
-  return call_on(h, [&](Session& s) -> int { return s.set_max_parallelism(max), DLB_SUCCESS; });
+  return call_on(
+      h, [&](Session& s) -> int { return s.hints().set_max_parallelism(max), DLB_SUCCESS; });
 }
 
 bool valid_callback(dlb_callbacks_t which) {
@@ -124,7 +125,7 @@ void poll(Session& s) {
     const auto w = s.table().load(c);
     if (w.state != CpuState::Claimed || w.guest != s.pid()) continue;
     cpu_callback(dlb_callback_disable_cpu, c);
-    s.return_cpu(c);
+    s.loans().return_cpu(c);
   }
 }
 

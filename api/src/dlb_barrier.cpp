@@ -54,9 +54,9 @@ int wait_on(dlb_barrier_t* b) {
     if (!known(b)) return DLB_ERR_NOENT;
     if (b->flags != DLB_BARRIER_LEWI_OFF) lend = lending::active_session();
   }
-  if (lend) lend->lend_all(true);
+  if (lend) lend->loans().lend_all(true);
   const auto r = b->segment->wait();  // without the API lock: other threads go on
-  if (lend) lend->reclaim_all(nullptr);
+  if (lend) lend->loans().reclaim_all(nullptr);
   switch (r) {
     case BarrierSegment::Result::Done:
       return DLB_SUCCESS;

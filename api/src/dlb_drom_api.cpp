@@ -41,7 +41,7 @@ int poll_drom(dlb_handler_t h, int* ncpus, dlb_cpu_set_t mask) {
       h,
       [&](Session& s) -> int {
         std::vector<int> cpus;
-        if (!s.poll_mask(cpus)) return DLB_NOUPDT;
+        if (!s.drom().poll_mask(cpus)) return DLB_NOUPDT;
         if (ncpus) *ncpus = int(cpus.size());
         joule::dlb::to_mask(cpus, mask);
         return DLB_SUCCESS;
@@ -54,7 +54,7 @@ int poll_drom_update(dlb_handler_t h) {
       h,
       [](Session& s) -> int {
         std::vector<int> cpus;
-        if (!s.poll_mask(cpus)) return DLB_NOUPDT;
+        if (!s.drom().poll_mask(cpus)) return DLB_NOUPDT;
         return joule::dlb::call_mask_callback(cpus) ? DLB_SUCCESS : DLB_ERR_NOCBK;
       },
       true);
@@ -105,7 +105,7 @@ int DLB_DROM_GetPidList(int* pidlist, int* nelems, int max_len) {
   auto* t = drom_table();
   if (!t) return DLB_ERR_NOSHMEM;
   int n = 0;
-  for (const auto& p : t->processes())
+  for (const auto& p : t->registry().processes())
     if (p.alive && n < max_len) pidlist[n++] = int(p.pid);
   if (nelems) *nelems = n;
   return DLB_SUCCESS;
@@ -116,7 +116,7 @@ int DLB_DROM_GetProcessMask(int pid, dlb_cpu_set_t mask, dlb_drom_flags_t /*flag
   auto* t = drom_table();
   if (!t) return DLB_ERR_NOSHMEM;
   const pid_t p = pid ? pid_t(pid) : ::getpid();
-  if (t->find_slot(p) < 0) return DLB_ERR_NOPROC;
+  if (t->registry().find_slot(p) < 0) return DLB_ERR_NOPROC;
   to_mask(t->owned_by(p), mask);
   return DLB_SUCCESS;
 }
@@ -134,7 +134,7 @@ int DLB_DROM_SetProcessMask(int pid, const_dlb_cpu_set_t mask, dlb_drom_flags_t 
                                                timeout, why);
   if (rc == 0) return DLB_SUCCESS;
   if (rc == 1) return DLB_ERR_TIMEOUT;
-  if (rc == joule::lending::CpuTable::kNoProc) return DLB_ERR_NOPROC;
+  if (rc == joule::lending::DromMailbox::kNoProc) return DLB_ERR_NOPROC;
   return DLB_ERR_PERM;
 }
 

@@ -96,7 +96,8 @@ int run_as(Participant& p, lending::Session& s, F&& f, bool allowed_when_disable
   acting() = &p;
   try {
     poll(s);
-    if (!allowed_when_disabled && s.hint() == lending::Hint::Disabled) return DLB_ERR_DISBLD;
+    if (!allowed_when_disabled && s.hints().hint() == lending::Hint::Disabled)
+      return DLB_ERR_DISBLD;
     return f(s);
   } catch (const std::exception& e) {
     joule::core::log_error(std::string("DLB: ") + e.what());

@@ -12,24 +12,24 @@ using joule::lending::CpuState;
 using joule::lending::Session;
 
 int lend(dlb_handler_t h) {
-  return call_on(h, [](Session& s) -> int { return s.lend_all(false), DLB_SUCCESS; });
+  return call_on(h, [](Session& s) -> int { return s.loans().lend_all(false), DLB_SUCCESS; });
 }
 int lend_cpu(dlb_handler_t h, int cpu) {
   return call_on(h, [&](Session& s) -> int {
-    return valid_cpu(s, cpu) ? simple(s.lend_cpu(cpu)) : DLB_ERR_PERM;
+    return valid_cpu(s, cpu) ? simple(s.loans().lend_cpu(cpu)) : DLB_ERR_PERM;
   });
 }
 int lend_cpus(dlb_handler_t h, int ncpus) {
   return call_on(h, [&](Session& s) -> int {
-    return s.give_back(ncpus, nullptr) > 0 ? DLB_SUCCESS : DLB_NOUPDT;
+    return s.loans().give_back(ncpus, nullptr) > 0 ? DLB_SUCCESS : DLB_NOUPDT;
   });
 }
 
 int reclaim(dlb_handler_t h) {
   return call_on(h, [](Session& s) -> int {
     int rc = DLB_NOUPDT;
-    for (int c : s.owned_cpus()) {
-      const int r = after_acquire(s, c, s.reclaim_cpu(c));
+    for (int c : s.loans().owned_cpus()) {
+      const int r = after_acquire(s, c, s.loans().reclaim_cpu(c));
       if (r >= 0 && r < rc) rc = r;
     }
     return rc;
@@ -37,17 +37,17 @@ int reclaim(dlb_handler_t h) {
 }
 int reclaim_cpu(dlb_handler_t h, int cpu) {
   return call_on(h, [&](Session& s) -> int {
-    return valid_cpu(s, cpu) ? after_acquire(s, cpu, s.reclaim_cpu(cpu)) : DLB_ERR_PERM;
+    return valid_cpu(s, cpu) ? after_acquire(s, cpu, s.loans().reclaim_cpu(cpu)) : DLB_ERR_PERM;
   });
 }
 int reclaim_cpus(dlb_handler_t h, int ncpus) {
   return call_on(h, [&](Session& s) -> int {
     int rc = DLB_NOUPDT, done = 0;
-    for (int c : s.owned_cpus()) {
+    for (int c : s.loans().owned_cpus()) {
       if (done >= ncpus) break;
       const CpuState st = s.table().load(c).state;
       if (st != CpuState::Idle && st != CpuState::Borrowed) continue;
-      const int r = after_acquire(s, c, s.reclaim_cpu(c));
+      const int r = after_acquire(s, c, s.loans().reclaim_cpu(c));
       done += r == DLB_SUCCESS || r == DLB_NOTED;
       if (r >= 0 && r < rc) rc = r;
     }
@@ -57,7 +57,7 @@ int reclaim_cpus(dlb_handler_t h, int ncpus) {
 
 int acquire_cpu(dlb_handler_t h, int cpu) {
   return call_on(h, [&](Session& s) -> int {
-    return valid_cpu(s, cpu) ? after_acquire(s, cpu, s.acquire_cpu(cpu)) : DLB_ERR_PERM;
+    return valid_cpu(s, cpu) ? after_acquire(s, cpu, s.loans().acquire_cpu(cpu)) : DLB_ERR_PERM;
   });
 }
 // Up to ncpus (DLB_MAX_CPUS: all it can get), by acquiring or by borrowing.
@@ -69,26 +69,27 @@ int take_cpus(dlb_handler_t h, int ncpus, bool acquire) {
     if (acquire)
       s.acquire(want, got);
     else
-      s.borrow_up_to(want, &got);
+      s.loans().borrow_up_to(want, &got);
     for (int c : got) cpu_callback(dlb_callback_enable_cpu, c);
     return got.empty() ? DLB_NOUPDT : DLB_SUCCESS;
   });
 }
 int borrow_cpu(dlb_handler_t h, int cpu) {
   return call_on(h, [&](Session& s) -> int {
-    return valid_cpu(s, cpu) ? after_acquire(s, cpu, s.borrow_cpu(cpu)) : DLB_ERR_PERM;
+    return valid_cpu(s, cpu) ? after_acquire(s, cpu, s.loans().borrow_cpu(cpu)) : DLB_ERR_PERM;
   });
 }
 
 int return_all(dlb_handler_t h) {
   return call_on(
-      h, [](Session& s) -> int { return s.return_all() > 0 ? DLB_SUCCESS : DLB_NOUPDT; }, true);
+      h, [](Session& s) -> int { return s.loans().return_all() > 0 ? DLB_SUCCESS : DLB_NOUPDT; },
+      true);
 }
 int return_cpu(dlb_handler_t h, int cpu) {
   return call_on(
       h,
       [&](Session& s) -> int {
-        return valid_cpu(s, cpu) ? simple(s.return_cpu(cpu)) : DLB_ERR_PERM;
+        return valid_cpu(s, cpu) ? simple(s.loans().return_cpu(cpu)) : DLB_ERR_PERM;
       },
       true);
 }

@@ -50,28 +50,31 @@ int up_to_in_mask(dlb_handler_t h, int ncpus, const_dlb_cpu_set_t mask, Verb ver
 }
 
 int lend_mask(dlb_handler_t h, const_dlb_cpu_set_t mask) {
-  return each(h, mask, [](Session& s, int c) -> int { return simple(s.lend_cpu(c)); });
+  return each(h, mask, [](Session& s, int c) -> int { return simple(s.loans().lend_cpu(c)); });
 }
 int reclaim_mask(dlb_handler_t h, const_dlb_cpu_set_t mask) {
-  return each(h, mask,
-              [](Session& s, int c) -> int { return after_acquire(s, c, s.reclaim_cpu(c)); });
+  return each(h, mask, [](Session& s, int c) -> int {
+    return after_acquire(s, c, s.loans().reclaim_cpu(c));
+  });
 }
 int acquire_mask(dlb_handler_t h, const_dlb_cpu_set_t mask) {
-  return each(h, mask,
-              [](Session& s, int c) -> int { return after_acquire(s, c, s.acquire_cpu(c)); });
+  return each(h, mask, [](Session& s, int c) -> int {
+    return after_acquire(s, c, s.loans().acquire_cpu(c));
+  });
 }
 int acquire_in_mask(dlb_handler_t h, int ncpus, const_dlb_cpu_set_t mask) {
-  return up_to_in_mask(h, ncpus, mask, [](Session& s, int c) { return s.acquire_cpu(c); });
+  return up_to_in_mask(h, ncpus, mask, [](Session& s, int c) { return s.loans().acquire_cpu(c); });
 }
 int borrow_mask(dlb_handler_t h, const_dlb_cpu_set_t mask) {
-  return each(h, mask,
-              [](Session& s, int c) -> int { return after_acquire(s, c, s.borrow_cpu(c)); });
+  return each(h, mask, [](Session& s, int c) -> int {
+    return after_acquire(s, c, s.loans().borrow_cpu(c));
+  });
 }
 int borrow_in_mask(dlb_handler_t h, int ncpus, const_dlb_cpu_set_t mask) {
-  return up_to_in_mask(h, ncpus, mask, [](Session& s, int c) { return s.borrow_cpu(c); });
+  return up_to_in_mask(h, ncpus, mask, [](Session& s, int c) { return s.loans().borrow_cpu(c); });
 }
 int return_mask(dlb_handler_t h, const_dlb_cpu_set_t mask) {
-  return each(h, mask, [](Session& s, int c) -> int { return simple(s.return_cpu(c)); });
+  return each(h, mask, [](Session& s, int c) -> int { return simple(s.loans().return_cpu(c)); });
 }
 
 }  // namespace

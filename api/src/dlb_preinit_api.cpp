@@ -2,7 +2,7 @@
 // it ended (DLB_PreInit, DLB_DROM_PreInit, DLB_DROM_PostFinalize), on the
 // node CPU table: a launcher registers the child's pid (which exec keeps)
 // with the CPUs of a mask; the child's DLB_Init (or the runtime's session)
-// takes that registration over (CpuTable::register_process) and, given no
+// takes that registration over (ProcessRegistry::register_process) and, given no
 // mask, its CPUs; PostFinalize frees what a child that never finalised
 // left behind.
 #include <unistd.h>
@@ -33,14 +33,14 @@ namespace {
 // Registers pid owning cpus; DLB's code. Caller holds api_mutex.
 int preregister(pid_t pid, const std::vector<int>& cpus) {
   auto t = lending::CpuTable::open_shared(lending::configured_table_name());
-  if (t->find_slot(pid) >= 0) return DLB_ERR_INIT;  // registered already (initialised)
-  const int slot = t->register_process(pid, 2);
+  if (t->registry().find_slot(pid) >= 0) return DLB_ERR_INIT;  // registered already (initialised)
+  const int slot = t->registry().register_process(pid, 2);
   for (int c : cpus)
     if (c >= t->ncpus() ||
         t->apply(c, lending::CpuOp::Own, pid).outcome == lending::Outcome::Illegal) {
       joule::core::log_error("DLB_DROM_PreInit: CPU " + std::to_string(c) +
                              " is not free in the node CPU table");
-      t->unregister_process(slot);  // gives back the CPUs taken so far
+      t->registry().unregister_process(slot);  // gives back the CPUs taken so far
       return DLB_ERR_PERM;
     }
   return DLB_SUCCESS;
@@ -81,9 +81,9 @@ int DLB_DROM_PostFinalize(int pid, dlb_drom_flags_t /*flags*/) {
   try {
     auto t = joule::lending::CpuTable::attach_existing(joule::lending::configured_table_name());
     if (!t) return DLB_ERR_NOSHMEM;
-    const int slot = t->find_slot(pid);
+    const int slot = t->registry().find_slot(pid);
     if (slot < 0) return DLB_NOUPDT;
-    t->unregister_process(slot);
+    t->registry().unregister_process(slot);
     return DLB_SUCCESS;
   } catch (const std::exception& e) {
     joule::core::log_error(std::string("DLB_DROM_PostFinalize: ") + e.what());
@@ -98,7 +98,7 @@ int DLB_DROM_RecoverStolenCpus(int pid) {
   try {
     auto t = joule::lending::CpuTable::attach_existing(joule::lending::configured_table_name());
     if (!t) return DLB_ERR_NOSHMEM;
-    return t->find_slot(pid_t(pid)) < 0 ? DLB_ERR_NOPROC : DLB_NOUPDT;
+    return t->registry().find_slot(pid_t(pid)) < 0 ? DLB_ERR_NOPROC : DLB_NOUPDT;
   } catch (const std::exception& e) {
     joule::core::log_error(std::string("DLB_DROM_RecoverStolenCpus: ") + e.what());
     return DLB_ERR_NOSHMEM;

@@ -32,8 +32,8 @@ int free_number() {
 
 // The node table whatever JOULE_LENDING says: subprocesses of one process
 // lend to each other (and to other processes) through it.
-lending::LewiOptions sp_options() {
-  lending::LewiOptions o;
+lending::LendingOptions sp_options() {
+  lending::LendingOptions o;
   try {
     o = lending::options_from(core::Config::load({}));
   } catch (const std::exception&) {
@@ -80,7 +80,7 @@ int DLB_Finalize_sp(dlb_handler_t h) {
   std::lock_guard guard(api_mutex());
   for (auto it = handles().begin(); it != handles().end(); ++it)
     if (it->second.get() == h) {
-      it->second->session->return_all();
+      it->second->session->loans().return_all();
       handles().erase(it);  // the session leaves the table, giving its CPUs back
       return DLB_SUCCESS;
     }

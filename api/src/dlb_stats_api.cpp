@@ -56,7 +56,7 @@ bool proc_sample(pid_t pid, Sample& s) {
 // Percent of one CPU; -1.0 (DLB's "not found") for a pid not in the table.
 double usage_of(lending::CpuTable& t, pid_t pid, bool average) {
   Sample s;
-  if (t.find_slot(pid) < 0 || !proc_sample(pid, s)) return -1.0;
+  if (t.registry().find_slot(pid) < 0 || !proc_sample(pid, s)) return -1.0;
   Sample base;  // zero: since it started
   if (!average) {
     auto it = g_last.find(pid);
@@ -83,7 +83,7 @@ template <class T, class F>
 int per_process(T* out, int* nelems, int max_len, F&& value) {
   return with_table([&](lending::CpuTable& t) {
     int n = 0;
-    for (const auto& p : t.processes())
+    for (const auto& p : t.registry().processes())
       if (p.alive && n < max_len) out[n++] = T(value(t, p.pid));
     if (nelems) *nelems = n;
     return int(DLB_SUCCESS);
@@ -93,7 +93,7 @@ int per_process(T* out, int* nelems, int max_len, F&& value) {
 int node_usage(double* usage, bool average) {
   return with_table([&](lending::CpuTable& t) {
     double sum = 0;
-    for (const auto& p : t.processes())
+    for (const auto& p : t.registry().processes())
       if (p.alive) sum += std::max(0.0, usage_of(t, p.pid, average));
     *usage = sum;
     return int(DLB_SUCCESS);

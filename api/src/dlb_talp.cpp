@@ -69,7 +69,7 @@ Mark now_mark() {
 }
 
 int held_cpus() {
-  if (auto s = lending::active_session()) return int(s->held_cpus().size());
+  if (auto s = lending::active_session()) return int(s->loans().held_cpus().size());
   return int(lending::affinity_cpus().size());
 }
 

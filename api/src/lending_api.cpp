@@ -89,38 +89,39 @@ int joule_lending_stop(void) { return joule::lending::stop_standalone() ? JOULE_
 int joule_lending_active(void) { return joule::lending::active_session() ? 1 : 0; }
 
 int joule_lend(void) {
-  return with_session([](Session& s) -> int { return s.lend_all(true), JOULE_OK; });
+  return with_session([](Session& s) -> int { return s.loans().lend_all(true), JOULE_OK; });
 }
 int joule_reclaim(void) {
-  return with_session([](Session& s) -> int { return s.reclaim_all(nullptr), JOULE_OK; });
+  return with_session([](Session& s) -> int { return s.loans().reclaim_all(nullptr), JOULE_OK; });
 }
 int joule_borrow(void) {
-  return with_session(
-      [](Session& s) -> int { return s.borrow_up_to(s.table().ncpus(), nullptr), JOULE_OK; });
+  return with_session([](Session& s) -> int {
+    return s.loans().borrow_up_to(s.table().ncpus(), nullptr), JOULE_OK;
+  });
 }
 int joule_return(void) {
-  return with_session([](Session& s) -> int { return s.return_all(), JOULE_OK; });
+  return with_session([](Session& s) -> int { return s.loans().return_all(), JOULE_OK; });
 }
 
 int joule_lend_cpu(int cpu) {
-  return cpu_verb(cpu, "lend", [](Session& s, int c) { return s.lend_cpu(c); });
+  return cpu_verb(cpu, "lend", [](Session& s, int c) { return s.loans().lend_cpu(c); });
 }
 int joule_reclaim_cpu(int cpu) {
-  return cpu_verb(cpu, "reclaim", [](Session& s, int c) { return s.reclaim_cpu(c); });
+  return cpu_verb(cpu, "reclaim", [](Session& s, int c) { return s.loans().reclaim_cpu(c); });
 }
 int joule_borrow_cpu(int cpu) {
-  return cpu_verb(cpu, "borrow", [](Session& s, int c) { return s.borrow_cpu(c); });
+  return cpu_verb(cpu, "borrow", [](Session& s, int c) { return s.loans().borrow_cpu(c); });
 }
 int joule_acquire_cpu(int cpu) {
-  return cpu_verb(cpu, "acquire", [](Session& s, int c) { return s.acquire_cpu(c); });
+  return cpu_verb(cpu, "acquire", [](Session& s, int c) { return s.loans().acquire_cpu(c); });
 }
 int joule_return_cpu(int cpu) {
-  return cpu_verb(cpu, "return", [](Session& s, int c) { return s.return_cpu(c); });
+  return cpu_verb(cpu, "return", [](Session& s, int c) { return s.loans().return_cpu(c); });
 }
 
 int joule_cpus_available_now(int* n) {
   if (!n) return fail(JOULE_ERR_INVALID, "joule_cpus_available_now: n is NULL");
-  return with_session([&](Session& s) -> int { return *n = s.available_now(), JOULE_OK; });
+  return with_session([&](Session& s) -> int { return *n = s.loans().available_now(), JOULE_OK; });
 }
 
 int joule_borrow_up_to(int n, int* cpus, int* got) {
@@ -128,13 +129,13 @@ int joule_borrow_up_to(int n, int* cpus, int* got) {
   return with_session([&](Session& s) -> int {
     std::vector<int> list;
     int taken = 0;
-    for (int c : s.owned_cpus()) {  // own lent CPUs first: those usable at once count
+    for (int c : s.loans().owned_cpus()) {  // own lent CPUs first: those usable at once count
       if (taken >= n) break;
       const auto w = s.table().load(c);
       if (w.state != joule::lending::CpuState::Idle) continue;
-      if (s.reclaim_cpu(c) == Outcome::Done) list.push_back(c), ++taken;
+      if (s.loans().reclaim_cpu(c) == Outcome::Done) list.push_back(c), ++taken;
     }
-    if (taken < n) s.borrow_up_to(n - taken, &list);
+    if (taken < n) s.loans().borrow_up_to(n - taken, &list);
     copy_out(list, cpus, size_t(n));
     *got = int(list.size());
     return JOULE_OK;
@@ -145,7 +146,7 @@ int joule_give_back(int n, int* cpus, int* given) {
   if (!given || n < 0) return fail(JOULE_ERR_INVALID, "joule_give_back: given is NULL or n < 0");
   return with_session([&](Session& s) -> int {
     std::vector<int> list;
-    s.give_back(n, &list);
+    s.loans().give_back(n, &list);
     copy_out(list, cpus, size_t(n));
     *given = int(list.size());
     return JOULE_OK;
@@ -201,7 +202,8 @@ int joule_lending_hint(int hint) {
 
 int joule_set_max_parallelism(int n) {
   if (n < 0) return fail(JOULE_ERR_INVALID, "joule_set_max_parallelism: n < 0");
-  return with_session([&](Session& s) -> int { return s.set_max_parallelism(n), JOULE_OK; });
+  return with_session(
+      [&](Session& s) -> int { return s.hints().set_max_parallelism(n), JOULE_OK; });
 }
 
 int joule_set_process_mask(int pid, const int* cpus, size_t n) {
@@ -211,11 +213,11 @@ int joule_set_process_mask(int pid, const int* cpus, size_t n) {
   return with_session([&](Session& s) -> int {
     std::vector<int> list(cpus, cpus + n);
     std::string why;
-    const int rc =
-        s.set_process_mask(pid ? pid_t(pid) : s.pid(), list, s.options().drom_timeout_ms, why);
+    const int rc = s.drom().set_process_mask(pid ? pid_t(pid) : s.pid(), list,
+                                             s.options().drom_timeout_ms, why);
     if (rc == 0) return JOULE_OK;
     const bool bad =
-        rc == joule::lending::CpuTable::kBadCpu || rc == joule::lending::CpuTable::kUnackable;
+        rc == joule::lending::DromMailbox::kBadCpu || rc == joule::lending::DromMailbox::kUnackable;
     return fail(bad ? JOULE_ERR_INVALID : JOULE_ERR_STATE, "joule: " + why);
   });
 }
@@ -224,7 +226,7 @@ int joule_get_process_mask(int pid, int* cpus, size_t cap, size_t* n) {
   if (!n) return fail(JOULE_ERR_INVALID, "joule_get_process_mask: n is NULL");
   return with_session([&](Session& s) -> int {
     const pid_t p = pid ? pid_t(pid) : s.pid();
-    if (p != s.pid() && s.table().find_slot(p) < 0)
+    if (p != s.pid() && s.table().registry().find_slot(p) < 0)
       return fail(JOULE_ERR_STATE, "joule: process " + std::to_string(p) + " is not in the table");
     const std::vector<int> owned = s.table().owned_by(p);
     copy_out(owned, cpus, cap);
@@ -237,8 +239,8 @@ int joule_poll_drom(int* changed, int* cpus, size_t cap, size_t* n) {
   if (!changed || !n) return fail(JOULE_ERR_INVALID, "joule_poll_drom: changed or n is NULL");
   return with_session([&](Session& s) -> int {
     std::vector<int> mask;
-    *changed = s.poll_mask(mask) ? 1 : 0;
-    if (!*changed) mask = s.owned_cpus();
+    *changed = s.drom().poll_mask(mask) ? 1 : 0;
+    if (!*changed) mask = s.loans().owned_cpus();
     copy_out(mask, cpus, cap);
     *n = mask.size();
     return JOULE_OK;

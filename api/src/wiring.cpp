@@ -12,7 +12,7 @@
 #include "device.hpp"
 #include "energy_config.hpp"
 #include "gpu_devices.hpp"
-#include "lewi_cpu_manager.hpp"
+#include "lending_cpu_manager.hpp"
 #include "observer.hpp"
 #include "omp_settings.hpp"
 #include "platform_observer.hpp"
@@ -44,7 +44,7 @@ struct Wiring {
     register_observer_factory(card_tasks::start_gpus);  // JOULE_CUDA=required: fails the start
     register_observer_factory(control::make_energy_observer);
     register_observer_factory(trace::make_trace_observer);
-    set_lending_factory(lending::make_lewi_cpu_manager);
+    set_lending_factory(lending::make_lending_cpu_manager);
     // Host tasks naming data a device holds get it back before their body.
     set_task_hook(card_tasks::host_task_hook());
   }

@@ -29,7 +29,7 @@
 #include "clock.hpp"
 #include "config.hpp"
 #include "controller.hpp"
-#include "lewi_session.hpp"
+#include "lending_session.hpp"
 #include "observer.hpp"
 #include "platform.hpp"
 #include "runtime.hpp"
@@ -61,7 +61,7 @@ void lending_phases(const Args& a) {
     auto t = lending::CpuTable::open_shared(name);
     t->segment()->header.ncpus = std::uint32_t(a.n);
   }
-  lending::LewiOptions o;
+  lending::LendingOptions o;
   o.mode = "node";
   o.shm = name;
   const int half = std::max(1, a.n / 2);
@@ -77,19 +77,19 @@ void lending_phases(const Args& a) {
   // Two packages: ours and the other's (an hwloc synthetic machine).
   const std::string synth = "pack:2 core:" + std::to_string(half) + " pu:1";
   joule::engine::Topology topo(synth.c_str());
-  s->set_nearness(joule::engine::nearness_levels(topo, owned));
+  s->nearness().set(joule::engine::nearness_levels(topo, owned));
   std::vector<int> got;
   got.reserve(4);
   for (int i = 0; i < 10; ++i) {  // warm-up
     s->acquire(1, got);
-    for (int c : got) s->return_cpu(c);
+    for (int c : got) s->loans().return_cpu(c);
     got.clear();
   }
   CALLGRIND_ZERO_STATS;
   auto t0 = Clock::now();
   for (int i = 0; i < a.calls; ++i) {
     s->acquire(1, got);
-    for (int c : got) s->return_cpu(c);
+    for (int c : got) s->loans().return_cpu(c);
     got.clear();
   }
   CALLGRIND_DUMP_STATS_AT("acquire");
@@ -97,8 +97,8 @@ void lending_phases(const Args& a) {
   CALLGRIND_ZERO_STATS;
   t0 = Clock::now();
   for (int i = 0; i < a.calls; ++i) {
-    s->lend_cpu(half - 1);
-    s->reclaim_cpu(half - 1);
+    s->loans().lend_cpu(half - 1);
+    s->loans().reclaim_cpu(half - 1);
   }
   CALLGRIND_DUMP_STATS_AT("lend_reclaim");
   report("lend_reclaim", a.n, a.calls, t0);
@@ -134,7 +134,7 @@ void controller_phase(const Args& a) {
   std::uint64_t now = joule::core::now_ns();
   auto window = [&](int k) {
     for (int w = 0; w < a.n; ++w) {
-      auto& s = p.slot(w);
+      auto& s = p.workers().slot(w);
       const std::uint64_t work = std::uint64_t(((w * 7 + k * 3) % 10) + 1) * 1'000'000;
       s.busy_ns.fetch_add(work);
       s.work_ns.fetch_add(work);

@@ -225,17 +225,17 @@ std::string CpuTable::clean(const std::string& name, bool force, bool* failed) {
     return name + ": removed (forced): " + e.what();
   }
   if (!t) return name + ": no such segment";
-  const int dead = t->reap_dead();
+  const int dead = t->registry_.reap_dead();
   int live = 0;
-  for (const auto& p : t->processes()) live += p.alive;
+  for (const auto& p : t->registry_.processes()) live += p.alive;
   fail = false;
   if (live > 0 && !force)
     return name + ": in use by " + std::to_string(live) + " live process(es); cleaned " +
            std::to_string(dead) + " dead one(s)";
-  t->lock();
+  t->registry_.lock();
   t->seg_->header.closing.store(1, std::memory_order_release);
   const int rc = ::shm_unlink(name.c_str());
-  t->unlock();
+  t->registry_.unlock();
   if (rc != 0) {
     fail = true;
     return sys_error("cannot remove the", name);

@@ -56,7 +56,7 @@ StartResult start_standalone(const std::string& mode, const std::vector<int>& ow
     why = "joule: CPU lending is off (JOULE_LENDING=off)";
     return StartResult::Off;
   }
-  LewiOptions o = options_from(cfg);
+  LendingOptions o = options_from(cfg);
   if (!mode.empty()) o.mode = mode;
   std::vector<int> cpus = owned;
   if (cpus.empty()) cpus = cfg.cpus.empty() ? affinity_cpus() : cfg.cpus;
@@ -79,17 +79,17 @@ bool stop_standalone() {
     s = std::move(g_standalone.back());
     g_standalone.pop_back();
   }
-  if (s.use_count() == 1) s->return_all();  // nobody else (the runtime) uses it
+  if (s.use_count() == 1) s->loans().return_all();  // nobody else (the runtime) uses it
   return true;
 }
 
 int drom_set_mask(CpuTable& t, pid_t pid, const std::vector<int>& cpus, unsigned timeout_ms,
                   std::string& why) {
   if (auto s = Session::current(); s && &s->table() == &t)
-    return s->set_process_mask(pid, cpus, timeout_ms, why);  // handles our own pid
-  const long seq = t.drom_request(pid, cpus, why);
+    return s->drom().set_process_mask(pid, cpus, timeout_ms, why);  // handles our own pid
+  const long seq = t.drom().request(pid, cpus, why);
   if (seq < 0) return int(seq);
-  if (timeout_ms == 0 || t.drom_wait(pid, std::uint32_t(seq), timeout_ms)) return 0;
+  if (timeout_ms == 0 || t.drom().wait(pid, std::uint32_t(seq), timeout_ms)) return 0;
   why = "process " + std::to_string(pid) + " did not apply the new mask within " +
         std::to_string(timeout_ms) + " ms (masks are applied at task boundaries)";
   return 1;

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "lewi_session.hpp"
+#include "lending_session.hpp"
 #include "table_print.hpp"
 
 namespace joule::lending {
@@ -33,7 +33,7 @@ std::vector<int> affinity_cpus();
 
 // DROM from any process: asks pid to own exactly `cpus` and, with a
 // timeout, waits until it did. 0: done; 1: timed out (the request stays);
-// negative: CpuTable::DromError with why set.
+// negative: DromMailbox::Error with why set.
 int drom_set_mask(CpuTable& t, pid_t pid, const std::vector<int>& cpus, unsigned timeout_ms,
                   std::string& why);
 

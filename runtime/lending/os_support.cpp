@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <linux/futex.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <cerrno>
@@ -71,5 +72,7 @@ std::uint64_t monotonic_ns() {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return std::uint64_t(ts.tv_sec) * 1000000000ull + std::uint64_t(ts.tv_nsec);
 }
+
+int current_cpu() { return ::sched_getcpu(); }
 
 }  // namespace joule::lending

@@ -39,4 +39,9 @@ void futex_wake(std::atomic<std::uint32_t>* word, int n);
 
 std::uint64_t monotonic_ns();
 
+// The CPU the calling thread runs on. Workers and ranks are pinned, so the
+// CPU a thread runs on is its CPU; sched_getcpu is a vDSO call, unlike
+// reading the affinity.
+int current_cpu();
+
 }  // namespace joule::lending

@@ -64,7 +64,7 @@ struct alignas(64) ShmProc {
   // without a runtime: DROM may not remove it, that thread never parks.
   std::atomic<std::uint32_t> home_cpu;
   // CPUs this process took back from a guest that ignored its claim past
-  // JOULE_LEWI_RECLAIM_TIMEOUT_MS (stopped or hung); joule-ctl show prints it.
+  // JOULE_LENDING_RECLAIM_TIMEOUT_MS (stopped or hung); joule-ctl show prints it.
   std::atomic<std::uint32_t> revoked;
 };
 

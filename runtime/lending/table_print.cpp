@@ -23,7 +23,7 @@ std::string pid_label(pid_t pid, const std::vector<ProcInfo>& procs) {
 }  // namespace
 
 void print_table(CpuTable& t, std::ostream& out) {
-  const auto procs = t.processes();
+  const auto procs = t.registry().processes();
   char line[256];
   out << "CPU table " << t.name() << ": " << t.ncpus() << " CPUs, " << procs.size()
       << " process(es), " << t.idle_hint() << " idle\n";

@@ -41,14 +41,14 @@ void Controller::build_observation() {
     energy::DomainView& v = obs_.domains[i];
     v.pstates = d.pstates(domain_cpu_[i]);
     for (std::uint32_t khz : v.pstates) v.busy_watts.push_back(p_.model().busy_watts(khz));
-    v.chip = p_.chip_of(domain_cpu_[i]);
+    v.chip = p_.machine().chip_of(domain_cpu_[i]);
   }
-  obs_.chips.resize(std::size_t(std::max(0, p_.num_chips())));
+  obs_.chips.resize(std::size_t(std::max(0, p_.machine().num_chips())));
   for (auto& c : obs_.chips) c.uncore_watts = p_.model().uncore_watts();
   obs_.cores.resize(core_domain_.size());
   for (std::size_t w = 0; w < core_domain_.size(); ++w) {
     obs_.cores[w].domain = core_domain_[w];
-    obs_.cores[w].chip = p_.slot(int(w)).chip;
+    obs_.cores[w].chip = p_.workers().slot(int(w)).chip;
   }
 }
 
@@ -65,11 +65,11 @@ const energy::Observation& Controller::observe(std::uint64_t now) {
   Dvfs& d = p_.dvfs();
   for (std::size_t i = 0; i < domain_cpu_.size(); ++i)
     obs.domains[i].level = std::max(0, d.level(domain_cpu_[i]));
-  const std::vector<double> temps = p_.last_temperatures();
+  const std::vector<double> temps = p_.sensors().last_temperatures();
   for (std::size_t c = 0; c < obs.chips.size() && c < temps.size(); ++c)
     obs.chips[c].temperature_c = temps[c];
-  for (int w = 0; w < p_.num_workers() && std::size_t(w) < obs.cores.size(); ++w) {
-    WorkerSlot& s = p_.slot(w);
+  for (int w = 0; w < p_.workers().count() && std::size_t(w) < obs.cores.size(); ++w) {
+    WorkerSlot& s = p_.workers().slot(w);
     CoreSeen& seen = seen_[std::size_t(w)];
     energy::CoreView& c = obs.cores[std::size_t(w)];
     c.busy_s = delta_s(s.busy_ns, seen.busy);
@@ -93,8 +93,8 @@ const energy::Observation& Controller::observe(std::uint64_t now) {
 // in iterative mode, so that is where its tasks ran).
 void Controller::add_keys(energy::Observation& obs) {
   std::map<std::uint64_t, std::uint64_t> work;
-  for (int w = 0; w < p_.num_workers(); ++w) {
-    WorkerSlot& slot = p_.slot(w);
+  for (int w = 0; w < p_.workers().count(); ++w) {
+    WorkerSlot& slot = p_.workers().slot(w);
     std::unordered_map<std::uint64_t, std::uint64_t> taken;
     slot.keys_lock.lock();
     taken.swap(slot.key_work_ns);
@@ -106,7 +106,7 @@ void Controller::add_keys(energy::Observation& obs) {
 
 int Controller::worker_of_key(std::uint64_t key) const {
   const int w = run_.affinity ? run_.affinity->worker_of(key) : -1;
-  const int n = std::max(1, p_.num_workers());
+  const int n = std::max(1, p_.workers().count());
   if (w >= 0 && w < n) return w;
   return run_.affinity ? run_.affinity->spread(key, n) : int(key % std::uint64_t(n));
 }
@@ -170,7 +170,7 @@ void Controller::apply_pending(bool all) {
       continue;
     bool mine = all || s.owner < 0 || s.published < n;
     if (!mine) {
-      const WorkerSlot& w = p_.slot(s.owner);
+      const WorkerSlot& w = p_.workers().slot(s.owner);
       mine = w.sleeping.load(std::memory_order_relaxed) || parked_[std::size_t(s.owner)];
     }
     if (!mine) continue;
@@ -184,7 +184,7 @@ bool Controller::apply_moves(const std::vector<std::pair<std::uint64_t, int>>& m
   if (!run_.affinity) return false;
   bool changed = false;
   for (const auto& [key, w] : moves) {
-    if (w < 0 || w >= p_.num_workers() || parked_[std::size_t(w)]) continue;
+    if (w < 0 || w >= p_.workers().count() || parked_[std::size_t(w)]) continue;
     if (worker_of_key(key) == w) continue;
     if (!run_.affinity->set(key, w)) continue;
     ++moved_keys_;
@@ -199,7 +199,7 @@ bool Controller::apply_moves(const std::vector<std::pair<std::uint64_t, int>>& m
 // boundary. Not while keyed tasks are pinned: a parked worker's pinned
 // tasks would wait for it.
 bool Controller::apply_mask(int active) {
-  const int n = p_.num_workers();
+  const int n = p_.workers().count();
   active = std::clamp(active, 1, n);
   if (!masks_ || !run_.park_worker || n < 2) return false;
   if (run_.affinity && run_.affinity->pinned()) {

@@ -39,7 +39,7 @@ void Controller::choose(const core::Config& cfg) {
   masks_ = opt_.masks;
   per_chip_ = (p_.dvfs().caps() & kCapPerChip) != 0;
   if (asked_ == "none") return;
-  if (!p_.can_set_frequency()) {
+  if (!p_.frequencies().can_set()) {
     if (asked_ != "auto")
       core::warn_once("energy-no-dvfs",
                       "JOULE_ENERGY_POLICY=" + asked_ +
@@ -80,18 +80,18 @@ void Controller::use_policy(const std::string& name) {
 
 void Controller::begin(const core::RunInfo& run, std::uint64_t now) {
   run_ = run;
-  if (mpi_) mpi_->begin(p_.num_workers());
+  if (mpi_) mpi_->begin(p_.workers().count());
   if (!policy_) return;
   Dvfs& d = p_.dvfs();
-  const int n = p_.num_workers();
+  const int n = p_.workers().count();
   core_domain_.assign(std::size_t(n), 0);
   for (int w = 0; w < n; ++w) {
-    const int dom = d.domain_of(p_.worker_cpu(w));
+    const int dom = d.domain_of(p_.workers().cpu(w));
     int i = 0;
     while (i < int(domain_cpu_.size()) && d.domain_of(domain_cpu_[std::size_t(i)]) != dom) ++i;
     if (i == int(domain_cpu_.size())) {
-      domain_cpu_.push_back(p_.worker_cpu(w));
-      start_level_.push_back(d.level(p_.worker_cpu(w)));
+      domain_cpu_.push_back(p_.workers().cpu(w));
+      start_level_.push_back(d.level(p_.workers().cpu(w)));
     }
     core_domain_[std::size_t(w)] = i;
   }

@@ -26,7 +26,7 @@ void MpiSlackDriver::begin(int workers) {
 
 bool MpiSlackDriver::controllable(int worker) const {
   Dvfs& d = p_.dvfs();
-  const int dom = d.domain_of(p_.worker_cpu(worker));
+  const int dom = d.domain_of(p_.workers().cpu(worker));
   return dom >= 0 && d.domain_cpus(dom).size() == 1;
 }
 
@@ -35,7 +35,7 @@ bool MpiSlackDriver::controllable(int worker) const {
 // that the slowed part is charged at fmin and the rest at the level before.
 void MpiSlackDriver::enter(int worker) {
   const std::uint64_t now = core::now_ns();
-  p_.charge_worker(worker, now, -1);
+  p_.workers().charge_worker(worker, now, -1);
   std::lock_guard guard(mu_);
   if (stop_ || worker < 0 || std::size_t(worker) >= slots_.size()) return;
   Slot& s = slots_[std::size_t(worker)];
@@ -54,8 +54,8 @@ void MpiSlackDriver::leave(int worker) {
   if (worker < 0 || std::size_t(worker) >= slots_.size()) return;
   Slot& s = slots_[std::size_t(worker)];
   if (s.slack.on_call_exit(now) == energy::MpiSlack::Action::restore && s.saved_level >= 0) {
-    p_.charge_worker(worker, s.slowed_at, s.saved_level);
-    p_.charge_worker(worker, now, 0);
+    p_.workers().charge_worker(worker, s.slowed_at, s.saved_level);
+    p_.workers().charge_worker(worker, now, 0);
     restore(worker);
   }
   if (!s.slack.in_call()) s.deadline = 0;
@@ -64,7 +64,7 @@ void MpiSlackDriver::leave(int worker) {
 void MpiSlackDriver::restore(int worker) {
   Slot& s = slots_[std::size_t(worker)];
   if (s.saved_level < 0) return;
-  p_.dvfs().set_level(p_.worker_cpu(worker), s.saved_level);
+  p_.dvfs().set_level(p_.workers().cpu(worker), s.saved_level);
   s.saved_level = -1;
 }
 
@@ -74,7 +74,7 @@ void MpiSlackDriver::fire_due(std::uint64_t now) {
     if (!s.deadline || now < s.deadline) continue;
     s.deadline = 0;
     if (s.slack.poll(now) != energy::MpiSlack::Action::slow_down) continue;
-    const int cpu = p_.worker_cpu(int(w));
+    const int cpu = p_.workers().cpu(int(w));
     const int level = p_.dvfs().level(cpu);
     if (level <= 0 || !p_.dvfs().set_level(cpu, 0)) continue;
     s.saved_level = level;

@@ -30,11 +30,12 @@ std::string fmt(const char* f, double a) { return core::format_number(f, a); }
 // the modelled energy of the run. The reference keeps the run's wall time:
 // that is the saving at equal time.
 double Controller::saving_estimate(double* at_fmax_j, double* modelled_j) const {
-  const EnergyReading& r = p_.final_reading();
+  const EnergyReading& r = p_.sensors().final_reading();
   const double wall = r.seconds;
   double cores = 0, fmax = 0;
-  for (std::size_t w = 0; w < std::size_t(p_.num_workers()) && w < r.worker_joules.size(); ++w) {
-    const WorkerSlot& s = p_.slot(int(w));
+  for (std::size_t w = 0; w < std::size_t(p_.workers().count()) && w < r.worker_joules.size();
+       ++w) {
+    const WorkerSlot& s = p_.workers().slot(int(w));
     const double work = std::min(wall, double(s.work_ns.load()) * 1e-9);
     fmax += work * p_.model().busy_watts(s.table->back()) + (wall - work) * p_.model().idle_watts();
     cores += r.worker_joules[w];
@@ -73,19 +74,19 @@ void Controller::report(std::ostream& os) const {
        << (mask_choice_why_.empty() ? "" : "; last model check: " + mask_choice_why_) << "\n";
   os << "time at each P-state per core:\n";
   Dvfs& d = p_.dvfs();
-  for (int w = 0; w < p_.num_workers(); ++w) {
-    const int dom = d.domain_of(p_.worker_cpu(w));
+  for (int w = 0; w < p_.workers().count(); ++w) {
+    const int dom = d.domain_of(p_.workers().cpu(w));
     if (dom < 0) continue;
-    const auto res = d.residency(dom, p_.end_ns());
-    os << "  worker " << w << " (cpu " << p_.worker_cpu(w)
-       << "):" << residency_text(d.pstates(p_.worker_cpu(w)), res) << "\n";
+    const auto res = d.residency(dom, p_.sensors().end_ns());
+    os << "  worker " << w << " (cpu " << p_.workers().cpu(w)
+       << "):" << residency_text(d.pstates(p_.workers().cpu(w)), res) << "\n";
   }
   double at_fmax = 0, modelled = 0;
   const double saving = saving_estimate(&at_fmax, &modelled);
   os << "estimated saving vs the same work at fmax: " << fmt("%.1f", 100.0 * saving) << " % ("
      << fmt("%.3f", modelled) << " J modelled, " << fmt("%.3f", at_fmax) << " J at fmax)\n";
   const std::uint64_t n = decisions_.load(), applies = applies_.load();
-  const int workers = p_.num_workers();
+  const int workers = p_.workers().count();
   const double per_decision = n ? double(overhead_ns_) / double(n) : 0.0;
   os << "policy overhead: " << fmt("%.6f", double(overhead_ns_) * 1e-9) << " s deciding ("
      << fmt("%.1f", per_decision / 1e3) << " us per decision, "

@@ -1,5 +1,5 @@
-// Backend selection (auto probing, fallbacks with one warning) and the API
-// that policies call.
+// Backend selection (auto probing, fallbacks with one warning), and the
+// run's start and end.
 #include "platform.hpp"
 
 #include <unistd.h>
@@ -14,7 +14,6 @@
 #include "observer.hpp"
 #include "platform_listener.hpp"
 #include "service_session.hpp"
-#include "worker_slot.hpp"
 
 namespace joule::platform {
 namespace {
@@ -54,43 +53,28 @@ bool platform_wanted(const core::Config& cfg) {
           ::access(service_client::socket_path(p.service_socket).c_str(), F_OK) == 0);
 }
 
-double EnergyReading::total_joules() const {
-  double t = 0;
-  for (double j : chip_joules) t += j;
-  return t;
-}
-
 Platform::Platform(const core::Config& cfg) : Platform(cfg, cfg.get<PlatformSettings>()) {}
 
 Platform::Platform(const core::Config& cfg, const PlatformSettings& ps)
     : sysfs_(ps.sysfs_root),
       machine_(load_machine(cfg)),
       model_(ps.power_busy, ps.power_idle, ps.power_uncore),
-      nominal_(ps.pstate_table()),
-      start_frequency_(ps.dvfs_start),
-      memory_bound_(ps.memory_bound),
-      memory_bound_default_(ps.memory_bound_default) {
+      freq_(machine_, ps.pstate_table()),
+      workers_(machine_, freq_, counters_, {ps.memory_bound, ps.memory_bound_default}),
+      sensors_(model_, workers_, counters_, machine_.num_chips()),
+      start_frequency_(ps.dvfs_start) {
   choose_dvfs(cfg);
   choose_meter(cfg);
   choose_thermal(cfg);
-  counters_ = ps.counters == CounterKind::papi;
-  counter_events_ = ps.counter_events;
-  if (task_clock_meter_ && std::find(counter_events_.begin(), counter_events_.end(),
-                                     "perf::TASK-CLOCK") == counter_events_.end())
-    counter_events_.push_back("perf::TASK-CLOCK");
-  if (task_clock_meter_ && !counters_) counter_events_ = {"perf::TASK-CLOCK"};
-  active_ = cfg.report || dvfs_->can_set() || counters_ || ps.meter != MeterKind::automatic ||
+  counters_ = Counters(ps.counters == CounterKind::papi, ps.counter_events, task_clock_meter_);
+  active_ = cfg.report || freq_.can_set() || counters_.on() || ps.meter != MeterKind::automatic ||
             ps.thermal != ThermalKind::automatic;
 }
 
 void Platform::set_listener(std::unique_ptr<PlatformListener> l) {
   listener_ = std::move(l);
   listener_live_ = listener_ && listener_->live();
-}
-
-std::vector<double> Platform::last_temperatures() const {
-  std::lock_guard guard(sample_mu_);
-  return last_temp_;
+  workers_.attach(listener_.get(), listener_live_);
 }
 
 Platform::~Platform() {
@@ -109,7 +93,7 @@ void Platform::choose_dvfs(const core::Config& cfg) {
       if (st.writable < st.domains)
         core::warn_once("cpufreq-partial", "cpufreq: " + std::to_string(st.domains - st.writable) +
                                                " frequency domain(s) left alone: " + st.detail);
-      dvfs_ = std::move(cf);
+      freq_.set_backend(std::move(cf));
       dvfs_note_ = want == DvfsKind::automatic ? "auto: cpufreq found and writable" : "";
       return;
     }
@@ -138,10 +122,11 @@ void Platform::choose_dvfs(const core::Config& cfg) {
     } else {
       for (const auto& pu : machine_.pus()) groups.push_back({pu.cpu});
     }
-    dvfs_ = make_emulated_dvfs(groups, nominal_, std::uint64_t(p.dvfs_latency_us) * 1000);
+    freq_.set_backend(
+        make_emulated_dvfs(groups, freq_.nominal(), std::uint64_t(p.dvfs_latency_us) * 1000));
     return;
   }
-  dvfs_ = make_none_dvfs();
+  freq_.set_backend(make_none_dvfs());
 }
 
 void Platform::choose_meter(const core::Config& cfg) {
@@ -149,8 +134,10 @@ void Platform::choose_meter(const core::Config& cfg) {
   const MeterKind want = ps.meter;
   std::string why_rapl, why_papi;
   if (want == MeterKind::rapl || want == MeterKind::automatic) {
-    meter_ = make_rapl_meter(sysfs_, &why_rapl);
-    if (meter_) return;
+    if (auto m = make_rapl_meter(sysfs_, &why_rapl)) {
+      sensors_.set_meter(std::move(m));
+      return;
+    }
   }
   std::string why_service;
   if (want == MeterKind::service || want == MeterKind::automatic) {
@@ -159,8 +146,10 @@ void Platform::choose_meter(const core::Config& cfg) {
   }
   if (want == MeterKind::papi || (want == MeterKind::automatic && cfg.report)) {
     // auto asks PAPI only when someone will read the result (PAPI start-up costs ~10 ms).
-    meter_ = make_papi_meter(&why_papi);
-    if (meter_) return;
+    if (auto m = make_papi_meter(&why_papi)) {
+      sensors_.set_meter(std::move(m));
+      return;
+    }
   }
   if (want == MeterKind::rapl)
     core::warn_once("meter", "rapl: " + why_rapl + "; energy is modelled");
@@ -187,8 +176,10 @@ void Platform::choose_thermal(const core::Config& cfg) {
   const ThermalKind want = ps.thermal;
   if (want == ThermalKind::hwmon || want == ThermalKind::automatic) {
     std::string why;
-    thermal_ = make_sensor_thermal(sysfs_, machine_.num_chips(), &why);
-    if (thermal_) return;
+    if (auto t = make_sensor_thermal(sysfs_, machine_.num_chips(), &why)) {
+      sensors_.set_thermal(std::move(t));
+      return;
+    }
     if (want == ThermalKind::hwmon)
       core::warn_once("thermal", "hwmon: " + why + "; temperatures are modelled");
     thermal_note_ = why;
@@ -199,73 +190,59 @@ void Platform::choose_thermal(const core::Config& cfg) {
     if (std::size_t(chip) >= p.hotspot.size()) p.hotspot.resize(std::size_t(chip) + 1, 0.0);
     p.hotspot[std::size_t(chip)] = k;
   }
-  thermal_ = std::make_unique<RcThermal>(p, machine_.num_chips(), 0.0, core::now_ns());
-}
-
-std::vector<int> Platform::worker_cpus_of_chip(int chip) const {
-  std::vector<int> out;
-  for (int c : worker_cpu_)
-    if (machine_.chip_of(c) == chip) out.push_back(c);
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
-}
-
-const std::vector<std::uint32_t>& Platform::pstates(int cpu) const {
-  const auto& t = dvfs_->pstates(cpu);
-  return t.empty() ? nominal_ : t;
-}
-
-std::uint32_t Platform::frequency(int cpu) const {
-  const std::uint32_t f = dvfs_->frequency(cpu);
-  return f ? f : nominal_.back();
-}
-
-bool Platform::set_core_frequency(int cpu, std::uint32_t khz) {
-  return dvfs_->set_frequency(cpu, khz);
-}
-
-bool Platform::set_chip_frequency(int chip, std::uint32_t khz) {
-  bool any = false, ok = true;
-  std::vector<int> done_domains;
-  for (const auto& pu : machine_.pus()) {
-    if (pu.chip != chip) continue;
-    const int d = dvfs_->domain_of(pu.cpu);
-    if (d < 0 || std::find(done_domains.begin(), done_domains.end(), d) != done_domains.end())
-      continue;
-    done_domains.push_back(d);
-    any = true;
-    ok = dvfs_->set_frequency(pu.cpu, khz) && ok;
-  }
-  return any && ok;
-}
-
-void Platform::apply_start_frequency() {
-  if (start_frequency_.empty() || !dvfs_->can_set()) return;
-  for (int cpu : worker_cpu_) {
-    const auto& t = dvfs_->pstates(cpu);
-    if (t.empty()) continue;
-    const std::uint32_t khz = start_frequency_ == "min" ? t.front()
-                              : start_frequency_ == "max"
-                                  ? t.back()
-                                  : std::uint32_t(std::stod(start_frequency_) * 1e6 + 0.5);
-    dvfs_->set_frequency(cpu, khz);
-    dvfs_->take_stall_ns(cpu);  // the start is not a task's transition
-  }
+  sensors_.set_thermal(std::make_unique<RcThermal>(p, machine_.num_chips(), 0.0, core::now_ns()));
 }
 
 std::string Platform::describe() const {
-  std::string s = "platform: machine " + machine_.describe() + "; dvfs " + dvfs_->describe();
+  const EnergyMeter* meter = sensors_.meter();
+  const Thermal& thermal = sensors_.thermal();
+  std::string s =
+      "platform: machine " + machine_.describe() + "; dvfs " + freq_.backend().describe();
   if (!dvfs_note_.empty()) s += " (" + dvfs_note_ + ")";
-  s += "; meter " + std::string(meter_              ? meter_->name()
+  s += "; meter " + std::string(meter               ? meter->name()
                                 : task_clock_meter_ ? "model (perf::TASK-CLOCK)"
                                                     : "model");
-  if (!meter_note_.empty() && !meter_) s += " (" + meter_note_ + ")";
-  if (meter_ && !meter_->note().empty()) s += " (" + meter_->note() + ")";
-  s += "; thermal " + std::string(thermal_->name());
-  if (!thermal_note_.empty() && !thermal_->measured()) s += " (" + thermal_note_ + ")";
-  s += "; counters " + std::string(counters_ ? "papi" : "none");
+  if (!meter_note_.empty() && !meter) s += " (" + meter_note_ + ")";
+  if (meter && !meter->note().empty()) s += " (" + meter->note() + ")";
+  s += "; thermal " + std::string(thermal.name());
+  if (!thermal_note_.empty() && !thermal.measured()) s += " (" + thermal_note_ + ")";
+  s += "; counters " + std::string(counters_.on() ? "papi" : "none");
   return s;
+}
+
+// The order matters: the listener begins after the start frequency and
+// before residency is reset; the meter starts last.
+void Platform::begin(const core::RunInfo& run) {
+  const std::uint64_t start = core::now_ns();
+  sensors_.reset(start);
+  workers_.begin(run, start);
+  workers_.trace_cpus();
+  freq_.apply_start(start_frequency_, workers_.cpus());
+  if (listener_) listener_->begin(run, start);
+  freq_.backend().reset_residency(start);
+  sensors_.start();
+  set_current_platform(this);
+}
+
+void Platform::iteration(std::uint64_t iteration, std::uint64_t now) {
+  sensors_.periodic(now);
+  if (listener_live_) listener_->iteration(iteration, now);
+}
+
+void Platform::mpi_enter(int worker) {
+  if (listener_ && workers_.has_slot(worker)) listener_->mpi_enter(worker);
+}
+
+void Platform::mpi_leave(int worker) {
+  if (listener_ && workers_.has_slot(worker)) listener_->mpi_leave(worker);
+}
+
+void Platform::end() {
+  const std::uint64_t now = core::now_ns();
+  sensors_.finish(now);
+  if (current_platform() == this) set_current_platform(nullptr);
+  if (listener_) listener_->end(now);
+  freq_.restore();
 }
 
 }  // namespace joule::platform

@@ -16,7 +16,7 @@ namespace {
 
 class PlatformObserver final : public core::Observer {
  public:
-  explicit PlatformObserver(std::unique_ptr<Platform> p) : p_(std::move(p)) {}
+  explicit PlatformObserver(std::unique_ptr<Platform> p) : p_(std::move(p)), w_(p_->workers()) {}
   const char* name() const override { return "platform"; }
 
   void on_runtime_start(const core::RunInfo& run) override { p_->begin(run); }
@@ -24,19 +24,19 @@ class PlatformObserver final : public core::Observer {
   // Only the process's own workers have slots: threads that are not workers
   // (-1) and workers on borrowed CPUs (beyond the slots) are not modelled.
   void on_worker_start(int worker, int) override {
-    if (p_->has_slot(worker)) p_->worker_start(worker);
+    if (w_.has_slot(worker)) w_.worker_start(worker);
   }
   void on_worker_stop(int worker) override {
-    if (p_->has_slot(worker)) p_->worker_stop(worker);
+    if (w_.has_slot(worker)) w_.worker_stop(worker);
   }
   void on_task_start(const core::Task& t, int worker, std::uint64_t) override {
-    if (p_->has_slot(worker)) p_->task_start(t, worker);
+    if (w_.has_slot(worker)) w_.task_start(t, worker);
   }
   void on_task_end(const core::Task& t, int worker, std::uint64_t s, std::uint64_t e) override {
-    if (p_->has_slot(worker)) p_->task_end(t, worker, s, e);
+    if (w_.has_slot(worker)) w_.task_end(t, worker, s, e);
   }
   void on_idle(int worker, bool sleeping, std::uint64_t now) override {
-    if (p_->has_slot(worker)) p_->idle(worker, sleeping, now);
+    if (w_.has_slot(worker)) w_.idle(worker, sleeping, now);
   }
   // A parked worker runs nothing of ours: idle, as far as energy goes.
   void on_parked(int worker, bool parked, std::uint64_t now) override {
@@ -46,10 +46,11 @@ class PlatformObserver final : public core::Observer {
     p_->iteration(iteration, now);
   }
   void report(std::ostream& os) const override { p_->report(os); }
-  bool wants_idle_cores_asleep() const override { return p_->can_set_frequency(); }
+  bool wants_idle_cores_asleep() const override { return p_->frequencies().can_set(); }
 
  private:
   std::unique_ptr<Platform> p_;
+  WorkerAccounts& w_;  // p_'s, on the task path
 };
 
 void repair_stale(const core::Config& cfg) {

@@ -30,15 +30,15 @@ bool Platform::choose_service_dvfs(const PlatformSettings& ps, bool asked,
                                    const std::string& before) {
   std::string why;
   if (open_service(ps)) {
-    dvfs_ = make_service_dvfs(service_, &why);
-    if (dvfs_) {
-      dvfs_note_ = (asked ? "" : "auto: ") + describe_service_dvfs(*dvfs_, *service_);
+    if (auto d = make_service_dvfs(service_, &why)) {
+      freq_.set_backend(std::move(d));
+      dvfs_note_ = (asked ? "" : "auto: ") + describe_service_dvfs(freq_.backend(), *service_);
       return true;
     }
   } else {
     why = service_why_;
   }
-  dvfs_ = make_none_dvfs();
+  freq_.set_backend(make_none_dvfs());
   if (asked) {
     // One key for a session that failed, so DVFS and the meter asking for
     // the same absent or refusing service warn once between them.
@@ -54,8 +54,10 @@ bool Platform::choose_service_dvfs(const PlatformSettings& ps, bool asked,
 bool Platform::choose_service_meter(const PlatformSettings& ps, bool asked, std::string* reason) {
   std::string& why = *reason;
   if (open_service(ps)) {
-    meter_ = make_service_meter(service_, &why);
-    if (meter_) return true;
+    if (auto m = make_service_meter(service_, &why)) {
+      sensors_.set_meter(std::move(m));
+      return true;
+    }
   } else {
     why = service_why_;
   }

@@ -4,14 +4,14 @@
 // it costs more than a load and a branch when tracing is off.
 //
 // The trace observer starts after this layer's on_runtime_start and stops
-// after its on_runtime_stop: what begin() sets up is not traced yet (hence
+// after its on_runtime_stop: what Platform::begin sets up is not traced yet (hence
 // the lazy starting frequency), and the final sample of end() still is.
 #include <algorithm>
 #include <cmath>
 
-#include "platform.hpp"
+#include "sensors.hpp"
 #include "trace_api.hpp"
-#include "worker_slot.hpp"
+#include "worker_accounts.hpp"
 
 namespace joule::platform {
 
@@ -19,7 +19,7 @@ namespace tr = core::trace;
 
 // Frequency counters are drawn on the rows of the workers' real CPUs; with
 // a synthetic topology, a model PU stands for the workers mapped to it.
-void Platform::trace_cpus() {
+void WorkerAccounts::trace_cpus() {
   std::vector<std::vector<int>> real_of;
   for (const auto& s : slots_) {
     if (s->cpu < 0 || s->trace_cpu < 0) continue;
@@ -27,21 +27,21 @@ void Platform::trace_cpus() {
     auto& v = real_of[std::size_t(s->cpu)];
     if (std::find(v.begin(), v.end(), s->trace_cpu) == v.end()) v.push_back(s->trace_cpu);
   }
-  dvfs_->set_trace_cpus(std::move(real_of));
+  freq_.backend().set_trace_cpus(std::move(real_of));
 }
 
 // On the worker's thread, at its first task or idle period: the frequency
 // it starts at (a backend that controls nothing has none to show).
-void Platform::trace_first(WorkerSlot& s) const noexcept {
+void WorkerAccounts::trace_first(WorkerSlot& s) const noexcept {
   s.traced = true;
-  const std::uint32_t khz = dvfs_->frequency(s.cpu);
+  const std::uint32_t khz = freq_.backend().frequency(s.cpu);
   if (khz && s.trace_cpu >= 0) tr::emit_counter("frequency_mhz", khz / 1000.0, s.trace_cpu);
 }
 
 // Average power since the previous sample (measured where a meter is, else
 // modelled), and each chip's temperature: one chip is the package (cpu -1);
 // with several, a chip's curve is named by its first worker's CPU.
-void Platform::trace_sample(std::uint64_t now, const EnergyReading& r) {
+void Sensors::trace_sample(std::uint64_t now, const EnergyReading& r) {
   if (now < traced_ns_ + 1'000'000) return;  // shorter intervals give noise, not power
   const double joules = r.total_joules();
   tr::emit_counter("power_w", (joules - traced_joules_) / (double(now - traced_ns_) * 1e-9));
@@ -53,7 +53,7 @@ void Platform::trace_sample(std::uint64_t now, const EnergyReading& r) {
       tr::emit_counter("temperature_c", last_temp_[c]);
       continue;
     }
-    for (const auto& s : slots_)
+    for (const auto& s : workers_.slots())
       if (s->chip == int(c) && s->trace_cpu >= 0) {
         tr::emit_counter("temperature_c", last_temp_[c], s->trace_cpu);
         break;

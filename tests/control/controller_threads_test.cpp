@@ -55,7 +55,7 @@ WriterRun run_with_gaps(platform::Platform& p) {
   std::atomic<int> done{0};
   constexpr int kTasks = 600;
   platform::Dvfs& d = p.dvfs();
-  const int top = int(d.pstates(p.worker_cpu(1)).size()) - 1;
+  const int top = int(d.pstates(p.workers().cpu(1)).size()) - 1;
   for (int i = 0; i < kTasks; ++i) {
     joule::spawn({}, [&] {
       tid.store(long(::gettid()));
@@ -64,7 +64,7 @@ WriterRun run_with_gaps(platform::Platform& p) {
     });
     spin_us(300);
     for (int w = 0; w < 2; ++w) {
-      const int cpu = p.worker_cpu(w), dom = d.domain_of(cpu);
+      const int cpu = p.workers().cpu(w), dom = d.domain_of(cpu);
       if (dom < 0 || d.level(cpu) == top) continue;
       out.lowered[w] = true;
       out.writers.insert(d.last_writer(dom));
@@ -162,7 +162,7 @@ TEST(ControllerThreads, NoCpuIsLeftLowAtStop) {
                        {"JOULE_ENERGY_WINDOW_MS", "60"}});
     platform::Platform* p = platform::current_platform();
     ASSERT_NE(p, nullptr);
-    if (!p->can_set_frequency()) GTEST_SKIP() << "cpufreq on the fake tree cannot set";
+    if (!p->frequencies().can_set()) GTEST_SKIP() << "cpufreq on the fake tree cannot set";
     const std::string speed0 = test::FakeTree::cpu_dir(0) + "/scaling_setspeed";
     const std::string speed1 = test::FakeTree::cpu_dir(1) + "/scaling_setspeed";
     for (int i = 0; i < 5000 && !was_low; ++i) {

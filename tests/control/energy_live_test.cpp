@@ -35,7 +35,7 @@ void spin_us(long us) {
 // Share of the run a worker's CPU spent at its top P-state.
 double share_at_fmax(Platform& p, int worker) {
   Dvfs& d = p.dvfs();
-  const int cpu = p.worker_cpu(worker);
+  const int cpu = p.workers().cpu(worker);
   const auto res = d.residency(d.domain_of(cpu), core::now_ns());
   double total = 0;
   for (auto v : res) total += double(v);
@@ -154,18 +154,19 @@ TEST(EnergyLive, MpiSlackSlowsALongBlockingCallOnly) {
                      {"JOULE_ENERGY_MPI_SLACK_US", "500"}});
   Platform* p = current_platform();
   ASSERT_NE(p, nullptr);
-  const int cpu = p->worker_cpu(0);
-  const std::uint32_t fmax = p->pstates(cpu).back(), fmin = p->pstates(cpu).front();
-  ASSERT_EQ(p->frequency(cpu), fmax);
+  const int cpu = p->workers().cpu(0);
+  const std::uint32_t fmax = p->frequencies().pstates(cpu).back(),
+                      fmin = p->frequencies().pstates(cpu).front();
+  ASSERT_EQ(p->frequencies().frequency(cpu), fmax);
   joule_energy_mpi_enter();
   spin_us(100);
   joule_energy_mpi_leave();
-  EXPECT_EQ(p->frequency(cpu), fmax) << "a short call is not slowed";
+  EXPECT_EQ(p->frequencies().frequency(cpu), fmax) << "a short call is not slowed";
   joule_energy_mpi_enter();
-  EXPECT_TRUE(
-      joule_test::eventually([&] { return p->frequency(cpu) == fmin; }, std::chrono::seconds(5)));
+  EXPECT_TRUE(joule_test::eventually([&] { return p->frequencies().frequency(cpu) == fmin; },
+                                     std::chrono::seconds(5)));
   joule_energy_mpi_leave();
-  EXPECT_EQ(p->frequency(cpu), fmax) << "back when the call returns";
+  EXPECT_EQ(p->frequencies().frequency(cpu), fmax) << "back when the call returns";
 }
 
 // CPU masks with a power model where a sleeping core is free and busy power
@@ -193,7 +194,7 @@ MaskRun run_masks(std::initializer_list<std::pair<std::string, std::string>> ext
     settings.insert(settings.end(), extra.begin(), extra.end());
     // joule::runtime takes a braced list only: start and stop it by hand.
     joule::detail::runtime_start(settings.data(), settings.size());
-    const int cpu1 = current_platform() ? current_platform()->worker_cpu(1) : 1;
+    const int cpu1 = current_platform() ? current_platform()->workers().cpu(1) : 1;
     std::atomic<bool> saw_lent{false};
     int chain = 0;
     for (int i = 0; i < 300; ++i)

@@ -58,13 +58,13 @@ TEST(CpuTable, CreateAttachAndRemoveWithTheLastProcess) {
   ShmGuard g(unique_shm("table"));
   auto a = CpuTable::open_shared(g.name);
   EXPECT_GE(a->ncpus(), 1);
-  const int sa = a->register_process(::getpid(), 2);
+  const int sa = a->registry().register_process(::getpid(), 2);
   auto b = CpuTable::attach_existing(g.name);
   ASSERT_TRUE(b);
-  EXPECT_EQ(b->processes().size(), 1u);
+  EXPECT_EQ(b->registry().processes().size(), 1u);
   EXPECT_EQ(b->apply(0, CpuOp::Own, ::getpid()).outcome, Outcome::Done);
-  EXPECT_EQ(a->load(0).state, CpuState::Busy);  // both map the same memory
-  EXPECT_TRUE(a->unregister_process(sa));       // last one out removes the segment
+  EXPECT_EQ(a->load(0).state, CpuState::Busy);        // both map the same memory
+  EXPECT_TRUE(a->registry().unregister_process(sa));  // last one out removes the segment
   EXPECT_FALSE(segment_exists(g.name));
   EXPECT_EQ(b->load(0).state, CpuState::Disabled);  // and gave its CPU back
 }
@@ -163,7 +163,7 @@ TEST(CpuTable, DeadProcessIsCleanedAtAttach) {
   ShmGuard g(unique_shm("stale"));
   const pid_t child = fork_child([&] {
     auto t = CpuTable::open_shared(g.name);
-    t->register_process(::getpid(), 2);
+    t->registry().register_process(::getpid(), 2);
     CHILD_CHECK(t->apply(0, CpuOp::Own, ::getpid()).outcome == Outcome::Done);
     CHILD_CHECK(t->apply(1, CpuOp::Own, ::getpid()).outcome == Outcome::Done);
     CHILD_CHECK(t->apply(1, CpuOp::Lend, ::getpid()).outcome == Outcome::Done);
@@ -174,18 +174,18 @@ TEST(CpuTable, DeadProcessIsCleanedAtAttach) {
   auto t = CpuTable::open_shared(g.name);
   EXPECT_EQ(t->load(1).state, CpuState::Idle);
   EXPECT_EQ(t->idle_hint(), 1);
-  EXPECT_EQ(t->reap_dead(), 1);
+  EXPECT_EQ(t->registry().reap_dead(), 1);
   EXPECT_EQ(t->load(0).state, CpuState::Disabled);
   EXPECT_EQ(t->load(1).state, CpuState::Disabled);
   EXPECT_EQ(t->idle_hint(), 0);
-  EXPECT_TRUE(t->processes().empty());
+  EXPECT_TRUE(t->registry().processes().empty());
 }
 
 TEST(CpuTable, CleanRemovesStaleButNotLiveOrForeignSegments) {
   ShmGuard stale(unique_shm("clean-stale"));
   const pid_t child = fork_child([&] {
     auto t = CpuTable::open_shared(stale.name);
-    t->register_process(::getpid(), 2);
+    t->registry().register_process(::getpid(), 2);
     ::_exit(0);
   });
   ASSERT_EQ(wait_child(child), 0);
@@ -194,7 +194,7 @@ TEST(CpuTable, CleanRemovesStaleButNotLiveOrForeignSegments) {
 
   ShmGuard live(unique_shm("clean-live"));
   auto t = CpuTable::open_shared(live.name);
-  t->register_process(::getpid(), 2);
+  t->registry().register_process(::getpid(), 2);
   EXPECT_NE(CpuTable::clean(live.name, false).find("in use"), std::string::npos);
   EXPECT_TRUE(segment_exists(live.name));
 
@@ -209,7 +209,7 @@ TEST(CpuTable, CleanRemovesStaleButNotLiveOrForeignSegments) {
 TEST(CpuTable, PrivateTableIsNotShared) {
   auto t = CpuTable::open_private();
   EXPECT_FALSE(t->shared());
-  t->register_process(::getpid(), 1);
+  t->registry().register_process(::getpid(), 1);
   EXPECT_EQ(t->apply(0, CpuOp::Own, ::getpid()).outcome, Outcome::Done);
   EXPECT_EQ(t->owned_by(::getpid()), std::vector<int>{0});
 }

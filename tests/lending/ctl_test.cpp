@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "cpu_table.hpp"
+#include "lending_session.hpp"
 #include "lending_support.hpp"
-#include "lewi_session.hpp"
 
 namespace {
 
@@ -33,8 +33,8 @@ std::string ctl_as_nobody(const std::string& args) {
                  std::string(JOULE_CTL) + " " + args);
 }
 
-LewiOptions opts(const std::string& shm) {
-  LewiOptions o;
+LendingOptions opts(const std::string& shm) {
+  LendingOptions o;
   o.shm = shm;
   return o;
 }
@@ -46,10 +46,10 @@ TEST(JouleCtl, ShowDromClean) {
   Channel to_parent;
   const pid_t child = fork_child([&] {
     auto s = Session::join(opts(g.name), {1});
-    CHILD_CHECK(s->lend_cpu(1) == Outcome::Done);
+    CHILD_CHECK(s->loans().lend_cpu(1) == Outcome::Done);
     to_parent.send('L');
     std::vector<int> mask;
-    CHILD_CHECK(eventually([&] { return s->poll_mask(mask); }));
+    CHILD_CHECK(eventually([&] { return s->drom().poll_mask(mask); }));
     to_parent.send(char('0' + mask.size()));
     for (;;) ::pause();  // killed below: leaves a stale table behind
   });
@@ -80,12 +80,12 @@ TEST(JouleCtl, DromWithoutWorkerZerosCpuIsRefused) {
   Channel to_parent, to_child;
   const pid_t child = fork_child([&] {
     auto s = Session::join(opts(g.name), {0, 1});
-    s->attach_runtime(true);
-    s->set_home_cpu(0);
+    s->drom().attach_runtime(true);
+    s->drom().set_home_cpu(0);
     to_parent.send('J');
     std::vector<int> mask;
     while (to_child.recv(1) != 'Q') {
-      s->poll_mask(mask);
+      s->drom().poll_mask(mask);
       if (s->must_return(1)) s->wait_for_change(1, 1000);
     }
   });

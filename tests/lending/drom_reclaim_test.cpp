@@ -8,8 +8,8 @@
 #include <chrono>
 #include <sstream>
 
+#include "lending_session.hpp"
 #include "lending_support.hpp"
-#include "lewi_session.hpp"
 #include "table_print.hpp"
 
 namespace {
@@ -18,8 +18,8 @@ using namespace joule::lending;
 using namespace lending_test;
 using Clock = std::chrono::steady_clock;
 
-LewiOptions node_options(const std::string& shm, unsigned reclaim_ms = 500) {
-  LewiOptions o;
+LendingOptions node_options(const std::string& shm, unsigned reclaim_ms = 500) {
+  LendingOptions o;
   o.mode = "node";
   o.shm = shm;
   o.reclaim_timeout_ms = reclaim_ms;
@@ -35,12 +35,12 @@ double ms_since(Clock::time_point t0) {
 // With `home`, CPU 0 is worker 0's (set_home_cpu); that worker never parks.
 void run_target(const std::string& shm, bool home, Channel& to_parent, Channel& to_child) {
   auto c = Session::join(node_options(shm), {0, 1});
-  c->attach_runtime(true);
-  if (home) c->set_home_cpu(0);
+  c->drom().attach_runtime(true);
+  if (home) c->drom().set_home_cpu(0);
   to_parent.send('J');
   std::vector<int> mask;
   while (to_child.recv(1) != 'Q') {
-    c->poll_mask(mask);
+    c->drom().poll_mask(mask);
     if (c->must_return(1)) c->wait_for_change(1, 1000);
   }
 }
@@ -64,14 +64,14 @@ TEST_F(DromHostile, MaskWithoutWorkerZerosCpuIsRefusedAtOnce) {
   ASSERT_EQ(to_parent.recv(), 'J');
   std::string why;
   auto t0 = Clock::now();
-  EXPECT_EQ(s->set_process_mask(child, {}, 5000, why), CpuTable::kUnackable);
+  EXPECT_EQ(s->drom().set_process_mask(child, {}, 5000, why), DromMailbox::kUnackable);
   EXPECT_NE(why.find("worker 0"), std::string::npos) << why;
-  EXPECT_EQ(s->set_process_mask(child, {1}, 5000, why), CpuTable::kUnackable);
+  EXPECT_EQ(s->drom().set_process_mask(child, {1}, 5000, why), DromMailbox::kUnackable);
   EXPECT_NE(why.find("CPU 0"), std::string::npos) << why;
   EXPECT_LT(ms_since(t0), 1000.0) << "refused up front, not after the timeout";
   EXPECT_EQ(s->table().owned_by(child), (std::vector<int>{0, 1}));  // nothing applied
   t0 = Clock::now();
-  EXPECT_EQ(s->set_process_mask(child, {0}, 5000, why), 0) << why;
+  EXPECT_EQ(s->drom().set_process_mask(child, {0}, 5000, why), 0) << why;
   EXPECT_LT(ms_since(t0), 2500.0) << "acknowledged well before the 5 s timeout";
   EXPECT_EQ(s->table().owned_by(child), (std::vector<int>{0}));
   to_child.send('Q');
@@ -87,13 +87,13 @@ TEST_F(DromHostile, PendingRequestDoesNotHoldUpTheNext) {
   auto s = Session::join(node_options(shm_.name), {});
   ASSERT_EQ(to_parent.recv(), 'J');
   std::string why;
-  EXPECT_EQ(s->set_process_mask(child, {1}, 300, why), 1) << "CPU 0's worker never parks";
+  EXPECT_EQ(s->drom().set_process_mask(child, {1}, 300, why), 1) << "CPU 0's worker never parks";
   const auto t0 = Clock::now();
-  EXPECT_EQ(s->set_process_mask(child, {0, 1}, 5000, why), 0) << why;
+  EXPECT_EQ(s->drom().set_process_mask(child, {0, 1}, 5000, why), 0) << why;
   EXPECT_LT(ms_since(t0), 2500.0) << "acknowledged well before the 5 s timeout";
   EXPECT_EQ(s->table().owned_by(child), (std::vector<int>{0, 1}));
   // And the process still follows later masks.
-  EXPECT_EQ(s->set_process_mask(child, {0}, 5000, why), 0) << why;
+  EXPECT_EQ(s->drom().set_process_mask(child, {0}, 5000, why), 0) << why;
   EXPECT_EQ(s->table().owned_by(child), (std::vector<int>{0}));
   to_child.send('Q');
   EXPECT_EQ(wait_child(child), 0);
@@ -103,7 +103,7 @@ TEST_F(DromHostile, PendingRequestDoesNotHoldUpTheNext) {
 // before it can give it back. The parent's reclaim ends at the deadline:
 // the CPU is revoked and counted.
 pid_t stopped_borrower(const std::string& shm, Session& s, Channel& to_child, Channel& to_parent) {
-  EXPECT_EQ(s.lend_cpu(0), Outcome::Done);
+  EXPECT_EQ(s.loans().lend_cpu(0), Outcome::Done);
   const pid_t child = fork_child([&] {
     auto c = Session::join(node_options(shm), {});
     std::vector<int> got;
@@ -115,7 +115,7 @@ pid_t stopped_borrower(const std::string& shm, Session& s, Channel& to_child, Ch
     // without running there and without touching the owner's word.
     CHILD_CHECK(c->must_return(0));
     CHILD_CHECK(!c->usable(0));
-    CHILD_CHECK(c->held_cpus().empty());
+    CHILD_CHECK(c->loans().held_cpus().empty());
     CHILD_CHECK(c->table().load(0).guest == 0);
     to_parent.send('R');
   });
@@ -128,7 +128,7 @@ TEST_F(DromHostile, StoppedBorrowerLosesAReclaimedCpu) {
   Channel to_child, to_parent;
   auto s = Session::join(node_options(shm_.name, 100), {0});
   const pid_t child = stopped_borrower(shm_.name, *s, to_child, to_parent);
-  EXPECT_EQ(s->reclaim_cpu(0), Outcome::Pending);
+  EXPECT_EQ(s->loans().reclaim_cpu(0), Outcome::Pending);
   EXPECT_TRUE(s->wait_usable(0, 5000)) << "the reclaim has a deadline";
   EXPECT_EQ(s->table().load(0), (CpuWord{CpuState::Busy, ::getpid(), 0}));
   std::ostringstream shown;
@@ -147,7 +147,7 @@ TEST_F(DromHostile, RevokeComesWithinTheDeadline) {
   auto s = Session::join(node_options(shm_.name, 100), {0});
   const pid_t child = stopped_borrower(shm_.name, *s, to_child, to_parent);
   const auto t0 = Clock::now();
-  EXPECT_EQ(s->reclaim_cpu(0), Outcome::Pending);
+  EXPECT_EQ(s->loans().reclaim_cpu(0), Outcome::Pending);
   EXPECT_TRUE(s->wait_usable(0, 5000));
   const double ms = ms_since(t0);
   std::printf("[ revoke ] CPU back %.1f ms after the claim (deadline 100 ms)\n", ms);

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "cpu_table.hpp"
+#include "lending_session.hpp"
 #include "lending_support.hpp"
-#include "lewi_session.hpp"
 #include "runtime.hpp"
 #include "topology.hpp"
 
@@ -98,7 +98,7 @@ TEST(Nearness, LevelsFollowTheSyntheticTopology) {
 TEST(Nearness, BorrowerGetsItsOwnPackagesCpusFirst) {
   ShmGuard g(unique_shm("near"));
   table_of(g.name, 16);
-  LewiOptions o;
+  LendingOptions o;
   o.mode = "node";
   o.shm = g.name;
   auto s = Session::join(o, {14, 15});
@@ -110,7 +110,7 @@ TEST(Nearness, BorrowerGetsItsOwnPackagesCpusFirst) {
     ASSERT_EQ(t.apply(c, CpuOp::Lend, other).outcome, Outcome::Done);
   }
   joule::engine::Topology topo("pack:2 numa:1 core:4 pu:2");
-  s->set_nearness(joule::engine::nearness_levels(topo, {14, 15}));
+  s->nearness().set(joule::engine::nearness_levels(topo, {14, 15}));
   std::vector<int> got;
   s->acquire(4, got);
   std::sort(got.begin(), got.end());
@@ -122,7 +122,7 @@ TEST(Nearness, BorrowerGetsItsOwnPackagesCpusFirst) {
   int near = 0;
   for (int c : got) near += c >= 8;
   EXPECT_EQ(near, 2);  // the last two of package 1, then package 0
-  s->return_all();
+  s->loans().return_all();
   for (int c = 0; c < 16; ++c)
     if (c < 14) t.apply(c, CpuOp::Disown, other);
 }

@@ -6,8 +6,8 @@
 #include <chrono>
 #include <thread>
 
+#include "lending_session.hpp"
 #include "lending_support.hpp"
-#include "lewi_session.hpp"
 #include "os_support.hpp"
 
 namespace {
@@ -16,8 +16,8 @@ using namespace joule::lending;
 using namespace lending_test;
 using Clock = std::chrono::steady_clock;
 
-LewiOptions node_options(const std::string& shm, const char* policy = "auto") {
-  LewiOptions o;
+LendingOptions node_options(const std::string& shm, const char* policy = "auto") {
+  LendingOptions o;
   o.mode = "node";
   o.policy = policy;
   o.shm = shm;
@@ -78,7 +78,7 @@ TEST_F(SessionTest, IdleOneLendsOtherBorrowsAndReturnsWhenClaimed) {
 TEST_F(SessionTest, SigkilledGuestGivesTheCpuBack) {
   Channel to_parent;
   auto s = Session::join(node_options(shm_.name), {0});
-  ASSERT_EQ(s->lend_cpu(0), Outcome::Done);
+  ASSERT_EQ(s->loans().lend_cpu(0), Outcome::Done);
   const pid_t child = fork_child([&] {
     auto c = Session::join(node_options(shm_.name), {});
     std::vector<int> got;
@@ -88,7 +88,7 @@ TEST_F(SessionTest, SigkilledGuestGivesTheCpuBack) {
     for (;;) ::pause();  // holds CPU 0 until killed
   });
   ASSERT_EQ(to_parent.recv(), 'B');
-  EXPECT_EQ(s->reclaim_cpu(0), Outcome::Pending);
+  EXPECT_EQ(s->loans().reclaim_cpu(0), Outcome::Pending);
   ASSERT_EQ(::kill(child, SIGKILL), 0);
   EXPECT_EQ(wait_child(child), -SIGKILL);
   const auto t0 = Clock::now();
@@ -105,7 +105,7 @@ TEST_F(SessionTest, SigkilledOwnerLeavesItsLentCpuToBeReturned) {
   Channel to_parent;
   const pid_t child = fork_child([&] {
     auto c = Session::join(node_options(shm_.name), {1});
-    CHILD_CHECK(c->lend_cpu(1) == Outcome::Done);
+    CHILD_CHECK(c->loans().lend_cpu(1) == Outcome::Done);
     to_parent.send('L');
     for (;;) ::pause();
   });
@@ -116,7 +116,7 @@ TEST_F(SessionTest, SigkilledOwnerLeavesItsLentCpuToBeReturned) {
   ASSERT_EQ(got, std::vector<int>{1});
   ::kill(child, SIGKILL);
   wait_child(child);
-  EXPECT_EQ(s->table().reap_dead(), 1);
+  EXPECT_EQ(s->table().registry().reap_dead(), 1);
   EXPECT_EQ(s->table().load(1), (CpuWord{CpuState::Claimed, 0, ::getpid()}));
   EXPECT_TRUE(s->must_return(1));
   EXPECT_EQ(s->table().load(1).state, CpuState::Disabled);
@@ -197,9 +197,9 @@ TEST_F(SessionTest, HintsSingleParallelDisable) {
   EXPECT_FALSE(s->release_idle(1));  // disabled: idle workers just sleep
   EXPECT_EQ(s->table().load(1).state, CpuState::Busy);
   s->set_hint(Hint::Enabled);
-  s->set_max_parallelism(1);
+  s->hints().set_max_parallelism(1);
   EXPECT_TRUE(s->must_return(1));  // two held, cap one
-  EXPECT_EQ(s->available_now(), 1);
+  EXPECT_EQ(s->loans().available_now(), 1);
 }
 
 // DROM: the parent changes the child's owned CPUs; the child sees the new
@@ -211,8 +211,8 @@ TEST_F(SessionTest, DromMaskChangeIsObservedByPollMask) {
     to_parent.send('J');
     std::vector<int> mask;
     for (int round = 0; round < 2; ++round) {
-      CHILD_CHECK(eventually([&] { return c->poll_mask(mask); }, 10000));
-      CHILD_CHECK(mask == c->owned_cpus());
+      CHILD_CHECK(eventually([&] { return c->drom().poll_mask(mask); }, 10000));
+      CHILD_CHECK(mask == c->loans().owned_cpus());
       to_parent.send(char('0' + mask.size()));
     }
     CHILD_CHECK(to_child.recv() == 'Q');
@@ -221,16 +221,16 @@ TEST_F(SessionTest, DromMaskChangeIsObservedByPollMask) {
   ASSERT_EQ(to_parent.recv(), 'J');
   std::string why;
   // CPU 0 is ours: it cannot be given to the child.
-  EXPECT_EQ(s->set_process_mask(child, {0, 1}, 1000, why), CpuTable::kPerm);
+  EXPECT_EQ(s->drom().set_process_mask(child, {0, 1}, 1000, why), DromMailbox::kPerm);
   EXPECT_NE(why.find("CPU 0 is owned by process"), std::string::npos) << why;
-  EXPECT_EQ(s->set_process_mask(::getpid() + 1000000, {1}, 1000, why), CpuTable::kNoProc);
+  EXPECT_EQ(s->drom().set_process_mask(::getpid() + 1000000, {1}, 1000, why), DromMailbox::kNoProc);
   // Give up CPU 0 ourselves, then hand both CPUs to the child.
-  EXPECT_EQ(s->set_process_mask(::getpid(), {}, 1000, why), 0) << why;
-  EXPECT_TRUE(s->owned_cpus().empty());
-  EXPECT_EQ(s->set_process_mask(child, {0, 1}, 10000, why), 0) << why;
+  EXPECT_EQ(s->drom().set_process_mask(::getpid(), {}, 1000, why), 0) << why;
+  EXPECT_TRUE(s->loans().owned_cpus().empty());
+  EXPECT_EQ(s->drom().set_process_mask(child, {0, 1}, 10000, why), 0) << why;
   EXPECT_EQ(to_parent.recv(), '2');
   EXPECT_EQ(s->table().owned_by(child), (std::vector<int>{0, 1}));
-  EXPECT_EQ(s->set_process_mask(child, {1}, 10000, why), 0) << why;
+  EXPECT_EQ(s->drom().set_process_mask(child, {1}, 10000, why), 0) << why;
   EXPECT_EQ(to_parent.recv(), '1');
   EXPECT_EQ(s->table().load(0).state, CpuState::Disabled);
   to_child.send('Q');
@@ -243,10 +243,10 @@ TEST_F(SessionTest, DromRemovalWaitsForTheWorkerToPark) {
   Channel to_parent;
   const pid_t child = fork_child([&] {
     auto c = Session::join(node_options(shm_.name), {0, 1});
-    c->attach_runtime(true);
+    c->drom().attach_runtime(true);
     to_parent.send('J');
     std::vector<int> mask;
-    CHILD_CHECK(eventually([&] { return c->poll_mask(mask); }, 10000));
+    CHILD_CHECK(eventually([&] { return c->drom().poll_mask(mask); }, 10000));
     CHILD_CHECK(mask == std::vector<int>{0});
     CHILD_CHECK(c->table().load(1).state == CpuState::Busy);  // its worker still runs
     CHILD_CHECK(c->must_return(1));                           // next boundary: park
@@ -258,7 +258,7 @@ TEST_F(SessionTest, DromRemovalWaitsForTheWorkerToPark) {
   auto s = Session::join(node_options(shm_.name), {});
   ASSERT_EQ(to_parent.recv(), 'J');
   std::string why;
-  EXPECT_EQ(s->set_process_mask(child, {0}, 10000, why), 0) << why;
+  EXPECT_EQ(s->drom().set_process_mask(child, {0}, 10000, why), 0) << why;
   EXPECT_EQ(s->table().load(1).state, CpuState::Disabled);  // acknowledged after the park
   EXPECT_EQ(to_parent.recv(), 'P');
   EXPECT_EQ(wait_child(child), 0);
@@ -271,10 +271,10 @@ TEST_F(SessionTest, ParkedWorkerReturnsACpuClaimedBeforeItWoke) {
   Channel to_child, to_parent;
   const pid_t child = fork_child([&] {
     auto c = Session::join(node_options(shm_.name), {1});
-    CHILD_CHECK(c->lend_cpu(1) == Outcome::Done);
+    CHILD_CHECK(c->loans().lend_cpu(1) == Outcome::Done);
     to_parent.send('L');
     CHILD_CHECK(to_child.recv() == 'B');
-    CHILD_CHECK(c->reclaim_cpu(1) == Outcome::Pending);
+    CHILD_CHECK(c->loans().reclaim_cpu(1) == Outcome::Pending);
     to_parent.send('C');
     CHILD_CHECK(c->wait_usable(1, 10000));
     CHILD_CHECK(to_child.recv() == 'Q');

@@ -7,8 +7,8 @@
 #include <chrono>
 #include <random>
 
+#include "lending_session.hpp"
 #include "lending_support.hpp"
-#include "lewi_session.hpp"
 #include "os_support.hpp"
 
 namespace {
@@ -43,7 +43,7 @@ bool enter_cpu(Shared& sh, int cpu, pid_t me) {
 
 void run_process(Shared& sh, const std::string& shm, int index, std::vector<int> owned,
                  unsigned seed, double seconds) {
-  LewiOptions o;
+  LendingOptions o;
   o.shm = shm;
   auto s = Session::join(o, owned);
   const pid_t me = ::getpid();
@@ -71,11 +71,11 @@ void run_process(Shared& sh, const std::string& shm, int index, std::vector<int>
         }
         break;
       case 2:
-        out = s->lend_cpu(c);  // a guest's lend is a return
+        out = s->loans().lend_cpu(c);  // a guest's lend is a return
         if (!mine && !was_guest && out == Outcome::Done) sh.forbidden.fetch_add(1);
         break;
       case 3:
-        out = s->reclaim_cpu(c);
+        out = s->loans().reclaim_cpu(c);
         if (!mine && (out == Outcome::Done || out == Outcome::Pending)) sh.forbidden.fetch_add(1);
         break;
       case 4:
@@ -85,10 +85,10 @@ void run_process(Shared& sh, const std::string& shm, int index, std::vector<int>
         s->must_return(c);
         break;
       case 6:
-        s->return_cpu(c);
+        s->loans().return_cpu(c);
         break;
       case 7:
-        out = s->borrow_cpu(c);
+        out = s->loans().borrow_cpu(c);
         if (mine && out == Outcome::Done) sh.forbidden.fetch_add(1);
         break;
       case 8:
@@ -97,8 +97,8 @@ void run_process(Shared& sh, const std::string& shm, int index, std::vector<int>
     }
   }
   // Quiesce: give back what we borrowed, take back what we own.
-  s->return_all();
-  s->reclaim_all(nullptr);
+  s->loans().return_all();
+  s->loans().reclaim_all(nullptr);
   for (int c : owned) CHILD_CHECK(s->wait_usable(c, 10000));
   for (int c : owned) CHILD_CHECK(s->table().load(c) == (CpuWord{CpuState::Busy, me, 0}));
 }
@@ -132,7 +132,7 @@ TEST(LendingStress, RandomVerbsKeepTheInvariants) {
   // The killed process is cleaned by whoever attaches next; then all is free.
   auto t = CpuTable::attach_existing(g.name);
   if (t) {  // the live ones left it to the dead one: clean and check
-    t->reap_dead();
+    t->registry().reap_dead();
     for (int c = 0; c < t->ncpus(); ++c) EXPECT_EQ(t->load(c).state, CpuState::Disabled) << c;
   }
   ::munmap(sh, sizeof(Shared));

@@ -39,8 +39,8 @@ TEST(Papi, TaskClockPerLabel) {
   for (int i = 0; i < 10; ++i)
     joule::spawn([] { busy(200000); }, joule::task_options{.label = "papi-b"});
   joule::taskwait();  // every task ended: the per-worker tables are complete
-  ASSERT_EQ(p->counter_names(), (std::vector<std::string>{"perf::TASK-CLOCK"}));
-  const auto stats = p->label_stats();
+  ASSERT_EQ(p->counters().names(), (std::vector<std::string>{"perf::TASK-CLOCK"}));
+  const auto stats = p->workers().label_stats();
   auto find = [&](const char* l) {
     return std::find_if(stats.begin(), stats.end(), [&](auto& s) { return s.label == l; });
   };
@@ -99,7 +99,7 @@ TEST(Papi, MeterWithOnlySoftwareEventsModelsMeasuredCpuTime) {
   joule::runtime rt({{"JOULE_METER", "papi"}, {"JOULE_WORKERS", "1"}});
   Platform* p = current_platform();
   ASSERT_NE(p, nullptr);
-  const auto e = p->read_energy();
+  const auto e = p->sensors().read_energy();
   if (e.chips_measured) GTEST_SKIP() << "this machine has PAPI energy events";
   EXPECT_EQ(e.source, "model (perf::TASK-CLOCK)");
 }

@@ -256,7 +256,7 @@ TEST(Restore, WithoutRootCpufreqFallsBackToEmulated) {
     Platform* p = current_platform();
     if (!p) std::_Exit(81);
     if (std::string(p->dvfs().name()) != "emulated") std::_Exit(82);
-    std::_Exit(p->dvfs().set_frequency(p->worker_cpu(0), 1200000) ? 0 : 83);
+    std::_Exit(p->dvfs().set_frequency(p->workers().cpu(0), 1200000) ? 0 : 83);
   }
   int status = 0;
   ASSERT_EQ(::waitpid(pid, &status, 0), pid);

@@ -79,9 +79,9 @@ struct Ratios {
 Ratios measure_ratios(Platform* p, int cpu, long iters) {
   double full = 1e9, half = 1e9, half_mem = 1e9, full_wall = 1e9, half_wall = 1e9;
   for (int round = 0; round < 5; ++round) {
-    p->set_core_frequency(cpu, 2400000);
+    p->frequencies().set_core(cpu, 2400000);
     const Timing f = time_task("cpu-full", iters);
-    p->set_core_frequency(cpu, 1200000);
+    p->frequencies().set_core(cpu, 1200000);
     const Timing h = time_task("cpu-half", iters);
     const Timing m = time_task("mem-half", iters);
     full = std::min(full, f.elapsed / f.body);
@@ -90,7 +90,7 @@ Ratios measure_ratios(Platform* p, int cpu, long iters) {
     full_wall = std::min(full_wall, f.elapsed);
     half_wall = std::min(half_wall, h.elapsed);
   }
-  p->set_core_frequency(cpu, 2400000);
+  p->frequencies().set_core(cpu, 2400000);
   return {half / full, half_mem / full, half_wall / full_wall};
 }
 
@@ -103,10 +103,10 @@ TEST(Emulation, HalfFrequencyTakesAboutTwiceAsLong) {
                      {"JOULE_DVFS_LATENCY_US", "0"}});
   Platform* p = current_platform();
   ASSERT_NE(p, nullptr);
-  const int cpu = p->worker_cpu(0);
-  ASSERT_EQ(p->frequency(cpu), 2400000u);
-  ASSERT_TRUE(p->set_core_frequency(cpu, 1200000));
-  EXPECT_EQ(p->frequency(cpu), 1200000u);
+  const int cpu = p->workers().cpu(0);
+  ASSERT_EQ(p->frequencies().frequency(cpu), 2400000u);
+  ASSERT_TRUE(p->frequencies().set_core(cpu, 1200000));
+  EXPECT_EQ(p->frequencies().frequency(cpu), 1200000u);
   // A shared 2-core VM can deschedule a worker mid-spin: up to three tries.
   auto ok = [](const Ratios& r) {
     return r.cpu > 1.5 && r.cpu < 3.0 && r.mem > 1.1 && r.mem < 2.5;
@@ -128,7 +128,7 @@ TEST(Emulation, HalfFrequencyTakesAboutTwiceAsLong) {
   EXPECT_LT(r.mem, 2.5);
   // The stretch itself is exact arithmetic on each task's measured time:
   // t * (2.4/1.2 - 1) * (1 - m).
-  const auto all = p->label_stats();
+  const auto all = p->workers().label_stats();
   const auto& c = stats_of(all, "cpu-half");
   const auto& mb = stats_of(all, "mem-half");
   EXPECT_EQ(c.tasks, 5u * unsigned(tries));
@@ -144,7 +144,7 @@ TEST(Emulation, NestedTasksAreNotStretchedTwice) {
                      {"JOULE_DVFS_START", "1.2"}});
   Platform* p = current_platform();
   ASSERT_NE(p, nullptr);
-  EXPECT_EQ(p->frequency(p->worker_cpu(0)), 1200000u);
+  EXPECT_EQ(p->frequencies().frequency(p->workers().cpu(0)), 1200000u);
   joule::spawn(
       [] {  // the parent's own work is tiny; its children run inside its taskwait
         for (int i = 0; i < 4; ++i)
@@ -153,7 +153,7 @@ TEST(Emulation, NestedTasksAreNotStretchedTwice) {
       },
       joule::task_options{.label = "parent"});
   joule::taskwait();
-  const auto all = p->label_stats();
+  const auto all = p->workers().label_stats();
   const auto& parent = stats_of(all, "parent");
   const auto& child = stats_of(all, "child");
   ASSERT_EQ(child.tasks, 4u);
@@ -170,7 +170,7 @@ TEST(Emulation, FrequencyChangeLatencyStallsTheCore) {
                      {"JOULE_DVFS_LATENCY_US", "30000"}});
   Platform* p = current_platform();
   ASSERT_NE(p, nullptr);
-  ASSERT_TRUE(p->set_core_frequency(p->worker_cpu(0), 2300000));
+  ASSERT_TRUE(p->frequencies().set_core(p->workers().cpu(0), 2300000));
   const auto t0 = std::chrono::steady_clock::now();
   joule::spawn([] {});
   joule::taskwait();
@@ -187,20 +187,20 @@ TEST(PlatformApi, SyntheticChipsAndChipWideFrequency) {
                      {"JOULE_PSTATES", "1.0-2.0:0.25"}});
   Platform* p = current_platform();
   ASSERT_NE(p, nullptr);
-  EXPECT_EQ(p->num_chips(), 2);
-  for (int w = 0; w < 4; ++w) EXPECT_EQ(p->worker_cpu(w), w);
-  EXPECT_EQ(p->worker_cpus_of_chip(1), (std::vector<int>{2, 3}));
-  EXPECT_EQ(p->pstates(0),
+  EXPECT_EQ(p->machine().num_chips(), 2);
+  for (int w = 0; w < 4; ++w) EXPECT_EQ(p->workers().cpu(w), w);
+  EXPECT_EQ(p->workers().cpus_of_chip(1), (std::vector<int>{2, 3}));
+  EXPECT_EQ(p->frequencies().pstates(0),
             (std::vector<std::uint32_t>{1000000, 1250000, 1500000, 1750000, 2000000}));
-  ASSERT_TRUE(p->set_chip_frequency(1, 1300000));
-  EXPECT_EQ(p->frequency(2), 1250000u);
-  EXPECT_EQ(p->frequency(3), 1250000u);
-  EXPECT_EQ(p->frequency(0), 2000000u);
-  const auto e = p->read_energy();
+  ASSERT_TRUE(p->frequencies().set_chip(1, 1300000));
+  EXPECT_EQ(p->frequencies().frequency(2), 1250000u);
+  EXPECT_EQ(p->frequencies().frequency(3), 1250000u);
+  EXPECT_EQ(p->frequencies().frequency(0), 2000000u);
+  const auto e = p->sensors().read_energy();
   EXPECT_EQ(e.chip_joules.size(), 2u);
   EXPECT_FALSE(e.chips_measured);
   EXPECT_EQ(e.source, "model");
-  const auto temps = p->temperatures();
+  const auto temps = p->sensors().temperatures();
   ASSERT_EQ(temps.size(), 2u);
   EXPECT_GT(temps[0], 0.0);
 }
@@ -219,7 +219,7 @@ TEST(PlatformApi, ModelledEnergyIsPowerTimesTime) {
     ASSERT_NE(p, nullptr);
     for (int i = 0; i < 50; ++i) joule::spawn([] { spin_work(20000); });
     joule::taskwait();
-    const auto e = p->read_energy();
+    const auto e = p->sensors().read_energy();
     joules = e.total_joules();
     seconds = e.seconds;
     EXPECT_EQ(e.worker_joules.size(), 2u);
@@ -241,7 +241,7 @@ TEST(PlatformReport, EnergySectionWithResidencyAndLabels) {
     for (int i = 0; i < 20; ++i)
       joule::spawn([] { spin_work(10000); }, joule::task_options{.label = "report-work"});
     joule::taskwait();
-    p->set_core_frequency(p->worker_cpu(1), 1200000);
+    p->frequencies().set_core(p->workers().cpu(1), 1200000);
     for (int i = 0; i < 20; ++i)
       joule::spawn([] { spin_work(10000); }, joule::task_options{.label = "report-work"});
     joule::taskwait();
@@ -310,14 +310,15 @@ TEST(PlatformSelection, AutoPicksCpufreqRaplAndHwmonWhenPresent) {
     Platform* p = current_platform();
     ASSERT_NE(p, nullptr);  // auto found cpufreq
     EXPECT_STREQ(p->dvfs().name(), "cpufreq");
-    ASSERT_TRUE(p->set_core_frequency(p->worker_cpu(0), 1200000));
-    EXPECT_EQ(t.read(test::FakeTree::cpu_dir(p->worker_cpu(0)) + "/scaling_setspeed"), "1200000");
+    ASSERT_TRUE(p->frequencies().set_core(p->workers().cpu(0), 1200000));
+    EXPECT_EQ(t.read(test::FakeTree::cpu_dir(p->workers().cpu(0)) + "/scaling_setspeed"),
+              "1200000");
     t.write("/sys/class/powercap/intel-rapl:0/energy_uj", "3001000\n");
-    const auto e = p->read_energy();
+    const auto e = p->sensors().read_energy();
     EXPECT_TRUE(e.chips_measured);
     EXPECT_EQ(e.source, "rapl");
     EXPECT_DOUBLE_EQ(e.chip_joules[0], 3.0);
-    EXPECT_DOUBLE_EQ(p->temperatures()[0], 47.0);
+    EXPECT_DOUBLE_EQ(p->sensors().temperatures()[0], 47.0);
   }
   EXPECT_EQ(t.snapshot(), [&] {  // frequencies restored; only the meter's file changed
     auto b = before;

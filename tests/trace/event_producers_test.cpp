@@ -112,15 +112,15 @@ TEST(PlatformEvents, EmulatedDvfsFrequencyAndPower) {
                          {"JOULE_TRACE_DIR", dir.path()}});
       auto* p = joule::platform::current_platform();
       ASSERT_NE(p, nullptr);
-      cpu = p->worker_cpu(0);
-      const auto& table = p->pstates(cpu);
+      cpu = p->workers().cpu(0);
+      const auto& table = p->frequencies().pstates(cpu);
       ASSERT_GE(table.size(), 2u);
-      start = p->frequency(cpu);
+      start = p->frequencies().frequency(cpu);
       joule::spawn([] {}, {.label = "warm"});  // the worker's starting frequency
       joule::taskwait();
       for (int i = 0; i < 6; ++i) {
         const std::uint32_t khz = i % 2 ? table.back() : table.front();
-        ASSERT_TRUE(p->set_core_frequency(cpu, khz));
+        ASSERT_TRUE(p->frequencies().set_core(cpu, khz));
         set.push_back(khz);
         joule::spawn([] { std::this_thread::sleep_for(std::chrono::milliseconds(25)); });
         joule::taskwait();

@@ -182,12 +182,12 @@ int cmd_drom(int argc, char** argv) {
       return kFailed;
     }
     std::string why;
-    const long seq = t->drom_request(pid_t(pid), cpus, why);
+    const long seq = t->drom().request(pid_t(pid), cpus, why);
     if (seq < 0) {
       std::fprintf(stderr, "joule-ctl drom: %s\n", why.c_str());
       return kFailed;
     }
-    if (timeout_ms && !t->drom_wait(pid_t(pid), std::uint32_t(seq), timeout_ms)) {
+    if (timeout_ms && !t->drom().wait(pid_t(pid), std::uint32_t(seq), timeout_ms)) {
       std::fprintf(stderr,
                    "joule-ctl drom: process %ld did not apply the mask within %u ms (it applies "
                    "masks at task boundaries; the request stays)\n",

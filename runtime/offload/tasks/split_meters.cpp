@@ -46,7 +46,7 @@ SplitMeters::~SplitMeters() = default;
 std::optional<double> SplitMeters::cpu_now() const {
   platform::Platform* p = platform::current_platform();
   if (!p) return std::nullopt;
-  const platform::EnergyReading r = p->read_energy();
+  const platform::EnergyReading r = p->sensors().read_energy();
   if (!r.chips_measured) return std::nullopt;
   return r.total_joules();
 }
@@ -75,7 +75,7 @@ SplitEnergy SplitMeters::read() {
 std::string SplitMeters::source() const {
   std::string cpu = "model";
   if (platform::Platform* p = platform::current_platform()) {
-    const platform::EnergyReading r = p->read_energy();
+    const platform::EnergyReading r = p->sensors().read_energy();
     if (r.chips_measured) cpu = r.source;
   }
   if (!gpu_) return "card: model, cpu: " + cpu;

@@ -2,7 +2,7 @@
 // idle, when parked; acquiring CPUs for ready tasks; blocking calls.
 #include <algorithm>
 
-#include "lewi_session.hpp"
+#include "lending_session.hpp"
 #include "os_support.hpp"
 
 namespace joule::lending {
@@ -27,11 +27,11 @@ bool Session::usable(int cpu) {
   tl_seen_cpu = cpu;
   tl_seen_seq = table_->seq(cpu);
   if (cpu < 0 || cpu >= table_->ncpus()) return false;
-  if (local_[cpu].load(std::memory_order_acquire) == kBlockLent) return false;
-  if (leaving(cpu)) return false;
+  if (local_[cpu].load(std::memory_order_acquire) == LocalCpus::kBlockLent) return false;
+  if (drom_.leaving(cpu)) return false;
   const CpuWord w = table_->load(cpu);
   if (!runs_on(w, pid_) || w.state == CpuState::Claimed) return false;
-  if (hint() == Hint::Single && w.owner == pid_ && cpu != single_cpu_.load()) return false;
+  if (hints_.hint() == Hint::Single && w.owner == pid_ && cpu != hints_.single_cpu()) return false;
   return true;
 }
 
@@ -40,9 +40,9 @@ void Session::wait_for_change(int cpu, unsigned timeout_us) {
   // Only a parked worker waits here, so nothing of ours runs on cpu: a CPU
   // leaving our mask can go now, and a borrowed CPU its owner claimed (after
   // we borrowed it for this worker, before the worker woke) goes back.
-  if (leaving(cpu)) finish_leaving(cpu);
+  if (drom_.leaving(cpu)) drom_.finish_leaving(cpu);
   const CpuWord w = table_->load(cpu);
-  if (w.state == CpuState::Claimed && w.guest == pid_) return_cpu(cpu);
+  if (w.state == CpuState::Claimed && w.guest == pid_) loans_.return_cpu(cpu);
   const std::uint32_t seen = tl_seen_cpu == cpu ? tl_seen_seq : table_->seq(cpu);
   table_->wait(cpu, seen, timeout_us);
   maybe_reap();  // a dead guest holding our claimed CPU is noticed here
@@ -70,20 +70,20 @@ bool Session::wait_usable(int cpu, unsigned timeout_ms) {
 bool Session::release_idle(int cpu) {
   if (cpu < 0 || cpu >= table_->ncpus()) return false;
   maybe_reap();
-  if (leaving(cpu)) return true;  // parks; disowned there
+  if (drom_.leaving(cpu)) return true;  // parks; disowned there
   const CpuWord w = table_->load(cpu);
   if (w.guest == pid_ && w.owner != pid_) {
-    return_cpu(cpu);
+    loans_.return_cpu(cpu);
     return true;
   }
   if (w.owner != pid_) return true;
   if (w.state != CpuState::Busy) return true;  // already lent
-  const Hint h = hint();
-  if (h == Hint::Disabled || no_lend(cpu)) return false;
-  if (autonomous_ || (h == Hint::Single && cpu != single_cpu_.load()))
-    return lend_cpu(cpu) == Outcome::Done;
-  std::uint8_t expect = kRunning;
-  local_[cpu].compare_exchange_strong(expect, kSleeping, std::memory_order_acq_rel);
+  const Hint h = hints_.hint();
+  if (h == Hint::Disabled || local_.no_lend(cpu)) return false;
+  if (autonomous_ || (h == Hint::Single && cpu != hints_.single_cpu()))
+    return loans_.lend_cpu(cpu) == Outcome::Done;
+  std::uint8_t expect = LocalCpus::kRunning;
+  local_[cpu].compare_exchange_strong(expect, LocalCpus::kSleeping, std::memory_order_acq_rel);
   return false;
 }
 
@@ -92,54 +92,54 @@ bool Session::release_idle(int cpu) {
 bool Session::must_return(int cpu) {
   if (cpu < 0 || cpu >= table_->ncpus()) return false;
   std::uint8_t ls = local_[cpu].load(std::memory_order_acquire);
-  if (ls == kSleeping && !local_[cpu].compare_exchange_strong(ls, kRunning)) ls = kBlockLent;
-  if (ls == kBlockLent) return true;  // lent for a blocking call: park until it ends
+  if (ls == LocalCpus::kSleeping && !local_[cpu].compare_exchange_strong(ls, LocalCpus::kRunning))
+    ls = LocalCpus::kBlockLent;
+  if (ls == LocalCpus::kBlockLent) return true;  // lent for a blocking call: park until it ends
   const CpuWord w = table_->load(cpu);
-  const bool plain = hint() == Hint::Enabled && max_parallelism() == 0 &&
-                     leaving_count_.load(std::memory_order_relaxed) == 0;
+  const bool plain =
+      hints_.hint() == Hint::Enabled && hints_.max_parallelism() == 0 && drom_.leaving_count() == 0;
   if (w.state == CpuState::Busy && w.owner == pid_) {
     if (plain) return false;
-    if (leaving(cpu)) return true;
-    const bool single = hint() == Hint::Single && cpu != single_cpu_.load();
-    const bool capped = max_parallelism() > 0 && held_count() > max_parallelism();
-    return !no_lend(cpu) && (single || capped) && lend_cpu(cpu) == Outcome::Done;
+    if (drom_.leaving(cpu)) return true;
+    const bool single = hints_.hint() == Hint::Single && cpu != hints_.single_cpu();
+    const bool capped =
+        hints_.max_parallelism() > 0 && loans_.held_count() > hints_.max_parallelism();
+    return !local_.no_lend(cpu) && (single || capped) && loans_.lend_cpu(cpu) == Outcome::Done;
   }
   if (w.state == CpuState::Borrowed && w.guest == pid_) {
     if (plain) return false;
     const bool give =
-        hint() != Hint::Enabled || (max_parallelism() > 0 && held_count() > max_parallelism());
-    return give && return_cpu(cpu) == Outcome::Done;
+        hints_.hint() != Hint::Enabled ||
+        (hints_.max_parallelism() > 0 && loans_.held_count() > hints_.max_parallelism());
+    return give && loans_.return_cpu(cpu) == Outcome::Done;
   }
-  if (w.state == CpuState::Claimed && w.guest == pid_) return_cpu(cpu);
+  if (w.state == CpuState::Claimed && w.guest == pid_) loans_.return_cpu(cpu);
   return true;  // lent, claimed back, or not ours
 }
 
-// More ready tasks than running workers: own lent CPUs come back first, then
-// idle CPUs of other processes are borrowed, never more than n in all.
 // More ready tasks than running workers: own lent CPUs come back first, then
 // idle CPUs of other processes are borrowed, never more than n in all. The
 // lent bitmap and the table's idle summary say where to look: nothing here
 // reads every CPU of the node.
 void Session::acquire(int n, std::vector<int>& got) {
-  if (n <= 0 || hint() != Hint::Enabled) return;
+  if (n <= 0 || hints_.hint() != Hint::Enabled) return;
   maybe_reap();
-  const bool own_lent = lent_hint_.load(std::memory_order_relaxed) > 0;
+  const bool own_lent = loans_.any_lent();
   if (!own_lent && !table_->any_idle()) return;
-  if (const int cap = max_parallelism(); cap > 0) n = std::min(n, cap - held_count());
+  if (const int cap = hints_.max_parallelism(); cap > 0) n = std::min(n, cap - loans_.held_count());
   int taken = 0;
   for (int i = 0; i < table_->idle_words() && taken < n && own_lent; ++i) {
-    for (std::uint64_t m = lent_mask_[i].load(std::memory_order_relaxed); m && taken < n;
-         m &= m - 1) {
+    for (std::uint64_t m = loans_.lent_word(i); m && taken < n; m &= m - 1) {
       const int c = i * 64 + __builtin_ctzll(m);
       const CpuWord w = table_->load(c);
       if (w.owner != pid_ || (w.state != CpuState::Idle && w.state != CpuState::Borrowed)) continue;
-      if (local_[c].load() == kBlockLent || leaving(c)) continue;
-      const Outcome o = reclaim_cpu(c);
+      if (local_[c].load() == LocalCpus::kBlockLent || drom_.leaving(c)) continue;
+      const Outcome o = loans_.reclaim_cpu(c);
       if (o == Outcome::Done) got.push_back(c);
       taken += o == Outcome::Done || o == Outcome::Pending;  // a claimed one comes back soon
     }
   }
-  if (taken < n && table_->any_idle()) borrow_up_to(n - taken, &got);
+  if (taken < n && table_->any_idle()) loans_.borrow_up_to(n - taken, &got);
 }
 
 void Session::enter_blocking(int keep) {
@@ -147,32 +147,32 @@ void Session::enter_blocking(int keep) {
   tl_block_cpu = -1;
   tl_block_borrowed = false;
   tl_block_counted = false;
-  if (hint() == Hint::Disabled) return;
+  if (hints_.hint() == Hint::Disabled) return;
   maybe_reap();
   tl_block_counted = true;
   const bool first = g_blocked_threads.fetch_add(1) == 0;
   const int cpu = current_cpu();
   const CpuWord w = table_->load(cpu);
-  if (keep <= 0 && !no_lend(cpu) && runs_on(w, pid_) && w.state != CpuState::Claimed) {
+  if (keep <= 0 && !local_.no_lend(cpu) && runs_on(w, pid_) && w.state != CpuState::Claimed) {
     if (w.owner == pid_) {
-      local_[cpu].store(kBlockLent, std::memory_order_release);
-      if (lend_cpu(cpu) == Outcome::Done)
+      local_[cpu].store(LocalCpus::kBlockLent, std::memory_order_release);
+      if (loans_.lend_cpu(cpu) == Outcome::Done)
         tl_block_cpu = cpu;
       else
-        local_[cpu].store(kRunning, std::memory_order_release);
-    } else if (return_cpu(cpu) == Outcome::Done) {
+        local_[cpu].store(LocalCpus::kRunning, std::memory_order_release);
+    } else if (loans_.return_cpu(cpu) == Outcome::Done) {
       tl_block_cpu = cpu;
       tl_block_borrowed = true;
     }
   } else if (w.state == CpuState::Claimed && w.guest == pid_) {
-    return_cpu(cpu);  // its owner wants it and we are about to wait anyway
+    loans_.return_cpu(cpu);  // its owner wants it and we are about to wait anyway
   }
   if (autonomous_ || !first) return;
   // Policy mpi: the CPUs of workers asleep (not running a task) are lent too.
   for (int c = 0; c < table_->ncpus(); ++c) {
-    std::uint8_t expect = kSleeping;
-    if (c == cpu || !local_[c].compare_exchange_strong(expect, kBlockLent)) continue;
-    if (lend_cpu(c) != Outcome::Done) local_[c].store(kRunning);
+    std::uint8_t expect = LocalCpus::kSleeping;
+    if (c == cpu || !local_[c].compare_exchange_strong(expect, LocalCpus::kBlockLent)) continue;
+    if (loans_.lend_cpu(c) != Outcome::Done) local_[c].store(LocalCpus::kRunning);
   }
 }
 
@@ -182,9 +182,9 @@ void Session::leave_blocking() {
   tl_block_counted = false;
   if (last && !autonomous_) {
     for (int c = 0; c < table_->ncpus(); ++c) {  // the sleeping workers' CPUs
-      if (c == tl_block_cpu || local_[c].load() != kBlockLent) continue;
-      reclaim_cpu(c);
-      local_[c].store(kRunning, std::memory_order_release);
+      if (c == tl_block_cpu || local_[c].load() != LocalCpus::kBlockLent) continue;
+      loans_.reclaim_cpu(c);
+      local_[c].store(LocalCpus::kRunning, std::memory_order_release);
       table_->notify(c);
     }
   }
@@ -197,9 +197,9 @@ void Session::leave_blocking() {
     table_->apply(cpu, CpuOp::Borrow, pid_);
     return;
   }
-  reclaim_cpu(cpu);
+  loans_.reclaim_cpu(cpu);
   wait_usable(cpu, 0);  // a guest runs there until its next task boundary
-  local_[cpu].store(kRunning, std::memory_order_release);
+  local_[cpu].store(LocalCpus::kRunning, std::memory_order_release);
   table_->notify(cpu);
 }
 

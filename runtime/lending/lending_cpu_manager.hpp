@@ -13,7 +13,7 @@ namespace joule::lending {
 
 using namespace joule::core;
 
-// nullptr with JOULE_LEWI=off; throws joule::error on a bad table name.
-std::unique_ptr<CpuManager> make_lewi_cpu_manager(const Config& cfg);
+// nullptr with JOULE_LENDING=off; throws joule::error on a bad table name.
+std::unique_ptr<CpuManager> make_lending_cpu_manager(const Config& cfg);
 
 }  // namespace joule::lending

@@ -1,17 +1,17 @@
-// The platform layer on the task path: energy accounting per worker, the
-// emulated-DVFS stretch, and per-task counters. Everything here touches
-// only the calling worker's slot.
+// Energy accounting per worker, the emulated-DVFS stretch and per-task
+// counters. Everything on the task path touches only the calling worker's
+// slot.
+#include "worker_accounts.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 
-#include "log.hpp"
 #include "observer.hpp"
-#include "platform.hpp"
 #include "platform_listener.hpp"
 #include "task.hpp"
 #include "trace_api.hpp"
-#include "worker_slot.hpp"
 
 namespace joule::platform {
 namespace {
@@ -28,95 +28,74 @@ void add(std::atomic<std::uint64_t>& a, std::uint64_t v) noexcept {
 
 }  // namespace
 
-void Platform::begin(const core::RunInfo& run) {
-  start_ns_ = core::now_ns();
-  last_sample_ns_.store(start_ns_);
+WorkerAccounts::WorkerAccounts(const Machine& machine, Frequencies& freq, Counters& counters,
+                               MemoryBound mb)
+    : machine_(machine), freq_(freq), counters_(counters), memory_bound_(std::move(mb)) {}
+
+void WorkerAccounts::begin(const core::RunInfo& run, std::uint64_t start_ns) {
   const int n = int(run.worker_cpus.size());
-  worker_cpu_.clear();
+  cpus_.clear();
   slots_.clear();
-  const bool model_pus = machine_.synthetic() && !(dvfs_->caps() & kCapReal);
+  const bool model_pus = machine_.synthetic() && !(freq_.backend().caps() & kCapReal);
   for (int w = 0; w < n; ++w) {
     const int cpu = model_pus ? machine_.pus()[std::size_t(w) % machine_.pus().size()].cpu
                               : run.worker_cpus[std::size_t(w)];
-    worker_cpu_.push_back(cpu);
+    cpus_.push_back(cpu);
     auto s = std::make_unique<WorkerSlot>();
     s->worker = w;
     s->cpu = cpu;
     s->chip = machine_.chip_of(cpu);
-    s->table = &pstates(cpu);
+    s->table = &freq_.pstates(cpu);
     s->active_ns.reset(new std::atomic<std::uint64_t>[s->table->size()]);
     for (std::size_t i = 0; i < s->table->size(); ++i) s->active_ns[i].store(0);
-    s->last.store(start_ns_);
+    s->last.store(start_ns);
     s->running.store(true);
     s->trace_cpu = run.worker_cpus[std::size_t(w)];
     slots_.push_back(std::move(s));
   }
-  trace_cpus();
-  traced_ns_ = start_ns_;
-  traced_joules_ = 0;
-  apply_start_frequency();
-  if (listener_) listener_->begin(run, start_ns_);
-  dvfs_->reset_residency(start_ns_);
-  if (meter_) meter_->start();
-  max_temp_ = last_temp_ =
-      thermal_->update(start_ns_, std::vector<double>(std::size_t(num_chips()), 0.0));
-  set_current_platform(this);
 }
 
-void Platform::charge(WorkerSlot& s, std::uint64_t now, int level) const {
+std::vector<int> WorkerAccounts::cpus_of_chip(int chip) const {
+  std::vector<int> out;
+  for (int c : cpus_)
+    if (machine_.chip_of(c) == chip) out.push_back(c);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+void WorkerAccounts::charge(WorkerSlot& s, std::uint64_t now, int level) const {
   const std::uint64_t last = s.last.load(std::memory_order_relaxed);
   if (now <= last) return;
   if (s.sleeping.load(std::memory_order_relaxed)) {
     add(s.sleep_ns, now - last);
   } else {
-    const int lvl = level >= 0 ? level : dvfs_->level(s.cpu);
+    const int lvl = level >= 0 ? level : freq_.backend().level(s.cpu);
     const std::size_t i = lvl < 0 ? s.table->size() - 1 : std::size_t(lvl);
     add(s.active_ns[i], now - last);
   }
   s.last.store(now, std::memory_order_relaxed);
 }
 
-void Platform::worker_start(int worker) {
+void WorkerAccounts::worker_start(int worker) {
   WorkerSlot& s = *slots_[std::size_t(worker)];
   // The CPU is the process's from the start: time before the thread ran
   // is charged as active.
   s.running.store(true, std::memory_order_relaxed);
-  if (counter_events_.empty() || (!counters_ && !task_clock_meter_)) return;
-  std::vector<std::string> skipped;
-  std::string why;
-  if (!s.papi.open(counter_events_, &skipped, &why)) {
-    core::warn_once("counters", "PAPI counters unavailable (" + why + "); tasks are not counted");
-    return;
-  }
-  if (!skipped.empty() && counters_) {
-    std::string list;
-    for (auto& e : skipped) list += (list.empty() ? "" : ", ") + e;
-    core::warn_once("counters",
-                    "PAPI counters: " + list + " not available here; counting the others");
-  }
-  if (worker == 0) {
-    counter_names_ = s.papi.names();
-    auto it = std::find(counter_names_.begin(), counter_names_.end(), "perf::TASK-CLOCK");
-    task_clock_index_ = it == counter_names_.end() ? -1 : int(it - counter_names_.begin());
-  }
-  s.at_start.assign(s.papi.names().size(), 0);
-  s.now_values.assign(s.papi.names().size(), 0);
+  counters_.open(s, worker);
 }
 
-void Platform::worker_stop(int worker) {
+void WorkerAccounts::worker_stop(int worker) {
   WorkerSlot& s = *slots_[std::size_t(worker)];
   charge(s, core::now_ns());
   s.running.store(false, std::memory_order_relaxed);
-  if (s.papi.is_open() && task_clock_meter_ && task_clock_index_ >= 0 &&
-      s.papi.read(s.now_values.data()))
-    s.task_clock_ns = s.now_values[std::size_t(task_clock_index_)];
-  s.papi.close();
+  counters_.close(s);
 }
 
-void Platform::task_start(const core::Task& t, int worker) {
+void WorkerAccounts::task_start(const core::Task& t, int worker) {
   WorkerSlot& s = *slots_[std::size_t(worker)];
   if (core::trace::enabled() && !s.traced) trace_first(s);
-  if (listener_live_) {
+  if (live_) {
     listener_->task_starting(s);
     s.in_task.store(true, std::memory_order_relaxed);
     if (listener_->wants_critical()) {
@@ -131,15 +110,15 @@ void Platform::task_start(const core::Task& t, int worker) {
     }
   }
   s.excluded.push_back(0);
-  if (counters_ && s.papi.is_open()) s.papi.read(s.at_start.data());
+  counters_.task_start(s);
 }
 
-double Platform::memory_bound(WorkerSlot& s, const char* label) const {
+double WorkerAccounts::memory_bound(WorkerSlot& s, const char* label) const {
   auto it = s.memory_bound.find(label);
   if (it != s.memory_bound.end()) return it->second;
-  double m = memory_bound_default_;
+  double m = memory_bound_.fallback;
   if (label)
-    for (const auto& [l, v] : memory_bound_)
+    for (const auto& [l, v] : memory_bound_.by_label)
       if (l == label) m = v;
   s.memory_bound.emplace(label, m);
   return m;
@@ -150,8 +129,8 @@ double Platform::memory_bound(WorkerSlot& s, const char* label) const {
 // t * (fmax/f - 1) * (1 - m), plus any frequency-change stall it owes.
 // t excludes what ran inside the task's taskwait (nested tasks, with their
 // own stretch) and reported sleep there, so nothing is stretched twice.
-void Platform::task_end(const core::Task& t, int worker, std::uint64_t start_ns,
-                        std::uint64_t end_ns) {
+void WorkerAccounts::task_end(const core::Task& t, int worker, std::uint64_t start_ns,
+                              std::uint64_t end_ns) {
   WorkerSlot& s = *slots_[std::size_t(worker)];
   std::uint64_t own = end_ns - start_ns;
   if (!s.excluded.empty()) {
@@ -161,14 +140,11 @@ void Platform::task_end(const core::Task& t, int worker, std::uint64_t start_ns,
   LabelAcc& acc = s.labels[t.label];
   ++acc.tasks;
   acc.ns += end_ns - start_ns;
-  if (counters_ && s.papi.is_open() && s.papi.read(s.now_values.data())) {
-    acc.counters.resize(s.now_values.size(), 0);
-    for (std::size_t i = 0; i < s.now_values.size(); ++i)
-      acc.counters[i] += s.now_values[i] - s.at_start[i];
-  }
-  if (dvfs_->caps() & kCapStretch) {
+  counters_.task_end(s, acc);
+  Dvfs& dvfs = freq_.backend();
+  if (dvfs.caps() & kCapStretch) {
     std::uint64_t extra = 0;
-    const std::uint32_t f = dvfs_->frequency(s.cpu), fmax = s.table->back();
+    const std::uint32_t f = dvfs.frequency(s.cpu), fmax = s.table->back();
     if (f && f < fmax) {
       const double factor = (double(fmax) / double(f) - 1.0) * (1.0 - memory_bound(s, t.label));
       extra = std::uint64_t(double(own) * factor);
@@ -176,7 +152,7 @@ void Platform::task_end(const core::Task& t, int worker, std::uint64_t start_ns,
       s.stretched_ns += extra;
       ++s.stretched_tasks;
     }
-    const std::uint64_t stall = dvfs_->take_stall_ns(s.cpu);
+    const std::uint64_t stall = dvfs.take_stall_ns(s.cpu);
     s.stalled_ns += stall;
     extra += stall;
     if (extra) {
@@ -187,17 +163,18 @@ void Platform::task_end(const core::Task& t, int worker, std::uint64_t start_ns,
   const std::uint64_t now = core::now_ns();
   if (!s.excluded.empty()) s.excluded.back() += now - start_ns;  // not the parent's own
   charge(s, now);
-  if (listener_live_) listener_task_end(s, t, own, now - end_ns, now);
+  if (live_) listener_task_end(s, t, own, now - end_ns, now);
 }
 
 // The listener's per-worker view: busy time with its stretch, and the work
 // in seconds at fmax (a stretched body ran at fmax speed: its own time is
 // the work; on real DVFS the body ran at f, so own * f / fmax).
-void Platform::listener_task_end(WorkerSlot& s, const core::Task& t, std::uint64_t own,
-                                 std::uint64_t extra, std::uint64_t now) {
+void WorkerAccounts::listener_task_end(WorkerSlot& s, const core::Task& t, std::uint64_t own,
+                                       std::uint64_t extra, std::uint64_t now) {
   std::uint64_t work = own;
-  if (!(dvfs_->caps() & kCapStretch)) {
-    const std::uint32_t f = dvfs_->frequency(s.cpu), fmax = s.table->back();
+  const Dvfs& dvfs = freq_.backend();
+  if (!(dvfs.caps() & kCapStretch)) {
+    const std::uint32_t f = dvfs.frequency(s.cpu), fmax = s.table->back();
     if (f && f < fmax) work = std::uint64_t(double(own) * double(f) / double(fmax));
   }
   add(s.busy_ns, own + extra);
@@ -208,7 +185,7 @@ void Platform::listener_task_end(WorkerSlot& s, const core::Task& t, std::uint64
   listener_->task_ended(s, t.affinity, work, now);
 }
 
-void Platform::idle(int worker, bool sleeping, std::uint64_t now) {
+void WorkerAccounts::idle(int worker, bool sleeping, std::uint64_t now) {
   WorkerSlot& s = *slots_[std::size_t(worker)];
   if (core::trace::enabled() && !s.traced) trace_first(s);
   charge(s, now);
@@ -219,53 +196,54 @@ void Platform::idle(int worker, bool sleeping, std::uint64_t now) {
     s.excluded.back() += now - s.sleep_since;
 }
 
-void Platform::periodic(std::uint64_t now) {
-  if (now - last_sample_ns_.load(std::memory_order_relaxed) < 20'000'000)
-    return;  // every 20 ms at most
-  std::lock_guard guard(sample_mu_);
-  sample_locked(now);
-}
-
-void Platform::sample_locked(std::uint64_t now) {
-  last_sample_ns_.store(now, std::memory_order_relaxed);
-  if (meter_) meter_->sample();
-  const EnergyReading r = reading_at(now);
-  last_temp_ = thermal_->update(now, r.chip_joules);
-  max_temp_.resize(last_temp_.size(), -1e9);
-  for (std::size_t c = 0; c < last_temp_.size(); ++c)
-    if (!std::isnan(last_temp_[c])) max_temp_[c] = std::max(max_temp_[c], last_temp_[c]);
-  if (core::trace::enabled()) trace_sample(now, r);
-}
-
-void Platform::iteration(std::uint64_t iteration, std::uint64_t now) {
-  periodic(now);
-  if (listener_live_) listener_->iteration(iteration, now);
-}
-
-void Platform::mpi_enter(int worker) {
-  if (listener_ && has_slot(worker)) listener_->mpi_enter(worker);
-}
-
-void Platform::mpi_leave(int worker) {
-  if (listener_ && has_slot(worker)) listener_->mpi_leave(worker);
-}
-
-void Platform::charge_worker(int worker, std::uint64_t until, int level) {
+void WorkerAccounts::charge_worker(int worker, std::uint64_t until, int level) {
   if (has_slot(worker)) charge(*slots_[std::size_t(worker)], until, level);
 }
 
-void Platform::end() {
-  const std::uint64_t now = core::now_ns();
-  {
-    std::lock_guard guard(sample_mu_);
-    sample_locked(now);
-    end_ns_ = now;
-    final_ = reading_at(now);
-    ended_ = true;
+std::vector<std::uint64_t> WorkerAccounts::active_of(const WorkerSlot& s, std::uint64_t now,
+                                                     std::uint64_t* sleep) const {
+  std::vector<std::uint64_t> a(s.table->size());
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = s.active_ns[i].load(std::memory_order_relaxed);
+  *sleep = s.sleep_ns.load(std::memory_order_relaxed);
+  const std::uint64_t last = s.last.load(std::memory_order_relaxed);
+  if (s.running.load(std::memory_order_relaxed) && now > last) {  // the open interval
+    if (s.sleeping.load(std::memory_order_relaxed))
+      *sleep += now - last;
+    else {
+      const int lvl = freq_.backend().level(s.cpu);
+      a[lvl < 0 ? a.size() - 1 : std::size_t(lvl)] += now - last;
+    }
   }
-  if (current_platform() == this) set_current_platform(nullptr);
-  if (listener_) listener_->end(now);
-  dvfs_->restore();
+  if (counters_.task_clock() && s.task_clock_ns >= 0) {
+    // Measured CPU time replaces the hooks' view of active time; the split
+    // across P-states keeps the hooks' proportions.
+    std::uint64_t total = 0;
+    for (auto v : a) total += v;
+    const std::uint64_t wall = total + *sleep,
+                        cpu = std::min<std::uint64_t>(std::uint64_t(s.task_clock_ns), wall);
+    for (auto& v : a) v = total ? std::uint64_t(double(v) * double(cpu) / double(total)) : 0;
+    if (!total && !a.empty()) a.back() = cpu;
+    *sleep = wall - cpu;
+  }
+  return a;
+}
+
+std::vector<LabelStats> WorkerAccounts::label_stats() const {
+  std::map<std::string, LabelStats> merged;
+  for (const auto& s : slots_)
+    for (const auto& [label, acc] : s->labels) {
+      const std::string name = label ? label : "(unlabelled)";
+      LabelStats& m = merged[name];
+      m.label = name;
+      m.tasks += acc.tasks;
+      m.ns += acc.ns;
+      m.stretched_ns += acc.stretched_ns;
+      m.counters.resize(std::max(m.counters.size(), acc.counters.size()), 0);
+      for (std::size_t i = 0; i < acc.counters.size(); ++i) m.counters[i] += acc.counters[i];
+    }
+  std::vector<LabelStats> out;
+  for (auto& [k, v] : merged) out.push_back(std::move(v));
+  return out;
 }
 
 }  // namespace joule::platform

@@ -1,12 +1,12 @@
 // The runtime's CpuManager over the process's lending session
-// (JOULE_LEWI=local|node). A thin adapter: the policy lives in Session.
+// (JOULE_LENDING=local|node). A thin adapter: the policy lives in Session.
 #include <cstdio>
 
 #include "config.hpp"
 #include "cpu_manager.hpp"
 #include "joule/types.hpp"
-#include "lewi_cpu_manager.hpp"
-#include "lewi_session.hpp"
+#include "lending_cpu_manager.hpp"
+#include "lending_session.hpp"
 
 namespace joule::lending {
 
@@ -15,10 +15,10 @@ namespace {
 
 using lending::Session;
 
-class LewiCpuManager final : public CpuManager {
+class LendingCpuManager final : public CpuManager {
  public:
-  explicit LewiCpuManager(const Config& cfg) : opts_(lending::options_from(cfg)) {}
-  ~LewiCpuManager() override { LewiCpuManager::stop(); }
+  explicit LendingCpuManager(const Config& cfg) : opts_(lending::options_from(cfg)) {}
+  ~LendingCpuManager() override { LendingCpuManager::stop(); }
 
   bool lends() const override { return true; }
   const char* name() const override {
@@ -32,8 +32,8 @@ class LewiCpuManager final : public CpuManager {
     } catch (const lending::TableError& e) {
       throw joule::error(JOULE_ERR_CONFIG, e.what());
     }
-    s_->attach_runtime(true);
-    if (!owned.empty()) s_->set_home_cpu(owned.front());  // worker 0's CPU
+    s_->drom().attach_runtime(true);
+    if (!owned.empty()) s_->drom().set_home_cpu(owned.front());  // worker 0's CPU
     // More workers than CPUs (a testing mode): a CPU shared by two workers is
     // never lent, since one may run while the other is idle.
     for (std::size_t i = 0; i < owned.size(); ++i)
@@ -42,18 +42,18 @@ class LewiCpuManager final : public CpuManager {
   }
   void stop() override {
     if (!s_) return;
-    s_->attach_runtime(false);
-    s_->set_home_cpu(-1);
-    s_->return_all();  // the workers have stopped: nothing runs on borrowed CPUs
-    s_.reset();        // the last reference leaves the table
+    s_->drom().attach_runtime(false);
+    s_->drom().set_home_cpu(-1);
+    s_->loans().return_all();  // the workers have stopped: nothing runs on borrowed CPUs
+    s_.reset();                // the last reference leaves the table
   }
   void abandon() override {
     // The session stays: workers may still use it until the process ends.
-    if (s_) s_->return_all();
+    if (s_) s_->loans().return_all();
   }
 
   void set_nearness(const std::vector<std::vector<int>>& levels) override {
-    if (s_) s_->set_nearness(levels);
+    if (s_) s_->nearness().set(levels);
   }
 
   bool release_idle(int cpu) override { return s_ && s_->release_idle(cpu); }
@@ -67,7 +67,7 @@ class LewiCpuManager final : public CpuManager {
   void leave_blocking() override {
     if (s_) s_->leave_blocking();
   }
-  bool poll_mask(std::vector<int>& mask) override { return s_ && s_->poll_mask(mask); }
+  bool poll_mask(std::vector<int>& mask) override { return s_ && s_->drom().poll_mask(mask); }
   bool usable(int cpu) override { return !s_ || s_->usable(cpu); }
   void wait_for_change(int cpu, unsigned timeout_us) override {
     if (s_) s_->wait_for_change(cpu, timeout_us);
@@ -77,15 +77,15 @@ class LewiCpuManager final : public CpuManager {
   }
 
  private:
-  lending::LewiOptions opts_;
+  lending::LendingOptions opts_;
   std::shared_ptr<Session> s_;
 };
 
 }  // namespace
 
-std::unique_ptr<CpuManager> make_lewi_cpu_manager(const Config& cfg) {
+std::unique_ptr<CpuManager> make_lending_cpu_manager(const Config& cfg) {
   if (cfg.get<LendingSettings>().mode == LewiMode::off) return nullptr;
-  return std::make_unique<LewiCpuManager>(cfg);
+  return std::make_unique<LendingCpuManager>(cfg);
 }
 
 }  // namespace joule::lending
