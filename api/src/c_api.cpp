@@ -72,7 +72,7 @@ int joule_init_with(const char* const* keys, const char* const* values, size_t n
 int joule_finalize(void) {
   return guarded([] {
     joule::engine::Runtime::stop();
-    joule::offload::card_after_stop();  // results kept on the card come home
+    joule::card_tasks::card_after_stop();  // results kept on the card come home
   });
 }
 
@@ -119,10 +119,10 @@ int joule_taskwait(void) {
     try {
       joule::engine::Runtime::get().waits().taskwait();
     } catch (...) {
-      joule::offload::card_after_failed_taskwait();
+      joule::card_tasks::card_after_failed_taskwait();
       throw;
     }
-    joule::offload::card_after_taskwait();  // results kept on the card come home
+    joule::card_tasks::card_after_taskwait();  // results kept on the card come home
   });
 }
 
@@ -136,7 +136,7 @@ int joule_taskwait_on(const joule_dep_t* deps, size_t n) {
       v.push_back({static_cast<joule::dep_kind>(deps[i].kind), deps[i].addr, deps[i].bytes,
                    deps[i].reduction});
     joule::engine::Runtime::get().waits().taskwait_on(v.data(), v.size());
-    joule::offload::card_after_taskwait_on(v.data(), v.size());
+    joule::card_tasks::card_after_taskwait_on(v.data(), v.size());
   });
 }
 

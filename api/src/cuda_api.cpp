@@ -13,11 +13,11 @@
 namespace joule::detail {
 namespace {
 
-static_assert(int(device::cuda) == int(offload::CardTarget::cuda));
+static_assert(int(device::cuda) == int(card_tasks::CardTarget::cuda));
 
-offload::CudaKernelContext& cuda_ctx(void* ctx) {
+cuda::CudaKernelContext& cuda_ctx(void* ctx) {
   // A CUDA task's fn gets its CudaKernelContext as the KernelContext it is.
-  auto* c = dynamic_cast<offload::CudaKernelContext*>(static_cast<offload::KernelContext*>(ctx));
+  auto* c = dynamic_cast<cuda::CudaKernelContext*>(static_cast<offload::KernelContext*>(ctx));
   if (!c) throw error(JOULE_ERR_STATE, "joule: a cuda_context used outside its CUDA task's body");
   return *c;
 }
@@ -30,15 +30,15 @@ int cuda_device(void* ctx) { return cuda_ctx(ctx).device(); }
 
 void cuda_run(int device_num, cuda_body_fn fn, void* body, const dep* deps, std::size_t ndeps,
               bool copy_deps, const copy_region* copies, std::size_t ncopies) {
-  const std::vector<offload::CopyRegion> c = copies_of(copies, ncopies);
-  offload::run_card_task(
+  const std::vector<card_tasks::CopyRegion> c = copies_of(copies, ncopies);
+  card_tasks::run_card_task(
       {{int(device::cuda), {deps, ndeps}, copy_deps, c, device_num}, fn, body, 0, 1});
 }
 
 void* cuda_enter(int device_num, const dep* deps, std::size_t ndeps, bool copy_deps,
                  const copy_region* copies, std::size_t ncopies) {
-  const std::vector<offload::CopyRegion> c = copies_of(copies, ncopies);
-  return offload::enter_card_spawn({int(device::cuda), {deps, ndeps}, copy_deps, c, device_num});
+  const std::vector<card_tasks::CopyRegion> c = copies_of(copies, ncopies);
+  return card_tasks::enter_card_spawn({int(device::cuda), {deps, ndeps}, copy_deps, c, device_num});
 }
 
 }  // namespace joule::detail
@@ -47,10 +47,10 @@ namespace joule {
 
 std::vector<cuda_device_status> cuda_devices(std::string* why_none) {
   std::string why;
-  offload::open_gpus(&why);
+  card_tasks::open_gpus(&why);
   if (why_none) *why_none = why;
   std::vector<cuda_device_status> out;
-  for (const offload::GpuStatus& g : offload::gpu_statuses()) {
+  for (const card_tasks::GpuStatus& g : card_tasks::gpu_statuses()) {
     cuda_device_status s;
     s.index = g.info.index;
     s.name = g.info.name;
@@ -73,21 +73,21 @@ std::vector<cuda_device_status> cuda_devices(std::string* why_none) {
   return out;
 }
 
-std::vector<int> cuda_sm_clocks(int device_num) { return offload::gpu_sm_clocks(device_num); }
+std::vector<int> cuda_sm_clocks(int device_num) { return card_tasks::gpu_sm_clocks(device_num); }
 
-void set_cuda_sm_clock(int device_num, int mhz) { offload::set_gpu_sm_clock(device_num, mhz); }
+void set_cuda_sm_clock(int device_num, int mhz) { card_tasks::set_gpu_sm_clock(device_num, mhz); }
 
 }  // namespace joule
 
 extern "C" {
 
 CUstream_st* joule_cuda_current_stream(void) {
-  joule::offload::CudaKernelContext* c = joule::offload::current_cuda_context();
+  joule::cuda::CudaKernelContext* c = joule::cuda::current_cuda_context();
   return c ? static_cast<CUstream_st*>(c->stream()) : nullptr;
 }
 
 void* joule_cuda_current_map(const void* host) {
-  joule::offload::CudaKernelContext* c = joule::offload::current_cuda_context();
+  joule::cuda::CudaKernelContext* c = joule::cuda::current_cuda_context();
   if (!c) return nullptr;
   try {
     return c->map(host);
@@ -97,13 +97,13 @@ void* joule_cuda_current_map(const void* host) {
 }
 
 int joule_cuda_current_device(void) {
-  joule::offload::CudaKernelContext* c = joule::offload::current_cuda_context();
+  joule::cuda::CudaKernelContext* c = joule::cuda::current_cuda_context();
   return c ? c->device() : -1;
 }
 
 int joule_cuda_device_count(void) {
   try {
-    return joule::offload::open_gpus(nullptr);
+    return joule::card_tasks::open_gpus(nullptr);
   } catch (...) {  // the runtime could not start: no GPU to use either
     return 0;
   }

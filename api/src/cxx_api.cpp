@@ -54,15 +54,15 @@ void taskwait() {
   try {
     runtime_or_exit().waits().taskwait();
   } catch (...) {
-    offload::card_after_failed_taskwait();  // what did finish still comes home
+    card_tasks::card_after_failed_taskwait();  // what did finish still comes home
     throw;
   }
-  offload::card_after_taskwait();  // results kept on the card come home
+  card_tasks::card_after_taskwait();  // results kept on the card come home
 }
 
 void taskwait_on(const dep* deps, std::size_t n) {
   runtime_or_exit().waits().taskwait_on(deps, n);
-  offload::card_after_taskwait_on(deps, n);
+  card_tasks::card_after_taskwait_on(deps, n);
 }
 
 void taskloop(loop_fn fn, void* ctx, std::int64_t begin, std::int64_t end, std::int64_t grainsize,
@@ -86,7 +86,7 @@ void runtime_stop() {
     return;
   }
   engine::Runtime::stop();
-  offload::card_after_stop();
+  card_tasks::card_after_stop();
 }
 
 std::size_t checked_bytes(std::size_t count, std::size_t elem_size) {

@@ -40,7 +40,7 @@ struct Variable {
 // DROM, TALP and the barrier are always available once DLB_Init succeeded.
 const std::vector<Variable>& variables() {
   static const std::vector<Variable> table = {
-      {"--lewi", "CPU lending (DLB_Init always lends; JOULE_LEWI for the runtime)",
+      {"--lewi", "CPU lending (DLB_Init always lends; JOULE_LENDING for the runtime)",
        [] {
          std::lock_guard guard(api_mutex());
          return std::string(yes_no(initialised() || settings().mode != lending::LewiMode::off));
@@ -49,8 +49,9 @@ const std::vector<Variable>& variables() {
       {"--talp", "monitoring regions (CPU and wall time)", [] { return std::string("yes"); }},
       {"--barrier", "node barrier", [] { return std::string("yes"); }},
       {"--mode", "callbacks run inside DLB calls", [] { return std::string("polling"); }},
-      {"--shm-key", "node table (JOULE_LEWI_SHM)", [] { return lending::configured_table_name(); }},
-      {"--lewi-keep-one-cpu", "JOULE_LEWI_KEEP_CPU",
+      {"--shm-key", "node table (JOULE_LENDING_SHM)",
+       [] { return lending::configured_table_name(); }},
+      {"--lewi-keep-one-cpu", "JOULE_LENDING_KEEP_CPU",
        [] { return std::string(yes_no(settings().keep_cpu)); }},
   };
   return table;

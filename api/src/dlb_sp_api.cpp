@@ -30,7 +30,7 @@ int free_number() {
   return n;
 }
 
-// The node table whatever JOULE_LEWI says: subprocesses of one process
+// The node table whatever JOULE_LENDING says: subprocesses of one process
 // lend to each other (and to other processes) through it.
 lending::LewiOptions sp_options() {
   lending::LewiOptions o;

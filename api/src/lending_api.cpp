@@ -29,7 +29,7 @@ int fail(int code, std::string msg) {
 
 int not_active() {
   return fail(JOULE_ERR_STATE,
-              "joule: CPU lending is not active in this process (JOULE_LEWI=off, or call "
+              "joule: CPU lending is not active in this process (JOULE_LENDING=off, or call "
               "joule_lending_start)");
 }
 

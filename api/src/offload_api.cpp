@@ -12,8 +12,8 @@
 namespace joule::detail {
 namespace {
 
-static_assert(int(device::host) == int(offload::CardTarget::host) &&
-              int(device::mic) == int(offload::CardTarget::mic));
+static_assert(int(device::host) == int(card_tasks::CardTarget::host) &&
+              int(device::mic) == int(card_tasks::CardTarget::mic));
 static_assert(int(copy_dir::in) == offload::kIn && int(copy_dir::out) == offload::kOut &&
               int(copy_dir::inout) == offload::kInout);
 
@@ -42,19 +42,19 @@ void card_run(int device, card_fn fn, const void* args, std::size_t size, std::s
               const dep* deps, std::size_t ndeps, bool copy_deps, const copy_region* copies,
               std::size_t ncopies) {
   check_card_body(device);
-  const std::vector<offload::CopyRegion> c = copies_of(copies, ncopies);
-  offload::run_card_task({{device, {deps, ndeps}, copy_deps, c}, fn, args, size, align});
+  const std::vector<card_tasks::CopyRegion> c = copies_of(copies, ncopies);
+  card_tasks::run_card_task({{device, {deps, ndeps}, copy_deps, c}, fn, args, size, align});
 }
 
 void* card_enter(int device, const dep* deps, std::size_t ndeps, bool copy_deps,
                  const copy_region* copies, std::size_t ncopies) {
   check_card_body(device);
-  const std::vector<offload::CopyRegion> c = copies_of(copies, ncopies);
-  return offload::enter_card_spawn({device, {deps, ndeps}, copy_deps, c});
+  const std::vector<card_tasks::CopyRegion> c = copies_of(copies, ncopies);
+  return card_tasks::enter_card_spawn({device, {deps, ndeps}, copy_deps, c});
 }
 
 void card_leave(void* entered, bool submitted) noexcept {
-  offload::leave_card_spawn(static_cast<offload::CardSpawn*>(entered), submitted);
+  card_tasks::leave_card_spawn(static_cast<card_tasks::CardSpawn*>(entered), submitted);
 }
 
 }  // namespace joule::detail
@@ -63,7 +63,7 @@ namespace joule {
 
 card_energy card_status() {
   card_energy out;
-  const std::optional<offload::CardStatus> s = offload::card_status();
+  const std::optional<card_tasks::CardStatus> s = card_tasks::card_status();
   if (!s) return out;
   const offload::DeviceEnergy& e = s->energy;
   out = {e.seconds,       e.joules,     e.busy_core_s, e.busy_thread_s, e.bytes_to_card,
@@ -75,8 +75,8 @@ card_energy card_status() {
   return out;
 }
 
-std::vector<double> card_frequencies() { return offload::card_frequencies(); }
+std::vector<double> card_frequencies() { return card_tasks::card_frequencies(); }
 
-void set_card_frequency(double ghz) { offload::set_card_frequency(ghz); }
+void set_card_frequency(double ghz) { card_tasks::set_card_frequency(ghz); }
 
 }  // namespace joule

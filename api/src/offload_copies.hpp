@@ -9,8 +9,8 @@
 
 namespace joule::detail {
 
-inline std::vector<offload::CopyRegion> copies_of(const copy_region* copies, std::size_t n) {
-  std::vector<offload::CopyRegion> out;
+inline std::vector<card_tasks::CopyRegion> copies_of(const copy_region* copies, std::size_t n) {
+  std::vector<card_tasks::CopyRegion> out;
   out.reserve(n);
   for (std::size_t i = 0; i < n; ++i)
     out.push_back({copies[i].addr, copies[i].bytes, int(copies[i].dir)});

@@ -1,5 +1,5 @@
 // joule::work_splitter (joule/split.hpp): its impl is the card tasks
-// layer's offload::SplitController (runtime/offload/tasks/split_controller.hpp);
+// layer's card_tasks::SplitController (runtime/offload/tasks/split_controller.hpp);
 // this file converts the public types and forwards.
 #include <atomic>
 #include <memory>
@@ -12,10 +12,10 @@
 namespace joule {
 namespace {
 
-offload::DevicePower to_internal(const device_power& p) { return {p.busy_watts, p.idle_watts}; }
-device_power to_public(const offload::DevicePower& p) { return {p.busy_watts, p.idle_watts}; }
+card_tasks::DevicePower to_internal(const device_power& p) { return {p.busy_watts, p.idle_watts}; }
+device_power to_public(const card_tasks::DevicePower& p) { return {p.busy_watts, p.idle_watts}; }
 
-offload::SplitSettings settings_of(const split_options& o) {
+card_tasks::SplitSettings settings_of(const split_options& o) {
   if (o.device != device::mic && o.device != device::cuda)
     throw error(JOULE_ERR_INVALID,
                 "joule::work_splitter: device " + std::to_string(int(o.device)) +
@@ -34,10 +34,10 @@ void stamp_now(void* ns) {
 void detail::split_stamp_stream(std::atomic<std::int64_t>* ns) {
   // Outside a CUDA task body (none on this thread) nothing is stamped and
   // split_step falls back to the time the outputs came home.
-  if (offload::CudaKernelContext* c = offload::current_cuda_context()) c->host_fn(stamp_now, ns);
+  if (cuda::CudaKernelContext* c = cuda::current_cuda_context()) c->host_fn(stamp_now, ns);
 }
 
-struct work_splitter::impl : offload::SplitController {
+struct work_splitter::impl : card_tasks::SplitController {
   using SplitController::SplitController;
 };
 
@@ -68,7 +68,7 @@ std::string work_splitter::clocks() const { return p_->clocks(); }
 void work_splitter::start_iteration() { p_->start_iteration(); }
 
 split_totals work_splitter::totals() const {
-  const offload::SplitTotals& t = p_->totals();
+  const card_tasks::SplitTotals& t = p_->totals();
   return {t.iterations, t.seconds, t.cpu_joules, t.gpu_joules, t.cpu_measured, t.gpu_measured};
 }
 

@@ -6,11 +6,11 @@
 // is loaded, before any joule call can start the runtime.
 #include "card_tasks.hpp"
 #include "config.hpp"
+#include "control_observer.hpp"
 #include "cpu_manager.hpp"
 #include "cuda_settings.hpp"
 #include "device.hpp"
 #include "energy_config.hpp"
-#include "energy_observer.hpp"
 #include "gpu_devices.hpp"
 #include "lewi_cpu_manager.hpp"
 #include "observer.hpp"
@@ -31,22 +31,22 @@ namespace {
 struct Wiring {
   Wiring() {
     add_config_section(engine_config_keys, "engine");
-    add_config_section(queues::scheduler_config_keys, "scheduler");
+    add_config_section(queues::queues_config_keys, "queues");
     add_config_section(platform::platform_config_keys, "platform");
     add_config_section(energy::energy_config_keys, "energy");
     add_config_section(trace::trace_config_keys, "trace");
     add_config_section(lending::lewi_config_keys, "lending");
     add_config_section(omp_config_keys, "openmp");
     add_config_section(offload::card_config_keys, "offload");
-    add_config_section(offload::cuda_config_keys, "cuda");
+    add_config_section(cuda::cuda_config_keys, "cuda");
     // First: forks the card before any thread starts.
-    register_observer_factory(offload::start_card);
-    register_observer_factory(offload::start_gpus);  // JOULE_CUDA=required: fails the start
+    register_observer_factory(card_tasks::start_card);
+    register_observer_factory(card_tasks::start_gpus);  // JOULE_CUDA=required: fails the start
     register_observer_factory(control::make_energy_observer);
     register_observer_factory(trace::make_trace_observer);
     set_lending_factory(lending::make_lewi_cpu_manager);
     // Host tasks naming data a device holds get it back before their body.
-    set_task_hook(offload::host_task_hook());
+    set_task_hook(card_tasks::host_task_hook());
   }
 };
 

@@ -28,7 +28,7 @@
 
 #include "clock.hpp"
 #include "config.hpp"
-#include "energy_controller.hpp"
+#include "controller.hpp"
 #include "lewi_session.hpp"
 #include "observer.hpp"
 #include "platform.hpp"
@@ -123,8 +123,8 @@ void controller_phase(const Args& a) {
                                               {"JOULE_ENERGY_POLICY", "queue-depth"},
                                               {"JOULE_DVFS_LATENCY_US", "0"}});
   joule::platform::Platform p(cfg);
-  auto owned = std::make_unique<joule::control::EnergyController>(p, cfg);
-  joule::control::EnergyController* ctl = owned.get();
+  auto owned = std::make_unique<joule::control::Controller>(p, cfg);
+  joule::control::Controller* ctl = owned.get();
   p.set_listener(std::move(owned));
   joule::core::RunInfo run;
   for (int w = 0; w < a.n; ++w) run.worker_cpus.push_back(w);

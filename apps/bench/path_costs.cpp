@@ -134,7 +134,7 @@ int run(const Sizes& s) {
     joule::runtime rt({{"JOULE_WORKERS", std::to_string(s.workers)},
                        {"JOULE_SPIN_US", "0"},
                        {"JOULE_SPIN_MAX_US", "0"},
-                       {"JOULE_LEWI", "off"},
+                       {"JOULE_LENDING", "off"},
                        {"JOULE_DVFS", "none"},
                        {"JOULE_ENERGY_POLICY", "none"},
                        {"JOULE_OVERSUBSCRIBED", s.oversubscribed}});

@@ -1,7 +1,7 @@
 // btmz on joule tasks (the MPI + OmpSs structure of the DLB thesis's BT-MZ):
 // every zone of the rank is a task, so zones proceed concurrently, and each
 // phase inside a zone is a taskloop over its rows. Linked with libjoule-mpi,
-// a rank waiting in the exchange lends its CPUs (JOULE_LEWI=node).
+// a rank waiting in the exchange lends its CPUs (JOULE_LENDING=node).
 #include <joule/joule.hpp>
 
 #include <memory>

@@ -2,7 +2,7 @@
 // (lu_mpi.hpp). Every rank generates the same matrix; rank 0 gathers the
 // factors and checks the residual against the original.
 //
-//   mpirun -np 2 --bind-to core -x JOULE_LEWI=node lub_mpi --n 2048 --bs 128
+//   mpirun -np 2 --bind-to core -x JOULE_LENDING=node lub_mpi --n 2048 --bs 128
 #include <joule/joule.hpp>
 
 #include <cstdio>

@@ -2,7 +2,7 @@
 // thesis). Each MPI rank has a load (its share of the work); every iteration
 // it runs its load as joule tasks in `regions` parallel regions (each closed
 // by a taskwait: grain = 1/regions), optionally a serial phase, then meets the
-// others in MPI_Barrier. With JOULE_LEWI=node and libjoule-mpi the ranks that
+// others in MPI_Barrier. With JOULE_LENDING=node and libjoule-mpi the ranks that
 // finish first lend their CPUs while they wait, and the loaded rank borrows
 // them for its remaining tasks.
 //
@@ -199,7 +199,8 @@ int main(int argc, char** argv) {
         counts[1] ? 1e6 * r.borrowed_s.load() / double(counts[1]) : 0.0);
   }
   if (r.id == 0) {
-    const char* lewi = std::getenv("JOULE_LEWI");
+    const char* lewi = std::getenv("JOULE_LENDING");
+    if (!lewi) lewi = std::getenv("JOULE_LEWI");  // the old name, still accepted
     std::string loads;
     for (int i = 0; i < r.size; ++i)
       loads += (i ? "," : "") +

@@ -25,16 +25,48 @@ constexpr std::string_view kPrefix = "JOULE_";
   throw joule::error(JOULE_ERR_CONFIG, "joule: configuration error: " + msg);
 }
 
+// The keys, then the old names still accepted: a user who types an old name
+// wrong finds the new one beside it.
 std::string valid_key_list() {
-  std::string out;
-  for (const auto& k : config_keys()) out += (out.empty() ? "" : ", ") + std::string(k.name);
-  return out;
+  std::string out, old;
+  for (const auto& k : config_keys()) {
+    out += (out.empty() ? "" : ", ") + k.name;
+    for (const auto& a : k.aliases) old += (old.empty() ? "" : ", ") + a + " for " + k.name;
+  }
+  return old.empty() ? out : out + "; old names still accepted: " + old;
 }
 
-bool known_key(std::string_view name) {
-  for (const auto& k : config_keys())
-    if (name == k.name) return true;
-  return false;
+bool known_key(std::string_view name) { return find_config_key(name) != nullptr; }
+
+// One KEY=VALUE of a source, with where it came from ("path:3: " for a
+// file's line, empty for the environment).
+struct Entry {
+  std::string where, key, value;
+};
+
+// A key set under its name and an alias (or two aliases) to different
+// values in one source: which one was meant is unknowable, so neither wins.
+// Between sources the later one wins, as for any key.
+void check_aliases(const std::vector<Entry>& source) {
+  for (std::size_t i = 0; i < source.size(); ++i) {
+    const ConfigKey* k = find_config_key(source[i].key);
+    if (!k) continue;
+    for (std::size_t j = i + 1; j < source.size(); ++j) {
+      const Entry &a = source[i], &b = source[j];
+      if (a.key == b.key || a.value == b.value || find_config_key(b.key) != k) continue;
+      const std::string& old = a.key == k->name ? b.key : a.key;
+      config_error(escape_text(a.where) + a.key + "=" + escape_text(a.value) + " and " +
+                   escape_text(b.where) + b.key + "=" + escape_text(b.value) +
+                   " set the same key to different values (" + old + " is the old name of " +
+                   k->name + "); set only " + k->name);
+    }
+  }
+}
+
+std::vector<Entry> entries(const Settings& s, const std::string& where) {
+  std::vector<Entry> out;
+  for (const auto& [k, v] : s) out.push_back({where, k, v});
+  return out;
 }
 
 // JOULE_* variables, and the OMP_*, GOMP_* and SLURM_* ones that a section
@@ -149,18 +181,16 @@ std::size_t next_section_index() noexcept {
 }
 
 void Config::set(std::string_view key, std::string_view value, const std::string& where) {
-  for (const auto& k : config_keys()) {
-    if (key != k.name) continue;
-    try {
-      k.set(*this, value);
-    } catch (const std::invalid_argument& e) {
-      config_error(escape_text(where) + std::string(key) + "=" + escape_text(value) + ": " +
-                   e.what() + "; allowed values: " + k.allowed());
-    }
-    return;
+  const ConfigKey* k = find_config_key(key);
+  if (!k)
+    config_error(escape_text(where) + "unknown key " + escape_text(key) +
+                 "; valid keys: " + valid_key_list());
+  try {
+    k->set(*this, value);
+  } catch (const std::invalid_argument& e) {
+    config_error(escape_text(where) + std::string(key) + "=" + escape_text(value) + ": " +
+                 e.what() + "; allowed values: " + k->allowed());
   }
-  config_error(escape_text(where) + "unknown key " + escape_text(key) +
-               "; valid keys: " + valid_key_list());
 }
 
 Config Config::load(const Settings& overrides) {
@@ -168,12 +198,17 @@ Config Config::load(const Settings& overrides) {
   Settings env = environment_settings();
   std::string file = find_file(env, overrides);
   if (!file.empty()) {
+    std::vector<Entry> lines;
     for (const auto& [located_key, value] : file_settings(file)) {
       auto sep = located_key.rfind(": ");
-      c.set(located_key.substr(sep + 2), value, located_key.substr(0, sep + 2));
+      lines.push_back({located_key.substr(0, sep + 2), located_key.substr(sep + 2), value});
     }
+    check_aliases(lines);
+    for (const auto& e : lines) c.set(e.key, e.value, e.where);
   }
+  check_aliases(entries(env, ""));
   for (const auto& [k, v] : env) c.set(k, v);
+  check_aliases(entries(overrides, "setting "));
   for (const auto& [k, v] : overrides) c.set(k, v, "setting ");
   return c;
 }

@@ -46,9 +46,12 @@ struct Config {
   }
 
   // Environment, then the file named by JOULE_CONFIG_FILE, then overrides
-  // (later wins). Throws joule::error(JOULE_ERR_CONFIG) on any bad key/value.
+  // (later wins). Throws joule::error(JOULE_ERR_CONFIG) on any bad key/value,
+  // and when one source (the environment, the file or the overrides) sets a
+  // key under both its name and an alias to different values.
   static Config load(const Settings& overrides);
-  // Applies one KEY=VALUE; `where` prefixes the error (e.g. "file:3: ").
+  // Applies one KEY=VALUE (KEY may be an alias: it sets the key it names);
+  // `where` prefixes the error (e.g. "file:3: ").
   void set(std::string_view key, std::string_view value, const std::string& where = "");
   std::string dump_text() const;
 
@@ -66,12 +69,20 @@ struct ConfigKey {
   std::function<void(Config&, std::string_view)> set;  // throws std::invalid_argument
   std::function<std::string(const Config&)> get;
   std::string type;  // boolean, integer, number, choice, list, text, path
+  // Old names still accepted for this key (from the environment, the file
+  // and overrides), so that scripts written before a rename keep working.
+  // The dump, joule-config and the docs print `name`; each alias is listed
+  // beside it in docs/configuration.md.
+  std::vector<std::string> aliases;
 };
 
 // The whole table: the core keys, then every section added so far. Each
 // layer owns the keys of its section (engine, scheduler, platform, trace,
 // lending) and api/ adds them once, before the first start.
 const std::vector<ConfigKey>& config_keys();
+// The key called `name`, by its name or by one of its aliases; nullptr when
+// no key answers to it.
+const ConfigKey* find_config_key(std::string_view name);
 std::vector<ConfigKey> core_config_keys();
 using ConfigSection = std::vector<ConfigKey> (*)();
 // Appends a section's keys (a section added twice is added once). `title`

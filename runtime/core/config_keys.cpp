@@ -14,7 +14,7 @@ namespace joule::core {
 std::vector<ConfigKey> core_config_keys() {
   auto row = [](const char* name, const char* type, std::string allowed, const char* help, auto set,
                 auto get) {
-    return ConfigKey{name, [allowed] { return allowed; }, help, set, get, type};
+    return ConfigKey{name, [allowed] { return allowed; }, help, set, get, type, {}};
   };
   return {
       row(
@@ -56,6 +56,15 @@ static std::vector<ConfigSectionInfo>& section_infos() {
 }
 
 const std::vector<ConfigKey>& config_keys() { return table(); }
+
+const ConfigKey* find_config_key(std::string_view name) {
+  for (const auto& k : table()) {
+    if (name == k.name) return &k;
+    for (const auto& a : k.aliases)
+      if (name == a) return &k;
+  }
+  return nullptr;
+}
 
 std::vector<ConfigSectionInfo> config_sections() { return section_infos(); }
 

@@ -70,7 +70,7 @@ class CpuManager {
 using CpuManagerFactory = std::unique_ptr<CpuManager> (*)(const Config&);
 // api/ installs the LeWI manager of runtime/lending here.
 void set_lending_factory(CpuManagerFactory make) noexcept;
-// JOULE_LEWI=off (or no lending layer) gives the default manager, which
+// JOULE_LENDING=off (or no lending layer) gives the default manager, which
 // keeps the process's CPUs; local / node give the lending layer's.
 std::unique_ptr<CpuManager> make_cpu_manager(const Config& cfg);
 

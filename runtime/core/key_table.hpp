@@ -10,6 +10,10 @@
 //     t.flag("JOULE_BIND", &EngineSettings::bind, "pin each worker to its CPU");
 //     return t.keys();
 //   }
+//
+// A renamed key keeps its old name as an alias of the row just added:
+//
+//     t.choice("JOULE_QUEUES", ...).alias("JOULE_SCHEDULER");
 #pragma once
 
 #include <cstdint>
@@ -82,6 +86,13 @@ class KeyTable {
   KeyTable& custom(const char* name, const char* type, std::string allowed, const char* help,
                    Parse parse, Print print) {
     return add(name, type, std::move(allowed), help, std::move(parse), std::move(print));
+  }
+
+  // The row just added also answers to `old_name` (config.hpp, ConfigKey::aliases).
+  KeyTable& alias(const char* old_name) {
+    if (keys_.empty()) throw std::logic_error("KeyTable::alias before any key");
+    keys_.back().aliases.emplace_back(old_name);
+    return *this;
   }
 
   std::vector<ConfigKey> keys() const { return keys_; }

@@ -30,7 +30,7 @@ std::uint64_t load_magic(const ShmSegment* seg) {
 
 std::string hint_remove(const std::string& name) {
   return " If no joule process is running, remove it with `joule-ctl clean --force " + name +
-         "`, or set JOULE_LEWI_SHM to another name.";
+         "`, or set JOULE_LENDING_SHM to another name.";
 }
 
 }  // namespace
@@ -118,7 +118,7 @@ std::unique_ptr<CpuTable> CpuTable::open(const std::string& name, bool create) {
       }
       if (errno == EACCES)
         throw TableError(Kind::Foreign, "joule: CPU table " + name +
-                                            " belongs to another user; set JOULE_LEWI_SHM to a "
+                                            " belongs to another user; set JOULE_LENDING_SHM to a "
                                             "name of your own");
       throw TableError(Kind::System, sys_error("cannot open the", name));
     }
@@ -143,7 +143,7 @@ std::unique_ptr<CpuTable> CpuTable::try_attach(const std::string& name, int fd, 
   if (st.st_uid != ::geteuid())
     return fail(Kind::Foreign, "joule: CPU table " + name + " belongs to uid " +
                                    std::to_string(st.st_uid) +
-                                   ", not to you; set JOULE_LEWI_SHM to a name of your own");
+                                   ", not to you; set JOULE_LENDING_SHM to a name of your own");
   if ((st.st_mode & 077) != 0) {
     char mode[16];
     std::snprintf(mode, sizeof mode, "%03o", unsigned(st.st_mode & 0777));

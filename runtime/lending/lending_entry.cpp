@@ -53,7 +53,7 @@ StartResult start_standalone(const std::string& mode, const std::vector<int>& ow
     return StartResult::BadConfig;
   }
   if (mode.empty() && cfg.get<LendingSettings>().mode == LewiMode::off) {
-    why = "joule: CPU lending is off (JOULE_LEWI=off)";
+    why = "joule: CPU lending is off (JOULE_LENDING=off)";
     return StartResult::Off;
   }
   LewiOptions o = options_from(cfg);

@@ -16,7 +16,7 @@ namespace joule::lending {
 // The process's session (from the runtime or from start_standalone), or null.
 std::shared_ptr<Session> active_session();
 
-// Joins the node table without starting the runtime. mode: "" = JOULE_LEWI,
+// Joins the node table without starting the runtime. mode: "" = JOULE_LENDING,
 // or "local" / "node". owned: the CPUs to own; empty = JOULE_CPUS, else the
 // process affinity mask. Each successful call holds a reference until
 // stop_standalone. Throws nothing; on failure why says what happened.
@@ -25,7 +25,7 @@ StartResult start_standalone(const std::string& mode, const std::vector<int>& ow
                              std::string& why);
 bool stop_standalone();  // false if there was none
 
-// The CPU table this process would use (JOULE_LEWI_SHM or the default).
+// The CPU table this process would use (JOULE_LENDING_SHM or the default).
 std::string configured_table_name();
 
 // The affinity mask of the calling thread's process.

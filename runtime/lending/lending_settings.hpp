@@ -24,12 +24,12 @@ inline constexpr std::pair<const char*, MpiYield> kMpiYields[] = {
     {"auto", MpiYield::automatic}, {"on", MpiYield::on}, {"off", MpiYield::off}};
 
 struct LendingSettings {
-  LewiMode mode = LewiMode::off;               // JOULE_LEWI
-  LewiPolicy policy = LewiPolicy::autonomous;  // JOULE_LEWI_POLICY
-  bool keep_cpu = false;                       // JOULE_LEWI_KEEP_CPU
-  std::string shm;                             // JOULE_LEWI_SHM; empty = /joule-cpus-<uid>
-  int drom_timeout_ms = 5000;                  // JOULE_LEWI_DROM_TIMEOUT_MS
-  int reclaim_timeout_ms = 500;                // JOULE_LEWI_RECLAIM_TIMEOUT_MS
+  LewiMode mode = LewiMode::off;               // JOULE_LENDING
+  LewiPolicy policy = LewiPolicy::autonomous;  // JOULE_LENDING_POLICY
+  bool keep_cpu = false;                       // JOULE_LENDING_KEEP_CPU
+  std::string shm;                             // JOULE_LENDING_SHM; empty = /joule-cpus-<uid>
+  int drom_timeout_ms = 5000;                  // JOULE_LENDING_DROM_TIMEOUT_MS
+  int reclaim_timeout_ms = 500;                // JOULE_LENDING_RECLAIM_TIMEOUT_MS
   MpiYield mpi_yield = MpiYield::automatic;    // JOULE_MPI_YIELD
   // Whether blocking MPI calls should make the MPI library yield its CPU.
   bool yields() const noexcept {
@@ -37,8 +37,8 @@ struct LendingSettings {
   }
 };
 
-// JOULE_LEWI, JOULE_LEWI_POLICY, JOULE_LEWI_KEEP_CPU, JOULE_LEWI_SHM,
-// JOULE_LEWI_DROM_TIMEOUT_MS, JOULE_LEWI_RECLAIM_TIMEOUT_MS, JOULE_MPI_YIELD.
+// JOULE_LENDING, JOULE_LENDING_POLICY, JOULE_LENDING_KEEP_CPU, JOULE_LENDING_SHM,
+// JOULE_LENDING_DROM_TIMEOUT_MS, JOULE_LENDING_RECLAIM_TIMEOUT_MS, JOULE_MPI_YIELD.
 std::vector<core::ConfigKey> lewi_config_keys();
 
 }  // namespace joule::lending

@@ -22,8 +22,8 @@ class LewiCpuManager final : public CpuManager {
 
   bool lends() const override { return true; }
   const char* name() const override {
-    if (opts_.mode == "local") return opts_.policy == "mpi" ? "lewi-local-mpi" : "lewi-local";
-    return opts_.policy == "mpi" ? "lewi-node-mpi" : "lewi-node";
+    if (opts_.mode == "local") return opts_.policy == "mpi" ? "lending-local-mpi" : "lending-local";
+    return opts_.policy == "mpi" ? "lending-node-mpi" : "lending-node";
   }
 
   void start(const std::vector<int>& owned) override {

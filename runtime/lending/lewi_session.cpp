@@ -113,10 +113,10 @@ void Session::own(const std::vector<int>& cpus) {
     if (other != os_pid(other))
       who += ", its DLB subprocess handle " + std::to_string(other >> kOsPidBits);
     throw TableError(TableError::Kind::Busy,
-                     "joule: JOULE_LEWI: CPU " + std::to_string(cpu) +
+                     "joule: JOULE_LENDING: CPU " + std::to_string(cpu) +
                          " is already owned by process " + who + " in CPU table " + table_->name() +
                          "; give each process its own CPUs (mpirun --bind-to core, taskset, "
-                         "JOULE_CPUS) or use JOULE_LEWI=local");
+                         "JOULE_CPUS) or use JOULE_LENDING=local");
   }
 }
 

@@ -88,7 +88,8 @@ AttachHello make_hello() {
 }  // namespace
 
 std::unique_ptr<EmulatedCard> EmulatedCard::attach(const CardSettings& cfg) {
-  std::unique_ptr<EmulatedCard> card(new EmulatedCard(cfg, CardTopology::uniform(1, 1, 1)));
+  std::unique_ptr<EmulatedCard> card(
+      new EmulatedCard(cfg, placement::CardTopology::uniform(1, 1, 1)));
   card->attach_daemon();
   return card;
 }

@@ -38,11 +38,11 @@ std::unique_ptr<Device> start_emulated_card(const CardSettings& cfg) {
 }
 std::unique_ptr<Device> attach_card(const CardSettings& cfg) { return EmulatedCard::attach(cfg); }
 
-EmulatedCard::EmulatedCard(const CardSettings& cfg, CardTopology topo)
+EmulatedCard::EmulatedCard(const CardSettings& cfg, placement::CardTopology topo)
     : cfg_(cfg), topo_(std::move(topo)) {}
 
 CardPlan plan_card(const CardSettings& cfg) {
-  CardTopology topo = CardTopology::from_synthetic(cfg.topology);
+  placement::CardTopology topo = placement::CardTopology::from_synthetic(cfg.topology);
   const int threads = cfg.threads > 0 ? cfg.threads : topo.pu_count();
   if (threads > topo.pu_count())
     config_error("JOULE_CARD_THREADS=" + std::to_string(threads) + ": the card (" + cfg.topology +
@@ -55,10 +55,10 @@ CardPlan plan_card(const CardSettings& cfg) {
       config_error("JOULE_CARD_CPUS=" + core::format_cpu_list(cfg.cpus) + ": CPU " +
                    std::to_string(c) + " is not in the process affinity mask (" +
                    core::format_cpu_list(allowed) + ")");
-  std::vector<PuSlot> slots;
+  std::vector<placement::PuSlot> slots;
   try {
-    slots = place_threads(topo, threads, parse_placement(cfg.affinity));
-  } catch (const PlacementError& e) {
+    slots = placement::place_threads(topo, threads, placement::parse_placement(cfg.affinity));
+  } catch (const placement::PlacementError& e) {
     config_error(e.what());
   }
   return {std::move(topo), std::move(slots), std::move(cpus), card_frequency(cfg)};
@@ -129,7 +129,8 @@ std::string EmulatedCard::describe() const {
 
 std::vector<std::string> EmulatedCard::thread_map() const {
   std::vector<std::string> lines;
-  for (std::size_t t = 0; t < slots_.size(); ++t) lines.push_back(verbose_line(int(t), slots_[t]));
+  for (std::size_t t = 0; t < slots_.size(); ++t)
+    lines.push_back(placement::verbose_line(int(t), slots_[t]));
   return lines;
 }
 

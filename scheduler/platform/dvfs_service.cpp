@@ -11,9 +11,9 @@
 namespace joule::platform {
 namespace {
 
-using service::Line;
-using service::Reply;
-using service::Session;
+using service_client::Line;
+using service_client::Reply;
+using service_client::Session;
 
 struct ServiceDomain {
   std::vector<int> cpus, mine;
@@ -79,7 +79,7 @@ class ServiceDvfs final : public Dvfs {
     if (!reply->ok()) {
       core::warn_once(
           "service-set:" + reply->error_code(),
-          "service: jouled refused a change: " + service::describe_error("set", *reply));
+          "service: jouled refused a change: " + service_client::describe_error("set", *reply));
       return false;
     }
     note_effect(d, *reply);
@@ -126,7 +126,8 @@ std::unique_ptr<Dvfs> make_service_dvfs(std::shared_ptr<Session> session, std::s
   std::string reason;
   auto reply = session->call(Line("domains"), &reason);
   if (!reply || !reply->ok()) {
-    if (why) *why = where + ": " + (reply ? service::describe_error("domains", *reply) : reason);
+    if (why)
+      *why = where + ": " + (reply ? service_client::describe_error("domains", *reply) : reason);
     return nullptr;
   }
   auto dvfs = std::make_unique<ServiceDvfs>(std::move(session));
@@ -148,7 +149,7 @@ std::unique_ptr<Dvfs> make_service_dvfs(const std::string& socket, const std::st
   return session ? make_service_dvfs(std::move(session), why) : nullptr;
 }
 
-std::string describe_service_dvfs(const Dvfs& dvfs, const service::Session& session) {
+std::string describe_service_dvfs(const Dvfs& dvfs, const service_client::Session& session) {
   std::vector<int> cpus;
   for (int d = 0; d < dvfs.num_domains(); ++d)
     for (int c : dvfs.domain_cpus(d)) cpus.push_back(c);

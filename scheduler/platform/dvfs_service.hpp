@@ -16,7 +16,7 @@ namespace joule::platform {
 
 // Over an open session (shared with the service meter). nullptr with the
 // reason in *why when the service grants no frequency control or no domain.
-std::unique_ptr<Dvfs> make_service_dvfs(std::shared_ptr<service::Session> session,
+std::unique_ptr<Dvfs> make_service_dvfs(std::shared_ptr<service_client::Session> session,
                                         std::string* why);
 
 // Opens its own session: hello carries job=<job> when job is not empty.
@@ -25,6 +25,6 @@ std::unique_ptr<Dvfs> make_service_dvfs(const std::string& socket, const std::st
 
 // "jouled at PATH, CPUs LIST, N domain(s)": what the report's dvfs line
 // says about a service backend.
-std::string describe_service_dvfs(const Dvfs& dvfs, const service::Session& session);
+std::string describe_service_dvfs(const Dvfs& dvfs, const service_client::Session& session);
 
 }  // namespace joule::platform

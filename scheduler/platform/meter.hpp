@@ -58,14 +58,14 @@ std::unique_ptr<EnergyMeter> make_rapl_meter(const Sysfs& fs, std::string* why);
 // reason when PAPI has none (e.g. only perf_event software events).
 std::unique_ptr<EnergyMeter> make_papi_meter(std::string* why);
 
-namespace service {
+namespace service_client {
 class Session;
 }
 // RAPL energy read by jouled (the `energy` verb) over an open session.
 // nullptr with a reason when the service grants no energy control or reads
 // no zone. Its note says when the figure is node-level (other jobs share
 // the packages).
-std::unique_ptr<EnergyMeter> make_service_meter(std::shared_ptr<service::Session> session,
+std::unique_ptr<EnergyMeter> make_service_meter(std::shared_ptr<service_client::Session> session,
                                                 std::string* why);
 
 }  // namespace joule::platform

@@ -12,8 +12,8 @@
 namespace joule::platform {
 namespace {
 
-using service::Line;
-using service::Session;
+using service_client::Line;
+using service_client::Session;
 
 class ServiceMeter final : public EnergyMeter {
  public:
@@ -29,7 +29,7 @@ class ServiceMeter final : public EnergyMeter {
     auto reply = session_->call(Line("energy"), why);
     if (!reply) return false;
     if (!reply->ok()) {
-      if (why) *why = service::describe_error("energy", *reply);
+      if (why) *why = service_client::describe_error("energy", *reply);
       return false;
     }
     std::lock_guard guard(mu_);
@@ -83,7 +83,7 @@ class ServiceMeter final : public EnergyMeter {
 
 }  // namespace
 
-std::unique_ptr<EnergyMeter> make_service_meter(std::shared_ptr<service::Session> session,
+std::unique_ptr<EnergyMeter> make_service_meter(std::shared_ptr<service_client::Session> session,
                                                 std::string* why) {
   if (!session->grants("energy")) {
     if (why) *why = "jouled at " + session->socket() + " grants this user no energy readings";

@@ -51,7 +51,7 @@ bool platform_wanted(const core::Config& cfg) {
     return true;
   return p.dvfs == DvfsKind::automatic &&
          (cpufreq_present(Sysfs(p.sysfs_root)) ||
-          ::access(service::socket_path(p.service_socket).c_str(), F_OK) == 0);
+          ::access(service_client::socket_path(p.service_socket).c_str(), F_OK) == 0);
 }
 
 double EnergyReading::total_joules() const {

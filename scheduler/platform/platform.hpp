@@ -25,7 +25,7 @@
 #include "sysfs.hpp"
 #include "thermal.hpp"
 
-namespace joule::platform::service {
+namespace joule::platform::service_client {
 class Session;
 }
 
@@ -134,7 +134,7 @@ class Platform {
   void choose_thermal(const core::Config& cfg);
   // jouled (platform_service.cpp): the session, opened once and shared by
   // DVFS and the meter; nullptr with service_why_ when it is not usable.
-  service::Session* open_service(const PlatformSettings& ps);
+  service_client::Session* open_service(const PlatformSettings& ps);
   bool choose_service_dvfs(const PlatformSettings& ps, bool asked, const std::string& before);
   bool choose_service_meter(const PlatformSettings& ps, bool asked, std::string* why);
   void apply_start_frequency();
@@ -161,7 +161,7 @@ class Platform {
   std::unique_ptr<EnergyMeter> meter_;
   std::unique_ptr<Thermal> thermal_;
   std::string dvfs_note_, meter_note_, thermal_note_, counters_note_;
-  std::shared_ptr<service::Session> service_;
+  std::shared_ptr<service_client::Session> service_;
   std::string service_why_;
   bool service_tried_ = false;
   std::vector<std::uint32_t> nominal_;  // P-states of uncontrolled CPUs

@@ -12,17 +12,17 @@
 
 namespace joule::platform {
 
-service::Session* Platform::open_service(const PlatformSettings& ps) {
+service_client::Session* Platform::open_service(const PlatformSettings& ps) {
   if (service_tried_) return service_.get();
   service_tried_ = true;
-  const std::string socket = service::socket_path(ps.service_socket);
+  const std::string socket = service_client::socket_path(ps.service_socket);
   // No socket file: no connect at all, so auto costs one stat where no
   // service runs.
   if (::access(socket.c_str(), F_OK) != 0) {
     service_why_ = "no jouled socket at " + socket;
     return nullptr;
   }
-  service_ = service::Session::open(socket, ps.slurm_job_id, &service_why_);
+  service_ = service_client::Session::open(socket, ps.slurm_job_id, &service_why_);
   return service_.get();
 }
 

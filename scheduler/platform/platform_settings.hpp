@@ -69,7 +69,7 @@ struct PlatformSettings {
   std::vector<std::string> counter_events = {"PAPI_TOT_CYC", "PAPI_TOT_INS", "PAPI_L3_TCM",
                                              "perf::TASK-CLOCK"};
   std::string state_dir;       // JOULE_STATE_DIR; empty: core::Config::default_state_dir()
-  std::string service_socket;  // JOULE_SERVICE_SOCKET; empty: service::kDefaultSocket
+  std::string service_socket;  // JOULE_SERVICE_SOCKET; empty: service_client::kDefaultSocket
   std::string slurm_job_id;    // SLURM_JOB_ID (set by Slurm): the job jouled records
 
   const std::vector<std::uint32_t>& pstate_table() const noexcept { return pstates_khz; }

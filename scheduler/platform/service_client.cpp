@@ -9,7 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace joule::platform::service {
+namespace joule::platform::service_client {
 
 namespace {
 
@@ -129,4 +129,4 @@ std::optional<Reply> Client::call(const Line& request, std::string* why) {
   }
 }
 
-}  // namespace joule::platform::service
+}  // namespace joule::platform::service_client

@@ -12,7 +12,7 @@
 
 #include "service_protocol.hpp"
 
-namespace joule::platform::service {
+namespace joule::platform::service_client {
 
 struct Reply {
   std::vector<Line> data;  // the "data" lines, in order
@@ -55,4 +55,4 @@ inline std::string socket_path(const std::string& configured) {
   return configured.empty() ? std::string(kDefaultSocket) : configured;
 }
 
-}  // namespace joule::platform::service
+}  // namespace joule::platform::service_client

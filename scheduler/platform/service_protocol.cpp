@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace joule::platform::service {
+namespace joule::platform::service_client {
 
 namespace {
 
@@ -207,4 +207,4 @@ std::optional<std::string> LineReader::next() {
   return line;
 }
 
-}  // namespace joule::platform::service
+}  // namespace joule::platform::service_client

@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-namespace joule::platform::service {
+namespace joule::platform::service_client {
 
 inline constexpr int kProtocolVersion = 1;
 inline constexpr std::size_t kMaxLine = 4096;
@@ -103,4 +103,4 @@ bool valid_verb(std::string_view verb) noexcept;
 std::string escape_value(std::string_view raw);
 std::optional<std::string> unescape_value(std::string_view text);
 
-}  // namespace joule::platform::service
+}  // namespace joule::platform::service_client

@@ -6,7 +6,7 @@
 #include "log.hpp"
 #include "text.hpp"
 
-namespace joule::platform::service {
+namespace joule::platform::service_client {
 namespace {
 
 // A refused reconnect waits this long before the next try, so a dead
@@ -106,4 +106,4 @@ bool Session::grants(const std::string& control) const {
   return list.find("," + control + ",") != std::string::npos;
 }
 
-}  // namespace joule::platform::service
+}  // namespace joule::platform::service_client

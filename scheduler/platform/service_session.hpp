@@ -17,7 +17,7 @@
 
 #include "service_client.hpp"
 
-namespace joule::platform::service {
+namespace joule::platform::service_client {
 
 // Every call's bound, connect included: a stalled service costs this much.
 inline constexpr int kCallTimeoutMs = 2000;
@@ -60,4 +60,4 @@ class Session {
 // "jouled at PATH refused user X: MESSAGE" style text for a failed reply.
 std::string describe_error(const std::string& verb, const Reply& reply);
 
-}  // namespace joule::platform::service
+}  // namespace joule::platform::service_client

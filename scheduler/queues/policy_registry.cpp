@@ -27,7 +27,7 @@ std::vector<std::string> policy_names() {
 std::unique_ptr<ReadyQueue> make_policy(std::string_view name, int num_workers) {
   for (const auto& e : kPolicies)
     if (name == e.name) return e.make(num_workers);
-  throw std::invalid_argument("unknown scheduler policy " + std::string(name));
+  throw std::invalid_argument("unknown queue policy " + std::string(name));
 }
 
 }  // namespace joule::queues

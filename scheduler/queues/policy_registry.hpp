@@ -1,4 +1,4 @@
-// Ready-queue policies by name (JOULE_SCHEDULER).
+// Ready-queue policies by name (JOULE_QUEUES).
 #pragma once
 
 #include <memory>

@@ -1,4 +1,4 @@
-// The ready queues' settings (keys in config_keys_scheduler.cpp).
+// The ready queues' settings (keys in config_keys_queues.cpp).
 #pragma once
 
 #include <string>
@@ -9,10 +9,10 @@
 namespace joule::queues {
 
 struct QueueSettings {
-  std::string policy = "work-stealing";  // JOULE_SCHEDULER: a name of policy_names()
+  std::string policy = "work-stealing";  // JOULE_QUEUES: a name of policy_names()
   bool immediate_successor = true;       // JOULE_IMMEDIATE_SUCCESSOR
 };
 
-std::vector<core::ConfigKey> scheduler_config_keys();
+std::vector<core::ConfigKey> queues_config_keys();
 
 }  // namespace joule::queues

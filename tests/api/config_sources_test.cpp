@@ -33,7 +33,7 @@ class ConfigSources : public config_fixture {
 };
 
 TEST_F(ConfigSources, ValidConfigFile) {
-  temp_file f("# a comment\n\nJOULE_WORKERS=3\nJOULE_SCHEDULER=lifo\n# end\n");
+  temp_file f("# a comment\n\nJOULE_WORKERS=3\nJOULE_QUEUES=lifo\n# end\n");
   joule::runtime rt({{"JOULE_CONFIG_FILE", f.path()}});
   EXPECT_EQ(joule::num_workers(), 3);
   EXPECT_TRUE(run_a_few_tasks());
@@ -60,10 +60,10 @@ TEST_F(ConfigSources, FileUnknownKeyReportsFileAndLine) {
 }
 
 TEST_F(ConfigSources, FileBadValueReportsFileAndLine) {
-  temp_file f("JOULE_SCHEDULER=nope\n");
+  temp_file f("JOULE_QUEUES=nope\n");
   const std::string msg = file_error(f.path());
   EXPECT_NE(msg.find(f.path() + ":1"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("JOULE_SCHEDULER"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("JOULE_QUEUES"), std::string::npos) << msg;
 }
 
 // ---- environment -------------------------------------------------------------
@@ -82,7 +82,7 @@ TEST_F(ConfigSources, SettingsOverrideEnvironment) {
 }
 
 TEST_F(ConfigSources, EnvironmentOverridesFile) {
-  temp_file f("JOULE_WORKERS=1\nJOULE_SCHEDULER=fifo\n");
+  temp_file f("JOULE_WORKERS=1\nJOULE_QUEUES=fifo\n");
   scoped_env file("JOULE_CONFIG_FILE", f.path());
   scoped_env env("JOULE_WORKERS", "3");
   joule::runtime rt;
@@ -97,13 +97,13 @@ TEST_F(ConfigSources, FileFromEnvironment) {
 }
 
 TEST_F(ConfigSources, EnvironmentBadValue) {
-  scoped_env env("JOULE_SCHEDULER", "bogus");
+  scoped_env env("JOULE_QUEUES", "bogus");
   try {
     joule::runtime rt;
-    ADD_FAILURE() << "accepted JOULE_SCHEDULER=bogus";
+    ADD_FAILURE() << "accepted JOULE_QUEUES=bogus";
   } catch (const joule::error& e) {
     EXPECT_EQ(e.code(), JOULE_ERR_CONFIG);
-    EXPECT_NE(std::string(e.what()).find("JOULE_SCHEDULER"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("JOULE_QUEUES"), std::string::npos) << e.what();
   }
 }
 
@@ -129,11 +129,11 @@ TEST_F(ConfigSources, EnvironmentDump) {
 // ---- C ABI -----------------------------------------------------------------
 
 TEST_F(ConfigSources, CInitWithBadValue) {
-  const char* keys[] = {"JOULE_WORKERS", "JOULE_SCHEDULER"};
+  const char* keys[] = {"JOULE_WORKERS", "JOULE_QUEUES"};
   const char* values[] = {"2", "nonsense"};
   EXPECT_EQ(joule_init_with(keys, values, 2), JOULE_ERR_CONFIG);
   ASSERT_NE(joule_last_error(), nullptr);
-  EXPECT_NE(std::string(joule_last_error()).find("JOULE_SCHEDULER"), std::string::npos);
+  EXPECT_NE(std::string(joule_last_error()).find("JOULE_QUEUES"), std::string::npos);
   const char* good[] = {"2", "fifo"};
   ASSERT_EQ(joule_init_with(keys, good, 2), JOULE_OK);
   EXPECT_EQ(joule_num_workers(), 2);

@@ -56,7 +56,7 @@ std::vector<kv> valid_settings() {
   std::vector<kv> v;
   for (const char* w : {"0", "1", "2", "3", "4"}) v.push_back({"JOULE_WORKERS", w});
   for (const char* s : {"fifo", "lifo", "work-stealing", "priority"})
-    v.push_back({"JOULE_SCHEDULER", s});
+    v.push_back({"JOULE_QUEUES", s});
   for (const char* key : {"JOULE_IMMEDIATE_SUCCESSOR", "JOULE_BIND", "JOULE_CONFIG_DUMP"})
     for (const char* b : {"0", "1", "true", "false", "yes", "no", "on", "off"})
       v.push_back({key, b});
@@ -81,7 +81,7 @@ class InvalidSetting : public Config, public testing::WithParamInterface<kv> {};
 TEST_P(InvalidSetting, FailsNamingTheKey) {
   const kv& p = GetParam();
   const std::string msg = start_error(p.key, p.value);
-  if (p.key == "JOULE_SCHEDULER") {
+  if (p.key == "JOULE_QUEUES") {
     for (const char* s : {"fifo", "lifo", "work-stealing", "priority"})
       EXPECT_NE(msg.find(s), std::string::npos) << "allowed value " << s << " not listed: " << msg;
   }
@@ -99,7 +99,7 @@ std::vector<kv> invalid_settings() {
   std::vector<kv> v;
   for (const char* w : {"-1", "abc", "2x", "1.5", "99999999999999999999999"})
     v.push_back({"JOULE_WORKERS", w});
-  for (const char* s : {"random", "fifo2"}) v.push_back({"JOULE_SCHEDULER", s});
+  for (const char* s : {"random", "fifo2"}) v.push_back({"JOULE_QUEUES", s});
   for (const char* key : {"JOULE_IMMEDIATE_SUCCESSOR", "JOULE_BIND", "JOULE_CONFIG_DUMP"})
     for (const char* b : {"maybe", "2", "yess"}) v.push_back({key, b});
   for (const char* s : {"-1", "abc", "1e3"}) v.push_back({"JOULE_SPIN_US", s});
@@ -158,23 +158,33 @@ TEST_F(Config, DumpPrintsEffectiveConfiguration) {
   testing::internal::CaptureStderr();
   {
     joule::runtime rt({{"JOULE_CONFIG_DUMP", "1"},
-                       {"JOULE_SCHEDULER", "lifo"},
+                       {"JOULE_QUEUES", "lifo"},
                        {"JOULE_WORKERS", "3"},
                        {"JOULE_SPIN_US", "123"}});
   }
   const std::string out = testing::internal::GetCapturedStderr();
-  for (const char* k : {"JOULE_WORKERS", "JOULE_SCHEDULER", "JOULE_IMMEDIATE_SUCCESSOR",
-                        "JOULE_BIND", "JOULE_SPIN_US", "JOULE_THROTTLE_TASKS"})
+  for (const char* k : {"JOULE_WORKERS", "JOULE_QUEUES", "JOULE_IMMEDIATE_SUCCESSOR", "JOULE_BIND",
+                        "JOULE_SPIN_US", "JOULE_THROTTLE_TASKS"})
     EXPECT_NE(out.find(k), std::string::npos) << k << " missing from the dump:\n" << out;
   EXPECT_NE(out.find("lifo"), std::string::npos) << out;
   EXPECT_NE(out.find("123"), std::string::npos) << out;
+}
+
+// JOULE_CONFIG_DUMP=1 with a key set under its old name (an alias): the
+// dump names the key by its new name only.
+TEST_F(Config, DumpNamesAKeySetByItsOldNameByItsNewName) {
+  testing::internal::CaptureStderr();
+  { joule::runtime rt({{"JOULE_CONFIG_DUMP", "1"}, {"JOULE_SCHEDULER", "fifo"}}); }
+  const std::string out = testing::internal::GetCapturedStderr();
+  EXPECT_NE(out.find("JOULE_QUEUES=fifo"), std::string::npos) << out;
+  EXPECT_EQ(out.find("JOULE_SCHEDULER"), std::string::npos) << out;
 }
 
 TEST_F(Config, NoDumpByDefault) {
   testing::internal::CaptureStderr();
   { joule::runtime rt({{"JOULE_WORKERS", "2"}}); }
   const std::string out = testing::internal::GetCapturedStderr();
-  EXPECT_EQ(out.find("JOULE_SCHEDULER"), std::string::npos) << out;
+  EXPECT_EQ(out.find("JOULE_QUEUES"), std::string::npos) << out;
 }
 
 }  // namespace

@@ -70,8 +70,8 @@ TEST(FinalizeInTask, RuntimeDestroyedInTaskIsReported) {
 }
 
 TEST(ImplicitStartError, BadSettingExitsOneWithMessage) {
-  for (const auto& [key, value] : {std::pair<std::string, std::string>{"JOULE_WORKERS", "banana"},
-                                   {"JOULE_SCHEDULER", "fast"}}) {
+  for (const auto& [key, value] :
+       {std::pair<std::string, std::string>{"JOULE_WORKERS", "banana"}, {"JOULE_QUEUES", "fast"}}) {
     auto env = std::vector<std::pair<std::string, std::string>>{{key, value}};
     const ChildResult r = run_child({LIFECYCLE_CHILD, "implicit-start"}, env, 20s);
     EXPECT_TRUE(r.exited && r.status == 1) << key << ": " << r.describe();

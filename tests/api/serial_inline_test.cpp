@@ -19,7 +19,7 @@ using setting = std::pair<std::string, std::string>;
 
 std::unique_ptr<joule::runtime> one_worker(const char* inline_on, const char* policy) {
   return std::make_unique<joule::runtime>(std::initializer_list<setting>{
-      {"JOULE_WORKERS", "1"}, {"JOULE_SERIAL_INLINE", inline_on}, {"JOULE_SCHEDULER", policy}});
+      {"JOULE_WORKERS", "1"}, {"JOULE_SERIAL_INLINE", inline_on}, {"JOULE_QUEUES", policy}});
 }
 
 // True if a task spawned now has already run when spawn returns. With one

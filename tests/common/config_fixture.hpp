@@ -21,7 +21,7 @@ extern char** environ;
 namespace joule_test {
 
 inline const std::vector<std::string> kKeys = {
-    "JOULE_CPUS",       "JOULE_WORKERS", "JOULE_SCHEDULER",      "JOULE_IMMEDIATE_SUCCESSOR",
+    "JOULE_CPUS",       "JOULE_WORKERS", "JOULE_QUEUES",         "JOULE_IMMEDIATE_SUCCESSOR",
     "JOULE_BIND",       "JOULE_SPIN_US", "JOULE_THROTTLE_TASKS", "JOULE_CONFIG_DUMP",
     "JOULE_CONFIG_FILE"};
 

@@ -30,7 +30,7 @@ using setting = std::pair<std::string, std::string>;
 inline std::unique_ptr<joule::runtime> start_runtime(const sweep_config& c,
                                                      std::vector<setting> extra = {}) {
   const setting w{"JOULE_WORKERS", std::to_string(c.workers)};
-  const setting s{"JOULE_SCHEDULER", c.scheduler};
+  const setting s{"JOULE_QUEUES", c.scheduler};
   const setting is{"JOULE_IMMEDIATE_SUCCESSOR", c.immediate_successor ? "1" : "0"};
   const setting si{"JOULE_SERIAL_INLINE", c.serial_inline ? "1" : "0"};
   // joule::runtime takes an initializer_list, so the shapes are spelled out.

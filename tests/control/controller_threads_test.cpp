@@ -15,7 +15,7 @@
 #include <thread>
 
 #include "clock.hpp"
-#include "energy_controller.hpp"
+#include "controller.hpp"
 #include "fake_tree.hpp"
 #include "joule/joule.hpp"
 #include "platform.hpp"
@@ -33,9 +33,9 @@ void spin_us(long us) {
   }
 }
 
-EnergyController* controller() {
+Controller* controller() {
   platform::Platform* p = platform::current_platform();
-  return p ? dynamic_cast<EnergyController*>(p->listener()) : nullptr;
+  return p ? dynamic_cast<Controller*>(p->listener()) : nullptr;
 }
 
 // The creator (this thread, worker 0) only spawns short tasks with gaps and
@@ -75,7 +75,7 @@ WriterRun run_with_gaps(platform::Platform& p) {
   const auto give_up = Clock::now() + std::chrono::seconds(20);
   while (done.load() < kTasks && Clock::now() < give_up) std::this_thread::yield();
   out.task_thread = tid.load();
-  if (EnergyController* c = controller()) {
+  if (Controller* c = controller()) {
     out.decisions = c->decisions();
     std::ostringstream os;
     c->report(os);
@@ -113,7 +113,7 @@ TEST(ControllerThreads, FrequencyIsWrittenByWorkersNeverByTheCreator) {
 TEST(ControllerThreads, IterationBoundaryReturnsWhileADecisionIsInProgress) {
   joule::runtime rt(
       {{"JOULE_DVFS", "emulated"}, {"JOULE_WORKERS", "2"}, {"JOULE_ENERGY_POLICY", "fg-energylb"}});
-  EnergyController* c = controller();
+  Controller* c = controller();
   ASSERT_NE(c, nullptr);
   std::atomic<bool> held{false}, release{false};
   std::thread decider([&] {

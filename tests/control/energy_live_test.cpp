@@ -230,7 +230,7 @@ TEST(EnergyLive, MasksParkASurplusCoreAndBringItBack) {
 // idle) although idle workers spin for 1 s before lending by themselves;
 // queued work brings it back.
 TEST(EnergyLive, MasksLendTheRestedCoreWithLending) {
-  const MaskRun r = run_masks({{"JOULE_LEWI", "local"}, {"JOULE_SPIN_US", "1000000"}});
+  const MaskRun r = run_masks({{"JOULE_LENDING", "local"}, {"JOULE_SPIN_US", "1000000"}});
   EXPECT_TRUE(r.saw_lent) << "the rested core was never lent\n" << r.err;
   EXPECT_GT(r.burst_on_worker1, 40) << "worker 1 came back for the independent tasks\n" << r.err;
 }

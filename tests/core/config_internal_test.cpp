@@ -66,7 +66,7 @@ TEST(ConfigTable, EveryKeyHasAKindAHelpAndARoundTrippingDefault) {
     EXPECT_FALSE(k.help.empty()) << k.name;
     Config c;
     const std::string printed = k.get(defaults);
-    if (k.name == "JOULE_LEWI_SHM") continue;  // prints the per-user default name it stands for
+    if (k.name == "JOULE_LENDING_SHM") continue;  // prints the per-user default name it stands for
     EXPECT_NO_THROW(k.set(c, printed)) << k.name << "=" << printed;
     EXPECT_EQ(k.get(c), printed) << k.name;
   }
@@ -88,11 +88,11 @@ TEST(ConfigTable, CopiesCarryTheirOwnSections) {
 TEST(ConfigTable, EveryKeyRoundTripsThroughTheDump) {
   Config c;
   c.set("JOULE_WORKERS", "3");
-  c.set("JOULE_SCHEDULER", "lifo");
+  c.set("JOULE_QUEUES", "lifo");
   c.set("JOULE_CPUS", "0");
   const std::string dump = c.dump_text();
   EXPECT_NE(dump.find("JOULE_WORKERS=3"), std::string::npos);
-  EXPECT_NE(dump.find("JOULE_SCHEDULER=lifo"), std::string::npos);
+  EXPECT_NE(dump.find("JOULE_QUEUES=lifo"), std::string::npos);
   EXPECT_NE(dump.find("JOULE_CPUS=0"), std::string::npos);
   for (const auto& k : config_keys()) EXPECT_NE(dump.find(k.name), std::string::npos) << k.name;
 }
@@ -100,12 +100,12 @@ TEST(ConfigTable, EveryKeyRoundTripsThroughTheDump) {
 TEST(ConfigErrors, BadValueNamesKeyAndAllowedValues) {
   Config c;
   try {
-    c.set("JOULE_SCHEDULER", "random");
+    c.set("JOULE_QUEUES", "random");
     FAIL() << "no error";
   } catch (const joule::error& e) {
     EXPECT_EQ(e.code(), JOULE_ERR_CONFIG);
     const std::string m = e.what();
-    EXPECT_NE(m.find("JOULE_SCHEDULER=random"), std::string::npos) << m;
+    EXPECT_NE(m.find("JOULE_QUEUES=random"), std::string::npos) << m;
     EXPECT_NE(m.find("work-stealing"), std::string::npos) << m;
     EXPECT_NE(m.find("priority"), std::string::npos) << m;
   }
@@ -128,7 +128,7 @@ TEST(ConfigFile, ValuesApplyAndErrorsCarryFileAndLine) {
   const std::string path = dir.file("joule_config_test.conf");
   {
     std::ofstream f(path);
-    f << "# comment\nJOULE_WORKERS = 3\n\nJOULE_SCHEDULER=fifo\n";
+    f << "# comment\nJOULE_WORKERS = 3\n\nJOULE_QUEUES=fifo\n";
   }
   Config c = Config::load({{"JOULE_CONFIG_FILE", path}});
   EXPECT_EQ(c.get<joule::engine::EngineSettings>().workers, 3);
@@ -188,11 +188,11 @@ TEST(ConfigFile, ADirectoryIsRefused) {
 TEST(ConfigErrors, ControlBytesOfAValueAreEscaped) {
   Config c;
   try {
-    c.set("JOULE_SCHEDULER", "x\x1b[2J\xff");
+    c.set("JOULE_QUEUES", "x\x1b[2J\xff");
     FAIL() << "no error";
   } catch (const joule::error& e) {
     const std::string m = e.what();
-    EXPECT_NE(m.find("JOULE_SCHEDULER=x\\x1b[2J\\xff"), std::string::npos) << m;
+    EXPECT_NE(m.find("JOULE_QUEUES=x\\x1b[2J\\xff"), std::string::npos) << m;
     EXPECT_EQ(m.find('\x1b'), std::string::npos) << m;
   }
   EXPECT_EQ(escape_text(std::string(300, 'a')).size(), 200 + std::string("... (300 bytes)").size());

@@ -53,7 +53,7 @@ long nested(int depth) {
 TEST(DeepNesting, SpawnAndTaskwaitBeyondOneStack) {
   if (kUnderTsan) GTEST_SKIP() << "deeper than ThreadSanitizer's shadow stack";
   for (int workers : {1, 2, 4}) {
-    joule::runtime rt({{"JOULE_WORKERS", std::to_string(workers)}, {"JOULE_LEWI", "off"}});
+    joule::runtime rt({{"JOULE_WORKERS", std::to_string(workers)}, {"JOULE_LENDING", "off"}});
     g_deepest = 0;
     long got = 0;
     joule::spawn([&got] { got = nested(kNested); });
@@ -73,7 +73,7 @@ void chain(std::atomic<long>* count, int left) {
 TEST(DeepNesting, SerialInlineRecursiveSpawns) {
   if (kUnderTsan) GTEST_SKIP() << "deeper than ThreadSanitizer's shadow stack";
   const int depth = under_sanitizer() ? 50000 : 200000;
-  joule::runtime rt({{"JOULE_WORKERS", "1"}, {"JOULE_LEWI", "off"}});
+  joule::runtime rt({{"JOULE_WORKERS", "1"}, {"JOULE_LENDING", "off"}});
   std::atomic<long> count{0};
   joule::spawn([&count, depth] { chain(&count, depth); });
   joule::taskwait();

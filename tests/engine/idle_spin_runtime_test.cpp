@@ -55,7 +55,7 @@ Idle idle_over_iterations(const std::string& spin_max) {
     joule::runtime rt({{"JOULE_WORKERS", "2"},
                        {"JOULE_SPIN_US", "100"},
                        {"JOULE_SPIN_MAX_US", spin_max},
-                       {"JOULE_LEWI", "off"}});
+                       {"JOULE_LENDING", "off"}});
     for (int i = 0; i < 200; ++i) {
       joule::spawn([] { busy_us(20); });
       busy_us(400);

@@ -57,7 +57,7 @@ TEST(NumaCtl, NodesAndAProcessFromAFakeTree) {
 
 TEST(NumaCtl, ShowsThisProcesssPlacedMemory) {
   if (!fs::exists("/proc/self/numa_maps")) GTEST_SKIP() << "no /proc/self/numa_maps here";
-  joule::runtime rt({{"JOULE_WORKERS", "2"}, {"JOULE_LEWI", "off"}});
+  joule::runtime rt({{"JOULE_WORKERS", "2"}, {"JOULE_LENDING", "off"}});
   joule_placement_t where{JOULE_PLACE_NODE, 0, 0, 0, nullptr, nullptr};
   constexpr std::size_t kBytes = 8 << 20;
   auto* p = static_cast<char*>(joule_alloc(kBytes, &where));

@@ -54,7 +54,7 @@ TEST_P(WorkerState, LivesOnItsCpusNodeOnASyntheticMachine) {
   joule::runtime guard({{"JOULE_WORKER_TOPOLOGY", kMachine},
                         {"JOULE_WORKERS", std::to_string(n)},
                         {"JOULE_SPIN_US", "0"},
-                        {"JOULE_LEWI", "off"}});
+                        {"JOULE_LENDING", "off"}});
   Runtime& rt = Runtime::get();
   ASSERT_TRUE(rt.topology().synthetic());
   ASSERT_EQ(rt.numa().nodes().nodes(), 4);  // two packages of two nodes
@@ -131,7 +131,7 @@ TEST(NumaMove, MovesPagesToANodeThatExistsOnly) {
 }
 
 TEST(WorkerStateHere, IsBoundToThisMachinesNodeAndTouched) {
-  joule::runtime guard({{"JOULE_WORKERS", "4"}, {"JOULE_SPIN_US", "0"}, {"JOULE_LEWI", "off"}});
+  joule::runtime guard({{"JOULE_WORKERS", "4"}, {"JOULE_SPIN_US", "0"}, {"JOULE_LENDING", "off"}});
   Runtime& rt = Runtime::get();
   wait_until_asleep(rt, 3);
   for (int i = 0; i < 4; ++i) {
@@ -150,7 +150,7 @@ TEST(WorkerStateHere, IsBoundToThisMachinesNodeAndTouched) {
 }
 
 TEST(PlacementApi, InterleavedAndOnANodeAgreeWithTheKernel) {
-  joule::runtime guard({{"JOULE_WORKERS", "4"}, {"JOULE_LEWI", "off"}});
+  joule::runtime guard({{"JOULE_WORKERS", "4"}, {"JOULE_LENDING", "off"}});
   joule_placement_t where{JOULE_PLACE_INTERLEAVED, 0, 0, 0, nullptr, nullptr};
   auto* a = static_cast<char*>(joule_alloc(1 << 20, &where));
   ASSERT_NE(a, nullptr) << joule_last_error();
@@ -174,7 +174,7 @@ TEST(PlacementApi, InterleavedAndOnANodeAgreeWithTheKernel) {
 TEST(PlacementApi, ABadNodeOrKindIsAClearError) {
   joule::runtime guard({{"JOULE_WORKER_TOPOLOGY", "pack:1 numa:2 core:2 pu:1"},
                         {"JOULE_WORKERS", "2"},
-                        {"JOULE_LEWI", "off"}});
+                        {"JOULE_LENDING", "off"}});
   EXPECT_EQ(joule_numa_node_count(), 2);
   joule_placement_t where{JOULE_PLACE_NODE, 5, 0, 0, nullptr, nullptr};
   EXPECT_EQ(joule_alloc(4096, &where), nullptr);
@@ -198,7 +198,7 @@ TEST(PlacementApi, ABadNodeOrKindIsAClearError) {
 // Sizes whose rounding up to pages (or chunk count) would wrap size_t are
 // refused as too large, not reported as out of memory; nothing is mapped.
 TEST(PlacementApi, SizesNearSizeMaxAreInvalid) {
-  joule::runtime guard({{"JOULE_WORKERS", "2"}, {"JOULE_LEWI", "off"}});
+  joule::runtime guard({{"JOULE_WORKERS", "2"}, {"JOULE_LENDING", "off"}});
   joule_placement_t by_key{JOULE_PLACE_BY_KEY, 0, 0, 4096, nullptr, nullptr};
   for (std::size_t bytes : {SIZE_MAX, SIZE_MAX - 1, SIZE_MAX - 4095, SIZE_MAX / 2 + 1}) {
     for (const joule_placement_t* where : {static_cast<joule_placement_t*>(nullptr), &by_key}) {
@@ -231,7 +231,7 @@ TEST_P(KeyTouch, EachChunkIsTouchedByItsKeysWorker) {
   const int n = GetParam();
   joule::runtime guard({{"JOULE_WORKER_TOPOLOGY", kMachine},
                         {"JOULE_WORKERS", std::to_string(n)},
-                        {"JOULE_LEWI", "off"}});
+                        {"JOULE_LENDING", "off"}});
   Runtime& rt = Runtime::get();
   constexpr std::size_t kChunks = 96;
   constexpr std::size_t kChunk = 3 * 4096;
@@ -257,7 +257,7 @@ TEST_P(KeyTouch, EachChunkIsTouchedByItsKeysWorker) {
 INSTANTIATE_TEST_SUITE_P(Workers, KeyTouch, ::testing::Values(1, 2, 4, 32, 64));
 
 TEST(PlacementApi, ZeroedByKeyWhenNoInitIsGiven) {
-  joule::runtime guard({{"JOULE_WORKERS", "4"}, {"JOULE_LEWI", "off"}});
+  joule::runtime guard({{"JOULE_WORKERS", "4"}, {"JOULE_LENDING", "off"}});
   joule_placement_t where{JOULE_PLACE_BY_KEY, 0, 0, 1 << 16, nullptr, nullptr};
   auto* p = static_cast<unsigned char*>(joule_alloc(1 << 20, &where));
   ASSERT_NE(p, nullptr) << joule_last_error();
@@ -281,7 +281,7 @@ TEST_P(DataNode, TasksRunOnTheNodeOfTheirData) {
                         {"JOULE_WORKERS", std::to_string(n)},
                         {"JOULE_SPIN_US", "0"},
                         {"JOULE_NUMA_STEAL_DELAY_US", "200000"},
-                        {"JOULE_LEWI", "off"}});
+                        {"JOULE_LENDING", "off"}});
   Runtime& rt = Runtime::get();
   ASSERT_TRUE(rt.numa().nodes().active());
   constexpr int kBlocks = 256;
@@ -321,7 +321,7 @@ TEST(DataNodeSoft, WithoutTheStealDelayEveryTaskStillRuns) {
   joule::runtime guard({{"JOULE_WORKER_TOPOLOGY", "pack:2 numa:1 core:2 pu:1"},
                         {"JOULE_WORKERS", "4"},
                         {"JOULE_NUMA_STEAL_DELAY_US", "0"},
-                        {"JOULE_LEWI", "off"}});
+                        {"JOULE_LENDING", "off"}});
   joule_placement_t where{JOULE_PLACE_NODE, 1, 0, 0, nullptr, nullptr};
   auto* data = static_cast<int*>(joule_alloc(1 << 20, &where));
   ASSERT_NE(data, nullptr) << joule_last_error();
@@ -339,7 +339,7 @@ TEST(NumaReport, SaysWhereMemoryAndWorkWent) {
     joule::runtime guard({{"JOULE_WORKER_TOPOLOGY", "pack:2 numa:1 core:2 pu:1"},
                           {"JOULE_WORKERS", "4"},
                           {"JOULE_REPORT", "1"},
-                          {"JOULE_LEWI", "off"}});
+                          {"JOULE_LENDING", "off"}});
     joule_placement_t where{JOULE_PLACE_NODE, 1, 0, 0, nullptr, nullptr};
     data = joule_alloc(1 << 20, &where);
     ASSERT_NE(data, nullptr) << joule_last_error();
@@ -364,7 +364,7 @@ namespace joule::engine {
 namespace {
 
 TEST(PlacementCxx, ArraysAndErrors) {
-  joule::runtime guard({{"JOULE_WORKERS", "2"}, {"JOULE_LEWI", "off"}});
+  joule::runtime guard({{"JOULE_WORKERS", "2"}, {"JOULE_LENDING", "off"}});
   joule::numa_array<double> a(1000, joule::placement::on_node(0));
   a[999] = 1.5;
   EXPECT_EQ(a.size(), 1000u);

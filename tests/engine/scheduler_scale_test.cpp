@@ -78,7 +78,7 @@ TEST_P(Oversubscribed, NoTaskPathWakesEverySleeper) {
   joule::runtime rt({{"JOULE_WORKERS", workers},
                      {"JOULE_SPIN_US", "0"},
                      {"JOULE_SPIN_MAX_US", "0"},
-                     {"JOULE_LEWI", "off"}});
+                     {"JOULE_LENDING", "off"}});
   // Let the workers fall asleep first (a loaded machine may not have run
   // them yet), so that pushes find sleepers.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
@@ -114,7 +114,7 @@ TEST_P(Oversubscribed, CreatorWakesFewWorkersFindTheRest) {
                      {"JOULE_SPIN_US", "0"},
                      {"JOULE_SPIN_MAX_US", "0"},
                      {"JOULE_OVERSUBSCRIBED", "no"},
-                     {"JOULE_LEWI", "off"}});
+                     {"JOULE_LENDING", "off"}});
   Idle& idle = Runtime::get().idle();
   // A worker chosen by a wake still counts as a sleeper until it runs: wait
   // for it to look, find nothing and sleep again.
@@ -151,7 +151,7 @@ INSTANTIATE_TEST_SUITE_P(Workers, Oversubscribed, ::testing::Values(2, 32, 64));
 // up), and a chain of release-after-descendants parents settles at once.
 TEST_P(Oversubscribed, SiblingCompletionsShareOneParentUpdate) {
   const int workers = GetParam();
-  joule::runtime rt({{"JOULE_WORKERS", std::to_string(workers)}, {"JOULE_LEWI", "off"}});
+  joule::runtime rt({{"JOULE_WORKERS", std::to_string(workers)}, {"JOULE_LENDING", "off"}});
   std::atomic<int> ran{0};
   for (int round = 0; round < 20; ++round) {
     for (int i = 0; i < 500; ++i) joule::spawn([&] { work(), ++ran; });
@@ -198,7 +198,7 @@ TEST_P(Oversubscribed, NoWakeIsLeftToTheClock) {
                      {"JOULE_SPIN_US", "0"},
                      {"JOULE_SPIN_MAX_US", "0"},
                      {"JOULE_OVERSUBSCRIBED", "no"},  // the push wake rule of a CPU per worker
-                     {"JOULE_LEWI", "off"}});
+                     {"JOULE_LENDING", "off"}});
   long x = 0;
   std::function<void(int)> nest = [&](int depth) {
     if (depth == 0) return void(++x);
@@ -223,7 +223,7 @@ TEST(Throttle, BoundsADependencyChain) {
   for (int workers : {1, 2, 8}) {
     joule::runtime rt({{"JOULE_WORKERS", std::to_string(workers)},
                        {"JOULE_THROTTLE_TASKS", "1000"},
-                       {"JOULE_LEWI", "off"}});
+                       {"JOULE_LENDING", "off"}});
     long x = 0;
     std::int64_t most = 0;
     for (int i = 0; i < 100000; ++i) {
@@ -260,7 +260,7 @@ TEST(Throttle, DoesNotWaitForTheCreatorItself) {
 // sleep woke each one every 100 ms to 3.2 s. More workers than CPUs included.
 TEST(IdleWorkers, NoWakeUpsWhileNothingComes) {
   for (int workers : {2, 8, 32}) {
-    joule::runtime rt({{"JOULE_WORKERS", std::to_string(workers)}, {"JOULE_LEWI", "off"}});
+    joule::runtime rt({{"JOULE_WORKERS", std::to_string(workers)}, {"JOULE_LENDING", "off"}});
     std::atomic<int> ran{0};
     for (int i = 0; i < 200; ++i) joule::spawn([&] { ++ran; });
     joule::taskwait();

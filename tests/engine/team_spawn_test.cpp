@@ -72,7 +72,7 @@ TEST(TeamSpawn, EveryMemberStartsWithIdleWorkersAsleep) {
   for (int workers : {1, 2, 3, 4, 8}) {
     joule::runtime rt({{"JOULE_WORKERS", std::to_string(workers)},
                        {"JOULE_SPIN_US", "0"},
-                       {"JOULE_LEWI", "off"}});
+                       {"JOULE_LENDING", "off"}});
     const auto end = std::chrono::steady_clock::now() + kBudget;
     for (int team = 0; team < kTeams && (team < 100 || std::chrono::steady_clock::now() < end);
          ++team) {

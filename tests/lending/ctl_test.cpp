@@ -117,13 +117,13 @@ TEST(JouleCtl, BadOptionsAreUsageErrors) {
   EXPECT_NE(out.find("[exit 2]"), std::string::npos) << out;
 }
 
-// `show --all` and `clean` without names include the table JOULE_LEWI_SHM
+// `show --all` and `clean` without names include the table JOULE_LENDING_SHM
 // names, whatever its name.
 TEST(JouleCtl, AllTablesIncludeTheCustomOne) {
   ShmGuard g("/joule-ctl-custom-" + std::to_string(::getpid()));
   auto t = CpuTable::open_shared(g.name);
   ASSERT_TRUE(t);
-  const std::string env = "JOULE_LEWI_SHM=" + g.name + " ";
+  const std::string env = "JOULE_LENDING_SHM=" + g.name + " ";
   std::string out = ctl_cmd(env + JOULE_CTL + " show --all");
   EXPECT_NE(out.find(g.name), std::string::npos) << out;
   t.reset();

@@ -36,10 +36,10 @@ TEST_F(LendingApi, CallsFailCleanlyWhenLendingIsNotActive) {
   EXPECT_EQ(joule_cpus_available_now(&n), JOULE_ERR_STATE);
   EXPECT_EQ(joule_lending_stop(), JOULE_ERR_STATE);
   EXPECT_EQ(joule_blocking_enter(), JOULE_ERR_STATE);  // the MPI wrappers ignore this
-  ::setenv("JOULE_LEWI", "off", 1);
+  ::setenv("JOULE_LENDING", "off", 1);
   EXPECT_EQ(joule_lending_start(JOULE_LENDING_FROM_CONFIG), JOULE_ERR_STATE);
   EXPECT_EQ(joule_lending_start(42), JOULE_ERR_INVALID);
-  ::setenv("JOULE_LEWI", "bogus", 1);
+  ::setenv("JOULE_LENDING", "bogus", 1);
   EXPECT_EQ(joule_lending_start(JOULE_LENDING_FROM_CONFIG), JOULE_ERR_CONFIG);
 }
 
@@ -144,7 +144,7 @@ cpu_set_t mask_of(std::initializer_list<int> cpus) {
 }
 
 TEST_F(LendingApi, DlbInitFinalizeAndErrors) {
-  ::setenv("JOULE_LEWI", "off", 1);  // DLB_Init works whatever JOULE_LEWI says
+  ::setenv("JOULE_LENDING", "off", 1);  // DLB_Init works whatever JOULE_LENDING says
   cpu_set_t m = mask_of({0});
   EXPECT_EQ(DLB_Lend(), DLB_ERR_NOINIT);
   ASSERT_EQ(DLB_Init(0, &m, nullptr), DLB_SUCCESS);

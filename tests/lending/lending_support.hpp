@@ -153,15 +153,15 @@ class NodeLendingTest : public ::testing::Test {
   explicit NodeLendingTest(const char* tag) : shm_{unique_shm(tag)} {}
   void SetUp() override {
     if (online_cpus() < 2) GTEST_SKIP() << "needs 2 CPUs";
-    ::setenv("JOULE_LEWI_SHM", shm_.name.c_str(), 1);
-    ::setenv("JOULE_LEWI", "node", 1);
+    ::setenv("JOULE_LENDING_SHM", shm_.name.c_str(), 1);
+    ::setenv("JOULE_LENDING", "node", 1);
     ::unsetenv("JOULE_CPUS");
   }
   void TearDown() override {
     while (joule_lending_stop() == JOULE_OK) {
     }
-    ::unsetenv("JOULE_LEWI_SHM");
-    ::unsetenv("JOULE_LEWI");
+    ::unsetenv("JOULE_LENDING_SHM");
+    ::unsetenv("JOULE_LENDING");
   }
   AffinityGuard affinity_;
   ShmGuard shm_;

@@ -17,8 +17,8 @@ std::string run(const std::string& cmd) { return joule_test::run_command(cmd); }
 std::string mpirun(const std::string& shm, const std::string& extra, const char* exe) {
   return run(std::string("OMPI_MCA_btl=self,vader "
                          "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ") +
-             JOULE_MPIEXEC + " -np 2 --oversubscribe --bind-to core -x JOULE_LEWI=node" +
-             " -x JOULE_LEWI_SHM=" + shm + " " + extra + " " + exe);
+             JOULE_MPIEXEC + " -np 2 --oversubscribe --bind-to core -x JOULE_LENDING=node" +
+             " -x JOULE_LENDING_SHM=" + shm + " " + extra + " " + exe);
 }
 
 class MpiLending : public ::testing::Test {

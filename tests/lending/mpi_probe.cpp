@@ -1,4 +1,4 @@
-// Run by lending_mpi_test under mpirun -np 2 with JOULE_LEWI=node.
+// Run by lending_mpi_test under mpirun -np 2 with JOULE_LENDING=node.
 //
 // 1. Rank 1 waits in MPI_Barrier, which libjoule-mpi turns into a lend of
 //    its CPU; rank 0 sees the CPU idle in the table, borrows it, gives it

@@ -1,5 +1,5 @@
 // Run by lending_mpi_yield_test under mpirun -np 2 (one CPU per rank) with
-// JOULE_LEWI=node and libjoule-mpi linked. Rank 0 prints, on stdout:
+// JOULE_LENDING=node and libjoule-mpi linked. Rank 0 prints, on stdout:
 //
 //   library <first line of MPI_Get_library_version>
 //   cvar <name>=<value>     the MPI library's yield settings as it sees them

@@ -40,10 +40,10 @@ class MpiYield : public ::testing::Test {
   // env: VAR=VALUE settings in mpirun's environment (Open MPI passes its
   // MCA variables on); args: more mpirun arguments (-x JOULE_...).
   ProbeRun run(const std::string& env, const std::string& args = "", const char* mode = "barrier") {
-    ProbeRun r{joule_test::run_command(std::string(kClean) + env + " " + JOULE_MPIEXEC +
-                                       " -np 2 --oversubscribe --bind-to core -x JOULE_LEWI=node" +
-                                       " -x JOULE_LEWI_SHM=" + shm_.name + " " + args + " " +
-                                       JOULE_MPI_YIELD_PROBE + " " + mode)};
+    ProbeRun r{joule_test::run_command(
+        std::string(kClean) + env + " " + JOULE_MPIEXEC +
+        " -np 2 --oversubscribe --bind-to core -x JOULE_LENDING=node" + " -x JOULE_LENDING_SHM=" +
+        shm_.name + " " + args + " " + JOULE_MPI_YIELD_PROBE + " " + mode)};
     EXPECT_NE(r.out.find("YIELD-PROBE"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("[exit 0]"), std::string::npos) << r.out;
     return r;

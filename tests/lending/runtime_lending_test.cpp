@@ -1,4 +1,4 @@
-// The runtime with JOULE_LEWI=node, two processes with one CPU each (fork):
+// The runtime with JOULE_LENDING=node, two processes with one CPU each (fork):
 // the child blocks (as in an MPI call) and lends its CPU; the parent's ready
 // tasks run on it through a guest worker; the child gets it back when it
 // leaves the blocking call. Public API only (joule.h).
@@ -21,7 +21,7 @@ namespace {
 using namespace lending_test;
 
 int start_runtime(const std::string& shm, const char* cpus) {
-  const char* keys[] = {"JOULE_LEWI", "JOULE_LEWI_SHM", "JOULE_CPUS", "JOULE_SPIN_US"};
+  const char* keys[] = {"JOULE_LENDING", "JOULE_LENDING_SHM", "JOULE_CPUS", "JOULE_SPIN_US"};
   const char* values[] = {"node", shm.c_str(), cpus, "50"};
   return joule_init_with(keys, values, 4);
 }
@@ -112,11 +112,11 @@ TEST_F(RuntimeLending, QueuedWorkBorrowsACpuLentLater) {
   EXPECT_EQ(wait_child(child), 0);
 }
 
-// JOULE_LEWI=local: an idle worker lends its CPU (to nobody else) and parks;
+// JOULE_LENDING=local: an idle worker lends its CPU (to nobody else) and parks;
 // new work brings it back.
 TEST_F(RuntimeLending, LocalModeParksIdleWorkersAndWakesThemForWork) {
   AffinityGuard affinity;
-  const char* keys[] = {"JOULE_LEWI", "JOULE_CPUS", "JOULE_SPIN_US"};
+  const char* keys[] = {"JOULE_LENDING", "JOULE_CPUS", "JOULE_SPIN_US"};
   const char* values[] = {"local", "0,1", "10"};
   ASSERT_EQ(joule_init_with(keys, values, 3), JOULE_OK);
   ASSERT_EQ(joule_lending_active(), 1);
@@ -154,7 +154,7 @@ void drom_while_running(const std::string& shm, const std::vector<std::vector<in
     CHILD_CHECK(joule_finalize() == JOULE_OK);
   });
   ASSERT_EQ(to_parent.recv(), 'S');
-  ::setenv("JOULE_LEWI_SHM", shm.c_str(), 1);
+  ::setenv("JOULE_LENDING_SHM", shm.c_str(), 1);
   ASSERT_EQ(DLB_DROM_Attach(), DLB_SUCCESS);
   for (const auto& step : steps) {
     cpu_set_t want, now;
@@ -165,7 +165,7 @@ void drom_while_running(const std::string& shm, const std::vector<std::vector<in
     EXPECT_TRUE(CPU_EQUAL(&want, &now));
   }
   EXPECT_EQ(DLB_DROM_Detach(), DLB_SUCCESS);
-  ::unsetenv("JOULE_LEWI_SHM");
+  ::unsetenv("JOULE_LENDING_SHM");
   to_child.send('Q');
   EXPECT_EQ(wait_child(child), 0);
 }
@@ -189,7 +189,7 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 // A mask without worker 0's CPU (the thread that called joule_init, on the
 // first of JOULE_CPUS) could never be acknowledged: joule_set_process_mask
 // and DLB_SetProcessMask refuse it at once, and a valid mask right after it
-// is acknowledged well before JOULE_LEWI_DROM_TIMEOUT_MS.
+// is acknowledged well before JOULE_LENDING_DROM_TIMEOUT_MS.
 TEST_F(RuntimeLending, DromRefusesToRemoveWorkerZerosCpu) {
   Channel to_child, to_parent;
   const pid_t child = fork_child([&] {
@@ -205,7 +205,7 @@ TEST_F(RuntimeLending, DromRefusesToRemoveWorkerZerosCpu) {
   ASSERT_EQ(to_parent.recv(), 'S');
   AffinityGuard affinity;
   ASSERT_TRUE(pin_to(0));
-  ::setenv("JOULE_LEWI_SHM", shm_.name.c_str(), 1);
+  ::setenv("JOULE_LENDING_SHM", shm_.name.c_str(), 1);
   ASSERT_EQ(joule_lending_start(JOULE_LENDING_NODE), JOULE_OK);  // owns CPU 0
   EXPECT_EQ(joule_set_process_mask(0, nullptr, 0), JOULE_OK);    // no runtime: may own none
   auto t0 = std::chrono::steady_clock::now();
@@ -222,7 +222,7 @@ TEST_F(RuntimeLending, DromRefusesToRemoveWorkerZerosCpu) {
   EXPECT_EQ(joule_set_process_mask(child, both, 2), JOULE_OK);
   EXPECT_LT(ms_since(t0), 2500.0) << "acknowledged on its own, not after the 5 s timeout";
   EXPECT_EQ(joule_lending_stop(), JOULE_OK);
-  ::unsetenv("JOULE_LEWI_SHM");
+  ::unsetenv("JOULE_LENDING_SHM");
   to_child.send('Q');
   EXPECT_EQ(wait_child(child), 0);
 }

@@ -58,7 +58,7 @@ struct GpuPart {
 // The GPU's part: twice() on the GPU copies, in stream order.
 void on_gpu(joule::cuda_context& c, const double* x, double* y, std::int64_t n, int rounds) {
   auto* part = new GpuPart{c.map(x), c.map(y), n, rounds};
-  joule::offload::current_cuda_context()->host_fn(
+  joule::cuda::current_cuda_context()->host_fn(
       [](void* p) {
         auto* g = static_cast<GpuPart*>(p);
         twice(g->x, g->y, g->n, g->rounds);

@@ -19,7 +19,7 @@
 #include "split_controller.hpp"
 #include "split_power_fit.hpp"
 
-namespace joule::offload {
+namespace joule::card_tasks {
 namespace {
 
 struct GpuState {
@@ -32,7 +32,7 @@ struct GpuState {
   int restores = 0;
 };
 
-class TestGpu final : public GpuMeter {
+class TestGpu final : public cuda::GpuMeter {
  public:
   explicit TestGpu(std::shared_ptr<GpuState> s) : s_(std::move(s)) {}
   std::string source() const override { return s_->readable ? "nvml" : "none: no NVML here"; }
@@ -40,7 +40,7 @@ class TestGpu final : public GpuMeter {
   bool power_watts(double*) const override { return false; }
   std::vector<int> sm_clocks_mhz() const override { return s_->clocks; }
   int sm_clock_mhz() const override { return s_->now; }
-  GpuClockChange set_sm_clock_mhz(int mhz) override {
+  cuda::GpuClockChange set_sm_clock_mhz(int mhz) override {
     if (!s_->settable) return {false, "NVML: insufficient permissions"};
     s_->sets.push_back(mhz);
     s_->now = mhz;
@@ -59,7 +59,7 @@ joule::runtime model_runtime() {
   return joule::runtime{{"JOULE_WORKERS", "2"}, {"JOULE_METER", "model"}};
 }
 
-std::unique_ptr<GpuMeter> gpu_of(const std::shared_ptr<GpuState>& s) {
+std::unique_ptr<cuda::GpuMeter> gpu_of(const std::shared_ptr<GpuState>& s) {
   return std::make_unique<TestGpu>(s);
 }
 
@@ -225,4 +225,4 @@ TEST(GpuSplit, BadOptionsAreErrors) {
 }
 
 }  // namespace
-}  // namespace joule::offload
+}  // namespace joule::card_tasks

@@ -21,6 +21,7 @@
 #include "fake_tree.hpp"
 #include "service_client.hpp"
 #include "test_users.hpp"
+#include "user_reachable.hpp"
 
 namespace joule::test {
 namespace {
@@ -36,6 +37,8 @@ class ServiceE2E : public ::testing::Test {
     cpu_set_t set;
     if (::sched_getaffinity(0, sizeof set, &set) != 0 || !CPU_ISSET(0, &set) || !CPU_ISSET(1, &set))
       GTEST_SKIP() << "needs CPUs 0 and 1 in this process's affinity";
+    if (!reach_.usable())
+      GTEST_SKIP() << "energy_bench cannot run as " << kUser << ": " << reach_.why();
     ::chmod(tree_.root().c_str(), 0755);  // the test users reach the socket through it
     for (int c = 0; c < 4; ++c) {
       tree_.add_userspace_cpu(c, std::to_string(c));
@@ -82,7 +85,7 @@ class ServiceE2E : public ::testing::Test {
                [&] {
                  std::string why;
                  if (::waitpid(daemon_, nullptr, WNOHANG) == daemon_) return (daemon_ = -1), true;
-                 return platform::service::Client::connect(socket_, 200, &why) != nullptr;
+                 return platform::service_client::Client::connect(socket_, 200, &why) != nullptr;
                },
                5000) &&
            daemon_ > 0;
@@ -96,8 +99,9 @@ class ServiceE2E : public ::testing::Test {
     env.push_back("JOULE_REPORT=1");
     env.push_back("JOULE_WORKERS=2");
     env.push_back("JOULE_ENERGY_POLICY=fg-energylb");
+    if (!reach_.env().empty()) env.push_back(reach_.env());
     const pid_t pid = ::fork();
-    if (pid == 0) ::_exit(client_child(user, out, env));
+    if (pid == 0) ::_exit(client_child(user, out, env, reach_));
     int st = 0;
     const bool done = eventually([&] { return ::waitpid(pid, &st, WNOHANG) == pid; }, 60000);
     if (!done) {
@@ -110,7 +114,8 @@ class ServiceE2E : public ::testing::Test {
   }
 
   static int client_child(const std::string& user, const std::string& out,
-                          const std::vector<std::string>& env) {
+                          const std::vector<std::string>& env,
+                          const joule_test::UserReachable& reach) {
     const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     ::dup2(fd, 1);
     ::dup2(fd, 2);
@@ -123,7 +128,8 @@ class ServiceE2E : public ::testing::Test {
     CPU_SET(0, &set);
     CPU_SET(1, &set);
     if (::sched_setaffinity(0, sizeof set, &set) != 0) return 91;
-    std::vector<std::string> args = {ENERGY_BENCH_PATH, "iter", "60", "3000"};
+    if (::chdir(reach.dir().c_str()) != 0) return 92;  // the build tree may be closed to the user
+    std::vector<std::string> args = {reach.path(ENERGY_BENCH_PATH), "iter", "60", "3000"};
     std::vector<char*> argv, envp;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -134,6 +140,8 @@ class ServiceE2E : public ::testing::Test {
     return 127;
   }
 
+  // energy_bench where the test user can run it (a clone in a 0700 folder hides the build tree).
+  joule_test::UserReachable reach_{{ENERGY_BENCH_PATH}};
   FakeTree tree_;
   FakeTree::Snapshot before_;
   std::string socket_, log_;

@@ -63,7 +63,7 @@ void script_node(ScriptedService& s, const std::string& controls = "frequency,en
         "khz=2400000",
         "data domain=1 cpus=2-3 mine=2 shared=1 pstates=1200000,2400000 khz=1200000", "ok count=2"};
   });
-  s.on("set", [](const service::Line& l) {
+  s.on("set", [](const service_client::Line& l) {
     const std::string k = l.get_or("khz", "0");
     const bool cpu2 = l.get_or("cpu", "") == "2";
     return Lines{"ok domain=0 requested=" + k + " khz=" + k +
@@ -90,7 +90,7 @@ TEST(ServiceSettings, KeysParse) {
   EXPECT_EQ(p.meter, MeterKind::service);
   EXPECT_EQ(p.service_socket, "/tmp/x.sock");
   EXPECT_EQ(p.slurm_job_id, "4242");
-  EXPECT_EQ(service::socket_path(core::Config().get<PlatformSettings>().service_socket),
+  EXPECT_EQ(service_client::socket_path(core::Config().get<PlatformSettings>().service_socket),
             "/run/joule/jouled.sock");
   for (auto [k, v] : {std::pair{"JOULE_DVFS", "jouled"}, {"SLURM_JOB_ID", "12;rm"}}) {
     try {
@@ -255,7 +255,7 @@ TEST(ServiceMeter, BaselineIncreaseAndNodeLevelNote) {
   ScriptedService s;
   script_node(s);
   std::string why;
-  auto session = service::Session::open(s.path(), "", &why);
+  auto session = service_client::Session::open(s.path(), "", &why);
   ASSERT_TRUE(session) << why;
   auto m = make_service_meter(session, &why);
   ASSERT_TRUE(m) << why;

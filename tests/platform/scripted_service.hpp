@@ -24,7 +24,7 @@
 
 namespace joule::test {
 
-namespace ps = platform::service;
+namespace ps = platform::service_client;
 
 class ScriptedService {
  public:

@@ -6,7 +6,7 @@
 
 #include "service_protocol.hpp"
 
-namespace svc = joule::platform::service;
+namespace svc = joule::platform::service_client;
 
 TEST(ServiceProtocol, RoundTripsEscapedValues) {
   svc::Line line{"set"};

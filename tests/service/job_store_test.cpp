@@ -1,6 +1,7 @@
-// The job records in SQLite: what is put comes back, the same job and start
-// replaces, the filters, limit and order hold, the file is private, and a
-// database this jouled cannot read is refused with a message.
+// The job records in SQLite: what is put comes back, records are only ever
+// added (the same job and start is a second record), the filters, limit
+// and order hold, the file is private, and a database this jouled cannot
+// read is refused with a message.
 #include "job_store.hpp"
 
 #include <gtest/gtest.h>
@@ -83,18 +84,27 @@ TEST_F(JobStoreTest, FormatEscapesAndMarksEmptyLists) {
             "energy_scope=none avg_khz=0 pstate_s=-");
 }
 
-TEST_F(JobStoreTest, SameJobAndStartReplaces) {
+// Two users' jobs may share an id and a start second: neither write touches
+// the other's record, and SQL cannot change or delete one either.
+TEST_F(JobStoreTest, RecordsAreAppendOnly) {
   auto s = open();
-  auto r = record("j1", 100, 1000, "alice");
-  ASSERT_TRUE(s->put(r, nullptr));
-  r.energy_j = 99;
-  ASSERT_TRUE(s->put(r, nullptr));
-  auto later = record("j1", 200, 1000, "alice");  // the same id started again: its own record
-  ASSERT_TRUE(s->put(later, nullptr));
+  auto a = record("4242", 100, 1000, "alice");
+  ASSERT_TRUE(s->put(a, nullptr));
+  auto b = record("4242", 100, 1001, "bob");
+  b.energy_j = 99;
+  ASSERT_TRUE(s->put(b, nullptr));
   const auto got = query(*s, {});
   ASSERT_EQ(got.size(), 2u);
-  EXPECT_EQ(got[0].start_unix_s, 200);
-  EXPECT_EQ(got[1].energy_j, 99);
+  EXPECT_EQ(got[0].user, "bob") << "the newer of equal starts first";
+  EXPECT_EQ(got[1].user, "alice");
+  EXPECT_EQ(got[1].energy_j, a.energy_j);
+  s.reset();
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+  for (const char* sql : {"UPDATE jobs SET energy_j = 0", "DELETE FROM jobs"})
+    EXPECT_NE(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sql;
+  sqlite3_close(db);
+  EXPECT_EQ(query(*open(), {}).size(), 2u);
 }
 
 TEST_F(JobStoreTest, FiltersLimitAndNewestFirst) {
@@ -175,12 +185,12 @@ TEST_F(JobStoreTest, NewerSchemaIsRefused) {
   open().reset();
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db, "PRAGMA user_version = 2", nullptr, nullptr, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "PRAGMA user_version = 3", nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(db);
   for (bool ro : {false, true}) {
     std::string why;
     EXPECT_FALSE(ro ? JobStore::open_read_only(path_, &why) : JobStore::open(path_, &why));
-    EXPECT_NE(why.find("written by a newer jouled (schema 2, this one reads up to 1)"),
+    EXPECT_NE(why.find("written by a newer jouled (schema 3, this one reads up to 2)"),
               std::string::npos)
         << why;
   }

@@ -1,6 +1,6 @@
 // Runs the built jouled as root over a fake sysfs tree and a fake cgroup
 // root, and clients as unprivileged users in forked children (setuid, an
-// affinity mask, platform::service::Client), for the service tests.
+// affinity mask, platform::service_client::Client), for the service tests.
 #pragma once
 
 #include <fcntl.h>
@@ -26,33 +26,46 @@
 
 namespace joule::test {
 
-namespace ps = platform::service;
+namespace ps = platform::service_client;
 
 // A client child: drops to `user`, pins itself to `cpus`, says each request
 // and writes each final answer line to a pipe; then exits (closing the
-// connection) or, with hold, writes "ready" and waits to be killed.
+// connection) or, with hold, writes "ready" and waits to be killed. A gated
+// child waits for open_gate() before it connects, so that the test can
+// prepare what jouled will read about its pid (a fake /proc/PID/cgroup).
 class ClientProc {
  public:
   ClientProc(const std::string& socket, const std::string& user, const std::vector<int>& cpus,
-             const std::vector<std::string>& requests, bool hold) {
-    int p[2];
-    if (::pipe(p) != 0) return;
+             const std::vector<std::string>& requests, bool hold, bool gated = false) {
+    int p[2], g[2];
+    if (::pipe(p) != 0 || ::pipe(g) != 0) return;
     pid_ = ::fork();
     if (pid_ == 0) {
       ::close(p[0]);
+      ::close(g[1]);
+      char go = 0;
+      if (gated && ::read(g[0], &go, 1) != 1) ::_exit(94);
       ::_exit(child(socket, user, cpus, requests, hold, p[1]));
     }
     ::close(p[1]);
+    ::close(g[0]);
     fd_ = p[0];
+    gate_ = g[1];
   }
   ~ClientProc() {
     if (pid_ > 0) {
       ::kill(pid_, SIGKILL);
       ::waitpid(pid_, nullptr, 0);
     }
-    if (fd_ >= 0) ::close(fd_);
+    for (int fd : {fd_, gate_})
+      if (fd >= 0) ::close(fd);
   }
+  ClientProc(const ClientProc&) = delete;
+  ClientProc& operator=(const ClientProc&) = delete;
   pid_t pid() const { return pid_; }
+  void open_gate() {
+    if (::write(gate_, "g", 1) != 1) ::kill(pid_, SIGKILL);  // next() then sees EOF
+  }
   // The next answer line (without "\n"), or "" after 5 s / at EOF.
   std::string next() {
     std::string line;
@@ -109,7 +122,7 @@ class ClientProc {
   }
 
   pid_t pid_ = -1;
-  int fd_ = -1;
+  int fd_ = -1, gate_ = -1;
 };
 
 }  // namespace joule::test

@@ -147,12 +147,12 @@ TEST(PlatformEvents, EmulatedDvfsFrequencyAndPower) {
   }
 }
 
-// JOULE_LEWI=local: an idle worker lends its CPU; ready work reclaims it.
+// JOULE_LENDING=local: an idle worker lends its CPU; ready work reclaims it.
 TEST(LendingEvents, IdleWorkerLendsAndWorkReclaims) {
   if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "needs 2 CPUs";
   TempDir dir;
   {
-    joule::runtime rt({{"JOULE_LEWI", "local"},
+    joule::runtime rt({{"JOULE_LENDING", "local"},
                        {"JOULE_CPUS", "0,1"},
                        {"JOULE_SPIN_US", "50"},
                        {"JOULE_TRACE", "paraver"},

@@ -21,7 +21,7 @@ TEST(MpiTrace, BarriersAreMpiCallsInEveryRank) {
     const std::string out =
         run(std::string("OMPI_MCA_btl=self,vader OMPI_MCA_mpi_yield_when_idle=1 "
                         "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ") +
-            JOULE_MPIEXEC + " -np 2 --oversubscribe -x JOULE_WORKERS=1 -x JOULE_LEWI=off" +
+            JOULE_MPIEXEC + " -np 2 --oversubscribe -x JOULE_WORKERS=1 -x JOULE_LENDING=off" +
             " -x JOULE_TRACE=" + format + " -x JOULE_TRACE_DIR=" + dir.path() + " " +
             JOULE_MPI_TRACE_PROBE);
     ASSERT_NE(out.find("[exit 0]"), std::string::npos) << out;

@@ -1,11 +1,11 @@
 // libjoule-mpi: PMPI interposition of the blocking MPI calls. On entry the
-// calling thread's CPU is lent (all of them with JOULE_LEWI_POLICY=mpi, see
-// docs/lending.md; none with JOULE_LEWI_KEEP_CPU=1) and on return it is
+// calling thread's CPU is lent (all of them with JOULE_LENDING_POLICY=mpi, see
+// docs/lending.md; none with JOULE_LENDING_KEEP_CPU=1) and on return it is
 // reclaimed, waiting for a borrower to reach its task boundary. Works by
 // LD_PRELOAD or by linking; only the joule_* C API is used, so an MPI program
 // without the joule runtime is a plain lender. Every wrapper also marks the
 // call in the trace (MPI state and call name, JOULE_TRACE=paraver|chrome).
-// With JOULE_LEWI=off and tracing off, a wrapper is a call to PMPI plus four
+// With JOULE_LENDING=off and tracing off, a wrapper is a call to PMPI plus four
 // calls into libjoule that return at once (trace, mpi-slack). mpi-slack (an
 // energy policy, JOULE_ENERGY_POLICY=auto or mpi-slack, with DVFS) runs a
 // core whose call outlasts JOULE_ENERGY_MPI_SLACK_US at its lowest frequency

@@ -9,7 +9,9 @@
 // who holds it: a member holds its own while it runs; while it waits (and
 // runs other tasks) it leaves it, if the team has task reductions. A task
 // that sees a reduction and runs on a thread without a seat of its team
-// takes a free one for its body and runs under that number.
+// takes a free one for its body and runs under that number. A target
+// region keeps the seat of the thread that runs it in the same way
+// (SeatKept, target.cpp): held while the region runs, left in its waits.
 #include <sched.h>
 #include <time.h>
 
@@ -27,6 +29,9 @@ constexpr int kSpins = 64;
 const void* const kUnstarted = reinterpret_cast<const void*>(std::uintptr_t(1));
 
 const void* me() { return &self(); }
+
+// This thread's innermost SeatKept (target regions it runs, nested).
+thread_local SeatKept* t_kept = nullptr;
 
 bool try_take(Team* t, int k, const void* from) {
   return t->seats[k].holder.compare_exchange_strong(from, me(), std::memory_order_acquire,
@@ -47,6 +52,13 @@ void pause_for_seat(int round) {
   }
 }
 
+void take(Team* t, int k) {
+  for (int round = 0; !try_take(t, k, nullptr) && !try_take(t, k, kUnstarted); ++round)
+    pause_for_seat(round);
+}
+
+void leave(Team* t, int k) { t->seats[k].holder.store(nullptr, std::memory_order_release); }
+
 }  // namespace
 
 void seats_reset(Team* t, int n) {
@@ -61,8 +73,7 @@ void seats_reset(Team* t, int n) {
 }
 
 void seat_take(Team* t, int k) {
-  for (int round = 0; !try_take(t, k, nullptr) && !try_take(t, k, kUnstarted); ++round)
-    pause_for_seat(round);
+  take(t, k);
   self().seat = k;
 }
 
@@ -85,20 +96,62 @@ int seat_borrow(Team* t, int prefer) {
 void seat_leave() {
   ThreadState& s = self();
   if (s.seat < 0) return;
-  s.team->seats[s.seat].holder.store(nullptr, std::memory_order_release);
+  leave(s.team, s.seat);
   s.seat = -1;
 }
 
+// A kept seat that the current task runs under (seat_kept) is left, or
+// kept, with the thread's own.
 SeatAway::SeatAway() {
   ThreadState& s = self();
-  if (s.seat < 0 || !s.team || s.team->red_active.load(std::memory_order_acquire) == 0) return;
-  team_ = s.team;
-  seat_ = s.seat;
-  seat_leave();
+  Team* const team = s.team;
+  const int seat = s.seat;
+  if (seat >= 0 && team && team->red_active.load(std::memory_order_acquire) != 0) {
+    team_ = team;
+    seat_ = seat;
+    seat_leave();
+  }
+  for (SeatKept* k = t_kept; k; k = k->next_) {
+    if (k->away_) continue;
+    if (k->team_ == team && k->seat_ == seat) {
+      if (team_) k->away_ = this;
+      continue;
+    }
+    if (k->team_->red_active.load(std::memory_order_acquire) == 0) continue;
+    k->away_ = this;
+    leave(k->team_, k->seat_);
+  }
 }
 
 SeatAway::~SeatAway() {
+  for (SeatKept* k = t_kept; k; k = k->next_) {
+    if (k->away_ != this) continue;
+    k->away_ = nullptr;
+    if (k->team_ != team_ || k->seat_ != seat_) take(k->team_, k->seat_);
+  }
   if (team_) seat_take(team_, seat_);
+}
+
+// A seat an enclosing SeatKept holds (a task runs under it, seat_kept)
+// stays that one's: one record per held seat, left and taken once.
+SeatKept::SeatKept(const ThreadState& outside) {
+  if (outside.seat < 0 || !outside.team) return;
+  for (const SeatKept* k = t_kept; k; k = k->next_)
+    if (k->team_ == outside.team && k->seat_ == outside.seat && !k->away_) return;
+  team_ = outside.team;
+  seat_ = outside.seat;
+  next_ = t_kept;
+  t_kept = this;
+}
+
+SeatKept::~SeatKept() {
+  if (team_) t_kept = next_;
+}
+
+int seat_kept(const Team* t) {
+  for (const SeatKept* k = t_kept; k; k = k->next_)
+    if (k->team_ == t && !k->away_) return k->seat_;
+  return -1;
 }
 
 }  // namespace joule::omp

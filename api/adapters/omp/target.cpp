@@ -91,14 +91,26 @@ void fill_block(void* dst, void* src) {
 // as an undeferred joule task (its tasks get a dependency domain of their
 // own): a team of one at level 0 whose thread limit a parallel inside it
 // obeys. A region met in a team or a task may find the workers busy: its
-// inner teams may seal (members.cpp). Tasks of the enclosing team that
-// this thread runs while the region waits may need its thread number:
-// the thread leaves its seat for the region (seats.cpp) and takes it back.
+// inner teams may seal (members.cpp).
+//
+// The thread keeps its seat of the enclosing team (seats.cpp) while the
+// region runs. With in_reduction on a target, the target task is the task
+// that participates in the reduction (OpenMP 5.2 §5.5.10, 5.0 §2.19.5.6),
+// but GCC 12 calls GOMP_task_reduction_remap in the encountering task,
+// before GOMP_target_ext (and drops nowait there; gcc -fopenmp
+// -fdump-tree-optimized shows both), and the region adds to that address:
+// the copy in the block of the seat the encountering thread holds. Had
+// the thread left its seat for the whole region, a worker running one of
+// the team's in_reduction tasks meanwhile could borrow that seat and
+// add to the same copy at the same time: one addition lost. Tasks of the
+// enclosing team that this thread runs while the region waits may need a
+// thread number too: each wait in the region leaves the kept seat
+// (SeatAway), as a member's wait leaves its own, and takes it back.
 void region_task(void* block) {
   auto* r = static_cast<Region*>(block);
-  const SeatAway away;
   ThreadState& s = self();
   const ThreadState saved = s;
+  const SeatKept kept(saved);
   const Team* outer = current_team();
   Team team;
   team.thread_limit = r->thread_limit;
@@ -109,7 +121,10 @@ void region_task(void* block) {
   s.in_task = saved.in_task || outer->n > 1;
   seat_take(&team, 0);
   r->fn(r->addrs());
-  joule_taskwait();  // its tasks end inside it (no task reduction reaches in)
+  {
+    const SeatAway away;
+    joule_taskwait();  // its tasks end inside it (no task reduction reaches in)
+  }
   seat_leave();
   s = saved;
 }

@@ -30,7 +30,8 @@ struct Header {
 // Runs with the creator's team as the binding team; a member of that team
 // keeps its own thread number. A task that sees a task reduction runs under
 // a thread number of the team held for its body (seats.cpp): the one this
-// thread holds, else a free one.
+// thread holds (as a member, or kept by a target region it runs, which
+// waits below), else a free one.
 void task_body(void* args) {
   auto* h = static_cast<Header*>(args);
   count_started();
@@ -43,9 +44,11 @@ void task_body(void* args) {
   s.in_final = h->final_task;
   s.task_tag = h;
   s.red = h->red;
-  const bool borrow = h->red && !(saved.team == h->team && saved.seat >= 0);
-  if (h->red) s.id = borrow ? seat_borrow(h->team, s.id) : saved.seat;
-  if (!borrow) s.seat = saved.team == h->team ? saved.seat : -1;
+  int held = saved.team == h->team ? saved.seat : -1;
+  if (h->red && held < 0) held = seat_kept(h->team);
+  const bool borrow = h->red && held < 0;
+  if (h->red) s.id = borrow ? seat_borrow(h->team, s.id) : held;
+  if (!borrow) s.seat = held;
   if (h->event) event_body_start(h->event, h->frame);
   h->fn(static_cast<char*>(args) + h->data_offset);
   if (borrow) seat_leave();

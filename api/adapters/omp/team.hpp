@@ -200,7 +200,8 @@ int seat_borrow(Team* t, int prefer);
 // Frees the calling thread's seat.
 void seat_leave();
 // Around a wait that may run other tasks: the seat is left for the wait
-// (only while the team has task reductions) and taken back after it.
+// (only while the team has task reductions) and taken back after it; so
+// are the seats that enclosing SeatKept scopes of this thread keep.
 class SeatAway {
  public:
   SeatAway();
@@ -212,6 +213,28 @@ class SeatAway {
   Team* team_ = nullptr;
   int seat_ = -1;
 };
+// Around a target region run on the encountering thread (target.cpp): the
+// thread keeps the seat it holds outside (`outside`'s), since the region
+// adds to that seat's block, and leaves it only in the region's waits
+// (SeatAway), as a member leaves its own.
+class SeatKept {
+ public:
+  explicit SeatKept(const ThreadState& outside);
+  ~SeatKept();
+  SeatKept(const SeatKept&) = delete;
+  SeatKept& operator=(const SeatKept&) = delete;
+
+ private:
+  friend class SeatAway;
+  friend int seat_kept(const Team* t);
+  Team* team_ = nullptr;
+  int seat_ = -1;
+  const SeatAway* away_ = nullptr;  // the wait that left it now, or null: held
+  SeatKept* next_ = nullptr;        // the enclosing one on this thread
+};
+// The seat of t that a SeatKept of this thread holds now, or -1: a task of
+// t run in a wait inside the region that does not leave it runs under it.
+int seat_kept(const Team* t);
 
 // ---- barrier, critical, single (sync.cpp) ----
 void barrier();

@@ -3,7 +3,7 @@
  * A program written against DLB's LeWI / DROM interface compiles against this
  * header and links libjoule instead of libdlb. The semantics follow DLB's
  * documentation; the implementation is joule's own node table (the same one
- * the runtime uses with JOULE_LEWI=node), so DLB calls and joule workers
+ * the runtime uses with JOULE_LENDING=node), so DLB calls and joule workers
  * never disagree about a CPU. The return codes have DLB's values; the other
  * enums are source-compatible only, and options come from JOULE_* keys, not
  * DLB_ARGS.
@@ -32,7 +32,7 @@ extern "C" {
 /* ---- management ---- */
 /* Joins the node table owning `mask` (NULL: JOULE_CPUS or the affinity
  * mask); ncpus and dlb_args are accepted and ignored. A second call returns
- * DLB_ERR_INIT. Works whatever JOULE_LEWI says (off becomes node). */
+ * DLB_ERR_INIT. Works whatever JOULE_LENDING says (off becomes node). */
 JOULE_EXPORT int DLB_Init(int ncpus, const_dlb_cpu_set_t mask, const char *dlb_args);
 JOULE_EXPORT int DLB_Finalize(void);
 JOULE_EXPORT int DLB_Enable(void);
@@ -94,7 +94,7 @@ JOULE_EXPORT int DLB_DROM_GetProcessMask(int pid, dlb_cpu_set_t mask, dlb_drom_f
  * the target could never apply: one without the CPU of the thread that
  * started its runtime (worker 0), the empty mask included. */
 JOULE_EXPORT int DLB_DROM_SetProcessMask(int pid, const_dlb_cpu_set_t mask, dlb_drom_flags_t flags);
-/* The thesis's draft names: always synchronous (up to JOULE_LEWI_DROM_TIMEOUT_MS). */
+/* The thesis's draft names: always synchronous (up to JOULE_LENDING_DROM_TIMEOUT_MS). */
 JOULE_EXPORT int DLB_GetProcessMask(int pid, dlb_cpu_set_t mask);
 JOULE_EXPORT int DLB_SetProcessMask(int pid, const_dlb_cpu_set_t mask);
 

@@ -98,16 +98,16 @@ JOULE_EXPORT const char *joule_version(void);
  * memory (docs/lending.md). Every CPU has one owner; an owner lends a CPU it
  * does not use, another process borrows it, and only the owner reclaims it:
  * at once if it is idle, else the borrower gives it back at its next task
- * boundary. With JOULE_LEWI=local|node the runtime joins the table when it
+ * boundary. With JOULE_LENDING=local|node the runtime joins the table when it
  * starts and its workers lend, borrow and return by themselves;
  * joule_lending_start() joins without starting the runtime (a plain MPI rank,
  * DLB_Init). The calls below return JOULE_ERR_STATE when this process is not
  * in a table, JOULE_ERR_INVALID for a CPU number outside it. A CPU is an OS
  * CPU number. None of them starts the runtime. */
 
-#define JOULE_LENDING_FROM_CONFIG 0 /* JOULE_LEWI decides (off: JOULE_ERR_STATE) */
+#define JOULE_LENDING_FROM_CONFIG 0 /* JOULE_LENDING decides (off: JOULE_ERR_STATE) */
 #define JOULE_LENDING_LOCAL 1       /* a private table: this process only */
-#define JOULE_LENDING_NODE 2        /* the node table of JOULE_LEWI_SHM */
+#define JOULE_LENDING_NODE 2        /* the node table of JOULE_LENDING_SHM */
 
 /* Joins the CPU table owning the process's CPUs (JOULE_CPUS, else its
  * affinity mask). Fails with JOULE_ERR_CONFIG when a CPU is owned by another
@@ -163,13 +163,13 @@ typedef struct joule_cpu_info {
 JOULE_EXPORT int joule_get_cpu_info(int cpu, joule_cpu_info_t *info);
 
 /* Blocking calls (the MPI interposition library calls these around every
- * blocking MPI call): lend the caller's CPU unless JOULE_LEWI_KEEP_CPU=1,
+ * blocking MPI call): lend the caller's CPU unless JOULE_LENDING_KEEP_CPU=1,
  * and take it back after, waiting for its borrower's task boundary. */
 JOULE_EXPORT int joule_blocking_enter(void);
 JOULE_EXPORT int joule_blocking_leave(void);
 /* For libjoule-mpi before MPI_Init: *yield = 1 when blocking MPI calls should
  * leave a lent CPU to its borrower (JOULE_MPI_YIELD=on, or auto with
- * JOULE_LEWI not off), else 0. JOULE_ERR_CONFIG for a bad configuration. */
+ * JOULE_LENDING not off), else 0. JOULE_ERR_CONFIG for a bad configuration. */
 JOULE_EXPORT int joule_mpi_should_yield(int *yield);
 /* mpi-slack (libjoule-mpi calls these around every blocking MPI call, inside
  * joule_blocking_enter / leave): a call that outlasts JOULE_ENERGY_MPI_SLACK_US
@@ -190,7 +190,7 @@ JOULE_EXPORT int joule_set_max_parallelism(int n);
 
 /* DROM: set the CPUs process pid owns (pid 0: this process). The target
  * applies the mask at its next task boundary; the call waits for that up to
- * JOULE_LEWI_DROM_TIMEOUT_MS and fails with JOULE_ERR_STATE if it does not
+ * JOULE_LENDING_DROM_TIMEOUT_MS and fails with JOULE_ERR_STATE if it does not
  * happen (the request stays; a newer request replaces it). A CPU owned by a
  * third process is refused (JOULE_ERR_STATE). A mask the target could never
  * apply is refused at once with JOULE_ERR_INVALID: a process running the

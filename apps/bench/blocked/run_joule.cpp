@@ -1,5 +1,5 @@
 // joule: joule::spawn with in / inout on whole blocks, then taskwait. The
-// runtime reads its configuration (JOULE_SCHEDULER, ...) from the
+// runtime reads its configuration (JOULE_QUEUES, ...) from the
 // environment like any joule program; only the worker count comes from
 // --workers, as JOULE_WORKERS.
 #include <joule/joule.hpp>

@@ -1,7 +1,8 @@
 // joule-config: every configuration key joule reads, from the one key table
 // the runtime itself parses with (its default, allowed values and help), and
 // the values the current environment would give. `--markdown` prints the
-// tables docs/configuration.md includes (scripts/gen-config-doc).
+// tables docs/configuration.md includes (scripts/gen-config-doc), each key's
+// old names (aliases) in its meaning.
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -23,6 +24,16 @@ std::string cell(std::string_view s, bool code) {
   return code ? out + "`" : out;
 }
 
+// The help text, then the key's old names: a reader of an old script finds
+// the key it sets under its new name.
+std::string meaning(const ConfigKey& k) {
+  std::string out = k.help;
+  if (k.aliases.empty()) return cell(out, false);
+  out += ". Old name" + std::string(k.aliases.size() > 1 ? "s" : "") + ", still accepted: ";
+  for (std::size_t i = 0; i < k.aliases.size(); ++i) out += (i ? ", `" : "`") + k.aliases[i] + "`";
+  return cell(out, false);
+}
+
 void print_markdown() {
   const Config defaults;
   const auto& keys = joule::core::config_keys();
@@ -33,7 +44,7 @@ void print_markdown() {
       const ConfigKey& k = keys[i];
       std::printf("| `%s` | %s | %s | %s | %s |\n", k.name.c_str(), k.type.c_str(),
                   cell(k.get(defaults), true).c_str(), cell(k.allowed(), false).c_str(),
-                  cell(k.help, false).c_str());
+                  meaning(k).c_str());
     }
     std::printf("<!-- /keys:%s -->\n\n", sec.title.c_str());
   }

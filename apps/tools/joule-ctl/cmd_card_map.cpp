@@ -32,16 +32,17 @@ void add_options(CLI::App& app, CardMapArgs& a) {
 }
 
 int print_map(const CardMapArgs& a) {
-  const offload::CardTopology topo = offload::CardTopology::from_synthetic(a.topology);
-  const offload::PlacementOptions opts{offload::parse_affinity(a.affinity), a.permute, a.offset};
-  const auto map = offload::place_threads(topo, a.threads, opts);
+  const placement::CardTopology topo = placement::CardTopology::from_synthetic(a.topology);
+  const placement::PlacementOptions opts{placement::parse_affinity(a.affinity), a.permute,
+                                         a.offset};
+  const auto map = placement::place_threads(topo, a.threads, opts);
   if (a.verbose)
     std::fprintf(stderr, "card-map: %d packages, %d cores, %d PUs; affinity %s,%d,%d\n",
                  topo.package_count(), topo.core_count(), topo.pu_count(),
-                 offload::affinity_name(opts.affinity), a.permute, a.offset);
+                 placement::affinity_name(opts.affinity), a.permute, a.offset);
   for (int t = 0; t < static_cast<int>(map.size()); ++t) {
-    std::printf("%s\n", offload::map_line(t, map[t]).c_str());
-    if (a.verbose) std::fprintf(stderr, "%s\n", offload::verbose_line(t, map[t]).c_str());
+    std::printf("%s\n", placement::map_line(t, map[t]).c_str());
+    if (a.verbose) std::fprintf(stderr, "%s\n", placement::verbose_line(t, map[t]).c_str());
   }
   return kOk;
 }
@@ -60,7 +61,7 @@ int cmd_card_map(int argc, char** argv) {
   }
   try {
     return print_map(args);
-  } catch (const offload::PlacementError& e) {
+  } catch (const placement::PlacementError& e) {
     std::fprintf(stderr, "joule-ctl card-map: %s\n", e.what());
     return kUsage;
   }

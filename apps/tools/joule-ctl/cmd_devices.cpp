@@ -20,7 +20,7 @@ namespace joule::ctl {
 namespace {
 
 using core::json_quote;
-using offload::CudaDeviceInfo;
+using cuda::CudaDeviceInfo;
 
 struct GpuView {
   CudaDeviceInfo info;
@@ -39,20 +39,20 @@ struct View {
   std::vector<GpuView> gpus;
 };
 
-GpuView look_at(const offload::CudaSettings& s, const CudaDeviceInfo& d) {
+GpuView look_at(const cuda::CudaSettings& s, const CudaDeviceInfo& d) {
   GpuView g;
   g.info = d;
-  auto m = offload::open_gpu_meter(s, d.pci_bus_id);
+  auto m = cuda::open_gpu_meter(s, d.pci_bus_id);
   g.meter = m->source();
   g.sm_now = m->sm_clock_mhz();
   g.clocks = m->sm_clocks_mhz();
   g.energy = m->energy_joules(&g.joules);
   g.power = m->power_watts(&g.watts);
-  g.settable = g.meter == "nvml" ? offload::nvml::clock_permission(s, d.pci_bus_id)
+  g.settable = g.meter == "nvml" ? cuda::nvml::clock_permission(s, d.pci_bus_id)
                                  : "unknown (" + g.meter + ")";
   // The driver's probe cannot read free memory without a context; NVML can.
-  offload::nvml::Memory mem{};
-  if (offload::nvml::device_memory(s, d.pci_bus_id, &mem)) {
+  cuda::nvml::Memory mem{};
+  if (cuda::nvml::device_memory(s, d.pci_bus_id, &mem)) {
     g.info.total_bytes = mem.total;
     g.info.free_bytes = mem.free;
     g.free_known = true;
@@ -63,8 +63,8 @@ GpuView look_at(const offload::CudaSettings& s, const CudaDeviceInfo& d) {
 View look(const core::Config& cfg) {
   View v;
   v.card = cfg.get<offload::CardSettings>();
-  const auto& s = cfg.get<offload::CudaSettings>();
-  const offload::CudaProbe p = offload::probe_cuda(s);
+  const auto& s = cfg.get<cuda::CudaSettings>();
+  const cuda::CudaProbe p = cuda::probe_cuda(s);
   v.why_none = p.devices.empty() ? p.why_none : "";
   v.driver_version = p.driver_version;
   for (const auto& d : p.devices) v.gpus.push_back(look_at(s, d));

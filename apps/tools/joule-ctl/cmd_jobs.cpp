@@ -16,7 +16,7 @@
 namespace joule::ctl {
 namespace {
 
-namespace svc = platform::service;
+namespace svc = platform::service_client;
 
 struct JobsOptions {
   std::string socket;

@@ -25,14 +25,16 @@ namespace {
 using lending::CpuTable;
 using lending::TableError;
 
-// The table the runtime would use: JOULE_LEWI_SHM, else the user's default.
+// The table the runtime would use: JOULE_LENDING_SHM (or its old name
+// JOULE_LEWI_SHM, which the runtime still accepts), else the user's default.
 std::string default_table() {
-  if (const char* s = std::getenv("JOULE_LEWI_SHM"); s && *s) return CpuTable::check_name(s);
+  for (const char* key : {"JOULE_LENDING_SHM", "JOULE_LEWI_SHM"})
+    if (const char* s = std::getenv(key); s && *s) return CpuTable::check_name(s);
   return CpuTable::default_name();
 }
 
 // Every segment in /dev/shm that looks like a joule CPU table of this user,
-// and the one JOULE_LEWI_SHM names (any name) when it exists.
+// and the one JOULE_LENDING_SHM names (any name) when it exists.
 std::vector<std::string> user_tables() {
   std::vector<std::string> out;
   DIR* d = ::opendir("/dev/shm");
@@ -88,7 +90,7 @@ int show_one(const std::string& name) {
   try {
     auto t = CpuTable::attach_existing(name);
     if (!t) {
-      std::printf("no CPU table %s: no joule process with JOULE_LEWI=node runs here\n",
+      std::printf("no CPU table %s: no joule process with JOULE_LENDING=node runs here\n",
                   name.c_str());
       return kOk;
     }
@@ -113,9 +115,9 @@ int cmd_show(int argc, char** argv) {
             "usage: joule-ctl show [--shm NAME | --all]\n\n"
             "Prints the node's CPU lending table: for each CPU in use its state (busy, idle,\n"
             "borrowed, claimed), owner and guest process; then each registered process.\n"
-            "  --shm NAME  the table to show (default: $JOULE_LEWI_SHM, else /joule-cpus-UID)\n"
+            "  --shm NAME  the table to show (default: $JOULE_LENDING_SHM, else /joule-cpus-UID)\n"
             "  --all       every joule table of this user in /dev/shm (/joule-cpus-*,\n"
-            "              /joule-test-* and the one $JOULE_LEWI_SHM names)\n");
+            "              /joule-test-* and the one $JOULE_LENDING_SHM names)\n");
         return kOk;
       }
       if (a == "--all")
@@ -214,7 +216,7 @@ int cmd_clean(int argc, char** argv) {
             "Removes CPU tables left in /dev/shm by joule processes that died: a table is\n"
             "removed when no live process is registered in it (its dead processes' CPUs\n"
             "are given back first). Without NAME, every joule table of this user (names\n"
-            "/joule-cpus-* and /joule-test-*, and the one $JOULE_LEWI_SHM names).\n"
+            "/joule-cpus-* and /joule-test-*, and the one $JOULE_LENDING_SHM names).\n"
             "  --force  also remove tables in use, corrupt, foreign or of another version\n"
             "Exits 1 when a table could not be cleaned (an error, not a table in use).\n");
         return kOk;

@@ -50,7 +50,7 @@ std::string default_sysfs_root() {
 
 int cmd_restore(int argc, char** argv) {
   std::string dir = default_dir();
-  std::string nvml = offload::CudaSettings{}.nvml;
+  std::string nvml = cuda::CudaSettings{}.nvml;
   platform::RepairOptions opt;
   opt.sysfs_root = default_sysfs_root();
   for (int i = 1; i < argc; ++i) {

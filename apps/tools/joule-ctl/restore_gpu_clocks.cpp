@@ -9,12 +9,11 @@
 namespace joule::ctl {
 
 void restore_gpu_clocks(const GpuRestore& g, platform::RepairResult& r) {
-  offload::nvml::ClockRepairOptions o;
+  cuda::nvml::ClockRepairOptions o;
   o.nvml = g.nvml;
   o.include_live = g.options.include_live;
   o.dry_run = g.options.dry_run;
-  const auto gpu =
-      offload::nvml::repair_clock_records(g.dir, o, &platform::read_trusted_state_text);
+  const auto gpu = cuda::nvml::repair_clock_records(g.dir, o, &platform::read_trusted_state_text);
   r.repaired += gpu.repaired;
   r.failed += gpu.failed;
   r.live += gpu.live;

@@ -24,11 +24,13 @@ using namespace joule::service;
 struct Options {
   bool foreground = false;
   std::string sysfs_root = "/";
-  std::string socket = joule::platform::service::kDefaultSocket;
+  std::string socket = joule::platform::service_client::kDefaultSocket;
   std::string access = "/etc/joule/access.toml";
   std::string state_dir = "/var/lib/joule";
   std::string cgroup_root = "/sys/fs/cgroup";
+  std::string proc_root = "/proc";
   std::string db;
+  int idle_timeout_s = 30;
   std::string shared = "protect";
 };
 
@@ -77,9 +79,10 @@ int serve(const Options& o) {
   JobBook jobs(fs, db, &messages);
   for (const auto& m : messages) std::fprintf(stderr, "jouled: %s\n", m.c_str());
   AuditLog audit(o.state_dir + "/audit.log");
+  if (!jobs.recovery_note().empty()) audit.note(jobs.recovery_note());
   auto shared_policy = std::make_shared<const AccessPolicy>(std::move(*policy));
   LeaseService leases(domains, store, audit, jobs,
-                      ServiceOptions{o.cgroup_root, o.shared == "protect"},
+                      ServiceOptions{o.cgroup_root, o.proc_root, o.shared == "protect"},
                       grants_of(shared_policy));
   bool activated = false;
   const int fd = open_listen_socket(o.socket, &activated, &why);
@@ -87,7 +90,8 @@ int serve(const Options& o) {
     std::fprintf(stderr, "jouled: %s\n", why.c_str());
     return 1;
   }
-  Server server(fd, leases, jobs);  // before recover(): adopted leases need its pidfd watch
+  // Before recover(): adopted leases need its pidfd watch.
+  Server server(fd, leases, jobs, o.idle_timeout_s);
   leases.recover();
   server.reload = [&]() -> std::string {
     std::string err;
@@ -116,7 +120,13 @@ int main(int argc, char** argv) {
   app.add_option("--access", o.access, "access file (TOML)");
   app.add_option("--state-dir", o.state_dir, "saved originals, leases, audit log, job database");
   app.add_option("--cgroup-root", o.cgroup_root, "cgroup file system (tests: a fake one)");
+  app.add_option("--proc-root", o.proc_root,
+                 "where /proc/PID/cgroup is read, and so Slurm job ids (tests: a fake tree)");
   app.add_option("--db", o.db, "job database (default STATE_DIR/jobs.db)");
+  app.add_option("--idle-timeout", o.idle_timeout_s,
+                 "seconds a connection without a lease may stay silent before it is closed "
+                 "(1 to 3600; default 30)")
+      ->check(CLI::Range(1, 3600));
   app.add_option("--shared-domains", o.shared,
                  "a domain shared with CPUs no job holds: protect (never slower than its "
                  "original) or owners (the holders decide)")

@@ -9,7 +9,7 @@
 #include "key_table.hpp"
 #include "text.hpp"
 
-namespace joule::offload {
+namespace joule::cuda {
 namespace {
 
 using S = CudaSettings;
@@ -50,4 +50,4 @@ std::vector<core::ConfigKey> cuda_config_keys() {
   return t.keys();
 }
 
-}  // namespace joule::offload
+}  // namespace joule::cuda

@@ -8,7 +8,7 @@
 #include "cuda_gpu.hpp"
 #include "joule/types.hpp"
 
-namespace joule::offload {
+namespace joule::cuda {
 namespace {
 
 thread_local CudaKernelContext* t_context = nullptr;
@@ -36,7 +36,7 @@ class LaunchContext final : public CudaKernelContext {
                                               "): the address is in none of the task's regions");
   }
   int threads() const override { return info_.sm_count; }
-  void parallel_for(ChunkFn, void*, std::int64_t, std::int64_t) override {
+  void parallel_for(offload::ChunkFn, void*, std::int64_t, std::int64_t) override {
     throw joule::error(JOULE_ERR_INVALID,
                        "joule cuda: parallel_for is not available in a CUDA task; launch a "
                        "kernel on its stream()");
@@ -60,8 +60,8 @@ struct ContextBinding {
   CudaKernelContext* saved;
 };
 
-void check_regions(const Launch& l) {
-  for (const Region& r : l.regions)
+void check_regions(const offload::Launch& l) {
+  for (const offload::Region& r : l.regions)
     if (!r.host || r.bytes == 0)
       throw joule::error(JOULE_ERR_INVALID,
                          "joule cuda: a region needs a host address and at least one byte");
@@ -71,7 +71,7 @@ void check_regions(const Launch& l) {
 
 CudaKernelContext* current_cuda_context() noexcept { return t_context; }
 
-void CudaDevice::submit(const Launch& l, Completion done) {
+void CudaDevice::submit(const offload::Launch& l, Completion done) {
   check_regions(l);
   CudaContextScope scope(d_, ctx_);
   if (!l.fn) return transfer_only(l, done);
@@ -86,11 +86,11 @@ void CudaDevice::submit(const Launch& l, Completion done) {
 // streams and enqueues the copies in; the copied regions' new writer is an
 // event right after those copies, so readers on other streams need not wait
 // for this launch's body.
-std::vector<MappedRegion> CudaDevice::prepare(const Launch& l, CUstream s) {
+std::vector<MappedRegion> CudaDevice::prepare(const offload::Launch& l, CUstream s) {
   std::lock_guard lk(m_);
   std::vector<MappedRegion> out;
   bool copied = false;
-  for (const Region& r : l.regions) {
+  for (const offload::Region& r : l.regions) {
     ResidentCopy& c = residency_.acquire(r, settings_.pin);
     wait_for_copy(d_, s, r, c);
     if (r.to_card) {
@@ -103,7 +103,7 @@ std::vector<MappedRegion> CudaDevice::prepare(const Launch& l, CUstream s) {
   if (!copied) return out;
   const StreamEvent in{new_event(), s};
   d_.check(d_.cuEventRecord(in.event.get(), s), "cuEventRecord");
-  for (const Region& r : l.regions)
+  for (const offload::Region& r : l.regions)
     if (r.to_card) {
       ResidentCopy& c = *residency_.find(r.host);
       c.writer = in;
@@ -112,7 +112,7 @@ std::vector<MappedRegion> CudaDevice::prepare(const Launch& l, CUstream s) {
   return out;
 }
 
-void CudaDevice::run_body(const Launch& l, CUstream s, const std::vector<MappedRegion>& m,
+void CudaDevice::run_body(const offload::Launch& l, CUstream s, const std::vector<MappedRegion>& m,
                           std::exception_ptr* error) const {
   LaunchContext ctx(d_, s, info_, m);
   ContextBinding bind(&ctx);
@@ -125,22 +125,22 @@ void CudaDevice::run_body(const Launch& l, CUstream s, const std::vector<MappedR
 
 // Copies back, the completion event, and the regions' new last users. A
 // failed body still gets its event, so its `done` comes in stream order.
-void CudaDevice::finish(const Launch& l, std::size_t si, Completion done,
+void CudaDevice::finish(const offload::Launch& l, std::size_t si, Completion done,
                         std::exception_ptr error) {
   const CUstream s = streams_[si];
   std::lock_guard lk(m_);
   if (!error) enqueue_copies_back(l, s);
   const StreamEvent ev{new_event(), s};
   d_.check(d_.cuEventRecord(ev.event.get(), s), "cuEventRecord");
-  for (const Region& r : l.regions)
+  for (const offload::Region& r : l.regions)
     if (ResidentCopy* c = residency_.find(r.host)) note_use(d_, r, *c, ev);
   ++launches_;
   pending_[si].push_back({ev.event, std::move(done), std::move(error)});
   in_flight_.fetch_add(1, std::memory_order_release);
 }
 
-void CudaDevice::enqueue_copies_back(const Launch& l, CUstream s) {
-  for (const Region& r : l.regions)
+void CudaDevice::enqueue_copies_back(const offload::Launch& l, CUstream s) {
+  for (const offload::Region& r : l.regions)
     if (r.to_host) {
       const ResidentCopy* c = residency_.find(r.host);
       d_.check(d_.cuMemcpyDtoHAsync_v2(const_cast<void*>(r.host), c->ptr, r.bytes, s),
@@ -151,11 +151,11 @@ void CudaDevice::enqueue_copies_back(const Launch& l, CUstream s) {
 
 // copy_in / copy_out / allocate / release: synchronous (a taskwait, a host
 // task's data or stop waits on them), so `done` runs here.
-void CudaDevice::transfer_only(const Launch& l, const Completion& done) {
+void CudaDevice::transfer_only(const offload::Launch& l, const Completion& done) {
   const CUstream s = streams_[next_stream_.fetch_add(1) % streams_.size()];
   {
     std::lock_guard lk(m_);
-    for (const Region& r : l.regions) {
+    for (const offload::Region& r : l.regions) {
       if (!residency_.find(r.host)) {
         if (l.release) continue;  // nothing to drop
         if (r.to_host)            // no launch wrote it: there is nothing to copy back
@@ -174,7 +174,7 @@ void CudaDevice::transfer_only(const Launch& l, const Completion& done) {
   d_.check(d_.cuStreamSynchronize(s), "cuStreamSynchronize");
   if (l.release) {
     std::lock_guard lk(m_);
-    for (const Region& r : l.regions) residency_.release(r.host);
+    for (const offload::Region& r : l.regions) residency_.release(r.host);
   }
   done(nullptr);
 }
@@ -225,4 +225,4 @@ bool CudaDevice::poll_stream(std::size_t si) {
   }
 }
 
-}  // namespace joule::offload
+}  // namespace joule::cuda

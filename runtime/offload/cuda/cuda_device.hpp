@@ -25,7 +25,7 @@
 #include "device.hpp"
 #include "kernel_context.hpp"
 
-namespace joule::offload {
+namespace joule::cuda {
 
 struct CudaDeviceInfo {
   int index = 0;           // the driver's ordinal (after CUDA_VISIBLE_DEVICES)
@@ -47,7 +47,7 @@ struct CudaProbe {
 CudaProbe probe_cuda(const CudaSettings& s);
 
 // A CUDA task body's view: the task's stream and its regions' device copies.
-class CudaKernelContext : public KernelContext {
+class CudaKernelContext : public offload::KernelContext {
  public:
   virtual void* stream() const = 0;  // a CUstream, which is a cudaStream_t
   virtual int device() const = 0;    // the driver's ordinal
@@ -59,7 +59,7 @@ CudaKernelContext* current_cuda_context() noexcept;
 
 // One Device per GPU (empty with why_none set when there is none). The
 // devices. poll_completions() runs completions; their energy() is NVML's (measured).
-std::vector<std::unique_ptr<Device>> open_cuda_devices(const CudaSettings& s,
-                                                       std::string* why_none);
+std::vector<std::unique_ptr<offload::Device>> open_cuda_devices(const CudaSettings& s,
+                                                                std::string* why_none);
 
-}  // namespace joule::offload
+}  // namespace joule::cuda

@@ -8,7 +8,7 @@
 #include "log.hpp"
 #include "text.hpp"
 
-namespace joule::offload {
+namespace joule::cuda {
 
 CudaDevice::CudaDevice(const CudaDriver& d, const CudaSettings& s, const CudaDeviceInfo& info)
     : d_(d), settings_(s), info_(info), residency_(d) {
@@ -106,8 +106,8 @@ std::string CudaDevice::describe() const {
          std::to_string(info_.sm_count) + " SMs, " + core::format_number("%.1f", gib) + " GiB)";
 }
 
-DeviceEnergy CudaDevice::energy() const {
-  DeviceEnergy e;
+offload::DeviceEnergy CudaDevice::energy() const {
+  offload::DeviceEnergy e;
   e.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - opened_).count();
   {
     std::lock_guard lk(m_);
@@ -138,4 +138,4 @@ void CudaDevice::set_frequency(double ghz) {
                                               " MHz refused: " + c.message);
 }
 
-}  // namespace joule::offload
+}  // namespace joule::cuda

@@ -9,7 +9,7 @@
 
 #include "joule/types.hpp"
 
-namespace joule::offload {
+namespace joule::cuda {
 namespace {
 
 struct Loaded {
@@ -79,4 +79,4 @@ CudaContextScope::~CudaContextScope() {
   d_.cuCtxPopCurrent_v2(&popped);
 }
 
-}  // namespace joule::offload
+}  // namespace joule::cuda

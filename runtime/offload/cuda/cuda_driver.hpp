@@ -9,7 +9,7 @@
 
 #include <string>
 
-namespace joule::offload {
+namespace joule::cuda {
 
 struct CudaDriver {
 // clang-format off
@@ -50,4 +50,4 @@ class CudaContextScope {
   const CudaDriver& d_;
 };
 
-}  // namespace joule::offload
+}  // namespace joule::cuda

@@ -15,7 +15,7 @@
 #include "cuda_residency.hpp"
 #include "gpu_meter.hpp"
 
-namespace joule::offload {
+namespace joule::cuda {
 
 // A launch's regions as the body sees them (CudaKernelContext::map).
 struct MappedRegion {
@@ -24,7 +24,7 @@ struct MappedRegion {
   CUdeviceptr ptr = 0;
 };
 
-class CudaDevice final : public Device {
+class CudaDevice final : public offload::Device {
  public:
   // Retains the GPU's primary context and creates its streams; throws
   // joule::error naming the driver call that failed.
@@ -32,8 +32,8 @@ class CudaDevice final : public Device {
   ~CudaDevice() override;
 
   std::string describe() const override;
-  void submit(const Launch& l, Completion done) override;
-  DeviceEnergy energy() const override;
+  void submit(const offload::Launch& l, Completion done) override;
+  offload::DeviceEnergy energy() const override;
   std::vector<double> frequencies() const override;
   double frequency() const override;
   void set_frequency(double ghz) override;
@@ -49,12 +49,12 @@ class CudaDevice final : public Device {
   };
 
   CudaEventRef new_event() const;
-  std::vector<MappedRegion> prepare(const Launch& l, CUstream s);
-  void run_body(const Launch& l, CUstream s, const std::vector<MappedRegion>& m,
+  std::vector<MappedRegion> prepare(const offload::Launch& l, CUstream s);
+  void run_body(const offload::Launch& l, CUstream s, const std::vector<MappedRegion>& m,
                 std::exception_ptr* error) const;
-  void finish(const Launch& l, std::size_t si, Completion done, std::exception_ptr error);
-  void transfer_only(const Launch& l, const Completion& done);
-  void enqueue_copies_back(const Launch& l, CUstream s);
+  void finish(const offload::Launch& l, std::size_t si, Completion done, std::exception_ptr error);
+  void transfer_only(const offload::Launch& l, const Completion& done);
+  void enqueue_copies_back(const offload::Launch& l, CUstream s);
   bool poll_stream(std::size_t si);
   void drain() noexcept;
   void fail_pending(std::exception_ptr error) noexcept;
@@ -77,4 +77,4 @@ class CudaDevice final : public Device {
   std::uint64_t bytes_to_card_ = 0, bytes_to_host_ = 0, launches_ = 0;
 };
 
-}  // namespace joule::offload
+}  // namespace joule::cuda

@@ -2,7 +2,7 @@
 // no GPUs, and every answer says why.
 #include "cuda_device.hpp"
 
-namespace joule::offload {
+namespace joule::cuda {
 namespace {
 
 constexpr const char* kWhy = "built without CUDA (JOULE_CUDA=OFF or no CUDA toolkit at build time)";
@@ -13,9 +13,10 @@ CudaProbe probe_cuda(const CudaSettings&) { return {{}, kWhy, 0}; }
 
 CudaKernelContext* current_cuda_context() noexcept { return nullptr; }
 
-std::vector<std::unique_ptr<Device>> open_cuda_devices(const CudaSettings&, std::string* why_none) {
+std::vector<std::unique_ptr<offload::Device>> open_cuda_devices(const CudaSettings&,
+                                                                std::string* why_none) {
   if (why_none) *why_none = kWhy;
   return {};
 }
 
-}  // namespace joule::offload
+}  // namespace joule::cuda

@@ -4,7 +4,7 @@
 #include "cuda_driver.hpp"
 #include "cuda_gpu.hpp"
 
-namespace joule::offload {
+namespace joule::cuda {
 namespace {
 
 constexpr const char* kOff = "JOULE_CUDA=off";
@@ -70,9 +70,9 @@ CudaProbe probe_cuda(const CudaSettings& s) {
   }
 }
 
-std::vector<std::unique_ptr<Device>> open_cuda_devices(const CudaSettings& s,
-                                                       std::string* why_none) {
-  std::vector<std::unique_ptr<Device>> out;
+std::vector<std::unique_ptr<offload::Device>> open_cuda_devices(const CudaSettings& s,
+                                                                std::string* why_none) {
+  std::vector<std::unique_ptr<offload::Device>> out;
   const CudaProbe p = probe_cuda(s);
   if (why_none) *why_none = p.why_none;
   if (p.devices.empty()) return out;
@@ -82,4 +82,4 @@ std::vector<std::unique_ptr<Device>> open_cuda_devices(const CudaSettings& s,
   return out;
 }
 
-}  // namespace joule::offload
+}  // namespace joule::cuda

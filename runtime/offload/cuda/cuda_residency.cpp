@@ -3,9 +3,9 @@
 
 #include <algorithm>
 
-namespace joule::offload {
+namespace joule::cuda {
 
-ResidentCopy& CudaResidency::acquire(const Region& r, bool pin) {
+ResidentCopy& CudaResidency::acquire(const offload::Region& r, bool pin) {
   ResidentCopy& c = copies_[r.host];
   if (r.bytes > c.bytes) {
     CUdeviceptr grown = 0;
@@ -74,18 +74,20 @@ void CudaResidency::free(const void* host, ResidentCopy& c) const noexcept {
   c = {};
 }
 
-void wait_for_copy(const CudaDriver& d, CUstream s, const Region& r, const ResidentCopy& c) {
+void wait_for_copy(const CudaDriver& d, CUstream s, const offload::Region& r,
+                   const ResidentCopy& c) {
   auto wait = [&](const StreamEvent& e) {
     if (e.event && e.stream != s)
       d.check(d.cuStreamWaitEvent(s, e.event.get(), 0), "cuStreamWaitEvent");
   };
   wait(c.writer);
-  if ((r.access & kOut) || r.to_card)
+  if ((r.access & offload::kOut) || r.to_card)
     for (const StreamEvent& e : c.readers) wait(e);
 }
 
-void note_use(const CudaDriver& d, const Region& r, ResidentCopy& c, const StreamEvent& done) {
-  if (r.access & kOut) {
+void note_use(const CudaDriver& d, const offload::Region& r, ResidentCopy& c,
+              const StreamEvent& done) {
+  if (r.access & offload::kOut) {
     c.writer = done;
     c.readers.clear();
     return;
@@ -98,4 +100,4 @@ void note_use(const CudaDriver& d, const Region& r, ResidentCopy& c, const Strea
   c.readers.push_back(done);
 }
 
-}  // namespace joule::offload
+}  // namespace joule::cuda

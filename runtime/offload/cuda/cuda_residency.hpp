@@ -13,7 +13,7 @@
 #include "cuda_driver.hpp"
 #include "device.hpp"
 
-namespace joule::offload {
+namespace joule::cuda {
 
 // An event shared by the copies that wait on it; destroyed with the last
 // reference (cuEventDestroy on a pending event is allowed: the driver frees
@@ -43,7 +43,7 @@ class CudaResidency {
   // The copy of r, allocated on first use (cuMemAlloc) or grown when r is
   // larger than it (the old bytes are kept); the host range page-locked
   // once when `pin` and r is copied (a refusal leaves it pageable).
-  ResidentCopy& acquire(const Region& r, bool pin);
+  ResidentCopy& acquire(const offload::Region& r, bool pin);
   ResidentCopy* find(const void* host);
   // Waits for the copy's events, frees it and unregisters its host range.
   void release(const void* host);
@@ -62,8 +62,10 @@ class CudaResidency {
 
 // Makes `s` wait for what a launch using r must follow on other streams: the
 // copy's writer, and its readers too when r writes the copy (or copies in).
-void wait_for_copy(const CudaDriver& d, CUstream s, const Region& r, const ResidentCopy& c);
+void wait_for_copy(const CudaDriver& d, CUstream s, const offload::Region& r,
+                   const ResidentCopy& c);
 // Records a launch's completion event against the copy of r.
-void note_use(const CudaDriver& d, const Region& r, ResidentCopy& c, const StreamEvent& done);
+void note_use(const CudaDriver& d, const offload::Region& r, ResidentCopy& c,
+              const StreamEvent& done);
 
-}  // namespace joule::offload
+}  // namespace joule::cuda

@@ -10,7 +10,7 @@
 #include "choices.hpp"
 #include "config.hpp"
 
-namespace joule::offload {
+namespace joule::cuda {
 
 // auto: use the GPUs a driver shows, if any (a device(cuda) task without
 // one fails naming why); off: none; required: the runtime does not start
@@ -34,4 +34,4 @@ struct CudaSettings {
 // JOULE_CUDA, JOULE_CUDA_DRIVER, ... (config_keys_cuda.cpp).
 std::vector<core::ConfigKey> cuda_config_keys();
 
-}  // namespace joule::offload
+}  // namespace joule::cuda

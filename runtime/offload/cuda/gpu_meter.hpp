@@ -15,7 +15,7 @@
 
 #include "cuda_settings.hpp"
 
-namespace joule::offload {
+namespace joule::cuda {
 
 struct GpuClockChange {
   bool ok = false;
@@ -43,4 +43,4 @@ class GpuMeter {
 // without NVML or the GPU it reads nothing and source() says why.
 std::unique_ptr<GpuMeter> open_gpu_meter(const CudaSettings& s, const std::string& pci_bus_id);
 
-}  // namespace joule::offload
+}  // namespace joule::cuda

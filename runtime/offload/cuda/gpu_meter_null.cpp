@@ -3,7 +3,7 @@
 // says why.
 #include "gpu_meter.hpp"
 
-namespace joule::offload {
+namespace joule::cuda {
 namespace {
 
 #ifdef JOULE_HAVE_CUDA
@@ -29,4 +29,4 @@ std::unique_ptr<GpuMeter> open_gpu_meter(const CudaSettings&, const std::string&
   return std::make_unique<NoMeter>();
 }
 
-}  // namespace joule::offload
+}  // namespace joule::cuda

@@ -6,7 +6,7 @@
 // this header too, so both sides agree on every value.
 #pragma once
 
-namespace joule::offload::nvml {
+namespace joule::cuda::nvml {
 
 // nvmlReturn_t: a C enum, passed as int.
 using Return = int;
@@ -37,4 +37,4 @@ struct Memory {
   unsigned long long total, free, used;
 };
 
-}  // namespace joule::offload::nvml
+}  // namespace joule::cuda::nvml

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <sstream>
 
-namespace joule::offload::nvml {
+namespace joule::cuda::nvml {
 namespace {
 
 constexpr const char* kMagic = "joule-gpu-clocks 2";  // 2: with the owner's start time
@@ -117,4 +117,4 @@ bool undo_clock_record(const Library& lib, const ClockRecord& r, std::string* er
   return rc == kSuccess;
 }
 
-}  // namespace joule::offload::nvml
+}  // namespace joule::cuda::nvml

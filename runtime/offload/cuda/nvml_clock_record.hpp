@@ -12,7 +12,7 @@
 
 #include "nvml_library.hpp"
 
-namespace joule::offload::nvml {
+namespace joule::cuda::nvml {
 
 struct ClockRecord {
   int pid = 0;                        // the owner,
@@ -37,4 +37,4 @@ void remove_clock_record(const std::string& dir, const ClockRecord& r) noexcept;
 // Undoes what `r` records on its GPU; false with *error naming the call.
 bool undo_clock_record(const Library& lib, const ClockRecord& r, std::string* error);
 
-}  // namespace joule::offload::nvml
+}  // namespace joule::cuda::nvml

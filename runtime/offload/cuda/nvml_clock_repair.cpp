@@ -8,7 +8,7 @@
 #include "nvml_clock_record.hpp"
 #include "process_identity.hpp"
 
-namespace joule::offload::nvml {
+namespace joule::cuda::nvml {
 namespace {
 
 struct Found {
@@ -107,4 +107,4 @@ ClockRepairResult repair_clock_records(const std::string& dir, const ClockRepair
   return r;
 }
 
-}  // namespace joule::offload::nvml
+}  // namespace joule::cuda::nvml

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace joule::offload::nvml {
+namespace joule::cuda::nvml {
 
 // The text of `dir/name`, or nullopt with *why when it is not to be trusted.
 using TrustedReader = std::function<std::optional<std::string>(
@@ -39,4 +39,4 @@ struct ClockRepairResult {
 ClockRepairResult repair_clock_records(const std::string& dir, const ClockRepairOptions& options,
                                        const TrustedReader& read);
 
-}  // namespace joule::offload::nvml
+}  // namespace joule::cuda::nvml

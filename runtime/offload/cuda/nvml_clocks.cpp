@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <functional>
 
-namespace joule::offload::nvml {
+namespace joule::cuda::nvml {
 namespace {
 
 // NVML's two-call convention: a too-small count returns
@@ -80,4 +80,4 @@ std::string clock_permission(const CudaSettings& s, const std::string& bus_id) {
   return "application clocks: yes (unrestricted); locked clocks: root only";
 }
 
-}  // namespace joule::offload::nvml
+}  // namespace joule::cuda::nvml

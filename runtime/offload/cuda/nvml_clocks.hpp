@@ -10,7 +10,7 @@
 #include "cuda_settings.hpp"
 #include "nvml_library.hpp"
 
-namespace joule::offload::nvml {
+namespace joule::cuda::nvml {
 
 // The graphics clocks NVML supports at the highest supported memory clock
 // (nvmlDeviceGetSupportedMemoryClocks, nvmlDeviceGetSupportedGraphicsClocks),
@@ -27,4 +27,4 @@ std::string clock_permission(const CudaSettings& s, const std::string& bus_id);
 // nvmlDeviceGetMemoryInfo of the GPU at `bus_id`; false when NVML cannot say.
 bool device_memory(const CudaSettings& s, const std::string& bus_id, Memory* m);
 
-}  // namespace joule::offload::nvml
+}  // namespace joule::cuda::nvml

@@ -5,7 +5,7 @@
 #include <map>
 #include <mutex>
 
-namespace joule::offload::nvml {
+namespace joule::cuda::nvml {
 namespace {
 
 struct Loaded {
@@ -80,4 +80,4 @@ const Library* load_library(const std::string& path, std::string* why) {
   return it->second.ok ? &it->second.lib : nullptr;
 }
 
-}  // namespace joule::offload::nvml
+}  // namespace joule::cuda::nvml

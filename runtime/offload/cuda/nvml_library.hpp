@@ -9,7 +9,7 @@
 
 #include "nvml_api.hpp"
 
-namespace joule::offload::nvml {
+namespace joule::cuda::nvml {
 
 struct Library {
   Return (*init)();
@@ -41,4 +41,4 @@ struct Library {
 // libnvidia-ml.so.1: ...", "nvmlInit_v2: ...") when it cannot be.
 const Library* load_library(const std::string& path, std::string* why);
 
-}  // namespace joule::offload::nvml
+}  // namespace joule::cuda::nvml

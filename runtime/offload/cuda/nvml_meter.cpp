@@ -16,7 +16,7 @@
 #include "nvml_clocks.hpp"
 #include "process_identity.hpp"
 
-namespace joule::offload {
+namespace joule::cuda {
 namespace {
 
 using namespace nvml;
@@ -164,4 +164,4 @@ std::unique_ptr<GpuMeter> open_gpu_meter(const CudaSettings& s, const std::strin
   return std::make_unique<NvmlMeter>(*lib, dev, pci_bus_id, std::move(dir));
 }
 
-}  // namespace joule::offload
+}  // namespace joule::cuda

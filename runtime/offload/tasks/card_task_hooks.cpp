@@ -15,11 +15,11 @@
 #include "runtime.hpp"
 #include "task_hooks.hpp"
 
-namespace joule::offload {
+namespace joule::card_tasks {
 
 struct CardSpawn {
-  Coherence* coherence;   // the target's record
-  std::vector<Use> uses;  // the regions Coherence::enter merged
+  offload::Coherence* coherence;   // the target's record
+  std::vector<offload::Use> uses;  // the regions Coherence::enter merged
 };
 
 namespace {
@@ -33,8 +33,8 @@ bool writes(int kind) { return kind != JOULE_DEP_IN; }
 
 // One offload target: a device and its record of which copies are current.
 struct Target {
-  Device* device;
-  Coherence* coherence;
+  offload::Device* device;
+  offload::Coherence* coherence;
   std::string name;
 };
 
@@ -42,7 +42,7 @@ struct Target {
 // each open GPU. Called where something is tracked.
 std::vector<Target> targets() {
   std::vector<Target> out;
-  Device* card = current_card();
+  offload::Device* card = current_card();
   if (card || card_coherence().active()) out.push_back({card, &card_coherence(), "the card"});
   const int n = open_gpu_count();
   for (int i = 0; i < n; ++i) {
@@ -53,7 +53,7 @@ std::vector<Target> targets() {
 }
 
 // The host tasks' hot path: one relaxed load while no device tracks anything.
-bool any_active() noexcept { return Coherence::any_active(); }
+bool any_active() noexcept { return offload::Coherence::any_active(); }
 
 bool any_tracks(const void* addr, std::size_t bytes) {
   if (!any_active()) return false;
@@ -66,14 +66,14 @@ bool any_tracks(const void* addr, std::size_t bytes) {
 
 // A region lives on one target at a time: the coherence record is per
 // device, so a second device's copy would go unseen by the first's.
-void check_one_target(const Target& to, const std::vector<Use>& uses) {
+void check_one_target(const Target& to, const std::vector<offload::Use>& uses) {
   for (const Target& other : targets()) {
     if (other.coherence == to.coherence) continue;
-    for (const Use& u : uses)
+    for (const offload::Use& u : uses)
       if (other.coherence->tracks(u.addr, u.bytes))
         throw error(JOULE_ERR_INVALID,
                     "joule: region " +
-                        region_text(reinterpret_cast<std::uintptr_t>(u.addr), u.bytes) +
+                        offload::region_text(reinterpret_cast<std::uintptr_t>(u.addr), u.bytes) +
                         " is kept on " + other.name + " and a task for " + to.name +
                         " names it; a region lives on one device at a time until a taskwait "
                         "brings it home");
@@ -92,22 +92,22 @@ Target target_of(const CardTaskRegions& r) {
 // task path with devices at work, where a lock per task is noise beside
 // the copies.
 std::mutex g_watched_mutex;
-std::unordered_map<const core::Task*, std::vector<Use>>& watched() {
-  static auto* m = new std::unordered_map<const core::Task*, std::vector<Use>>();
+std::unordered_map<const core::Task*, std::vector<offload::Use>>& watched() {
+  static auto* m = new std::unordered_map<const core::Task*, std::vector<offload::Use>>();
   return *m;  // used at exit: never destroyed
 }
 
-void watch(core::Task& t, const Use& u) {
+void watch(core::Task& t, const offload::Use& u) {
   std::lock_guard guard(g_watched_mutex);
   watched()[&t].push_back(u);  // the C ABI adds dependencies one at a time
   engine::TaskHook::take(t);
 }
 
-std::vector<Use> unwatch(const core::Task& t) {
+std::vector<offload::Use> unwatch(const core::Task& t) {
   std::lock_guard guard(g_watched_mutex);
   auto it = watched().find(&t);
   if (it == watched().end()) return {};
-  std::vector<Use> uses = std::move(it->second);
+  std::vector<offload::Use> uses = std::move(it->second);
   watched().erase(it);
   return uses;
 }
@@ -133,8 +133,8 @@ const engine::TaskHook g_hook{&hook_engaged, &hook_on_dependency, &hook_before_b
 
 const engine::TaskHook* host_task_hook() noexcept { return &g_hook; }
 
-Coherence& card_coherence() {
-  static auto* c = new Coherence();  // used at exit: never destroyed
+offload::Coherence& card_coherence() {
+  static auto* c = new offload::Coherence();  // used at exit: never destroyed
   return *c;
 }
 
@@ -149,14 +149,14 @@ CardSpawn* enter_card_spawn(const CardTaskRegions& r) {
   if (r.device == int(CardTarget::cuda)) rt.blocking().activate();
   const Target to = target_of(r);
   if (!to.device) return nullptr;
-  std::vector<Use> uses;
+  std::vector<offload::Use> uses;
   if (r.copy_deps)
     for (const dep& d : r.deps) {
       const int k = int(d.kind);
       uses.push_back({d.addr, d.bytes, reads(k), writes(k)});
     }
   for (const CopyRegion& c : r.copies)
-    uses.push_back({c.addr, c.bytes, (c.dir & kIn) != 0, (c.dir & kOut) != 0});
+    uses.push_back({c.addr, c.bytes, (c.dir & offload::kIn) != 0, (c.dir & offload::kOut) != 0});
   check_one_target(to, uses);
   auto* entered = new CardSpawn{to.coherence, to.coherence->enter(uses)};
   t_card_spawn = true;
@@ -169,7 +169,7 @@ void leave_card_spawn(CardSpawn* spawn, bool submitted) noexcept {
   if (s && !submitted) s->coherence->leave(s->uses);
 }
 
-void make_host_current(const std::vector<Use>& uses) {
+void make_host_current(const std::vector<offload::Use>& uses) {
   if (!any_active()) return;
   for (const Target& to : targets())
     if (to.device && to.coherence->active()) to.coherence->host_access(*to.device, uses);
@@ -192,7 +192,7 @@ void card_after_taskwait() {
 
 void card_after_taskwait_on(const dep* deps, std::size_t n) {
   if (!any_active()) return;
-  std::vector<Use> uses;
+  std::vector<offload::Use> uses;
   for (std::size_t i = 0; i < n; ++i) {
     const int k = int(deps[i].kind);
     uses.push_back({deps[i].addr, deps[i].bytes, reads(k), writes(k)});
@@ -215,4 +215,4 @@ void card_after_stop() noexcept {
   gpus_after_stop();  // the GPUs' clocks as they were
 }
 
-}  // namespace joule::offload
+}  // namespace joule::card_tasks

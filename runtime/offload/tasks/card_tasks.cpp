@@ -18,16 +18,17 @@
 #include "runtime.hpp"
 #include "trace_api.hpp"
 
-namespace joule::offload {
+namespace joule::card_tasks {
 namespace {
 
 std::mutex g_card_mutex;
-Device* g_card = nullptr;  // deleted at exit, not by a static destructor
+offload::Device* g_card = nullptr;  // deleted at exit, not by a static destructor
 std::string g_card_key;
 
-std::string card_key(const CardSettings& c) {
-  return std::string(core::choice_name(core::Choices<CardMode>(kCardModes), c.mode)) + "|" +
-         c.daemon + "|" + card_settings_text(c);  // every JOULE_CARD_* key
+std::string card_key(const offload::CardSettings& c) {
+  return std::string(
+             core::choice_name(core::Choices<offload::CardMode>(offload::kCardModes), c.mode)) +
+         "|" + c.daemon + "|" + offload::card_settings_text(c);  // every JOULE_CARD_* key
 }
 
 void stop_card_at_exit() {
@@ -38,7 +39,7 @@ void stop_card_at_exit() {
   std::lock_guard lk(g_card_mutex);
   if (g_card && g_card->alive()) {
     try {  // an attached card outlives this process: leave it at its starting P-state
-      reset_card_frequency(*g_card);
+      offload::reset_card_frequency(*g_card);
     } catch (const std::exception&) {
     }
   }
@@ -47,45 +48,46 @@ void stop_card_at_exit() {
 }
 
 // device(host): the body runs here, on the host's data.
-class HostContext final : public KernelContext {
+class HostContext final : public offload::KernelContext {
  public:
   void* map(const void* host) const override { return const_cast<void*>(host); }
   int threads() const override { return 1; }
-  void parallel_for(ChunkFn fn, void* ctx, std::int64_t b, std::int64_t e) override {
+  void parallel_for(offload::ChunkFn fn, void* ctx, std::int64_t b, std::int64_t e) override {
     if (e > b) fn(ctx, b, e);
   }
 };
 
-void add_region(Launch& l, const void* addr, std::size_t bytes, int dir) {
-  for (Region& r : l.regions)
+void add_region(offload::Launch& l, const void* addr, std::size_t bytes, int dir) {
+  for (offload::Region& r : l.regions)
     if (r.host == addr) {  // one region per start address: the card keys copies by it
       r.bytes = std::max(r.bytes, bytes);
-      r.access = Access(r.access | dir);
-      r.to_card |= (dir & kIn) != 0;
-      r.to_host |= (dir & kOut) != 0;
+      r.access = offload::Access(r.access | dir);
+      r.to_card |= (dir & offload::kIn) != 0;
+      r.to_host |= (dir & offload::kOut) != 0;
       return;
     }
-  l.regions.push_back({addr, bytes, Access(dir), (dir & kIn) != 0, (dir & kOut) != 0});
+  l.regions.push_back(
+      {addr, bytes, offload::Access(dir), (dir & offload::kIn) != 0, (dir & offload::kOut) != 0});
 }
 
 int dep_dir(dep_kind k) {
-  if (k == dep_kind::in) return kIn;
-  if (k == dep_kind::out) return kOut;
-  return kInout;
+  if (k == dep_kind::in) return offload::kIn;
+  if (k == dep_kind::out) return offload::kOut;
+  return offload::kInout;
 }
 
 // device(host) with explicit copies: the host's memory must be current.
 void host_copies(std::span<const CopyRegion> copies) {
   if (copies.empty()) return;
-  std::vector<Use> uses;
+  std::vector<offload::Use> uses;
   for (const CopyRegion& c : copies)
-    uses.push_back({c.addr, c.bytes, (c.dir & kIn) != 0, (c.dir & kOut) != 0});
+    uses.push_back({c.addr, c.bytes, (c.dir & offload::kIn) != 0, (c.dir & offload::kOut) != 0});
   make_host_current(uses);
 }
 
 // Waits for a launch of a task that runs inline (nothing held). A GPU's
 // completions run only when polled: this thread polls them.
-void wait_inline(Device& dev, const Ticket& done, bool polled) {
+void wait_inline(offload::Device& dev, const offload::Ticket& done, bool polled) {
   while (polled && !done.done())
     if (!dev.poll_completions()) std::this_thread::yield();
   done.wait();
@@ -93,10 +95,12 @@ void wait_inline(Device& dev, const Ticket& done, bool polled) {
 
 // The device reported back: its record follows, and the trace's launch
 // (and copy in, where it read anything) ends.
-void launch_done(Coherence& coh, const std::vector<Region>& regions, bool failed) {
+void launch_done(offload::Coherence& coh, const std::vector<offload::Region>& regions,
+                 bool failed) {
   coh.end_card_task(regions, failed);
   namespace trace = core::trace;
-  if (std::any_of(regions.begin(), regions.end(), [](const Region& g) { return g.access & kIn; }))
+  if (std::any_of(regions.begin(), regions.end(),
+                  [](const offload::Region& g) { return g.access & offload::kIn; }))
     trace::emit_event(trace::Event::kEvOffloadCopyIn, 0);
   trace::emit_event(trace::Event::kEvOffloadLaunch, 0);
 }
@@ -105,14 +109,15 @@ void launch_done(Coherence& coh, const std::vector<Region>& regions, bool failed
 // reports back; coh, the device's record of which copies are current,
 // follows the launch (it copies in only what is stale on the device).
 // `polled`: completions run from Device::poll_completions (a GPU).
-void launch_device_task(Device& dev, Coherence& coh, Launch& l, bool polled) {
+void launch_device_task(offload::Device& dev, offload::Coherence& coh, offload::Launch& l,
+                        bool polled) {
   engine::Runtime& r = engine::Runtime::get();
   core::Task* t = r.context().current;
   core::trace::emit_event(core::trace::Event::kEvOffloadLaunch, t->id);
   if (!r.blocking().hold_completion(t)) {  // runs inline: wait here
     core::trace::begin_state(core::trace::State::kOffload);
     try {
-      Ticket done;
+      offload::Ticket done;
       coh.submit_card_task(dev, l,
                            [done](std::exception_ptr e) mutable { done.finish(std::move(e)); });
       wait_inline(dev, done, polled);
@@ -138,9 +143,9 @@ void launch_device_task(Device& dev, Coherence& coh, Launch& l, bool polled) {
   }
 }
 
-Launch launch_of(const CardTaskRequest& r) {
+offload::Launch launch_of(const CardTaskRequest& r) {
   const CardTaskRegions& where = r.regions;
-  Launch l{r.fn, r.args, r.args_size, r.args_align, {}, false};
+  offload::Launch l{r.fn, r.args, r.args_size, r.args_align, {}, false};
   if (where.copy_deps)
     for (const dep& d : where.deps) add_region(l, d.addr, d.bytes, dep_dir(d.kind));
   for (const CopyRegion& c : where.copies) add_region(l, c.addr, c.bytes, c.dir);
@@ -151,19 +156,20 @@ Launch launch_of(const CardTaskRequest& r) {
 
 std::unique_ptr<core::Observer> start_card(const core::Config& cfg) {
   std::lock_guard lk(g_card_mutex);
-  const std::string key = card_key(cfg.get<CardSettings>());
-  const CardSettings& card = cfg.get<CardSettings>();
-  const bool wanted = card.mode != CardMode::none;
+  const std::string key = card_key(cfg.get<offload::CardSettings>());
+  const offload::CardSettings& card = cfg.get<offload::CardSettings>();
+  const bool wanted = card.mode != offload::CardMode::none;
   const bool keep = wanted && g_card && g_card->alive() && key == g_card_key;
   if (!keep) {
     card_coherence().clear();  // what the old card held is gone with it
     delete g_card;
     g_card = nullptr;
   }
-  if (keep) reset_card_frequency(*g_card);  // a new run starts at JOULE_CARD_FREQ
+  if (keep) offload::reset_card_frequency(*g_card);  // a new run starts at JOULE_CARD_FREQ
   if (wanted && !g_card) {
-    g_card =
-        (card.mode == CardMode::attach ? attach_card(card) : start_emulated_card(card)).release();
+    g_card = (card.mode == offload::CardMode::attach ? offload::attach_card(card)
+                                                     : offload::start_emulated_card(card))
+                 .release();
     g_card_key = key;
     if (cfg.dump) {  // as KMP_AFFINITY=verbose prints the placement at start-up
       core::log_info(g_card->describe());
@@ -176,7 +182,7 @@ std::unique_ptr<core::Observer> start_card(const core::Config& cfg) {
   return nullptr;
 }
 
-Device* current_card() {
+offload::Device* current_card() {
   std::lock_guard lk(g_card_mutex);
   return g_card;
 }
@@ -215,7 +221,7 @@ void run_card_task(const CardTaskRequest& r) {
   }
   if (where.device == int(CardTarget::cuda)) {
     Gpu& gpu = gpu_for_task(where.device_num);
-    Launch l = launch_of(r);
+    offload::Launch l = launch_of(r);
     gpu.tasks.fetch_add(1, std::memory_order_relaxed);
     launch_device_task(*gpu.device, gpu.coherence, l, true);
     return;
@@ -223,12 +229,12 @@ void run_card_task(const CardTaskRequest& r) {
   if (where.device != int(CardTarget::mic))
     throw error(JOULE_ERR_INVALID, "joule: unknown device " + std::to_string(where.device) +
                                        " (allowed: host, mic, cuda)");
-  Device* card = current_card();
+  offload::Device* card = current_card();
   if (!card)
     throw error(JOULE_ERR_STATE,
                 "joule: a task for device(mic) but no card (set JOULE_CARD=emulated)");
-  Launch l = launch_of(r);
+  offload::Launch l = launch_of(r);
   launch_device_task(*card, card_coherence(), l, false);
 }
 
-}  // namespace joule::offload
+}  // namespace joule::card_tasks

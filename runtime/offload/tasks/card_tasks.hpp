@@ -21,7 +21,7 @@
 #include "task.hpp"
 #include "task_hooks.hpp"
 
-namespace joule::offload {
+namespace joule::card_tasks {
 
 // Where a card task's body runs (the values of joule::device).
 enum class CardTarget : int { host = 0, mic = 1, cuda = 2 };
@@ -30,7 +30,7 @@ enum class CardTarget : int { host = 0, mic = 1, cuda = 2 };
 struct CopyRegion {
   const void* addr = nullptr;
   std::size_t bytes = 0;
-  int dir = kIn;  // kIn, kOut or kInout
+  int dir = offload::kIn;  // kIn, kOut or kInout
 };
 
 // The regions of a card task: its dependencies (copied when copy_deps) and
@@ -47,7 +47,7 @@ struct CardTaskRegions {
 // on a GPU fn runs on this thread and args is the body itself (args_size 0).
 struct CardTaskRequest {
   CardTaskRegions regions;
-  CardFn fn = nullptr;
+  offload::CardFn fn = nullptr;
   const void* args = nullptr;
   std::size_t args_size = 0;
   std::size_t args_align = 1;
@@ -55,10 +55,10 @@ struct CardTaskRequest {
 
 // The card's time and energy, its process, the data kept on it and its P-state.
 struct CardStatus {
-  DeviceEnergy energy;
+  offload::DeviceEnergy energy;
   long pid = -1;
   bool alive = false;
-  CoherenceStats coherence;
+  offload::CoherenceStats coherence;
   double freq_ghz = 0;
 };
 
@@ -69,8 +69,8 @@ struct CardStatus {
 // restarts with the same settings; returns no observer (host tasks stay
 // unobserved). Registered first of the observer factories (api's wiring).
 std::unique_ptr<core::Observer> start_card(const core::Config& cfg);
-Device* current_card();  // null: no card
-Coherence& card_coherence();
+offload::Device* current_card();  // null: no card
+offload::Coherence& card_coherence();
 std::optional<CardStatus> card_status();  // nullopt: no card
 std::vector<double> card_frequencies();   // empty: no card
 void set_card_frequency(double ghz);      // throws joule::error without a card
@@ -103,7 +103,7 @@ void leave_card_spawn(CardSpawn* spawn, bool submitted) noexcept;
 const engine::TaskHook* host_task_hook() noexcept;
 // The host uses these regions now: copied back from the device holding
 // their newest version; a host write makes the devices' copies stale.
-void make_host_current(const std::vector<Use>& uses);
+void make_host_current(const std::vector<offload::Use>& uses);
 // After taskwait: host memory current, card copies dropped. Rethrows a
 // failed copy-back.
 void card_after_taskwait();
@@ -112,4 +112,4 @@ void card_after_taskwait_on(const dep* deps, std::size_t n);
 // After the runtime stopped: as taskwait, then forget every region.
 void card_after_stop() noexcept;
 
-}  // namespace joule::offload
+}  // namespace joule::card_tasks

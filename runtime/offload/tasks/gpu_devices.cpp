@@ -12,7 +12,7 @@
 #include "runtime.hpp"
 #include "state_check.hpp"
 
-namespace joule::offload {
+namespace joule::card_tasks {
 namespace {
 
 std::mutex g_mutex;  // opening, closing, the settings
@@ -22,19 +22,20 @@ std::vector<std::unique_ptr<Gpu>>* g_gpus = new std::vector<std::unique_ptr<Gpu>
 std::atomic<int> g_count{0};
 bool g_tried = false;  // opened (or failed to) with g_settings
 std::string g_why;     // why there is none
-CudaSettings g_settings;
+cuda::CudaSettings g_settings;
 std::string g_key;
 std::atomic<std::uint64_t> g_polled_generation{0};  // the runtime polling the GPUs
 
-std::string settings_key(const CudaSettings& s) {
-  return std::string(core::choice_name(core::Choices<CudaMode>(kCudaModes), s.mode)) + "|" +
-         s.driver + "|" + std::to_string(s.streams) + "|" + (s.pin ? "1" : "0") + "|" + s.nvml;
+std::string settings_key(const cuda::CudaSettings& s) {
+  return std::string(core::choice_name(core::Choices<cuda::CudaMode>(cuda::kCudaModes), s.mode)) +
+         "|" + s.driver + "|" + std::to_string(s.streams) + "|" + (s.pin ? "1" : "0") + "|" +
+         s.nvml;
 }
 
 // The run's JOULE_CUDA_SM_CLOCK, if set; a refusal is reported, never fatal.
 void apply_clock(Gpu& g) {
   if (g_settings.sm_clock_mhz <= 0) return;
-  const GpuClockChange c = g.clocks->set_sm_clock_mhz(g_settings.sm_clock_mhz);
+  const cuda::GpuClockChange c = g.clocks->set_sm_clock_mhz(g_settings.sm_clock_mhz);
   if (!c.ok)
     core::log_warn("joule: JOULE_CUDA_SM_CLOCK=" + std::to_string(g_settings.sm_clock_mhz) +
                    " on " + g.name() + " not applied: " + c.message);
@@ -58,14 +59,14 @@ void close_gpus_at_exit() {
 // Clocks a joule process that died left changed on these GPUs go back
 // before this one opens them, as the platform's start does for the CPUs'
 // state files; a GPU a running process holds waits for that one.
-void repair_dead_owners(const CudaProbe& probe) {
-  nvml::ClockRepairOptions o;
+void repair_dead_owners(const cuda::CudaProbe& probe) {
+  cuda::nvml::ClockRepairOptions o;
   o.nvml = g_settings.nvml;
-  for (const CudaDeviceInfo& d : probe.devices) o.bus_ids.push_back(d.pci_bus_id);
+  for (const cuda::CudaDeviceInfo& d : probe.devices) o.bus_ids.push_back(d.pci_bus_id);
   if (o.bus_ids.empty()) return;
   const std::string dir =
       g_settings.state_dir.empty() ? core::Config::default_state_dir() : g_settings.state_dir;
-  const auto r = nvml::repair_clock_records(dir, o, &platform::read_trusted_state_text);
+  const auto r = cuda::nvml::repair_clock_records(dir, o, &platform::read_trusted_state_text);
   for (const std::string& m : r.messages) {
     if (m.rfind("reset", 0) == 0)
       core::log_info(m + " (clock record in " + dir + ")");
@@ -77,21 +78,21 @@ void repair_dead_owners(const CudaProbe& probe) {
 void open_locked() {
   if (g_tried) return;
   g_tried = true;
-  const CudaProbe probe = probe_cuda(g_settings);
+  const cuda::CudaProbe probe = probe_cuda(g_settings);
   repair_dead_owners(probe);
   std::string why;
   // The clocks are the registry's (apply_clock at each start, restored at
   // each stop): a device left to lock them keeps them locked until it closes.
-  CudaSettings unclocked = g_settings;
+  cuda::CudaSettings unclocked = g_settings;
   unclocked.sm_clock_mhz = 0;
-  std::vector<std::unique_ptr<Device>> devs;
-  if (!probe.devices.empty()) devs = open_cuda_devices(unclocked, &why);
+  std::vector<std::unique_ptr<offload::Device>> devs;
+  if (!probe.devices.empty()) devs = cuda::open_cuda_devices(unclocked, &why);
   const std::size_t n = std::min(devs.size(), probe.devices.size());  // both by ordinal
   for (std::size_t i = 0; i < n; ++i) {
     auto g = std::make_unique<Gpu>();
     g->info = probe.devices[i];
     g->device = std::move(devs[i]);
-    g->clocks = open_gpu_meter(g_settings, g->info.pci_bus_id);
+    g->clocks = cuda::open_gpu_meter(g_settings, g->info.pci_bus_id);
     apply_clock(*g);
     g_gpus->push_back(std::move(g));
   }
@@ -145,7 +146,7 @@ Gpu& gpu_numbered(int device_num, const char* what) {
 
 std::unique_ptr<core::Observer> start_gpus(const core::Config& cfg) {
   std::lock_guard lk(g_mutex);
-  const CudaSettings& s = cfg.get<CudaSettings>();
+  const cuda::CudaSettings& s = cfg.get<cuda::CudaSettings>();
   const std::string key = settings_key(s);
   if (key != g_key) close_locked();  // another driver or stream count: reopen
   g_settings = s;
@@ -157,7 +158,7 @@ std::unique_ptr<core::Observer> start_gpus(const core::Config& cfg) {
     apply_clock(open_gpu(i));   // a new run's JOULE_CUDA_SM_CLOCK
     open_gpu(i).traced_ns = 0;  // and a new trace, sampled from its start
   }
-  if (s.mode == CudaMode::required) {
+  if (s.mode == cuda::CudaMode::required) {
     open_locked();
     if (g_count.load(std::memory_order_relaxed) == 0)
       throw error(JOULE_ERR_CONFIG, "joule: JOULE_CUDA=required but no CUDA GPU: " + g_why);
@@ -213,7 +214,7 @@ void set_gpu_sm_clock(int device_num, int mhz) {
                                        " MHz is not a supported SM clock of " + g.name() +
                                        " (allowed: " + allowed + ")");
   }
-  const GpuClockChange c = g.clocks->set_sm_clock_mhz(mhz);
+  const cuda::GpuClockChange c = g.clocks->set_sm_clock_mhz(mhz);
   if (!c.ok)
     throw error(JOULE_ERR_STATE, "joule: set_cuda_sm_clock(" + std::to_string(device_num) + ", " +
                                      std::to_string(mhz) + "): " + c.message);
@@ -225,4 +226,4 @@ void gpus_after_stop() noexcept {
   for (int i = 0; i < n; ++i) open_gpu(i).clocks->restore();
 }
 
-}  // namespace joule::offload
+}  // namespace joule::card_tasks

@@ -21,13 +21,13 @@
 #include "gpu_meter.hpp"
 #include "observer.hpp"
 
-namespace joule::offload {
+namespace joule::card_tasks {
 
 struct Gpu {
-  CudaDeviceInfo info;
-  std::unique_ptr<Device> device;
-  std::unique_ptr<GpuMeter> clocks;  // SM clock control, restored at stop
-  Coherence coherence;               // which copy of its regions is current
+  cuda::CudaDeviceInfo info;
+  std::unique_ptr<offload::Device> device;
+  std::unique_ptr<cuda::GpuMeter> clocks;  // SM clock control, restored at stop
+  offload::Coherence coherence;            // which copy of its regions is current
   std::atomic<std::uint64_t> tasks{0};
   // The last trace sample (gpu_trace.cpp; written by the polling service only).
   std::uint64_t traced_ns = 0;
@@ -37,9 +37,9 @@ struct Gpu {
 
 // What the report and joule::cuda_devices() show of one GPU.
 struct GpuStatus {
-  CudaDeviceInfo info;
-  DeviceEnergy energy;
-  CoherenceStats coherence;
+  cuda::CudaDeviceInfo info;
+  offload::DeviceEnergy energy;
+  offload::CoherenceStats coherence;
   std::uint64_t tasks = 0;
   int sm_clock_mhz = 0;
   std::string meter;  // GpuMeter::source()
@@ -72,4 +72,4 @@ void trace_gpu_sample(int index, Gpu& g) noexcept;
 // After the runtime stopped (results already home): clocks restored.
 void gpus_after_stop() noexcept;
 
-}  // namespace joule::offload
+}  // namespace joule::card_tasks

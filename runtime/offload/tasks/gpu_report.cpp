@@ -11,7 +11,7 @@
 
 #include "gpu_devices.hpp"
 
-namespace joule::offload {
+namespace joule::card_tasks {
 namespace {
 
 std::string fmt(const char* f, double v) {
@@ -37,7 +37,7 @@ class GpuReport final : public core::Observer {
   void line(std::ostream& os, const GpuStatus& s) const {
     auto it = base_.find(s.info.index);
     const GpuStatus b = it == base_.end() ? GpuStatus{} : it->second;
-    const DeviceEnergy& e = s.energy;
+    const offload::DeviceEnergy& e = s.energy;
     os << "  GPU " << s.info.index << " (" << s.info.name << ", " << s.info.pci_bus_id
        << "): CUDA tasks " << s.tasks - b.tasks << ", bytes to GPU "
        << e.bytes_to_card - b.energy.bytes_to_card << ", to host "
@@ -63,4 +63,4 @@ class GpuReport final : public core::Observer {
 
 std::unique_ptr<core::Observer> make_gpu_report() { return std::make_unique<GpuReport>(); }
 
-}  // namespace joule::offload
+}  // namespace joule::card_tasks

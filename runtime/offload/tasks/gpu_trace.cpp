@@ -12,7 +12,7 @@
 #include "gpu_devices.hpp"
 #include "trace_api.hpp"
 
-namespace joule::offload {
+namespace joule::card_tasks {
 namespace {
 
 namespace tr = core::trace;
@@ -48,7 +48,7 @@ void trace_gpu_sample(int index, Gpu& g) noexcept {
   if (g.traced_ns != 0 && now < g.traced_ns + kSampleNs) return;
   const Names& n = kNames[std::size_t(index)];
   try {
-    const DeviceEnergy e = g.device->energy();
+    const offload::DeviceEnergy e = g.device->energy();
     if (e.measured) {
       tr::emit_counter(n.energy, e.joules);
       if (g.traced_ns != 0)
@@ -66,4 +66,4 @@ void trace_gpu_sample(int index, Gpu& g) noexcept {
   g.traced_ns = now;
 }
 
-}  // namespace joule::offload
+}  // namespace joule::card_tasks

@@ -15,7 +15,7 @@
 #include "platform_settings.hpp"
 #include "runtime.hpp"
 
-namespace joule::offload {
+namespace joule::card_tasks {
 namespace {
 
 [[noreturn]] void invalid(const std::string& msg) {
@@ -42,11 +42,12 @@ DevicePower host_model(const core::Config& c) {
 
 // JOULE_CARD_POWER: idle + per active core + per busy thread, all threads
 // busy; the dynamic terms at the card's P-state ghz, (f/f_max)^3.
-DevicePower card_model(const CardSettings& c, double ghz) {
-  const CardTopology topo = CardTopology::from_synthetic(c.topology);
+DevicePower card_model(const offload::CardSettings& c, double ghz) {
+  const placement::CardTopology topo = placement::CardTopology::from_synthetic(c.topology);
   const int threads = c.threads > 0 ? c.threads : topo.pu_count();
   std::set<int> cores;
-  for (const PuSlot& s : place_threads(topo, threads, parse_placement(c.affinity)))
+  for (const placement::PuSlot& s :
+       placement::place_threads(topo, threads, placement::parse_placement(c.affinity)))
     cores.insert(s.core);
   const double s = c.freqs.empty() || ghz <= 0 ? 1.0 : ghz / c.freqs.front();
   return {
@@ -67,7 +68,7 @@ constexpr DevicePower kGpuGuess{300, 60};
 
 // The meter of GPU device_num: the GPU registry's (gpu_devices.hpp), which
 // opens the GPUs if no CUDA task has yet.
-std::unique_ptr<GpuMeter> gpu_meter_for(const SplitSettings& s) {
+std::unique_ptr<cuda::GpuMeter> gpu_meter_for(const SplitSettings& s) {
   std::string why;
   const int n = open_gpus(&why);
   if (n == 0) invalid("no CUDA device: " + why);
@@ -78,7 +79,7 @@ std::unique_ptr<GpuMeter> gpu_meter_for(const SplitSettings& s) {
 }
 
 bool choose_card_freq(const char* given, const core::Config& cfg) {
-  if (!given) return cfg.get<CardSettings>().freq_auto;
+  if (!given) return cfg.get<offload::CardSettings>().freq_auto;
   const std::string v = given;
   if (v == "auto" || v == "fixed") return v == "auto";
   invalid("unknown card_freq '" + v + "' (allowed: auto, fixed)");
@@ -110,13 +111,13 @@ struct SplitController::Plan {
   energy::SplitterOptions options;
   DevicePower host, card;
   double ghz = 0;
-  const Device* dev = nullptr;
+  const offload::Device* dev = nullptr;
   bool search = false;  // choose the card's P-state (the GPU's SM clock)
   bool gpu = false;
   double share = -1;
 };
 
-SplitController::Plan SplitController::make_plan(const SplitSettings& s, GpuMeter* gpu) {
+SplitController::Plan SplitController::make_plan(const SplitSettings& s, cuda::GpuMeter* gpu) {
   if (s.delta <= 0 || s.delta_min <= 0 || s.delta_min > s.delta)
     invalid("need 0 < delta_min <= delta");
   if (s.share > 1) invalid("share " + std::to_string(s.share) + " past 1 (allowed: 0..1, or < 0)");
@@ -131,13 +132,14 @@ SplitController::Plan SplitController::make_plan(const SplitSettings& s, GpuMete
     p.card = pick(s.card, kGpuGuess, "GPU");
   } else {
     p.dev = current_card();  // an attached card has the daemon's settings
-    const CardSettings& cc =
-        p.dev && p.dev->card_config() ? *p.dev->card_config() : cfg.get<CardSettings>();
+    const offload::CardSettings& cc =
+        p.dev && p.dev->card_config() ? *p.dev->card_config() : cfg.get<offload::CardSettings>();
     p.ghz = p.dev ? p.dev->frequency() : 0;
-    p.card =
-        pick(s.card,
-             cfg.get<CardSettings>().mode == CardMode::none ? DevicePower{} : card_model(cc, p.ghz),
-             "card");
+    p.card = pick(s.card,
+                  cfg.get<offload::CardSettings>().mode == offload::CardMode::none
+                      ? DevicePower{}
+                      : card_model(cc, p.ghz),
+                  "card");
   }
   p.objective = objective_of(s.objective);
   p.search = choose_card_freq(s.card_freq, cfg) && p.ghz > 0 && (p.dev || p.gpu) && s.share < 0;
@@ -148,10 +150,10 @@ SplitController::Plan SplitController::make_plan(const SplitSettings& s, GpuMete
 SplitController::SplitController(const SplitSettings& s)
     : SplitController(s, s.gpu ? gpu_meter_for(s) : nullptr) {}
 
-SplitController::SplitController(const SplitSettings& s, std::unique_ptr<GpuMeter> gpu)
+SplitController::SplitController(const SplitSettings& s, std::unique_ptr<cuda::GpuMeter> gpu)
     : SplitController(make_plan(s, gpu.get()), std::move(gpu)) {}
 
-SplitController::SplitController(const Plan& p, std::unique_ptr<GpuMeter>&& gpu)
+SplitController::SplitController(const Plan& p, std::unique_ptr<cuda::GpuMeter>&& gpu)
     : splitter_(2, p.objective, p.options),
       dev_{{0, p.host.busy_watts, p.host.idle_watts}, {0, p.card.busy_watts, p.card.idle_watts}},
       objective_(p.objective),
@@ -172,7 +174,7 @@ SplitController::SplitController(const Plan& p, std::unique_ptr<GpuMeter>&& gpu)
 }
 
 SplitController::~SplitController() {
-  if (GpuMeter* g = meters_.gpu()) {
+  if (cuda::GpuMeter* g = meters_.gpu()) {
     g->restore();  // undoes the lock start_search took and any clock the search chose
     return;
   }
@@ -190,7 +192,7 @@ double SplitController::card_busy_at(double ghz) const {
 }
 
 void SplitController::set_freq(double ghz) {
-  if (GpuMeter* g = meters_.gpu()) {
+  if (cuda::GpuMeter* g = meters_.gpu()) {
     g->set_sm_clock_mhz(int(std::lround(ghz * 1000)));  // accepted once, at the search's start
   } else {
     const std::optional<CardStatus> now = card_status();
@@ -273,4 +275,4 @@ double SplitController::card_freq_ghz() const { return freq(); }
 
 bool SplitController::card_freq_settled() const { return !search_ || search_->settled(); }
 
-}  // namespace joule::offload
+}  // namespace joule::card_tasks

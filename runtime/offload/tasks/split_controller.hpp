@@ -21,8 +21,10 @@
 #include "splitter.hpp"
 
 namespace joule::offload {
-
 class Device;
+}  // namespace joule::offload
+
+namespace joule::card_tasks {
 
 struct DevicePower {
   double busy_watts = 0;  // while computing
@@ -60,7 +62,7 @@ class SplitController {
   explicit SplitController(const SplitSettings& s);
   // The GPU measured by `gpu` (a test's double of NVML) instead of the
   // meter of the GPU s.device_num.
-  SplitController(const SplitSettings& s, std::unique_ptr<GpuMeter> gpu);
+  SplitController(const SplitSettings& s, std::unique_ptr<cuda::GpuMeter> gpu);
   ~SplitController();  // puts the card back at the P-state it found, the GPU at its clocks
   SplitController(const SplitController&) = delete;
   SplitController& operator=(const SplitController&) = delete;
@@ -85,16 +87,16 @@ class SplitController {
 
  private:
   struct Plan;
-  static Plan make_plan(const SplitSettings& s, GpuMeter* gpu);
+  static Plan make_plan(const SplitSettings& s, cuda::GpuMeter* gpu);
   SplitController(const Plan& p,
-                  std::unique_ptr<GpuMeter>&& gpu);  // gpu: moved from after p is made
+                  std::unique_ptr<cuda::GpuMeter>&& gpu);  // gpu: moved from after p is made
 
   double freq() const { return search_ ? freqs_[std::size_t(search_->level())] : f0_; }
   double card_busy_at(double ghz) const;
   void set_freq(double ghz);
   void observe(std::int64_t units, const double secs[2]);
   void apply(energy::PStateSearch::Move m, double from_ghz);
-  void start_search(double ghz, const Device* card);
+  void start_search(double ghz, const offload::Device* card);
   void fit(const double secs[2]);
   void add_totals(const double secs[2], const SplitEnergy& e);
 
@@ -120,4 +122,4 @@ class SplitController {
   SplitTotals totals_;
 };
 
-}  // namespace joule::offload
+}  // namespace joule::card_tasks

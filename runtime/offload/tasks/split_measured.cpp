@@ -9,11 +9,11 @@
 #include "device.hpp"
 #include "split_controller.hpp"
 
-namespace joule::offload {
+namespace joule::card_tasks {
 namespace {
 
 // The GPU's supported SM clocks in GHz, highest first.
-std::vector<double> gpu_clocks_ghz(const GpuMeter& m) {
+std::vector<double> gpu_clocks_ghz(const cuda::GpuMeter& m) {
   std::vector<double> f;
   for (int mhz : m.sm_clocks_mhz()) f.push_back(mhz / 1000.0);
   return f;
@@ -23,7 +23,7 @@ std::vector<double> gpu_clocks_ghz(const GpuMeter& m) {
 
 // The P-states to choose from; a GPU's only when the driver lets the
 // splitter lock its clock (a refusal is why the clocks stay fixed).
-void SplitController::start_search(double ghz, const Device* card) {
+void SplitController::start_search(double ghz, const offload::Device* card) {
   freqs_ = gpu_ ? gpu_clocks_ghz(*meters_.gpu()) : card->frequencies();
   auto at = std::find(freqs_.begin(), freqs_.end(), ghz);
   if (gpu_) {
@@ -35,7 +35,7 @@ void SplitController::start_search(double ghz, const Device* card) {
       clocks_note_ = "NVML lists no SM clocks to choose from";
       return;
     }
-    const GpuClockChange c = meters_.gpu()->set_sm_clock_mhz(int(std::lround(*at * 1000)));
+    const cuda::GpuClockChange c = meters_.gpu()->set_sm_clock_mhz(int(std::lround(*at * 1000)));
     if (!c.ok) {
       clocks_note_ = c.message;
       return;
@@ -79,11 +79,11 @@ std::string SplitController::clocks() const {
     const std::string f = std::to_string(freq()).substr(0, 4) + " GHz";
     return search_ ? "card " + f + ", chosen by the splitter" : "card " + f + ", fixed";
   }
-  const GpuMeter& g = *meters_.gpu();
+  const cuda::GpuMeter& g = *meters_.gpu();
   const std::string now = "sm " + std::to_string(g.sm_clock_mhz()) + " MHz";
   if (search_)
     return now + ", chosen by the splitter among " + std::to_string(freqs_.size()) + " clocks";
   return now + ", clocks fixed (" + clocks_note_ + ")";
 }
 
-}  // namespace joule::offload
+}  // namespace joule::card_tasks

@@ -4,19 +4,19 @@
 
 #include "platform.hpp"
 
-namespace joule::offload {
+namespace joule::card_tasks {
 namespace {
 
-class BorrowedMeter final : public GpuMeter {
+class BorrowedMeter final : public cuda::GpuMeter {
  public:
-  explicit BorrowedMeter(GpuMeter& m) : m_(m), found_(m.sm_clock_mhz()) {}
+  explicit BorrowedMeter(cuda::GpuMeter& m) : m_(m), found_(m.sm_clock_mhz()) {}
   std::string source() const override { return m_.source(); }
   bool energy_joules(double* j) const override { return m_.energy_joules(j); }
   bool power_watts(double* w) const override { return m_.power_watts(w); }
   std::vector<int> sm_clocks_mhz() const override { return m_.sm_clocks_mhz(); }
   int sm_clock_mhz() const override { return m_.sm_clock_mhz(); }
-  GpuClockChange set_sm_clock_mhz(int mhz) override {
-    GpuClockChange c = m_.set_sm_clock_mhz(mhz);
+  cuda::GpuClockChange set_sm_clock_mhz(int mhz) override {
+    cuda::GpuClockChange c = m_.set_sm_clock_mhz(mhz);
     changed_ = changed_ || c.ok;
     return c;
   }
@@ -26,18 +26,18 @@ class BorrowedMeter final : public GpuMeter {
   }
 
  private:
-  GpuMeter& m_;
+  cuda::GpuMeter& m_;
   int found_;
   bool changed_ = false;
 };
 
 }  // namespace
 
-std::unique_ptr<GpuMeter> borrow_gpu_meter(GpuMeter& shared) {
+std::unique_ptr<cuda::GpuMeter> borrow_gpu_meter(cuda::GpuMeter& shared) {
   return std::make_unique<BorrowedMeter>(shared);
 }
 
-SplitMeters::SplitMeters(std::unique_ptr<GpuMeter> gpu) : gpu_(std::move(gpu)) {}
+SplitMeters::SplitMeters(std::unique_ptr<cuda::GpuMeter> gpu) : gpu_(std::move(gpu)) {}
 
 SplitMeters::~SplitMeters() = default;
 
@@ -85,4 +85,4 @@ std::string SplitMeters::source() const {
   return "gpu: " + gpu + ", cpu: " + cpu;
 }
 
-}  // namespace joule::offload
+}  // namespace joule::card_tasks

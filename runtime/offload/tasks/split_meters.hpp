@@ -12,7 +12,7 @@
 
 #include "gpu_meter.hpp"
 
-namespace joule::offload {
+namespace joule::card_tasks {
 
 // Joules over one iteration; nullopt: not measured.
 struct SplitEnergy {
@@ -23,12 +23,12 @@ struct SplitEnergy {
 // gpu_devices.hpp): reads and clock changes go to `shared`; restore() puts
 // back the clock it found instead of undoing every change (the owner
 // restores those when the runtime stops).
-std::unique_ptr<GpuMeter> borrow_gpu_meter(GpuMeter& shared);
+std::unique_ptr<cuda::GpuMeter> borrow_gpu_meter(cuda::GpuMeter& shared);
 
 class SplitMeters {
  public:
   // gpu: the GPU's meter (null when the second device is the card).
-  explicit SplitMeters(std::unique_ptr<GpuMeter> gpu);
+  explicit SplitMeters(std::unique_ptr<cuda::GpuMeter> gpu);
   ~SplitMeters();
 
   // The counters now: an iteration starts.
@@ -37,15 +37,15 @@ class SplitMeters {
   SplitEnergy read();
   // "gpu: nvml, cpu: rapl", "gpu: none (<why>), cpu: model", "card: model, cpu: ...".
   std::string source() const;
-  GpuMeter* gpu() const { return gpu_.get(); }
+  cuda::GpuMeter* gpu() const { return gpu_.get(); }
 
  private:
   std::optional<double> cpu_now() const;
   std::optional<double> gpu_now() const;
 
-  std::unique_ptr<GpuMeter> gpu_;
+  std::unique_ptr<cuda::GpuMeter> gpu_;
   bool started_ = false;
   std::optional<double> cpu0_, gpu0_;
 };
 
-}  // namespace joule::offload
+}  // namespace joule::card_tasks

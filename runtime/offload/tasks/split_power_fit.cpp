@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace joule::offload {
+namespace joule::card_tasks {
 namespace {
 
 // Below this, det / (bb * ii) says the samples' busy/idle ratios barely
@@ -42,4 +42,4 @@ void PowerFit::reset(FittedPower prior) {
   bb_ = bi_ = ii_ = be_ = ie_ = 0;
 }
 
-}  // namespace joule::offload
+}  // namespace joule::card_tasks

@@ -9,7 +9,7 @@
 // the idle power stays where it was and only the busy power is fitted.
 #pragma once
 
-namespace joule::offload {
+namespace joule::card_tasks {
 
 struct FittedPower {
   double busy_watts = 0;
@@ -36,4 +36,4 @@ class PowerFit {
   double bb_ = 0, bi_ = 0, ii_ = 0, be_ = 0, ie_ = 0;
 };
 
-}  // namespace joule::offload
+}  // namespace joule::card_tasks

@@ -6,7 +6,7 @@
 #       PROGRAM as is (linked with libgomp), then with LD_PRELOAD=PRELOAD
 #   compare_runs.sh --mpi PRELOAD MPIEXEC NP PROGRAM [ARGS...]
 #       MPIEXEC -np NP --oversubscribe PROGRAM, then the same with the ranks
-#       (not mpirun itself) preloaded and JOULE_LEWI=node
+#       (not mpirun itself) preloaded and JOULE_LENDING=node
 #
 # Team sizes come from the environment (OMP_NUM_THREADS), the same for both.
 # The preloaded run also prints joule's report (JOULE_REPORT=1, on stderr):
@@ -19,7 +19,7 @@ if [ "$1" = "--mpi" ]; then
   preload=$2 mpiexec=$3 np=$4
   shift 4
   ref=$("$mpiexec" -np "$np" --oversubscribe "$@") || { echo "libgomp run failed: $ref"; exit 1; }
-  got=$("$mpiexec" -np "$np" --oversubscribe -x "LD_PRELOAD=$preload" -x JOULE_LEWI=node \
+  got=$("$mpiexec" -np "$np" --oversubscribe -x "LD_PRELOAD=$preload" -x JOULE_LENDING=node \
     -x JOULE_REPORT=1 "$@" 2>"$report") ||
     { echo "libjoule-omp run failed: $got"; exit 1; }
 else

@@ -14,6 +14,7 @@
 
 namespace {
 
+using namespace joule::cuda;
 using namespace joule::offload;
 
 class GpuClocks : public joule_test::NvmlFixture {

@@ -12,6 +12,7 @@ const char* launch_saxpy(void* stream, int n, float a, const float* x, float* y)
 
 namespace {
 
+using namespace joule::cuda;
 using namespace joule::offload;
 
 struct Saxpy {

@@ -11,8 +11,8 @@ namespace {
 using joule_test::config_error_of;
 
 TEST(CudaKeys, Defaults) {
-  const joule::offload::CudaSettings s = joule::core::Config{}.get<joule::offload::CudaSettings>();
-  EXPECT_EQ(s.mode, joule::offload::CudaMode::automatic);
+  const joule::cuda::CudaSettings s = joule::core::Config{}.get<joule::cuda::CudaSettings>();
+  EXPECT_EQ(s.mode, joule::cuda::CudaMode::automatic);
   EXPECT_EQ(s.driver, "libcuda.so.1");
   EXPECT_EQ(s.streams, 4);
   EXPECT_TRUE(s.pin);
@@ -27,8 +27,8 @@ TEST(CudaKeys, GoodValues) {
   c.set("JOULE_CUDA_STREAMS", "64");
   c.set("JOULE_CUDA_PIN", "off");
   c.set("JOULE_CUDA_SM_CLOCK", "1410");
-  const auto& s = c.get<joule::offload::CudaSettings>();
-  EXPECT_EQ(s.mode, joule::offload::CudaMode::required);
+  const auto& s = c.get<joule::cuda::CudaSettings>();
+  EXPECT_EQ(s.mode, joule::cuda::CudaMode::required);
   EXPECT_EQ(s.driver, "/opt/libcuda.so");
   EXPECT_EQ(s.streams, 64);
   EXPECT_FALSE(s.pin);

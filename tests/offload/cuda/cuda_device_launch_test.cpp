@@ -17,6 +17,7 @@
 
 namespace {
 
+using namespace joule::cuda;
 using namespace joule::offload;
 
 class Launches : public fake::FakeEnv, public ::testing::WithParamInterface<int> {

@@ -9,6 +9,7 @@
 
 namespace {
 
+using namespace joule::cuda;
 using namespace joule::offload;
 using Probe = fake::FakeEnv;
 

@@ -15,7 +15,7 @@
 #include "device.hpp"
 #include "joule/types.hpp"
 
-namespace joule::offload::fake {
+namespace joule::cuda::fake {
 
 inline CudaSettings settings(int streams = 4) {
   CudaSettings s;
@@ -92,8 +92,8 @@ std::string error_of(F f, joule_status_t* code = nullptr) {
 
 // Polls until `done` turns true (bounded by the test's TIMEOUT).
 template <class Pred>
-void poll_until(Device& d, Pred done) {
+void poll_until(offload::Device& d, Pred done) {
   while (!done()) d.poll_completions();
 }
 
-}  // namespace joule::offload::fake
+}  // namespace joule::cuda::fake

@@ -4,7 +4,7 @@ example (docs/advisor.md), until the emulated card records real ones.
 
 Times and energies follow joule-advisor's model (model.hpp) with the
 parameters below, times a deterministic +-3% noise; per-core thread counts
-come from the same compact / scatter rules as runtime/offload/placement.
+come from the same compact / scatter rules as runtime/placement.
 The plan is Ramapantulu's (thesis §5.2): compact on one core (1..4
 threads), scatter with one thread per core (1..60 cores), a few mixed
 points; the host at 4 frequencies.

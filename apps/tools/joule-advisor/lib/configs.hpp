@@ -14,7 +14,7 @@ namespace joule::advisor {
 
 struct Config {
   Device device = Device::card;
-  offload::Affinity placement = offload::Affinity::compact;
+  placement::Affinity placement = placement::Affinity::compact;
   Shape shape;
   double freq_ghz = 0;
   Prediction predicted;

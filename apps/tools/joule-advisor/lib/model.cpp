@@ -5,9 +5,9 @@
 
 namespace joule::advisor {
 
-Shape shape_of(const offload::CardTopology& topo, int threads, offload::Affinity placement) {
-  const auto map = offload::place_threads(topo, threads, {placement, 0, 0});
-  const std::vector<int> per_core = offload::threads_per_core(topo, map);
+Shape shape_of(const placement::CardTopology& topo, int threads, placement::Affinity placement) {
+  const auto map = placement::place_threads(topo, threads, {placement, 0, 0});
+  const std::vector<int> per_core = placement::threads_per_core(topo, map);
   Shape s;
   s.threads = threads;
   for (int n : per_core) {

@@ -11,7 +11,7 @@
 
 namespace joule::service {
 
-namespace ps = platform::service;
+namespace ps = platform::service_client;
 
 std::string utc_now_text() {
   const std::time_t t = std::time(nullptr);

@@ -18,9 +18,13 @@ JobBook::JobBook(platform::Sysfs fs, const std::string& db, std::vector<std::str
     : fs_(std::move(fs)) {
   ledger_ = std::make_unique<EnergyLedger>(fs_);
   if (!ledger_->available()) messages->push_back("no energy meter: " + ledger_->why());
-  std::string why;
-  store_ = JobStore::open(db, &why);
-  if (!store_) messages->push_back("no job records: " + why);
+  std::string why, moved;
+  store_ = open_or_recover(db, &moved, &why);
+  if (!store_)
+    messages->push_back("no job records: " + why);
+  else if (!moved.empty())
+    recovery_note_ = "job database damaged (" + why + "): moved to " + moved +
+                     "; records go on in a fresh " + db;
 }
 
 JobBook::~JobBook() = default;
@@ -54,18 +58,19 @@ std::vector<int> JobBook::packages_of(const std::vector<int>& cpus) const {
   return out;
 }
 
-void JobBook::lease_started(const std::string& job, const std::string& source, uid_t uid,
-                            const std::string& user, const std::map<int, std::uint32_t>& cpu_khz) {
+void JobBook::lease_started(const JobKey& job, const std::string& user,
+                            const std::map<int, std::uint32_t>& cpu_khz) {
   const std::int64_t now = monotonic_ns();
   auto [it, fresh] = live_.try_emplace(job);
   Live& j = it->second;
   if (fresh) {
-    j.rec.job = job;
-    j.rec.job_source = source;
-    j.rec.uid = uid;
+    j.rec.job = job.job;
+    j.rec.job_source = job.source;
+    j.rec.uid = job.uid;
     j.rec.user = user;
     j.rec.start_unix_s = std::int64_t(std::time(nullptr));
     j.start_ns = now;
+    j.ledger_key = std::to_string(next_ledger_key_++);
   }
   ++j.leases;
   for (auto [cpu, khz] : cpu_khz) {
@@ -77,9 +82,9 @@ void JobBook::lease_started(const std::string& job, const std::string& source, u
   auto packages = packages_of(j.rec.cpus);
   if (ledger_ && ledger_->available()) {
     if (fresh)
-      ledger_->job_started(job, packages, now);
+      ledger_->job_started(j.ledger_key, packages, now);
     else if (packages != j.packages)
-      ledger_->update_job(job, packages, now);
+      ledger_->update_job(j.ledger_key, packages, now);
   }
   j.packages = std::move(packages);
 }
@@ -101,13 +106,13 @@ void JobBook::close_segments(Live& j, std::int64_t now) {
   }
 }
 
-std::optional<JobRecord> JobBook::peek(const std::string& job) const {
+std::optional<JobRecord> JobBook::peek(const JobKey& job) const {
   auto it = live_.find(job);
   if (it == live_.end()) return std::nullopt;
   return it->second.rec;
 }
 
-std::optional<JobRecord> JobBook::lease_ended(const std::string& job, bool force) {
+std::optional<JobRecord> JobBook::lease_ended(const JobKey& job, bool force) {
   auto it = live_.find(job);
   if (it == live_.end()) return std::nullopt;
   Live& j = it->second;
@@ -125,14 +130,15 @@ std::optional<JobRecord> JobBook::lease_ended(const std::string& job, bool force
   rec.avg_khz = cpu_s > 0 ? khz_s / cpu_s : 0;
   rec.energy_scope = "none";
   if (ledger_ && ledger_->available()) {
-    const auto e = ledger_->job_ended(job, now);
+    const auto e = ledger_->job_ended(j.ledger_key, now);
     rec.energy_j = e.joules;
     rec.energy_scope = e.scope;
   }
   live_.erase(it);
   std::string why;
   if (store_ && !store_->put(rec, &why))
-    std::fprintf(stderr, "jouled: job %s: record not written: %s\n", job.c_str(), why.c_str());
+    std::fprintf(stderr, "jouled: job %s (uid %u): record not written: %s\n", job.job.c_str(),
+                 unsigned(job.uid), why.c_str());
   return rec;
 }
 
@@ -140,11 +146,11 @@ void JobBook::sample() {
   if (ledger_ && ledger_->available()) ledger_->sample(monotonic_ns());
 }
 
-bool JobBook::shares_packages(const std::string& job) const {
+bool JobBook::shares_packages(const JobKey& job) const {
   auto it = live_.find(job);
   if (it == live_.end()) return false;
-  for (const auto& [name, other] : live_) {
-    if (name == job) continue;
+  for (const auto& [key, other] : live_) {
+    if (key == job) continue;
     for (int p : other.packages)
       if (std::find(it->second.packages.begin(), it->second.packages.end(), p) !=
           it->second.packages.end())

@@ -64,7 +64,7 @@ std::optional<std::vector<std::pair<std::uint32_t, double>>> pstates_from_text(
 }
 
 std::string format_record(const JobRecord& rec) {
-  using platform::service::escape_value;
+  using platform::service_client::escape_value;
   auto or_dash = [](std::string s) { return s.empty() ? std::string("-") : s; };
   std::string pstates;
   for (const auto& [khz, s] : rec.pstate_s)

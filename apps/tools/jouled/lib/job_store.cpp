@@ -17,22 +17,36 @@ namespace joule::service {
 namespace {
 
 // PRAGMA user_version (https://sqlite.org/pragma.html#pragma_user_version).
-constexpr int kSchemaVersion = 1;
+// Schema 1 keyed records by (job, start) and replaced on a repeat, so that
+// one user's `job=` could overwrite another's record; schema 2 only appends
+// (no key but SQLite's rowid; triggers refuse UPDATE and DELETE).
+constexpr int kSchemaVersion = 2;
 constexpr const char* kCreate =
     "CREATE TABLE IF NOT EXISTS jobs ("
     " job TEXT NOT NULL, start_unix_s INTEGER NOT NULL, job_source TEXT NOT NULL,"
     " uid INTEGER NOT NULL, user TEXT NOT NULL, cpus TEXT NOT NULL, duration_s REAL NOT NULL,"
     " energy_j REAL NOT NULL, energy_scope TEXT NOT NULL, avg_khz REAL NOT NULL,"
-    " pstate_s TEXT NOT NULL, PRIMARY KEY (job, start_unix_s));"
+    " pstate_s TEXT NOT NULL);"
     "CREATE INDEX IF NOT EXISTS jobs_by_start ON jobs (start_unix_s);"
-    "PRAGMA user_version = 1;";
+    "CREATE TRIGGER IF NOT EXISTS jobs_no_update BEFORE UPDATE ON jobs"
+    " BEGIN SELECT RAISE(ABORT, 'job records are append-only'); END;"
+    "CREATE TRIGGER IF NOT EXISTS jobs_no_delete BEFORE DELETE ON jobs"
+    " BEGIN SELECT RAISE(ABORT, 'job records are append-only'); END;"
+    "PRAGMA user_version = 2;";
+// Schema 1 to 2 in one transaction: the old table renamed, its rows copied.
+constexpr const char* kMigrateFrom1 =
+    "BEGIN; DROP INDEX IF EXISTS jobs_by_start; ALTER TABLE jobs RENAME TO jobs_v1;";
+constexpr const char* kMigrateFrom1Copy =
+    "INSERT INTO jobs SELECT job, start_unix_s, job_source, uid, user, cpus, duration_s,"
+    " energy_j, energy_scope, avg_khz, pstate_s FROM jobs_v1 ORDER BY rowid;"
+    "DROP TABLE jobs_v1; COMMIT;";
 constexpr const char* kPut =
-    "INSERT OR REPLACE INTO jobs (job, start_unix_s, job_source, uid, user, cpus, duration_s,"
+    "INSERT INTO jobs (job, start_unix_s, job_source, uid, user, cpus, duration_s,"
     " energy_j, energy_scope, avg_khz, pstate_s) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)";
 constexpr const char* kQuery =
     "SELECT job, start_unix_s, job_source, uid, user, cpus, duration_s, energy_j, energy_scope,"
     " avg_khz, pstate_s FROM jobs WHERE (?1 IS NULL OR uid = ?1) AND (?2 IS NULL OR job = ?2)"
-    " AND (?3 IS NULL OR user = ?3) ORDER BY start_unix_s DESC, job DESC LIMIT ?4";
+    " AND (?3 IS NULL OR user = ?3) ORDER BY start_unix_s DESC, job DESC, rowid DESC LIMIT ?4";
 constexpr int kBusyMs = 5000;
 
 struct DbClose {
@@ -164,9 +178,48 @@ int user_version(sqlite3* db, std::string* err) {
   return sqlite3_column_int(s.get(), 0);
 }
 
-std::unique_ptr<JobStore> open_db(const std::string& path, bool read_only, std::string* why) {
-  auto fail = [&](const std::string& what) {
+bool is_damage(sqlite3* db) {
+  const int code = sqlite3_errcode(db) & 0xff;
+  return code == SQLITE_CORRUPT || code == SQLITE_NOTADB;
+}
+
+bool exec(sqlite3* db, const char* sql, std::string* err) {
+  char* msg = nullptr;
+  if (sqlite3_exec(db, sql, nullptr, nullptr, &msg) == SQLITE_OK) return true;
+  *err = msg ? msg : sqlite3_errmsg(db);
+  sqlite3_free(msg);
+  return false;
+}
+
+// PRAGMA quick_check (https://sqlite.org/pragma.html#pragma_quick_check):
+// the b-trees' structure without the index contents, linear in the file's
+// size; "" when it says ok, else its first complaint.
+std::string quick_check(sqlite3* db) {
+  sqlite3_stmt* raw = nullptr;
+  int rc = sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &raw, nullptr);
+  Stmt s(raw);
+  if (rc == SQLITE_OK) rc = sqlite3_step(s.get());
+  if (rc != SQLITE_ROW) return sqlite3_errmsg(db);
+  const std::string first = column_text(s.get(), 0);
+  return first == "ok" ? "" : first;
+}
+
+// The table at schema 2, from nothing (0) or from schema 1.
+bool set_up(sqlite3* db, int version, std::string* err) {
+  if (!exec(db, "PRAGMA journal_mode = WAL", err)) return false;
+  if (version != 1) return exec(db, kCreate, err);
+  if (exec(db, kMigrateFrom1, err) && exec(db, kCreate, err) && exec(db, kMigrateFrom1Copy, err))
+    return true;
+  std::string ignored;
+  exec(db, "ROLLBACK", &ignored);
+  return false;
+}
+
+std::unique_ptr<JobStore> open_db(const std::string& path, bool read_only, std::string* why,
+                                  JobStore::OpenFailure* failure) {
+  auto fail = [&](const std::string& what, bool damaged = false) {
     if (why) *why = path + ": " + what;
+    if (failure) *failure = damaged ? JobStore::OpenFailure::damaged : JobStore::OpenFailure::other;
     return nullptr;
   };
   sqlite3* raw = nullptr;
@@ -179,32 +232,32 @@ std::unique_ptr<JobStore> open_db(const std::string& path, bool read_only, std::
   sqlite3_busy_timeout(db.get(), kBusyMs);
   std::string err;
   const int version = user_version(db.get(), &err);
-  if (version < 0) return fail("not a joule job database (sqlite: " + err + ")");
+  if (version < 0)
+    return fail("not a joule job database (sqlite: " + err + ")", is_damage(db.get()));
   if (version > kSchemaVersion)
     return fail("written by a newer jouled (schema " + std::to_string(version) +
                 ", this one reads up to " + std::to_string(kSchemaVersion) + ")");
   if (read_only && version == 0) return fail("holds no joule job records (schema 0)");
   if (!read_only) {
-    char* msg = nullptr;
-    if (sqlite3_exec(db.get(), "PRAGMA journal_mode = WAL", nullptr, nullptr, &msg) != SQLITE_OK ||
-        sqlite3_exec(db.get(), kCreate, nullptr, nullptr, &msg) != SQLITE_OK) {
-      std::string text = msg ? msg : sqlite3_errmsg(db.get());
-      sqlite3_free(msg);
-      return fail("cannot set up the job table (sqlite: " + text + ")");
-    }
+    if (const std::string bad = quick_check(db.get()); !bad.empty())
+      return fail("fails SQLite's quick_check: " + bad, true);
+    if (!set_up(db.get(), version, &err))
+      return fail("cannot set up the job table (sqlite: " + err + ")", is_damage(db.get()));
   }
   return std::make_unique<SqliteJobStore>(std::move(db), path);
 }
 
 }  // namespace
 
-std::unique_ptr<JobStore> JobStore::open(const std::string& path, std::string* why) {
+std::unique_ptr<JobStore> JobStore::open(const std::string& path, std::string* why,
+                                         OpenFailure* failure) {
+  if (failure) *failure = OpenFailure::other;
   if (!create_private(path, why)) return nullptr;
-  return open_db(path, false, why);
+  return open_db(path, false, why, failure);
 }
 
 std::unique_ptr<JobStore> JobStore::open_read_only(const std::string& path, std::string* why) {
-  return open_db(path, true, why);
+  return open_db(path, true, why, nullptr);
 }
 
 }  // namespace joule::service

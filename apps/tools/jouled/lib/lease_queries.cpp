@@ -1,5 +1,5 @@
 // The requests that read: domains, energy, jobs, status, and root's
-// job-end (lease_service.hpp).
+// job-end (lease_service.hpp); has_lease for the server's idle check.
 #include "lease_service.hpp"
 
 #include <algorithm>
@@ -11,7 +11,7 @@
 
 namespace joule::service {
 
-namespace ps = platform::service;
+namespace ps = platform::service_client;
 using ps::error_line;
 using ps::Line;
 
@@ -52,7 +52,7 @@ std::vector<Line> LeaseService::energy(const Lease& l) {
     out.push_back(std::move(data));
   }
   Line ok("ok");
-  ok.add("zones", std::uint64_t(out.size())).add("shared", jobs_.shares_packages(l.job) ? 1 : 0);
+  ok.add("zones", std::uint64_t(out.size())).add("shared", jobs_.shares_packages(l.key()) ? 1 : 0);
   out.push_back(std::move(ok));
   return out;
 }
@@ -89,6 +89,12 @@ std::vector<Line> LeaseService::job_end(const Peer& peer, const Line& req) {
   Line ok("ok");
   ok.add("leases", std::uint64_t(ids.size()));
   return {ok};
+}
+
+bool LeaseService::has_lease(int conn) const {
+  for (const auto& [id, l] : leases_)
+    if (l.conn == conn) return true;
+  return false;
 }
 
 std::vector<Line> LeaseService::status(const Peer& peer) {

@@ -11,7 +11,7 @@
 
 namespace joule::service {
 
-namespace ps = platform::service;
+namespace ps = platform::service_client;
 using ps::error_line;
 using ps::Line;
 
@@ -74,7 +74,7 @@ void LeaseService::recover() {
     l.job_source = line.get_or("job_source", "none");
     if (auto g = grants_ ? grants_(l.uid, l.gid) : std::nullopt) l.grant = *g;
     l.held = *held;
-    l.scope = scope_of(l.pid, options_.cgroup_root);
+    l.scope = scope_of(l.pid, options_.cgroup_root, options_.proc_root);
     Lease& in = leases_.emplace(l.id, std::move(l)).first->second;
     if (!watch_pid(in)) {
       leases_.erase(in.id);

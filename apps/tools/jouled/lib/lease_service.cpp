@@ -14,7 +14,7 @@
 
 namespace joule::service {
 
-namespace ps = platform::service;
+namespace ps = platform::service_client;
 using ps::error_line;
 using ps::Line;
 
@@ -124,7 +124,7 @@ std::vector<Line> LeaseService::hello(int conn, const Peer& peer, const Line& re
     fresh.gid = peer.gid;
     fresh.user = user;
     fresh.conn = conn;
-    fresh.job = cgroup_job_of(peer.pid);
+    fresh.job = cgroup_job_of(peer.pid, options_.proc_root);
     fresh.job_source = "cgroup";
     const std::string* claimed = req.get("job");
     if (fresh.job.empty() && claimed && !claimed->empty() && claimed->size() <= 64) {
@@ -143,7 +143,7 @@ std::vector<Line> LeaseService::hello(int conn, const Peer& peer, const Line& re
     start_job(*l);
   }
   l->grant = *grant;
-  l->scope = scope_of(l->pid, options_.cgroup_root);
+  l->scope = scope_of(l->pid, options_.cgroup_root, options_.proc_root);
   Line ok("ok");
   ok.add("version", ps::kProtocolVersion).add("user", l->user).add("uid", std::uint64_t(l->uid));
   ok.add("controls", controls_text(l->grant)).add("cpus", core::format_cpu_list(l->scope));
@@ -155,10 +155,10 @@ std::vector<Line> LeaseService::hello(int conn, const Peer& peer, const Line& re
 
 void LeaseService::start_job(Lease& l) {
   std::map<int, std::uint32_t> khz;
-  for (int cpu : scope_of(l.pid, options_.cgroup_root))
+  for (int cpu : scope_of(l.pid, options_.cgroup_root, options_.proc_root))
     if (const Domain* d = domains_.of_cpu(cpu))
       khz[cpu] = domains_.current_khz(*d).value_or(d->table.back());
-  jobs_.lease_started(l.job, l.job_source, l.uid, l.user, khz);
+  jobs_.lease_started(l.key(), l.user, khz);
 }
 
 std::vector<Line> LeaseService::set(Lease& l, const Line& req) {
@@ -171,7 +171,7 @@ std::vector<Line> LeaseService::set(Lease& l, const Line& req) {
   const int c = int(*cpu);
   // The affinity may have grown since hello: recompute before refusing.
   if (!std::binary_search(l.scope.begin(), l.scope.end(), c))
-    l.scope = scope_of(l.pid, options_.cgroup_root);
+    l.scope = scope_of(l.pid, options_.cgroup_root, options_.proc_root);
   if (!std::binary_search(l.scope.begin(), l.scope.end(), c))
     return {error_line(ps::kErrScope, "cpu " + std::to_string(c) +
                                           " is outside this process's cpuset and affinity (" +
@@ -295,8 +295,8 @@ std::optional<JobRecord> LeaseService::end_lease(int id, const std::string& why)
       audit_.note("domain " + std::to_string(d->id) + " after lease end: " + err);
   persist();
   bool others = false;
-  for (const auto& [oid, o] : leases_) others = others || o.job == l.job;
-  auto rec = jobs_.lease_ended(l.job, !others);
+  for (const auto& [oid, o] : leases_) others = others || o.key() == l.key();
+  auto rec = jobs_.lease_ended(l.key(), !others);
   audit_.note("lease " + std::to_string(l.id) + " pid=" + std::to_string(l.pid) + " job=" + l.job +
               " ended: " + why);
   return rec;

@@ -39,7 +39,8 @@ using GrantSource = std::function<std::optional<LeaseGrant>(uid_t, gid_t)>;
 
 struct ServiceOptions {
   std::string cgroup_root = "/sys/fs/cgroup";
-  bool protect_shared = true;  // --shared-domains protect (else owners)
+  std::string proc_root = "/proc";  // where PID/cgroup is read (tests: a fake tree)
+  bool protect_shared = true;       // --shared-domains protect (else owners)
 };
 
 class LeaseService {
@@ -52,8 +53,8 @@ class LeaseService {
   std::function<void(int pidfd)> unwatch;
 
   // Answers one request of connection `conn` (its data lines, then the final one).
-  std::vector<platform::service::Line> handle(int conn, const Peer& peer,
-                                              const platform::service::Line& req);
+  std::vector<platform::service_client::Line> handle(int conn, const Peer& peer,
+                                                     const platform::service_client::Line& req);
   void connection_closed(int conn);
   void process_exited(int lease);
   // SIGTERM: every lease ends, every domain goes back.
@@ -62,6 +63,7 @@ class LeaseService {
   void recover();
   void set_grants(GrantSource grants) { grants_ = std::move(grants); }
   std::size_t lease_count() const { return leases_.size(); }
+  bool has_lease(int conn) const;
 
  private:
   struct Lease {
@@ -71,18 +73,19 @@ class LeaseService {
     gid_t gid = 0;
     std::string user, job, job_source;
     LeaseGrant grant;
+    JobKey key() const { return JobKey{job, job_source, uid}; }
     std::vector<int> scope;
     std::map<int, std::uint32_t> held;  // CPU -> requested kHz
   };
-  using Lines = std::vector<platform::service::Line>;
+  using Lines = std::vector<platform::service_client::Line>;
 
-  Lines hello(int conn, const Peer& peer, const platform::service::Line& req);
+  Lines hello(int conn, const Peer& peer, const platform::service_client::Line& req);
   Lines domains(const Lease& l);
-  Lines set(Lease& l, const platform::service::Line& req);
+  Lines set(Lease& l, const platform::service_client::Line& req);
   Lines energy(const Lease& l);
   Lines release(Lease& l);
-  Lines jobs(const Peer& peer, const platform::service::Line& req);
-  Lines job_end(const Peer& peer, const platform::service::Line& req);
+  Lines jobs(const Peer& peer, const platform::service_client::Line& req);
+  Lines job_end(const Peer& peer, const platform::service_client::Line& req);
   Lines status(const Peer& peer);
 
   Lease* lease_of_conn(int conn);

@@ -64,8 +64,9 @@ std::string slurm_job_of(const std::string& cgroup_path) {
   return "";
 }
 
-std::optional<std::vector<int>> cpuset_of(int pid, const std::string& cgroup_root) {
-  auto text = slurp("/proc/" + std::to_string(pid) + "/cgroup");
+std::optional<std::vector<int>> cpuset_of(int pid, const std::string& cgroup_root,
+                                          const std::string& proc_root) {
+  auto text = slurp(proc_root + "/" + std::to_string(pid) + "/cgroup");
   if (!text) return std::nullopt;
   const CgroupPlace place = parse_proc_cgroup(*text);
   if (!place.cpuset_path.empty() && safe_relative(place.cpuset_path)) {
@@ -101,9 +102,9 @@ std::vector<int> affinity_of(int pid) {
   return out;
 }
 
-std::vector<int> scope_of(int pid, const std::string& cgroup_root) {
+std::vector<int> scope_of(int pid, const std::string& cgroup_root, const std::string& proc_root) {
   std::vector<int> aff = affinity_of(pid);
-  auto set = cpuset_of(pid, cgroup_root);
+  auto set = cpuset_of(pid, cgroup_root, proc_root);
   if (!set) return aff;
   std::sort(set->begin(), set->end());
   std::vector<int> out;
@@ -111,8 +112,8 @@ std::vector<int> scope_of(int pid, const std::string& cgroup_root) {
   return out;
 }
 
-std::string cgroup_job_of(int pid) {
-  auto text = slurp("/proc/" + std::to_string(pid) + "/cgroup");
+std::string cgroup_job_of(int pid, const std::string& proc_root) {
+  auto text = slurp(proc_root + "/" + std::to_string(pid) + "/cgroup");
   if (!text) return "";
   const CgroupPlace place = parse_proc_cgroup(*text);
   std::string job = slurm_job_of(place.v2_path);

@@ -22,17 +22,23 @@ CgroupPlace parse_proc_cgroup(const std::string& text);
 // (slurm/uid_U/job_N/step_S in v1, .../job_N/step_S/... in v2); empty if none.
 std::string slurm_job_of(const std::string& cgroup_path);
 
+// `proc_root` is where /proc is read (/proc; tests: a fake tree holding
+// PID/cgroup files).
+//
 // The CPUs the process's cpuset allows: v2
 // <root>/<path>/cpuset.cpus.effective (walking up while absent), else v1
 // <root>/cpuset/<path>/cpuset.effective_cpus (or cpuset.cpus); nullopt
 // when neither can be read (no cpuset controller: no restriction).
-std::optional<std::vector<int>> cpuset_of(int pid, const std::string& cgroup_root);
+std::optional<std::vector<int>> cpuset_of(int pid, const std::string& cgroup_root,
+                                          const std::string& proc_root = "/proc");
 // The union of the affinities of the process's threads (/proc/PID/task/*,
 // sched_getaffinity(2)); empty if the process is gone.
 std::vector<int> affinity_of(int pid);
 // cpuset (if any) intersected with affinity, sorted.
-std::vector<int> scope_of(int pid, const std::string& cgroup_root);
-// Job id and its source ("cgroup" or "") from /proc/PID/cgroup.
-std::string cgroup_job_of(int pid);
+std::vector<int> scope_of(int pid, const std::string& cgroup_root,
+                          const std::string& proc_root = "/proc");
+// Slurm's job id from the process's cgroup (PROC/PID/cgroup), the only
+// place a Slurm job id is taken from; "" when its cgroup names none.
+std::string cgroup_job_of(int pid, const std::string& proc_root = "/proc");
 
 }  // namespace joule::service

@@ -9,7 +9,8 @@ add_library(joule_service_records STATIC
   ${CMAKE_CURRENT_LIST_DIR}/access_policy.cpp
   ${CMAKE_CURRENT_LIST_DIR}/energy_ledger.cpp
   ${CMAKE_CURRENT_LIST_DIR}/job_record.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/job_store.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/job_store.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/job_store_recovery.cpp)
 joule_layer(joule_service_records service)
 joule_layer_dirs(_service_dirs service)
 target_include_directories(joule_service_records PUBLIC ${_service_dirs})

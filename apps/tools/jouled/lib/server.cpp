@@ -14,10 +14,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 namespace joule::service {
 
-namespace ps = platform::service;
+namespace ps = platform::service_client;
 
 namespace {
 // Tags above this are pidfds (tag - kPidTag is the fd); below, conns.
@@ -25,8 +26,8 @@ constexpr std::uint64_t kPidTag = 1ull << 32;
 constexpr std::size_t kMaxPendingOut = 1 << 20;  // a client that never reads is dropped
 }  // namespace
 
-Server::Server(int listen_fd, LeaseService& leases, JobBook& jobs)
-    : listen_fd_(listen_fd), leases_(leases), jobs_(jobs) {
+Server::Server(int listen_fd, LeaseService& leases, JobBook& jobs, int idle_timeout_s)
+    : idle_timeout_s_(idle_timeout_s), listen_fd_(listen_fd), leases_(leases), jobs_(jobs) {
   epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
   sigset_t set;
   sigemptyset(&set);
@@ -67,7 +68,8 @@ void Server::add_fd(int fd, std::uint64_t tag) {
 int Server::run() {
   epoll_event evs[64];
   for (;;) {
-    const int n = ::epoll_wait(epoll_fd_, evs, 64, -1);
+    // Woken at least every second to close idle connections.
+    const int n = ::epoll_wait(epoll_fd_, evs, 64, 1000);
     if (n < 0 && errno != EINTR) {
       std::fprintf(stderr, "jouled: epoll_wait: %s\n", std::strerror(errno));
       leases_.end_all("epoll failed");
@@ -91,6 +93,7 @@ int Server::run() {
         on_readable(low);
       }
     }
+    close_idle();
   }
 }
 
@@ -118,11 +121,8 @@ void Server::accept_clients() {
       ::close(fd);
       continue;
     }
-    int same_uid = 0;
-    for (auto& [cfd, c] : conns_) same_uid += c.peer.uid == cred.uid;
-    if (int(conns_.size()) >= kMaxClients || same_uid >= kMaxClientsPerUid) {
-      const std::string busy =
-          ps::error_line(ps::kErrDenied, "too many clients (256 in all, 32 per user)").format();
+    if (const std::string why = refusal(cred.uid); !why.empty()) {
+      const std::string busy = ps::error_line(ps::kErrDenied, why).format();
       if (::send(fd, busy.data(), busy.size(), MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
         // Closing says enough.
       }
@@ -132,7 +132,50 @@ void Server::accept_clients() {
     Conn& c = conns_[fd];
     c.fd = fd;
     c.peer = Peer{cred.pid, cred.uid, cred.gid};
+    c.last_ns = monotonic_ns();
     add_fd(fd, std::uint64_t(fd));
+  }
+}
+
+// Root may take any free slot and has no per-user limit; users share
+// kMaxClients - kRootSlots, at most kMaxClientsPerUid each. A refusal
+// touches no other connection.
+std::string Server::refusal(uid_t uid) const {
+  if (int(conns_.size()) >= kMaxClients)
+    return "too many clients (" + std::to_string(kMaxClients) + " in all)";
+  if (uid == 0) return "";
+  int users = 0, same_uid = 0;
+  for (const auto& [fd, c] : conns_) {
+    users += c.peer.uid != 0;
+    same_uid += c.peer.uid == uid;
+  }
+  if (same_uid >= kMaxClientsPerUid)
+    return "too many clients of uid " + std::to_string(uid) + " (" +
+           std::to_string(kMaxClientsPerUid) + " per user)";
+  if (users >= kMaxClients - kRootSlots)
+    return "too many clients (" + std::to_string(kMaxClients - kRootSlots) + " slots for users; " +
+           std::to_string(kRootSlots) + " more are kept for root)";
+  return "";
+}
+
+// At most every 250 ms: connections without a lease idle for the timeout.
+void Server::close_idle() {
+  const std::int64_t now = monotonic_ns();
+  if (now - last_sweep_ns_ < 250000000) return;
+  last_sweep_ns_ = now;
+  const std::int64_t limit = std::int64_t(idle_timeout_s_) * 1000000000;
+  std::vector<int> idle;
+  for (const auto& [fd, c] : conns_)
+    if (now - c.last_ns >= limit && !leases_.has_lease(fd)) idle.push_back(fd);
+  const std::string bye =
+      ps::error_line(ps::kErrState, "idle for " + std::to_string(idle_timeout_s_) +
+                                        " s without a lease (jouled --idle-timeout); closing")
+          .format();
+  for (int fd : idle) {
+    auto it = conns_.find(fd);
+    if (it == conns_.end()) continue;
+    send(it->second, bye);
+    if (conns_.count(fd)) close_conn(fd);
   }
 }
 
@@ -157,6 +200,7 @@ void Server::on_readable(int fd) {
 
 void Server::serve_lines(Conn& c) {
   while (auto text = c.reader.next()) {
+    c.last_ns = monotonic_ns();  // a partial line is not activity
     std::string err;
     auto req = ps::parse_line(*text, &err);
     if (!req) {

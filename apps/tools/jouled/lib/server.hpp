@@ -2,7 +2,10 @@
 // connection per client with its LineReader, a pidfd per lease
 // (pidfd_open(2): readable once the process exits), a signalfd(2) for
 // TERM/INT (put everything back, exit) and HUP (reload the access file),
-// and a timerfd(2) that samples the energy meter every 10 s.
+// and a timerfd(2) that samples the energy meter every 10 s. Of the
+// kMaxClients slots, kRootSlots are kept for root (the Slurm plugin's
+// job-end, joule-ctl), and a connection without a lease that says nothing
+// for the idle timeout is closed: idle users cannot lock root out.
 #pragma once
 
 #include <sys/types.h>
@@ -17,12 +20,15 @@
 namespace joule::service {
 
 inline constexpr int kMaxClients = 256;
+inline constexpr int kRootSlots = 16;  // of kMaxClients: users share the rest
 inline constexpr int kMaxClientsPerUid = 32;
 
 class Server {
  public:
   // `listen_fd`: a bound, listening Unix stream socket (ours or systemd's).
-  Server(int listen_fd, LeaseService& leases, JobBook& jobs);
+  // `idle_timeout_s`: a connection without a lease that sends nothing for
+  // that long is closed (jouled --idle-timeout).
+  Server(int listen_fd, LeaseService& leases, JobBook& jobs, int idle_timeout_s);
   ~Server();
   // Called on SIGHUP; returns a message for the log.
   std::function<std::string()> reload;
@@ -33,24 +39,30 @@ class Server {
   struct Conn {
     int fd = -1;
     Peer peer;
-    platform::service::LineReader reader;
-    std::string out;  // unsent answer bytes
+    platform::service_client::LineReader reader;
+    std::string out;           // unsent answer bytes
+    std::int64_t last_ns = 0;  // accepted, or its last request (monotonic_ns)
   };
   enum Kind : int { kListen = -1, kSignal = -2, kTimer = -3 };
 
   void add_fd(int fd, std::uint64_t tag);
   void accept_clients();
+  // "" when a connection of `uid` may have a slot, else why not.
+  std::string refusal(uid_t uid) const;
+  void close_idle();
   void on_readable(int fd);
   void serve_lines(Conn& c);
   void send(Conn& c, const std::string& text);
   void close_conn(int fd);
   bool on_signal();
 
+  int idle_timeout_s_;
   int listen_fd_, epoll_fd_ = -1, signal_fd_ = -1, timer_fd_ = -1;
   LeaseService& leases_;
   JobBook& jobs_;
   std::map<int, Conn> conns_;
   std::map<int, int> pidfd_lease_;  // pidfd -> lease id
+  std::int64_t last_sweep_ns_ = 0;
 };
 
 // The socket to serve: systemd's (LISTEN_PID/LISTEN_FDS, sd_listen_fds(3))

@@ -14,7 +14,7 @@
 
 namespace joule::service {
 
-namespace ps = platform::service;
+namespace ps = platform::service_client;
 constexpr const char* kLeasesFile = "leases";
 
 StateStore::StateStore(std::string dir, std::string sysfs_root)

@@ -30,7 +30,9 @@ class StateStore {
   // Loads what earlier instances left: originals (merged, oldest kept) and
   // leases. Files that fail the checks are left alone, reasons in *messages.
   void load(std::vector<std::string>* messages);
-  const std::vector<platform::service::Line>& loaded_leases() const { return loaded_leases_; }
+  const std::vector<platform::service_client::Line>& loaded_leases() const {
+    return loaded_leases_;
+  }
 
   // Records `content` as the original of `real_path` unless one is kept.
   bool save(const std::string& real_path, const std::string& content, std::string* why);
@@ -43,13 +45,13 @@ class StateStore {
 
   // Writes both files (atomically); false with *why.
   bool write_originals(std::string* why);
-  bool write_leases(const std::vector<platform::service::Line>& leases, std::string* why);
+  bool write_leases(const std::vector<platform::service_client::Line>& leases, std::string* why);
 
  private:
   std::string dir_, sysfs_root_;
   std::map<std::string, std::string> originals_;
   std::vector<std::string> order_;
-  std::vector<platform::service::Line> loaded_leases_;
+  std::vector<platform::service_client::Line> loaded_leases_;
   std::vector<std::string> stale_files_;  // earlier instances' files, removed once ours is written
 };
 

@@ -27,7 +27,7 @@ extern "C" {
 
 namespace {
 
-namespace service = joule::platform::service;
+namespace client_api = joule::platform::service_client;
 using joule::slurm::PlugArgs;
 
 // Every call to jouled is bounded by this: a stalled service delays the
@@ -71,9 +71,9 @@ std::vector<std::string> args_of(int ac, char** av) {
 // job-end: the backstop for a job whose programs did not release their
 // leases (killed, crashed, or still running when the time limit hit).
 void end_job(std::uint32_t job) {
-  const std::string path = service::socket_path(g_args.socket);
+  const std::string path = client_api::socket_path(g_args.socket);
   std::string why;
-  auto client = service::Client::connect(path, kServiceTimeoutMs, &why);
+  auto client = client_api::Client::connect(path, kServiceTimeoutMs, &why);
   if (!client) {
     // Nodes without jouled are normal: the jobs there changed nothing.
     slurm_info("spank_joule: job %u: no jouled at %s (%s); nothing to end", job, path.c_str(),
@@ -82,7 +82,7 @@ void end_job(std::uint32_t job) {
   }
   // No hello: it starts a lease and needs a grant, and root is usually not
   // in the access file; job-end, jobs and status are root's requests.
-  auto end = client->call(service::Line("job-end").add("job", std::uint64_t(job)), &why);
+  auto end = client->call(client_api::Line("job-end").add("job", std::uint64_t(job)), &why);
   if (!end || !end->ok()) {
     slurm_error("spank_joule: job %u: jouled at %s refused job-end: %s", job, path.c_str(),
                 end ? end->error_message().c_str() : why.c_str());

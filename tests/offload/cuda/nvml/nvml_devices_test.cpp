@@ -6,17 +6,21 @@
 #include "nvml_fixture.hpp"
 #include "run_command.hpp"
 #include "test_users.hpp"
+#include "user_reachable.hpp"
 
 namespace {
 
 using joule_test::run_status;
 using NvmlDevices = joule_test::NvmlFixture;
 
-// Two fake GPUs on the buses the fake driver gives them, both known to NVML.
-std::string devices(const std::string& env, const std::string& args = "") {
-  return "JOULE_CUDA_DRIVER=" FAKE_CUDA_LIB " JOULE_NVML_LIBRARY=" FAKE_NVML_LIBRARY
+// Two fake GPUs on the buses the fake driver gives them, both known to NVML;
+// the programs from `reach` when given (a test user runs them).
+std::string devices(const std::string& env, const std::string& args = "",
+                    const joule_test::UserReachable* reach = nullptr) {
+  auto at = [&](const char* file) { return reach ? reach->path(file) : std::string(file); };
+  return "JOULE_CUDA_DRIVER=" + at(FAKE_CUDA_LIB) + " JOULE_NVML_LIBRARY=" + at(FAKE_NVML_LIBRARY) +
          " FAKE_CUDA_DEVICES=2 FAKE_NVML_GPUS=0000:10:00.0,0000:11:00.0 " +
-         env + " " + JOULE_CTL_EXE + " devices " + args;
+         (reach ? reach->env() + " " : "") + env + " " + at(JOULE_CTL_EXE) + " devices " + args;
 }
 
 void expect_in(const std::string& out, const std::string& part) {
@@ -64,17 +68,21 @@ TEST_F(NvmlDevices, JsonListsTheGpus) {
 // always try. As root the other answers are checked as an unprivileged user.
 TEST_F(NvmlDevices, SaysWhetherTheClocksCouldBeSet) {
   std::string as_user;
+  // joule-ctl and the fake libraries where the user can reach them (a clone
+  // in a 0700 folder hides the build tree).
+  joule_test::UserReachable reach({JOULE_CTL_EXE, FAKE_CUDA_LIB, FAKE_NVML_LIBRARY});
   if (::geteuid() == 0) {
     auto [rc, out] = run_status(devices("FAKE_NVML_PERMISSION=deny"));
     expect_in(out, "  clocks settable: yes (root)\n");
     if (!joule::test::ensure_user(joule::test::kUser)) GTEST_SKIP() << "cannot create a user";
-    as_user = std::string("setpriv --reuid=") + joule::test::kUser +
+    if (!reach.usable()) GTEST_SKIP() << "joule-ctl cannot run as a test user: " << reach.why();
+    as_user = "cd " + reach.dir() + " && setpriv --reuid=" + joule::test::kUser +
               " --regid=" + joule::test::kUser + " --clear-groups env ";
   }
-  auto [rc, out] = run_status(devices("FAKE_NVML_PERMISSION=deny").insert(0, as_user));
+  auto [rc, out] = run_status(as_user + devices("FAKE_NVML_PERMISSION=deny", "", &reach));
   EXPECT_EQ(rc, 0) << out;
   expect_in(out, "  clocks settable: no: needs root or `nvidia-smi -acp UNRESTRICTED`\n");
-  std::tie(rc, out) = run_status(as_user + devices(""));
+  std::tie(rc, out) = run_status(as_user + devices("", "", &reach));
   expect_in(
       out, "  clocks settable: application clocks: yes (unrestricted); locked clocks: root only\n");
   EXPECT_EQ(calls(), "");

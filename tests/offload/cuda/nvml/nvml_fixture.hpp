@@ -44,7 +44,7 @@ class NvmlFixture : public testing::Test {
   }
 
   TempDir tmp_{"nvml"};
-  joule::offload::CudaSettings settings_;
+  joule::cuda::CudaSettings settings_;
 };
 
 }  // namespace joule_test

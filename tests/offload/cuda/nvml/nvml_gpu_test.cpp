@@ -12,6 +12,7 @@
 
 namespace {
 
+using namespace joule::cuda;
 using namespace joule::offload;
 
 class NvmlGpu : public testing::Test {

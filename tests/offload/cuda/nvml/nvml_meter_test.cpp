@@ -11,7 +11,7 @@
 
 namespace {
 
-using joule::offload::open_gpu_meter;
+using joule::cuda::open_gpu_meter;
 using joule_test::kBus;
 using NvmlMeter = joule_test::NvmlFixture;
 

@@ -18,13 +18,13 @@ using joule_test::run_status;
 using NvmlRestore = joule_test::NvmlFixture;
 
 // A child that locks the clock, says so on the pipe, and waits to be killed.
-pid_t lock_in_child(const joule::offload::CudaSettings& s, int mhz) {
+pid_t lock_in_child(const joule::cuda::CudaSettings& s, int mhz) {
   int fds[2];
   if (::pipe(fds) != 0) return -1;
   const pid_t pid = ::fork();
   if (pid == 0) {
     ::close(fds[0]);
-    auto m = joule::offload::open_gpu_meter(s, kBus);
+    auto m = joule::cuda::open_gpu_meter(s, kBus);
     const char ok = m->set_sm_clock_mhz(mhz).ok ? '1' : '0';
     if (::write(fds[1], &ok, 1) != 1) ::_exit(3);
     for (;;) ::pause();
@@ -46,13 +46,13 @@ pid_t gone_pid() {
 
 // A lock record as a joule process would leave it.
 void write_lock_record(const std::string& dir, int pid, unsigned long long start_time) {
-  joule::offload::nvml::ClockRecord r;
+  joule::cuda::nvml::ClockRecord r;
   r.pid = pid;
   r.start_time = start_time;
   r.bus_id = kBus;
   r.locked = true;
   std::string error;
-  ASSERT_TRUE(joule::offload::nvml::write_clock_record(dir, r, &error)) << error;
+  ASSERT_TRUE(joule::cuda::nvml::write_clock_record(dir, r, &error)) << error;
 }
 
 std::string restore_cmd(const std::string& dir, const std::string& extra = "") {

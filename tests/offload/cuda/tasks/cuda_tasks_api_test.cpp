@@ -164,7 +164,7 @@ TEST_F(CudaTasksClocks, RefusalsSayWhy) {
 // resets them when it opens that GPU, before anything else, and removes the
 // record. A GPU this process does not use is not its business.
 TEST_F(CudaTasksClocks, TheNextRunResetsTheClocksADeadRunLeftLocked) {
-  using joule::offload::nvml::ClockRecord;
+  using joule::cuda::nvml::ClockRecord;
   const pid_t dead = ::fork();
   if (dead == 0) ::_exit(0);
   ::waitpid(dead, nullptr, 0);
@@ -172,14 +172,14 @@ TEST_F(CudaTasksClocks, TheNextRunResetsTheClocksADeadRunLeftLocked) {
   ClockRecord other{dead, 1, "0000:AF:00.0", true};  // a GPU this process does not use
   std::string error;
   for (const ClockRecord& r : {gone, other})
-    ASSERT_TRUE(joule::offload::nvml::write_clock_record(state_dir(), r, &error)) << error;
+    ASSERT_TRUE(joule::cuda::nvml::write_clock_record(state_dir(), r, &error)) << error;
   ::setenv("FAKE_NVML_GPUS", (std::string(kFakeBus) + ",0000:AF:00.0").c_str(), 1);
   start({{"JOULE_CUDA_STREAMS", "3"}});  // other settings than the tests before: opened anew
   EXPECT_EQ(log(), "") << "nothing before the GPU is opened";
   EXPECT_EQ(joule_cuda_device_count(), 1);
   EXPECT_EQ(log(), "reset_locked " + std::string(kFakeBus) + "\n");
   const auto name = [&](const ClockRecord& r) {
-    return state_dir() + "/" + joule::offload::nvml::clock_record_name(r.pid, r.bus_id);
+    return state_dir() + "/" + joule::cuda::nvml::clock_record_name(r.pid, r.bus_id);
   };
   EXPECT_FALSE(std::filesystem::exists(name(gone)));
   EXPECT_TRUE(std::filesystem::exists(name(other)));  // left to that GPU's users

@@ -29,7 +29,7 @@ inline joule::runtime fake_gpu_runtime(int workers) {
 template <class F>
 void on_stream(F fn) {
   auto* heap = new F(std::move(fn));
-  joule::offload::current_cuda_context()->host_fn(
+  joule::cuda::current_cuda_context()->host_fn(
       [](void* p) {
         F* f = static_cast<F*>(p);
         (*f)();

@@ -9,7 +9,7 @@
 
 namespace joule::control {
 
-// platform::make_platform_observer, with an EnergyController listening to
+// platform::make_platform_observer, with a control::Controller listening to
 // the Platform it builds (nullptr when nothing asks for the platform layer).
 std::unique_ptr<core::Observer> make_energy_observer(const core::Config& cfg);
 

@@ -1,8 +1,8 @@
 // The energy controller's life cycle: which policy runs, when it decides,
 // and putting the machine back at stop. Observing and applying are in
-// energy_apply.cpp, CPU masks in energy_mask.cpp, mpi-slack in energy_mpi.cpp
-// and the report section in energy_report.cpp.
-#include "energy_controller.hpp"
+// apply.cpp, CPU masks in mask.cpp, mpi-slack in mpi_slack_driver.cpp
+// and the report section in report.cpp.
+#include "controller.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -11,9 +11,9 @@
 #include "affinity_map.hpp"
 #include "config.hpp"
 #include "energy_config.hpp"
-#include "energy_mpi.hpp"
 #include "joule/types.h"
 #include "log.hpp"
+#include "mpi_slack_driver.hpp"
 #include "platform.hpp"
 #include "trace_api.hpp"
 #include "worker_slot.hpp"
@@ -25,15 +25,15 @@ using platform::kCapPerChip;
 using platform::Platform;
 using platform::WorkerSlot;
 
-EnergyController::EnergyController(Platform& p, const core::Config& cfg) : p_(p) { choose(cfg); }
+Controller::Controller(Platform& p, const core::Config& cfg) : p_(p) { choose(cfg); }
 
-EnergyController::~EnergyController() = default;
+Controller::~Controller() = default;
 
 // JOULE_ENERGY_POLICY other than none / auto needs a DVFS backend that sets
 // frequencies: without one it warns once and runs as none. "auto" starts
 // with the graph policy and switches to the iterative one (once) at the
 // first iteration boundary after keyed tasks ran.
-void EnergyController::choose(const core::Config& cfg) {
+void Controller::choose(const core::Config& cfg) {
   asked_ = cfg.get<energy::EnergySettings>().policy;
   opt_ = energy::options_from_config(cfg);
   masks_ = opt_.masks;
@@ -54,7 +54,7 @@ void EnergyController::choose(const core::Config& cfg) {
   if (auto_) history_ = "auto -> " + (resolved_.empty() ? std::string("none") : resolved_);
 }
 
-void EnergyController::use_policy(const std::string& name) {
+void Controller::use_policy(const std::string& name) {
   policy_.reset();
   resolved_.clear();
   periodic_ = false;
@@ -78,7 +78,7 @@ void EnergyController::use_policy(const std::string& name) {
   if (run_.affinity) run_.affinity->set_pinned(!periodic_);
 }
 
-void EnergyController::begin(const core::RunInfo& run, std::uint64_t now) {
+void Controller::begin(const core::RunInfo& run, std::uint64_t now) {
   run_ = run;
   if (mpi_) mpi_->begin(p_.num_workers());
   if (!policy_) return;
@@ -108,7 +108,7 @@ void EnergyController::begin(const core::RunInfo& run, std::uint64_t now) {
 
 // A domain with one worker is that worker's to apply; a shared one (chip
 // DVFS) is applied by the deciding thread.
-void EnergyController::make_slots() {
+void Controller::make_slots() {
   const std::size_t domains = domain_cpu_.size();
   slots_.reset(new DomainSlot[domains]);
   std::vector<int> members(domains, 0);
@@ -131,7 +131,7 @@ void EnergyController::make_slots() {
 // file) and switches the governor, which no later decision pays again. An
 // emulated backend's modelled latency is part of the cost. Done before the
 // runtime resets residency, and the stall it owes is dropped: no task paid it.
-void EnergyController::measure_switch_cost() {
+void Controller::measure_switch_cost() {
   Dvfs& d = p_.dvfs();
   if (domain_cpu_.empty()) return;
   const int cpu = domain_cpu_.front(), lvl = d.level(cpu);
@@ -153,7 +153,7 @@ void EnergyController::measure_switch_cost() {
 // end a task takes the boundary. It never writes a frequency either: the
 // levels it publishes are applied by their workers, the rest at the next
 // task end (docs/internals.md).
-void EnergyController::iteration(std::uint64_t iteration, std::uint64_t now) {
+void Controller::iteration(std::uint64_t iteration, std::uint64_t now) {
   if (!policy_ || ended_.load(std::memory_order_relaxed)) return;
   posted_iteration_.store(iteration + 1, std::memory_order_seq_cst);
   posted_count_.fetch_add(1, std::memory_order_seq_cst);
@@ -167,7 +167,7 @@ void EnergyController::iteration(std::uint64_t iteration, std::uint64_t now) {
 
 // A worker at a task end found a decision due: it decides if it wins the
 // claim, else goes on with its task (the winner covers what it saw).
-void EnergyController::tick_due(std::uint64_t now) {
+void Controller::tick_due(std::uint64_t now) {
   if (ended_.load(std::memory_order_relaxed) || !try_claim()) return;
   run_claimed(now, true);
   release_claim();
@@ -175,7 +175,7 @@ void EnergyController::tick_due(std::uint64_t now) {
 
 // worker: a worker's thread, which applies the domains owners will not
 // apply soon; the creator leaves them to the next task end.
-void EnergyController::run_claimed(std::uint64_t now, bool worker) {
+void Controller::run_claimed(std::uint64_t now, bool worker) {
   next_tick_ns_.store(~std::uint64_t(0), std::memory_order_seq_cst);
   if (posted_count_.load(std::memory_order_seq_cst)) posted_iterations(now);
   if (policy_ && periodic_ && now >= next_window_ns_) {
@@ -196,7 +196,7 @@ void EnergyController::run_claimed(std::uint64_t now, bool worker) {
   if (posted_count_.load(std::memory_order_seq_cst)) next_tick_ns_.store(0);
 }
 
-void EnergyController::posted_iterations(std::uint64_t now) {
+void Controller::posted_iterations(std::uint64_t now) {
   const std::uint64_t count = posted_count_.exchange(0, std::memory_order_seq_cst);
   const std::uint64_t posted = posted_iteration_.load(std::memory_order_seq_cst);
   if (!policy_ || count == 0) return;
@@ -220,7 +220,7 @@ void EnergyController::posted_iterations(std::uint64_t now) {
   decide_claimed(now);
 }
 
-void EnergyController::decide_claimed(std::uint64_t now) {
+void Controller::decide_claimed(std::uint64_t now) {
   const std::uint64_t t0 = core::now_ns();
   const energy::Observation& obs = observe(now);
   energy::Decision d = policy_->decide(obs);
@@ -242,41 +242,41 @@ void EnergyController::decide_claimed(std::uint64_t now) {
 
 // The time guard's filter, and a trace event when it tripped, let the
 // policy go again, or started or finished a baseline.
-void EnergyController::guard(const energy::Observation& obs, energy::Decision& d) {
+void Controller::guard(const energy::Observation& obs, energy::Decision& d) {
   d = guard_->filter(obs, std::move(d));
   const energy::GuardAction a = guard_->last_action();
   if (a != energy::GuardAction::none)
     core::trace::emit_event(core::trace::Event::kEvEnergyGuard, std::uint64_t(a));
 }
 
-void EnergyController::task_ended(WorkerSlot& s, std::uint64_t key, std::uint64_t work_ns,
-                                  std::uint64_t now) {
+void Controller::task_ended(WorkerSlot& s, std::uint64_t key, std::uint64_t work_ns,
+                            std::uint64_t now) {
   if (key != JOULE_NO_AFFINITY) note_key(s, key, work_ns);
   tick(now);
   at_boundary(s.worker);
 }
 
-void EnergyController::task_starting(WorkerSlot& s) { at_boundary(s.worker); }
+void Controller::task_starting(WorkerSlot& s) { at_boundary(s.worker); }
 
-void EnergyController::note_key(WorkerSlot& s, std::uint64_t key, std::uint64_t work_ns) {
+void Controller::note_key(WorkerSlot& s, std::uint64_t key, std::uint64_t work_ns) {
   if (!saw_keys_.load(std::memory_order_relaxed)) saw_keys_.store(true, std::memory_order_relaxed);
   s.keys_lock.lock();
   s.key_work_ns[key] += work_ns;
   s.keys_lock.unlock();
 }
 
-void EnergyController::mpi_enter(int worker) {
+void Controller::mpi_enter(int worker) {
   if (mpi_) mpi_->enter(worker);
 }
 
-void EnergyController::mpi_leave(int worker) {
+void Controller::mpi_leave(int worker) {
   if (mpi_) mpi_->leave(worker);
 }
 
 // Every domain back at its start level, here and now, whoever owns it: the
 // workers have stopped, and a decision still running on one finishes first
 // (the claim is held for as long as one decision takes).
-void EnergyController::end(std::uint64_t) {
+void Controller::end(std::uint64_t) {
   if (mpi_) mpi_->end();
   ended_.store(true, std::memory_order_seq_cst);
   next_tick_ns_.store(~std::uint64_t(0), std::memory_order_relaxed);

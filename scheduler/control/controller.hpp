@@ -1,4 +1,4 @@
-// The energy controller: the live side of scheduler/energy. It owns the
+// control::Controller, the energy controller: the live side of scheduler/energy. It owns the
 // policy JOULE_ENERGY_POLICY names, builds its Observation from what the
 // platform accounts per worker (busy, stretch, work at fmax, per-key work),
 // calls decide() at iteration boundaries or from a cheap time check at task
@@ -46,11 +46,11 @@ namespace joule::control {
 
 class MpiSlackDriver;
 
-class EnergyController final : public platform::PlatformListener {
+class Controller final : public platform::PlatformListener {
  public:
   // Chooses the policy (a warning and "none" when DVFS cannot be set).
-  EnergyController(platform::Platform& p, const core::Config& cfg);
-  ~EnergyController() override;
+  Controller(platform::Platform& p, const core::Config& cfg);
+  ~Controller() override;
 
   bool live() const noexcept override { return policy_ != nullptr; }
   // Whether task starts should tell running_critical (the graph policies).
@@ -124,7 +124,7 @@ class EnergyController final : public platform::PlatformListener {
   bool apply_moves(const std::vector<std::pair<std::uint64_t, int>>& moves);
   bool apply_mask(int active);
   int worker_of_key(std::uint64_t key) const;
-  int mask_target(const energy::Observation& obs);  // energy_mask.cpp
+  int mask_target(const energy::Observation& obs);  // mask.cpp
   void measure_switch_cost();
   double saving_estimate(double* at_fmax_j, double* modelled_j) const;
 

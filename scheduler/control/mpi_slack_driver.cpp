@@ -1,4 +1,4 @@
-#include "energy_mpi.hpp"
+#include "mpi_slack_driver.hpp"
 
 #include <chrono>
 #include <cstdio>

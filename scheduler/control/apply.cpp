@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "affinity_map.hpp"
-#include "energy_controller.hpp"
+#include "controller.hpp"
 #include "platform.hpp"
 #include "trace_api.hpp"
 #include "worker_slot.hpp"
@@ -31,7 +31,7 @@ double delta_s(const std::atomic<std::uint64_t>& now, std::uint64_t& seen) {
 // cores, P-state tables and their modelled power, chips), built once at
 // begin: a decision then touches each worker and domain once, with no
 // allocation (docs/performance.md, "Node-scale decisions").
-void EnergyController::build_observation() {
+void Controller::build_observation() {
   obs_ = energy::Observation{};
   Dvfs& d = p_.dvfs();
   obs_.domains.resize(domain_cpu_.size());
@@ -54,7 +54,7 @@ void EnergyController::build_observation() {
 
 // Everything since the last call: the window the loads cover. The claim
 // holder's own Observation, refreshed in place.
-const energy::Observation& EnergyController::observe(std::uint64_t now) {
+const energy::Observation& Controller::observe(std::uint64_t now) {
   energy::Observation& obs = obs_;
   obs.now_ns = now;
   obs.window_s = double(now > last_ns_ ? now - last_ns_ : 0) * 1e-9;
@@ -91,7 +91,7 @@ const energy::Observation& EnergyController::observe(std::uint64_t now) {
 
 // Keys with work in the window, each on the worker it is mapped to (pinned
 // in iterative mode, so that is where its tasks ran).
-void EnergyController::add_keys(energy::Observation& obs) {
+void Controller::add_keys(energy::Observation& obs) {
   std::map<std::uint64_t, std::uint64_t> work;
   for (int w = 0; w < p_.num_workers(); ++w) {
     WorkerSlot& slot = p_.slot(w);
@@ -104,14 +104,14 @@ void EnergyController::add_keys(energy::Observation& obs) {
   for (const auto& [k, ns] : work) obs.keys.push_back({k, worker_of_key(k), double(ns) * 1e-9});
 }
 
-int EnergyController::worker_of_key(std::uint64_t key) const {
+int Controller::worker_of_key(std::uint64_t key) const {
   const int w = run_.affinity ? run_.affinity->worker_of(key) : -1;
   const int n = std::max(1, p_.num_workers());
   if (w >= 0 && w < n) return w;
   return run_.affinity ? run_.affinity->spread(key, n) : int(key % std::uint64_t(n));
 }
 
-void EnergyController::apply(const energy::Decision& d) {
+void Controller::apply(const energy::Decision& d) {
   bool any = false;
   if (publish_levels(d.domain_level)) ++dvfs_, any = true;
   if (apply_moves(d.moves)) ++balance_, any = true;
@@ -126,7 +126,7 @@ void EnergyController::apply(const energy::Decision& d) {
 
 // Publishes the decision's level per domain; owners apply it at their next
 // task boundary (at_boundary), apply_pending covers the rest.
-bool EnergyController::publish_levels(const std::vector<int>& levels) {
+bool Controller::publish_levels(const std::vector<int>& levels) {
   if (levels.size() != domain_cpu_.size() || !slots_) return false;
   const std::uint64_t n = decisions_.load(std::memory_order_relaxed);
   bool changed = false;
@@ -142,7 +142,7 @@ bool EnergyController::publish_levels(const std::vector<int>& levels) {
 
 // One domain's published level, by whoever gets here first (the owner at a
 // task boundary, or the deciding thread); the other skips it.
-void EnergyController::apply_domain(int d, bool owner) {
+void Controller::apply_domain(int d, bool owner) {
   DomainSlot& s = slots_[std::size_t(d)];
   if (s.applying.exchange(true, std::memory_order_acquire)) return;
   for (;;) {
@@ -161,7 +161,7 @@ void EnergyController::apply_domain(int d, bool owner) {
 // The deciding thread's share (all: every domain, at stop): domains nobody
 // owns, owners asleep (no task boundary soon) or parked, and levels an owner
 // has left pending since an earlier decision.
-void EnergyController::apply_pending(bool all) {
+void Controller::apply_pending(bool all) {
   if (!slots_) return;
   const std::uint64_t n = decisions_.load(std::memory_order_relaxed);
   for (std::size_t i = 0; i < domain_cpu_.size(); ++i) {
@@ -180,7 +180,7 @@ void EnergyController::apply_pending(bool all) {
   }
 }
 
-bool EnergyController::apply_moves(const std::vector<std::pair<std::uint64_t, int>>& moves) {
+bool Controller::apply_moves(const std::vector<std::pair<std::uint64_t, int>>& moves) {
   if (!run_.affinity) return false;
   bool changed = false;
   for (const auto& [key, w] : moves) {
@@ -198,7 +198,7 @@ bool EnergyController::apply_moves(const std::vector<std::pair<std::uint64_t, in
 // Keeps workers [0, active) and parks the others at their next task
 // boundary. Not while keyed tasks are pinned: a parked worker's pinned
 // tasks would wait for it.
-bool EnergyController::apply_mask(int active) {
+bool Controller::apply_mask(int active) {
   const int n = p_.num_workers();
   active = std::clamp(active, 1, n);
   if (!masks_ || !run_.park_worker || n < 2) return false;

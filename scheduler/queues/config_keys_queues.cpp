@@ -9,19 +9,20 @@
 
 namespace joule::queues {
 
-std::vector<core::ConfigKey> scheduler_config_keys() {
+std::vector<core::ConfigKey> queues_config_keys() {
   using S = QueueSettings;
   std::string names;
   for (const auto& n : policy_names()) names += (names.empty() ? "" : ", ") + n;
   core::KeyTable<S> t;
   t.custom(
-      "JOULE_SCHEDULER", "choice", names, "ready-queue policy",
-      [](S& s, std::string_view v) {
-        for (const auto& n : policy_names())
-          if (n == v) return void(s.policy = n);
-        throw std::invalid_argument("unknown scheduler");
-      },
-      [](const S& s) { return s.policy; });
+       "JOULE_QUEUES", "choice", names, "ready-queue policy",
+       [](S& s, std::string_view v) {
+         for (const auto& n : policy_names())
+           if (n == v) return void(s.policy = n);
+         throw std::invalid_argument("unknown queue policy");
+       },
+       [](const S& s) { return s.policy; })
+      .alias("JOULE_SCHEDULER");  // the name before the layer was called queues
   t.flag("JOULE_IMMEDIATE_SUCCESSOR", &S::immediate_successor,
          "a finishing task's first released successor runs next on the same worker");
   return t.keys();

@@ -1,9 +1,9 @@
 // The control layer's observer factory: the platform layer's observer, with
 // the energy controller attached to its Platform as soon as it is built.
-#include "energy_observer.hpp"
+#include "control_observer.hpp"
 
+#include "controller.hpp"
 #include "energy_config.hpp"
-#include "energy_controller.hpp"
 #include "log.hpp"
 #include "platform.hpp"
 #include "platform_observer.hpp"
@@ -22,7 +22,7 @@ std::unique_ptr<core::Observer> make_energy_observer(const core::Config& cfg) {
       cfg,
       [](platform::Platform& p,
          const core::Config& c) -> std::unique_ptr<platform::PlatformListener> {
-        return std::make_unique<EnergyController>(p, c);
+        return std::make_unique<Controller>(p, c);
       });
 }
 

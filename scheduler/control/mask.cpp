@@ -6,8 +6,8 @@
 #include <algorithm>
 
 #include "affinity_map.hpp"
+#include "controller.hpp"
 #include "core_mask.hpp"
-#include "energy_controller.hpp"
 #include "platform.hpp"
 
 namespace joule::control {
@@ -18,7 +18,7 @@ constexpr int kShrinkWindows = 3;  // windows that must agree before parking
 }  // namespace
 
 // Returns the cores to keep (-1: leave the mask as it is).
-int EnergyController::mask_target(const energy::Observation& obs) {
+int Controller::mask_target(const energy::Observation& obs) {
   if (!masks_ || !periodic_ || obs.domains.empty() || obs.window_s <= 0) return -1;
   if (run_.affinity && run_.affinity->pinned()) return -1;
   int active = 0, ready = 0;

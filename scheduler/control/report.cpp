@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <ostream>
 
-#include "energy_controller.hpp"
-#include "energy_mpi.hpp"
+#include "controller.hpp"
+#include "mpi_slack_driver.hpp"
 #include "platform.hpp"
 #include "text.hpp"
 #include "worker_slot.hpp"
@@ -29,7 +29,7 @@ std::string fmt(const char* f, double a) { return core::format_number(f, a); }
 // fmax power and asleep for the rest of the run; uncore as modelled. Against
 // the modelled energy of the run. The reference keeps the run's wall time:
 // that is the saving at equal time.
-double EnergyController::saving_estimate(double* at_fmax_j, double* modelled_j) const {
+double Controller::saving_estimate(double* at_fmax_j, double* modelled_j) const {
   const EnergyReading& r = p_.final_reading();
   const double wall = r.seconds;
   double cores = 0, fmax = 0;
@@ -47,7 +47,7 @@ double EnergyController::saving_estimate(double* at_fmax_j, double* modelled_j) 
   return *at_fmax_j > 0 ? 1.0 - *modelled_j / *at_fmax_j : 0.0;
 }
 
-void EnergyController::report(std::ostream& os) const {
+void Controller::report(std::ostream& os) const {
   os << "== energy policy ==\n";
   os << "policy: " << (resolved_.empty() ? "none" : resolved_)
      << " (JOULE_ENERGY_POLICY=" << asked_;

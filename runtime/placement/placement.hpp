@@ -18,7 +18,7 @@
 
 #include "card_topology.hpp"
 
-namespace joule::offload {
+namespace joule::placement {
 
 enum class Affinity { compact, scatter, balanced };
 
@@ -58,4 +58,4 @@ std::string map_line(int thread, const PuSlot& slot);
 // (package <k> core <c> thread <x>)".
 std::string verbose_line(int thread, const PuSlot& slot);
 
-}  // namespace joule::offload
+}  // namespace joule::placement
