@@ -49,9 +49,24 @@ BlockResult Blocking::block(Task* t) {
     t->blocking.store(kRunning, std::memory_order_relaxed);  // unblocked first
     return BlockResult::ok;
   }
-  rt_.waits().help_until(
-      rt_.context(), [t] { return t->blocking.load(std::memory_order_acquire) == kUnblocked; },
-      nullptr);
+  ThreadContext& ctx = rt_.context();
+  {
+    std::lock_guard guard(blocked_mutex_);
+    blocked_.push_back({t, {t->id, t->label, now_ns(), ctx.worker ? ctx.worker->index() : -1}});
+  }
+  {
+    WaitNote note(ctx, "an unblock (the task blocked through Nanos6 or ALPI)", t);
+    rt_.waits().help_until(
+        ctx, [t] { return t->blocking.load(std::memory_order_acquire) == kUnblocked; }, nullptr);
+  }
+  {
+    std::lock_guard guard(blocked_mutex_);
+    for (auto it = blocked_.begin(); it != blocked_.end(); ++it)
+      if (it->first == t) {
+        blocked_.erase(it);
+        break;
+      }
+  }
   t->blocking.store(kRunning, std::memory_order_relaxed);
   return BlockResult::ok;
 }
@@ -84,9 +99,11 @@ bool Blocking::decrease_events(Task* t, std::int64_t n) {
 
 void Blocking::wait_for_ns(std::uint64_t ns) {
   const auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(ns);
+  ThreadContext& ctx = rt_.context();
+  WaitNote note(ctx, "a time (alpi_task_waitfor_ns)", ctx.current);
   // Helps meanwhile; the bounded sleeps of the waiting loop end the wait.
   rt_.waits().help_until(
-      rt_.context(), [until] { return std::chrono::steady_clock::now() >= until; }, nullptr);
+      ctx, [until] { return std::chrono::steady_clock::now() >= until; }, nullptr);
 }
 
 namespace {
@@ -158,6 +175,13 @@ void Blocking::add_polling_service(const char* name, PollingServices::Fn fn, voi
 
 bool Blocking::remove_polling_service(PollingServices::Fn fn, void* data) {
   return rt_.polling().remove(fn, data);
+}
+
+std::vector<Blocking::Blocked> Blocking::blocked_now() const {
+  std::lock_guard guard(blocked_mutex_);
+  std::vector<Blocked> out;
+  for (const auto& [task, b] : blocked_) out.push_back(b);
+  return out;
 }
 
 }  // namespace joule::engine

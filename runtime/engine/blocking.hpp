@@ -14,6 +14,8 @@
 
 #include <cstdint>
 #include <exception>
+#include <mutex>
+#include <vector>
 
 #include "polling_services.hpp"
 #include "task.hpp"
@@ -69,8 +71,21 @@ class Blocking {
   void add_polling_service(const char* name, PollingServices::Fn fn, void* data);
   bool remove_polling_service(PollingServices::Fn fn, void* data);
 
+  // The tasks blocked now, for the state dump (state_dump.cpp). A task
+  // listed may be unblocked and gone by the time the caller reads it: only
+  // the copied fields are safe.
+  struct Blocked {
+    std::uint64_t id;
+    const char* label;
+    std::uint64_t since_ns;
+    int worker;  // -1: not a worker's thread
+  };
+  std::vector<Blocked> blocked_now() const;
+
  private:
   Runtime& rt_;
+  mutable std::mutex blocked_mutex_;
+  std::vector<std::pair<Task*, Blocked>> blocked_;
 };
 
 }  // namespace joule::engine

@@ -44,6 +44,13 @@ std::vector<core::ConfigKey> engine_config_keys() {
         s.topology = std::string(v);
       },
       [](const S& s) { return s.topology; });
+  t.flag("JOULE_DUMP", &S::dump,
+         "answer `joule-ctl dump PID` with what each worker and blocked task is doing (a socket "
+         "in the abstract namespace, readable by the process's user and root)");
+  t.integer("JOULE_WATCHDOG", &S::watchdog_s, 0, 86400,
+            "when tasks are in flight and none completed for this long, print the state dump "
+            "to stderr (once per stall)",
+            "seconds; 0: off");
   t.integer("JOULE_NUMA_STEAL_DELAY_US", &S::numa_steal_delay_us, 0, 1000000,
             "with workers on several NUMA nodes, once the program placed data (joule_alloc): how "
             "long an idle worker looks for work only on its own node before it steals from other "

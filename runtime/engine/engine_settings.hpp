@@ -43,13 +43,17 @@ struct EngineSettings {
   // OMP_STACKSIZE sets it under libjoule-omp unless JOULE_STACK_SIZE does.
   std::uint64_t stack_bytes = 0;
   bool stack_from_omp = false;
+  // JOULE_DUMP: answer `joule-ctl dump PID` (dump_listener.hpp);
+  // JOULE_WATCHDOG: seconds without a completion that print the dump (0: off).
+  bool dump = true;
+  int watchdog_s = 0;
   std::uint64_t stack_or_default() const { return stack_bytes ? stack_bytes : 8ull << 20; }
 };
 
 // JOULE_WORKERS, JOULE_BIND, JOULE_SPIN_US, JOULE_SPIN_MAX_US,
 // JOULE_SERIAL_INLINE, JOULE_THROTTLE_TASKS, JOULE_OVERSUBSCRIBED,
 // JOULE_CGROUP_ROOT, JOULE_WORKER_TOPOLOGY, JOULE_NUMA_STEAL_DELAY_US,
-// JOULE_STACK_SIZE.
+// JOULE_STACK_SIZE, JOULE_DUMP, JOULE_WATCHDOG.
 std::vector<core::ConfigKey> engine_config_keys();
 
 }  // namespace joule::engine

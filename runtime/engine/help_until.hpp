@@ -75,8 +75,8 @@ void Waits::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watche
   // an unrelated task could want, and could then never get).
   const bool asked = ctx.descendants_only && *ctx.descendants_only > 0;
   Task* const within = waiter && ctx.help_depth > kMaxHelpDepth ? waiter
-                       : asked                                  ? (waiter ? waiter : ctx.current)
-                                                                : nullptr;
+                       : asked ? (waiter ? waiter : ctx.current.get())
+                               : nullptr;
   const bool restricted = within != nullptr;
   std::vector<Task*> deferred;
   if (restricted) tasks.flush_private(ctx);

@@ -136,6 +136,7 @@ void NumaPlacement::touch_chunks(char* p, std::size_t bytes, const PlaceRequest&
     ::new (t->args) TouchArgs(args);
     tasks.submit_pinned(t, w, ctx);
   }
+  WaitNote note(ctx, "the first touch of placed memory (joule_alloc)", nullptr);
   rt_.waits().help_until(
       ctx, [&] { return left.load(std::memory_order_acquire) == 0; }, nullptr);
 }

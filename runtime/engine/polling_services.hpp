@@ -40,6 +40,7 @@ class PollingServices {
   }
   // An idle thread's longest sleep: short while services must keep running.
   long sleep_cap(long limit_ns) const noexcept { return active() ? kPollSleepNs : limit_ns; }
+  int count() const noexcept { return count_.load(std::memory_order_relaxed); }
   // Calls of poll() that ran the list (tests, reports).
   std::uint64_t rounds() const noexcept { return rounds_.load(std::memory_order_relaxed); }
 

@@ -26,6 +26,7 @@
 #include "blocking.hpp"
 #include "config.hpp"
 #include "cpu_budget.hpp"
+#include "dump_listener.hpp"
 #include "engine_settings.hpp"
 #include "idle.hpp"
 #include "joule/types.hpp"
@@ -160,6 +161,7 @@ class Runtime {
   Blocking blocking_{*this};
   NumaPlacement numa_{*this};
   std::unique_ptr<LendingBridge> lending_;
+  std::unique_ptr<DumpListener> dump_;  // after the rooms: it reads them
 };
 
 }  // namespace joule::engine

@@ -185,9 +185,11 @@ void TaskLifecycle::discard(Task* t) {
 }
 
 void TaskLifecycle::wait_ready_and_run(Task* t, ThreadContext& ctx) {
-  if (!drop_guard(t))
+  if (!drop_guard(t)) {
+    WaitNote note(ctx, "the dependencies of an undeferred task", t);
     rt_.waits().help_until(
         ctx, [t] { return t->preds.load(std::memory_order_acquire) == 0; }, nullptr);
+  }
   if (!t->tokens.empty()) {
     // The creator must run it itself, so it cannot park: retry, helping.
     std::vector<Task*> wake;

@@ -3,6 +3,7 @@
 // (any thread that spawns) both have one.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 #include "task.hpp"
@@ -14,11 +15,38 @@ using namespace joule::core;
 
 class Worker;
 
+// A field its own thread writes and a diagnostic reader (state_dump.cpp)
+// reads from another thread: an atomic with release stores and acquire
+// loads, so the reader sees the task a pointer names as its writer did. On
+// x86-64 both are the plain moves the hot path had.
+template <class T>
+class Published {
+ public:
+  constexpr Published() = default;
+  constexpr Published(T v) noexcept : v_(v) {}  // NOLINT: used as the plain field it replaces
+  Published(const Published& o) noexcept : v_(o.get()) {}
+  Published& operator=(const Published& o) noexcept {
+    set(o.get());
+    return *this;
+  }
+  Published& operator=(T v) noexcept {
+    set(v);
+    return *this;
+  }
+  operator T() const noexcept { return get(); }  // NOLINT: as above
+  T operator->() const noexcept { return get(); }
+  T get() const noexcept { return v_.load(std::memory_order_acquire); }
+  void set(T v) noexcept { v_.store(v, std::memory_order_release); }
+
+ private:
+  std::atomic<T> v_{};
+};
+
 struct ThreadContext {
-  std::uint64_t generation = 0;  // runtime instance this context was set up for
-  Worker* worker = nullptr;      // null on external threads
-  Task* current = nullptr;       // running task, or the thread's root task
-  Task* root = nullptr;          // implicit task owning this thread's top-level tasks
+  std::uint64_t generation = 0;        // runtime instance this context was set up for
+  Worker* worker = nullptr;            // null on external threads
+  Published<Task*> current = nullptr;  // running task, or the thread's root task
+  Task* root = nullptr;                // implicit task owning this thread's top-level tasks
   // A worker's parent for independent tasks (Runtime::spawn_root), made on
   // first use. Not `root`: a worker's loop is at its top level while
   // current == root (TaskLifecycle::hold_child), and its root is null.
@@ -46,6 +74,10 @@ struct ThreadContext {
   // a lock). The count is the layer's thread_local: it lives as long as this.
   const int* descendants_only = nullptr;
   std::uint64_t next_id = 0;  // task ids: thread slot << 40 | sequence
+  // What this thread waits for while it helps (WaitNote), for the state
+  // dump: a short text and the task concerned; null when not waiting.
+  Published<const char*> waiting_for = nullptr;
+  Published<Task*> waiting_task = nullptr;
   // Blocks of one other thread's pool freed here, handed back in one push
   // (TaskPool::free_block): one contended atomic per batch, not per task.
   struct RemoteFrees {
@@ -54,6 +86,29 @@ struct ThreadContext {
     void* tail = nullptr;
     int count = 0;
   } remote_frees;
+};
+
+// Names what the thread waits for during a wait (taskwait, a blocked task,
+// an undeferred task's dependencies ...); the previous note comes back
+// when the wait ends (waits nest: a task run meanwhile may wait too).
+class WaitNote {
+ public:
+  WaitNote(ThreadContext& ctx, const char* what, Task* task) noexcept
+      : ctx_(ctx), what_(ctx.waiting_for), task_(ctx.waiting_task) {
+    ctx.waiting_for = what;
+    ctx.waiting_task = task;
+  }
+  ~WaitNote() {
+    ctx_.waiting_for = what_;
+    ctx_.waiting_task = task_;
+  }
+  WaitNote(const WaitNote&) = delete;
+  WaitNote& operator=(const WaitNote&) = delete;
+
+ private:
+  ThreadContext& ctx_;
+  const char* what_;
+  Task* task_;
 };
 
 ThreadContext& thread_context() noexcept;

@@ -31,6 +31,7 @@ void run_chunk(void* p) {
 void Waits::taskwait() {
   ThreadContext& ctx = rt_.context();
   Task* self = ctx.current;
+  WaitNote note(ctx, "its children (taskwait)", self);
   help_until(
       ctx, [self] { return self->children_done(); }, self, self);
   // Every child has finished: the domain's history orders nothing any more.
@@ -121,8 +122,10 @@ void Waits::taskloop(detail::loop_fn fn, void* arg, std::int64_t begin, std::int
 }
 
 void Waits::wait_until(int (*done)(void*), void* arg) {
+  ThreadContext& ctx = rt_.context();
+  WaitNote note(ctx, "a language layer's condition (an OpenMP barrier, team or lock)", nullptr);
   help_until(
-      rt_.context(), [&] { return done(arg) != 0; }, nullptr);
+      ctx, [&] { return done(arg) != 0; }, nullptr);
 }
 
 void Waits::restrict_to_descendants(const int* count) { rt_.context().descendants_only = count; }

@@ -52,6 +52,7 @@ void Worker::join() {
 
 void Worker::adopt_current_thread(ThreadContext& ctx) {
   ctx.worker = this;
+  context_.store(&ctx, std::memory_order_release);
   ctx.pool = &pool_;
   ctx.next_id = std::uint64_t(index_ + 1) << 40;
   ctx.slot = &rt_.idle().worker_slot(index_);

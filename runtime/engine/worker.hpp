@@ -53,6 +53,9 @@ class Worker {
   void set_resting(bool r) noexcept { resting_.store(r); }
   bool resting() const noexcept { return resting_.load(); }
   int cpu() const noexcept { return cpu_; }
+  // The context of the thread running as this worker (null before it
+  // starts): the state dump reads its published fields.
+  const ThreadContext* context() const noexcept { return context_.load(std::memory_order_acquire); }
   int node() const noexcept { return node_; }
   TaskPool& pool() noexcept { return pool_; }
   // This worker's idle spin, learned from its idle gaps (only its thread
@@ -92,6 +95,7 @@ class Worker {
   bool started_ = false;
   TaskPool pool_;
   AdaptiveSpin spin_;
+  std::atomic<const ThreadContext*> context_{nullptr};
   std::atomic<bool> parked_{false};
   std::atomic<bool> retired_{false};
   std::atomic<bool> resting_{false};

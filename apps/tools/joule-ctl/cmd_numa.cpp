@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 
+#include "cli_parse.hpp"
 #include "commands.hpp"
 
 namespace joule::ctl {
@@ -129,11 +130,7 @@ int cmd_numa(int argc, char** argv) {
   std::string root;
   app.add_option("--pid", pid, "a process whose memory to show (its /proc/PID/numa_maps)");
   app.add_option("--root", root, "read sys/ and proc/ below this directory (tests; default /)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? kOk : kUsage;
-  }
+  if (int rc = kOk; !parse_options(app, argc, argv, &rc)) return rc;
   return print_numa(root, pid);
 }
 

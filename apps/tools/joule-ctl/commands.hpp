@@ -28,6 +28,7 @@ int cmd_numa(int argc, char** argv);      // cmd_numa.cpp
 int cmd_jobs(int argc, char** argv);      // cmd_jobs.cpp
 int cmd_access(int argc, char** argv);    // cmd_access.cpp
 int cmd_devices(int argc, char** argv);   // cmd_devices.cpp
+int cmd_dump(int argc, char** argv);      // cmd_dump.cpp
 
 // restore's GPU part (restore_gpu_clocks.cpp): undoes the GPU clock
 // records of dead joule processes in `dir` through the NVML at `nvml`.

@@ -21,6 +21,8 @@ constexpr Command kCommands[] = {
      cmd_access},
     {"devices", "list the offload devices joule sees: the card, CUDA GPUs, their meters and clocks",
      cmd_devices},
+    {"dump", "print what a running joule program's workers and blocked tasks are doing (PID)",
+     cmd_dump},
 };
 
 void usage(std::FILE* out) {

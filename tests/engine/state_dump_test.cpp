@@ -1,0 +1,144 @@
+// A program that hangs explains itself: `joule-ctl dump PID` (the process's
+// dump endpoint, runtime/engine/dump_listener.hpp) and JOULE_WATCHDOG show
+// what each worker and each blocked task is doing. The process under test
+// is this one: a task blocks through the Nanos6 API and nobody unblocks it
+// until the test has read the dump.
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "dump_endpoint.hpp"
+#include "joule/joule.hpp"
+#include "joule/nanos6/nanos6.h"
+#include "run_command.hpp"
+#include "test_users.hpp"
+
+namespace {
+
+std::string dump_of_this_process() {
+  return joule_test::run_command(std::string(JOULE_CTL) + " dump " + std::to_string(::getpid()));
+}
+
+// A task labelled `label` that blocks until unblock() (the test's hang).
+class StuckTask {
+ public:
+  explicit StuckTask(const char* label) {
+    joule::task_options opts;
+    opts.label = label;
+    joule::spawn(
+        [this] {
+          void* c = nanos6_get_current_blocking_context();
+          context_.store(c);
+          nanos6_block_current_task(c);
+        },
+        opts);
+    EXPECT_TRUE(joule::test::eventually([this] { return context_.load() != nullptr; }, 5000));
+  }
+  void unblock() {
+    if (void* c = context_.exchange(nullptr)) nanos6_unblock_task(c);
+    joule::taskwait();
+  }
+  ~StuckTask() { unblock(); }
+
+ private:
+  std::atomic<void*> context_{nullptr};
+};
+
+TEST(StateDump, JouleCtlDumpShowsTheWorkersAndTheBlockedTask) {
+  joule::runtime rt({{"JOULE_WORKERS", "2"}});
+  StuckTask stuck("stuck on purpose");
+  std::string out;
+  // The block is registered a moment after the context is published.
+  ASSERT_TRUE(joule::test::eventually(
+      [&] {
+        out = dump_of_this_process();
+        return out.find("blocked tasks (Nanos6 / ALPI): 1") != std::string::npos;
+      },
+      5000))
+      << out;
+  EXPECT_NE(out.find("== joule state of process " + std::to_string(::getpid())), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("\"stuck on purpose\", blocked for"), std::string::npos) << out;
+  EXPECT_NE(out.find("waiting for an unblock (the task blocked through Nanos6 or ALPI) (task "),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("  worker 0 (CPU "), std::string::npos) << out;
+  EXPECT_NE(out.find("  worker 1 (CPU "), std::string::npos) << out;
+  EXPECT_NE(out.find("completed in the last 200 ms"), std::string::npos) << out;
+  EXPECT_NE(out.find("[exit 0]"), std::string::npos) << out;
+}
+
+TEST(StateDump, AProcessWithoutTheEndpointIsReportedNotHung) {
+  joule::runtime rt({{"JOULE_WORKERS", "2"}, {"JOULE_DUMP", "no"}});
+  const std::string out = dump_of_this_process();
+  EXPECT_NE(out.find("does not answer"), std::string::npos) << out;
+  EXPECT_NE(out.find("[exit 1]"), std::string::npos) << out;
+}
+
+TEST(StateDump, TheWatchdogPrintsTheStateOncePerStall) {
+  joule::runtime rt({{"JOULE_WORKERS", "2"}, {"JOULE_WATCHDOG", "1"}});
+  testing::internal::CaptureStderr();
+  {
+    StuckTask stuck("stalled");
+    std::this_thread::sleep_for(std::chrono::milliseconds(3500));
+  }
+  const std::string err = testing::internal::GetCapturedStderr();
+  const std::string head = "joule: watchdog: no task completed for";
+  const auto first = err.find(head);
+  ASSERT_NE(first, std::string::npos) << err;
+  EXPECT_EQ(err.find(head, first + 1), std::string::npos) << "reported twice:\n" << err;
+  EXPECT_NE(err.find("\"stalled\", blocked for"), std::string::npos) << err;
+}
+
+// Another user is refused (the dump names the program's tasks): as root,
+// a child that becomes nobody asks through the socket itself.
+TEST(StateDump, OnlyTheProcessUserAndRootMayRead) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to act as another user";
+#ifdef __SANITIZE_THREAD__
+  GTEST_SKIP() << "fork after threads under TSan";
+#endif
+  joule::runtime rt({{"JOULE_WORKERS", "2"}});
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const pid_t parent = ::getpid();
+  const pid_t child = ::fork();
+  if (child == 0) {
+    ::close(fds[0]);
+    if (::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(2);
+    const int s = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    const std::string name = joule::core::dump_endpoint_name(parent);
+    std::memcpy(addr.sun_path + 1, name.data(), name.size());
+    const auto len = socklen_t(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+    if (::connect(s, reinterpret_cast<sockaddr*>(&addr), len) != 0) ::_exit(3);
+    char buf[512];
+    ssize_t n;
+    while ((n = ::read(s, buf, sizeof buf)) > 0)
+      if (::write(fds[1], buf, std::size_t(n)) != n) ::_exit(4);
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  std::string reply;
+  char buf[512];
+  ssize_t n;
+  while ((n = ::read(fds[0], buf, sizeof buf)) > 0) reply.append(buf, std::size_t(n));
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  EXPECT_EQ(reply.rfind("joule: uid 65534 may not read the state of a process of uid 0", 0), 0u)
+      << reply;
+  EXPECT_EQ(reply.find("worker"), std::string::npos) << reply;
+}
+
+}  // namespace
