@@ -33,7 +33,7 @@ void Waits::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched, l
   bool chosen = false;
   const long limit = rt_.lending().lends() ? Idle::kPollNs : poll_ns;
   Idle& idle = rt_.idle();
-  queues::SyncScheduler& queues = rt_.scheduler();
+  queues::ReadyQueues& queues = rt_.scheduler();
   const PollingServices& polling = rt_.polling();
   if (watched) {
     const std::int64_t delta = watched->begin_sleep_wait();
@@ -86,7 +86,7 @@ void Waits::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watche
   const int me = ctx.worker ? ctx.worker->index() : -1;
   LendingBridge& lending = rt_.lending();
   PollingServices& polling = rt_.polling();
-  queues::SyncScheduler& queues = rt_.scheduler();
+  queues::ReadyQueues& queues = rt_.scheduler();
   while (!done()) {
     // A waiting thread runs the polling services too: what it waits for may
     // be exactly what a service completes (a task-aware MPI request).

@@ -224,7 +224,7 @@ void Runtime::make_workers(const std::vector<int>& cpus, const std::vector<int>&
   const int max_workers = workers_.max();
   // Each owned worker's shard header on its node too (queues cannot reach
   // NumaMemory: the engine lends it); guests' share a first-touch block.
-  scheduler_ = std::make_unique<queues::SyncScheduler>(
+  scheduler_ = std::make_unique<queues::ReadyQueues>(
       [&] { return queues::make_policy(policy, max_workers); }, max_workers, n,
       queues::ShardPlacement{worker_state_memory(), slot_nodes});
   scheduler_->set_affinity_map(&affinity_);
@@ -373,7 +373,7 @@ void Runtime::print_report() const {
      << " on borrowed CPUs)"
      << ", tasks completed: " << completed << ", iterations: " << iterations_.load() << "\n"
      << "cpus: " << cpu_budget_.describe() << "\n";
-  report_scheduler(os);
+  report_queues(os);
   for (const auto& o : observers_) o->report(os);
   std::fputs(os.str().c_str(), stderr);
 }

@@ -35,7 +35,7 @@
 #include "observer.hpp"
 #include "polling_services.hpp"
 #include "queue_settings.hpp"
-#include "sync_scheduler.hpp"
+#include "ready_queues.hpp"
 #include "task.hpp"
 #include "task_lifecycle.hpp"
 #include "thread_context.hpp"
@@ -85,7 +85,7 @@ class Runtime {
   // at start so that the hot paths read plain members.
   const EngineSettings& settings() const noexcept { return settings_; }
   const queues::QueueSettings& queue_settings() const noexcept { return queue_settings_; }
-  queues::SyncScheduler& scheduler() noexcept { return *scheduler_; }
+  queues::ReadyQueues& scheduler() noexcept { return *scheduler_; }
   Idle& idle() noexcept { return *idle_; }
   Topology& topology() noexcept { return *topology_; }
   PollingServices& polling() noexcept { return polling_; }
@@ -127,14 +127,14 @@ class Runtime {
   void attach_external(ThreadContext& ctx);
   void report_lost_exception(Task* root);
   void print_report() const;
-  void report_scheduler(std::ostream& os) const;
+  void report_queues(std::ostream& os) const;
   RunInfo run_info();
 
   Config config_;
   EngineSettings settings_;
   queues::QueueSettings queue_settings_;
   std::unique_ptr<Topology> topology_;
-  std::unique_ptr<queues::SyncScheduler> scheduler_;
+  std::unique_ptr<queues::ReadyQueues> scheduler_;
   bool oversubscribed_ = false;
   CpuBudget cpu_budget_;
   std::unique_ptr<Idle> idle_;

@@ -1,11 +1,12 @@
-// The scheduler's part of JOULE_REPORT: steals, parent counts, wake-ups.
+// The ready queues' section of JOULE_REPORT (== queues ==): steals, parent
+// counts, wake-ups, idle time; then the NUMA placement room's lines.
 #include <iomanip>
 
 #include "runtime.hpp"
 
 namespace joule::engine {
 
-void Runtime::report_scheduler(std::ostream& os) const {
+void Runtime::report_queues(std::ostream& os) const {
   queues::StealStats steals;
   std::uint64_t spin_ns = 0;
   std::uint64_t sleep_ns = 0;
@@ -15,7 +16,8 @@ void Runtime::report_scheduler(std::ostream& os) const {
     sleep_ns += workers_.worker(i)->sleep_ns();
   }
   const auto per = [](std::uint64_t a, std::uint64_t b) { return b ? double(a) / double(b) : 0.0; };
-  os << std::fixed << std::setprecision(2) << "steals: " << steals.steals << " (tasks per steal "
+  os << "== queues ==\n"
+     << std::fixed << std::setprecision(2) << "steals: " << steals.steals << " (tasks per steal "
      << per(steals.tasks, steals.steals) << ", probes per steal "
      << per(steals.probes, steals.steals) << ", attempts that found nothing " << steals.misses
      << "); distance:";

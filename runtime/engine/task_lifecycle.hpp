@@ -25,7 +25,7 @@
 #include "thread_context.hpp"
 
 namespace joule::queues {
-class SyncScheduler;
+class ReadyQueues;
 }
 
 namespace joule::engine {
@@ -130,7 +130,7 @@ class TaskLifecycle {
 
   Runtime& rt_;
   // Copied at wire(): read on every task.
-  queues::SyncScheduler* scheduler_ = nullptr;
+  queues::ReadyQueues* scheduler_ = nullptr;
   Idle* idle_ = nullptr;
   NumaPlacement* numa_ = nullptr;
   LendingBridge* lending_bridge_ = nullptr;

@@ -146,7 +146,7 @@ void Worker::idle_wait(ThreadContext& ctx) {
     spin_.learn(now - start, !stop_or_rest());
     return now;
   };
-  // Spinning polls a bounded number of queues (SyncScheduler::probe), not all.
+  // Spinning polls a bounded number of queues (ReadyQueues::probe), not all.
   if (spin_until([&] { return sched.probe(index_) || stop_or_rest(); }, deadline,
                  rt_.oversubscribed())) {
     spin_ns_ += std::uint64_t((learn() - start).count());

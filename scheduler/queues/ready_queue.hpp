@@ -1,5 +1,5 @@
 // A ready-queue policy: decides which ready task a worker runs next.
-// Policies hold no locks: SyncScheduler serialises every call, so a policy is
+// Policies hold no locks: ReadyQueues serialises every call, so a policy is
 // plain single-threaded code. A new policy is one file in policies/ plus one
 // line in policy_registry.cpp.
 #pragma once
@@ -30,7 +30,7 @@ class ReadyQueue {
   virtual Task* steal(int thief) { return pop(thief); }
   // The policy is exactly a deque (owner: newest first; thieves: oldest
   // first) and keeps a task without an affinity key with the worker that
-  // made it ready. SyncScheduler then keeps a worker's own pushes in a
+  // made it ready. ReadyQueues then keeps a worker's own pushes in a
   // lock-free OwnerDeque beside the policy, which only holds what other
   // threads push.
   virtual bool owner_deque() const { return false; }

@@ -1,11 +1,11 @@
-// SyncScheduler's thieves: nearest victims first, a bounded number of
+// ReadyQueues's thieves: nearest victims first, a bounded number of
 // probes per attempt, and a proportional share taken into the thief's own
 // deque, where other thieves can take it in turn.
 #include <algorithm>
 #include <mutex>
 
 #include "clock.hpp"
-#include "sync_scheduler.hpp"
+#include "ready_queues.hpp"
 
 namespace joule::queues {
 namespace {
@@ -25,7 +25,7 @@ thread_local std::uint32_t t_external_rng = 0x2545f491u;
 // the topology levels nearest first, then any shard; each level searched
 // among the shards the work summary marks, from a random start, at most
 // kWindow victims deep.
-Task* SyncScheduler::steal(int worker) {
+Task* ReadyQueues::steal(int worker) {
   const bool owner = worker >= 0 && worker < shard_count_;
   Shard* me = owner ? &shards_[worker] : nullptr;
   StealStats* stats = me ? &me->stats : nullptr;
@@ -69,7 +69,7 @@ Task* SyncScheduler::steal(int worker) {
 // Workers only (an external thread has no node of its own). A run of dry
 // looks starts again after a pause as long as the delay (the thief had
 // work of its own meanwhile).
-bool SyncScheduler::may_go_far(Shard* me) noexcept {
+bool ReadyQueues::may_go_far(Shard* me) noexcept {
   const std::uint64_t delay = remote_delay_ns_.load(std::memory_order_relaxed);
   if (delay == 0 || !me) return true;
   const std::uint64_t now = core::now_ns();
@@ -81,7 +81,7 @@ bool SyncScheduler::may_go_far(Shard* me) noexcept {
 }
 
 // Shards the summary marks, from a random one on: those that may have work.
-Task* SyncScheduler::steal_window(int worker, StealStats* stats, std::uint32_t& rng) {
+Task* ReadyQueues::steal_window(int worker, StealStats* stats, std::uint32_t& rng) {
   Task* got = nullptr;
   const int start = int(next_random(rng) % unsigned(active()));
   for_marked(start, kWindow, [&](int v) {
@@ -98,7 +98,7 @@ Task* SyncScheduler::steal_window(int worker, StealStats* stats, std::uint32_t& 
 // Up to half of the victim's tasks (at most kStealShare), oldest first: the
 // thief runs the oldest and pushes the others on its own deque so that the
 // next oldest is its next pop. Without a deque of its own, one task.
-Task* SyncScheduler::steal_from(int victim, int worker, StealDistance d, StealStats* stats) {
+Task* ReadyQueues::steal_from(int victim, int worker, StealDistance d, StealStats* stats) {
   if (victim == worker || victim >= active() || !summary_.marked(victim)) return nullptr;
   if (stats) ++stats->probes;
   Shard& s = shards_[victim];
@@ -131,7 +131,7 @@ Task* SyncScheduler::steal_from(int victim, int worker, StealDistance d, StealSt
   return got[0];
 }
 
-bool SyncScheduler::probe(int worker) noexcept {
+bool ReadyQueues::probe(int worker) noexcept {
   if (!sharded_) return shards_[0].ready() > 0;
   const bool owner = worker >= 0 && worker < shard_count_;
   if (owner) {
@@ -144,7 +144,7 @@ bool SyncScheduler::probe(int worker) noexcept {
   return for_marked(start, kWindow, [&](int s) { return shards_[s].ready() > 0; });
 }
 
-std::int64_t SyncScheduler::size() const noexcept {
+std::int64_t ReadyQueues::size() const noexcept {
   std::int64_t total = 0;
   for (int i = 0; i < shard_count_; ++i)
     total += shards_[i].ready() + shards_[i].pinned_size.load(std::memory_order_seq_cst);
@@ -154,7 +154,7 @@ std::int64_t SyncScheduler::size() const noexcept {
 // Every marked shard, and only those: a clear bit is never wrong (see
 // work_summary.hpp), so this is exact at the cost of one word per 64
 // workers plus the shards that may hold work.
-std::int64_t SyncScheduler::available_to(int worker) const noexcept {
+std::int64_t ReadyQueues::available_to(int worker) const noexcept {
   if (!sharded_) return shards_[0].ready();
   std::int64_t total = 0;
   if (worker >= 0 && worker < shard_count_)
@@ -167,14 +167,14 @@ std::int64_t SyncScheduler::available_to(int worker) const noexcept {
   return total;
 }
 
-std::int64_t SyncScheduler::size_of(int worker) const noexcept {
+std::int64_t ReadyQueues::size_of(int worker) const noexcept {
   if (!sharded_) return size();
   if (worker < 0 || worker >= shard_count_) return 0;
   const Shard& s = shards_[worker];
   return s.ready() + s.pinned_size.load(std::memory_order_relaxed);
 }
 
-const StealStats& SyncScheduler::steal_stats(int worker) const noexcept {
+const StealStats& ReadyQueues::steal_stats(int worker) const noexcept {
   static const StealStats kNone{};
   if (!sharded_ || worker < 0 || worker >= shard_count_) return kNone;
   return shards_[worker].stats;

@@ -1,7 +1,7 @@
 // work-stealing: a deque per worker, each its own shard. A worker pushes and
 // pops at the back of its own deque (depth-first, cache-warm) and steals from
 // the front of the others' (the oldest, usually largest, work). The worker's
-// own end is SyncScheduler's lock-free OwnerDeque; this ring holds what other
+// own end is ReadyQueues's lock-free OwnerDeque; this ring holds what other
 // threads push to the shard (affinity keys, external threads). A task with
 // an affinity key goes to its key's worker (contiguous runs of keys per
 // worker), so iterative codes keep data on one core.

@@ -102,7 +102,7 @@ TEST_P(WorkerState, LivesOnItsCpusNodeOnASyntheticMachine) {
     const std::size_t k = std::size_t(per_node[std::size_t(node)]);
     // Wait slots and shard headers: one block of each per node.
     const std::uint64_t slots = k ? pages(k * sizeof(core::WaitSlot)) : 0;
-    const std::uint64_t shards = k ? pages(k * queues::SyncScheduler::shard_bytes()) : 0;
+    const std::uint64_t shards = k ? pages(k * queues::ReadyQueues::shard_bytes()) : 0;
     EXPECT_EQ(mem.bytes_on(node, MemoryUse::worker_state), each * k + slots + shards)
         << "node " << node;
   }

@@ -16,8 +16,8 @@
 #include "idle.hpp"
 #include "joule/joule.hpp"
 #include "policy_registry.hpp"
+#include "ready_queues.hpp"
 #include "runtime.hpp"
-#include "sync_scheduler.hpp"
 #include "topology.hpp"
 
 namespace joule::engine {
@@ -313,15 +313,15 @@ TEST(IdleSearch, APushWakesNobodyWhileAWorkerLooks) {
 
 // A thief probes a bounded random window per attempt (no topology here):
 // it may need a few attempts to meet the one busy worker of 16.
-Task* pop_soon(queues::SyncScheduler& s, int worker, bool* stole = nullptr) {
+Task* pop_soon(queues::ReadyQueues& s, int worker, bool* stole = nullptr) {
   for (int attempt = 0; attempt < 1000; ++attempt)
     if (Task* t = s.pop(worker, stole)) return t;
   return nullptr;
 }
 
-queues::SyncScheduler work_stealing(int workers) {
-  return queues::SyncScheduler([] { return queues::make_policy("work-stealing", 4); }, workers,
-                               workers);
+queues::ReadyQueues work_stealing(int workers) {
+  return queues::ReadyQueues([] { return queues::make_policy("work-stealing", 4); }, workers,
+                             workers);
 }
 
 // 16 ready tasks on one worker's deque, 16 workers: a thief takes half, runs

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "policy_registry.hpp"
-#include "sync_scheduler.hpp"
+#include "ready_queues.hpp"
 #include "task_pool.hpp"
 
 namespace joule::queues {
@@ -122,11 +122,11 @@ TEST(Policies, LocalityQueuesATaskWhereItsDataWasLastWritten) {
   EXPECT_EQ(q->home_shard(ts.make(), 1, 4, -1), 1);
 }
 
-SyncScheduler sharded(int shards, int workers) {
-  return SyncScheduler([] { return make_policy("work-stealing", 4); }, shards, workers);
+ReadyQueues sharded(int shards, int workers) {
+  return ReadyQueues([] { return make_policy("work-stealing", 4); }, shards, workers);
 }
 
-TEST(SyncScheduler, OwnerPopsNewestThiefTakesHalfOfTheOldestIntoItsOwnDeque) {
+TEST(ReadyQueues, OwnerPopsNewestThiefTakesHalfOfTheOldestIntoItsOwnDeque) {
   Tasks ts;
   auto s = sharded(3, 3);
   std::vector<Task*> pushed;
@@ -151,7 +151,7 @@ TEST(SyncScheduler, OwnerPopsNewestThiefTakesHalfOfTheOldestIntoItsOwnDeque) {
   EXPECT_TRUE(got == left_on_thief || got == pushed[3]);
 }
 
-TEST(SyncScheduler, AffinityKeysPickTheShardAndAnyoneCanSteal) {
+TEST(ReadyQueues, AffinityKeysPickTheShardAndAnyoneCanSteal) {
   Tasks ts;
   auto s = sharded(4, 2);
   Task* keyed = ts.make(0, 3);  // 3 % 2 workers = shard 1
@@ -164,7 +164,7 @@ TEST(SyncScheduler, AffinityKeysPickTheShardAndAnyoneCanSteal) {
   EXPECT_EQ(s.size(), 0);
 }
 
-TEST(SyncScheduler, ExternalThreadsSpreadAndSteal) {
+TEST(ReadyQueues, ExternalThreadsSpreadAndSteal) {
   Tasks ts;
   auto s = sharded(2, 2);
   for (int i = 0; i < 4; ++i) s.push(ts.make(), -1);
@@ -173,9 +173,9 @@ TEST(SyncScheduler, ExternalThreadsSpreadAndSteal) {
   EXPECT_EQ(got, 4);
 }
 
-TEST(SyncScheduler, PlainPolicyIsOneShard) {
+TEST(ReadyQueues, PlainPolicyIsOneShard) {
   Tasks ts;
-  SyncScheduler s([] { return make_policy("fifo", 2); }, 4, 2);
+  ReadyQueues s([] { return make_policy("fifo", 2); }, 4, 2);
   Task* a = ts.make();
   Task* b = ts.make();
   s.push(a, 0);
@@ -211,26 +211,26 @@ struct Blocks {
     const auto a = reinterpret_cast<std::uintptr_t>(p);
     for (const Block& b : all) {
       const auto begin = reinterpret_cast<std::uintptr_t>(b.p);
-      if (a >= begin && a + SyncScheduler::shard_bytes() <= begin + b.bytes) return b.node;
+      if (a >= begin && a + ReadyQueues::shard_bytes() <= begin + b.bytes) return b.node;
     }
     return -2;
   }
 };
 
-TEST(SyncScheduler, ShardsGoInTheBlockOfTheirWorkersNode) {
+TEST(ReadyQueues, ShardsGoInTheBlockOfTheirWorkersNode) {
   Blocks blocks;
   {
     // Workers 0 and 2 on node 1, 1 and 3 on node 0; shards 4 and 5 are
     // guests: the block of no node.
-    SyncScheduler s([] { return make_policy("work-stealing", 6); }, 6, 4,
-                    ShardPlacement{blocks.memory(), {1, 0, 1, 0}});
+    ReadyQueues s([] { return make_policy("work-stealing", 6); }, 6, 4,
+                  ShardPlacement{blocks.memory(), {1, 0, 1, 0}});
     ASSERT_EQ(blocks.all.size(), 3u);
     const std::vector<int> expected = {1, 0, 1, 0, -1, -1};
     for (int w = 0; w < 6; ++w) {
       EXPECT_EQ(blocks.node_of(s.shard_address(w)), expected[std::size_t(w)]) << "shard " << w;
       EXPECT_EQ(reinterpret_cast<std::uintptr_t>(s.shard_address(w)) % 64, 0u);
     }
-    for (const auto& b : blocks.all) EXPECT_EQ(b.bytes, 2 * SyncScheduler::shard_bytes());
+    for (const auto& b : blocks.all) EXPECT_EQ(b.bytes, 2 * ReadyQueues::shard_bytes());
     // The shards work where they are.
     Tasks ts;
     Task* t = ts.make();
@@ -243,10 +243,10 @@ TEST(SyncScheduler, ShardsGoInTheBlockOfTheirWorkersNode) {
   for (const auto& b : blocks.all) EXPECT_TRUE(b.released);
 }
 
-TEST(SyncScheduler, PlainPolicysOneShardHasNoNode) {
+TEST(ReadyQueues, PlainPolicysOneShardHasNoNode) {
   Blocks blocks;
-  SyncScheduler s([] { return make_policy("fifo", 2); }, 4, 2,
-                  ShardPlacement{blocks.memory(), {1, 0}});
+  ReadyQueues s([] { return make_policy("fifo", 2); }, 4, 2,
+                ShardPlacement{blocks.memory(), {1, 0}});
   ASSERT_EQ(blocks.all.size(), 1u);
   EXPECT_EQ(blocks.all[0].node, -1);
   EXPECT_EQ(s.shard_address(1), s.shard_address(0));
@@ -255,14 +255,14 @@ TEST(SyncScheduler, PlainPolicysOneShardHasNoNode) {
 
 // Without a ShardMemory (as in the tests above): plain allocation, each
 // shard on its own cache lines.
-TEST(SyncScheduler, DefaultAllocationKeepsShardsApartAndAligned) {
+TEST(ReadyQueues, DefaultAllocationKeepsShardsApartAndAligned) {
   auto s = sharded(5, 5);
   for (int w = 0; w < 5; ++w) {
     const auto a = reinterpret_cast<std::uintptr_t>(s.shard_address(w));
     EXPECT_EQ(a % 64, 0u) << w;
     for (int v = 0; v < w; ++v) {
       const auto b = reinterpret_cast<std::uintptr_t>(s.shard_address(v));
-      EXPECT_GE(a > b ? a - b : b - a, SyncScheduler::shard_bytes()) << w << " " << v;
+      EXPECT_GE(a > b ? a - b : b - a, ReadyQueues::shard_bytes()) << w << " " << v;
     }
   }
   EXPECT_EQ(s.shard_address(5), nullptr);

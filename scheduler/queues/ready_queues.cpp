@@ -1,4 +1,4 @@
-#include "sync_scheduler.hpp"
+#include "ready_queues.hpp"
 
 #include <algorithm>
 #include <map>
@@ -22,8 +22,8 @@ StealStats& StealStats::operator+=(const StealStats& o) noexcept {
   return *this;
 }
 
-SyncScheduler::SyncScheduler(const std::function<std::unique_ptr<ReadyQueue>()>& make, int shards,
-                             int workers, const ShardPlacement& placement)
+ReadyQueues::ReadyQueues(const std::function<std::unique_ptr<ReadyQueue>()>& make, int shards,
+                         int workers, const ShardPlacement& placement)
     : workers_(workers > 0 ? workers : 1),
       victims_(std::max(shards, 1)),
       summary_(std::max(shards, 1)) {
@@ -50,7 +50,7 @@ SyncScheduler::SyncScheduler(const std::function<std::unique_ptr<ReadyQueue>()>&
 
 // One block per node holding that node's shards, contiguous (each starts
 // on a cache line: the block is page-aligned, or aligned for Shard).
-void SyncScheduler::Shards::place(int count, const ShardPlacement& where) {
+void ReadyQueues::Shards::place(int count, const ShardPlacement& where) {
   memory_ = where.memory;
   at_ = std::make_unique<Shard*[]>(std::size_t(count));  // null until placed
   count_ = count;
@@ -67,31 +67,31 @@ void SyncScheduler::Shards::place(int count, const ShardPlacement& where) {
   }
 }
 
-SyncScheduler::Shards::~Shards() {
+ReadyQueues::Shards::~Shards() {
   // A shard not placed (an allocation threw) is null.
   for (int i = 0; i < count_; ++i)
     if (Shard* s = at_[std::size_t(i)]) s->~Shard();
   for (void* block : blocks_) release(block);
 }
 
-void* SyncScheduler::Shards::allocate(std::size_t bytes, int node) {
+void* ReadyQueues::Shards::allocate(std::size_t bytes, int node) {
   if (memory_.allocate) return memory_.allocate(bytes, node < 0 ? -1 : node);
   return ::operator new(bytes, std::align_val_t(alignof(Shard)));
 }
 
-void SyncScheduler::Shards::release(void* block) noexcept {
+void ReadyQueues::Shards::release(void* block) noexcept {
   if (memory_.release)
     memory_.release(block);
   else if (!memory_.allocate)
     ::operator delete(block, std::align_val_t(alignof(Shard)));
 }
 
-const void* SyncScheduler::shard_address(int worker) const noexcept {
+const void* ReadyQueues::shard_address(int worker) const noexcept {
   if (!sharded_) return &shards_[0];
   return worker >= 0 && worker < shard_count_ ? &shards_[worker] : nullptr;
 }
 
-int SyncScheduler::shard_of(const Task* t, int worker) {
+int ReadyQueues::shard_of(const Task* t, int worker) {
   if (!sharded_) return 0;
   // Threads that are not workers spread their tasks round-robin.
   if (worker < 0)
@@ -107,29 +107,29 @@ int SyncScheduler::shard_of(const Task* t, int worker) {
   return s >= 0 && s < shard_count_ ? s : worker % shard_count_;
 }
 
-int SyncScheduler::pinned_owner(const Task* t) const noexcept {
+int ReadyQueues::pinned_owner(const Task* t) const noexcept {
   if (!pins(t)) return -1;
   const int w = map_->worker_of(t->affinity);
   return w >= 0 && w < shard_count_ ? w : map_->spread(t->affinity, workers_);
 }
 
-void SyncScheduler::push(Task* t, int worker) {
+void ReadyQueues::push(Task* t, int worker) {
   if (stays_with(t, worker)) return push_own(worker, t);
   const int home = shard_of(t, worker);
   if (owner_deque_ && home == worker && !pins(t)) return push_own(home, t);
   push_locked_counted(home, t, worker);
 }
 
-void SyncScheduler::push_own(int shard, Task* t) {
+void ReadyQueues::push_own(int shard, Task* t) {
   shards_[shard].own->push(t);
   summary_.mark(shard);
 }
 
-void SyncScheduler::push_for(Task* t, int worker) {
+void ReadyQueues::push_for(Task* t, int worker) {
   push_locked_counted(shard_of(t, worker), t, worker);
 }
 
-void SyncScheduler::push_locked_counted(int shard, Task* t, int worker) {
+void ReadyQueues::push_locked_counted(int shard, Task* t, int worker) {
   Shard& s = shards_[shard];
   bool queued = false;
   {
@@ -140,7 +140,7 @@ void SyncScheduler::push_locked_counted(int shard, Task* t, int worker) {
   if (queued) summary_.mark(shard);
 }
 
-bool SyncScheduler::push_locked(Shard& s, Task* t, int worker) {
+bool ReadyQueues::push_locked(Shard& s, Task* t, int worker) {
   if (!pins(t)) {
     s.queue->push(t, worker);
     return false;
@@ -150,7 +150,7 @@ bool SyncScheduler::push_locked(Shard& s, Task* t, int worker) {
   return true;
 }
 
-void SyncScheduler::push_pinned(Task* t, int worker) {
+void ReadyQueues::push_pinned(Task* t, int worker) {
   Shard& s = shards_[worker];
   std::lock_guard guard(s.lock);
   s.pinned.push_back(t);
@@ -158,7 +158,7 @@ void SyncScheduler::push_pinned(Task* t, int worker) {
 }
 
 // Consecutive tasks for the same shard are pushed under one lock.
-void SyncScheduler::push_many(Task* const* tasks, int n, int worker) {
+void ReadyQueues::push_many(Task* const* tasks, int n, int worker) {
   for (int i = 0; i < n;) {
     if (stays_with(tasks[i], worker)) {
       push_own(worker, tasks[i++]);
@@ -183,7 +183,7 @@ void SyncScheduler::push_many(Task* const* tasks, int n, int worker) {
 }
 
 // Pinned tasks run in the order they became ready.
-Task* SyncScheduler::take_pinned(Shard& s) {
+Task* ReadyQueues::take_pinned(Shard& s) {
   if (s.pinned_size.load(std::memory_order_relaxed) == 0) return nullptr;
   std::lock_guard guard(s.lock);
   Task* t = s.pinned.pop_front();
@@ -193,7 +193,7 @@ Task* SyncScheduler::take_pinned(Shard& s) {
 
 // The owner's lock-free end first (its newest task), then what other
 // threads pushed to the shard.
-Task* SyncScheduler::take_own(Shard& s, int worker) {
+Task* ReadyQueues::take_own(Shard& s, int worker) {
   if (s.own)
     if (Task* t = s.own->pop()) return t;
   if (s.size.load(std::memory_order_relaxed) == 0) return nullptr;
@@ -203,7 +203,7 @@ Task* SyncScheduler::take_own(Shard& s, int worker) {
   return t;
 }
 
-Task* SyncScheduler::pop(int worker, bool* stole) {
+Task* ReadyQueues::pop(int worker, bool* stole) {
   if (stole) *stole = false;
   if (!sharded_) return take_own(shards_[0], worker);
   if (worker >= 0 && worker < shard_count_) {

@@ -54,13 +54,13 @@ struct ShardPlacement {
   std::vector<int> nodes;
 };
 
-class SyncScheduler {
+class ReadyQueues {
  public:
   // make: builds one policy instance (called once per shard). shards: the
   // most workers that may ever run (guests on borrowed CPUs included);
   // workers: those the process owns (affinity keys map onto them).
-  SyncScheduler(const std::function<std::unique_ptr<ReadyQueue>()>& make, int shards, int workers,
-                const ShardPlacement& placement = {});
+  ReadyQueues(const std::function<std::unique_ptr<ReadyQueue>()>& make, int shards, int workers,
+              const ShardPlacement& placement = {});
 
   // worker: the calling thread's worker index (-1: not a worker).
   void push(Task* t, int worker);
@@ -216,7 +216,7 @@ class SyncScheduler {
 };
 
 template <class F>
-bool SyncScheduler::for_marked(int start, int limit, F f, const std::uint64_t* mask) const {
+bool ReadyQueues::for_marked(int start, int limit, F f, const std::uint64_t* mask) const {
   const int n = active();
   const int words = (n + 63) / 64;
   const int first = start / 64;
