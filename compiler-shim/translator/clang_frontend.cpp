@@ -194,6 +194,9 @@ struct Pass {
   // Headers of the program whose pragmas cannot be translated, and why.
   const std::map<FileID, std::string>* unspliced = nullptr;
   FileID predefines;  // the buffer that holds the -include options
+  const TaskFunctions* task_functions = nullptr;         // the whole translation unit's
+  const std::vector<TaskCallSite>* task_calls = nullptr;  // and every call of them
+  std::set<std::pair<FileID, unsigned>>* rewritten = nullptr;  // call names rewritten, all passes
 };
 
 // Where statements start (main file), where declarations start (any file),
@@ -841,32 +844,90 @@ class Builder {
     analyze_captures(cx_, c, body, fn, loop_vars);
   }
 
+  // Each call of a task function whose name is written in this file calls
+  // its wrapper instead; a header pass also declares the wrapper before the
+  // header's code that calls it (the including file's declaration comes
+  // after the #include). Consumer::check_calls checks that none was missed.
   void calls() {
-    for (const CallExpr* ce : ix_->calls) {
-      const FunctionDecl* callee = ce->getDirectCallee();
-      if (!callee) continue;
-      auto it = task_fns_.find(callee->getCanonicalDecl());
-      if (it == task_fns_.end()) continue;
-      const auto* dre = dyn_cast<DeclRefExpr>(ce->getCallee()->IgnoreParenImpCasts());
-      if (!dre) continue;
-      SourceLocation l = dre->getNameInfo().getLoc();
-      if (l.isMacroID() && cx_.sm.isMacroArgExpansion(l)) l = cx_.sm.getSpellingLoc(l);
-      auto [fid, off] = cx_.sm.getDecomposedLoc(l);
-      if (!l.isFileID() || fid != cx_.main_fid) {
-        if (cx_.sm.getFileID(cx_.sm.getExpansionLoc(l)) == cx_.main_fid)
-          cx_.warning(cx_.sm.getExpansionLoc(l),
-                      "this call to task function '" + callee->getNameAsString() +
-                          "' comes from a macro body and is not turned into a task");
-        continue;
-      }
+    std::set<unsigned> names;
+    std::set<std::pair<int, unsigned>> declared;
+    for (const TaskCallSite& s : *pass_.task_calls) {
+      int fi = function_index(s.callee);
+      if (fi < 0) continue;
+      if (header_pass()) wrapper_declaration(fi, s, declared);
+      FileID fid;
+      unsigned off;
+      std::string why;
+      if (!call_spelling(cx_.sm, s, fid, off, why) || fid != cx_.main_fid) continue;
+      pass_.rewritten->insert({fid, off});
+      if (!names.insert(off).second) continue;  // a template's or a macro's tokens, again
       Construct c;
       c.kind = CKind::TaskCall;
-      c.function = it->second;
+      c.function = fi;
       c.begin = off;
-      c.end = off + static_cast<unsigned>(callee->getName().size());
+      c.end = off + static_cast<unsigned>(s.callee->getName().size());
       c.id = next_id();
       cx_.model.constructs.push_back(std::move(c));
     }
+  }
+
+  // The model's index of a task function; a header pass analyses it here
+  // (the main pass, which sees its pragma, makes its wrapper).
+  int function_index(const FunctionDecl* canon) {
+    auto it = task_fns_.find(canon);
+    if (it != task_fns_.end()) return it->second;
+    if (!header_pass()) return -1;
+    auto d = pass_.task_functions->find(canon);
+    FunctionTask f;
+    if (d == pass_.task_functions->end() || !analyze_function(cx_, f, d->second))
+      return task_fns_[canon] = -1;
+    cx_.model.functions.push_back(std::move(f));
+    return task_fns_[canon] = static_cast<int>(cx_.model.functions.size()) - 1;
+  }
+
+  // The wrapper's declaration before the declaration at namespace scope
+  // that holds a call made in this header: in the task function's own
+  // namespace when the call is there, else at file scope with its namespaces.
+  void wrapper_declaration(int fi, const TaskCallSite& s,
+                           std::set<std::pair<int, unsigned>>& declared) {
+    unsigned off;
+    const FunctionDecl* fn = cx_.main_offset(s.name, off) ? ix_->function_at(off) : nullptr;
+    if (!fn) return;
+    const DeclContext* home = s.callee->getDeclContext()->getRedeclContext();
+    const Decl* d = fn;
+    bool outside = true;
+    for (int guard = 0; guard < 64; ++guard) {
+      d = described_template(d);
+      const DeclContext* dc = d->getLexicalDeclContext();
+      if (isa<TranslationUnitDecl>(dc) || (isa<NamespaceDecl>(dc) && dc->Equals(home))) {
+        outside = !dc->Equals(home);
+        break;
+      }
+      d = cast<Decl>(dc);
+    }
+    unsigned at;
+    if (!cx_.main_offset(d->getBeginLoc(), at)) {
+      cx_.error(s.name, "joulecc cannot place the task wrapper of '" +
+                            s.callee->getNameAsString() + "' before this call");
+      return;
+    }
+    if (!declared.insert({fi, at}).second) return;
+    Construct p;
+    p.kind = CKind::Insert;
+    p.function = fi;
+    p.begin = p.end = at;
+    p.outside = outside;
+    p.prototype_only = true;
+    p.id = next_id();
+    cx_.model.constructs.push_back(p);
+  }
+
+  static const Decl* described_template(const Decl* d) {
+    if (const auto* f = dyn_cast<FunctionDecl>(d))
+      if (const Decl* t = f->getDescribedFunctionTemplate()) return t;
+    if (const auto* r = dyn_cast<CXXRecordDecl>(d))
+      if (const Decl* t = r->getDescribedClassTemplate()) return t;
+    return d;
   }
 
   // Outlined C tasks need their top-level function, the renamed references
@@ -942,6 +1003,8 @@ class Consumer : public ASTConsumer {
   void HandleTranslationUnit(ASTContext& ast) override {
     DiagnosticsEngine& d = ci_.getDiagnostics();
     if (d.hasErrorOccurred()) return;
+    task_functions_ = find_task_functions(ast);
+    task_calls_ = find_task_calls(ast, task_functions_);
     if (!translate_headers(ast)) return;
     Model m;
     Context cx(ast, d, m);
@@ -954,7 +1017,7 @@ class Consumer : public ASTConsumer {
       if (!placed_.count(f))
         cx.error(ast.getSourceManager().getLocForStartOfFile(f),
                  "joulecc cannot put the translation of this header in place of its #include");
-    if (cx.errors || d.hasErrorOccurred()) return;
+    if (cx.errors || d.hasErrorOccurred() || !check_calls(cx)) return;
     st_.result->output = generate(m);
     st_.result->header_pragmas = m.header_pragmas;
     st_.result->cuda = cuda_use(m) > 0;
@@ -983,7 +1046,67 @@ class Consumer : public ASTConsumer {
     p.placed = &placed_;
     p.unspliced = &unspliced_;
     p.predefines = ci_.getPreprocessor().getPredefinesFileID();
+    p.task_functions = &task_functions_;
+    p.task_calls = &task_calls_;
+    p.rewritten = &rewritten_;
     return p;
+  }
+
+  // The functions task pragmas apply to, wherever the pragma is: a header's
+  // pass rewrites calls of functions whose pragma another file holds.
+  TaskFunctions find_task_functions(ASTContext& ast) const {
+    SourceManager& sm = ast.getSourceManager();
+    std::set<std::pair<FileID, unsigned>> at;
+    for (const PragmaSeen& p : seen_) {
+      llvm::StringRef buf = sm.getBufferData(p.fid);
+      PragmaText pt;
+      if (!p.text.empty()) {
+        pt.text = p.text;
+        pt.end = p.end;
+      } else if (!read_pragma(std::string_view(buf.data(), buf.size()), p.offset, pt)) {
+        continue;
+      }
+      std::string ns = pragma_namespace(pt);
+      Directive dir;
+      ParseError err;
+      if ((ns != "oss" && ns != "omp") || !parse_directive(pt.text, dir, err) ||
+          dir.kind != DirKind::Task)
+        continue;
+      at.insert({p.fid, next_token(buf.str(), pt.end)});
+    }
+    return function_decls_at(ast, at);
+  }
+
+  // Every call of a task function the compiler saw must have been rewritten
+  // by one of the passes: one that was not is an error at the call, with
+  // the reason, never a plain call (issue: calls in headers ran serially).
+  bool check_calls(Context& cx) {
+    SourceManager& sm = cx.sm;
+    std::set<std::pair<FileID, unsigned>> seen;
+    std::size_t missed = 0;
+    for (const TaskCallSite& s : task_calls_) {
+      FileID fid;
+      unsigned off;
+      std::string why;
+      bool spelled = call_spelling(sm, s, fid, off, why);
+      if (spelled && !seen.insert({fid, off}).second) continue;
+      if (spelled && rewritten_.count({fid, off})) continue;
+      ++missed;
+      if (spelled) why = why_not_rewritten(fid);
+      cx.error(sm.getExpansionLoc(s.name), "this call to task function '" +
+                                               s.callee->getNameAsString() +
+                                               "' cannot be turned into a task: " + why);
+    }
+    return missed == 0;
+  }
+
+  std::string why_not_rewritten(FileID f) const {
+    auto it = unspliced_.find(f);
+    if (it != unspliced_.end())
+      return "it is in a header joulecc cannot translate (" + it->second + ")";
+    return "joulecc's own check found it untranslated (" + std::to_string(rewritten_.size()) +
+           " of " + std::to_string(task_calls_.size()) +
+           " calls rewritten); please report this with the file";
   }
 
   // The file that includes f: none for the main file and for a -include
@@ -1012,14 +1135,14 @@ class Consumer : public ASTConsumer {
   bool translate_headers(ASTContext& ast) {
     SourceManager& sm = ast.getSourceManager();
     std::map<FileID, int> depth;
-    for (const PragmaSeen& p : seen_) {
-      if (p.fid == sm.getMainFileID() || sm.isInSystemHeader(sm.getLocForStartOfFile(p.fid)))
+    for (FileID fid : files_to_translate(sm)) {
+      if (fid == sm.getMainFileID() || sm.isInSystemHeader(sm.getLocForStartOfFile(fid)))
         continue;
-      if (std::string why = why_not_spliceable(sm, p.fid); !why.empty()) {
-        unspliced_[p.fid] = why == "-" ? "" : why;
+      if (std::string why = why_not_spliceable(sm, fid); !why.empty()) {
+        unspliced_[fid] = why == "-" ? "" : why;
         continue;
       }
-      for (FileID f = p.fid; f.isValid() && f != sm.getMainFileID(); f = includer(sm, f))
+      for (FileID f = fid; f.isValid() && f != sm.getMainFileID(); f = includer(sm, f))
         depth[f] = 0;
     }
     std::vector<std::pair<int, FileID>> order;
@@ -1031,6 +1154,22 @@ class Consumer : public ASTConsumer {
     for (auto& [neg_depth, f] : order)
       if (!translate_header(ast, f)) return false;
     return true;
+  }
+
+  // The files with OmpSs pragmas, with calls of task functions written in
+  // them, or with code that calls one (through a macro written elsewhere:
+  // the wrapper is declared there).
+  std::set<FileID> files_to_translate(const SourceManager& sm) const {
+    std::set<FileID> out;
+    for (const PragmaSeen& p : seen_) out.insert(p.fid);
+    for (const TaskCallSite& s : task_calls_) {
+      FileID fid;
+      unsigned off;
+      std::string why;
+      if (call_spelling(sm, s, fid, off, why)) out.insert(fid);
+      out.insert(sm.getFileID(sm.getExpansionLoc(s.name)));
+    }
+    return out;
   }
 
   // "" when every #include from the main file down to f is one joulecc can
@@ -1086,6 +1225,9 @@ class Consumer : public ASTConsumer {
   std::map<FileID, std::string> spliced_;
   std::map<FileID, std::string> unspliced_;
   std::set<FileID> placed_;
+  TaskFunctions task_functions_;
+  std::vector<TaskCallSite> task_calls_;
+  std::set<std::pair<FileID, unsigned>> rewritten_;
 };
 
 class Action : public ASTFrontendAction {

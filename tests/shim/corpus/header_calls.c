@@ -13,7 +13,7 @@ static void in_main(int *x) {
 }
 
 int main(void) {
-  int a = 1, b = 1, c = 1, d = 1;
+  int a = 1, b = 1, c = 1, d = 1, e = 1, f = 1, g = 1;
   run(&a);
   twice(&b); /* a task from the main file, then the header's calls */
   chain(&b);
@@ -21,7 +21,12 @@ int main(void) {
   via_macros(&c);
   in_main(&d);
   for (int i = 0; i < 3; i++) run(&d);
+  generic(&e);
+  with_lambda(&f);
+  ACC_GO(&g);
+  KERN(add5)(&g);
+  generic(&g);
 #pragma oss taskwait
-  printf("a = %d b = %d c = %d d = %d\n", a, b, c, d);
+  printf("a = %d b = %d c = %d d = %d e = %d f = %d g = %d\n", a, b, c, d, e, f, g);
   return 0;
 }
