@@ -69,7 +69,7 @@ TEST_P(Parity, TranslatedAndMatchesTheSequentialBuild) {
                              " -O1 -Wall -Wextra " + src + " -o par");
   ASSERT_EQ(b.status, 0) << b.output;
   EXPECT_EQ(count(b.output, "warning:"), expected(path, "warnings")) << b.output;
-  for (const char* workers : {"1", "2"}) {
+  for (const char* workers : {"1", "2", "4"}) {
     shim::Result r = shim::run(cd + "JOULE_WORKERS=" + workers + " timeout 60 ./par 2>&1");
     EXPECT_EQ(r.status, 0) << workers << " workers: " << r.output;
     EXPECT_EQ(r.output, seq.output) << "with " << workers << " workers";
@@ -79,7 +79,7 @@ TEST_P(Parity, TranslatedAndMatchesTheSequentialBuild) {
 std::vector<Case> cases() {
   std::vector<Case> v;
   for (const char* f : {"pragma_macros.c", "mercurium_syntax.c", "extern_unused.c", "heat_a.c",
-                        "computed_include.c"}) {
+                        "computed_include.c", "unknown_clauses.c"}) {
     v.push_back({f, "gcc", ""});
     v.push_back({f, "g++", ""});
   }
