@@ -51,6 +51,7 @@ struct Directive {
   std::string name;  // "task", "taskloop", "taskwait", ...
   unsigned name_pos = 0;
   std::vector<Clause> clauses;
+  std::vector<Clause> ignored;  // unknown clauses, skipped: the caller warns about each
   Expr argument;  // critical(name), flush(list), assert("...")
 
   const Clause* find(const std::string& canonical) const {

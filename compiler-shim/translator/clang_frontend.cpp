@@ -197,6 +197,8 @@ struct Pass {
   const TaskFunctions* task_functions = nullptr;         // the whole translation unit's
   const std::vector<TaskCallSite>* task_calls = nullptr;  // and every call of them
   std::set<std::pair<FileID, unsigned>>* rewritten = nullptr;  // call names rewritten, all passes
+  // Ignored clauses already reported: (raw location, name).
+  std::set<std::pair<unsigned, std::string>>* warned = nullptr;
 };
 
 // Where statements start (main file), where declarations start (any file),
@@ -428,6 +430,7 @@ class Builder {
       return;
     }
     if (c.dir.kind == DirKind::Passthrough) return;
+    if (!ignored_clauses(c)) return;
     if (c.dir.kind == DirKind::Atomic && cx_.model.openmp && c.dir.prefix == Prefix::Omp) return;
     if (!parse_regions(c)) return;
     if (!p.text.empty() && !pragma_macro_alone(c, p)) return;
@@ -513,6 +516,33 @@ class Builder {
                      "...\")' in a macro that also expands to code; put the pragma in a "
                      "macro of its own (or write '#pragma') before the statement");
     return false;
+  }
+
+  // Unknown clauses are dropped with a warning, as Mercurium does: one per
+  // clause and place (a translated header's pragmas are read by its own
+  // pass and by the including file's). `target` before device(mic|cuda) is
+  // honoured: those clauses are the task's. A macro's name is an error:
+  // its expansion (a dependence, say) would be dropped.
+  bool ignored_clauses(const Construct& c) {
+    for (const Clause& cl : c.dir.ignored) {
+      SourceLocation at = cx_.loc(c.src, c.pragma.offset_of(cl.pos));
+      if (cx_.macros.count(cl.name)) {
+        cx_.error(at, "'" + cl.name + "' in '#pragma " + c.dir.spelled() +
+                          "' is a macro: joulecc does not expand macros in pragmas; write its "
+                          "clauses in the pragma, or make the whole pragma a macro "
+                          "('#define T _Pragma(\"oss task ...\")')");
+        return false;
+      }
+      if (!pass_.warned->insert({at.getRawEncoding(), cl.name}).second) continue;
+      if (cl.name == "target" && !offload_device(c).empty()) continue;
+      cx_.warning(at, "clause '" + cl.name + "' is ignored" +
+                          (cl.name == "target"
+                               ? ": the task runs on the host (OmpSs-1 placement; copy clauses "
+                                 "have no effect there)"
+                               : " (joulecc does not know it on '#pragma " + c.dir.spelled() +
+                                     "')"));
+    }
+    return true;
   }
 
   // device(fpga) tasks run on the host: said once per file, not per task.
@@ -1049,6 +1079,7 @@ class Consumer : public ASTConsumer {
     p.task_functions = &task_functions_;
     p.task_calls = &task_calls_;
     p.rewritten = &rewritten_;
+    p.warned = &warned_;
     return p;
   }
 
@@ -1228,6 +1259,7 @@ class Consumer : public ASTConsumer {
   TaskFunctions task_functions_;
   std::vector<TaskCallSite> task_calls_;
   std::set<std::pair<FileID, unsigned>> rewritten_;
+  std::set<std::pair<unsigned, std::string>> warned_;
 };
 
 class Action : public ASTFrontendAction {

@@ -3,7 +3,7 @@
 // where each must be rewritten, and why one cannot be. clang_frontend.cpp
 // rewrites each in the file its callee's name is written in and checks
 // afterwards that every call found here was rewritten
-// (docs/porting-ompss-semantics.md, "Calls of task functions").
+// (docs/porting-ompss.md, section 4).
 #include <clang/AST/RecursiveASTVisitor.h>
 
 #include "clang_internal.hpp"

@@ -24,9 +24,9 @@ int main(void) {
   SMP_TASK(x)
   x *= 5;
 #pragma omp target device(smp) copy_in(v[0;4])
-#pragma omp task inout(v[0;4])
+#pragma omp task inout(v[0;4]) in(x)
   scale(v, 4, x);
-#pragma omp task inout(v[0;4]) target device(smp) copy_out(v[0;4]) mystery
+#pragma omp task inout(v[0;4]) in(x) target device(smp) copy_out(v[0;4]) mystery
   v[0] += x;
 #pragma omp taskwait
   printf("x = %d v = %d %d %d %d\n", x, v[0], v[1], v[2], v[3]);
