@@ -152,6 +152,7 @@ class PragmaRecorder : public PPCallbacks {
     if (!mi->isObjectLike() || toks.size() < 3 || !toks[0].is(tok::hash) ||
         !toks[1].is(tok::identifier) || toks[1].getIdentifierInfo()->getName() != "pragma")
       return;
+    if (ends_in_clause(toks)) return clause_macro(name, mi, toks);
     std::string text;
     for (std::size_t i = 2; i < toks.size(); ++i)
       text += (i > 2 && toks[i].hasLeadingSpace() ? " " : "") + pp_.getSpelling(toks[i]);
@@ -170,6 +171,60 @@ class PragmaRecorder : public PPCallbacks {
       if (kind == tok::identifier) t.setIdentifierInfo(pp_.getIdentifierInfo(spelling));
       nmi->AddTokenToBody(t);
     }
+    pp_.appendDefMacroDirective(name.getIdentifierInfo(), nmi);
+  }
+
+  // `#define TD #pragma oss task depend`, used as `TD(inout: x)`: the
+  // use's parentheses are the last clause's arguments (in Mercurium's
+  // preprocessed input it was one pragma line). Such a macro is redefined
+  // as `TD(...)` = `__joule_pragma(oss task depend(__VA_ARGS__))`, which
+  // stringizes into a _Pragma (translate() defines __joule_pragma).
+  static bool ends_in_clause(ArrayRef<clang::Token> toks) {
+    static const std::set<std::string> k = {
+        "depend",        "in",           "out",        "inout",     "input",     "output",
+        "concurrent",    "commutative",  "weakin",     "weakout",   "weakinout", "reduction",
+        "weakreduction", "on",           "if",         "final",     "priority",  "label",
+        "private",       "firstprivate", "shared",     "grainsize", "num_tasks", "device",
+        "copy_in",       "copy_out",     "copy_inout", "cost"};
+    const clang::Token& last = toks.back();
+    return last.is(tok::identifier) && k.count(last.getIdentifierInfo()->getName().str());
+  }
+
+  void clause_macro(const clang::Token& name, const MacroInfo* mi, ArrayRef<clang::Token> toks) {
+    MacroInfo* nmi = pp_.AllocateMacroInfo(mi->getDefinitionLoc());
+    nmi->setDefinitionEndLoc(mi->getDefinitionEndLoc());
+    nmi->setIsFunctionLike();
+    nmi->setIsC99Varargs();
+    IdentifierInfo* va = pp_.getIdentifierInfo("__VA_ARGS__");
+    nmi->setParameterList({va}, pp_.getPreprocessorAllocator());
+    auto add = [&](tok::TokenKind kind, const std::string& spelling, bool space = false) {
+      clang::Token t;
+      t.startToken();
+      t.setKind(kind);
+      if (space) t.setFlag(clang::Token::LeadingSpace);
+      pp_.CreateString(spelling, t);
+      if (kind == tok::identifier) t.setIdentifierInfo(pp_.getIdentifierInfo(spelling));
+      nmi->AddTokenToBody(t);
+    };
+    add(tok::identifier, "__joule_pragma");
+    add(tok::l_paren, "(");
+    // Fresh tokens from the directive's spelling (the definition's own
+    // tokens do not stringize as written once moved into this body).
+    std::string text;
+    for (std::size_t i = 2; i < toks.size(); ++i) text += pp_.getSpelling(toks[i]) + " ";
+    Lexer raw(SourceLocation(), pp_.getLangOpts(), text.data(), text.data(),
+              text.data() + text.size());
+    clang::Token t;
+    while (!raw.LexFromRawLexer(t) || t.isNot(tok::eof)) {
+      if (t.is(tok::eof)) break;
+      const char* end = raw.getBufferLocation();
+      std::string sp(end - t.getLength(), t.getLength());
+      add(t.is(tok::raw_identifier) ? tok::identifier : t.getKind(), sp, t.hasLeadingSpace());
+    }
+    add(tok::l_paren, "(");
+    add(tok::identifier, "__VA_ARGS__");
+    add(tok::r_paren, ")");
+    add(tok::r_paren, ")");
     pp_.appendDefMacroDirective(name.getIdentifierInfo(), nmi);
   }
 
@@ -193,9 +248,9 @@ struct Pass {
   std::set<FileID>* placed = nullptr;            // translated headers put in place
   // Headers of the program whose pragmas cannot be translated, and why.
   const std::map<FileID, std::string>* unspliced = nullptr;
-  FileID predefines;  // the buffer that holds the -include options
-  const TaskFunctions* task_functions = nullptr;         // the whole translation unit's
-  const std::vector<TaskCallSite>* task_calls = nullptr;  // and every call of them
+  FileID predefines;                              // the buffer that holds the -include options
+  const TaskFunctions* task_functions = nullptr;  // the whole translation unit's
+  const std::vector<TaskCallSite>* task_calls = nullptr;       // and every call of them
   std::set<std::pair<FileID, unsigned>>* rewritten = nullptr;  // call names rewritten, all passes
   // Ignored clauses already reported: (raw location, name).
   std::set<std::pair<unsigned, std::string>>* warned = nullptr;
@@ -535,12 +590,12 @@ class Builder {
       }
       if (!pass_.warned->insert({at.getRawEncoding(), cl.name}).second) continue;
       if (cl.name == "target" && !offload_device(c).empty()) continue;
-      cx_.warning(at, "clause '" + cl.name + "' is ignored" +
-                          (cl.name == "target"
-                               ? ": the task runs on the host (OmpSs-1 placement; copy clauses "
-                                 "have no effect there)"
-                               : " (joulecc does not know it on '#pragma " + c.dir.spelled() +
-                                     "')"));
+      cx_.warning(at,
+                  "clause '" + cl.name + "' is ignored" +
+                      (cl.name == "target"
+                           ? ": the task runs on the host (OmpSs-1 placement; copy clauses "
+                             "have no effect there)"
+                           : " (joulecc does not know it on '#pragma " + c.dir.spelled() + "')"));
     }
     return true;
   }
@@ -937,8 +992,8 @@ class Builder {
     }
     unsigned at;
     if (!cx_.main_offset(d->getBeginLoc(), at)) {
-      cx_.error(s.name, "joulecc cannot place the task wrapper of '" +
-                            s.callee->getNameAsString() + "' before this call");
+      cx_.error(s.name, "joulecc cannot place the task wrapper of '" + s.callee->getNameAsString() +
+                            "' before this call");
       return;
     }
     if (!declared.insert({fi, at}).second) return;
@@ -1167,8 +1222,7 @@ class Consumer : public ASTConsumer {
     SourceManager& sm = ast.getSourceManager();
     std::map<FileID, int> depth;
     for (FileID fid : files_to_translate(sm)) {
-      if (fid == sm.getMainFileID() || sm.isInSystemHeader(sm.getLocForStartOfFile(fid)))
-        continue;
+      if (fid == sm.getMainFileID() || sm.isInSystemHeader(sm.getLocForStartOfFile(fid))) continue;
       if (std::string why = why_not_spliceable(sm, fid); !why.empty()) {
         unspliced_[fid] = why == "-" ? "" : why;
         continue;
@@ -1354,6 +1408,7 @@ int translate(const TranslateOptions& opts, TranslateResult& result) {
   args.push_back("-Wno-unknown-pragmas");
   args.push_back("-ferror-limit=20");
   args.push_back("-D_OMPSS=1");
+  args.push_back("-D__joule_pragma(x)=_Pragma(#x)");  // pragma-line macros with clause arguments
   if (st.ompss2) args.push_back("-D_OMPSS_2=1");
   if (st.openmp_macro) args.push_back("-D_OPENMP=" JOULE_OPENMP_VERSION);
   if (!opts.resource_dir.empty()) args.push_back("-resource-dir=" + opts.resource_dir);
