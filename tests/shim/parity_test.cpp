@@ -79,7 +79,8 @@ TEST_P(Parity, TranslatedAndMatchesTheSequentialBuild) {
 std::vector<Case> cases() {
   std::vector<Case> v;
   for (const char* f : {"pragma_macros.c", "mercurium_syntax.c", "extern_unused.c", "heat_a.c",
-                        "computed_include.c", "unknown_clauses.c", "pragma_macro_clauses.c"}) {
+                        "computed_include.c", "unknown_clauses.c", "pragma_macro_clauses.c",
+                        "pragma_macro_bodies.c"}) {
     v.push_back({f, "gcc", ""});
     v.push_back({f, "g++", ""});
   }
