@@ -38,6 +38,9 @@ struct PragmaSeen {
   // the macro invocation (or of the _Pragma(...) itself) that produced it.
   std::string text;
   unsigned end = 0;
+  // A _Pragma("...") written with its string in a macro's body: where.
+  FileID spell_fid;
+  unsigned spell_off = 0, spell_end = 0;
 };
 
 // Escapes a directive's text for a string literal.
@@ -116,7 +119,7 @@ class PragmaRecorder : public PPCallbacks {
     if (kind == PIK__Pragma) return underscore(loc);
     if (kind != PIK_HashPragma) return;
     auto [fid, off] = sm_.getDecomposedLoc(sm_.getExpansionLoc(loc));
-    seen_.push_back({fid, off, {}, 0});
+    seen_.push_back({fid, off, {}, 0, FileID(), 0, 0});
   }
   void MacroDefined(const clang::Token& name, const MacroDirective* md) override {
     macros_.insert(name.getIdentifierInfo()->getName().str());
@@ -140,7 +143,23 @@ class PragmaRecorder : public PPCallbacks {
     } else {
       end = underscore_pragma_end(sm_.getBufferData(fid), off);
     }
-    seen_.push_back({fid, off, text.empty() ? std::string(" ") : text, end});
+    seen_.push_back({fid, off, text.empty() ? std::string(" ") : text, end, FileID(), 0, 0});
+    if (loc.isMacroID()) in_macro_body(sm_.getSpellingLoc(loc), seen_.back());
+  }
+
+  // The _Pragma's own text in a macro body, when its string is written
+  // there (not `_Pragma(#x)`, which every use of DO_PRAGMA shares).
+  void in_macro_body(SourceLocation sp, PragmaSeen& p) {
+    if (!sp.isFileID() || sm_.isWrittenInScratchSpace(sp)) return;
+    auto [fid, off] = sm_.getDecomposedLoc(sp);
+    llvm::StringRef buf = sm_.getBufferData(fid);
+    if (!buf.substr(off).startswith("_Pragma")) return;
+    std::size_t open = buf.find('(', off);
+    std::size_t str = buf.find_first_not_of(" \t", open + 1);
+    if (open == llvm::StringRef::npos || str == llvm::StringRef::npos || buf[str] != '"') return;
+    p.spell_fid = fid;
+    p.spell_off = off;
+    p.spell_end = underscore_pragma_end(buf, off);
   }
 
   // `#define TASKWAIT #pragma omp taskwait`: Mercurium read preprocessed
@@ -560,12 +579,13 @@ class Builder {
   // A _Pragma is rewritten by cutting its macro invocation out; code that
   // the same invocation expands to would go with it (and the pragma would
   // apply to what follows), so that is an error rather than a silent change.
-  bool pragma_macro_alone(const Construct& c, const PragmaSeen& p) {
+  bool pragma_macro_alone(Construct& c, const PragmaSeen& p) {
     auto s = ix_->stmts.lower_bound(p.offset);
     auto d = ix_->decls.lower_bound({p.fid, p.offset});
     bool stmt_inside = p.fid == cx_.main_fid && s != ix_->stmts.end() && s->first < p.end;
     bool decl_inside = d != ix_->decls.end() && d->first.first == p.fid && d->first.second < p.end;
     if (!stmt_inside && !decl_inside) return true;
+    if (macro_body_directive(c, p)) return false;
     cx_.error_at(c, 0,
                  "joulecc cannot translate '_Pragma(\"" + c.dir.spelled() +
                      "...\")' in a macro that also expands to code; put the pragma in a "
@@ -597,6 +617,26 @@ class Builder {
                              "have no effect there)"
                            : " (joulecc does not know it on '#pragma " + c.dir.spelled() + "')"));
     }
+    return true;
+  }
+
+  // `#define T(t) {_Pragma("oss taskwait") t = 1;}`: a taskwait (taskyield,
+  // flush) without clauses written in the body of a macro of this file is
+  // rewritten in the #define, so each expansion runs it where it stands. A
+  // task cannot be: its statement is the macro's code.
+  bool macro_body_directive(Construct& c, const PragmaSeen& p) {
+    const DirKind k = c.dir.kind;
+    const bool plain = c.dir.clauses.empty() && c.dir.ignored.empty() &&
+                       (k == DirKind::Taskwait || k == DirKind::Taskyield || k == DirKind::Flush);
+    if (!plain || p.spell_end == 0 || p.spell_fid != cx_.main_fid) return false;
+    if (!macro_bodies_.insert(p.spell_off).second) return true;  // another expansion
+    c.kind = k == DirKind::Taskwait    ? CKind::Taskwait
+             : k == DirKind::Taskyield ? CKind::Taskyield
+                                       : CKind::Flush;
+    c.begin = p.spell_off;
+    c.end = p.spell_end;
+    c.id = next_id();
+    cx_.model.constructs.push_back(std::move(c));
     return true;
   }
 
@@ -1067,6 +1107,7 @@ class Builder {
   std::map<const FunctionDecl*, int> task_fns_;
   std::vector<std::pair<Construct*, const FunctionDecl*>> all_;
   std::vector<Construct> gap_removes_;  // pragmas cut from their construct (keep_directives)
+  std::set<unsigned> macro_bodies_;     // _Pragmas rewritten in a macro's body
 };
 
 struct RunState {
