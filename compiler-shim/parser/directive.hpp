@@ -52,7 +52,7 @@ struct Directive {
   unsigned name_pos = 0;
   std::vector<Clause> clauses;
   std::vector<Clause> ignored;  // unknown clauses, skipped: the caller warns about each
-  Expr argument;  // critical(name), flush(list), assert("...")
+  Expr argument;                // critical(name), flush(list), assert("...")
 
   const Clause* find(const std::string& canonical) const {
     for (const Clause& c : clauses)

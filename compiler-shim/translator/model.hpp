@@ -149,7 +149,7 @@ struct Construct {
   int function = -1;                       // TaskCall / Insert / function Task
   bool insert_definition = false;          // Insert: definition (true) or prototype
   bool outside = false;                    // Insert: placed outside the function's namespaces
-  bool prototype_only = false;  // Insert: the wrapper's declaration alone (before a header's calls)
+  bool prototype_only = false;             // Insert: the wrapper's declaration alone
   std::vector<std::string> macro_shared;   // C: shared names referenced from macro bodies
   std::vector<std::string> block_externs;  // C: block-scope function declarations it calls
   std::string splice;                      // Splice

@@ -81,14 +81,16 @@ bool call_spelling(const SourceManager& sm, const TaskCallSite& s, FileID& fid, 
     return false;
   }
   if (sm.isWrittenInScratchSpace(sp)) {
-    why = "its name is pasted together in a macro (##); write the name whole in the macro "
-          "body or at the call";
+    why =
+        "its name is pasted together in a macro (##); write the name whole in the macro "
+        "body or at the call";
     return false;
   }
   if (sm.isInSystemHeader(sp) || sm.isInSystemHeader(sm.getExpansionLoc(s.name))) {
-    why = "it is in a system header (joulecc rewrites the program's own files only); "
-          "call the task function from the program's code, or include the header with -I "
-          "rather than -isystem";
+    why =
+        "it is in a system header (joulecc rewrites the program's own files only); "
+        "call the task function from the program's code, or include the header with -I "
+        "rather than -isystem";
     return false;
   }
   std::tie(fid, off) = sm.getDecomposedLoc(sp);
