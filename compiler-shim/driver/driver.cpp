@@ -279,6 +279,12 @@ void complete_parse_flags(DriverPlan& p, const Paths& paths) {
 bool mercurium_flag(const std::string& a, DriverPlan& p) {
   if (a == "--ompss" || a == "--ompss-2" || a == "--ompss-v2") {
     p.mode = a == "--ompss" ? 1 : 2;
+    p.nanos6_include = p.mode == 2;  // as `mcc --ompss-2`: -include nanos6.h
+    return true;
+  }
+  // LLVM/OmpSs-2's flag (clang -fompss-2[=runtime]): the mode, nothing more.
+  if (a == "-fompss-2" || a.rfind("-fompss-2=", 0) == 0) {
+    p.mode = 2;
     return true;
   }
   if (a == "--cuda") {  // Mercurium's CUDA support: here, linking the CUDA runtime
@@ -306,7 +312,9 @@ bool mercurium_flag(const std::string& a, DriverPlan& p) {
                                                 "--enable-ms-builtins",
                                                 "--disable-intrinsics",
                                                 "--typecheck",
-                                                "--debug-flags"};
+                                                "--debug-flags",
+                                                "--copy-deps",
+                                                "--no-copy-deps"};
   static const char* const dropped_prefixes[] = {
       "--variable=", "--debug-flags=", "--profile=", "--config-dir=", "--env=",
       "--pp=",       "--Wx",           "--Wr,",      "--output-dir=", "--task-reductions"};
@@ -450,6 +458,13 @@ bool plan_driver(const std::vector<std::string>& given, DriverPlan& p, std::stri
     }
   }
   if (cxx_compiler || std::count(p.source_lang.begin(), p.source_lang.end(), 1) > 0) raise_cxx98(p);
+  // After the sources (their indices stand): the compiler applies -include
+  // to each source wherever it is on the line.
+  if (p.nanos6_include && !p.sources.empty())
+    for (std::vector<std::string>* v : {&p.args, &p.parse_flags}) {
+      v->push_back("-include");
+      v->push_back("nanos6.h");
+    }
   return true;
 }
 

@@ -32,8 +32,9 @@ struct DriverPlan {
   bool keep = false;
   bool print = false;  // --joule-E: print the translated sources
   bool verbose = false;
-  bool rpath = true;  // --joule-no-rpath: no -Wl,-rpath for joule's libdir
-  int mode = 0;       // 0 auto, 1 --ompss, 2 --ompss-2
+  bool rpath = true;            // --joule-no-rpath: no -Wl,-rpath for joule's libdir
+  int mode = 0;                 // 0 auto, 1 --ompss, 2 --ompss-2
+  bool nanos6_include = false;  // --ompss-2 (the last mode flag): -include nanos6.h
 };
 bool plan_driver(const std::vector<std::string>& args, DriverPlan& plan, std::string& err);
 

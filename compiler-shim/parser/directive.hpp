@@ -51,7 +51,8 @@ struct Directive {
   std::string name;  // "task", "taskloop", "taskwait", ...
   unsigned name_pos = 0;
   std::vector<Clause> clauses;
-  Expr argument;  // critical(name), flush(list), assert("...")
+  std::vector<Clause> ignored;  // unknown clauses, skipped: the caller warns about each
+  Expr argument;                // critical(name), flush(list), assert("...")
 
   const Clause* find(const std::string& canonical) const {
     for (const Clause& c : clauses)

@@ -264,6 +264,26 @@ class Parser {
     return true;
   }
 
+  // A clause joulecc does not know is skipped, with its arguments, and
+  // reported as a warning, as Mercurium does (issue: OmpSs-1 placement
+  // clauses written into task pragmas through macros). `target` inside a
+  // task pragma is OmpSs-1's placement word: the device and copy clauses
+  // after it are the task's own.
+  bool unknown_clause(const Token& n) {
+    Clause c;
+    c.name = n.text;
+    c.pos = n.pos;
+    ++i_;
+    if (!(n.text == "target" && d_.kind == DirKind::Task) && peek().is("(")) {
+      std::size_t close = 0;
+      if (!match_paren(close)) return false;
+      c.args.push_back(span(i_ + 1, close));
+      i_ = close + 1;
+    }
+    d_.ignored.push_back(std::move(c));
+    return true;
+  }
+
   // i_ is at '('; finds the matching ')', checking the nesting of () [] {}.
   bool match_paren(std::size_t& close) {
     std::vector<char> open;
@@ -335,7 +355,7 @@ class Parser {
     const ClauseSpec* s = find_spec(n.text);
     if (n.text == "detach" || n.text == "node" || n.text == "onready")
       return fail(n.pos, "clause '" + n.text + "' is not supported by joulecc");
-    if (!s) return fail(n.pos, "unknown clause '" + n.text + "' on '#pragma " + d_.spelled() + "'");
+    if (!s) return unknown_clause(n);
     if (!(s->dirs & dir_mask(d_.kind)))
       return fail(n.pos,
                   "clause '" + n.text + "' is not allowed on '#pragma " + d_.spelled() + "'");

@@ -24,162 +24,13 @@
 
 #include "../parser/source_scan.hpp"
 #include "clang_internal.hpp"
+#include "pragma_recorder.hpp"
 #include "translate.hpp"
 
 using namespace clang;
 
 namespace joulecc {
 namespace {
-
-struct PragmaSeen {
-  FileID fid;
-  unsigned offset;
-  // _Pragma("...") (also from a macro): the destringized text and the end of
-  // the macro invocation (or of the _Pragma(...) itself) that produced it.
-  std::string text;
-  unsigned end = 0;
-};
-
-// Escapes a directive's text for a string literal.
-std::string string_literal(const std::string& t) {
-  std::string out = "\"";
-  for (char ch : t) {
-    if (ch == '"' || ch == '\\') out += '\\';
-    out += ch;
-  }
-  return out + "\"";
-}
-
-// Offset just past `_Pragma ( "..." )` written at buf[b] (not through a macro).
-unsigned underscore_pragma_end(llvm::StringRef buf, unsigned b) {
-  unsigned i = b + 7;  // past "_Pragma"
-  while (i < buf.size() && buf[i] != '(') ++i;
-  bool in_string = false;
-  for (++i; i < buf.size(); ++i) {
-    if (in_string && buf[i] == '\\') {
-      ++i;
-    } else if (buf[i] == '"') {
-      in_string = !in_string;
-    } else if (!in_string && buf[i] == ')') {
-      return i + 1;
-    }
-  }
-  return static_cast<unsigned>(buf.size());
-}
-
-// An #include and the file it found (for headers joulecc translates).
-struct IncludeSeen {
-  SourceLocation name_begin, name_end;  // the "file.h" or <file.h> token (or the macro)
-  SourceLocation at;                    // the file's include location (SourceManager's)
-  std::string path;                     // absolute path of the file found
-  std::string spelled;                  // the name as written (-include's argument)
-  bool angled = false;
-  bool macros_only = false;  // -imacros (`#__include_macros`): its text is dropped
-};
-
-class PragmaRecorder : public PPCallbacks {
- public:
-  PragmaRecorder(Preprocessor& pp, std::vector<PragmaSeen>& seen, std::set<std::string>& macros,
-                 std::vector<IncludeSeen>& includes, std::vector<FileID>& entered)
-      : pp_(pp),
-        sm_(pp.getSourceManager()),
-        seen_(seen),
-        macros_(macros),
-        includes_(includes),
-        entered_(entered) {}
-
-  void FileChanged(SourceLocation loc, FileChangeReason reason, SrcMgr::CharacteristicKind,
-                   FileID) override {
-    if (reason == EnterFile && loc.isFileID()) entered_.push_back(sm_.getFileID(loc));
-  }
-
-  void InclusionDirective(SourceLocation, const clang::Token& directive, StringRef spelled,
-                          bool angled, CharSourceRange name, const FileEntry* file, StringRef,
-                          StringRef, const Module*, SrcMgr::CharacteristicKind) override {
-    if (!file) return;
-    SmallString<256> abs(file->getName());
-    if (llvm::sys::fs::make_absolute(abs)) return;
-    llvm::sys::path::remove_dots(abs, true);
-    SourceLocation b = name.getBegin(), e = name.getEnd(), at = b;
-    if (b.isMacroID()) {  // `#include MACRO`: the preprocessor includes at the expansion's end
-      CharSourceRange r = sm_.getExpansionRange(b);
-      b = r.getBegin();
-      at = r.getEnd();
-      e = Lexer::getLocForEndOfToken(at, 0, sm_, pp_.getLangOpts());
-    }
-    const IdentifierInfo* id = directive.getIdentifierInfo();
-    bool macros_only = id && id->getPPKeywordID() == tok::pp___include_macros;
-    includes_.push_back({b, e, at, abs.str().str(), spelled.str(), angled, macros_only});
-  }
-
-  void PragmaDirective(SourceLocation loc, PragmaIntroducerKind kind) override {
-    if (kind == PIK__Pragma) return underscore(loc);
-    if (kind != PIK_HashPragma) return;
-    auto [fid, off] = sm_.getDecomposedLoc(sm_.getExpansionLoc(loc));
-    seen_.push_back({fid, off, {}, 0});
-  }
-  void MacroDefined(const clang::Token& name, const MacroDirective* md) override {
-    macros_.insert(name.getIdentifierInfo()->getName().str());
-    pragma_line_macro(name, md);
-  }
-
- private:
-  // The directive is what the pragma lexer is about to read: the string,
-  // destringized, up to its newline (Preprocessor::Handle_Pragma).
-  void underscore(SourceLocation loc) {
-    const char* p = static_cast<Lexer*>(pp_.getCurrentLexer())->getBufferLocation();
-    std::string text;
-    while (p && *p && *p != '\n') text += *p++;
-    SourceLocation b = sm_.getExpansionLoc(loc);
-    auto [fid, off] = sm_.getDecomposedLoc(b);
-    unsigned end;
-    if (loc.isMacroID()) {
-      SourceLocation e = sm_.getExpansionRange(loc).getEnd();
-      e = Lexer::getLocForEndOfToken(e, 0, sm_, pp_.getLangOpts());
-      end = sm_.getDecomposedLoc(e).second;
-    } else {
-      end = underscore_pragma_end(sm_.getBufferData(fid), off);
-    }
-    seen_.push_back({fid, off, text.empty() ? std::string(" ") : text, end});
-  }
-
-  // `#define TASKWAIT #pragma omp taskwait`: Mercurium read preprocessed
-  // output, where such an expansion is a pragma line. The macro is redefined
-  // as `_Pragma("omp taskwait")`, which the preprocessor runs as a pragma.
-  void pragma_line_macro(const clang::Token& name, const MacroDirective* md) {
-    const MacroInfo* mi = md->getMacroInfo();
-    ArrayRef<clang::Token> toks = mi->tokens();
-    if (!mi->isObjectLike() || toks.size() < 3 || !toks[0].is(tok::hash) ||
-        !toks[1].is(tok::identifier) || toks[1].getIdentifierInfo()->getName() != "pragma")
-      return;
-    std::string text;
-    for (std::size_t i = 2; i < toks.size(); ++i)
-      text += (i > 2 && toks[i].hasLeadingSpace() ? " " : "") + pp_.getSpelling(toks[i]);
-    MacroInfo* nmi = pp_.AllocateMacroInfo(mi->getDefinitionLoc());
-    nmi->setDefinitionEndLoc(mi->getDefinitionEndLoc());
-    const std::pair<tok::TokenKind, std::string> body[] = {
-        {tok::identifier, "_Pragma"},
-        {tok::l_paren, "("},
-        {tok::string_literal, string_literal(text)},
-        {tok::r_paren, ")"}};
-    for (const auto& [kind, spelling] : body) {
-      clang::Token t;
-      t.startToken();
-      t.setKind(kind);
-      pp_.CreateString(spelling, t);
-      if (kind == tok::identifier) t.setIdentifierInfo(pp_.getIdentifierInfo(spelling));
-      nmi->AddTokenToBody(t);
-    }
-    pp_.appendDefMacroDirective(name.getIdentifierInfo(), nmi);
-  }
-
-  Preprocessor& pp_;
-  SourceManager& sm_;
-  std::vector<PragmaSeen>& seen_;
-  std::set<std::string>& macros_;
-  std::vector<IncludeSeen>& includes_;
-  std::vector<FileID>& entered_;
-};
 
 // A run of the Builder on one file. A header with statement pragmas is
 // translated by a run of its own and its text replaces the #include that
@@ -193,7 +44,12 @@ struct Pass {
   std::set<FileID>* placed = nullptr;            // translated headers put in place
   // Headers of the program whose pragmas cannot be translated, and why.
   const std::map<FileID, std::string>* unspliced = nullptr;
-  FileID predefines;  // the buffer that holds the -include options
+  FileID predefines;                              // the buffer that holds the -include options
+  const TaskFunctions* task_functions = nullptr;  // the whole translation unit's
+  const std::vector<TaskCallSite>* task_calls = nullptr;       // and every call of them
+  std::set<std::pair<FileID, unsigned>>* rewritten = nullptr;  // call names rewritten, all passes
+  // Ignored clauses already reported: (raw location, name).
+  std::set<std::pair<unsigned, std::string>>* warned = nullptr;
 };
 
 // Where statements start (main file), where declarations start (any file),
@@ -425,6 +281,7 @@ class Builder {
       return;
     }
     if (c.dir.kind == DirKind::Passthrough) return;
+    if (!ignored_clauses(c)) return;
     if (c.dir.kind == DirKind::Atomic && cx_.model.openmp && c.dir.prefix == Prefix::Omp) return;
     if (!parse_regions(c)) return;
     if (!p.text.empty() && !pragma_macro_alone(c, p)) return;
@@ -499,17 +356,65 @@ class Builder {
   // A _Pragma is rewritten by cutting its macro invocation out; code that
   // the same invocation expands to would go with it (and the pragma would
   // apply to what follows), so that is an error rather than a silent change.
-  bool pragma_macro_alone(const Construct& c, const PragmaSeen& p) {
+  bool pragma_macro_alone(Construct& c, const PragmaSeen& p) {
     auto s = ix_->stmts.lower_bound(p.offset);
     auto d = ix_->decls.lower_bound({p.fid, p.offset});
     bool stmt_inside = p.fid == cx_.main_fid && s != ix_->stmts.end() && s->first < p.end;
     bool decl_inside = d != ix_->decls.end() && d->first.first == p.fid && d->first.second < p.end;
     if (!stmt_inside && !decl_inside) return true;
+    if (macro_body_directive(c, p)) return false;
     cx_.error_at(c, 0,
                  "joulecc cannot translate '_Pragma(\"" + c.dir.spelled() +
                      "...\")' in a macro that also expands to code; put the pragma in a "
                      "macro of its own (or write '#pragma') before the statement");
     return false;
+  }
+
+  // Unknown clauses are dropped with a warning, as Mercurium does: one per
+  // clause and place (a translated header's pragmas are read by its own
+  // pass and by the including file's). `target` before device(mic|cuda) is
+  // honoured: those clauses are the task's. A macro's name is an error:
+  // its expansion (a dependence, say) would be dropped.
+  bool ignored_clauses(const Construct& c) {
+    for (const Clause& cl : c.dir.ignored) {
+      SourceLocation at = cx_.loc(c.src, c.pragma.offset_of(cl.pos));
+      if (cx_.macros.count(cl.name)) {
+        cx_.error(at, "'" + cl.name + "' in '#pragma " + c.dir.spelled() +
+                          "' is a macro: joulecc does not expand macros in pragmas; write its "
+                          "clauses in the pragma, or make the whole pragma a macro "
+                          "('#define T _Pragma(\"oss task ...\")')");
+        return false;
+      }
+      if (!pass_.warned->insert({at.getRawEncoding(), cl.name}).second) continue;
+      if (cl.name == "target" && !offload_device(c).empty()) continue;
+      cx_.warning(at,
+                  "clause '" + cl.name + "' is ignored" +
+                      (cl.name == "target"
+                           ? ": the task runs on the host (OmpSs-1 placement; copy clauses "
+                             "have no effect there)"
+                           : " (joulecc does not know it on '#pragma " + c.dir.spelled() + "')"));
+    }
+    return true;
+  }
+
+  // `#define T(t) {_Pragma("oss taskwait") t = 1;}`: a taskwait (taskyield,
+  // flush) without clauses written in the body of a macro of this file is
+  // rewritten in the #define, so each expansion runs it where it stands. A
+  // task cannot be: its statement is the macro's code.
+  bool macro_body_directive(Construct& c, const PragmaSeen& p) {
+    const DirKind k = c.dir.kind;
+    const bool plain = c.dir.clauses.empty() && c.dir.ignored.empty() &&
+                       (k == DirKind::Taskwait || k == DirKind::Taskyield || k == DirKind::Flush);
+    if (!plain || p.spell_end == 0 || p.spell_fid != cx_.main_fid) return false;
+    if (!macro_bodies_.insert(p.spell_off).second) return true;  // another expansion
+    c.kind = k == DirKind::Taskwait    ? CKind::Taskwait
+             : k == DirKind::Taskyield ? CKind::Taskyield
+                                       : CKind::Flush;
+    c.begin = p.spell_off;
+    c.end = p.spell_end;
+    c.id = next_id();
+    cx_.model.constructs.push_back(std::move(c));
+    return true;
   }
 
   // device(fpga) tasks run on the host: said once per file, not per task.
@@ -841,32 +746,90 @@ class Builder {
     analyze_captures(cx_, c, body, fn, loop_vars);
   }
 
+  // Each call of a task function whose name is written in this file calls
+  // its wrapper instead; a header pass also declares the wrapper before the
+  // header's code that calls it (the including file's declaration comes
+  // after the #include). Consumer::check_calls checks that none was missed.
   void calls() {
-    for (const CallExpr* ce : ix_->calls) {
-      const FunctionDecl* callee = ce->getDirectCallee();
-      if (!callee) continue;
-      auto it = task_fns_.find(callee->getCanonicalDecl());
-      if (it == task_fns_.end()) continue;
-      const auto* dre = dyn_cast<DeclRefExpr>(ce->getCallee()->IgnoreParenImpCasts());
-      if (!dre) continue;
-      SourceLocation l = dre->getNameInfo().getLoc();
-      if (l.isMacroID() && cx_.sm.isMacroArgExpansion(l)) l = cx_.sm.getSpellingLoc(l);
-      auto [fid, off] = cx_.sm.getDecomposedLoc(l);
-      if (!l.isFileID() || fid != cx_.main_fid) {
-        if (cx_.sm.getFileID(cx_.sm.getExpansionLoc(l)) == cx_.main_fid)
-          cx_.warning(cx_.sm.getExpansionLoc(l),
-                      "this call to task function '" + callee->getNameAsString() +
-                          "' comes from a macro body and is not turned into a task");
-        continue;
-      }
+    std::set<unsigned> names;
+    std::set<std::pair<int, unsigned>> declared;
+    for (const TaskCallSite& s : *pass_.task_calls) {
+      int fi = function_index(s.callee);
+      if (fi < 0) continue;
+      if (header_pass()) wrapper_declaration(fi, s, declared);
+      FileID fid;
+      unsigned off;
+      std::string why;
+      if (!call_spelling(cx_.sm, s, fid, off, why) || fid != cx_.main_fid) continue;
+      pass_.rewritten->insert({fid, off});
+      if (!names.insert(off).second) continue;  // a template's or a macro's tokens, again
       Construct c;
       c.kind = CKind::TaskCall;
-      c.function = it->second;
+      c.function = fi;
       c.begin = off;
-      c.end = off + static_cast<unsigned>(callee->getName().size());
+      c.end = off + static_cast<unsigned>(s.callee->getName().size());
       c.id = next_id();
       cx_.model.constructs.push_back(std::move(c));
     }
+  }
+
+  // The model's index of a task function; a header pass analyses it here
+  // (the main pass, which sees its pragma, makes its wrapper).
+  int function_index(const FunctionDecl* canon) {
+    auto it = task_fns_.find(canon);
+    if (it != task_fns_.end()) return it->second;
+    if (!header_pass()) return -1;
+    auto d = pass_.task_functions->find(canon);
+    FunctionTask f;
+    if (d == pass_.task_functions->end() || !analyze_function(cx_, f, d->second))
+      return task_fns_[canon] = -1;
+    cx_.model.functions.push_back(std::move(f));
+    return task_fns_[canon] = static_cast<int>(cx_.model.functions.size()) - 1;
+  }
+
+  // The wrapper's declaration before the declaration at namespace scope
+  // that holds a call made in this header: in the task function's own
+  // namespace when the call is there, else at file scope with its namespaces.
+  void wrapper_declaration(int fi, const TaskCallSite& s,
+                           std::set<std::pair<int, unsigned>>& declared) {
+    unsigned off;
+    const FunctionDecl* fn = cx_.main_offset(s.name, off) ? ix_->function_at(off) : nullptr;
+    if (!fn) return;
+    const DeclContext* home = s.callee->getDeclContext()->getRedeclContext();
+    const Decl* d = fn;
+    bool outside = true;
+    for (int guard = 0; guard < 64; ++guard) {
+      d = described_template(d);
+      const DeclContext* dc = d->getLexicalDeclContext();
+      if (isa<TranslationUnitDecl>(dc) || (isa<NamespaceDecl>(dc) && dc->Equals(home))) {
+        outside = !dc->Equals(home);
+        break;
+      }
+      d = cast<Decl>(dc);
+    }
+    unsigned at;
+    if (!cx_.main_offset(d->getBeginLoc(), at)) {
+      cx_.error(s.name, "joulecc cannot place the task wrapper of '" + s.callee->getNameAsString() +
+                            "' before this call");
+      return;
+    }
+    if (!declared.insert({fi, at}).second) return;
+    Construct p;
+    p.kind = CKind::Insert;
+    p.function = fi;
+    p.begin = p.end = at;
+    p.outside = outside;
+    p.prototype_only = true;
+    p.id = next_id();
+    cx_.model.constructs.push_back(p);
+  }
+
+  static const Decl* described_template(const Decl* d) {
+    if (const auto* f = dyn_cast<FunctionDecl>(d))
+      if (const Decl* t = f->getDescribedFunctionTemplate()) return t;
+    if (const auto* r = dyn_cast<CXXRecordDecl>(d))
+      if (const Decl* t = r->getDescribedClassTemplate()) return t;
+    return d;
   }
 
   // Outlined C tasks need their top-level function, the renamed references
@@ -921,6 +884,7 @@ class Builder {
   std::map<const FunctionDecl*, int> task_fns_;
   std::vector<std::pair<Construct*, const FunctionDecl*>> all_;
   std::vector<Construct> gap_removes_;  // pragmas cut from their construct (keep_directives)
+  std::set<unsigned> macro_bodies_;     // _Pragmas rewritten in a macro's body
 };
 
 struct RunState {
@@ -942,6 +906,8 @@ class Consumer : public ASTConsumer {
   void HandleTranslationUnit(ASTContext& ast) override {
     DiagnosticsEngine& d = ci_.getDiagnostics();
     if (d.hasErrorOccurred()) return;
+    task_functions_ = find_task_functions(ast);
+    task_calls_ = find_task_calls(ast, task_functions_);
     if (!translate_headers(ast)) return;
     Model m;
     Context cx(ast, d, m);
@@ -954,7 +920,7 @@ class Consumer : public ASTConsumer {
       if (!placed_.count(f))
         cx.error(ast.getSourceManager().getLocForStartOfFile(f),
                  "joulecc cannot put the translation of this header in place of its #include");
-    if (cx.errors || d.hasErrorOccurred()) return;
+    if (cx.errors || d.hasErrorOccurred() || !check_calls(cx)) return;
     st_.result->output = generate(m);
     st_.result->header_pragmas = m.header_pragmas;
     st_.result->cuda = cuda_use(m) > 0;
@@ -983,7 +949,68 @@ class Consumer : public ASTConsumer {
     p.placed = &placed_;
     p.unspliced = &unspliced_;
     p.predefines = ci_.getPreprocessor().getPredefinesFileID();
+    p.task_functions = &task_functions_;
+    p.task_calls = &task_calls_;
+    p.rewritten = &rewritten_;
+    p.warned = &warned_;
     return p;
+  }
+
+  // The functions task pragmas apply to, wherever the pragma is: a header's
+  // pass rewrites calls of functions whose pragma another file holds.
+  TaskFunctions find_task_functions(ASTContext& ast) const {
+    SourceManager& sm = ast.getSourceManager();
+    std::set<std::pair<FileID, unsigned>> at;
+    for (const PragmaSeen& p : seen_) {
+      llvm::StringRef buf = sm.getBufferData(p.fid);
+      PragmaText pt;
+      if (!p.text.empty()) {
+        pt.text = p.text;
+        pt.end = p.end;
+      } else if (!read_pragma(std::string_view(buf.data(), buf.size()), p.offset, pt)) {
+        continue;
+      }
+      std::string ns = pragma_namespace(pt);
+      Directive dir;
+      ParseError err;
+      if ((ns != "oss" && ns != "omp") || !parse_directive(pt.text, dir, err) ||
+          dir.kind != DirKind::Task)
+        continue;
+      at.insert({p.fid, next_token(buf.str(), pt.end)});
+    }
+    return function_decls_at(ast, at);
+  }
+
+  // Every call of a task function the compiler saw must have been rewritten
+  // by one of the passes: one that was not is an error at the call, with
+  // the reason, never a plain call (issue: calls in headers ran serially).
+  bool check_calls(Context& cx) {
+    SourceManager& sm = cx.sm;
+    std::set<std::pair<FileID, unsigned>> seen;
+    std::size_t missed = 0;
+    for (const TaskCallSite& s : task_calls_) {
+      FileID fid;
+      unsigned off;
+      std::string why;
+      bool spelled = call_spelling(sm, s, fid, off, why);
+      if (spelled && !seen.insert({fid, off}).second) continue;
+      if (spelled && rewritten_.count({fid, off})) continue;
+      ++missed;
+      if (spelled) why = why_not_rewritten(fid);
+      cx.error(sm.getExpansionLoc(s.name), "this call to task function '" +
+                                               s.callee->getNameAsString() +
+                                               "' cannot be turned into a task: " + why);
+    }
+    return missed == 0;
+  }
+
+  std::string why_not_rewritten(FileID f) const {
+    auto it = unspliced_.find(f);
+    if (it != unspliced_.end())
+      return "it is in a header joulecc cannot translate (" + it->second + ")";
+    return "joulecc's own check found it untranslated (" + std::to_string(rewritten_.size()) +
+           " of " + std::to_string(task_calls_.size()) +
+           " calls rewritten); please report this with the file";
   }
 
   // The file that includes f: none for the main file and for a -include
@@ -1012,14 +1039,13 @@ class Consumer : public ASTConsumer {
   bool translate_headers(ASTContext& ast) {
     SourceManager& sm = ast.getSourceManager();
     std::map<FileID, int> depth;
-    for (const PragmaSeen& p : seen_) {
-      if (p.fid == sm.getMainFileID() || sm.isInSystemHeader(sm.getLocForStartOfFile(p.fid)))
-        continue;
-      if (std::string why = why_not_spliceable(sm, p.fid); !why.empty()) {
-        unspliced_[p.fid] = why == "-" ? "" : why;
+    for (FileID fid : files_to_translate(sm)) {
+      if (fid == sm.getMainFileID() || sm.isInSystemHeader(sm.getLocForStartOfFile(fid))) continue;
+      if (std::string why = why_not_spliceable(sm, fid); !why.empty()) {
+        unspliced_[fid] = why == "-" ? "" : why;
         continue;
       }
-      for (FileID f = p.fid; f.isValid() && f != sm.getMainFileID(); f = includer(sm, f))
+      for (FileID f = fid; f.isValid() && f != sm.getMainFileID(); f = includer(sm, f))
         depth[f] = 0;
     }
     std::vector<std::pair<int, FileID>> order;
@@ -1031,6 +1057,22 @@ class Consumer : public ASTConsumer {
     for (auto& [neg_depth, f] : order)
       if (!translate_header(ast, f)) return false;
     return true;
+  }
+
+  // The files with OmpSs pragmas, with calls of task functions written in
+  // them, or with code that calls one (through a macro written elsewhere:
+  // the wrapper is declared there).
+  std::set<FileID> files_to_translate(const SourceManager& sm) const {
+    std::set<FileID> out;
+    for (const PragmaSeen& p : seen_) out.insert(p.fid);
+    for (const TaskCallSite& s : task_calls_) {
+      FileID fid;
+      unsigned off;
+      std::string why;
+      if (call_spelling(sm, s, fid, off, why)) out.insert(fid);
+      out.insert(sm.getFileID(sm.getExpansionLoc(s.name)));
+    }
+    return out;
   }
 
   // "" when every #include from the main file down to f is one joulecc can
@@ -1086,14 +1128,18 @@ class Consumer : public ASTConsumer {
   std::map<FileID, std::string> spliced_;
   std::map<FileID, std::string> unspliced_;
   std::set<FileID> placed_;
+  TaskFunctions task_functions_;
+  std::vector<TaskCallSite> task_calls_;
+  std::set<std::pair<FileID, unsigned>> rewritten_;
+  std::set<std::pair<unsigned, std::string>> warned_;
 };
 
 class Action : public ASTFrontendAction {
  public:
   explicit Action(RunState& st) : st_(st) {}
   bool BeginSourceFileAction(CompilerInstance& ci) override {
-    ci.getPreprocessor().addPPCallbacks(std::make_unique<PragmaRecorder>(
-        ci.getPreprocessor(), seen_, macros_, includes_, entered_));
+    ci.getPreprocessor().addPPCallbacks(
+        make_pragma_recorder(ci.getPreprocessor(), seen_, macros_, includes_, entered_));
     return true;
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& ci, llvm::StringRef) override {
@@ -1180,6 +1226,7 @@ int translate(const TranslateOptions& opts, TranslateResult& result) {
   args.push_back("-Wno-unknown-pragmas");
   args.push_back("-ferror-limit=20");
   args.push_back("-D_OMPSS=1");
+  args.push_back("-D__joule_pragma(x)=_Pragma(#x)");  // pragma-line macros with clause arguments
   if (st.ompss2) args.push_back("-D_OMPSS_2=1");
   if (st.openmp_macro) args.push_back("-D_OPENMP=" JOULE_OPENMP_VERSION);
   if (!opts.resource_dir.empty()) args.push_back("-resource-dir=" + opts.resource_dir);

@@ -111,4 +111,30 @@ bool analyze_function(Context& cx, FunctionTask& f, const clang::FunctionDecl* f
 bool describe_type(Context& cx, clang::QualType t, CType& out, clang::SourceLocation at,
                    const std::string& name);
 
+// ---- calls of task functions (task_calls.cpp) -----------------------------
+
+// Task functions: canonical declaration -> the first declaration with the pragma.
+using TaskFunctions = std::map<const clang::FunctionDecl*, const clang::FunctionDecl*>;
+
+// A call of a task function as the compiler saw it.
+struct TaskCallSite {
+  const clang::FunctionDecl* callee;  // canonical
+  clang::SourceLocation name;         // the callee's name at the call (may be in a macro)
+  bool by_name;                       // called through its name (a DeclRefExpr)
+};
+
+// The function declarations (not templates) that start at the positions
+// (expansion locations): the declarations task pragmas apply to.
+TaskFunctions function_decls_at(clang::ASTContext& ast,
+                                const std::set<std::pair<clang::FileID, unsigned>>& positions);
+
+// Every call of a task function in the translation unit, template
+// instantiations included (the same tokens may appear more than once).
+std::vector<TaskCallSite> find_task_calls(clang::ASTContext& ast, const TaskFunctions& fns);
+
+// The file and offset where the call's name is written (what joulecc
+// rewrites), or false and why it cannot be rewritten.
+bool call_spelling(const clang::SourceManager& sm, const TaskCallSite& s, clang::FileID& fid,
+                   unsigned& off, std::string& why);
+
 }  // namespace joulecc

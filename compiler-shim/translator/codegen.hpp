@@ -86,6 +86,7 @@ class Generator {
   std::string taskloop_c(Construct& c, Scope& s);
   std::string taskloop_cxx(Construct& c, Scope& s);
   std::string function_insert(Construct& c);
+  std::string wrapper_declaration(const FunctionTask& f, const Construct& c);
   std::string fields_c(const Construct& c) const;
   std::string capture_c(const Construct& c, const Scope& s, bool& dynamic) const;
   struct CreatorArgs {

@@ -459,8 +459,26 @@ std::string Generator::taskloop_cxx(Construct& c, Scope& s) {
 
 // ---- task functions -----------------------------------------------------------
 
+// The wrapper's declaration alone, ahead of calls in a translated header
+// (its definition follows the including file's #include). Without default
+// arguments: C++ allows them once, and the full declaration has them.
+std::string Generator::wrapper_declaration(const FunctionTask& f, const Construct& c) {
+  if (m_.lang != Lang::Cxx)
+    return "\n__attribute__((unused)) static void " + f.wrapper + "(" + f.params_def + ");" +
+           sync(c.begin);
+  std::string open, close;
+  if (c.outside)
+    for (const std::string& ns : f.namespaces) {
+      open += "namespace " + ns + " { ";
+      close += "}";
+    }
+  return "\n" + open + "inline void " + f.wrapper + "(" + f.params_def + ");" + close +
+         sync(c.begin);
+}
+
 std::string Generator::function_insert(Construct& c) {
   const FunctionTask& f = m_.functions[c.function];
+  if (c.prototype_only) return wrapper_declaration(f, c);
   const Construct& t = m_.constructs[f.construct];
   bool cxx = m_.lang == Lang::Cxx;
   std::string id = std::to_string(f.id), st = "struct __joule_fargs_" + id,

@@ -149,6 +149,7 @@ struct Construct {
   int function = -1;                       // TaskCall / Insert / function Task
   bool insert_definition = false;          // Insert: definition (true) or prototype
   bool outside = false;                    // Insert: placed outside the function's namespaces
+  bool prototype_only = false;             // Insert: the wrapper's declaration alone
   std::vector<std::string> macro_shared;   // C: shared names referenced from macro bodies
   std::vector<std::string> block_externs;  // C: block-scope function declarations it calls
   std::string splice;                      // Splice
@@ -192,6 +193,7 @@ std::vector<DepProblem> check_loop_deps(Construct& c);
 inline int cuda_use(const Model& m) {
   int use = 0;
   for (const FunctionTask& f : m.functions) {
+    if (f.construct < 0) continue;  // declared in a header's pass: its pragma is elsewhere
     const Construct& t = m.constructs[static_cast<std::size_t>(f.construct)];
     if (offload_device(t) == "cuda") use = std::max(use, t.dir.find("ndrange") ? 2 : 1);
   }

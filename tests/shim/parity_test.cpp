@@ -69,7 +69,7 @@ TEST_P(Parity, TranslatedAndMatchesTheSequentialBuild) {
                              " -O1 -Wall -Wextra " + src + " -o par");
   ASSERT_EQ(b.status, 0) << b.output;
   EXPECT_EQ(count(b.output, "warning:"), expected(path, "warnings")) << b.output;
-  for (const char* workers : {"1", "2"}) {
+  for (const char* workers : {"1", "2", "4"}) {
     shim::Result r = shim::run(cd + "JOULE_WORKERS=" + workers + " timeout 60 ./par 2>&1");
     EXPECT_EQ(r.status, 0) << workers << " workers: " << r.output;
     EXPECT_EQ(r.output, seq.output) << "with " << workers << " workers";
@@ -79,7 +79,8 @@ TEST_P(Parity, TranslatedAndMatchesTheSequentialBuild) {
 std::vector<Case> cases() {
   std::vector<Case> v;
   for (const char* f : {"pragma_macros.c", "mercurium_syntax.c", "extern_unused.c", "heat_a.c",
-                        "computed_include.c"}) {
+                        "computed_include.c", "unknown_clauses.c", "pragma_macro_clauses.c",
+                        "pragma_macro_bodies.c"}) {
     v.push_back({f, "gcc", ""});
     v.push_back({f, "g++", ""});
   }
@@ -169,6 +170,31 @@ TEST(Drivers, OneWordDriversTakeMercuriumFlags) {
                    "int main(void) { return 0; }\n");
   shim::Result p = shim::run(cd + bin + "/joulecc-gcc -c plain.c");
   EXPECT_EQ(p.status, 0) << p.output;
+}
+
+// Flags OmpSs-2 build scripts pass (docs/porting-ompss.md, section 1):
+// Mercurium's --no-copy-deps and LLVM's -fompss-2 are accepted and dropped,
+// and --ompss-2 brings <nanos6.h> in as Mercurium's -include does (the
+// program calls the Nanos6 API without including it).
+TEST(Drivers, Ompss2FlagsOfMercuriumAndLlvm) {
+  const std::string bin = kJoulecc.substr(0, kJoulecc.find_last_of('/'));
+  shim::TempDir tmp;
+  const std::string cd = "cd " + shim::quote(tmp.path()) + " && ";
+  shim::write_file(
+      tmp.path() + "/n.c",
+      "#include <stdio.h>\n"
+      "int main(void) {\n  int x = 1;\n"
+      "#pragma oss task inout(x)\n  x += 41;\n"
+      "#pragma oss taskwait\n"
+      "  printf(\"x=%d cpus=%d\\n\", x, nanos6_get_num_cpus() > 0);\n  return 0;\n}\n");
+  for (const char* driver : {"joulecc-gcc", "joulecc-g++"}) {
+    const std::string cmd =
+        bin + "/" + driver + " --ompss-2 --no-copy-deps -fompss-2 -Wall n.c --copy-deps -o n";
+    shim::Result b = shim::run(cd + cmd + " 2>&1 && JOULE_WORKERS=2 ./n");
+    EXPECT_EQ(b.status, 0) << cmd << "\n" << b.output;
+    EXPECT_NE(b.output.find("x=42 cpus=1"), std::string::npos) << b.output;
+    EXPECT_EQ(b.output.find("warning:"), std::string::npos) << b.output;
+  }
 }
 
 }  // namespace
