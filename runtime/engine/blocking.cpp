@@ -29,7 +29,10 @@ Runtime& Blocking::runtime() {
 }
 
 void Blocking::activate() noexcept {
-  if (rt_.tasks().end_serial_inline()) rt_.clear_serial_roots();
+  // A relaxed load first: every Nanos6/ALPI call comes here, and the mode
+  // ends once; an exchange each time would be a locked RMW per call.
+  TaskLifecycle& tasks = rt_.tasks();
+  if (tasks.serial_inline() && tasks.end_serial_inline()) rt_.clear_serial_roots();
 }
 
 Task* Blocking::current_task() {

@@ -62,11 +62,8 @@ void DumpListener::stop() {
 bool DumpListener::open_endpoint() {
   listen_fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (listen_fd_ < 0) return false;
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  const std::string name = core::dump_endpoint_name(::getpid());
-  std::memcpy(addr.sun_path + 1, name.data(), name.size());  // sun_path[0] = 0: abstract
-  const auto len = socklen_t(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+  sockaddr_un addr;
+  const socklen_t len = core::dump_endpoint_address(::getpid(), addr);
   if (::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), len) != 0 ||
       ::listen(listen_fd_, 4) != 0) {
     const int saved = errno;

@@ -115,11 +115,8 @@ TEST(StateDump, OnlyTheProcessUserAndRootMayRead) {
     ::close(fds[0]);
     if (::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(2);
     const int s = ::socket(AF_UNIX, SOCK_STREAM, 0);
-    sockaddr_un addr{};
-    addr.sun_family = AF_UNIX;
-    const std::string name = joule::core::dump_endpoint_name(parent);
-    std::memcpy(addr.sun_path + 1, name.data(), name.size());
-    const auto len = socklen_t(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+    sockaddr_un addr;
+    const socklen_t len = joule::core::dump_endpoint_address(parent, addr);
     if (::connect(s, reinterpret_cast<sockaddr*>(&addr), len) != 0) ::_exit(3);
     char buf[512];
     ssize_t n;

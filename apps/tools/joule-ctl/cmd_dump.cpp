@@ -25,11 +25,8 @@ namespace {
 std::string ask(long pid) {
   const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return {};
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  const std::string name = core::dump_endpoint_name(pid);
-  std::memcpy(addr.sun_path + 1, name.data(), name.size());
-  const auto len = socklen_t(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+  sockaddr_un addr;
+  const socklen_t len = core::dump_endpoint_address(pid, addr);
   std::string text;
   if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), len) == 0) {
     char buf[4096];
