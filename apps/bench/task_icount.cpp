@@ -171,7 +171,8 @@ int main(int argc, char** argv) {
   CALLGRIND_DUMP_STATS_AT("measured");
   const long measured_ran = ran.exchange(0);
   if (warm_ran != warm || measured_ran != done) {
-    std::fprintf(stderr, "task_icount: %s: wrong result (warm-up %ld of %ld, measured %ld of %ld)\n",
+    std::fprintf(stderr,
+                 "task_icount: %s: wrong result (warm-up %ld of %ld, measured %ld of %ld)\n",
                  workload->name, warm_ran, warm, measured_ran, done);
     return 1;
   }
