@@ -358,13 +358,47 @@ std::string Generator::taskloop_c(Construct& c, Scope& s) {
   std::string run = c.loop_deps ? chunk + "(__jv, __ja->__jcb, __ja->__jce);\n"
                                 : "joule_oss_taskloop(" + chunk +
                                       ", __jv, __ja->__jn, __ja->__jgrain, &__ja->__jco);\n";
-  *s.post += line(c.src, c.pragma.begin) + "static void " + chunk +
+  const ChunkParams cp = chunk_params(c, pro);
+  const std::string fn = "__joule_tlbody_" + id;
+  *s.post += line(c.src, c.pragma.begin) + "__attribute__((__noinline__)) static void " + fn +
+             "(void *__jv, int64_t __jb, int64_t __je" + cp.decls + ")\n{\n" + st + " *__ja = (" +
+             st + " *)__jv;\n" + cp.prologue + "(void)__ja;\n" + defs +
+             "for (int64_t __jk = __jb; __jk < __je; ++__jk) {\n" + loop_indices(c, true) + "{" +
+             b + "}\n}\n" + comb + undefs + "}\nstatic void " + chunk +
              "(void *__jv, int64_t __jb, int64_t __je)\n{\n" + st + " *__ja = (" + st +
-             " *)__jv;\n" + pro + "(void)__ja;\n" + defs +
-             "for (int64_t __jk = __jb; __jk < __je; ++__jk) {\n" + loop_indices(c, false) + "{" +
-             b + "}\n}\n" + comb + undefs + "}\nstatic void " + wrap + "(void *__jv)\n{\n" + st +
-             " *__ja = (" + st + " *)__jv;\n" + run + "}\n";
+             " *)__jv;\n" + fn + "(__jv, __jb, __je" + cp.args + ");\n}\nstatic void " + wrap +
+             "(void *__jv)\n{\n" + st + " *__ja = (" + st + " *)__jv;\n" + run + "}\n";
   return site;
+}
+
+// A chunk's loop runs in a function of its own whose parameters are the
+// loop's bounds and the firstprivate scalars (pointers above all): as
+// parameters they keep their restrict qualifiers, which GCC and Clang honour
+// on parameters only (C11 6.7.3.1; LLVM's noalias), and no store in the loop
+// can alias them, so the inner loops vectorise as in the sequential build
+// (docs/performance.md, "Taskloop chunks"). Their prologue lines go.
+Generator::ChunkParams Generator::chunk_params(const Construct& c, const std::string& pro) const {
+  ChunkParams p;
+  p.prologue = pro;
+  for (std::size_t l = 0; l < c.loop.size(); ++l)
+    for (const char* f : {"__jlo", "__jst", "__jn"}) {
+      const std::string v = f + std::to_string(l);
+      p.decls += ", int64_t " + v;
+      p.args += ", __ja->" + v;
+    }
+  for (const Capture& cap : c.captures) {
+    if (skipped(cap) || cap.type.shape != CType::Shape::Scalar || via_pointer(cap) ||
+        scalar_reduction(cap) || redirected(c, cap.name))
+      continue;
+    const std::string decl = subst(cap.type.decl, cap.name);
+    const std::string local = decl + " = __ja->" + cap.name + ";\n";
+    const std::size_t at = p.prologue.find(local);
+    if (at == std::string::npos || (at > 0 && p.prologue[at - 1] != '\n')) continue;
+    p.prologue.erase(at, local.size());
+    p.decls += ", " + decl;
+    p.args += ", __ja->" + cap.name;
+  }
+  return p;
 }
 
 // ---- C++ --------------------------------------------------------------------------
