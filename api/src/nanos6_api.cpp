@@ -106,10 +106,4 @@ void nanos6_unregister_polling_service(const char* service_name, nanos6_polling_
   }
 }
 
-// One node: local and distributed memory are the process's own.
-void* nanos6_lmalloc(size_t size) { return std::malloc(size); }
-void nanos6_lfree(void* ptr, size_t) { std::free(ptr); }
-void* nanos6_dmalloc(size_t size, int, size_t, size_t*) { return std::malloc(size); }
-void nanos6_dfree(void* ptr, size_t) { std::free(ptr); }
-
 }  // extern "C"

@@ -273,77 +273,6 @@ void complete_parse_flags(DriverPlan& p, const Paths& paths) {
   }
 }
 
-// Mercurium's own options (mcc/mcxx --help), accepted so that build systems
-// written for it work unchanged. The OmpSs flavour ones set the mode; the
-// rest only steer Mercurium itself and are dropped.
-bool mercurium_flag(const std::string& a, DriverPlan& p) {
-  if (a == "--ompss" || a == "--ompss-2" || a == "--ompss-v2") {
-    p.mode = a == "--ompss" ? 1 : 2;
-    p.nanos6_include = p.mode == 2;  // as `mcc --ompss-2`: -include nanos6.h
-    return true;
-  }
-  // LLVM/OmpSs-2's flag (clang -fompss-2[=runtime]): the mode, nothing more.
-  if (a == "-fompss-2" || a.rfind("-fompss-2=", 0) == 0) {
-    p.mode = 2;
-    return true;
-  }
-  if (a == "--cuda") {  // Mercurium's CUDA support: here, linking the CUDA runtime
-    p.cuda = true;
-    return true;
-  }
-  static const std::set<std::string> dropped = {"-k",
-                                                "--keep-files",
-                                                "-K",
-                                                "--keep-all-files",
-                                                "--line-markers",
-                                                "--nanos6",
-                                                "--nanox",
-                                                "--instrument",
-                                                "--no-openmp",
-                                                "--openmp-lint",
-                                                "--pp-stdout",
-                                                "--no-whole-file",
-                                                "--disable-gxx-traits",
-                                                "--do-not-unload-phases",
-                                                "--hlt",
-                                                "--simd",
-                                                "--fpga",
-                                                "--opencl",
-                                                "--enable-ms-builtins",
-                                                "--disable-intrinsics",
-                                                "--typecheck",
-                                                "--debug-flags",
-                                                "--copy-deps",
-                                                "--no-copy-deps"};
-  static const char* const dropped_prefixes[] = {
-      "--variable=", "--debug-flags=", "--profile=", "--config-dir=", "--env=",
-      "--pp=",       "--Wx",           "--Wr,",      "--output-dir=", "--task-reductions"};
-  if (dropped.count(a)) return true;
-  for (const char* pre : dropped_prefixes)
-    if (a.rfind(pre, 0) == 0) return true;
-  return false;
-}
-
-// Mercurium's --Wn,a,b / --Wp,a / --Wl,a give options to the native
-// compiler, its preprocessor and linker: here they are the compiler's own.
-std::vector<std::string> expand_mercurium_passthrough(const std::vector<std::string>& in) {
-  std::vector<std::string> out;
-  for (const std::string& a : in) {
-    if (a.rfind("--Wn,", 0) != 0 && a.rfind("--Wp,", 0) != 0 && a.rfind("--Wl,", 0) != 0) {
-      out.push_back(a);
-      continue;
-    }
-    std::size_t b = 5;
-    while (b <= a.size()) {
-      std::size_t e = a.find(',', b);
-      if (e == std::string::npos) e = a.size();
-      if (e > b) out.push_back(a.substr(b, e - b));
-      b = e + 1;
-    }
-  }
-  return out;
-}
-
 // joulecc's C++ tasks are lambdas (C++11): a C++98/03 build is parsed and
 // compiled as C++11, which accepts C++98 code (docs/porting-ompss.md, 1.).
 void raise_cxx98(DriverPlan& p) {
@@ -386,7 +315,7 @@ bool plan_driver(const std::vector<std::string>& given, DriverPlan& p, std::stri
   std::size_t i = 0;
   for (; i < in.size() && (in[i].rfind("--", 0) == 0 || in[i] == "-k" || in[i] == "-K"); ++i) {
     const std::string& a = in[i];
-    if (mercurium_flag(a, p))
+    if (foreign_flag(a, p))
       continue;
     else if (a == "--keep")
       p.keep = true;
@@ -420,7 +349,7 @@ bool plan_driver(const std::vector<std::string>& given, DriverPlan& p, std::stri
       p.rpath = p.rpath && a != "--joule-no-rpath";
       continue;
     }
-    if (mercurium_flag(a, p)) continue;
+    if (foreign_flag(a, p)) continue;
     // Clang's nesting limit for joulecc's own parse; gcc has none and does
     // not know the flag, so it goes to the translator only.
     if (a.rfind("-fbracket-depth=", 0) == 0) {
@@ -458,12 +387,18 @@ bool plan_driver(const std::vector<std::string>& given, DriverPlan& p, std::stri
     }
   }
   if (cxx_compiler || std::count(p.source_lang.begin(), p.source_lang.end(), 1) > 0) raise_cxx98(p);
+  if (!p.process_files) {  // --do-not-process-file: the compiler gets the sources as they are
+    p.sources.clear();
+    p.source_lang.clear();
+  }
+  for (std::vector<std::string>* v : {&p.args, &p.parse_flags})
+    v->insert(v->end(), p.defines.begin(), p.defines.end());
   // After the sources (their indices stand): the compiler applies -include
   // to each source wherever it is on the line.
-  if (p.nanos6_include && !p.sources.empty())
+  if (!p.mode_include.empty() && !p.sources.empty())
     for (std::vector<std::string>* v : {&p.args, &p.parse_flags}) {
       v->push_back("-include");
-      v->push_back("nanos6.h");
+      v->push_back(p.mode_include);
     }
   return true;
 }

@@ -32,11 +32,22 @@ struct DriverPlan {
   bool keep = false;
   bool print = false;  // --joule-E: print the translated sources
   bool verbose = false;
-  bool rpath = true;            // --joule-no-rpath: no -Wl,-rpath for joule's libdir
-  int mode = 0;                 // 0 auto, 1 --ompss, 2 --ompss-2
-  bool nanos6_include = false;  // --ompss-2 (the last mode flag): -include nanos6.h
+  bool rpath = true;  // --joule-no-rpath: no -Wl,-rpath for joule's libdir
+  int mode = 0;       // 0 auto, 1 --ompss, 2 --ompss-2
+  // The header the last Mercurium mode flag includes in every source, as
+  // Mercurium did: nanos6.h (--ompss-2), nanos_omp.h (--ompss, Nanos++).
+  std::string mode_include;
+  bool process_files = true;         // Mercurium's --do-not-process-file: translate nothing
+  std::vector<std::string> defines;  // -D flags the foreign flags imply (-fompss-2=libnanos6)
 };
 bool plan_driver(const std::vector<std::string>& args, DriverPlan& plan, std::string& err);
+
+// Mercurium's and the OmpSs-2 Clang's flags (foreign_flags.cpp): true when
+// `a` is one, applied to plan (mapped or dropped).
+bool foreign_flag(const std::string& a, DriverPlan& plan);
+// Mercurium's pass-through options (--Wn,a,b --Xcompiler a ...) as the
+// compiler arguments they carry.
+std::vector<std::string> expand_mercurium_passthrough(const std::vector<std::string>& in);
 
 // Runs cmd (printed first when verbose); its exit status, 127 when it cannot start.
 int run_command(const std::vector<std::string>& cmd, bool verbose);

@@ -105,9 +105,11 @@ int main(int argc, char** argv) {
         "                    device(cuda) task functions link it anyway)\n"
         ".cu files are compiled by the CUDA toolkit's nvcc (-ccbin <compiler>); see\n"
         "docs/offload.md, \"joulecc: device(cuda) and ndrange\".\n"
-        "Mercurium's flags (-k, --variable=..., --line-markers, ...) are accepted and dropped;\n"
-        "--Wn,/--Wp,/--Wl, options go to the compiler. joulecc-gcc, joulecc-g++ (links to\n"
-        "joulecc) run joulecc with the compiler their name gives.\n");
+        "Mercurium's and the OmpSs-2 Clang's flags are accepted and mapped or dropped (-k,\n"
+        "--variable=..., --line-markers, -fompss-2[=...], ...; docs/porting-ompss.md, \"Every\n"
+        "flag\"); --Wn,/--Wp,/--Wl,/--Xcompiler options go to the compiler; --ompss includes\n"
+        "nanos_omp.h and --ompss-2 nanos6.h in every source. joulecc-gcc, joulecc-g++ (links\n"
+        "to joulecc) run joulecc with the compiler their name gives.\n");
     return 0;
   }
   return joulecc::driver_main(args, paths);

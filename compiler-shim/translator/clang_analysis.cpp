@@ -708,6 +708,10 @@ void analyze_captures(Context& cx, Construct& c, const Stmt* body, const Functio
     cap.var_id = cx.var_id(r.var);
     cap.name = r.var->getNameAsString();
     cap.static_storage = r.var->hasGlobalStorage();
+    // Not one whose value may be needed as a constant (an array bound): a
+    // parameter would not be one.
+    cap.scalar = r.var->getType()->isScalarType() &&
+                 !(!cx.is_c() && r.var->isUsableInConstantExpressions(cx.ast));
     decide(cx, c, r.var, cap, r.first);
     if (cx.is_c()) {
       if (!describe_type(cx, r.var->getType(), cap.type, r.first, cap.name)) continue;

@@ -100,6 +100,12 @@ class Generator {
   std::string capture_list_cxx(const Construct& c, bool inner) const;
   std::string taskloop_site_c(Construct& c, Scope& s, const std::string& st,
                               const std::string& entry);
+  struct ChunkParams {
+    std::string decls, args, prologue;  // ", T a, ..."; ", __ja->a, ..."; what stays local
+  };
+  ChunkParams chunk_params(const Construct& c, const std::string& pro) const;
+  std::string chunk_call_cxx(const Construct& c, const std::string& b, const std::string& e,
+                             const std::string& loop) const;
 
   // ---- taskloop dependencies over the loop variable (loop_deps.cpp)
   RegionRef chunk_region(const Construct& c, const RegionRef& r) const;

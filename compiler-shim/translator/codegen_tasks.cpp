@@ -358,13 +358,47 @@ std::string Generator::taskloop_c(Construct& c, Scope& s) {
   std::string run = c.loop_deps ? chunk + "(__jv, __ja->__jcb, __ja->__jce);\n"
                                 : "joule_oss_taskloop(" + chunk +
                                       ", __jv, __ja->__jn, __ja->__jgrain, &__ja->__jco);\n";
-  *s.post += line(c.src, c.pragma.begin) + "static void " + chunk +
+  const ChunkParams cp = chunk_params(c, pro);
+  const std::string fn = "__joule_tlbody_" + id;
+  *s.post += line(c.src, c.pragma.begin) + "__attribute__((__noinline__)) static void " + fn +
+             "(void *__jv, int64_t __jb, int64_t __je" + cp.decls + ")\n{\n" + st + " *__ja = (" +
+             st + " *)__jv;\n" + cp.prologue + "(void)__ja;\n" + defs +
+             "for (int64_t __jk = __jb; __jk < __je; ++__jk) {\n" + loop_indices(c, true) + "{" +
+             b + "}\n}\n" + comb + undefs + "}\nstatic void " + chunk +
              "(void *__jv, int64_t __jb, int64_t __je)\n{\n" + st + " *__ja = (" + st +
-             " *)__jv;\n" + pro + "(void)__ja;\n" + defs +
-             "for (int64_t __jk = __jb; __jk < __je; ++__jk) {\n" + loop_indices(c, false) + "{" +
-             b + "}\n}\n" + comb + undefs + "}\nstatic void " + wrap + "(void *__jv)\n{\n" + st +
-             " *__ja = (" + st + " *)__jv;\n" + run + "}\n";
+             " *)__jv;\n" + fn + "(__jv, __jb, __je" + cp.args + ");\n}\nstatic void " + wrap +
+             "(void *__jv)\n{\n" + st + " *__ja = (" + st + " *)__jv;\n" + run + "}\n";
   return site;
+}
+
+// A chunk's loop runs in a function of its own whose parameters are the
+// loop's bounds and the firstprivate scalars (pointers above all): as
+// parameters they keep their restrict qualifiers, which GCC and Clang honour
+// on parameters only (C11 6.7.3.1; LLVM's noalias), and no store in the loop
+// can alias them, so the inner loops vectorise as in the sequential build
+// (docs/performance.md, "Taskloop chunks"). Their prologue lines go.
+Generator::ChunkParams Generator::chunk_params(const Construct& c, const std::string& pro) const {
+  ChunkParams p;
+  p.prologue = pro;
+  for (std::size_t l = 0; l < c.loop.size(); ++l)
+    for (const char* f : {"__jlo", "__jst", "__jn"}) {
+      const std::string v = f + std::to_string(l);
+      p.decls += ", int64_t " + v;
+      p.args += ", __ja->" + v;
+    }
+  for (const Capture& cap : c.captures) {
+    if (skipped(cap) || cap.type.shape != CType::Shape::Scalar || via_pointer(cap) ||
+        scalar_reduction(cap) || redirected(c, cap.name))
+      continue;
+    const std::string decl = subst(cap.type.decl, cap.name);
+    const std::string local = decl + " = __ja->" + cap.name + ";\n";
+    const std::size_t at = p.prologue.find(local);
+    if (at == std::string::npos || (at > 0 && p.prologue[at - 1] != '\n')) continue;
+    p.prologue.erase(at, local.size());
+    p.decls += ", " + decl;
+    p.args += ", __ja->" + cap.name;
+  }
+  return p;
 }
 
 // ---- C++ --------------------------------------------------------------------------
@@ -443,18 +477,46 @@ std::string Generator::taskloop_cxx(Construct& c, Scope& s) {
     return "{" + line(c.src, c.pragma.begin) + options(c, s) + loop_levels_cxx(c, s) +
            "int64_t __jgc = __jg;\n" + chunk_loop(c, s, "__jn", "__jgc") + chunk_bounds(c, "__j") +
            chunk_deps(c, s) + device(c) + "::joule_oss::spawn(&__jd, &__jo, [" +
-           capture_list_cxx(c, true) + "]() mutable {\n" + priv +
-           "for (int64_t __jk = __jcb; __jk < __jce; ++__jk) {\n" + loop_indices(c, true) +
-           body(c, s) + "}\n" + comb + "});\n}\n" +
-           (omp_sync_loop(c) ? "::joule_oss_taskwait();\n" : "") + "}" + sync(c.end);
+           capture_list_cxx(c, true) + "]() mutable {\n" +
+           chunk_call_cxx(c, "__jcb", "__jce",
+                          priv + "for (int64_t __jk = __jcb; __jk < __jce; ++__jk) {\n" +
+                              loop_indices(c, true) + body(c, s) + "}\n" + comb) +
+           "});\n}\n" + (omp_sync_loop(c) ? "::joule_oss_taskwait();\n" : "") + "}" + sync(c.end);
   return "{" + line(c.src, c.pragma.begin) + options(c, s) +
          (omp_sync_loop(c) ? "__jo.if_ = 0;\n" : "") + deps(c, c.deps, s) + device(c) +
          loop_levels_cxx(c, s) + line(c.src, c.pragma.begin) +
          "joule_task_options_t __jco = __jo; __jco.if_ = 1;\n::joule_oss::spawn(&__jd, &__jo, [" +
          capture_list_cxx(c, false) + "]() mutable {\n::joule_oss::taskloop(__jn, __jg, &__jco, [" +
-         capture_list_cxx(c, true) + "](int64_t __jb, int64_t __je) mutable {\n" + priv +
-         "for (int64_t __jk = __jb; __jk < __je; ++__jk) {\n" + loop_indices(c, true) + body(c, s) +
-         "}\n" + comb + "});\n});\n}" + sync(c.end);
+         capture_list_cxx(c, true) + "](int64_t __jb, int64_t __je) mutable {\n" +
+         chunk_call_cxx(c, "__jb", "__je",
+                        priv + "for (int64_t __jk = __jb; __jk < __je; ++__jk) {\n" +
+                            loop_indices(c, true) + body(c, s) + "}\n" + comb) +
+         "});\n});\n}" + sync(c.end);
+}
+
+// The C++ form of chunk_params: the chunk's loop runs in a lambda called at
+// once, whose parameters (shadowing the closure's copies) are the bounds and
+// the firstprivate non-const scalars, declared with decltype so that
+// __restrict__ stays; not inlined, so that they stay parameters.
+std::string Generator::chunk_call_cxx(const Construct& c, const std::string& b,
+                                      const std::string& e, const std::string& loop) const {
+  std::string params = "int64_t " + b + ", int64_t " + e, args = b + ", " + e;
+  for (std::size_t l = 0; l < c.loop.size(); ++l)
+    for (const char* f : {"__jlo", "__jst", "__jn"}) {
+      const std::string v = f + std::to_string(l);
+      params += ", int64_t " + v;
+      args += ", " + v;
+    }
+  for (const Capture& cap : c.captures) {
+    if (!cap.scalar || cap.sharing != Sharing::FirstPrivate || cap.loop_var || cap.reduction ||
+        cap.static_storage || redirected(c, cap.name))
+      continue;
+    params += ", decltype(" + cap.name + ") " + cap.name;
+    args += ", " + cap.name;
+  }
+  return "\n#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Wshadow\"\n[&](" +
+         params + ") __attribute__((__noinline__)) {\n" + loop + "}(" + args +
+         ");\n#pragma GCC diagnostic pop\n";
 }
 
 // ---- task functions -----------------------------------------------------------

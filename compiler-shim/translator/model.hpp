@@ -55,6 +55,7 @@ struct Capture {
   bool red_elems = false;  // taskloop reduction on a section or shaped pointer: an array copy
   int red_rank = 0;        // red_elems: array levels below the first subscript (a[i][j]: 1)
   bool loop_var = false;   // a taskloop variable declared before the loop
+  bool scalar = false;     // of scalar type, not a constant: a C++ taskloop chunk's parameter
   // C: a firstprivate const scalar with a constant initialiser: its value,
   // declared again in the outlined body so the compiler still sees it.
   std::string const_value;

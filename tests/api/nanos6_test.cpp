@@ -5,12 +5,15 @@
 // 4 workers on a 2-CPU machine.
 #include <joule/alpi.h>
 #include <joule/nanos6/nanos6.h>
+#include <joule/nanos6/nanos_omp.h>
 #include <joule/joule.hpp>
 
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
+#include <cstring>
+#include <string>
 #include <thread>
 
 #include "runtime_sweep.hpp"
@@ -47,6 +50,47 @@ TEST_P(Nanos6, CpuCounts) {
   EXPECT_GE(vcpu.load(), 0);
   EXPECT_LT(vcpu.load(), GetParam());
   EXPECT_GE(scpu.load(), 0);
+}
+
+// One node and one team: the cluster queries are constants, every
+// distribution policy gives the process's own memory, and the Nanos++
+// thread calls answer with the workers; asking for another team size
+// leaves it as it is, with at most one warning per process.
+TEST_P(Nanos6, ClusterApiAndNanosThreadCalls) {
+  EXPECT_EQ(nanos6_in_cluster_mode(), 0);
+  EXPECT_EQ(nanos6_is_master_node(), 1);
+  EXPECT_EQ(nanos6_get_cluster_node_id(), 0);
+  EXPECT_EQ(nanos6_get_num_cluster_nodes(), 1);
+  size_t dims[1] = {16};
+  for (nanos6_data_distribution_t p :
+       {nanos6_equpart_distribution, nanos6_block_distribution, nanos6_cyclic_distribution}) {
+    auto* d = static_cast<char*>(nanos6_dmalloc(256, p, p == nanos6_equpart_distribution ? 0 : 1,
+                                                p == nanos6_equpart_distribution ? nullptr : dims));
+    ASSERT_NE(d, nullptr);
+    std::memset(d, 7, 256);  // all of it is writable memory (ASan would say otherwise)
+    nanos6_dfree(d, 256);
+  }
+  auto* l = static_cast<char*>(nanos6_lmalloc(100));
+  ASSERT_NE(l, nullptr);
+  std::memset(l, 1, 100);
+  nanos6_lfree(l, 100);
+  EXPECT_EQ(nanos_omp_get_num_threads(), GetParam());
+  EXPECT_EQ(nanos_omp_get_max_threads(), GetParam());
+  std::atomic<int> thread{-1};
+  joule::spawn({}, [&] { thread = nanos_omp_get_thread_num(); });
+  joule::taskwait();
+  EXPECT_GE(thread.load(), 0);
+  EXPECT_LT(thread.load(), GetParam());
+  testing::internal::CaptureStderr();
+  nanos_omp_set_num_threads(GetParam());
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+  testing::internal::CaptureStderr();
+  nanos_omp_set_num_threads(GetParam() + 1);
+  nanos_omp_set_num_threads(GetParam() + 2);
+  const std::string warned = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(warned.find("nanos_omp_set_num_threads"), warned.rfind("nanos_omp_set_num_threads"))
+      << warned;
+  EXPECT_EQ(nanos_omp_get_num_threads(), GetParam());
 }
 
 // A blocked task frees its thread: its child, created just before the

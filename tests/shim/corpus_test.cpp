@@ -16,6 +16,21 @@ namespace {
 const std::string kCorpus = std::string(SHIM_DIR) + "/corpus";
 const std::string kCompiler = SHIM_CORPUS_COMPILER;
 
+// The build lines of programs written for Mercurium or the OmpSs-2 Clang:
+// their flags, which joulecc maps or drops (docs/porting-ompss.md, "Every
+// flag"). The programs check with #error that the mapped ones arrived.
+std::string program_flags(const std::string& name) {
+  if (name == "ompss1_threads")
+    return "--ompss --instrument --variable=tdg:1 -k --keep-all-files --no-copy-deps --openmp "
+           "--debug --Wn,-O1 --Wp,-DJOULE_CORPUS_FLAGS=1 --output-dir=. --pp=on "
+           "--do-not-warn-config --Xcompiler -Wno-unknown-pragmas --std=c99";
+  if (name == "cluster_dmalloc")
+    return "--ompss-2 -fompss-2=libnanos6 -fdo-not-use-nanos6 --line-markers "
+           "--Wnp,-DJOULE_CORPUS_FLAGS=1 --Wr,-lm --Ws,-ffree --disable-locking --profile=mcc "
+           "--env=x86_64 --instrument";
+  return "";
+}
+
 // One corpus program in a fresh directory, with its sequential build's
 // output there (the stock compiler alone: the pragmas are ignored).
 class Corpus : public ::testing::TestWithParam<const char*> {
@@ -30,8 +45,8 @@ class Corpus : public ::testing::TestWithParam<const char*> {
 
   // joulecc with the corpus compiler and `flags`, into `exe`.
   shim::Result build(const std::string& flags, const std::string& exe) {
-    return shim::run(cd_ + JOULECC_PATH + " " + kCompiler + " " + flags + " " + src_ + " -o " +
-                     exe + " -lm");
+    return shim::run(cd_ + JOULECC_PATH + " " + kCompiler + " " + flags + " " +
+                     program_flags(GetParam()) + " " + src_ + " -o " + exe + " -lm");
   }
 
   // Runs `exe` under the environment `env` at each worker count: it must
@@ -103,6 +118,7 @@ INSTANTIATE_TEST_SUITE_P(Programs, Corpus,
                                            "cholesky_oss2", "histogram", "taskwait_on",
                                            "taskloop_sum", "taskloop_red_sections", "taskloop_deps",
                                            "stencil_const", "multideps", "pic", "cg", "kmeans",
-                                           "heat_taskloop", "header_calls"));
+                                           "heat_taskloop", "header_calls", "stencil_fletcher",
+                                           "ompss1_threads", "cluster_dmalloc"));
 
 }  // namespace

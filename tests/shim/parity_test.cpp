@@ -7,6 +7,8 @@
 // a pragma dropped on the way would still print the right output.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "shim_support.hpp"
 
 namespace {
@@ -195,6 +197,47 @@ TEST(Drivers, Ompss2FlagsOfMercuriumAndLlvm) {
     EXPECT_NE(b.output.find("x=42 cpus=1"), std::string::npos) << b.output;
     EXPECT_EQ(b.output.find("warning:"), std::string::npos) << b.output;
   }
+}
+
+// The rest of both compilers' flags (docs/porting-ompss.md, "Every flag"):
+// mapped ones take effect, a misspelt one still reaches the compiler and
+// fails there, and --do-not-process-file gives the source to it untranslated.
+TEST(Drivers, ForeignFlagsMappedOrDroppedTyposFail) {
+  shim::TempDir tmp;
+  const std::string cd = "cd " + shim::quote(tmp.path()) + " && " + kJoulecc + " gcc ";
+  shim::write_file(tmp.path() + "/f.c",
+                   "#include <stdio.h>\n"
+                   "#if !defined(_OMPSS_2_NODES) || FROM_XC != 2 || FROM_WNP != 3\n"
+                   "#error -fompss-2=libnodes, --Xcompiler and --Wnp reach the compile\n"
+                   "#endif\n"
+                   "int main(void) {\n  int x = 1;\n"
+                   "#pragma oss task inout(x)\n  x += 41;\n"
+                   "#pragma oss taskwait\n  printf(\"x=%d\\n\", x);\n  return 0;\n}\n");
+  shim::Result b = shim::run(cd +
+                             "-fompss-2=libnodes -fdo-not-use-ompss-2-runtime --Xcompiler "
+                             "-DFROM_XC=2 --Wnp,-DFROM_WNP=3 --Ws,-ffree --Wr,-lm --cc=gcc "
+                             "--std=c99 --upc --v --parallel f.c -o f 2>&1 && JOULE_WORKERS=2 ./f");
+  EXPECT_EQ(b.status, 0) << b.output;
+  EXPECT_NE(b.output.find("x=42"), std::string::npos) << b.output;
+  EXPECT_NE(b.output.find("gcc "), std::string::npos) << "--v shows the compile: " << b.output;
+  // -y: parse only (Mercurium), nothing written.
+  shim::Result y = shim::run(cd + "-y -DFROM_XC=2 -DFROM_WNP=3 -D_OMPSS_2_NODES f.c -o y.out 2>&1");
+  EXPECT_EQ(y.status, 0) << y.output;
+  EXPECT_FALSE(std::ifstream(tmp.path() + "/y.out").good());
+  shim::write_file(tmp.path() + "/t.c", "int main(void) { return 0; }\n");
+  for (const char* typo : {"--ompss-3", "-fompss-3", "--keep-file"}) {
+    shim::Result t = shim::run(cd + typo + " t.c -o t 2>&1");
+    EXPECT_NE(t.status, 0) << typo << ": " << t.output;
+    EXPECT_NE(t.output.find(typo), std::string::npos) << t.output;
+  }
+  shim::write_file(tmp.path() + "/u.c",
+                   "#ifdef _OMPSS\n#error translated\n#endif\n"
+                   "int main(void) {\n  int x = 0;\n#pragma oss task inout(x)\n  x++;\n"
+                   "  return x == 1 ? 0 : 1;\n}\n");
+  shim::Result u =
+      shim::run(cd + "--do-not-process-file -Wno-unknown-pragmas u.c -o u 2>&1 && ./u");
+  EXPECT_EQ(u.status, 0) << u.output;
+  EXPECT_NE(shim::run(cd + "u.c -o u2 2>&1").status, 0) << "translated: _OMPSS is defined";
 }
 
 }  // namespace

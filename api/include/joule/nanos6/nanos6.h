@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "joule/types.h"
+#include "nanos6/cluster.h" /* nanos6_dmalloc, nanos6_lmalloc, the node queries */
 
 #ifdef __cplusplus
 extern "C" {
@@ -55,15 +56,6 @@ JOULE_EXPORT void nanos6_register_polling_service(const char *service_name,
 JOULE_EXPORT void nanos6_unregister_polling_service(const char *service_name,
                                                     nanos6_polling_service_t service,
                                                     void *service_data);
-
-/* ---- cluster memory: joule runs on one node; both are plain malloc. ---- */
-JOULE_EXPORT void *nanos6_lmalloc(size_t size);
-JOULE_EXPORT void nanos6_lfree(void *ptr, size_t size);
-JOULE_EXPORT void *nanos6_dmalloc(size_t size, int policy, size_t num_dimensions,
-                                  size_t *dimensions);
-JOULE_EXPORT void nanos6_dfree(void *ptr, size_t size);
-/* Distribution policy of nanos6_dmalloc (ignored: one node). */
-enum nanos6_distribution_policy { nanos6_equpart_distribution = 0 };
 
 /* ---- CUDA tasks (docs/offload.md, "CUDA GPUs") ----
  * The stream of the device(cuda) task running on this thread (a
