@@ -2,6 +2,7 @@
 // contexts, and stop (wait for every task, join, restore the main thread).
 #include "runtime.hpp"
 #include "overflow_guard.hpp"
+#include "perturb.hpp"
 #include "stack_segments.hpp"
 
 #include <cstdio>
@@ -253,6 +254,7 @@ RunInfo Runtime::run_info() {
 }
 
 void Runtime::launch() {
+  perturb::start(std::uint64_t(settings_.perturb_seed));
   start_ns_ = now_ns();
   const std::uint64_t gen = g_generation.fetch_add(1) + 1;
   ThreadContext& ctx = tls_ctx;
@@ -350,6 +352,7 @@ void Runtime::shutdown() {
   }
   for (int i = 1; i < workers_.count(); ++i) workers_.worker(i)->join();
   cpu_manager.stop();
+  perturb::stop();
   for (auto& o : observers_) o->on_worker_stop(0);
   topology_->restore_current_binding();
   const RunInfo run = run_info();

@@ -10,6 +10,7 @@
 #include "commutative.hpp"
 #include "dep_domain.hpp"
 #include "idle_spin.hpp"
+#include "perturb.hpp"
 #include "runtime.hpp"
 #include "task_pool.hpp"
 
@@ -153,6 +154,7 @@ void TaskLifecycle::submit_spread(Task* const* tasks, int n) {
     if (target == me && workers > 1) target = (target + 1) % workers;
     scheduler_->push_for(t, target);
     ++pushed;
+    JOULE_PERTURB_POINT(team_spawn);
     // The task waits on that worker's queue: wake that worker if it sleeps,
     // else another sleeper. An awake target may take another member of this
     // team first (stolen before its own worker woke) and then block in it
