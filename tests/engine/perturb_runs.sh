@@ -6,9 +6,12 @@
 # command that repeats it; the watchdog prints the runtime's state dump
 # (what each worker and task waits for) into that run's output first.
 #
-#   perturb_runs.sh BINARY PERTURB_LIBDIR SEEDS "WORKERS..." TIMEOUT_S [FIRST_SEED]
+#   perturb_runs.sh BINARY PERTURB_LIBDIR SEEDS "WORKERS..." TIMEOUT_S [FIRST_SEED] [-- ARGS...]
 set -uo pipefail
 bin=$1 libdir=$2 seeds=$3 workers=$4 limit=$5 first=${6:-1}
+shift $(($# < 6 ? $# : 6))
+[[ ${1:-} == -- ]] && shift
+args=("$@")
 if [[ ! -e $libdir/libjoule.so.0 ]]; then
   echo "perturb_runs: no perturbation variant at $libdir (configure with -DJOULE_PERTURB=ON)" >&2
   exit 2
@@ -21,7 +24,7 @@ for ((seed = first; seed < first + seeds; ++seed)); do
     runs=$((runs + 1))
     env=(LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" JOULE_PERTURB_SEED=$seed
          JOULE_WORKERS=$w JOULE_SPIN_US=0 JOULE_LENDING=off JOULE_WATCHDOG=$((limit / 2 > 0 ? limit / 2 : 1)))
-    timeout -s KILL "$limit" env "${env[@]}" "$bin" >"$log" 2>&1
+    timeout -s KILL "$limit" env "${env[@]}" "$bin" "${args[@]}" >"$log" 2>&1
     rc=$?
     # The variant prints its counts when the runtime stops: without that
     # line the run did not go through the points (the wrong library).
@@ -31,13 +34,13 @@ for ((seed = first; seed < first + seeds; ++seed)); do
       if [[ $rc -eq 137 ]]; then what="HANG (no end within ${limit}s)"; else what="exit $rc"; fi
       [[ $rc -eq 0 ]] && what="no perturbation report (not the variant library?)"
       echo "perturb_runs: seed $seed, $w workers: $what"
-      echo "  repeat: ${env[*]} $bin"
+      echo "  repeat: ${env[*]} $bin ${args[*]}"
       tail -n 150 "$log" | sed 's/^/  | /'
     else
       points=$((points + $(sed -E 's/.*; ([0-9]+) points.*/\1/' <<<"$line")))
     fi
   done
 done
-echo "perturb_runs: $runs runs (seeds $first..$((first + seeds - 1)), workers $workers)," \
+echo "perturb_runs: $(basename "$bin"): $runs runs (seeds $first..$((first + seeds - 1)), workers $workers)," \
      "$points perturbation points, $failed failed, $((SECONDS - start)) s"
 [[ $failed -eq 0 ]]
