@@ -98,7 +98,7 @@ class Idle {
   // taskwait runs any ready task) unless `externals` is false: a push no
   // worker would ever see otherwise, when the only worker is the main thread
   // and it has gone back to its own code, found by the perturbation sweep
-  // (docs/internals.md, "Checking the sleep/wake protocol"). The caller
+  // (docs/internals-scheduling.md, "Checking the sleep/wake protocol"). The caller
   // published its work with a seq_cst operation (the ready queue's count or
   // tail). False when nobody could be woken.
   bool wake_one(int near, bool externals = true) noexcept {
@@ -127,6 +127,12 @@ class Idle {
   void wake_all() noexcept;
 
   int sleepers() const noexcept { return sleepers_.load(std::memory_order_relaxed); }
+  // Worker w's bit in the sleepers' table: set while it sleeps and no wake
+  // has claimed it (the state dump).
+  bool unclaimed(int w) const noexcept {
+    return w >= 0 && w < count_ &&
+           (words_[std::size_t(w / 64)].load(std::memory_order_relaxed) >> (w % 64)) & 1;
+  }
   IdleStats stats() const noexcept;
 
  private:

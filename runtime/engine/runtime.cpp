@@ -342,6 +342,7 @@ void Runtime::shutdown() {
       ctx, [main] { return main->children_done(); }, nullptr, owns_main ? main_root_ : nullptr,
       owns_main ? Idle::kNoLimit : Idle::kPollNs);
   waits_.help_until(ctx, all_done, nullptr, nullptr, Idle::kPollNs);
+  polling_.stop_ticker();  // no task is left for a service to end
   dump_.reset();  // before the workers go: it reads their contexts
   stopping_.store(true);
   idle_->wake_all();

@@ -95,6 +95,11 @@ class ReadyQueues {
   // (a count of the first shards found, not a total). Reads the work summary
   // and the shards it marks: the check just before sleeping.
   std::int64_t available_to(int worker) const noexcept;
+  // Whether the work summary marks `worker`'s shard (true when not sharded):
+  // for the state dump, which names a sleeper whose own work is unmarked.
+  bool marked(int worker) const noexcept {
+    return !sharded_ || worker < 0 || worker >= shard_count_ || summary_.marked(worker);
+  }
   // A bounded look for work (own shard, the last victim, a few others in a
   // rotating window): what a spinning thread polls. May miss work a full
   // scan would see; it is found a few polls later or by available_to.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The schedule-perturbation sweep (docs/internals.md, "Checking the
+# The schedule-perturbation sweep (docs/internals-scheduling.md, "Checking the
 # sleep/wake protocol"): runs a test binary on the perturbation variant of
 # libjoule once per seed and worker count, each run in its own process with
 # a time limit. A run that hangs or fails is reported with its seed and the

@@ -256,7 +256,7 @@ TEST(Throttle, DoesNotWaitForTheCreatorItself) {
 }
 
 // Idle workers with nothing due (lending off) sleep without a time limit
-// (idle.hpp): over a second of idleness none of them wakes, where a bounded
+// (idle.hpp): over two seconds of idleness none of them wakes, where a bounded
 // sleep woke each one every 100 ms to 3.2 s. More workers than CPUs included.
 TEST(IdleWorkers, NoWakeUpsWhileNothingComes) {
   for (int workers : {2, 8, 32}) {
@@ -277,10 +277,14 @@ TEST(IdleWorkers, NoWakeUpsWhileNothingComes) {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     ASSERT_TRUE(quiet()) << "sleepers " << idle.sleepers() << ", looking " << idle.searching();
     const IdleStats before = Runtime::get().idle().stats();
-    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    std::this_thread::sleep_for(std::chrono::milliseconds(2000));
     const IdleStats after = Runtime::get().idle().stats();
     EXPECT_EQ(after.sleeps - before.sleeps, 0u) << workers << " workers woke while idle";
     EXPECT_EQ(after.spurious - before.spurious, 0u) << workers << " workers";
+    // Nobody woke anybody either: no FUTEX_WAKE, no targeted or broadcast wake.
+    EXPECT_EQ(after.futex_wakes - before.futex_wakes, 0u) << workers << " workers";
+    EXPECT_EQ(after.wakes_targeted - before.wakes_targeted, 0u) << workers << " workers";
+    EXPECT_EQ(after.wakes_broadcast - before.wakes_broadcast, 0u) << workers << " workers";
     EXPECT_EQ(Runtime::get().idle().sleepers(), workers - 1);
   }
 }
