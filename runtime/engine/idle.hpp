@@ -155,7 +155,7 @@ class Idle {
   // Bit w set: worker w sleeps and no push has chosen it yet.
   std::unique_ptr<std::atomic<std::uint64_t>[]> words_;
   alignas(64) std::atomic<int> sleepers_{0};
-  std::atomic<int> searching_{0};  // workers looking for work (begin_search)
+  std::atomic<int> searching_{0};          // workers looking for work (begin_search)
   std::atomic<int> external_sleepers_{0};  // of sleepers_, threads that are not workers
   std::mutex external_mutex_;
   std::deque<core::WaitSlot> externals_;

@@ -7,8 +7,8 @@
 // on (its guard page: the worker's pthread stack or a stack segment,
 // stack_segments.hpp) prints one line naming the worker, the task (its id
 // and label, as the state dump names it: the engine records no source
-// location), the stack size and the settings; then the fault goes to what was there before (the default
-// action: the process dies of SIGSEGV).
+// location), the stack size and the settings; then the fault goes to what was there before (the
+// default action: the process dies of SIGSEGV).
 #pragma once
 
 namespace joule::engine {

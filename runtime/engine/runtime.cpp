@@ -273,7 +273,7 @@ void Runtime::launch() {
   OverflowGuard::install();
   for (int i = 1; i < workers_.owned(); ++i) workers_.worker(i)->start();
   dump_ = std::make_unique<DumpListener>(*this);
-  dump_->start(settings_.dump, settings_.watchdog_s);
+  dump_->start(settings_.dump, settings_.watchdog_s, settings_.dump_signal);
   if (config_.dump) {
     std::string text = config_.dump_text();
     text += "  (machine: " + topology_->describe() + "; workers on CPUs";
@@ -342,7 +342,8 @@ void Runtime::shutdown() {
       ctx, [main] { return main->children_done(); }, nullptr, owns_main ? main_root_ : nullptr,
       owns_main ? Idle::kNoLimit : Idle::kPollNs);
   waits_.help_until(ctx, all_done, nullptr, nullptr, Idle::kPollNs);
-  polling_.stop_ticker();  // no task is left for a service to end
+  // No task is left for a polling service to end.
+  polling_.stop_ticker();
   dump_.reset();  // before the workers go: it reads their contexts
   stopping_.store(true);
   idle_->wake_all();

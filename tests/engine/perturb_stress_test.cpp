@@ -90,7 +90,8 @@ TEST(Perturb, UndeferredWaitsForItsPredecessor) {
       x = 1;
     });
     int seen = -1;
-    joule::spawn({joule::in(x)}, [&] { seen = x; }, undeferred);
+    joule::spawn(
+        {joule::in(x)}, [&] { seen = x; }, undeferred);
     EXPECT_EQ(seen, 1) << "round " << round;
     joule::taskwait();
   }
