@@ -57,9 +57,11 @@ std::string worker_state(Runtime& rt, int i) {
     s = "asleep (no ready task)";
     // Work it may take while it sleeps is what a missed wake-up looks like
     // (internals-scheduling.md, "Idle and waking"): say what the waker saw.
+    const queues::ReadyQueues::ShardCounts c = rt.scheduler().counts_of(i);
     if (rt.scheduler().available_to(i) > 0 || rt.scheduler().size_of(i) > 0)
-      s = std::string("asleep, but work it may take is queued (a missed wake-up?): its queue ") +
-          (rt.scheduler().marked(i) ? "marked" : "NOT marked") +
+      s = "asleep, but work it may take is queued (a missed wake-up?): its queue (own deque " +
+          std::to_string(c.own) + ", shared " + std::to_string(c.shared) + ", pinned " +
+          std::to_string(c.pinned) + ") " + (rt.scheduler().marked(i) ? "marked" : "NOT marked") +
           " in the work summary, its sleeper bit " +
           (rt.idle().unclaimed(i) ? "unclaimed" : "claimed by a wake not yet taken");
   } else {

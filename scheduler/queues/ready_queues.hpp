@@ -90,6 +90,11 @@ class ReadyQueues {
   // Ready tasks queued for one worker (its shard; the whole queue when the
   // policy is not sharded).
   std::int64_t size_of(int worker) const noexcept;
+  // size_of's parts: the owner's deque, the shared (locked) queue, pinned.
+  struct ShardCounts {
+    std::int64_t own = 0, shared = 0, pinned = 0;
+  };
+  ShardCounts counts_of(int worker) const noexcept;
   // > 0 exactly when `worker` (-1: a thread that is not a worker) may take a
   // ready task: some shard's unpinned task or one of its own pinned ones
   // (a count of the first shards found, not a total). Reads the work summary
