@@ -130,6 +130,18 @@ bool Idle::wake_one_slow(int near, bool externals) noexcept {
   return externals && wake_external();
 }
 
+bool Idle::wake_worker(int w) noexcept {
+  if (w < 0 || w >= count_) return false;
+  std::atomic<std::uint64_t>& word = words_[std::size_t(w / 64)];
+  const std::uint64_t bit = std::uint64_t(1) << (w % 64);
+  if (!(word.load(std::memory_order_seq_cst) & bit)) return false;
+  if (!(word.fetch_and(~bit, std::memory_order_acq_rel) & bit)) return false;
+  wakes_targeted_.fetch_add(1, std::memory_order_relaxed);
+  begin_search();  // on the woken worker's behalf, as wake_one_slow
+  signal(*workers_[std::size_t(w)]);
+  return true;
+}
+
 // No worker sleeps: the first sleeping external thread (rare: the lock is
 // taken only while one sleeps and no worker does).
 bool Idle::wake_external() noexcept {

@@ -104,6 +104,11 @@ class Idle {
   bool wake_one(int near, bool externals = true) noexcept {
     return sleepers_.load(std::memory_order_seq_cst) > 0 && wake_one_slow(near, externals);
   }
+  // Wakes worker w if it sleeps and no wake has claimed it yet; it then
+  // counts as looking for work, as after wake_one. False when it is awake or
+  // already claimed (it comes for someone else's work). The caller published
+  // its work with a seq_cst operation.
+  bool wake_worker(int w) noexcept;
   // After a push: wake_one unless a worker is looking for work already.
   bool wake_for_push(int near) noexcept {
     if (searching_.load(std::memory_order_seq_cst) > 0 || !wake_one(near)) return false;
