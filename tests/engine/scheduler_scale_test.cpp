@@ -315,6 +315,30 @@ TEST(IdleSearch, APushWakesNobodyWhileAWorkerLooks) {
   EXPECT_EQ(st.wakes_by_push, 1u);
 }
 
+// A targeted wake that must bring one more worker (a team member's,
+// TaskLifecycle::submit_spread) claims the sleeper's bit: a second such wake
+// before the sleeper runs finds it claimed and must wake someone else, and
+// an awake worker is never counted as woken.
+TEST(IdleSearch, AClaimedSleeperIsNotWokenTwice) {
+  Idle idle(4);
+  std::atomic<bool> work{false};
+  std::atomic<bool> chosen{false};
+  std::thread sleeper([&] {
+    while (!work.load())
+      chosen = idle.sleep_unless(idle.worker_slot(1), [&] { return work.load(); });
+  });
+  while (idle.sleepers() == 0) std::this_thread::yield();
+  EXPECT_FALSE(idle.wake_worker(2));  // awake
+  work = true;                        // published before the wakes, as a push is
+  EXPECT_TRUE(idle.wake_worker(1));
+  EXPECT_FALSE(idle.wake_worker(1));  // claimed: it comes once
+  sleeper.join();
+  EXPECT_TRUE(chosen.load());
+  EXPECT_EQ(idle.searching(), 1);  // counted as looking, as after wake_one
+  EXPECT_TRUE(idle.end_search());
+  EXPECT_EQ(idle.stats().futex_wakes, 1u);
+}
+
 // A thief probes a bounded random window per attempt (no topology here):
 // it may need a few attempts to meet the one busy worker of 16.
 Task* pop_soon(queues::ReadyQueues& s, int worker, bool* stole = nullptr) {
