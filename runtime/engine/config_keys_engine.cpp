@@ -51,6 +51,14 @@ std::vector<core::ConfigKey> engine_config_keys() {
             "when tasks are in flight and none completed for this long, print the state dump "
             "to stderr (once per stall)",
             "seconds; 0: off");
+  t.flag("JOULE_DUMP_SIGNAL", &S::dump_signal,
+         "SIGUSR2 prints the state dump to stderr (`kill -USR2 PID`); not when the program "
+         "handles SIGUSR2 itself");
+  t.integer("JOULE_PERTURB_SEED", &S::perturb_seed, 0, std::int64_t(1) << 62,
+            "testing: seed of the schedule perturbation (a random yield or short sleep at every "
+            "synchronization point); only the test variant of libjoule (-DJOULE_PERTURB=ON, "
+            "<build>/perturb) has the points, any other refuses to start with a seed",
+            "0: off");
   t.integer("JOULE_NUMA_STEAL_DELAY_US", &S::numa_steal_delay_us, 0, 1000000,
             "with workers on several NUMA nodes, once the program placed data (joule_alloc): how "
             "long an idle worker looks for work only on its own node before it steals from other "

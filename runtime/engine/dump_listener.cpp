@@ -2,11 +2,13 @@
 #include "dump_listener.hpp"
 
 #include <poll.h>
+#include <signal.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -21,6 +23,20 @@ namespace {
 
 constexpr int kSampleMs = 200;  // how long a dump watches the completion counters
 
+// The SIGUSR2 handler's eventfd (one runtime at a time) and the action it
+// replaced, put back when the listener stops.
+std::atomic<int> g_signal_fd{-1};
+struct sigaction g_previous_usr2 {};
+
+void on_usr2(int) {
+  const int saved = errno;  // write(2) may change it under the interrupted code
+  const int fd = g_signal_fd.load(std::memory_order_relaxed);
+  const std::uint64_t one = 1;
+  if (fd >= 0) [[maybe_unused]]
+    const ssize_t n = ::write(fd, &one, sizeof one);
+  errno = saved;
+}
+
 void write_all(int fd, const std::string& text) {
   std::size_t off = 0;
   while (off < text.size()) {
@@ -33,20 +49,53 @@ void write_all(int fd, const std::string& text) {
 
 }  // namespace
 
-void DumpListener::start(bool endpoint, int watchdog_s) {
+void DumpListener::start(bool endpoint, int watchdog_s, bool on_signal) {
   watchdog_s_ = watchdog_s;
   if (endpoint && !open_endpoint())
     core::warn_once("dump-endpoint", std::string("cannot listen for joule-ctl dump (") +
                                          std::strerror(errno) +
                                          "); set JOULE_DUMP=no to silence this");
-  if (listen_fd_ < 0 && watchdog_s_ == 0) return;
+  if (on_signal) catch_signal();
+  if (listen_fd_ < 0 && watchdog_s_ == 0 && signal_fd_ < 0) return;
   wake_fd_ = ::eventfd(0, EFD_CLOEXEC);
   if (wake_fd_ < 0) {
     if (listen_fd_ >= 0) ::close(listen_fd_);
     listen_fd_ = -1;
+    release_signal();
     return;
   }
   thread_ = std::thread([this] { run(); });
+}
+
+// Only over the default action: a program's own SIGUSR2 handler stays.
+bool DumpListener::catch_signal() {
+  struct sigaction old {};
+  if (::sigaction(SIGUSR2, nullptr, &old) != 0 || old.sa_handler != SIG_DFL ||
+      (old.sa_flags & SA_SIGINFO)) {
+    core::warn_once("dump-signal",
+                    "JOULE_DUMP_SIGNAL: the program handles SIGUSR2 itself; use joule-ctl dump");
+    return false;
+  }
+  signal_fd_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (signal_fd_ < 0) return false;
+  g_signal_fd.store(signal_fd_);
+  struct sigaction sa {};
+  sa.sa_handler = on_usr2;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  if (::sigaction(SIGUSR2, &sa, &g_previous_usr2) == 0) return true;
+  release_signal();
+  return false;
+}
+
+void DumpListener::release_signal() {
+  if (signal_fd_ < 0) return;
+  struct sigaction current {};
+  if (::sigaction(SIGUSR2, nullptr, &current) == 0 && current.sa_handler == on_usr2)
+    ::sigaction(SIGUSR2, &g_previous_usr2, nullptr);
+  g_signal_fd.store(-1);
+  ::close(signal_fd_);
+  signal_fd_ = -1;
 }
 
 void DumpListener::stop() {
@@ -54,6 +103,7 @@ void DumpListener::stop() {
   const std::uint64_t one = 1;
   [[maybe_unused]] const ssize_t n = ::write(wake_fd_, &one, sizeof one);
   thread_.join();
+  release_signal();
   if (listen_fd_ >= 0) ::close(listen_fd_);
   ::close(wake_fd_);
   listen_fd_ = wake_fd_ = -1;
@@ -76,15 +126,22 @@ bool DumpListener::open_endpoint() {
 }
 
 void DumpListener::run() {
-  pollfd fds[2] = {{wake_fd_, POLLIN, 0}, {listen_fd_, POLLIN, 0}};
-  const nfds_t nfds = listen_fd_ >= 0 ? 2 : 1;
+  // A negative fd is skipped by poll(2): the endpoint and the signal are optional.
+  pollfd fds[3] = {{wake_fd_, POLLIN, 0}, {listen_fd_, POLLIN, 0}, {signal_fd_, POLLIN, 0}};
   const int timeout_ms = watchdog_s_ > 0 ? 1000 : -1;
   last_completed_ = rt_.tasks().completed_total();
   for (;;) {
-    const int n = ::poll(fds, nfds, timeout_ms);
+    const int n = ::poll(fds, 3, timeout_ms);
     if (n < 0 && errno != EINTR) return;
     if (fds[0].revents) return;  // stop()
-    if (nfds > 1 && (fds[1].revents & POLLIN)) {
+    if (fds[2].revents & POLLIN) {
+      std::uint64_t count = 0;
+      [[maybe_unused]] const ssize_t r = ::read(signal_fd_, &count, sizeof count);
+      const std::string text =
+          "joule: SIGUSR2 (JOULE_DUMP_SIGNAL): the state follows\n" + state_dump(rt_, kSampleMs);
+      std::fputs(text.c_str(), stderr);
+    }
+    if (fds[1].revents & POLLIN) {
       const int client = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
       if (client >= 0) {
         answer(client);

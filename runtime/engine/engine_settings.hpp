@@ -47,13 +47,18 @@ struct EngineSettings {
   // JOULE_WATCHDOG: seconds without a completion that print the dump (0: off).
   bool dump = true;
   int watchdog_s = 0;
+  // JOULE_DUMP_SIGNAL: SIGUSR2 prints the dump to stderr (opt-in: the
+  // signal's default action kills the process).
+  bool dump_signal = false;
+  // JOULE_PERTURB_SEED: the schedule perturbation's seed (perturb.hpp); 0: off.
+  std::int64_t perturb_seed = 0;
   std::uint64_t stack_or_default() const { return stack_bytes ? stack_bytes : 8ull << 20; }
 };
 
 // JOULE_WORKERS, JOULE_BIND, JOULE_SPIN_US, JOULE_SPIN_MAX_US,
 // JOULE_SERIAL_INLINE, JOULE_THROTTLE_TASKS, JOULE_OVERSUBSCRIBED,
 // JOULE_CGROUP_ROOT, JOULE_WORKER_TOPOLOGY, JOULE_NUMA_STEAL_DELAY_US,
-// JOULE_STACK_SIZE, JOULE_DUMP, JOULE_WATCHDOG.
+// JOULE_STACK_SIZE, JOULE_DUMP, JOULE_WATCHDOG, JOULE_DUMP_SIGNAL, JOULE_PERTURB_SEED.
 std::vector<core::ConfigKey> engine_config_keys();
 
 }  // namespace joule::engine

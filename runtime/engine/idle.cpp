@@ -4,6 +4,7 @@
 #include <new>
 
 #include "numa_memory.hpp"
+#include "perturb.hpp"
 
 #include <linux/futex.h>
 #include <sys/syscall.h>
@@ -64,13 +65,17 @@ void Idle::enter(core::WaitSlot& s) noexcept {
   if (s.index >= 0)
     words_[std::size_t(s.index / 64)].fetch_or(std::uint64_t(1) << (s.index % 64),
                                                std::memory_order_seq_cst);
+  else
+    external_sleepers_.fetch_add(1, std::memory_order_seq_cst);
   sleepers_.fetch_add(1, std::memory_order_seq_cst);
+  JOULE_PERTURB_POINT(sleep);  // published, the condition not yet re-checked
 }
 
 // True when a wake_one took this slot's bit before we did: that wake was
 // meant for work.
 bool Idle::leave(core::WaitSlot& s) noexcept {
   sleepers_.fetch_sub(1, std::memory_order_relaxed);
+  if (s.index < 0) external_sleepers_.fetch_sub(1, std::memory_order_relaxed);
   bool chosen = false;
   if (s.index >= 0) {
     const std::uint64_t bit = std::uint64_t(1) << (s.index % 64);
@@ -89,6 +94,7 @@ bool Idle::wait(core::WaitSlot& s, std::uint32_t seen, long limit_ns) noexcept {
 }
 
 void Idle::signal(core::WaitSlot& s) noexcept {
+  JOULE_PERTURB_POINT(wake);
   futex_wakes_.fetch_add(1, std::memory_order_relaxed);
   s.word.fetch_add(1, std::memory_order_seq_cst);
   futex(&s.word, FUTEX_WAKE_PRIVATE, 1, nullptr);
@@ -96,7 +102,8 @@ void Idle::signal(core::WaitSlot& s) noexcept {
 
 // Claims one sleeper's bit (the first at or after `near`, wrapping), so two
 // pushes wake two different workers.
-bool Idle::wake_one_slow(int near) noexcept {
+bool Idle::wake_one_slow(int near, bool externals) noexcept {
+  JOULE_PERTURB_POINT(wake);
   const int first = near >= 0 && near < count_ ? near / 64 : 0;
   for (int k = 0; k < words_count_; ++k) {
     const int i = (first + k) % words_count_;
@@ -119,6 +126,32 @@ bool Idle::wake_one_slow(int near) noexcept {
       bits &= ~bit;
       if (!bits) bits = word.load(std::memory_order_relaxed);
     }
+  }
+  return externals && wake_external();
+}
+
+bool Idle::wake_worker(int w) noexcept {
+  if (w < 0 || w >= count_) return false;
+  std::atomic<std::uint64_t>& word = words_[std::size_t(w / 64)];
+  const std::uint64_t bit = std::uint64_t(1) << (w % 64);
+  if (!(word.load(std::memory_order_seq_cst) & bit)) return false;
+  if (!(word.fetch_and(~bit, std::memory_order_acq_rel) & bit)) return false;
+  wakes_targeted_.fetch_add(1, std::memory_order_relaxed);
+  begin_search();  // on the woken worker's behalf, as wake_one_slow
+  signal(*workers_[std::size_t(w)]);
+  return true;
+}
+
+// No worker sleeps: the first sleeping external thread (rare: the lock is
+// taken only while one sleeps and no worker does).
+bool Idle::wake_external() noexcept {
+  if (external_sleepers_.load(std::memory_order_seq_cst) == 0) return false;
+  std::lock_guard guard(external_mutex_);
+  for (core::WaitSlot& s : externals_) {
+    if (!s.sleeping.load(std::memory_order_seq_cst)) continue;
+    wakes_targeted_.fetch_add(1, std::memory_order_relaxed);
+    signal(s);
+    return true;
   }
   return false;
 }

@@ -93,12 +93,22 @@ class Idle {
   }
 
   // Wakes one sleeping worker, nearest to `near` first; it counts as
-  // looking for work until it runs a task or sleeps again (end_search). The
-  // caller published its work with a seq_cst operation (the ready queue's
-  // count or tail). False when nobody could be woken.
-  bool wake_one(int near) noexcept {
-    return sleepers_.load(std::memory_order_seq_cst) > 0 && wake_one_slow(near);
+  // looking for work until it runs a task or sleeps again (end_search).
+  // With no worker asleep, a sleeping external thread (one waiting in a
+  // taskwait runs any ready task) unless `externals` is false: a push no
+  // worker would ever see otherwise, when the only worker is the main thread
+  // and it has gone back to its own code, found by the perturbation sweep
+  // (docs/internals-scheduling.md, "Checking the sleep/wake protocol"). The caller
+  // published its work with a seq_cst operation (the ready queue's count or
+  // tail). False when nobody could be woken.
+  bool wake_one(int near, bool externals = true) noexcept {
+    return sleepers_.load(std::memory_order_seq_cst) > 0 && wake_one_slow(near, externals);
   }
+  // Wakes worker w if it sleeps and no wake has claimed it yet; it then
+  // counts as looking for work, as after wake_one. False when it is awake or
+  // already claimed (it comes for someone else's work). The caller published
+  // its work with a seq_cst operation.
+  bool wake_worker(int w) noexcept;
   // After a push: wake_one unless a worker is looking for work already.
   bool wake_for_push(int near) noexcept {
     if (searching_.load(std::memory_order_seq_cst) > 0 || !wake_one(near)) return false;
@@ -122,6 +132,12 @@ class Idle {
   void wake_all() noexcept;
 
   int sleepers() const noexcept { return sleepers_.load(std::memory_order_relaxed); }
+  // Worker w's bit in the sleepers' table: set while it sleeps and no wake
+  // has claimed it (the state dump).
+  bool unclaimed(int w) const noexcept {
+    return w >= 0 && w < count_ &&
+           (words_[std::size_t(w / 64)].load(std::memory_order_relaxed) >> (w % 64)) & 1;
+  }
   IdleStats stats() const noexcept;
 
  private:
@@ -130,7 +146,8 @@ class Idle {
   // True when the sleep ended by its time limit (kNoLimit: none).
   bool wait(core::WaitSlot& s, std::uint32_t seen, long limit_ns) noexcept;
   void signal(core::WaitSlot& s) noexcept;
-  bool wake_one_slow(int near) noexcept;
+  bool wake_one_slow(int near, bool externals) noexcept;
+  bool wake_external() noexcept;
 
   const int count_;
   const int words_count_;
@@ -143,7 +160,8 @@ class Idle {
   // Bit w set: worker w sleeps and no push has chosen it yet.
   std::unique_ptr<std::atomic<std::uint64_t>[]> words_;
   alignas(64) std::atomic<int> sleepers_{0};
-  std::atomic<int> searching_{0};  // workers looking for work (begin_search)
+  std::atomic<int> searching_{0};          // workers looking for work (begin_search)
+  std::atomic<int> external_sleepers_{0};  // of sleepers_, threads that are not workers
   std::mutex external_mutex_;
   std::deque<core::WaitSlot> externals_;
   alignas(64) std::atomic<std::uint64_t> sleeps_{0};

@@ -3,6 +3,7 @@
 // in runtime/lending.
 #include <algorithm>
 
+#include "perturb.hpp"
 #include "runtime.hpp"
 
 namespace joule::engine {
@@ -59,6 +60,7 @@ void LendingBridge::activate_cpu(int cpu) {
 }
 
 void LendingBridge::maybe_acquire() {
+  JOULE_PERTURB_POINT(lending);
   // The clock first: at most one acquire per interval happens anyway, and
   // the queue count below reads every shard (machine CPUs + workers).
   if (now_ns() - last_acquire_ns_.load(std::memory_order_relaxed) < kAcquireIntervalNs) return;

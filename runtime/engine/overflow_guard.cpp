@@ -9,6 +9,7 @@
 
 #include "fault_handlers.hpp"
 #include "stack_segments.hpp"
+#include "thread_context.hpp"
 
 namespace joule::engine {
 namespace {
@@ -35,15 +36,33 @@ char* put_uint(char* p, unsigned long v) noexcept {
   return p;
 }
 
-char* put_text(char* p, const char* s) noexcept {
-  while (*s) *p++ = *s++;
+// At most `room` characters of s (a label may be long).
+char* put_text(char* p, const char* s, std::size_t room = 64) noexcept {
+  while (*s && room--) *p++ = *s++;
   return p;
 }
 
+// The task this thread runs, as the state dump names it: "task 2.17
+// \"label\"" (the creating thread's slot and sequence, state_dump.cpp).
+// The thread context is constinit initial-exec TLS: safe to read here.
+char* put_task(char* p) noexcept {
+  const Task* t = thread_context().current;
+  if (!t || t->has(task_flag::root)) return put_text(p, ", outside any task");
+  p = put_text(p, ", task ");
+  p = put_uint(p, t->id >> 40);
+  *p++ = '.';
+  p = put_uint(p, t->id & ((std::uint64_t(1) << 40) - 1));
+  if (!t->label) return put_text(p, " (no label)");
+  p = put_text(p, " \"");
+  p = put_text(p, t->label);
+  return put_text(p, "\"");
+}
+
 void report(int worker, std::size_t stack_bytes) noexcept {
-  char line[200];
+  char line[256];
   char* p = put_text(line, "joule: stack overflow in a task body on worker ");
   p = put_uint(p, unsigned(worker));
+  p = put_task(p);
   p = put_text(p, " (stack ");
   p = put_uint(p, stack_bytes >> 10);
   p = put_text(p, " KiB; raise JOULE_STACK_SIZE or OMP_STACKSIZE)\n");

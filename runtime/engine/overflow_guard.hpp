@@ -5,9 +5,10 @@
 // that each worker thread gets (sigaltstack(2): the overflowed stack has no
 // room for a handler). A fault address just below the stack the thread runs
 // on (its guard page: the worker's pthread stack or a stack segment,
-// stack_segments.hpp) prints one line naming the worker, the stack size and
-// the settings; then the fault goes to what was there before (the default
-// action: the process dies of SIGSEGV).
+// stack_segments.hpp) prints one line naming the worker, the task (its id
+// and label, as the state dump names it: the engine records no source
+// location), the stack size and the settings; then the fault goes to what was there before (the
+// default action: the process dies of SIGSEGV).
 #pragma once
 
 namespace joule::engine {

@@ -1,6 +1,9 @@
 #include "polling_services.hpp"
 
 #include <algorithm>
+#include <chrono>
+
+#include "clock.hpp"
 
 namespace joule::engine {
 
@@ -11,9 +14,43 @@ thread_local const PollingServices* t_polling = nullptr;
 }  // namespace
 
 void PollingServices::add(const char* name, Fn fn, void* data) {
-  std::lock_guard guard(list_mutex_);
-  services_.push_back(Service{name ? name : "", fn, data, false});
-  count_.fetch_add(1, std::memory_order_relaxed);
+  {
+    std::lock_guard guard(list_mutex_);
+    services_.push_back(Service{name ? name : "", fn, data, false});
+    count_.fetch_add(1, std::memory_order_relaxed);
+  }
+  std::lock_guard ticking(tick_mutex_);
+  if (stop_) return;
+  if (!ticker_.joinable()) ticker_ = std::thread([this] { tick(); });
+  tick_cv_.notify_one();  // asleep while nothing was registered
+}
+
+void PollingServices::stop_ticker() {
+  {
+    std::lock_guard ticking(tick_mutex_);
+    stop_ = true;
+  }
+  tick_cv_.notify_one();
+  if (ticker_.joinable()) ticker_.join();
+}
+
+// The ticker: every kPollSleepNs while a service is registered, a round
+// unless another thread ran one meanwhile (an idle worker, a task boundary).
+void PollingServices::tick() {
+  const auto period = std::chrono::nanoseconds(kPollSleepNs);
+  std::unique_lock lock(tick_mutex_);
+  while (!stop_) {
+    if (!active()) {
+      tick_cv_.wait(lock, [this] { return stop_ || active(); });
+      continue;
+    }
+    if (tick_cv_.wait_for(lock, period, [this] { return stop_; })) break;
+    const std::uint64_t last = last_round_ns_.load(std::memory_order_relaxed);
+    if (core::now_ns() - last < std::uint64_t(kPollSleepNs)) continue;
+    lock.unlock();
+    if (poll()) ticker_rounds_.fetch_add(1, std::memory_order_relaxed);
+    lock.lock();
+  }
 }
 
 bool PollingServices::remove(Fn fn, void* data) {
@@ -41,6 +78,7 @@ bool PollingServices::poll() {
   std::unique_lock run(run_mutex_, std::try_to_lock);
   if (!run.owns_lock()) return false;
   rounds_.fetch_add(1, std::memory_order_relaxed);
+  last_round_ns_.store(core::now_ns(), std::memory_order_relaxed);
   t_polling = this;
   // Services registered during this poll wait for the next one; the list
   // lock is not held while a service runs (it may register or unregister).

@@ -7,13 +7,20 @@
 // One thread runs the list at a time (a try-lock: a busy thread never waits
 // for another's poll), so a service never runs concurrently with itself,
 // as the Nanos6 API documents. While any service is registered, idle
-// threads sleep at most kPollSleepNs so the services keep running.
+// threads sleep at most kPollSleepNs so the services keep running, and a
+// ticker thread (started by the first registration, asleep on a condition
+// variable while none is registered) runs them when nobody else has for
+// kPollSleepNs: every worker may be busy in long task bodies, and a service
+// is what ends them (a task-aware MPI request). With no service registered
+// nothing of this costs anything: a task boundary reads one counter.
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace joule::engine {
@@ -21,8 +28,14 @@ namespace joule::engine {
 class PollingServices {
  public:
   using Fn = int (*)(void*);
-  // Idle threads' longest sleep while a service is registered.
+  // Idle threads' longest sleep while a service is registered, and the
+  // longest time the services go without a round (the ticker's period).
   static constexpr long kPollSleepNs = 200'000;
+
+  PollingServices() = default;
+  ~PollingServices() { stop_ticker(); }
+  PollingServices(const PollingServices&) = delete;
+  PollingServices& operator=(const PollingServices&) = delete;
 
   void add(const char* name, Fn fn, void* data);
   // Removes the first entry with this fn and data (name is informative);
@@ -41,8 +54,14 @@ class PollingServices {
   // An idle thread's longest sleep: short while services must keep running.
   long sleep_cap(long limit_ns) const noexcept { return active() ? kPollSleepNs : limit_ns; }
   int count() const noexcept { return count_.load(std::memory_order_relaxed); }
-  // Calls of poll() that ran the list (tests, reports).
+  // Calls of poll() that ran the list (tests, reports); of those, the
+  // ticker's (every thread that could poll was busy for kPollSleepNs).
   std::uint64_t rounds() const noexcept { return rounds_.load(std::memory_order_relaxed); }
+  std::uint64_t ticker_rounds() const noexcept {
+    return ticker_rounds_.load(std::memory_order_relaxed);
+  }
+  // Ends the ticker (the runtime stops: every task has finished).
+  void stop_ticker();
 
  private:
   struct Service {
@@ -56,6 +75,14 @@ class PollingServices {
   std::vector<Service> services_;
   std::atomic<int> count_{0};
   std::atomic<std::uint64_t> rounds_{0};
+  std::atomic<std::uint64_t> last_round_ns_{0};  // when a poll last ran the list
+
+  void tick();
+  std::mutex tick_mutex_;  // guards ticker_ and stop_; with tick_cv_
+  std::condition_variable tick_cv_;
+  std::thread ticker_;
+  bool stop_ = false;
+  std::atomic<std::uint64_t> ticker_rounds_{0};
 };
 
 }  // namespace joule::engine

@@ -2,6 +2,7 @@
 // contexts, and stop (wait for every task, join, restore the main thread).
 #include "runtime.hpp"
 #include "overflow_guard.hpp"
+#include "perturb.hpp"
 #include "stack_segments.hpp"
 
 #include <cstdio>
@@ -253,6 +254,7 @@ RunInfo Runtime::run_info() {
 }
 
 void Runtime::launch() {
+  perturb::start(std::uint64_t(settings_.perturb_seed));
   start_ns_ = now_ns();
   const std::uint64_t gen = g_generation.fetch_add(1) + 1;
   ThreadContext& ctx = tls_ctx;
@@ -271,7 +273,7 @@ void Runtime::launch() {
   OverflowGuard::install();
   for (int i = 1; i < workers_.owned(); ++i) workers_.worker(i)->start();
   dump_ = std::make_unique<DumpListener>(*this);
-  dump_->start(settings_.dump, settings_.watchdog_s);
+  dump_->start(settings_.dump, settings_.watchdog_s, settings_.dump_signal);
   if (config_.dump) {
     std::string text = config_.dump_text();
     text += "  (machine: " + topology_->describe() + "; workers on CPUs";
@@ -340,6 +342,8 @@ void Runtime::shutdown() {
       ctx, [main] { return main->children_done(); }, nullptr, owns_main ? main_root_ : nullptr,
       owns_main ? Idle::kNoLimit : Idle::kPollNs);
   waits_.help_until(ctx, all_done, nullptr, nullptr, Idle::kPollNs);
+  // No task is left for a polling service to end.
+  polling_.stop_ticker();
   dump_.reset();  // before the workers go: it reads their contexts
   stopping_.store(true);
   idle_->wake_all();
@@ -350,6 +354,7 @@ void Runtime::shutdown() {
   }
   for (int i = 1; i < workers_.count(); ++i) workers_.worker(i)->join();
   cpu_manager.stop();
+  perturb::stop();
   for (auto& o : observers_) o->on_worker_stop(0);
   topology_->restore_current_binding();
   const RunInfo run = run_info();

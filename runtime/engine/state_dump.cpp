@@ -55,6 +55,15 @@ std::string worker_state(Runtime& rt, int i) {
     s = "running " + task_text(current);
   } else if (rt.idle().worker_slot(i).sleeping.load(std::memory_order_relaxed)) {
     s = "asleep (no ready task)";
+    // Work it may take while it sleeps is what a missed wake-up looks like
+    // (internals-scheduling.md, "Idle and waking"): say what the waker saw.
+    const queues::ReadyQueues::ShardCounts c = rt.scheduler().counts_of(i);
+    if (rt.scheduler().available_to(i) > 0 || rt.scheduler().size_of(i) > 0)
+      s = "asleep, but work it may take is queued (a missed wake-up?): its queue (own deque " +
+          std::to_string(c.own) + ", shared " + std::to_string(c.shared) + ", pinned " +
+          std::to_string(c.pinned) + ") " + (rt.scheduler().marked(i) ? "marked" : "NOT marked") +
+          " in the work summary, its sleeper bit " +
+          (rt.idle().unclaimed(i) ? "unclaimed" : "claimed by a wake not yet taken");
   } else {
     s = ctx->root ? "in the thread's own code, outside any task" : "looking for work";
   }
@@ -101,12 +110,15 @@ std::string state_dump(Runtime& rt, int sample_ms) {
      << " completed; " << rt.scheduler().size() << " ready in the queues\n"
      << "workers: " << rt.workers().owned() << " on the process's CPUs, "
      << rt.workers().count() - rt.workers().owned() << " on borrowed CPUs\n";
+  os << "idle: " << rt.idle().sleepers() << " threads asleep, " << rt.idle().searching()
+     << " workers looking for work\n";
   write_workers(os, rt, sample_ms);
   write_blocked(os, rt);
   LendingBridge& lending = rt.lending();
   os << "lending: " << (lending.lends() ? "on" : "off") << " (CPU manager "
      << lending.cpu_manager().name() << ")\n"
-     << "polling services: " << rt.polling().count() << " registered\n";
+     << "polling services: " << rt.polling().count() << " registered, " << rt.polling().rounds()
+     << " rounds (" << rt.polling().ticker_rounds() << " by the ticker: every worker busy)\n";
   return os.str();
 }
 

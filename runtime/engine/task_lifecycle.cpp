@@ -5,6 +5,7 @@
 
 #include "commutative.hpp"
 #include "dep_domain.hpp"
+#include "perturb.hpp"
 #include "reduction_slot.hpp"
 #include "runtime.hpp"
 #include "stack_segments.hpp"
@@ -60,6 +61,8 @@ bool TaskLifecycle::run_one(ThreadContext& ctx) {
     bool stole = false;
     t = scheduler_->pop(me, &stole);
     if (!t) return false;
+    JOULE_PERTURB_POINT(pop);
+    if (stole) JOULE_PERTURB_POINT(steal);
     // A steal may have brought more tasks to this worker's deque: another
     // sleeper can take some (wake-ups spread with the work, one per steal).
     if (stole && me >= 0 && idle_->sleepers() > 0 && scheduler_->size_of(me) > 0)
@@ -105,7 +108,9 @@ void TaskLifecycle::return_deferred(std::vector<Task*>& deferred) {
     push_pinned_and_wake(deferred.data(), n, -1);  // wakes every owner
   } else {
     scheduler_->push_many(deferred.data(), n, -1);
-    for (int i = 0; i < n && idle_->wake_one(-1); ++i) {
+    JOULE_PERTURB_POINT(push);
+    // Workers only: an external thread deferring these may be the one woken.
+    for (int i = 0; i < n && idle_->wake_one(-1, false); ++i) {
     }
   }
   deferred.clear();
@@ -213,6 +218,7 @@ Task* TaskLifecycle::settle_children(Task* parent, std::int64_t n) noexcept {
   // After the decrement the parent may finish and be freed on another
   // thread: it is not touched again unless this was its last reference.
   WaitSlot* waiter = parent->runner;
+  JOULE_PERTURB_POINT(complete);
   const std::int64_t left = parent->pending.fetch_sub(n, std::memory_order_seq_cst) - n;
   if (left == 0) return parent;
   // The parent sleeps in taskwait and these were its last children: wake
@@ -338,6 +344,7 @@ void TaskLifecycle::make_ready(Task** tasks, int n, ThreadContext& ctx, bool rel
     scheduler_->push(tasks[0], pusher);
   else
     scheduler_->push_many(tasks, n, pusher);
+  JOULE_PERTURB_POINT(push);
   if (!oversubscribed_) {
     idle_->wake_for_push(pusher);
     return;
@@ -350,6 +357,7 @@ void TaskLifecycle::push_pinned_and_wake(Task* const* tasks, int n, int pusher) 
   SmallVector<int, kBatch> owners;
   for (int i = 0; i < n; ++i) owners.push_back(scheduler_->pinned_owner(tasks[i]));
   scheduler_->push_many(tasks, n, pusher);
+  JOULE_PERTURB_POINT(push);
   for (int owner : owners) {
     if (owner >= 0)
       idle_->wake(&idle_->worker_slot(owner));

@@ -10,6 +10,7 @@
 #include "commutative.hpp"
 #include "dep_domain.hpp"
 #include "idle_spin.hpp"
+#include "perturb.hpp"
 #include "runtime.hpp"
 #include "task_pool.hpp"
 
@@ -153,19 +154,20 @@ void TaskLifecycle::submit_spread(Task* const* tasks, int n) {
     if (target == me && workers > 1) target = (target + 1) % workers;
     scheduler_->push_for(t, target);
     ++pushed;
-    // The task waits on that worker's queue: wake that worker if it sleeps,
-    // else another sleeper. An awake target may take another member of this
-    // team first (stolen before its own worker woke) and then block in it
-    // until the whole team has started; a worker that went to sleep before
-    // this push would then never come for the task (sleeps have no time
-    // limit), and the team would wait forever.
+    JOULE_PERTURB_POINT(team_spawn);
+    // The task waits on that worker's queue: wake that worker if it sleeps
+    // and no wake is on its way to it yet, else another sleeper. An awake
+    // target may take another member of this team first (stolen before its
+    // own worker woke) and then block in it until the whole team has
+    // started; a worker that went to sleep before this push would then
+    // never come for the task (sleeps have no time limit), and the team
+    // would wait forever. Each member needs a worker of its own, so a wake
+    // must bring one more: a sleeper another wake already claimed comes
+    // once for both (the hang the perturbation sweep found at 32 workers,
+    // docs/internals-scheduling.md, "Checking the sleep/wake protocol").
     if (target >= 64 || !(woken & (std::uint64_t(1) << target))) {
       if (target < 64) woken |= std::uint64_t(1) << target;
-      WaitSlot* slot = &idle_->worker_slot(target);
-      if (slot->sleeping.load(std::memory_order_seq_cst))
-        idle_->wake(slot);
-      else
-        idle_->wake_one(target);
+      if (!idle_->wake_worker(target)) idle_->wake_one(target);
     }
   }
   flush_private(ctx);

@@ -5,6 +5,7 @@
 
 #include "dep_domain.hpp"
 #include "log.hpp"
+#include "perturb.hpp"
 #include "runtime.hpp"
 
 namespace joule::engine {
@@ -33,7 +34,12 @@ void Waits::taskwait() {
   Task* self = ctx.current;
   WaitNote note(ctx, "its children (taskwait)", self);
   help_until(
-      ctx, [self] { return self->children_done(); }, self, self);
+      ctx,
+      [self] {
+        JOULE_PERTURB_POINT(taskwait);
+        return self->children_done();
+      },
+      self, self);
   // Every child has finished: the domain's history orders nothing any more.
   if (self->domain) self->domain->reset();
   self->lock.lock();
@@ -125,7 +131,12 @@ void Waits::wait_until(int (*done)(void*), void* arg) {
   ThreadContext& ctx = rt_.context();
   WaitNote note(ctx, "a language layer's condition (an OpenMP barrier, team or lock)", nullptr);
   help_until(
-      ctx, [&] { return done(arg) != 0; }, nullptr);
+      ctx,
+      [&] {
+        JOULE_PERTURB_POINT(taskwait);
+        return done(arg) != 0;
+      },
+      nullptr);
 }
 
 void Waits::restrict_to_descendants(const int* count) { rt_.context().descendants_only = count; }

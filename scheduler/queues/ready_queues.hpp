@@ -90,11 +90,21 @@ class ReadyQueues {
   // Ready tasks queued for one worker (its shard; the whole queue when the
   // policy is not sharded).
   std::int64_t size_of(int worker) const noexcept;
+  // size_of's parts: the owner's deque, the shared (locked) queue, pinned.
+  struct ShardCounts {
+    std::int64_t own = 0, shared = 0, pinned = 0;
+  };
+  ShardCounts counts_of(int worker) const noexcept;
   // > 0 exactly when `worker` (-1: a thread that is not a worker) may take a
   // ready task: some shard's unpinned task or one of its own pinned ones
   // (a count of the first shards found, not a total). Reads the work summary
   // and the shards it marks: the check just before sleeping.
   std::int64_t available_to(int worker) const noexcept;
+  // Whether the work summary marks `worker`'s shard (true when not sharded):
+  // for the state dump, which names a sleeper whose own work is unmarked.
+  bool marked(int worker) const noexcept {
+    return !sharded_ || worker < 0 || worker >= shard_count_ || summary_.marked(worker);
+  }
   // A bounded look for work (own shard, the last victim, a few others in a
   // rotating window): what a spinning thread polls. May miss work a full
   // scan would see; it is found a few polls later or by available_to.

@@ -174,6 +174,16 @@ std::int64_t ReadyQueues::size_of(int worker) const noexcept {
   return s.ready() + s.pinned_size.load(std::memory_order_relaxed);
 }
 
+ReadyQueues::ShardCounts ReadyQueues::counts_of(int worker) const noexcept {
+  ShardCounts c;
+  if (worker < 0 || worker >= shard_count_) return c;
+  const Shard& s = shards_[sharded_ ? worker : 0];
+  c.own = s.own ? s.own->size() : 0;
+  c.shared = s.size.load(std::memory_order_relaxed);
+  c.pinned = s.pinned_size.load(std::memory_order_relaxed);
+  return c;
+}
+
 const StealStats& ReadyQueues::steal_stats(int worker) const noexcept {
   static const StealStats kNone{};
   if (!sharded_ || worker < 0 || worker >= shard_count_) return kNone;

@@ -256,7 +256,7 @@ TEST(Throttle, DoesNotWaitForTheCreatorItself) {
 }
 
 // Idle workers with nothing due (lending off) sleep without a time limit
-// (idle.hpp): over a second of idleness none of them wakes, where a bounded
+// (idle.hpp): over two seconds of idleness none of them wakes, where a bounded
 // sleep woke each one every 100 ms to 3.2 s. More workers than CPUs included.
 TEST(IdleWorkers, NoWakeUpsWhileNothingComes) {
   for (int workers : {2, 8, 32}) {
@@ -277,10 +277,14 @@ TEST(IdleWorkers, NoWakeUpsWhileNothingComes) {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     ASSERT_TRUE(quiet()) << "sleepers " << idle.sleepers() << ", looking " << idle.searching();
     const IdleStats before = Runtime::get().idle().stats();
-    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    std::this_thread::sleep_for(std::chrono::milliseconds(2000));
     const IdleStats after = Runtime::get().idle().stats();
     EXPECT_EQ(after.sleeps - before.sleeps, 0u) << workers << " workers woke while idle";
     EXPECT_EQ(after.spurious - before.spurious, 0u) << workers << " workers";
+    // Nobody woke anybody either: no FUTEX_WAKE, no targeted or broadcast wake.
+    EXPECT_EQ(after.futex_wakes - before.futex_wakes, 0u) << workers << " workers";
+    EXPECT_EQ(after.wakes_targeted - before.wakes_targeted, 0u) << workers << " workers";
+    EXPECT_EQ(after.wakes_broadcast - before.wakes_broadcast, 0u) << workers << " workers";
     EXPECT_EQ(Runtime::get().idle().sleepers(), workers - 1);
   }
 }
@@ -309,6 +313,30 @@ TEST(IdleSearch, APushWakesNobodyWhileAWorkerLooks) {
   EXPECT_TRUE(idle.end_search());
   const IdleStats st = idle.stats();
   EXPECT_EQ(st.wakes_by_push, 1u);
+}
+
+// A targeted wake that must bring one more worker (a team member's,
+// TaskLifecycle::submit_spread) claims the sleeper's bit: a second such wake
+// before the sleeper runs finds it claimed and must wake someone else, and
+// an awake worker is never counted as woken.
+TEST(IdleSearch, AClaimedSleeperIsNotWokenTwice) {
+  Idle idle(4);
+  std::atomic<bool> work{false};
+  std::atomic<bool> chosen{false};
+  std::thread sleeper([&] {
+    while (!work.load())
+      chosen = idle.sleep_unless(idle.worker_slot(1), [&] { return work.load(); });
+  });
+  while (idle.sleepers() == 0) std::this_thread::yield();
+  EXPECT_FALSE(idle.wake_worker(2));  // awake
+  work = true;                        // published before the wakes, as a push is
+  EXPECT_TRUE(idle.wake_worker(1));
+  EXPECT_FALSE(idle.wake_worker(1));  // claimed: it comes once
+  sleeper.join();
+  EXPECT_TRUE(chosen.load());
+  EXPECT_EQ(idle.searching(), 1);  // counted as looking, as after wake_one
+  EXPECT_TRUE(idle.end_search());
+  EXPECT_EQ(idle.stats().futex_wakes, 1u);
 }
 
 // A thief probes a bounded random window per attempt (no topology here):

@@ -34,10 +34,13 @@ int deep(int n) {
 
 // Runs on worker 1: this thread (worker 0) never helps, it only sleeps.
 // then() runs once the runtime (and its handler) started.
-[[noreturn]] void overflow_in_a_task(const char* stack_size, void (*then)() = nullptr) {
+[[noreturn]] void overflow_in_a_task(const char* stack_size, void (*then)() = nullptr,
+                                     const char* label = nullptr) {
   joule::runtime rt({{"JOULE_WORKERS", "2"}, {"JOULE_STACK_SIZE", stack_size}});
   if (then) then();
-  joule::spawn([] { deep(1 << 30); });
+  joule::task_options opts;
+  opts.label = label;
+  joule::spawn([] { deep(1 << 30); }, opts);
   for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
 }
 
@@ -45,8 +48,20 @@ TEST(StackOverflowDeathTest, RecursionInATaskBodyIsNamed) {
   SKIP_UNDER_SANITIZER();
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(overflow_in_a_task("256K"), testing::KilledBySignal(SIGSEGV),
-              "joule: stack overflow in a task body on worker 1 \\(stack 2[0-9][0-9] KiB; "
-              "raise JOULE_STACK_SIZE or OMP_STACKSIZE\\)");
+              "joule: stack overflow in a task body on worker 1, task [0-9]+\\.[0-9]+ "
+              "\\(no label\\) \\(stack 2[0-9][0-9] KiB; raise JOULE_STACK_SIZE or "
+              "OMP_STACKSIZE\\)");
+}
+
+// The task's label (a static string the program gave it, as OmpSs-2's
+// label clause does) names the task in the line.
+TEST(StackOverflowDeathTest, TheTaskIsNamedByItsLabel) {
+  SKIP_UNDER_SANITIZER();
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(overflow_in_a_task("256K", nullptr, "recursive solver"),
+              testing::KilledBySignal(SIGSEGV),
+              "joule: stack overflow in a task body on worker 1, task [0-9]+\\.[0-9]+ "
+              "\"recursive solver\" \\(stack 2[0-9][0-9] KiB; raise JOULE_STACK_SIZE");
 }
 
 // Stands for the platform layer's crash restore (restore_guard.cpp): a

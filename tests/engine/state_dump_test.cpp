@@ -4,6 +4,7 @@
 // is this one: a task blocks through the Nanos6 API and nobody unblocks it
 // until the test has read the dump.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -97,6 +98,30 @@ TEST(StateDump, TheWatchdogPrintsTheStateOncePerStall) {
   ASSERT_NE(first, std::string::npos) << err;
   EXPECT_EQ(err.find(head, first + 1), std::string::npos) << "reported twice:\n" << err;
   EXPECT_NE(err.find("\"stalled\", blocked for"), std::string::npos) << err;
+}
+
+// JOULE_DUMP_SIGNAL: `kill -USR2 PID` prints the same state to stderr, and
+// SIGUSR2 is back to its default action once the runtime stopped.
+TEST(StateDump, SigUsr2PrintsTheStateWhenAskedTo) {
+  {
+    joule::runtime rt({{"JOULE_WORKERS", "2"}, {"JOULE_DUMP_SIGNAL", "yes"}});
+    testing::internal::CaptureStderr();
+    StuckTask stuck("waits for the signal");
+    ASSERT_EQ(::kill(::getpid(), SIGUSR2), 0);
+    // The dump watches the workers for 200 ms before it prints.
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    stuck.unblock();
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find("joule: SIGUSR2 (JOULE_DUMP_SIGNAL): the state follows\n== joule state of "
+                       "process " +
+                       std::to_string(::getpid())),
+              std::string::npos)
+        << err;
+    EXPECT_NE(err.find("\"waits for the signal\""), std::string::npos) << err;
+  }
+  struct sigaction now {};
+  ASSERT_EQ(::sigaction(SIGUSR2, nullptr, &now), 0);
+  EXPECT_EQ(now.sa_handler, SIG_DFL);
 }
 
 // Another user is refused (the dump names the program's tasks): as root,
