@@ -522,6 +522,7 @@ class RefCollector : public RecursiveASTVisitor<RefCollector> {
 
   std::vector<Ref>& refs() { return refs_; }
   const std::vector<std::string>& externs() const { return externs_; }
+  const std::vector<std::string>& extern_vars() const { return extern_vars_; }
   bool uses_this() const { return uses_this_; }
 
  private:
@@ -538,6 +539,9 @@ class RefCollector : public RecursiveASTVisitor<RefCollector> {
     std::string t = cx_.text(f->getSourceRange());
     if (!t.empty() && std::find(externs_.begin(), externs_.end(), t) == externs_.end())
       externs_.push_back(t);
+    const std::string n = f->getNameAsString();
+    if (v && std::find(extern_vars_.begin(), extern_vars_.end(), n) == extern_vars_.end())
+      extern_vars_.push_back(n);
   }
 
   // Locals and parameters are captured; in C also static locals (outlined
@@ -562,7 +566,7 @@ class RefCollector : public RecursiveASTVisitor<RefCollector> {
   unsigned b_, e_;
   const std::set<const VarDecl*>& loop_vars_;
   std::vector<Ref> refs_;
-  std::vector<std::string> externs_;
+  std::vector<std::string> externs_, extern_vars_;
   std::map<const VarDecl*, std::size_t> index_;
   std::set<const NamedDecl*> reported_;
   bool uses_this_ = false;
@@ -696,6 +700,7 @@ void analyze_captures(Context& cx, Construct& c, const Stmt* body, const Functio
   rc.TraverseStmt(const_cast<Stmt*>(body));
   c.uses_this = rc.uses_this();
   c.block_externs = rc.externs();
+  c.extern_vars = rc.extern_vars();
   unsigned at = c.pragma.begin;
   for (const Clause& cl : c.dir.clauses) {
     if (cl.form != ArgForm::Names || !cx.is_c()) continue;

@@ -57,6 +57,21 @@ std::string combine(const std::string& a, const std::string& b, const std::strin
   return "(" + a + " " + (op == "-" ? std::string("+") : op) + " " + b + ")";
 }
 
+// C: the block-scope extern declarations the outlined code uses, repeated
+// at file scope before it (C11 6.2.1p4: a block-scope declaration is not
+// visible outside its block); at the site, a use of each variable, which
+// the creator may no longer name.
+std::string extern_decls(const Construct& c) {
+  std::string t;
+  for (const std::string& d : c.block_externs) t += d + ";\n";
+  return t;
+}
+std::string extern_uses(const Construct& c) {
+  std::string t;
+  for (const std::string& n : c.extern_vars) t += "(void)" + n + ";\n";
+  return t;
+}
+
 bool omp_sync_loop(const Construct& c) {
   return c.dir.prefix == Prefix::Omp && c.dir.find("nogroup") == nullptr;
 }
@@ -223,10 +238,9 @@ std::string Generator::task_c(Construct& c, Scope& s) {
   std::string id = std::to_string(c.id);
   std::string st = "struct __joule_args_" + id, fn = "__joule_task_" + id;
   *s.pre += line(c.src, c.pragma.begin);
-  for (const std::string& d : c.block_externs) *s.pre += d + ";\n";
-  *s.pre += st + " {\n" + fields_c(c) + "};\nstatic void " + fn + "(void *);\n";
+  *s.pre += extern_decls(c) + st + " {\n" + fields_c(c) + "};\nstatic void " + fn + "(void *);\n";
   const CreatorArgs args = creator_args_c(c, s, st);
-  std::string site = "{" + line(c.src, c.pragma.begin) + options(c, s) + deps(c, c.deps, s) +
+  std::string site = "{" + line(c.src, c.pragma.begin) + extern_uses(c) + options(c, s) + deps(c, c.deps, s) +
                      device(c) + args.size + "joule_task_t *__jt;\n" + st + " *__ja = (" + st +
                      " *)joule_oss_task_create(" + fn + ", " + args.bytes + ", &__jo, &__jt);\n" +
                      args.assign + "(void)__ja;\njoule_oss_task_submit(__jt, &__jd);\n}" +
@@ -301,7 +315,7 @@ std::string Generator::taskloop_site_c(Construct& c, Scope& s, const std::string
            sync(c.end);
   for (const Capture& cap : c.captures)
     if (unused_at_site(cap)) assign += "(void)(" + s.access(cap.var_id, cap.name) + ");\n";
-  return "{" + line(c.src, c.pragma.begin) + options(c, s) + st + " __jat; " + st +
+  return "{" + line(c.src, c.pragma.begin) + extern_uses(c) + options(c, s) + st + " __jat; " + st +
          " *__ja = &__jat;\n" + assign + loop_levels_c(c, s) + "__jat.__jco = __jo;\n" +
          chunk_loop(c, s, "__jat.__jn", "__jat.__jgrain") + chunk_bounds(c, "__jat.__j") +
          chunk_deps(c, s) + device(c) + "joule_task_t *__jt;\n" + st + " *__jc = (" + st +
@@ -317,14 +331,15 @@ std::string Generator::taskloop_c(Construct& c, Scope& s) {
   std::string id = std::to_string(c.id);
   std::string st = "struct __joule_args_" + id, wrap = "__joule_tlwrap_" + id,
               chunk = "__joule_tlchunk_" + id;
-  *s.pre += line(c.src, c.pragma.begin) + st + " {\n" + fields_c(c) + "};\nstatic void " + wrap +
+  *s.pre += line(c.src, c.pragma.begin) + extern_decls(c) + st + " {\n" + fields_c(c) +
+            "};\nstatic void " + wrap +
             "(void *);\nstatic void " + chunk + "(void *, int64_t, int64_t);\n";
   std::string site;
   if (c.loop_deps) {
     site = taskloop_site_c(c, s, st, wrap);
   } else {
     const CreatorArgs args = creator_args_c(c, s, st);
-    site = "{" + line(c.src, c.pragma.begin) + options(c, s) +
+    site = "{" + line(c.src, c.pragma.begin) + extern_uses(c) + options(c, s) +
            (omp_sync_loop(c) ? "__jo.if_ = 0;\n" : "") + deps(c, c.deps, s) + device(c) +
            args.size + "joule_task_t *__jt;\n" + st + " *__ja = (" + st +
            " *)joule_oss_task_create(" + wrap + ", " + args.bytes + ", &__jo, &__jt);\n" +

@@ -151,7 +151,8 @@ struct Construct {
   bool outside = false;                    // Insert: placed outside the function's namespaces
   bool prototype_only = false;             // Insert: the wrapper's declaration alone
   std::vector<std::string> macro_shared;   // C: shared names referenced from macro bodies
-  std::vector<std::string> block_externs;  // C: block-scope function declarations it calls
+  std::vector<std::string> block_externs;  // C: block-scope extern declarations it uses
+  std::vector<std::string> extern_vars;    // C: the variables among them (used at the site)
   std::string splice;                      // Splice
   std::vector<Construct*> children;        // filled by the renderer
 };
