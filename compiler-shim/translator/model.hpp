@@ -70,6 +70,10 @@ struct RegionRef {
   // A task reduction on a named variable of an arithmetic type: the element
   // type's JOULE_TYPE_* constant. Empty: updated in place (commutative).
   std::string red_type;
+  // A taskloop dependency that uses the loop variable in a way a chunk's
+  // bounds cannot bound (a[idx[i]], b[i % 8]): evaluated for each
+  // iteration of the chunk when the chunk is created (loop_deps.cpp).
+  bool per_iteration = false;
 };
 
 struct LoopLevel {
