@@ -82,6 +82,8 @@ std::vector<std::string> identifiers(const std::string& text) {
   return out;
 }
 
+}  // namespace
+
 std::string print_type(Context& cx, QualType t, const std::string& placeholder) {
   PrintingPolicy pp(cx.ast.getLangOpts());
   pp.SuppressTagKeyword = false;
@@ -110,8 +112,6 @@ const NamedDecl* local_type(QualType t) {
   }
   return nullptr;
 }
-
-}  // namespace
 
 // ---- Context helpers ------------------------------------------------------------
 
@@ -221,6 +221,24 @@ namespace {
 
 // Checks sections against the type of a named base; fills the first dimension
 // of array parameters named whole.
+// Level by level, whether subscripting a value of type t goes through a
+// pointer (true) or into an array.
+std::vector<bool> pointer_levels(Context& cx, QualType t) {
+  std::vector<bool> out;
+  for (t = t.getNonReferenceType(); out.size() < 16;) {
+    if (const ArrayType* a = cx.ast.getAsArrayType(t)) {
+      out.push_back(false);
+      t = a->getElementType();
+    } else if (t->isPointerType()) {
+      out.push_back(true);
+      t = t->getPointeeType();
+    } else {
+      break;
+    }
+  }
+  return out;
+}
+
 void check_named_region(Context& cx, Construct& c, RegionRef& r, const VarDecl* v) {
   const Region& g = r.region;
   QualType t = v->getType().getNonReferenceType();
@@ -405,6 +423,7 @@ void check_regions(Context& cx, Construct& c, unsigned at, const FunctionDecl* f
       }
       if (const auto* v = dyn_cast<VarDecl>(d)) {
         if (g.base_is_name) check_named_region(cx, c, r, v);
+        r.ptr_levels = pointer_levels(cx, v->getType());
         // A global is not captured, so the body could not be pointed at
         // the copy (C captures static locals; C++ captures neither).
         bool reachable = !v->hasGlobalStorage() || (cx.is_c() && v->isStaticLocal());
@@ -427,12 +446,19 @@ bool describe_type(Context& cx, QualType t, CType& out, SourceLocation at,
   if (t->isPointerType() && !t->getPointeeType()->isVariablyModifiedType() &&
       t.getCanonicalType() != t && !t.getCanonicalType()->isVariablyModifiedType())
     t = cx.ast.getPointerType(t->getPointeeType()).withFastQualifiers(t.getLocalFastQualifiers());
+  // A local typedef is spelt out (its sizes, if any, are the variable's).
+  if (const NamedDecl* lt = local_type(t); lt && isa<TypedefNameDecl>(lt))
+    t = t.getCanonicalType();
   if (const NamedDecl* lt = local_type(t)) {
     cx.error(at, "the task uses '" + name + "' whose type '" + lt->getNameAsString() +
                      "' is declared inside the function; joulecc outlines C tasks at file scope, "
                      "so declare the type at file scope");
     return false;
   }
+  if (t->isPointerType() && t->isVariablyModifiedType() &&
+      (!t->getPointeeType()->isArrayType() ||
+       cx.ast.getBaseElementType(t->getPointeeType())->isVariablyModifiedType()))
+    return describe_vm_pointer(cx, t, out, at, name);
   if (t->isArrayType() ||
       (t->isPointerType() && t->getPointeeType()->isArrayType() && t->isVariablyModifiedType())) {
     bool ptr = t->isPointerType();
@@ -523,6 +549,7 @@ class RefCollector : public RecursiveASTVisitor<RefCollector> {
   std::vector<Ref>& refs() { return refs_; }
   const std::vector<std::string>& externs() const { return externs_; }
   const std::vector<std::string>& extern_vars() const { return extern_vars_; }
+  std::vector<LocalTypedef>& typedefs() { return typedefs_; }
   bool uses_this() const { return uses_this_; }
 
  private:
@@ -555,8 +582,13 @@ class RefCollector : public RecursiveASTVisitor<RefCollector> {
     if (!cx_.is_c() || !d || !d->getParentFunctionOrMethod()) return true;
     unsigned off;
     if (cx_.main_offset(d->getLocation(), off) && off >= b_ && off < e_) return true;
-    if (reported_.insert(d).second)
-      cx_.error(at, "the task uses type '" + d->getNameAsString() +
+    if (!reported_.insert(d).second) return true;
+    if (const auto* td = dyn_cast<TypedefNameDecl>(d)) {  // declared again where it is outlined
+      LocalTypedef t;
+      if (describe_local_typedef(cx_, td, t, at)) typedefs_.push_back(std::move(t));
+      return true;
+    }
+    cx_.error(at, "the task uses type '" + d->getNameAsString() +
                         "' declared inside the function; joulecc outlines C tasks at file scope, "
                         "so declare the type at file scope");
     return true;
@@ -567,6 +599,7 @@ class RefCollector : public RecursiveASTVisitor<RefCollector> {
   const std::set<const VarDecl*>& loop_vars_;
   std::vector<Ref> refs_;
   std::vector<std::string> externs_, extern_vars_;
+  std::vector<LocalTypedef> typedefs_;
   std::map<const VarDecl*, std::size_t> index_;
   std::set<const NamedDecl*> reported_;
   bool uses_this_ = false;
@@ -701,6 +734,7 @@ void analyze_captures(Context& cx, Construct& c, const Stmt* body, const Functio
   c.uses_this = rc.uses_this();
   c.block_externs = rc.externs();
   c.extern_vars = rc.extern_vars();
+  c.typedefs = std::move(rc.typedefs());
   unsigned at = c.pragma.begin;
   for (const Clause& cl : c.dir.clauses) {
     if (cl.form != ArgForm::Names || !cx.is_c()) continue;
@@ -722,6 +756,7 @@ void analyze_captures(Context& cx, Construct& c, const Stmt* body, const Functio
       bool via_pointer =
           !cap.reduction && (array || ((cap.sharing == Sharing::Shared || cap.static_storage) &&
                                        cap.type.shape != CType::Shape::PtrToArray &&
+                                       cap.type.shape != CType::Shape::VmPointer &&
                                        cap.sharing != Sharing::Private));
       if (r.macro && via_pointer) c.macro_shared.push_back(cap.name);
     }

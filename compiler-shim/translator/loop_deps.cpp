@@ -186,7 +186,7 @@ std::set<std::string> loop_var_names(const Construct& c) {
 // Whether a chunk's section of r can be bounded from the loop variables'
 // first and last values (the fast path): bases, shapes, lengths and
 // multidependency ranges free of them, subscripts affine in them.
-bool boundable(const Region& g, const std::set<std::string>& vars) {
+bool boundable(const RegionRef& r, const Region& g, const std::set<std::string>& vars) {
   for (const MultiIter& it : g.iters)
     for (const Expr* e : {&it.lo, &it.second, &it.step})
       if (mentions(e->text, vars)) return false;
@@ -198,6 +198,15 @@ bool boundable(const Region& g, const std::set<std::string>& vars) {
     for (const Expr* e : {&s.lo, &s.second})
       if (!affine(*e, vars).empty()) return false;
   }
+  // The bounded section is one block (strided) only when every level after
+  // the first that uses the variable indexes an array, not through a
+  // pointer (`rows[i][0; n]` with `double **rows`: each row elsewhere).
+  std::size_t first = g.sections.size();
+  for (std::size_t i = 0; i < g.sections.size() && first == g.sections.size(); ++i)
+    if (mentions(g.sections[i].lo.text, vars) || mentions(g.sections[i].second.text, vars))
+      first = i;
+  for (std::size_t i = first + 1; i < g.sections.size(); ++i)
+    if (!g.base_is_name || i >= r.ptr_levels.size() || r.ptr_levels[i]) return false;
   return true;
 }
 
@@ -282,7 +291,7 @@ std::vector<DepProblem> check_loop_deps(Construct& c) {
     }
     Region peeled = r.region;
     peel_subscripts(peeled, vars);
-    if (boundable(peeled, vars))
+    if (boundable(r, peeled, vars))
       r.region = peeled;
     else
       r.per_iteration = true;  // as written, once per iteration (Generator::chunk_deps)
