@@ -447,8 +447,7 @@ bool describe_type(Context& cx, QualType t, CType& out, SourceLocation at,
       t.getCanonicalType() != t && !t.getCanonicalType()->isVariablyModifiedType())
     t = cx.ast.getPointerType(t->getPointeeType()).withFastQualifiers(t.getLocalFastQualifiers());
   // A local typedef is spelt out (its sizes, if any, are the variable's).
-  if (const NamedDecl* lt = local_type(t); lt && isa<TypedefNameDecl>(lt))
-    t = t.getCanonicalType();
+  if (const NamedDecl* lt = local_type(t); lt && isa<TypedefNameDecl>(lt)) t = t.getCanonicalType();
   if (const NamedDecl* lt = local_type(t)) {
     cx.error(at, "the task uses '" + name + "' whose type '" + lt->getNameAsString() +
                      "' is declared inside the function; joulecc outlines C tasks at file scope, "
@@ -521,6 +520,10 @@ class RefCollector : public RecursiveASTVisitor<RefCollector> {
   bool VisitDeclRefExpr(DeclRefExpr* e) {
     block_extern(e);
     const auto* v = dyn_cast<VarDecl>(e->getDecl());
+    if (v && v->hasGlobalStorage() && e->getLocation().isFileID()) {
+      auto [fid, o] = cx_.sm.getDecomposedLoc(e->getLocation());
+      if (fid == cx_.main_fid) globals_[v].push_back(o);  // renamed if a taskloop reduces it
+    }
     if (!v || loop_vars_.count(v) || !captured_kind(v)) return true;
     unsigned off;
     if (cx_.main_offset(v->getLocation(), off) && off >= b_ && off < e_)
@@ -550,6 +553,8 @@ class RefCollector : public RecursiveASTVisitor<RefCollector> {
   const std::vector<std::string>& externs() const { return externs_; }
   const std::vector<std::string>& extern_vars() const { return extern_vars_; }
   std::vector<LocalTypedef>& typedefs() { return typedefs_; }
+  // References to globals and statics written in the main file.
+  const std::map<const VarDecl*, std::vector<unsigned>>& globals() const { return globals_; }
   bool uses_this() const { return uses_this_; }
 
  private:
@@ -589,8 +594,8 @@ class RefCollector : public RecursiveASTVisitor<RefCollector> {
       return true;
     }
     cx_.error(at, "the task uses type '" + d->getNameAsString() +
-                        "' declared inside the function; joulecc outlines C tasks at file scope, "
-                        "so declare the type at file scope");
+                      "' declared inside the function; joulecc outlines C tasks at file scope, "
+                      "so declare the type at file scope");
     return true;
   }
 
@@ -600,6 +605,7 @@ class RefCollector : public RecursiveASTVisitor<RefCollector> {
   std::vector<Ref> refs_;
   std::vector<std::string> externs_, extern_vars_;
   std::vector<LocalTypedef> typedefs_;
+  std::map<const VarDecl*, std::vector<unsigned>> globals_;
   std::map<const VarDecl*, std::size_t> index_;
   std::set<const NamedDecl*> reported_;
   bool uses_this_ = false;
@@ -726,6 +732,38 @@ std::string constant_init(Context& cx, const VarDecl* v, const Capture& cap) {
 
 }  // namespace
 
+namespace {
+
+// A taskloop's chunks run concurrently, so a global it reduces needs a
+// private copy per chunk as a local does (the copy hides the global in the
+// chunk); left alone, the chunks would update the global together.
+void add_global_reductions(Context& cx, Construct& c, const FunctionDecl* fn,
+                           const std::map<const VarDecl*, std::vector<unsigned>>& refs) {
+  for (const RegionRef& r : c.deps) {
+    if (r.kind != "reduction" || !r.region.base_is_name) continue;
+    const auto* v =
+        dyn_cast_or_null<VarDecl>(lookup(cx, r.region.base_name, c.pragma.begin, fn));
+    if (!v || !v->hasGlobalStorage()) continue;
+    const int id = cx.var_id(v);
+    bool have = false;
+    for (const Capture& k : c.captures) have = have || k.var_id == id;
+    if (have) continue;
+    Capture cap;
+    cap.var_id = id;
+    cap.name = r.region.base_name;
+    cap.static_storage = cx.is_c();
+    cap.global = true;
+    const SourceLocation at = cx.loc(c.src, c.pragma.offset_of(r.region.base_name_pos));
+    decide(cx, c, v, cap, at);
+    if (cx.is_c() && !describe_type(cx, v->getType(), cap.type, at, cap.name)) continue;
+    if (auto it = refs.find(v); cx.is_c() && it != refs.end())
+      for (unsigned off : it->second) cx.renames[off] = {cap.var_id, cap.name};
+    c.captures.push_back(std::move(cap));
+  }
+}
+
+}  // namespace
+
 void analyze_captures(Context& cx, Construct& c, const Stmt* body, const FunctionDecl* fn,
                       const std::set<const VarDecl*>& loop_vars) {
   unsigned b = c.body_begin, e = c.body_end;
@@ -754,14 +792,15 @@ void analyze_captures(Context& cx, Construct& c, const Stmt* body, const Functio
       for (unsigned off : r.offsets) cx.renames[off] = {cap.var_id, cap.name};
       bool array = cap.type.shape == CType::Shape::Array && cap.sharing != Sharing::Private;
       bool via_pointer =
-          !cap.reduction && (array || ((cap.sharing == Sharing::Shared || cap.static_storage) &&
-                                       cap.type.shape != CType::Shape::PtrToArray &&
-                                       cap.type.shape != CType::Shape::VmPointer &&
-                                       cap.sharing != Sharing::Private));
+          !cap.reduction &&
+          (array || ((cap.sharing == Sharing::Shared || cap.static_storage) &&
+                     cap.type.shape != CType::Shape::PtrToArray &&
+                     cap.type.shape != CType::Shape::VmPointer && cap.sharing != Sharing::Private));
       if (r.macro && via_pointer) c.macro_shared.push_back(cap.name);
     }
     c.captures.push_back(std::move(cap));
   }
+  if (c.kind == CKind::Taskloop) add_global_reductions(cx, c, fn, rc.globals());
 }
 
 // C: t captures the locals that clause item `a` of construct n names

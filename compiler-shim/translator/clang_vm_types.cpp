@@ -22,13 +22,11 @@ namespace {
 
 class VmBuilder {
  public:
-  VmBuilder(Context& cx, std::string slot_prefix)
-      : cx_(cx), prefix_(std::move(slot_prefix)) {}
+  VmBuilder(Context& cx, std::string slot_prefix) : cx_(cx), prefix_(std::move(slot_prefix)) {}
 
   // t as a declarator with `inner` in place of the name; lval is an lvalue
   // of type t in the creator ('@' for the object the sizes are taken from).
-  bool declarator(QualType t, const std::string& inner, const std::string& lval,
-                  std::string& out) {
+  bool declarator(QualType t, const std::string& inner, const std::string& lval, std::string& out) {
     if (!t->isVariablyModifiedType()) {
       out = print_type(cx_, t, inner);
       return true;

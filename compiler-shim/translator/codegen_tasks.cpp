@@ -288,11 +288,11 @@ std::string Generator::task_c(Construct& c, Scope& s) {
   *s.pre += line(c.src, c.pragma.begin);
   *s.pre += extern_decls(c) + st + " {\n" + fields_c(c) + "};\nstatic void " + fn + "(void *);\n";
   const CreatorArgs args = creator_args_c(c, s, st);
-  std::string site = "{" + line(c.src, c.pragma.begin) + extern_uses(c) + options(c, s) + deps(c, c.deps, s) +
-                     device(c) + args.size + "joule_task_t *__jt;\n" + st + " *__ja = (" + st +
-                     " *)joule_oss_task_create(" + fn + ", " + args.bytes + ", &__jo, &__jt);\n" +
-                     args.assign + "(void)__ja;\njoule_oss_task_submit(__jt, &__jd);\n}" +
-                     sync(c.end);
+  std::string site = "{" + line(c.src, c.pragma.begin) + extern_uses(c) + options(c, s) +
+                     deps(c, c.deps, s) + device(c) + args.size + "joule_task_t *__jt;\n" + st +
+                     " *__ja = (" + st + " *)joule_oss_task_create(" + fn + ", " + args.bytes +
+                     ", &__jo, &__jt);\n" + args.assign +
+                     "(void)__ja;\njoule_oss_task_submit(__jt, &__jd);\n}" + sync(c.end);
   Scope inner;
   inner.pre = s.pre;
   inner.post = s.post;
@@ -380,8 +380,8 @@ std::string Generator::taskloop_c(Construct& c, Scope& s) {
   std::string st = "struct __joule_args_" + id, wrap = "__joule_tlwrap_" + id,
               chunk = "__joule_tlchunk_" + id;
   *s.pre += line(c.src, c.pragma.begin) + extern_decls(c) + st + " {\n" + fields_c(c) +
-            "};\nstatic void " + wrap +
-            "(void *);\nstatic void " + chunk + "(void *, int64_t, int64_t);\n";
+            "};\nstatic void " + wrap + "(void *);\nstatic void " + chunk +
+            "(void *, int64_t, int64_t);\n";
   std::string site;
   if (c.loop_deps) {
     site = taskloop_site_c(c, s, st, wrap);
@@ -436,6 +436,7 @@ std::string Generator::capture_list_cxx(const Construct& c, bool inner) const {
   std::string l = "=";
   for (const Capture& cap : c.captures) {
     if (cap.loop_var || cap.static_storage || cap.sharing != Sharing::Shared) continue;
+    if (cap.global && !(scalar_reduction(cap) && inner)) continue;  // named, not captured
     if (scalar_reduction(cap) && inner)
       l += ", &__jr_" + cap.name + " = " + cap.name;
     else

@@ -71,6 +71,7 @@ struct Capture {
   bool red_elems = false;  // taskloop reduction on a section or shaped pointer: an array copy
   int red_rank = 0;        // red_elems: array levels below the first subscript (a[i][j]: 1)
   bool loop_var = false;   // a taskloop variable declared before the loop
+  bool global = false;     // a global (or static) reduced by a taskloop: C++ cannot capture it
   // C: a firstprivate const scalar with a constant initialiser: its value,
   // declared again in the outlined body so the compiler still sees it.
   std::string const_value;

@@ -110,7 +110,7 @@ INSTANTIATE_TEST_SUITE_P(Programs, Corpus,
                                            "cholesky_oss2", "histogram", "taskwait_on",
                                            "taskloop_sum", "taskloop_red_sections", "taskloop_deps",
                                            "stencil_const", "multideps", "pic", "cg", "kmeans",
-                                           "heat_taskloop", "header_calls", "extern_taskloop", "gather_scatter",
-                                           "taskloop_irregular", "amr_patches"));
+                                           "heat_taskloop", "header_calls", "extern_taskloop",
+                                           "gather_scatter", "taskloop_irregular", "amr_patches"));
 
 }  // namespace
