@@ -201,6 +201,7 @@ bool boundable(const RegionRef& r, const Region& g, const std::set<std::string>&
   // The bounded section is one block (strided) only when every level after
   // the first that uses the variable indexes an array, not through a
   // pointer (`rows[i][0; n]` with `double **rows`: each row elsewhere).
+  if (!g.shape.empty()) return true;  // a shape lays its dimensions out as one array
   std::size_t first = g.sections.size();
   for (std::size_t i = 0; i < g.sections.size() && first == g.sections.size(); ++i)
     if (mentions(g.sections[i].lo.text, vars) || mentions(g.sections[i].second.text, vars))
