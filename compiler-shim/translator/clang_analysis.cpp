@@ -82,6 +82,8 @@ std::vector<std::string> identifiers(const std::string& text) {
   return out;
 }
 
+}  // namespace
+
 std::string print_type(Context& cx, QualType t, const std::string& placeholder) {
   PrintingPolicy pp(cx.ast.getLangOpts());
   pp.SuppressTagKeyword = false;
@@ -110,8 +112,6 @@ const NamedDecl* local_type(QualType t) {
   }
   return nullptr;
 }
-
-}  // namespace
 
 // ---- Context helpers ------------------------------------------------------------
 
@@ -221,6 +221,24 @@ namespace {
 
 // Checks sections against the type of a named base; fills the first dimension
 // of array parameters named whole.
+// Level by level, whether subscripting a value of type t goes through a
+// pointer (true) or into an array.
+std::vector<bool> pointer_levels(Context& cx, QualType t) {
+  std::vector<bool> out;
+  for (t = t.getNonReferenceType(); out.size() < 16;) {
+    if (const ArrayType* a = cx.ast.getAsArrayType(t)) {
+      out.push_back(false);
+      t = a->getElementType();
+    } else if (t->isPointerType()) {
+      out.push_back(true);
+      t = t->getPointeeType();
+    } else {
+      break;
+    }
+  }
+  return out;
+}
+
 void check_named_region(Context& cx, Construct& c, RegionRef& r, const VarDecl* v) {
   const Region& g = r.region;
   QualType t = v->getType().getNonReferenceType();
@@ -405,6 +423,7 @@ void check_regions(Context& cx, Construct& c, unsigned at, const FunctionDecl* f
       }
       if (const auto* v = dyn_cast<VarDecl>(d)) {
         if (g.base_is_name) check_named_region(cx, c, r, v);
+        r.ptr_levels = pointer_levels(cx, v->getType());
         // A global is not captured, so the body could not be pointed at
         // the copy (C captures static locals; C++ captures neither).
         bool reachable = !v->hasGlobalStorage() || (cx.is_c() && v->isStaticLocal());
@@ -427,12 +446,18 @@ bool describe_type(Context& cx, QualType t, CType& out, SourceLocation at,
   if (t->isPointerType() && !t->getPointeeType()->isVariablyModifiedType() &&
       t.getCanonicalType() != t && !t.getCanonicalType()->isVariablyModifiedType())
     t = cx.ast.getPointerType(t->getPointeeType()).withFastQualifiers(t.getLocalFastQualifiers());
+  // A local typedef is spelt out (its sizes, if any, are the variable's).
+  if (const NamedDecl* lt = local_type(t); lt && isa<TypedefNameDecl>(lt)) t = t.getCanonicalType();
   if (const NamedDecl* lt = local_type(t)) {
     cx.error(at, "the task uses '" + name + "' whose type '" + lt->getNameAsString() +
                      "' is declared inside the function; joulecc outlines C tasks at file scope, "
                      "so declare the type at file scope");
     return false;
   }
+  if (t->isPointerType() && t->isVariablyModifiedType() &&
+      (!t->getPointeeType()->isArrayType() ||
+       cx.ast.getBaseElementType(t->getPointeeType())->isVariablyModifiedType()))
+    return describe_vm_pointer(cx, t, out, at, name);
   if (t->isArrayType() ||
       (t->isPointerType() && t->getPointeeType()->isArrayType() && t->isVariablyModifiedType())) {
     bool ptr = t->isPointerType();
@@ -495,6 +520,10 @@ class RefCollector : public RecursiveASTVisitor<RefCollector> {
   bool VisitDeclRefExpr(DeclRefExpr* e) {
     block_extern(e);
     const auto* v = dyn_cast<VarDecl>(e->getDecl());
+    if (v && v->hasGlobalStorage() && e->getLocation().isFileID()) {
+      auto [fid, o] = cx_.sm.getDecomposedLoc(e->getLocation());
+      if (fid == cx_.main_fid) globals_[v].push_back(o);  // renamed if a taskloop reduces it
+    }
     if (!v || loop_vars_.count(v) || !captured_kind(v)) return true;
     unsigned off;
     if (cx_.main_offset(v->getLocation(), off) && off >= b_ && off < e_)
@@ -522,6 +551,10 @@ class RefCollector : public RecursiveASTVisitor<RefCollector> {
 
   std::vector<Ref>& refs() { return refs_; }
   const std::vector<std::string>& externs() const { return externs_; }
+  const std::vector<std::string>& extern_vars() const { return extern_vars_; }
+  std::vector<LocalTypedef>& typedefs() { return typedefs_; }
+  // References to globals and statics written in the main file.
+  const std::map<const VarDecl*, std::vector<unsigned>>& globals() const { return globals_; }
   bool uses_this() const { return uses_this_; }
 
  private:
@@ -538,6 +571,9 @@ class RefCollector : public RecursiveASTVisitor<RefCollector> {
     std::string t = cx_.text(f->getSourceRange());
     if (!t.empty() && std::find(externs_.begin(), externs_.end(), t) == externs_.end())
       externs_.push_back(t);
+    const std::string n = f->getNameAsString();
+    if (v && std::find(extern_vars_.begin(), extern_vars_.end(), n) == extern_vars_.end())
+      extern_vars_.push_back(n);
   }
 
   // Locals and parameters are captured; in C also static locals (outlined
@@ -551,10 +587,15 @@ class RefCollector : public RecursiveASTVisitor<RefCollector> {
     if (!cx_.is_c() || !d || !d->getParentFunctionOrMethod()) return true;
     unsigned off;
     if (cx_.main_offset(d->getLocation(), off) && off >= b_ && off < e_) return true;
-    if (reported_.insert(d).second)
-      cx_.error(at, "the task uses type '" + d->getNameAsString() +
-                        "' declared inside the function; joulecc outlines C tasks at file scope, "
-                        "so declare the type at file scope");
+    if (!reported_.insert(d).second) return true;
+    if (const auto* td = dyn_cast<TypedefNameDecl>(d)) {  // declared again where it is outlined
+      LocalTypedef t;
+      if (describe_local_typedef(cx_, td, t, at)) typedefs_.push_back(std::move(t));
+      return true;
+    }
+    cx_.error(at, "the task uses type '" + d->getNameAsString() +
+                      "' declared inside the function; joulecc outlines C tasks at file scope, "
+                      "so declare the type at file scope");
     return true;
   }
 
@@ -562,7 +603,9 @@ class RefCollector : public RecursiveASTVisitor<RefCollector> {
   unsigned b_, e_;
   const std::set<const VarDecl*>& loop_vars_;
   std::vector<Ref> refs_;
-  std::vector<std::string> externs_;
+  std::vector<std::string> externs_, extern_vars_;
+  std::vector<LocalTypedef> typedefs_;
+  std::map<const VarDecl*, std::vector<unsigned>> globals_;
   std::map<const VarDecl*, std::size_t> index_;
   std::set<const NamedDecl*> reported_;
   bool uses_this_ = false;
@@ -689,6 +732,38 @@ std::string constant_init(Context& cx, const VarDecl* v, const Capture& cap) {
 
 }  // namespace
 
+namespace {
+
+// A taskloop's chunks run concurrently, so a global it reduces needs a
+// private copy per chunk as a local does (the copy hides the global in the
+// chunk); left alone, the chunks would update the global together.
+void add_global_reductions(Context& cx, Construct& c, const FunctionDecl* fn,
+                           const std::map<const VarDecl*, std::vector<unsigned>>& refs) {
+  for (const RegionRef& r : c.deps) {
+    if (r.kind != "reduction" || !r.region.base_is_name) continue;
+    const auto* v =
+        dyn_cast_or_null<VarDecl>(lookup(cx, r.region.base_name, c.pragma.begin, fn));
+    if (!v || !v->hasGlobalStorage()) continue;
+    const int id = cx.var_id(v);
+    bool have = false;
+    for (const Capture& k : c.captures) have = have || k.var_id == id;
+    if (have) continue;
+    Capture cap;
+    cap.var_id = id;
+    cap.name = r.region.base_name;
+    cap.static_storage = cx.is_c();
+    cap.global = true;
+    const SourceLocation at = cx.loc(c.src, c.pragma.offset_of(r.region.base_name_pos));
+    decide(cx, c, v, cap, at);
+    if (cx.is_c() && !describe_type(cx, v->getType(), cap.type, at, cap.name)) continue;
+    if (auto it = refs.find(v); cx.is_c() && it != refs.end())
+      for (unsigned off : it->second) cx.renames[off] = {cap.var_id, cap.name};
+    c.captures.push_back(std::move(cap));
+  }
+}
+
+}  // namespace
+
 void analyze_captures(Context& cx, Construct& c, const Stmt* body, const FunctionDecl* fn,
                       const std::set<const VarDecl*>& loop_vars) {
   unsigned b = c.body_begin, e = c.body_end;
@@ -696,6 +771,8 @@ void analyze_captures(Context& cx, Construct& c, const Stmt* body, const Functio
   rc.TraverseStmt(const_cast<Stmt*>(body));
   c.uses_this = rc.uses_this();
   c.block_externs = rc.externs();
+  c.extern_vars = rc.extern_vars();
+  c.typedefs = std::move(rc.typedefs());
   unsigned at = c.pragma.begin;
   for (const Clause& cl : c.dir.clauses) {
     if (cl.form != ArgForm::Names || !cx.is_c()) continue;
@@ -719,13 +796,15 @@ void analyze_captures(Context& cx, Construct& c, const Stmt* body, const Functio
       for (unsigned off : r.offsets) cx.renames[off] = {cap.var_id, cap.name};
       bool array = cap.type.shape == CType::Shape::Array && cap.sharing != Sharing::Private;
       bool via_pointer =
-          !cap.reduction && (array || ((cap.sharing == Sharing::Shared || cap.static_storage) &&
-                                       cap.type.shape != CType::Shape::PtrToArray &&
-                                       cap.sharing != Sharing::Private));
+          !cap.reduction &&
+          (array || ((cap.sharing == Sharing::Shared || cap.static_storage) &&
+                     cap.type.shape != CType::Shape::PtrToArray &&
+                     cap.type.shape != CType::Shape::VmPointer && cap.sharing != Sharing::Private));
       if (r.macro && via_pointer) c.macro_shared.push_back(cap.name);
     }
     c.captures.push_back(std::move(cap));
   }
+  if (c.kind == CKind::Taskloop) add_global_reductions(cx, c, fn, rc.globals());
 }
 
 // C: t captures the locals that clause item `a` of construct n names

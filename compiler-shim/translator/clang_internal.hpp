@@ -107,6 +107,22 @@ bool analyze_atomic(Context& cx, Construct& c, const clang::Stmt* s);
 // Parameters of a task function.
 bool analyze_function(Context& cx, FunctionTask& f, const clang::FunctionDecl* fd);
 
+// A type as C source with `placeholder` where the declared name goes.
+std::string print_type(Context& cx, clang::QualType t, const std::string& placeholder);
+// The first type declared inside a function that t names (outlined C code
+// cannot name it), or nullptr.
+const clang::NamedDecl* local_type(clang::QualType t);
+
+// Variably modified types (clang_vm_types.cpp). A pointer of such a type
+// (`double (**a)[n]`) as CType::Shape::VmPointer; false (with an error)
+// when some part cannot be rebuilt (a function type, an array of unknown size).
+bool describe_vm_pointer(Context& cx, clang::QualType t, CType& out, clang::SourceLocation at,
+                         const std::string& name);
+// A local typedef the task body names; false (with an error) as above or
+// when it names a type declared inside the function (a struct).
+bool describe_local_typedef(Context& cx, const clang::TypedefNameDecl* d, LocalTypedef& out,
+                            clang::SourceLocation at);
+
 // C type description of a variable's type; false (with an error) when not supported.
 bool describe_type(Context& cx, clang::QualType t, CType& out, clang::SourceLocation at,
                    const std::string& name);

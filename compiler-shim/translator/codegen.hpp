@@ -113,6 +113,7 @@ class Generator {
   std::string chunk_loop(const Construct& c, const Scope& s, const std::string& n,
                          const std::string& g) const;
   std::string chunk_deps(const Construct& c, const Scope& s);
+  std::string per_iteration_region(const Construct& c, const RegionRef& r, const Scope& s);
 
   // ---- device(mic) task functions (codegen_card.cpp)
   struct ArgBlock {

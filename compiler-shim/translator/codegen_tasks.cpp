@@ -24,7 +24,7 @@ std::string zeros(std::size_t n) {
 bool scalar_reduction(const Capture& c) { return c.reduction && !c.red_elems; }
 bool via_pointer(const Capture& c) {
   return (c.sharing == Sharing::Shared || c.static_storage) && !scalar_reduction(c) &&
-         c.type.shape != CType::Shape::PtrToArray;
+         c.type.shape != CType::Shape::PtrToArray && c.type.shape != CType::Shape::VmPointer;
 }
 bool array_view(const Capture& c) {
   return c.type.shape == CType::Shape::Array && !scalar_reduction(c) &&
@@ -57,6 +57,57 @@ std::string combine(const std::string& a, const std::string& b, const std::strin
   return "(" + a + " " + (op == "-" ? std::string("+") : op) + " " + b + ")";
 }
 
+// A run-time size of a variably modified type (clang_vm_types.cpp) with
+// '@' replaced by the object it is taken from.
+std::string at_object(const std::string& size, const std::string& object) {
+  std::string out;
+  for (char ch : size) out += ch == '@' ? "(" + object + ")" : std::string(1, ch);
+  return out;
+}
+
+// The creator's self-pointing local through which those sizes are taken,
+// and the sizes of the local typedefs the task declares again.
+std::string vm_probe(const Construct& c) {
+  std::string t;
+  for (const LocalTypedef& d : c.typedefs)
+    for (std::size_t k = 0; k < d.sizes.size(); ++k)
+      t += "__ja->__jt_" + d.name + "_" + std::to_string(k) + " = " +
+           at_object(d.sizes[k], "*(" + d.name + " *)__jvp") + ";\n";
+  bool any = !t.empty();
+  for (const Capture& cap : c.captures) any = any || !cap.type.vm_sizes.empty();
+  return any ? "void *__jvp = (void *)&__jvp;\n(void)__jvp;\n" + t : "";
+}
+
+// C: the local typedefs the body names, declared again in the outlined
+// function from the captured sizes (unused there when only a nested task
+// names it).
+std::string typedef_decls(const Construct& c) {
+  std::string t;
+  for (const LocalTypedef& d : c.typedefs) {
+    for (std::size_t k = 0; k < d.sizes.size(); ++k) {
+      const std::string v = "__jt_" + d.name + "_" + std::to_string(k);
+      t += "const long " + v + " = __ja->" + v + ";\n";
+    }
+    t += "typedef " + subst(d.decl, d.name) + " __attribute__((unused));\n";
+  }
+  return t;
+}
+
+// C: the block-scope extern declarations the outlined code uses, repeated
+// at file scope before it (C11 6.2.1p4: a block-scope declaration is not
+// visible outside its block); at the site, a use of each variable, which
+// the creator may no longer name.
+std::string extern_decls(const Construct& c) {
+  std::string t;
+  for (const std::string& d : c.block_externs) t += d + ";\n";
+  return t;
+}
+std::string extern_uses(const Construct& c) {
+  std::string t;
+  for (const std::string& n : c.extern_vars) t += "(void)" + n + ";\n";
+  return t;
+}
+
 bool omp_sync_loop(const Construct& c) {
   return c.dir.prefix == Prefix::Omp && c.dir.find("nogroup") == nullptr;
 }
@@ -87,12 +138,16 @@ std::string Generator::fields_c(const Construct& c) const {
         }
         [[fallthrough]];
       case CType::Shape::PtrToArray:
+      case CType::Shape::VmPointer:
         f += "void *" + n + ";\n";
         for (std::size_t i = 0; i < t.dims.size(); ++i)
           if (t.dims[i].empty()) f += "long __jd_" + n + "_" + std::to_string(i) + ";\n";
         break;
     }
   }
+  for (const LocalTypedef& t : c.typedefs)
+    for (std::size_t k = 0; k < t.sizes.size(); ++k)
+      f += "long __jt_" + t.name + "_" + std::to_string(k) + ";\n";
   if (c.kind == CKind::Taskloop) {
     for (std::size_t l = 0; l < c.loop.size(); ++l) {
       std::string k = std::to_string(l);
@@ -121,6 +176,11 @@ std::string Generator::capture_c(const Construct& c, const Scope& s, bool& dynam
     } else if (t.shape == CType::Shape::Array && !t.variable()) {
       a += ptr ? field + " = &" + acc + ";\n"
                : "__builtin_memcpy(" + field + ", " + acc + ", sizeof(" + field + "));\n";
+    } else if (t.shape == CType::Shape::VmPointer) {
+      a += field + " = (void *)" + acc + ";\n";
+      for (std::size_t k = 0; k < t.vm_sizes.size(); ++k)
+        a += "__ja->__jd_" + n + "_" + std::to_string(k) + " = " + at_object(t.vm_sizes[k], acc) +
+             ";\n";
     } else {
       bool array = t.shape == CType::Shape::Array;
       if (array && !ptr) {  // a firstprivate VLA: copied behind the struct
@@ -140,12 +200,13 @@ std::string Generator::capture_c(const Construct& c, const Scope& s, bool& dynam
       }
     }
   }
+  a = vm_probe(c) + a;
   if (dynamic) a = "\x01" + size + "\x02" + a;  // split by the caller
   return a;
 }
 
 std::string Generator::prologue_c(const Construct& c, bool chunk, Scope& inner) const {
-  std::string p;
+  std::string p = typedef_decls(c);
   for (const Capture& cap : c.captures) {
     if (cap.loop_var) continue;
     const CType& t = cap.type;
@@ -188,6 +249,8 @@ std::string Generator::prologue_c(const Construct& c, bool chunk, Scope& inner) 
       }
       p += subst(t.elem, "(*const __jp_" + n + ")" + dims_text(cap, 0)) + " = " + from + ";\n";
       acc = "(*__jp_" + n + ")";
+    } else if (t.shape == CType::Shape::VmPointer) {
+      p += subst(t.decl, n) + " = " + ja + ";\n";
     } else {
       p += subst(t.elem, "(*" + n + ")" + dims_text(cap, 0)) + " = " + ja + ";\n";
     }
@@ -223,14 +286,13 @@ std::string Generator::task_c(Construct& c, Scope& s) {
   std::string id = std::to_string(c.id);
   std::string st = "struct __joule_args_" + id, fn = "__joule_task_" + id;
   *s.pre += line(c.src, c.pragma.begin);
-  for (const std::string& d : c.block_externs) *s.pre += d + ";\n";
-  *s.pre += st + " {\n" + fields_c(c) + "};\nstatic void " + fn + "(void *);\n";
+  *s.pre += extern_decls(c) + st + " {\n" + fields_c(c) + "};\nstatic void " + fn + "(void *);\n";
   const CreatorArgs args = creator_args_c(c, s, st);
-  std::string site = "{" + line(c.src, c.pragma.begin) + options(c, s) + deps(c, c.deps, s) +
-                     device(c) + args.size + "joule_task_t *__jt;\n" + st + " *__ja = (" + st +
-                     " *)joule_oss_task_create(" + fn + ", " + args.bytes + ", &__jo, &__jt);\n" +
-                     args.assign + "(void)__ja;\njoule_oss_task_submit(__jt, &__jd);\n}" +
-                     sync(c.end);
+  std::string site = "{" + line(c.src, c.pragma.begin) + extern_uses(c) + options(c, s) +
+                     deps(c, c.deps, s) + device(c) + args.size + "joule_task_t *__jt;\n" + st +
+                     " *__ja = (" + st + " *)joule_oss_task_create(" + fn + ", " + args.bytes +
+                     ", &__jo, &__jt);\n" + args.assign +
+                     "(void)__ja;\njoule_oss_task_submit(__jt, &__jd);\n}" + sync(c.end);
   Scope inner;
   inner.pre = s.pre;
   inner.post = s.post;
@@ -301,7 +363,7 @@ std::string Generator::taskloop_site_c(Construct& c, Scope& s, const std::string
            sync(c.end);
   for (const Capture& cap : c.captures)
     if (unused_at_site(cap)) assign += "(void)(" + s.access(cap.var_id, cap.name) + ");\n";
-  return "{" + line(c.src, c.pragma.begin) + options(c, s) + st + " __jat; " + st +
+  return "{" + line(c.src, c.pragma.begin) + extern_uses(c) + options(c, s) + st + " __jat; " + st +
          " *__ja = &__jat;\n" + assign + loop_levels_c(c, s) + "__jat.__jco = __jo;\n" +
          chunk_loop(c, s, "__jat.__jn", "__jat.__jgrain") + chunk_bounds(c, "__jat.__j") +
          chunk_deps(c, s) + device(c) + "joule_task_t *__jt;\n" + st + " *__jc = (" + st +
@@ -317,14 +379,15 @@ std::string Generator::taskloop_c(Construct& c, Scope& s) {
   std::string id = std::to_string(c.id);
   std::string st = "struct __joule_args_" + id, wrap = "__joule_tlwrap_" + id,
               chunk = "__joule_tlchunk_" + id;
-  *s.pre += line(c.src, c.pragma.begin) + st + " {\n" + fields_c(c) + "};\nstatic void " + wrap +
-            "(void *);\nstatic void " + chunk + "(void *, int64_t, int64_t);\n";
+  *s.pre += line(c.src, c.pragma.begin) + extern_decls(c) + st + " {\n" + fields_c(c) +
+            "};\nstatic void " + wrap + "(void *);\nstatic void " + chunk +
+            "(void *, int64_t, int64_t);\n";
   std::string site;
   if (c.loop_deps) {
     site = taskloop_site_c(c, s, st, wrap);
   } else {
     const CreatorArgs args = creator_args_c(c, s, st);
-    site = "{" + line(c.src, c.pragma.begin) + options(c, s) +
+    site = "{" + line(c.src, c.pragma.begin) + extern_uses(c) + options(c, s) +
            (omp_sync_loop(c) ? "__jo.if_ = 0;\n" : "") + deps(c, c.deps, s) + device(c) +
            args.size + "joule_task_t *__jt;\n" + st + " *__ja = (" + st +
            " *)joule_oss_task_create(" + wrap + ", " + args.bytes + ", &__jo, &__jt);\n" +
@@ -407,6 +470,7 @@ std::string Generator::capture_list_cxx(const Construct& c, bool inner) const {
   std::string l = "=";
   for (const Capture& cap : c.captures) {
     if (cap.loop_var || cap.static_storage || cap.sharing != Sharing::Shared) continue;
+    if (cap.global && !(scalar_reduction(cap) && inner)) continue;  // named, not captured
     if (scalar_reduction(cap) && inner)
       l += ", &__jr_" + cap.name + " = " + cap.name;
     else
@@ -558,8 +622,8 @@ std::string Generator::function_insert(Construct& c) {
       out += st + " {\n";
       for (std::size_t i = 0; i < f.param_names.size(); ++i) {
         const CType& ty = f.param_types[i];
-        out += ty.shape == CType::Shape::PtrToArray ? "void *" + f.param_names[i] + ";\n"
-                                                    : subst(ty.decl, f.param_names[i]) + ";\n";
+        bool vm = ty.shape == CType::Shape::PtrToArray || ty.shape == CType::Shape::VmPointer;
+        out += vm ? "void *" + f.param_names[i] + ";\n" : subst(ty.decl, f.param_names[i]) + ";\n";
       }
       if (f.param_names.empty()) out += "char __jempty;\n";
       // A header's task function this file never calls: no -Wunused-function.
@@ -606,7 +670,7 @@ std::string Generator::function_insert(Construct& c) {
     const CType& ty = f.param_types[i];
     if (ty.shape == CType::Shape::Record)
       out += "__builtin_memcpy(&__ja->" + n + ", &" + n + ", sizeof(__ja->" + n + "));\n";
-    else if (ty.shape == CType::Shape::PtrToArray)
+    else if (ty.shape == CType::Shape::PtrToArray || ty.shape == CType::Shape::VmPointer)
       out += "__ja->" + n + " = (void *)" + n + ";\n";
     else
       out += "__ja->" + n + " = " + n + ";\n";

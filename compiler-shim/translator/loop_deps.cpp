@@ -15,6 +15,10 @@
 // the box are its value at the box's first corner plus, per variable, the
 // change (when negative, resp. positive) from moving that variable alone to
 // its other end.
+//
+// Any other use of a loop variable (an index array, `%`, a section length,
+// a multidependency's range) is evaluated as written for each iteration
+// of the chunk (per_iteration_region): exact, at a cost per iteration.
 #include <set>
 
 #include "../parser/pragma_lexer.hpp"
@@ -179,24 +183,40 @@ std::set<std::string> loop_var_names(const Construct& c) {
   return v;
 }
 
-void check_region(const Construct& c, const RegionRef& r, const std::set<std::string>& vars,
-                  std::vector<DepProblem>& out) {
-  const Region& g = r.region;
-  const std::string var = var_list(c);
-  auto problem = [&](unsigned pos, const std::string& what) {
-    out.push_back({pos, "taskloop dependency on '" + g.whole.text + "': " + what});
-  };
-  if (r.kind == "reduction") return problem(g.whole.pos, "a reduction cannot use " + var);
-  if (mentions(g.base.text, vars)) return problem(g.base.pos, "the base cannot use " + var);
+// Whether a chunk's section of r can be bounded from the loop variables'
+// first and last values (the fast path): bases, shapes, lengths and
+// multidependency ranges free of them, subscripts affine in them.
+bool boundable(const RegionRef& r, const Region& g, const std::set<std::string>& vars) {
+  for (const MultiIter& it : g.iters)
+    for (const Expr* e : {&it.lo, &it.second, &it.step})
+      if (mentions(e->text, vars)) return false;
+  if (mentions(g.base.text, vars)) return false;
   for (const Expr& e : g.shape)
-    if (mentions(e.text, vars)) return problem(e.pos, "a shape cannot use " + var);
+    if (mentions(e.text, vars)) return false;
   for (const Section& s : g.sections) {
-    if (s.form == Section::Form::Length && mentions(s.second.text, vars))
-      return problem(s.second.pos, "a section length cannot use " + var);
+    if (s.form == Section::Form::Length && mentions(s.second.text, vars)) return false;
     for (const Expr* e : {&s.lo, &s.second})
-      if (std::string why = affine(*e, vars); !why.empty())
-        return problem(e->pos, "the subscript must be affine in " + var + " (" + why + ")");
+      if (!affine(*e, vars).empty()) return false;
   }
+  // The bounded section is one block (strided) only when every level after
+  // the first that uses the variable indexes an array, not through a
+  // pointer (`rows[i][0; n]` with `double **rows`: each row elsewhere).
+  if (!g.shape.empty()) return true;  // a shape lays its dimensions out as one array
+  std::size_t first = g.sections.size();
+  for (std::size_t i = 0; i < g.sections.size() && first == g.sections.size(); ++i)
+    if (mentions(g.sections[i].lo.text, vars) || mentions(g.sections[i].second.text, vars))
+      first = i;
+  for (std::size_t i = first + 1; i < g.sections.size(); ++i)
+    if (!g.base_is_name || i >= r.ptr_levels.size() || r.ptr_levels[i]) return false;
+  return true;
+}
+
+bool uses_loop_var(const Region& g, const std::set<std::string>& vars) {
+  if (mentions(g.whole.text, vars)) return true;
+  for (const MultiIter& it : g.iters)
+    for (const Expr* e : {&it.lo, &it.second, &it.step})
+      if (mentions(e->text, vars)) return true;
+  return false;
 }
 
 std::string min_max(const char* op, const std::string& a, const std::string& b) {
@@ -263,10 +283,19 @@ std::vector<DepProblem> check_loop_deps(Construct& c) {
   if (c.kind != CKind::Taskloop || c.loop.empty()) return out;
   const std::set<std::string> vars = loop_var_names(c);
   for (RegionRef& r : c.deps) {
-    if (!mentions(r.region.whole.text, vars)) continue;
+    if (!uses_loop_var(r.region, vars)) continue;
     c.loop_deps = true;
-    peel_subscripts(r.region, vars);
-    check_region(c, r, vars, out);
+    if (r.kind == "reduction") {
+      out.push_back({r.region.whole.pos, "taskloop dependency on '" + r.region.whole.text +
+                                             "': a reduction cannot use " + var_list(c)});
+      continue;
+    }
+    Region peeled = r.region;
+    peel_subscripts(peeled, vars);
+    if (boundable(r, peeled, vars))
+      r.region = peeled;
+    else
+      r.per_iteration = true;  // as written, once per iteration (Generator::chunk_deps)
   }
   return out;
 }
@@ -276,7 +305,7 @@ std::vector<DepProblem> check_loop_deps(Construct& c) {
 RegionRef Generator::chunk_region(const Construct& c, const RegionRef& r) const {
   const std::set<std::string> vars = loop_var_names(c);
   RegionRef out = r;
-  if (!mentions(r.region.whole.text, vars)) return out;
+  if (r.per_iteration || !mentions(r.region.whole.text, vars)) return out;
   auto lowest = [&](const Expr& e) { return bound_over_chunk(c, e, "<"); };
   auto highest = [&](const Expr& e) { return bound_over_chunk(c, e, ">"); };
   for (Section& s : out.region.sections) {
@@ -311,7 +340,8 @@ std::string Generator::chunk_bounds(const Construct& c, const std::string& pre) 
     const std::string type = "(" + t + ")", k = std::to_string(l), n = pre + "n" + k;
     if (c.loop.size() == 1) {
       out += "const " + t + " __jif = " + type + "(" + pre + "lo0 + __jcb * " + pre +
-             "st0), __jil = " + type + "(" + pre + "lo0 + (__jce - 1) * " + pre + "st0);\n";
+             "st0), __jil = " + type + "(" + pre + "lo0 + (__jce - 1) * " + pre +
+             "st0);\n(void)__jif; (void)__jil;\n";
       break;
     }
     const std::string whole = "(" + span + ") * " + n;
@@ -352,11 +382,34 @@ std::string Generator::chunk_loop(const Construct& c, const Scope& s, const std:
 // operator (loop_reduction), else a concurrent access.
 std::string Generator::chunk_deps(const Construct& c, const Scope& s) {
   std::vector<RegionRef> list;
+  std::string each;
   for (const RegionRef& r : c.deps) {
+    if (r.per_iteration) {
+      each += per_iteration_region(c, r, s);
+      continue;
+    }
     list.push_back(chunk_region(c, r));
     if (r.kind == "reduction" && !loop_reduction(c, r)) list.back().kind = "concurrent";
   }
-  return deps(c, list, s);
+  return deps(c, list, s) + each;
+}
+
+// A dependency the chunk's bounds cannot bound, as written, for each
+// iteration of chunk [__jcb, __jce): the loop variables declared with the
+// iteration's values hide the creator's (exact; a chunk then holds one
+// entry per iteration and element, adjacent ones merged by joule_oss_dep).
+std::string Generator::per_iteration_region(const Construct& c, const RegionRef& r,
+                                            const Scope& s) {
+  Scope in = s;
+  auto& names = in.by_name;
+  for (const LoopLevel& lv : c.loop)
+    names.erase(std::remove_if(names.begin(), names.end(),
+                               [&](const auto& p) { return p.first == lv.var; }),
+                names.end());
+  std::string unused;  // a collapsed nest's variables the region does not use
+  for (const LoopLevel& lv : c.loop) unused += "(void)" + lv.var + ";\n";
+  return "for (int64_t __jk = __jcb; __jk < __jce; ++__jk) {\n" +
+         loop_indices(c, m_.lang == Lang::Cxx) + unused + region(c, r, in) + "}\n";
 }
 
 }  // namespace joulecc

@@ -31,17 +31,33 @@ struct SourceFile {
 
 // How a C variable is declared. Declarators use '@' for the name.
 struct CType {
-  enum class Shape { Scalar, Record, Array, PtrToArray };
+  // VmPointer: any other pointer of a variably modified type (`double
+  // (**a)[n]`, a local `typedef double (*row_t)[n]`): decl is rebuilt
+  // from the run-time sizes, dims holds one "" per size (clang_vm_types.cpp).
+  enum class Shape { Scalar, Record, Array, PtrToArray, VmPointer };
   Shape shape = Shape::Scalar;
   std::string decl;               // Scalar/Record, top-level qualifiers dropped: "double *@"
   std::string decl_q;             // with qualifiers: "const int @"
   std::string elem;               // Array/PtrToArray: element declarator ("double @")
   std::vector<std::string> dims;  // outermost first; "" = run-time size (VLA)
+  // VmPointer: each run-time size as the creator computes it, '@' standing
+  // for the variable (only its type is used; no memory it points to is read).
+  std::vector<std::string> vm_sizes;
   bool variable() const {
     for (const auto& d : dims)
       if (d.empty()) return true;
     return false;
   }
+};
+
+// C: a typedef declared in the creating function (outside the task's body)
+// that the body names: declared again in the outlined function, its
+// run-time sizes (a variably modified type) captured by value at creation,
+// as GCC's OpenMP outlining does.
+struct LocalTypedef {
+  std::string name;
+  std::string decl;                // '@' = the name; sizes are the locals __jt_<name>_<k>
+  std::vector<std::string> sizes;  // as for CType::vm_sizes, '@' an object of the type
 };
 
 struct Capture {
@@ -56,6 +72,7 @@ struct Capture {
   int red_rank = 0;        // red_elems: array levels below the first subscript (a[i][j]: 1)
   bool loop_var = false;   // a taskloop variable declared before the loop
   bool scalar = false;     // of scalar type, not a constant: a C++ taskloop chunk's parameter
+  bool global = false;     // a global (or static) reduced by a taskloop: C++ cannot capture it
   // C: a firstprivate const scalar with a constant initialiser: its value,
   // declared again in the outlined body so the compiler still sees it.
   std::string const_value;
@@ -71,6 +88,14 @@ struct RegionRef {
   // A task reduction on a named variable of an arithmetic type: the element
   // type's JOULE_TYPE_* constant. Empty: updated in place (commutative).
   std::string red_type;
+  // A taskloop dependency that uses the loop variable in a way a chunk's
+  // bounds cannot bound (a[idx[i]], b[i % 8]): evaluated for each
+  // iteration of the chunk when the chunk is created (loop_deps.cpp).
+  bool per_iteration = false;
+  // The base variable's type level by level (base a plain name): true
+  // where a subscript goes through a pointer, so the levels before it are
+  // not one block of memory. Empty when unknown.
+  std::vector<bool> ptr_levels;
 };
 
 struct LoopLevel {
@@ -152,7 +177,9 @@ struct Construct {
   bool outside = false;                    // Insert: placed outside the function's namespaces
   bool prototype_only = false;             // Insert: the wrapper's declaration alone
   std::vector<std::string> macro_shared;   // C: shared names referenced from macro bodies
-  std::vector<std::string> block_externs;  // C: block-scope function declarations it calls
+  std::vector<std::string> block_externs;  // C: block-scope extern declarations it uses
+  std::vector<std::string> extern_vars;    // C: the variables among them (used at the site)
+  std::vector<LocalTypedef> typedefs;      // C: local typedefs the body names
   std::string splice;                      // Splice
   std::vector<Construct*> children;        // filled by the renderer
 };
