@@ -38,7 +38,30 @@ int set_max_parallelism(dlb_handler_t h, int max) {
 }
 
 bool valid_callback(dlb_callbacks_t which) {
-  return int(which) >= 0 && int(which) <= int(dlb_callback_disable_cpu);
+  return int(which) >= int(dlb_callback_set_num_threads) &&
+         int(which) <= int(dlb_callback_disable_cpu_set);
+}
+
+// One kind of change (enable or disable) through the per-CPU callback or
+// the set callback, whichever the participant set (the set one first for
+// several CPUs, the per-CPU one first for one).
+void cpu_change(dlb_callbacks_t per_cpu, dlb_callbacks_t per_set, const std::vector<int>& cpus) {
+  if (cpus.empty()) return;
+  const Participant::Callback one = acting()->callbacks[per_cpu];
+  const Participant::Callback set = acting()->callbacks[per_set];
+  if (set.fn && (cpus.size() > 1 || !one.fn)) {
+    cpu_set_t mask;
+    to_mask(cpus, &mask);
+    verbose_callback(per_set == dlb_callback_enable_cpu_set ? "enable_cpu_set" : "disable_cpu_set",
+                     cpus);
+    reinterpret_cast<MaskCallback>(set.fn)(&mask, set.arg);
+    return;
+  }
+  if (!one.fn) return;
+  for (int c : cpus) {
+    verbose_callback(per_cpu == dlb_callback_enable_cpu ? "enable_cpu" : "disable_cpu", {c});
+    reinterpret_cast<CpuCallback>(one.fn)(c, one.arg);
+  }
 }
 
 int callback_set(dlb_handler_t h, dlb_callbacks_t which, dlb_callback_t callback, void* arg) {
@@ -66,9 +89,12 @@ int callback_get(dlb_handler_t h, dlb_callbacks_t which, dlb_callback_t* callbac
 
 }  // namespace
 
-void cpu_callback(dlb_callbacks_t which, int cpu) {
-  const Participant::Callback cb = acting()->callbacks[which];
-  if (cb.fn) reinterpret_cast<CpuCallback>(cb.fn)(cpu, cb.arg);
+void enable_cpus(const std::vector<int>& cpus) {
+  cpu_change(dlb_callback_enable_cpu, dlb_callback_enable_cpu_set, cpus);
+}
+
+void disable_cpus(const std::vector<int>& cpus) {
+  cpu_change(dlb_callback_disable_cpu, dlb_callback_disable_cpu_set, cpus);
 }
 
 Participant& process_participant() {
@@ -109,24 +135,29 @@ void to_mask(const std::vector<int>& cpus, dlb_cpu_set_t mask) {
 
 void poll(Session& s) {
   std::set<int>& pending = acting()->pending;
+  std::vector<int> back;
   for (auto it = pending.begin(); it != pending.end();) {
     const auto w = s.table().load(*it);
     if (w.owner != s.pid()) {
       it = pending.erase(it);
     } else if (runs_on(w, s.pid()) && w.state != CpuState::Claimed) {
-      cpu_callback(dlb_callback_enable_cpu, *it);
+      back.push_back(*it);
       it = pending.erase(it);
     } else {
       ++it;
     }
   }
-  if (!acting()->callbacks[dlb_callback_disable_cpu].fn) return;
+  enable_cpus(back);
+  const Participant& p = *acting();
+  if (!p.callbacks[dlb_callback_disable_cpu].fn && !p.callbacks[dlb_callback_disable_cpu_set].fn)
+    return;
+  std::vector<int> claimed;
   for (int c = 0; c < s.table().ncpus(); ++c) {
     const auto w = s.table().load(c);
-    if (w.state != CpuState::Claimed || w.guest != s.pid()) continue;
-    cpu_callback(dlb_callback_disable_cpu, c);
-    s.loans().return_cpu(c);
+    if (w.state == CpuState::Claimed && w.guest == s.pid()) claimed.push_back(c);
   }
+  disable_cpus(claimed);
+  for (int c : claimed) s.loans().return_cpu(c);
 }
 
 bool call_mask_callback(const std::vector<int>& cpus) {
@@ -141,7 +172,7 @@ bool call_mask_callback(const std::vector<int>& cpus) {
 int after_acquire(Session& s, int cpu, Outcome o) {
   switch (o) {
     case Outcome::Done:
-      cpu_callback(dlb_callback_enable_cpu, cpu);
+      enable_cpus({cpu});
       return DLB_SUCCESS;
     case Outcome::Pending:
       acting()->pending.insert(cpu);
@@ -168,9 +199,10 @@ using namespace joule::dlb;
 
 extern "C" {
 
-int DLB_Init(int /*ncpus*/, const_dlb_cpu_set_t mask, const char* /*dlb_args*/) {
+int DLB_Init(int /*ncpus*/, const_dlb_cpu_set_t mask, const char* dlb_args) {
   std::lock_guard guard(api_mutex());
   if (initialised()) return DLB_ERR_INIT;
+  if (const int rc = take_args(dlb_args); rc != DLB_SUCCESS) return rc;
   std::string why;
   std::string mode = "node";
   try {
@@ -178,7 +210,7 @@ int DLB_Init(int /*ncpus*/, const_dlb_cpu_set_t mask, const char* /*dlb_args*/) 
     if (joule::core::Config::load({}).get<LendingSettings>().mode ==
         joule::lending::LewiMode::local)
       mode = "local";
-  } catch (const std::exception&) {
+  } catch (const std::exception&) {  // take_args reported it already
   }
   std::vector<int> owned = from_mask(mask);
   if (owned.empty() && mode == "node") owned = preregistered_cpus(::getpid());
@@ -189,12 +221,18 @@ int DLB_Init(int /*ncpus*/, const_dlb_cpu_set_t mask, const char* /*dlb_args*/) 
   initialised() = true;
   talp_init();
   barrier_init();  // a failure is logged; DLB_Barrier then says DLB_ERR_PERM
+  async_start();
+  if (!joule::dlb::dlb_args().verbose.empty())
+    std::fprintf(stderr, "DLB[%d]: initialised, %s mode, %zu CPUs owned\n", int(::getpid()),
+                 joule::dlb::dlb_args().async ? "async" : "polling", owned.size());
   return DLB_SUCCESS;
 }
 
 int DLB_Finalize(void) {
-  std::lock_guard guard(api_mutex());
+  std::unique_lock guard(api_mutex());
   if (!initialised()) return DLB_ERR_NOINIT;
+  async_stop(guard);
+  if (!initialised()) return DLB_ERR_NOINIT;  // finalised meanwhile by another thread
   initialised() = false;
   barrier_finalize();
   talp_finalize();
