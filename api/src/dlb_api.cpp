@@ -212,9 +212,13 @@ int DLB_Init(int /*ncpus*/, const_dlb_cpu_set_t mask, const char* dlb_args) {
       mode = "local";
   } catch (const std::exception&) {  // take_args reported it already
   }
+  // A mask given empty: a process that owns no CPU and only borrows (DLB's
+  // mask consumer); no mask: what a launcher registered, else the affinity.
   std::vector<int> owned = from_mask(mask);
-  if (owned.empty() && mode == "node") owned = preregistered_cpus(::getpid());
-  if (joule::lending::start_standalone(mode, owned, why) != joule::lending::StartResult::Ok) {
+  const bool owns_none = mask && owned.empty();
+  if (!mask && mode == "node") owned = preregistered_cpus(::getpid());
+  if (joule::lending::start_standalone(mode, owned, why, owns_none) !=
+      joule::lending::StartResult::Ok) {
     joule::core::log_error("DLB_Init: " + why);
     return why.find("owned by") != std::string::npos ? DLB_ERR_PERM : DLB_ERR_NOSHMEM;
   }
