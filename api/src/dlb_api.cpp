@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <mutex>
 #include <set>
@@ -26,6 +27,7 @@ using joule::lending::Outcome;
 using joule::lending::Session;
 using CpuCallback = void (*)(int, void*);
 using MaskCallback = void (*)(const_dlb_cpu_set_t, void*);
+using CountCallback = void (*)(int, void*);
 
 int set_hint(dlb_handler_t h, joule::lending::Hint hint) {
   return call_on(
@@ -44,23 +46,31 @@ bool valid_callback(dlb_callbacks_t which) {
 
 // One kind of change (enable or disable) through the per-CPU callback or
 // the set callback, whichever the participant set (the set one first for
-// several CPUs, the per-CPU one first for one).
-void cpu_change(dlb_callbacks_t per_cpu, dlb_callbacks_t per_set, const std::vector<int>& cpus) {
+// several CPUs, the per-CPU one first for one); with neither, a classic
+// LeWI runtime's set_num_threads gets the number of CPUs the process runs
+// on afterwards (DLB_Init without a mask: DLB's lewi_custom_rt example).
+void cpu_change(Session& s, bool enable, const std::vector<int>& cpus) {
   if (cpus.empty()) return;
+  const auto per_cpu = enable ? dlb_callback_enable_cpu : dlb_callback_disable_cpu;
+  const auto per_set = enable ? dlb_callback_enable_cpu_set : dlb_callback_disable_cpu_set;
   const Participant::Callback one = acting()->callbacks[per_cpu];
   const Participant::Callback set = acting()->callbacks[per_set];
+  const Participant::Callback num = acting()->callbacks[dlb_callback_set_num_threads];
   if (set.fn && (cpus.size() > 1 || !one.fn)) {
     cpu_set_t mask;
     to_mask(cpus, &mask);
-    verbose_callback(per_set == dlb_callback_enable_cpu_set ? "enable_cpu_set" : "disable_cpu_set",
-                     cpus);
+    verbose_callback(enable ? "enable_cpu_set" : "disable_cpu_set", cpus);
     reinterpret_cast<MaskCallback>(set.fn)(&mask, set.arg);
-    return;
-  }
-  if (!one.fn) return;
-  for (int c : cpus) {
-    verbose_callback(per_cpu == dlb_callback_enable_cpu ? "enable_cpu" : "disable_cpu", {c});
-    reinterpret_cast<CpuCallback>(one.fn)(c, one.arg);
+  } else if (one.fn) {
+    for (int c : cpus) {
+      verbose_callback(enable ? "enable_cpu" : "disable_cpu", {c});
+      reinterpret_cast<CpuCallback>(one.fn)(c, one.arg);
+    }
+  } else if (num.fn) {
+    // Claimed CPUs still count as held until they are given back.
+    const int held = s.loans().held_count() - (enable ? 0 : int(cpus.size()));
+    verbose_callback("set_num_threads", {std::max(held, 0)});
+    reinterpret_cast<CountCallback>(num.fn)(std::max(held, 0), num.arg);
   }
 }
 
@@ -89,13 +99,8 @@ int callback_get(dlb_handler_t h, dlb_callbacks_t which, dlb_callback_t* callbac
 
 }  // namespace
 
-void enable_cpus(const std::vector<int>& cpus) {
-  cpu_change(dlb_callback_enable_cpu, dlb_callback_enable_cpu_set, cpus);
-}
-
-void disable_cpus(const std::vector<int>& cpus) {
-  cpu_change(dlb_callback_disable_cpu, dlb_callback_disable_cpu_set, cpus);
-}
+void enable_cpus(Session& s, const std::vector<int>& cpus) { cpu_change(s, true, cpus); }
+void disable_cpus(Session& s, const std::vector<int>& cpus) { cpu_change(s, false, cpus); }
 
 Participant& process_participant() {
   static Participant p;
@@ -147,16 +152,17 @@ void poll(Session& s) {
       ++it;
     }
   }
-  enable_cpus(back);
+  enable_cpus(s, back);
   const Participant& p = *acting();
-  if (!p.callbacks[dlb_callback_disable_cpu].fn && !p.callbacks[dlb_callback_disable_cpu_set].fn)
+  if (!p.callbacks[dlb_callback_disable_cpu].fn && !p.callbacks[dlb_callback_disable_cpu_set].fn &&
+      !p.callbacks[dlb_callback_set_num_threads].fn)
     return;
   std::vector<int> claimed;
   for (int c = 0; c < s.table().ncpus(); ++c) {
     const auto w = s.table().load(c);
     if (w.state == CpuState::Claimed && w.guest == s.pid()) claimed.push_back(c);
   }
-  disable_cpus(claimed);
+  disable_cpus(s, claimed);
   for (int c : claimed) s.loans().return_cpu(c);
 }
 
@@ -172,7 +178,7 @@ bool call_mask_callback(const std::vector<int>& cpus) {
 int after_acquire(Session& s, int cpu, Outcome o) {
   switch (o) {
     case Outcome::Done:
-      enable_cpus({cpu});
+      enable_cpus(s, {cpu});
       return DLB_SUCCESS;
     case Outcome::Pending:
       acting()->pending.insert(cpu);
@@ -182,7 +188,6 @@ int after_acquire(Session& s, int cpu, Outcome o) {
     case Outcome::Illegal:
       break;
   }
-  (void)s;
   return DLB_ERR_PERM;
 }
 

@@ -61,7 +61,7 @@ void async_round(lending::Session& s) {
   if (missing <= 0) return;
   std::vector<int> got;
   s.loans().borrow_up_to(missing, &got);
-  enable_cpus(got);
+  enable_cpus(s, got);
 }
 
 void async_loop() {

@@ -57,9 +57,10 @@ void poll(lending::Session& s);
 // running on them, with the callbacks it set, as DLB does: the *_cpu_set
 // callback once for the set, else the per-CPU one for each; a single CPU
 // through the per-CPU one, else as a set of one (DLB user guide, "LeWI mask
-// callbacks"). Does nothing for an empty list or without a callback.
-void enable_cpus(const std::vector<int>& cpus);
-void disable_cpus(const std::vector<int>& cpus);
+// callbacks"), or set_num_threads with the count afterwards when only that
+// one is set. Does nothing for an empty list or without a callback.
+void enable_cpus(lending::Session& s, const std::vector<int>& cpus);
+void disable_cpus(lending::Session& s, const std::vector<int>& cpus);
 // Calls the set_process_mask callback; false if there is none.
 bool call_mask_callback(const std::vector<int>& cpus);
 

@@ -81,7 +81,7 @@ int take_cpus(dlb_handler_t h, int ncpus, bool acquire) {
       s.acquire(want, got);
     else
       s.loans().borrow_up_to(want, &got);
-    enable_cpus(got);
+    enable_cpus(s, got);
     const bool stands = async_request(s, ncpus, int(got.size()));  // --mode=async
     if (got.empty()) return stands ? DLB_NOTED : DLB_NOUPDT;
     return DLB_SUCCESS;

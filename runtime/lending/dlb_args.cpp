@@ -1,6 +1,7 @@
 // DLB_ARGS parsing (dlb_args.hpp).
 #include "dlb_args.hpp"
 
+#include <cctype>
 #include <sstream>
 #include <stdexcept>
 
@@ -19,11 +20,21 @@ void always_on(const std::string& name, bool on, const char* why) {
   if (!on) throw std::invalid_argument("DLB_ARGS: " + name + "=no is not supported: " + why);
 }
 
+MpiCalls parse_mpi_calls(std::string value) {
+  for (char& ch : value) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  if (value == "none") return MpiCalls::none;
+  if (value == "all") return MpiCalls::all;
+  if (value == "barrier") return MpiCalls::barrier;
+  if (value == "collectives") return MpiCalls::collectives;
+  throw std::invalid_argument("DLB_ARGS: --lewi-mpi-calls=" + value +
+                              ": expected none, all, barrier or collectives");
+}
+
 }  // namespace
 
 const char* DlbArgs::allowed() {
-  return "--lewi, --lewi-keep-one-cpu, --drom, --talp, --barrier, --ompt, "
-         "--mode=polling|async, --verbose[=components], --quiet";
+  return "--lewi, --lewi-keep-one-cpu, --lewi-mpi-calls=none|all|barrier|collectives, --drom, "
+         "--talp, --barrier, --ompt, --mode=polling|async, --verbose[=components], --quiet";
 }
 
 void DlbArgs::parse(std::string_view text) {
@@ -62,6 +73,8 @@ void DlbArgs::parse(std::string_view text) {
       if (value != "polling" && value != "async")
         throw std::invalid_argument("DLB_ARGS: --mode=" + value + ": expected polling or async");
       async = value == "async";
+    } else if (name == "--lewi-mpi-calls" && !negated) {
+      lewi_mpi_calls = parse_mpi_calls(value);
     } else if (name == "--mngo") {
       throw std::invalid_argument(
           "DLB_ARGS: --mngo is not supported: joule has no application manager (MNGO); its "

@@ -14,6 +14,9 @@
 
 namespace joule::lending {
 
+// Which blocking MPI calls lend the caller's CPU (--lewi-mpi-calls).
+enum class MpiCalls { none, all, barrier, collectives };
+
 struct DlbArgs {
   bool lewi = true;           // --lewi: joule's DLB_Init always lends unless --lewi=no
   bool drom = true;           // --drom: always answered (only yes is accepted)
@@ -24,6 +27,7 @@ struct DlbArgs {
   bool async = false;         // --mode=async: callbacks from a helper thread
   std::string verbose;        // --verbose[=components]: DLB calls' callbacks on stderr
   bool quiet = false;         // --quiet: accepted (joule prints errors only)
+  MpiCalls lewi_mpi_calls = MpiCalls::all;  // --lewi-mpi-calls=none|all|barrier|collectives
 
   // Parses `text` over the values already here. Throws std::invalid_argument
   // naming the option and the allowed ones.

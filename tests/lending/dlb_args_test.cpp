@@ -39,6 +39,20 @@ TEST(DlbArgs, AcceptsDlbsFormsWithTheirMeaning) {
   EXPECT_TRUE(a.quiet);
 }
 
+TEST(DlbArgs, LewiMpiCalls) {
+  using joule::lending::MpiCalls;
+  DlbArgs a;
+  EXPECT_EQ(a.lewi_mpi_calls, MpiCalls::all);
+  a.parse("--lewi-mpi-calls=barrier");
+  EXPECT_EQ(a.lewi_mpi_calls, MpiCalls::barrier);
+  a.parse("--lewi-mpi-calls=Collectives");
+  EXPECT_EQ(a.lewi_mpi_calls, MpiCalls::collectives);
+  a.parse("--lewi-mpi-calls=none");
+  EXPECT_EQ(a.lewi_mpi_calls, MpiCalls::none);
+  EXPECT_NE(refusal("--lewi-mpi-calls=p2p").find("expected none, all, barrier or collectives"),
+            std::string::npos);
+}
+
 TEST(DlbArgs, RefusesByName) {
   EXPECT_NE(refusal("--lewi --shmem-frobnicate").find("unknown option '--shmem-frobnicate'"),
             std::string::npos);
@@ -86,6 +100,17 @@ TEST_F(DlbArgsInit, LewiOffMakesLewiVerbsSayNoLewi) {
   ASSERT_EQ(DLB_Init(0, &mask, nullptr), DLB_SUCCESS);  // the default: LeWI on
   EXPECT_GE(DLB_Lend(), 0);
   EXPECT_EQ(DLB_Finalize(), DLB_SUCCESS);
+}
+
+TEST_F(DlbArgsInit, LibjouleMpiReadsLewiMpiCalls) {
+  int which = -1;
+  ASSERT_EQ(joule_mpi_lend_calls(&which), JOULE_OK);
+  EXPECT_EQ(which, JOULE_MPI_LEND_ALL);
+  setenv("DLB_ARGS", "--lewi-mpi-calls=barrier", 1);
+  ASSERT_EQ(joule_mpi_lend_calls(&which), JOULE_OK);
+  EXPECT_EQ(which, JOULE_MPI_LEND_BARRIER);
+  setenv("DLB_ARGS", "--lewi-mpi-calls=bogus", 1);
+  EXPECT_EQ(joule_mpi_lend_calls(&which), JOULE_ERR_CONFIG);
 }
 
 TEST_F(DlbArgsInit, EnvironmentThenInitString) {

@@ -45,4 +45,14 @@ TEST_F(DlbBehaviour, MaskConsumerFourProcesses) { EXPECT_EQ(run("mask_consumer",
 TEST_F(DlbBehaviour, NodeBarrierTwoProcesses) { EXPECT_EQ(run("node_barrier", "2 6"), ""); }
 TEST_F(DlbBehaviour, NodeBarrierFourProcesses) { EXPECT_EQ(run("node_barrier", "4 6"), ""); }
 
+// DROM: an administrator shrinks one process and gives the CPU to another;
+// each target's DLB_PollDROM reports exactly its new mask (4: an observer).
+TEST_F(DlbBehaviour, DromThreeProcesses) { EXPECT_EQ(run("drom", "3"), ""); }
+TEST_F(DlbBehaviour, DromFourProcesses) { EXPECT_EQ(run("drom", "4"), ""); }
+
+// A runtime that knows only a thread count (set_num_threads) grows on a
+// lent CPU and shrinks back when its owner reclaims it.
+TEST_F(DlbBehaviour, CustomRuntimeTwoProcesses) { EXPECT_EQ(run("lewi_custom_rt", "2"), ""); }
+TEST_F(DlbBehaviour, CustomRuntimeFourProcesses) { EXPECT_EQ(run("lewi_custom_rt", "4"), ""); }
+
 }  // namespace

@@ -1,6 +1,6 @@
 ! dlbf_mngo.h: DLB's application manager API (dlb_mngo.h for Fortran).
 ! joule has no manager: every call answers DLB_ERR_NOMNGO and
-! dlb_mngo_regionregister a null pointer (docs/dlb-api.md, "MNGO").
+! dlb_mngo_regionregister a null pointer (docs/dlb-api.md, "Functions").
 
       integer, parameter :: DLB_LEWI_REGION = 1
       integer, parameter :: DLB_DROM_REGION = 2
