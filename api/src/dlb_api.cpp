@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <mutex>
 #include <set>
@@ -26,6 +27,7 @@ using joule::lending::Outcome;
 using joule::lending::Session;
 using CpuCallback = void (*)(int, void*);
 using MaskCallback = void (*)(const_dlb_cpu_set_t, void*);
+using CountCallback = void (*)(int, void*);
 
 int set_hint(dlb_handler_t h, joule::lending::Hint hint) {
   return call_on(
@@ -38,7 +40,38 @@ int set_max_parallelism(dlb_handler_t h, int max) {
 }
 
 bool valid_callback(dlb_callbacks_t which) {
-  return int(which) >= 0 && int(which) <= int(dlb_callback_disable_cpu);
+  return int(which) >= int(dlb_callback_set_num_threads) &&
+         int(which) <= int(dlb_callback_disable_cpu_set);
+}
+
+// One kind of change (enable or disable) through the per-CPU callback or
+// the set callback, whichever the participant set (the set one first for
+// several CPUs, the per-CPU one first for one); with neither, a classic
+// LeWI runtime's set_num_threads gets the number of CPUs the process runs
+// on afterwards (DLB_Init without a mask: DLB's lewi_custom_rt example).
+void cpu_change(Session& s, bool enable, const std::vector<int>& cpus) {
+  if (cpus.empty()) return;
+  const auto per_cpu = enable ? dlb_callback_enable_cpu : dlb_callback_disable_cpu;
+  const auto per_set = enable ? dlb_callback_enable_cpu_set : dlb_callback_disable_cpu_set;
+  const Participant::Callback one = acting()->callbacks[per_cpu];
+  const Participant::Callback set = acting()->callbacks[per_set];
+  const Participant::Callback num = acting()->callbacks[dlb_callback_set_num_threads];
+  if (set.fn && (cpus.size() > 1 || !one.fn)) {
+    cpu_set_t mask;
+    to_mask(cpus, &mask);
+    verbose_callback(enable ? "enable_cpu_set" : "disable_cpu_set", cpus);
+    reinterpret_cast<MaskCallback>(set.fn)(&mask, set.arg);
+  } else if (one.fn) {
+    for (int c : cpus) {
+      verbose_callback(enable ? "enable_cpu" : "disable_cpu", {c});
+      reinterpret_cast<CpuCallback>(one.fn)(c, one.arg);
+    }
+  } else if (num.fn) {
+    // Claimed CPUs still count as held until they are given back.
+    const int held = s.loans().held_count() - (enable ? 0 : int(cpus.size()));
+    verbose_callback("set_num_threads", {std::max(held, 0)});
+    reinterpret_cast<CountCallback>(num.fn)(std::max(held, 0), num.arg);
+  }
 }
 
 int callback_set(dlb_handler_t h, dlb_callbacks_t which, dlb_callback_t callback, void* arg) {
@@ -66,10 +99,8 @@ int callback_get(dlb_handler_t h, dlb_callbacks_t which, dlb_callback_t* callbac
 
 }  // namespace
 
-void cpu_callback(dlb_callbacks_t which, int cpu) {
-  const Participant::Callback cb = acting()->callbacks[which];
-  if (cb.fn) reinterpret_cast<CpuCallback>(cb.fn)(cpu, cb.arg);
-}
+void enable_cpus(Session& s, const std::vector<int>& cpus) { cpu_change(s, true, cpus); }
+void disable_cpus(Session& s, const std::vector<int>& cpus) { cpu_change(s, false, cpus); }
 
 Participant& process_participant() {
   static Participant p;
@@ -109,24 +140,30 @@ void to_mask(const std::vector<int>& cpus, dlb_cpu_set_t mask) {
 
 void poll(Session& s) {
   std::set<int>& pending = acting()->pending;
+  std::vector<int> back;
   for (auto it = pending.begin(); it != pending.end();) {
     const auto w = s.table().load(*it);
     if (w.owner != s.pid()) {
       it = pending.erase(it);
     } else if (runs_on(w, s.pid()) && w.state != CpuState::Claimed) {
-      cpu_callback(dlb_callback_enable_cpu, *it);
+      back.push_back(*it);
       it = pending.erase(it);
     } else {
       ++it;
     }
   }
-  if (!acting()->callbacks[dlb_callback_disable_cpu].fn) return;
+  enable_cpus(s, back);
+  const Participant& p = *acting();
+  if (!p.callbacks[dlb_callback_disable_cpu].fn && !p.callbacks[dlb_callback_disable_cpu_set].fn &&
+      !p.callbacks[dlb_callback_set_num_threads].fn)
+    return;
+  std::vector<int> claimed;
   for (int c = 0; c < s.table().ncpus(); ++c) {
     const auto w = s.table().load(c);
-    if (w.state != CpuState::Claimed || w.guest != s.pid()) continue;
-    cpu_callback(dlb_callback_disable_cpu, c);
-    s.loans().return_cpu(c);
+    if (w.state == CpuState::Claimed && w.guest == s.pid()) claimed.push_back(c);
   }
+  disable_cpus(s, claimed);
+  for (int c : claimed) s.loans().return_cpu(c);
 }
 
 bool call_mask_callback(const std::vector<int>& cpus) {
@@ -141,7 +178,7 @@ bool call_mask_callback(const std::vector<int>& cpus) {
 int after_acquire(Session& s, int cpu, Outcome o) {
   switch (o) {
     case Outcome::Done:
-      cpu_callback(dlb_callback_enable_cpu, cpu);
+      enable_cpus(s, {cpu});
       return DLB_SUCCESS;
     case Outcome::Pending:
       acting()->pending.insert(cpu);
@@ -151,7 +188,6 @@ int after_acquire(Session& s, int cpu, Outcome o) {
     case Outcome::Illegal:
       break;
   }
-  (void)s;
   return DLB_ERR_PERM;
 }
 
@@ -168,9 +204,10 @@ using namespace joule::dlb;
 
 extern "C" {
 
-int DLB_Init(int /*ncpus*/, const_dlb_cpu_set_t mask, const char* /*dlb_args*/) {
+int DLB_Init(int /*ncpus*/, const_dlb_cpu_set_t mask, const char* dlb_args) {
   std::lock_guard guard(api_mutex());
   if (initialised()) return DLB_ERR_INIT;
+  if (const int rc = take_args(dlb_args); rc != DLB_SUCCESS) return rc;
   std::string why;
   std::string mode = "node";
   try {
@@ -178,23 +215,33 @@ int DLB_Init(int /*ncpus*/, const_dlb_cpu_set_t mask, const char* /*dlb_args*/) 
     if (joule::core::Config::load({}).get<LendingSettings>().mode ==
         joule::lending::LewiMode::local)
       mode = "local";
-  } catch (const std::exception&) {
+  } catch (const std::exception&) {  // take_args reported it already
   }
+  // A mask given empty: a process that owns no CPU and only borrows (DLB's
+  // mask consumer); no mask: what a launcher registered, else the affinity.
   std::vector<int> owned = from_mask(mask);
-  if (owned.empty() && mode == "node") owned = preregistered_cpus(::getpid());
-  if (joule::lending::start_standalone(mode, owned, why) != joule::lending::StartResult::Ok) {
+  const bool owns_none = mask && owned.empty();
+  if (!mask && mode == "node") owned = preregistered_cpus(::getpid());
+  if (joule::lending::start_standalone(mode, owned, why, owns_none) !=
+      joule::lending::StartResult::Ok) {
     joule::core::log_error("DLB_Init: " + why);
     return why.find("owned by") != std::string::npos ? DLB_ERR_PERM : DLB_ERR_NOSHMEM;
   }
   initialised() = true;
   talp_init();
   barrier_init();  // a failure is logged; DLB_Barrier then says DLB_ERR_PERM
+  async_start();
+  if (!joule::dlb::dlb_args().verbose.empty())
+    std::fprintf(stderr, "DLB[%d]: initialised, %s mode, %zu CPUs owned\n", int(::getpid()),
+                 joule::dlb::dlb_args().async ? "async" : "polling", owned.size());
   return DLB_SUCCESS;
 }
 
 int DLB_Finalize(void) {
-  std::lock_guard guard(api_mutex());
+  std::unique_lock guard(api_mutex());
   if (!initialised()) return DLB_ERR_NOINIT;
+  async_stop(guard);
+  if (!initialised()) return DLB_ERR_NOINIT;  // finalised meanwhile by another thread
   initialised() = false;
   barrier_finalize();
   talp_finalize();

@@ -184,6 +184,10 @@ const char* DLB_Strerror(int errnum) {
       return "No policy";
     case DLB_ERR_NOTALP:
       return "Monitoring regions need DLB_Init first";
+    case DLB_ERR_NOLEWI:
+      return "LeWI is not enabled (DLB_ARGS --lewi=no)";
+    case DLB_ERR_NOMNGO:
+      return "MNGO is not initialized: joule has no application manager (docs/dlb-api.md)";
     default:
       return "Unknown error";
   }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "dlb_args.hpp"
 #include "joule/dlb.h"
 #include "joule/dlb/dlb_talp.h"
 #include "lending_entry.hpp"
@@ -30,7 +31,7 @@ struct Participant {
     dlb_callback_t fn = nullptr;
     void* arg = nullptr;
   };
-  Callback callbacks[7];
+  Callback callbacks[dlb_callback_disable_cpu_set + 1];  // by kind (1..9)
   std::set<int> pending;  // reclaimed CPUs still run by their borrower
 };
 Participant& process_participant();
@@ -52,8 +53,14 @@ void to_mask(const std::vector<int>& cpus, dlb_cpu_set_t mask);
 // enable_cpu; borrowed CPUs claimed by their owner call disable_cpu and go
 // back. Caller holds api_mutex; callbacks are the acting participant's.
 void poll(lending::Session& s);
-// Calls the acting participant's callback `which` for cpu, if it set one.
-void cpu_callback(dlb_callbacks_t which, int cpu);
+// Tells the acting participant that it may run on `cpus` now, or must stop
+// running on them, with the callbacks it set, as DLB does: the *_cpu_set
+// callback once for the set, else the per-CPU one for each; a single CPU
+// through the per-CPU one, else as a set of one (DLB user guide, "LeWI mask
+// callbacks"), or set_num_threads with the count afterwards when only that
+// one is set. Does nothing for an empty list or without a callback.
+void enable_cpus(lending::Session& s, const std::vector<int>& cpus);
+void disable_cpus(lending::Session& s, const std::vector<int>& cpus);
 // Calls the set_process_mask callback; false if there is none.
 bool call_mask_callback(const std::vector<int>& cpus);
 
@@ -62,6 +69,21 @@ bool call_mask_callback(const std::vector<int>& cpus);
 int after_acquire(lending::Session& s, int cpu, lending::Outcome o);
 int simple(lending::Outcome o);
 bool valid_cpu(lending::Session& s, int cpu);
+
+// DLB_ARGS (dlb_async.cpp). take_args: the environment's DLB_ARGS and then
+// DLB_Init's string, DLB_ERR_NOCOMP (logged, naming the option) for one
+// joule refuses; dlb_args: what DLB_Init took. verbose_callback: a line on
+// stderr per callback with --verbose. async_start/stop: the --mode=async
+// helper (stop releases `held`, api_mutex, while it joins); async_request:
+// a request of ncpus (DLB_MAX_CPUS, DLB_DELETE_REQUESTS) of which got_now
+// were granted at once stands until met (DLB answers DLB_NOTED for it).
+// Caller holds api_mutex.
+int take_args(const char* dlb_args);
+const lending::DlbArgs& dlb_args();
+void verbose_callback(const char* kind, const std::vector<int>& cpus);
+void async_start();
+void async_stop(std::unique_lock<std::mutex>& held);
+bool async_request(lending::Session& s, int ncpus, int got_now);  // true: it stands
 
 // The CPUs a launcher registered for pid (DLB_DROM_PreInit) in the node
 // table (dlb_preinit_api.cpp); DLB_Init without a mask takes them.

@@ -11,22 +11,30 @@ namespace {
 using joule::lending::CpuState;
 using joule::lending::Session;
 
+// A LeWI verb: DLB_ERR_NOLEWI for the process once DLB_ARGS said --lewi=no
+// (subprocess handles take no DLB_ARGS).
+template <class F>
+int lewi(dlb_handler_t h, F&& f, bool allowed_when_disabled = false) {
+  if (!h && !dlb_args().lewi) return DLB_ERR_NOLEWI;
+  return call_on(h, f, allowed_when_disabled);
+}
+
 int lend(dlb_handler_t h) {
-  return call_on(h, [](Session& s) -> int { return s.loans().lend_all(false), DLB_SUCCESS; });
+  return lewi(h, [](Session& s) -> int { return s.loans().lend_all(false), DLB_SUCCESS; });
 }
 int lend_cpu(dlb_handler_t h, int cpu) {
-  return call_on(h, [&](Session& s) -> int {
+  return lewi(h, [&](Session& s) -> int {
     return valid_cpu(s, cpu) ? simple(s.loans().lend_cpu(cpu)) : DLB_ERR_PERM;
   });
 }
 int lend_cpus(dlb_handler_t h, int ncpus) {
-  return call_on(h, [&](Session& s) -> int {
+  return lewi(h, [&](Session& s) -> int {
     return s.loans().give_back(ncpus, nullptr) > 0 ? DLB_SUCCESS : DLB_NOUPDT;
   });
 }
 
 int reclaim(dlb_handler_t h) {
-  return call_on(h, [](Session& s) -> int {
+  return lewi(h, [](Session& s) -> int {
     int rc = DLB_NOUPDT;
     for (int c : s.loans().owned_cpus()) {
       const int r = after_acquire(s, c, s.loans().reclaim_cpu(c));
@@ -36,12 +44,12 @@ int reclaim(dlb_handler_t h) {
   });
 }
 int reclaim_cpu(dlb_handler_t h, int cpu) {
-  return call_on(h, [&](Session& s) -> int {
+  return lewi(h, [&](Session& s) -> int {
     return valid_cpu(s, cpu) ? after_acquire(s, cpu, s.loans().reclaim_cpu(cpu)) : DLB_ERR_PERM;
   });
 }
 int reclaim_cpus(dlb_handler_t h, int ncpus) {
-  return call_on(h, [&](Session& s) -> int {
+  return lewi(h, [&](Session& s) -> int {
     int rc = DLB_NOUPDT, done = 0;
     for (int c : s.loans().owned_cpus()) {
       if (done >= ncpus) break;
@@ -56,37 +64,42 @@ int reclaim_cpus(dlb_handler_t h, int ncpus) {
 }
 
 int acquire_cpu(dlb_handler_t h, int cpu) {
-  return call_on(h, [&](Session& s) -> int {
+  return lewi(h, [&](Session& s) -> int {
     return valid_cpu(s, cpu) ? after_acquire(s, cpu, s.loans().acquire_cpu(cpu)) : DLB_ERR_PERM;
   });
 }
 // Up to ncpus (DLB_MAX_CPUS: all it can get), by acquiring or by borrowing.
 int take_cpus(dlb_handler_t h, int ncpus, bool acquire) {
-  if (ncpus == DLB_DELETE_REQUESTS) return DLB_NOUPDT;  // joule queues no requests
-  return call_on(h, [&](Session& s) -> int {
+  return lewi(h, [&](Session& s) -> int {
+    if (ncpus == DLB_DELETE_REQUESTS) {  // only async mode queues requests
+      async_request(s, ncpus, 0);
+      return DLB_NOUPDT;
+    }
     const int want = ncpus == DLB_MAX_CPUS ? s.table().ncpus() : ncpus;
     std::vector<int> got;
     if (acquire)
       s.acquire(want, got);
     else
       s.loans().borrow_up_to(want, &got);
-    for (int c : got) cpu_callback(dlb_callback_enable_cpu, c);
-    return got.empty() ? DLB_NOUPDT : DLB_SUCCESS;
+    enable_cpus(s, got);
+    const bool stands = async_request(s, ncpus, int(got.size()));  // --mode=async
+    if (got.empty()) return stands ? DLB_NOTED : DLB_NOUPDT;
+    return DLB_SUCCESS;
   });
 }
 int borrow_cpu(dlb_handler_t h, int cpu) {
-  return call_on(h, [&](Session& s) -> int {
+  return lewi(h, [&](Session& s) -> int {
     return valid_cpu(s, cpu) ? after_acquire(s, cpu, s.loans().borrow_cpu(cpu)) : DLB_ERR_PERM;
   });
 }
 
 int return_all(dlb_handler_t h) {
-  return call_on(
+  return lewi(
       h, [](Session& s) -> int { return s.loans().return_all() > 0 ? DLB_SUCCESS : DLB_NOUPDT; },
       true);
 }
 int return_cpu(dlb_handler_t h, int cpu) {
-  return call_on(
+  return lewi(
       h,
       [&](Session& s) -> int {
         return valid_cpu(s, cpu) ? simple(s.loans().return_cpu(cpu)) : DLB_ERR_PERM;
@@ -94,7 +107,7 @@ int return_cpu(dlb_handler_t h, int cpu) {
       true);
 }
 int check_cpu(dlb_handler_t h, int cpu) {
-  return call_on(
+  return lewi(
       h,
       [&](Session& s) -> int {
         if (!valid_cpu(s, cpu)) return DLB_ERR_PERM;

@@ -52,7 +52,7 @@ const std::vector<Variable>& variables() {
       {"--shm-key", "node table (JOULE_LENDING_SHM)",
        [] { return lending::configured_table_name(); }},
       {"--lewi-keep-one-cpu", "JOULE_LENDING_KEEP_CPU",
-       [] { return std::string(yes_no(settings().keep_cpu)); }},
+       [] { return std::string(yes_no(settings().keeps_cpu())); }},
   };
   return table;
 }

@@ -45,10 +45,12 @@ struct Region {
   bool running = false;
   Mark mark;                   // where the running interval began
   double cpu_ns_weighted = 0;  // sum of held CPUs x ns, for avg_cpus
+  std::uint64_t opened = 0;    // start order, for DLB_LAST_OPEN_REGION
 };
 
 std::map<std::string, std::unique_ptr<Region>> g_regions;
 Region* g_global = nullptr;
+std::uint64_t g_opened = 0;  // regions started so far
 
 std::int64_t clock_ns(clockid_t id) {
   timespec ts{};
@@ -96,6 +98,7 @@ void fold(Region& r) {
 
 void start(Region& r) {
   r.running = true;
+  r.opened = ++g_opened;
   r.mark = now_mark();
   r.mon.start_time = clock_ns(CLOCK_REALTIME);
   r.mon.num_cpus = held_cpus();
@@ -113,9 +116,16 @@ Region* region_named(const std::string& name) {
   return slot.get();
 }
 
-// The region of a handle (NULL: the global one), or null if not ours.
+// The region of a handle (NULL: the global one; DLB_LAST_OPEN_REGION: the
+// running region started last, the global one aside), or null if none.
 Region* region_of(const dlb_monitor_t* h) {
   if (!h) return g_global;
+  if (h == DLB_LAST_OPEN_REGION) {
+    Region* last = nullptr;
+    for (const auto& [name, r] : g_regions)
+      if (r.get() != g_global && r->running && (!last || r->opened > last->opened)) last = r.get();
+    return last;
+  }
   for (const auto& [name, r] : g_regions)
     if (&r->mon == h) return r.get();
   return nullptr;

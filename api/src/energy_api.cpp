@@ -12,7 +12,7 @@ int slack_worker() noexcept {
   using joule::engine::Runtime;
   if (!Runtime::running() || !joule::platform::current_platform()) return -1;
   Runtime& rt = Runtime::get();
-  if (joule_lending_active() && !rt.config().get<joule::lending::LendingSettings>().keep_cpu)
+  if (joule_lending_active() && !rt.config().get<joule::lending::LendingSettings>().keeps_cpu())
     return -1;
   // The thread's own context, never attaching one (a non-worker thread in
   // MPI is not ours to model).

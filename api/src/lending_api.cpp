@@ -188,6 +188,31 @@ int joule_mpi_should_yield(int* yield) {
   }
 }
 
+int joule_mpi_lend_calls(int* which) {
+  if (!which) return fail(JOULE_ERR_INVALID, "joule_mpi_lend_calls: which is NULL");
+  try {
+    using joule::lending::MpiCalls;
+    const auto c = joule::core::Config::load({});
+    switch (c.get<joule::lending::LendingSettings>().dlb_args.lewi_mpi_calls) {
+      case MpiCalls::none:
+        *which = JOULE_MPI_LEND_NONE;
+        break;
+      case MpiCalls::all:
+        *which = JOULE_MPI_LEND_ALL;
+        break;
+      case MpiCalls::barrier:
+        *which = JOULE_MPI_LEND_BARRIER;
+        break;
+      case MpiCalls::collectives:
+        *which = JOULE_MPI_LEND_COLLECTIVES;
+        break;
+    }
+    return JOULE_OK;
+  } catch (const std::exception& e) {
+    return fail(JOULE_ERR_CONFIG, e.what());
+  }
+}
+
 int joule_lending_hint(int hint) {
   using joule::lending::Hint;
   if (hint < JOULE_LENDING_ENABLE || hint > JOULE_LENDING_PARALLEL)

@@ -69,9 +69,9 @@ std::vector<Entry> entries(const Settings& s, const std::string& where) {
   return out;
 }
 
-// JOULE_* variables, and the OMP_*, GOMP_* and SLURM_* ones that a section
-// declares (the OpenMP layer's; the platform's SLURM_JOB_ID); the others
-// belong to other runtimes and to Slurm.
+// JOULE_* variables, and the OMP_*, GOMP_*, SLURM_* and DLB_* ones that a
+// section declares (the OpenMP layer's; the platform's SLURM_JOB_ID; the
+// lending layer's DLB_ARGS); the others belong to other runtimes and to Slurm.
 Settings environment_settings() {
   Settings out;
   for (char** e = environ; e && *e; ++e) {
@@ -81,7 +81,7 @@ Settings environment_settings() {
     std::string_view name = entry.substr(0, eq);
     const bool joule = name.substr(0, kPrefix.size()) == kPrefix;
     const bool foreign = name.substr(0, 4) == "OMP_" || name.substr(0, 5) == "GOMP_" ||
-                         name.substr(0, 6) == "SLURM_";
+                         name.substr(0, 6) == "SLURM_" || name.substr(0, 4) == "DLB_";
     if (!joule && !(foreign && known_key(name))) continue;
     out.emplace_back(std::string(name), std::string(entry.substr(eq + 1)));
   }

@@ -63,6 +63,17 @@ std::vector<ConfigKey> lewi_config_keys() {
   t.choice("JOULE_MPI_YIELD", &S::mpi_yield, Choices<MpiYield>(kMpiYields),
            "libjoule-mpi makes blocking MPI calls leave a lent CPU to its borrower: auto (when "
            "JOULE_LENDING is not off), on, off (the MPI library waits as configured)");
+  t.custom(
+      "DLB_ARGS", "text", DlbArgs::allowed(),
+      "DLB's options (for programs written against DLB: docs/dlb-api.md); options joule does "
+      "not give DLB's meaning to are refused by name",
+      [](S& s, std::string_view v) {
+        DlbArgs a;
+        a.parse(v);
+        s.dlb_args = a;
+        s.dlb_args_text = std::string(v);
+      },
+      [](const S& s) { return s.dlb_args_text; });
   return t.keys();
 }
 

@@ -39,7 +39,7 @@ std::string configured_table_name() {
 }
 
 StartResult start_standalone(const std::string& mode, const std::vector<int>& owned,
-                             std::string& why) {
+                             std::string& why, bool owns_none) {
   if (auto s = Session::current()) {  // the runtime (or an earlier start) joined already
     std::lock_guard guard(g_mutex);
     g_standalone.push_back(std::move(s));
@@ -59,7 +59,7 @@ StartResult start_standalone(const std::string& mode, const std::vector<int>& ow
   LendingOptions o = options_from(cfg);
   if (!mode.empty()) o.mode = mode;
   std::vector<int> cpus = owned;
-  if (cpus.empty()) cpus = cfg.cpus.empty() ? affinity_cpus() : cfg.cpus;
+  if (cpus.empty() && !owns_none) cpus = cfg.cpus.empty() ? affinity_cpus() : cfg.cpus;
   try {
     auto s = Session::join(o, cpus);
     std::lock_guard guard(g_mutex);

@@ -18,11 +18,12 @@ std::shared_ptr<Session> active_session();
 
 // Joins the node table without starting the runtime. mode: "" = JOULE_LENDING,
 // or "local" / "node". owned: the CPUs to own; empty = JOULE_CPUS, else the
-// process affinity mask. Each successful call holds a reference until
+// process affinity mask, unless owns_none (a process that only borrows:
+// DLB_Init with an empty mask). Each successful call holds a reference until
 // stop_standalone. Throws nothing; on failure why says what happened.
 enum class StartResult { Ok, Off, BadConfig, TableFailed };
 StartResult start_standalone(const std::string& mode, const std::vector<int>& owned,
-                             std::string& why);
+                             std::string& why, bool owns_none = false);
 bool stop_standalone();  // false if there was none
 
 // The CPU table this process would use (JOULE_LENDING_SHM or the default).

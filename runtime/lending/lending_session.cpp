@@ -27,7 +27,7 @@ LendingOptions options_from(const core::Config& cfg) {
   o.mode = s.mode == LewiMode::local ? "local" : "node";
   o.policy = core::choice_name(core::Choices<LewiPolicy>(kLewiPolicies), s.policy);
   o.shm = s.shm;
-  o.keep_cpu = s.keep_cpu;
+  o.keep_cpu = s.keeps_cpu();
   o.drom_timeout_ms = unsigned(s.drom_timeout_ms);
   o.reclaim_timeout_ms = unsigned(s.reclaim_timeout_ms);
   return o;

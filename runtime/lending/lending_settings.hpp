@@ -8,6 +8,7 @@
 
 #include "choices.hpp"
 #include "config.hpp"
+#include "dlb_args.hpp"
 
 namespace joule::lending {
 
@@ -31,6 +32,10 @@ struct LendingSettings {
   int drom_timeout_ms = 5000;                  // JOULE_LENDING_DROM_TIMEOUT_MS
   int reclaim_timeout_ms = 500;                // JOULE_LENDING_RECLAIM_TIMEOUT_MS
   MpiYield mpi_yield = MpiYield::automatic;    // JOULE_MPI_YIELD
+  DlbArgs dlb_args;                            // DLB_ARGS (dlb_args.hpp)
+  std::string dlb_args_text;                   // as given
+  // JOULE_LENDING_KEEP_CPU, or DLB_ARGS --lewi-keep-one-cpu.
+  bool keeps_cpu() const noexcept { return keep_cpu || dlb_args.keep_one_cpu; }
   // Whether blocking MPI calls should make the MPI library yield its CPU.
   bool yields() const noexcept {
     return mpi_yield == MpiYield::on || (mpi_yield == MpiYield::automatic && mode != LewiMode::off);
@@ -38,7 +43,7 @@ struct LendingSettings {
 };
 
 // JOULE_LENDING, JOULE_LENDING_POLICY, JOULE_LENDING_KEEP_CPU, JOULE_LENDING_SHM,
-// JOULE_LENDING_DROM_TIMEOUT_MS, JOULE_LENDING_RECLAIM_TIMEOUT_MS, JOULE_MPI_YIELD.
+// JOULE_LENDING_DROM_TIMEOUT_MS, JOULE_LENDING_RECLAIM_TIMEOUT_MS, JOULE_MPI_YIELD, DLB_ARGS.
 std::vector<core::ConfigKey> lewi_config_keys();
 
 }  // namespace joule::lending

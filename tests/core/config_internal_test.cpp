@@ -44,10 +44,11 @@ TEST(ConfigTable, KeysAreUniqueAndPrefixed) {
   std::set<std::string> names;
   for (const auto& k : config_keys()) {
     // JOULE_*, or the standard OMP_* (and GCC's GOMP_*) variables the
-    // OpenMP layer reads, or Slurm's SLURM_JOB_ID (the platform's, for jouled).
+    // OpenMP layer reads, Slurm's SLURM_JOB_ID (the platform's, for jouled)
+    // or DLB's DLB_ARGS (the lending layer's, for programs written to DLB).
     const std::string name(k.name);
     EXPECT_TRUE(name.rfind("JOULE_", 0) == 0 || name.rfind("OMP_", 0) == 0 ||
-                name.rfind("GOMP_", 0) == 0 || name == "SLURM_JOB_ID")
+                name.rfind("GOMP_", 0) == 0 || name == "SLURM_JOB_ID" || name == "DLB_ARGS")
         << k.name;
     EXPECT_TRUE(names.insert(k.name).second) << k.name;
     EXPECT_FALSE(k.allowed().empty()) << k.name;

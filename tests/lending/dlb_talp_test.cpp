@@ -82,6 +82,22 @@ TEST_F(DlbTalp, NestedRegionsMeasureWallAndUsefulTime) {
   EXPECT_EQ(DLB_Finalize(), DLB_SUCCESS);
 }
 
+TEST_F(DlbTalp, LastOpenRegionStopsTheRegionStartedLast) {
+  init_on(0);
+  dlb_monitor_t* a = DLB_MonitoringRegionRegister("a");
+  dlb_monitor_t* b = DLB_MonitoringRegionRegister("b");
+  ASSERT_EQ(DLB_MonitoringRegionStart(a), DLB_SUCCESS);
+  ASSERT_EQ(DLB_MonitoringRegionStart(b), DLB_SUCCESS);
+  EXPECT_EQ(DLB_MonitoringRegionStop(DLB_LAST_OPEN_REGION), DLB_SUCCESS);
+  EXPECT_EQ(b->num_measurements, 1);
+  EXPECT_EQ(a->num_measurements, 0);
+  EXPECT_EQ(DLB_MonitoringRegionStop(DLB_LAST_OPEN_REGION), DLB_SUCCESS);
+  EXPECT_EQ(a->num_measurements, 1);
+  // Only the global region runs now: it is not "last open".
+  EXPECT_EQ(DLB_MonitoringRegionStop(DLB_LAST_OPEN_REGION), DLB_ERR_NOENT);
+  EXPECT_EQ(DLB_Finalize(), DLB_SUCCESS);
+}
+
 TEST_F(DlbTalp, ResetGlobalRegionAndTimes) {
   init_on(0);
   dlb_monitor_t* r = DLB_MonitoringRegionRegister("r");

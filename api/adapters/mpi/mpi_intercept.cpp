@@ -23,6 +23,7 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <string_view>
 
 #include "blocking_scope.hpp"
 #include "joule/joule.h"
@@ -38,11 +39,27 @@ std::atomic<bool> g_lending{false};
 // JOULE_MPI_YIELD resolved in MPI_Init: wait politely on a lent CPU.
 std::atomic<bool> g_polite{false};
 bool g_started = false;  // MPI_Init joined the table (and must leave it)
+// DLB_ARGS --lewi-mpi-calls, read in MPI_Init (JOULE_MPI_LEND_*).
+std::atomic<int> g_lend_calls{JOULE_MPI_LEND_ALL};
+
+// Whether the call `name` ("MPI_Allreduce") lends under --lewi-mpi-calls.
+bool lends_at(const char* name) {
+  const int which = g_lend_calls.load(std::memory_order_relaxed);
+  if (which == JOULE_MPI_LEND_ALL) return true;
+  if (which == JOULE_MPI_LEND_NONE) return false;
+  const std::string_view n(name);
+  if (which == JOULE_MPI_LEND_BARRIER) return n == "MPI_Barrier";
+  for (std::string_view c : {"MPI_Barrier", "MPI_Bcast", "MPI_Reduce", "MPI_Allreduce",
+                             "MPI_Gather", "MPI_Scatter", "MPI_Allgather", "MPI_Alltoall",
+                             "MPI_Reduce_scatter", "MPI_Scan", "MPI_Exscan", "MPI_Neighbor_"})
+    if (n.substr(0, c.size()) == c) return true;  // and their v, w, _block forms
+  return false;
+}
 
 }  // namespace
 
 BlockingScope::BlockingScope(const char* name)
-    : on(g_lending.load(std::memory_order_relaxed) || joule_lending_active()) {
+    : on((g_lending.load(std::memory_order_relaxed) || joule_lending_active()) && lends_at(name)) {
   joule_trace_mpi_enter(name);
   if (on) {
     joule_blocking_enter();
@@ -69,6 +86,8 @@ void before_init() {
 void after_init() {
   int rank = -1;
   if (PMPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS) joule_trace_set_rank(rank);
+  int lend_calls = JOULE_MPI_LEND_ALL;
+  if (joule_mpi_lend_calls(&lend_calls) == JOULE_OK) g_lend_calls.store(lend_calls);
   g_started = joule_lending_start(JOULE_LENDING_FROM_CONFIG) == JOULE_OK;
   g_lending.store(g_started, std::memory_order_relaxed);
 }

@@ -136,6 +136,15 @@ JOULE_EXPORT int DLB_PreInit(const_dlb_cpu_set_t mask, char ***next_environ);
 JOULE_EXPORT const char *DLB_Strerror(int errnum);
 /* Prints the node's CPU table to stderr (both arguments ignored). */
 JOULE_EXPORT int DLB_PrintShmem(int num_columns, int print_flags);
+/* The GPUs this process sees, as DLB writes them: "0 (UUID=..1a2b, default),
+ * 1 (UUID=..3c4d)" (full_uuid: the whole UUID), from joule's CUDA layer.
+ * DLB_ERR_NOENT with "none" in the buffer when there is no GPU (or
+ * JOULE_CUDA=off); DLB_ERR_NOMEM when the text does not fit. */
+JOULE_EXPORT int DLB_GetGPUAffinity(char *buffer, size_t buffer_size, bool full_uuid);
+/* Deprecated in DLB, which declares them and never defined them: joule
+ * answers DLB_ERR_NOCOMP (no auto-sizer; the runtime sizes itself). */
+JOULE_EXPORT int DLB_AutoSizerStart(void) __attribute__((deprecated));
+JOULE_EXPORT int DLB_AutoSizerEnd(void) __attribute__((deprecated));
 
 #ifdef __cplusplus
 }

@@ -171,6 +171,13 @@ JOULE_EXPORT int joule_blocking_leave(void);
  * leave a lent CPU to its borrower (JOULE_MPI_YIELD=on, or auto with
  * JOULE_LENDING not off), else 0. JOULE_ERR_CONFIG for a bad configuration. */
 JOULE_EXPORT int joule_mpi_should_yield(int *yield);
+/* For libjoule-mpi after MPI_Init: which blocking MPI calls lend the
+ * caller's CPU (DLB_ARGS --lewi-mpi-calls, DLB's meaning; default all). */
+#define JOULE_MPI_LEND_NONE 0
+#define JOULE_MPI_LEND_ALL 1
+#define JOULE_MPI_LEND_BARRIER 2     /* MPI_Barrier only */
+#define JOULE_MPI_LEND_COLLECTIVES 3 /* collective calls only */
+JOULE_EXPORT int joule_mpi_lend_calls(int *which);
 /* mpi-slack (libjoule-mpi calls these around every blocking MPI call, inside
  * joule_blocking_enter / leave): a call that outlasts JOULE_ENERGY_MPI_SLACK_US
  * runs its core at the lowest frequency until it returns. No-ops unless the

@@ -33,7 +33,9 @@ struct CudaDeviceInfo {
   std::string pci_bus_id;  // "0000:3B:00.0"
   std::size_t total_bytes = 0, free_bytes = 0;
   int sm_count = 0, cc_major = 0, cc_minor = 0;
-  int sm_clock_mhz_max = 0;  // cuDeviceGetAttribute(CLOCK_RATE)
+  int sm_clock_mhz_max = 0;     // cuDeviceGetAttribute(CLOCK_RATE)
+  unsigned char uuid[16] = {};  // cuDeviceGetUuid; has_uuid false when the driver lacks it
+  bool has_uuid = false;
 };
 
 // What the driver shows; `devices` empty and `why_none` saying why

@@ -38,6 +38,11 @@ Loaded load(const std::string& path) {
     out.why = "no CUDA driver: " + path + " has no " + missing + " (driver too old?)";
     return out;  // the handle stays open: loading is tried once per path
   }
+  d->cuDeviceGetUuid =
+      reinterpret_cast<decltype(d->cuDeviceGetUuid)>(dlsym(h, "cuDeviceGetUuid_v2"));
+  if (!d->cuDeviceGetUuid)
+    d->cuDeviceGetUuid =
+        reinterpret_cast<decltype(d->cuDeviceGetUuid)>(dlsym(h, "cuDeviceGetUuid"));
   out.driver = std::move(d);
   return out;
 }

@@ -27,6 +27,10 @@ struct CudaDriver {
   JOULE_CUDA_CALLS(JOULE_CUDA_FIELD)
 #undef JOULE_CUDA_FIELD
 
+  // Optional (null when the driver lacks it): device UUIDs (cuda.h maps
+  // cuDeviceGetUuid to cuDeviceGetUuid_v2 since CUDA 11.4).
+  decltype(&::cuDeviceGetUuid) cuDeviceGetUuid = nullptr;
+
   // "CUDA_ERROR_OUT_OF_MEMORY (out of memory)"
   std::string error_text(CUresult r) const;
   // Throws joule::error "<call>: <error_text>" unless r is CUDA_SUCCESS.

@@ -33,6 +33,11 @@ CudaDeviceInfo device_info(const CudaDriver& d, int index) {
   info.cc_major = attribute(d, dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
   info.cc_minor = attribute(d, dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
   info.sm_clock_mhz_max = attribute(d, dev, CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000;  // kHz
+  CUuuid uuid{};
+  if (d.cuDeviceGetUuid && d.cuDeviceGetUuid(&uuid, dev) == CUDA_SUCCESS) {
+    for (int i = 0; i < 16; ++i) info.uuid[i] = static_cast<unsigned char>(uuid.bytes[i]);
+    info.has_uuid = true;
+  }
   return info;
 }
 

@@ -27,6 +27,9 @@ TEST_F(Probe, OneDevice) {
   EXPECT_EQ(d.cc_major, 9);
   EXPECT_EQ(d.cc_minor, 0);
   EXPECT_EQ(d.sm_clock_mhz_max, 1980);
+  ASSERT_TRUE(d.has_uuid);
+  EXPECT_EQ(d.uuid[0], 0);
+  EXPECT_EQ(d.uuid[15], 15);
 }
 
 TEST_F(Probe, TwoDevices) {

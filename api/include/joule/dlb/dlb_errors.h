@@ -24,7 +24,9 @@ enum dlb_status_e {
   DLB_ERR_REQST = -13,
   DLB_ERR_NOMEM = -14,
   DLB_ERR_NOPOL = -15,
-  DLB_ERR_NOTALP = -16 /* monitoring regions used before DLB_Init */
+  DLB_ERR_NOTALP = -16, /* monitoring regions used before DLB_Init */
+  DLB_ERR_NOLEWI = -17, /* LeWI is not enabled (DLB_ARGS --lewi=no) */
+  DLB_ERR_NOMNGO = -18  /* MNGO is not initialized: joule has no MNGO (dlb_mngo.h) */
 };
 
 #endif /* JOULE_DLB_ERRORS_H */

@@ -19,6 +19,9 @@
 
 #define DLB_GLOBAL_REGION_NAME "Global"
 #define DLB_GLOBAL_REGION NULL
+/* DLB_MonitoringRegionStop's handle for the running region started last
+ * (the global one aside); DLB_ERR_NOENT when none runs. */
+#define DLB_LAST_OPEN_REGION ((dlb_monitor_t *)1)
 #define DLB_MPI_REGION NULL /* DLB's older name of the global region */
 
 enum { DLB_MONITOR_NAME_MAX = 128 };

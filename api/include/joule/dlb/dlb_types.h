@@ -21,19 +21,34 @@ enum { DLB_DELETE_REQUESTS = -1, DLB_MAX_CPUS = -2 };
 typedef void *dlb_cpu_set_t;
 typedef const void *const_dlb_cpu_set_t;
 
+/* The values are DLB's own (from 1), so that a binary built against DLB's
+ * headers passes the same kinds to joule. */
 typedef enum dlb_callbacks_e {
-  dlb_callback_set_num_threads,
-  dlb_callback_set_active_mask,
-  dlb_callback_set_process_mask,
-  dlb_callback_add_active_mask,
-  dlb_callback_add_process_mask,
-  dlb_callback_enable_cpu,
-  dlb_callback_disable_cpu
+  dlb_callback_set_num_threads = 1,
+  dlb_callback_set_active_mask = 2,
+  dlb_callback_set_process_mask = 3,
+  dlb_callback_add_active_mask = 4,
+  dlb_callback_add_process_mask = 5,
+  dlb_callback_enable_cpu = 6,
+  dlb_callback_disable_cpu = 7,
+  dlb_callback_enable_cpu_set = 8,
+  dlb_callback_disable_cpu_set = 9
 } dlb_callbacks_t;
-/* Cast the real callback to this type. Signatures:
- *   set_num_threads(int n, void *arg); enable_cpu / disable_cpu(int cpu, void *arg);
- *   the *_mask ones (const_dlb_cpu_set_t mask, void *arg). */
+/* Cast the real callback to this type for DLB_CallbackSet. */
 typedef void (*dlb_callback_t)(void);
+/* Each kind's signature. */
+typedef void (*dlb_callback_set_num_threads_t)(int num_threads, void *arg);
+typedef void (*dlb_callback_set_active_mask_t)(const_dlb_cpu_set_t mask, void *arg);
+typedef void (*dlb_callback_set_process_mask_t)(const_dlb_cpu_set_t mask, void *arg);
+typedef void (*dlb_callback_add_active_mask_t)(const_dlb_cpu_set_t mask, void *arg);
+typedef void (*dlb_callback_add_process_mask_t)(const_dlb_cpu_set_t mask, void *arg);
+typedef void (*dlb_callback_enable_cpu_t)(int cpuid, void *arg);
+typedef void (*dlb_callback_disable_cpu_t)(int cpuid, void *arg);
+typedef void (*dlb_callback_enable_cpu_set_t)(const_dlb_cpu_set_t mask, void *arg);
+typedef void (*dlb_callback_disable_cpu_set_t)(const_dlb_cpu_set_t mask, void *arg);
+
+/* A region of DLB's application manager (dlb_mngo.h). */
+typedef struct dlb_mngo_region_t dlb_mngo_region_t;
 
 typedef enum dlb_drom_flags_e {
   DLB_DROM_FLAGS_NONE = 0,

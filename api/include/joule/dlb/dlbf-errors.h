@@ -20,3 +20,5 @@
       integer, parameter :: DLB_ERR_NOMEM = -14
       integer, parameter :: DLB_ERR_NOPOL = -15
       integer, parameter :: DLB_ERR_NOTALP = -16
+      integer, parameter :: DLB_ERR_NOLEWI = -17
+      integer, parameter :: DLB_ERR_NOMNGO = -18

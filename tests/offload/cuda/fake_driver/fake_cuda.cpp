@@ -156,6 +156,12 @@ CUresult CUDAAPI cuDeviceGetName(char* name, int len, CUdevice d) {
   std::snprintf(name, size_t(len), "Fake CUDA GPU %d", d);
   return CUDA_SUCCESS;
 }
+// UUID bytes i = 16 * device + i: device 0 ends ..0e0f, device 1 ..1e1f.
+CUresult CUDAAPI cuDeviceGetUuid(CUuuid* uuid, CUdevice d) {
+  if (CUresult r = device_ok(d)) return r;
+  for (int i = 0; i < 16; ++i) uuid->bytes[i] = char(16 * d + i);
+  return CUDA_SUCCESS;
+}
 CUresult CUDAAPI cuDeviceGetPCIBusId(char* id, int len, CUdevice d) {
   if (CUresult r = device_ok(d)) return r;
   std::snprintf(id, size_t(len), "0000:%02X:00.0", 0x10 + d);
