@@ -76,7 +76,7 @@ void fill_header(Header* h, ThreadState& s, const GompTask& g, bool final_task,
 }  // namespace
 
 joule_task_t* create_task(const GompTask& g, const joule_task_options_t& opts,
-                          const std::uint64_t* bounds) {
+                          const std::uint64_t* bounds, void** block) {
   // A task outside any region may be the program's first OpenMP call: joule
   // must start with the OMP_* settings, not on its own at joule_task_create.
   ensure_init();
@@ -94,10 +94,30 @@ joule_task_t* create_task(const GompTask& g, const joule_task_options_t& opts,
   fill_header(static_cast<Header*>(args), s, g, opts.final_ != 0, std::uint32_t(data - base));
   if (g.cpyfn)
     g.cpyfn(reinterpret_cast<void*>(data), g.data);
-  else if (g.arg_size)
+  else if (g.arg_size && g.data)
     std::memcpy(reinterpret_cast<void*>(data), g.data, std::size_t(g.arg_size));
   if (bounds) std::memcpy(reinterpret_cast<void*>(data), bounds, 2 * sizeof(std::uint64_t));
+  if (block) *block = reinterpret_cast<void*>(data);
   return t;
+}
+
+constexpr std::size_t kBlockOffset = (sizeof(Header) + 15) & ~std::size_t(15);
+
+joule_task_t* create_task_block(const GompTask& g, const joule_task_options_t& opts,
+                                void** block) {
+  return create_task(g, opts, nullptr, block);
+}
+
+void set_block_event(void* block, std::uint64_t event) {
+  reinterpret_cast<Header*>(static_cast<char*>(block) - kBlockOffset)->event = event;
+}
+
+// As if it had started and ended: the throttle's counts and the creator's frame.
+void discard_task_block(joule_task_t* t, void* block) {
+  const Header* h = reinterpret_cast<Header*>(static_cast<char*>(block) - kBlockOffset);
+  count_started();
+  if (h->frame) frame_child_done(h->frame);
+  joule_task_discard(t);
 }
 
 }  // namespace joule::omp

@@ -40,7 +40,15 @@ struct InlineFrame {
 // caller adds dependencies and submits. bounds: taskloop's first two
 // fields of the block (its iteration range), or null.
 joule_task_t* create_task(const GompTask& g, const joule_task_options_t& opts,
-                          const std::uint64_t* bounds);
+                          const std::uint64_t* bounds, void** block = nullptr);
+// The LLVM ABI's tasks (kmpc_task.cpp): a task whose block the compiled
+// code fills after creation (g.data null: left as is; g.arg_align <= 16),
+// returned in *block; later, a detach event for it, or its discard
+// when it never runs as a joule task (an if(0) task).
+joule_task_t* create_task_block(const GompTask& g, const joule_task_options_t& opts,
+                                void** block);
+void set_block_event(void* block, std::uint64_t event);
+void discard_task_block(joule_task_t* t, void* block);
 
 // ---- task_throttle.cpp ----
 // True when a task without dependencies should run at once: if(0), or
@@ -57,6 +65,15 @@ void reset_throttle();
 // bounds: as for create_task, which needs a copy of the block).
 void run_inline(const GompTask& g, bool final_task, const std::uint64_t* bounds);
 void run_inline_seated(const GompTask& g, bool final_task, const std::uint64_t* bounds);
+// run_inline's two halves, for a task whose body the compiled code calls
+// itself between them (the LLVM ABI's if(0) tasks); tag: the task's identity for locks.
+struct InlineSaved {
+  bool in_task, in_final, inline_task;
+  InlineFrame* frame;
+  const void* tag;
+};
+InlineSaved inline_enter(bool final_task, const void* tag);
+void inline_leave(const InlineSaved& saved);
 // The current task's frame for one more deferred child (made if needed);
 // null outside inline tasks. The child calls frame_child_done at its end.
 InlineFrame* frame_for_child(ThreadState& s);

@@ -1,0 +1,36 @@
+// The LLVM ABI's task blocks (kmpc_task.cpp): a prefix of joule's, then the
+// kmp_task_t the compiled code sees, its privates and its shareds.
+#pragma once
+
+#include "kmpc.hpp"
+#include "task.hpp"
+
+namespace joule::omp::kmp {
+
+enum class Mode : std::uint8_t { kInline, kJoule, kIndirect };
+
+struct alignas(16) Prefix {
+  joule_task_t* jt;     // kJoule: the joule task whose block this is
+  std::size_t size;     // of the whole block
+  std::size_t task_bytes, shareds_size;  // as allocated (taskloop copies it)
+  std::uint64_t event;  // a detachable task's event, or 0
+  std::int32_t flags;   // the allocation's kmp_tasking_flags
+  Mode mode;
+  InlineSaved saved;  // an if(0) task: the creator's state around the body
+};
+
+Task* task_of(Prefix* p);
+Prefix* prefix_of(void* task);
+// now: the task will run at once on this thread (a block of the thread's).
+Prefix* task_alloc(std::int32_t flags, std::size_t task_size, std::size_t shareds_size,
+                   Routine entry, bool now = false);
+// Runs it now, or submits it: as task_alloc decided.
+void task_start(Prefix* p);
+void task_set_event(Prefix* p, std::uint64_t ev);
+// Runs it on this thread now and frees it.
+void run_now(Prefix* p);
+// The end of a task run now (its event, its block).
+void task_done_now(Prefix* p);
+void task_submit(Prefix* p, const joule_dep_t* deps, std::size_t n);
+
+}  // namespace joule::omp::kmp
