@@ -66,4 +66,8 @@ void critical_leave(void* name);
 // pushed/ICV size) with the microtask's argument vector.
 void fork(Micro fn, int argc, void** args);
 
+// The trip count of the loop this thread entered last (kmpc_loop.cpp): a
+// doacross loop's collapsed dimensions are those it covers (kmpc_doacross.cpp).
+void note_loop_count(std::uint64_t count);
+
 }  // namespace joule::omp::kmp

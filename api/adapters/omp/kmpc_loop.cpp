@@ -61,6 +61,7 @@ void static_init(int kind, std::int32_t* last, T* lower, T* upper, S* stride, S 
   const auto n = std::uint64_t(distribute ? t->num_teams : t->n);
   const auto id = std::uint64_t(distribute ? t->team_num : self().id);
   const std::uint64_t count = trip_count(*lower, *upper, incr);
+  note_loop_count(count);
   const auto step = std::uint64_t(std::int64_t(incr));
   const auto base = std::uint64_t(*lower);
   if (last) *last = 0;
@@ -96,6 +97,7 @@ void dispatch_init(int kind, T lb, T ub, S st, S chunk) {
   if (!known) unknown_schedule("__kmpc_dispatch_init", kind);
   sched = resolve_sched(sched, &ch);
   const std::uint64_t count = trip_count(lb, ub, st);
+  note_loop_count(count);
   ws_enter([&](WorkShare& w) {
     w.sched = sched;
     w.base = std::uint64_t(lb);

@@ -47,13 +47,24 @@ void block_free(Prefix* p) {
 
 // The task's body as the compiled code wants it called, then its
 // firstprivates' destructors.
+// An untied task's routine, at a task scheduling point in its body, passes
+// itself to __kmpc_omp_task and returns: joule runs its next part (part_id)
+// at once on this thread (joule tasks are tied).
 void run_body(Prefix* p) {
   Task* t = task_of(p);
-  t->routine(gtid(), t);
+  p->running = true;
+  do {
+    p->again = false;
+    t->routine(gtid(), t);
+  } while (p->again);
+  p->running = false;
   if (p->flags & kDestructors) t->data1(gtid(), t);
 }
 
-void joule_body(void* block) { run_body(static_cast<Prefix*>(block)); }
+void joule_body(void* block) {
+  auto* p = static_cast<Prefix*>(block);
+  if (!p->body_ran) run_body(p);
+}
 
 // A priority task's joule block holds the pointer to its own.
 void indirect_body(void* args) {
@@ -107,6 +118,7 @@ Prefix* task_alloc(std::int32_t flags, std::size_t task_size, std::size_t shared
   p->shareds_size = shareds_size;
   p->flags = flags;
   p->event = 0;
+  p->running = p->again = p->body_ran = false;
   Task* t = task_of(p);
   t->shareds = shareds_size ? reinterpret_cast<char*>(t) + task_bytes : nullptr;
   t->routine = entry;
@@ -115,6 +127,10 @@ Prefix* task_alloc(std::int32_t flags, std::size_t task_size, std::size_t shared
 }
 
 void task_start(Prefix* p) {
+  if (p->running) {
+    p->again = true;
+    return;
+  }
   if (p->mode == Mode::kInline)
     run_now(p);
   else
@@ -136,6 +152,14 @@ void run_now(Prefix* p) {
 }
 
 void task_done_now(Prefix* p) {
+  // An undeferred detachable task: the creator goes on after the body; its
+  // completion (what taskwait and barriers wait for) waits for the event,
+  // in its joule task (task.cpp), as GOMP_task's.
+  if (p->event && p->mode == Mode::kJoule && !self().in_final) {
+    p->body_ran = true;
+    joule_task_submit(p->jt);
+    return;
+  }
   if (p->event) event_body_end(p->event);  // the creator waits for the fulfil
   switch (p->mode) {
     case Mode::kInline: block_free(p); break;

@@ -16,6 +16,9 @@ struct alignas(16) Prefix {
   std::uint64_t event;  // a detachable task's event, or 0
   std::int32_t flags;   // the allocation's kmp_tasking_flags
   Mode mode;
+  bool running;  // its routine runs now
+  bool again;    // an untied task asked for its next part (see run_body)
+  bool body_ran;  // an if(0) detachable task's joule task only waits for the event
   InlineSaved saved;  // an if(0) task: the creator's state around the body
 };
 
