@@ -119,6 +119,7 @@ Prefix* task_alloc(std::int32_t flags, std::size_t task_size, std::size_t shared
   p->flags = flags;
   p->event = 0;
   p->running = p->again = p->body_ran = false;
+  p->if0_deps = nullptr;
   Task* t = task_of(p);
   t->shareds = shareds_size ? reinterpret_cast<char*>(t) + task_bytes : nullptr;
   t->routine = entry;
@@ -157,6 +158,10 @@ void task_done_now(Prefix* p) {
   // in its joule task (task.cpp), as GOMP_task's.
   if (p->event && p->mode == Mode::kJoule && !self().in_final) {
     p->body_ran = true;
+    if (p->if0_deps) {
+      joule_task_add_deps(p->jt, p->if0_deps->data(), p->if0_deps->size());
+      delete p->if0_deps;
+    }
     joule_task_submit(p->jt);
     return;
   }

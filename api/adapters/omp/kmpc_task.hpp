@@ -2,6 +2,8 @@
 // kmp_task_t the compiled code sees, its privates and its shareds.
 #pragma once
 
+#include <vector>
+
 #include "kmpc.hpp"
 #include "task.hpp"
 
@@ -20,6 +22,9 @@ struct alignas(16) Prefix {
   bool again;    // an untied task asked for its next part (see run_body)
   bool body_ran;  // an if(0) detachable task's joule task only waits for the event
   InlineSaved saved;  // an if(0) task: the creator's state around the body
+  // An if(0) detachable task's dependencies (given to __kmpc_omp_wait_deps):
+  // its completion, after the body, still holds them until the fulfil.
+  std::vector<joule_dep_t>* if0_deps;
 };
 
 Task* task_of(Prefix* p);

@@ -42,6 +42,10 @@ struct Deps {
   }
 };
 
+// The dependencies of the last __kmpc_omp_wait_deps since the last task
+// allocation: an if(0) task's, which clang passes there, not to the task.
+thread_local std::vector<joule_dep_t> t_if0_deps;
+
 void wait_on(const Deps& d) {
   if (d.n == 0 || self().in_final) return;
   SeatAway away;
@@ -59,6 +63,7 @@ extern "C" {
 JOULE_EXPORT void* __kmpc_omp_task_alloc(Ident*, std::int32_t, std::int32_t flags,
                                          std::size_t task_size, std::size_t shareds_size,
                                          Routine entry) {
+  t_if0_deps.clear();
   return task_of(task_alloc(flags, task_size, shareds_size, entry));
 }
 
@@ -96,10 +101,14 @@ JOULE_EXPORT std::int32_t __kmpc_omp_task_with_deps(Ident*, std::int32_t, void* 
 JOULE_EXPORT void __kmpc_omp_wait_deps(Ident*, std::int32_t, std::int32_t n, DependInfo* deps,
                                        std::int32_t n_noalias, DependInfo* noalias) {
   wait_on(Deps(n, deps, n_noalias, noalias, true));
+  const Deps own(n, deps, n_noalias, noalias, false);
+  t_if0_deps.assign(own.list, own.list + own.n);
 }
 
 JOULE_EXPORT void __kmpc_omp_task_begin_if0(Ident*, std::int32_t, void* task) {
   Prefix* p = prefix_of(task);
+  if (p->event && !t_if0_deps.empty()) p->if0_deps = new std::vector<joule_dep_t>(t_if0_deps);
+  t_if0_deps.clear();
   p->saved = inline_enter((p->flags & 0x2) != 0, p);
 }
 
