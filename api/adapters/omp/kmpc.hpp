@@ -27,7 +27,7 @@ struct Task {
   void* shareds;
   Routine routine;
   std::int32_t part_id;
-  Routine data1;  // the destructors thunk (task flag kDestructors)
+  Routine data1;        // the destructors thunk (task flag kDestructors)
   std::intptr_t data2;  // the priority (task flag kPriority)
 };
 

@@ -27,21 +27,44 @@ int to_sched(int kind, std::uint64_t* chunk, bool* known) {
   if (kind > 64 && kind < 72) kind -= 32;  // ordered: the same dealing, plus GOMP_ordered_*
   *known = true;
   switch (kind) {
-    case 33: case 91: return kStatic;  // chunked
-    case 34: case 40: case 41: case 45: case 92: *chunk = 0; return kStatic;
-    case 35: case 44: return kDynamic;
-    case 36: case 39: case 42: case 43: case 46: return kGuided;
-    case 37: case 47: return kRuntime;
-    case 38: return kAuto;
-    default: *known = false; return kStatic;
+    case 33:
+    case 91:
+      return kStatic;  // chunked
+    case 34:
+    case 40:
+    case 41:
+    case 45:
+    case 92:
+      *chunk = 0;
+      return kStatic;
+    case 35:
+    case 44:
+      return kDynamic;
+    case 36:
+    case 39:
+    case 42:
+    case 43:
+    case 46:
+      return kGuided;
+    case 37:
+    case 47:
+      return kRuntime;
+    case 38:
+      return kAuto;
+    default:
+      *known = false;
+      return kStatic;
   }
 }
 
 template <class T, class S>
 std::uint64_t trip_count(T lower, T upper, S incr) {
-  if (incr > 0) return upper < lower ? 0 : (std::uint64_t(upper) - std::uint64_t(lower)) / std::uint64_t(incr) + 1;
+  if (incr > 0)
+    return upper < lower ? 0
+                         : (std::uint64_t(upper) - std::uint64_t(lower)) / std::uint64_t(incr) + 1;
   if (lower < upper) return 0;
-  return (std::uint64_t(lower) - std::uint64_t(upper)) / (0 - std::uint64_t(std::int64_t(incr))) + 1;
+  return (std::uint64_t(lower) - std::uint64_t(upper)) / (0 - std::uint64_t(std::int64_t(incr))) +
+         1;
 }
 
 void unknown_schedule(const char* entry, int kind) {
@@ -130,21 +153,21 @@ using namespace joule::omp::kmp;
 
 extern "C" {
 
-#define JOULE_KMPC_LOOP(sfx, T, S)                                                             \
-  JOULE_EXPORT void __kmpc_for_static_init_##sfx(Ident*, std::int32_t, std::int32_t kind,      \
-                                                 std::int32_t* last, T* lower, T* upper,       \
-                                                 S* stride, S incr, S chunk) {                 \
-    static_init(kind, last, lower, upper, stride, incr, chunk);                                \
-  }                                                                                            \
-  JOULE_EXPORT void __kmpc_dispatch_init_##sfx(Ident*, std::int32_t, std::int32_t kind, T lb,  \
-                                               T ub, S st, S chunk) {                          \
-    dispatch_init(kind, lb, ub, st, chunk);                                                    \
-  }                                                                                            \
+#define JOULE_KMPC_LOOP(sfx, T, S)                                                               \
+  JOULE_EXPORT void __kmpc_for_static_init_##sfx(Ident*, std::int32_t, std::int32_t kind,        \
+                                                 std::int32_t* last, T* lower, T* upper,         \
+                                                 S* stride, S incr, S chunk) {                   \
+    static_init(kind, last, lower, upper, stride, incr, chunk);                                  \
+  }                                                                                              \
+  JOULE_EXPORT void __kmpc_dispatch_init_##sfx(Ident*, std::int32_t, std::int32_t kind, T lb,    \
+                                               T ub, S st, S chunk) {                            \
+    dispatch_init(kind, lb, ub, st, chunk);                                                      \
+  }                                                                                              \
   JOULE_EXPORT std::int32_t __kmpc_dispatch_next_##sfx(Ident*, std::int32_t, std::int32_t* last, \
-                                                       T* lower, T* upper, S* stride) {        \
-    return dispatch_next(last, lower, upper, stride);                                          \
-  }                                                                                            \
-  /* Once per iteration of an ordered loop: the turn passes at __kmpc_end_ordered. */          \
+                                                       T* lower, T* upper, S* stride) {          \
+    return dispatch_next(last, lower, upper, stride);                                            \
+  }                                                                                              \
+  /* Once per iteration of an ordered loop: the turn passes at __kmpc_end_ordered. */            \
   JOULE_EXPORT void __kmpc_dispatch_fini_##sfx(Ident*, std::int32_t) {}
 
 JOULE_KMPC_LOOP(4, std::int32_t, std::int32_t)

@@ -69,8 +69,8 @@ JOULE_EXPORT void __kmpc_set_default_allocator(std::int32_t, Handle h) {
 JOULE_EXPORT Handle __kmpc_get_default_allocator(std::int32_t) { return default_allocator(); }
 
 // threadprivate where the compiler does not use TLS (-fno-openmp-use-tls).
-JOULE_EXPORT void* __kmpc_threadprivate_cached(Ident*, std::int32_t, void* data,
-                                               std::size_t size, void***) {
+JOULE_EXPORT void* __kmpc_threadprivate_cached(Ident*, std::int32_t, void* data, std::size_t size,
+                                               void***) {
   return thread_copy(data, size);
 }
 

@@ -98,43 +98,30 @@ JOULE_EXPORT void __kmpc_end_reduce(Ident*, std::int32_t, void* lock) {
 }
 
 // Locks through the runtime (what Intel's compilers may emit): the user's
-// lock variable is the omp_lock_t.
-JOULE_EXPORT void __kmpc_init_lock(Ident*, std::int32_t, void** l) {
-  omp_init_lock(reinterpret_cast<omp_lock_t*>(l));
-}
-JOULE_EXPORT void __kmpc_init_lock_with_hint(Ident*, std::int32_t, void** l, std::uint32_t) {
-  omp_init_lock(reinterpret_cast<omp_lock_t*>(l));
-}
-JOULE_EXPORT void __kmpc_destroy_lock(Ident*, std::int32_t, void** l) {
-  omp_destroy_lock(reinterpret_cast<omp_lock_t*>(l));
-}
-JOULE_EXPORT void __kmpc_set_lock(Ident*, std::int32_t, void** l) {
-  omp_set_lock(reinterpret_cast<omp_lock_t*>(l));
-}
-JOULE_EXPORT void __kmpc_unset_lock(Ident*, std::int32_t, void** l) {
-  omp_unset_lock(reinterpret_cast<omp_lock_t*>(l));
-}
-JOULE_EXPORT int __kmpc_test_lock(Ident*, std::int32_t, void** l) {
-  return omp_test_lock(reinterpret_cast<omp_lock_t*>(l));
-}
-JOULE_EXPORT void __kmpc_init_nest_lock(Ident*, std::int32_t, void** l) {
-  omp_init_nest_lock(reinterpret_cast<omp_nest_lock_t*>(l));
-}
-JOULE_EXPORT void __kmpc_init_nest_lock_with_hint(Ident*, std::int32_t, void** l, std::uint32_t) {
-  omp_init_nest_lock(reinterpret_cast<omp_nest_lock_t*>(l));
-}
-JOULE_EXPORT void __kmpc_destroy_nest_lock(Ident*, std::int32_t, void** l) {
-  omp_destroy_nest_lock(reinterpret_cast<omp_nest_lock_t*>(l));
-}
-JOULE_EXPORT void __kmpc_set_nest_lock(Ident*, std::int32_t, void** l) {
-  omp_set_nest_lock(reinterpret_cast<omp_nest_lock_t*>(l));
-}
-JOULE_EXPORT void __kmpc_unset_nest_lock(Ident*, std::int32_t, void** l) {
-  omp_unset_nest_lock(reinterpret_cast<omp_nest_lock_t*>(l));
-}
-JOULE_EXPORT int __kmpc_test_nest_lock(Ident*, std::int32_t, void** l) {
-  return omp_test_nest_lock(reinterpret_cast<omp_nest_lock_t*>(l));
-}
+// lock variable is the omp_lock_t or omp_nest_lock_t; hints are advice.
+#define JOULE_KMPC_LOCKS(kind, type)                                               \
+  JOULE_EXPORT void __kmpc_init_##kind(Ident*, std::int32_t, void** l) {           \
+    omp_init_##kind(reinterpret_cast<type*>(l));                                   \
+  }                                                                                \
+  JOULE_EXPORT void __kmpc_init_##kind##_with_hint(Ident*, std::int32_t, void** l, \
+                                                   std::uint32_t) {                \
+    omp_init_##kind(reinterpret_cast<type*>(l));                                   \
+  }                                                                                \
+  JOULE_EXPORT void __kmpc_destroy_##kind(Ident*, std::int32_t, void** l) {        \
+    omp_destroy_##kind(reinterpret_cast<type*>(l));                                \
+  }                                                                                \
+  JOULE_EXPORT void __kmpc_set_##kind(Ident*, std::int32_t, void** l) {            \
+    omp_set_##kind(reinterpret_cast<type*>(l));                                    \
+  }                                                                                \
+  JOULE_EXPORT void __kmpc_unset_##kind(Ident*, std::int32_t, void** l) {          \
+    omp_unset_##kind(reinterpret_cast<type*>(l));                                  \
+  }                                                                                \
+  JOULE_EXPORT int __kmpc_test_##kind(Ident*, std::int32_t, void** l) {            \
+    return omp_test_##kind(reinterpret_cast<type*>(l));                            \
+  }
+
+JOULE_KMPC_LOCKS(lock, omp_lock_t)
+JOULE_KMPC_LOCKS(nest_lock, omp_nest_lock_t)
 
 // clang's omp.h renames the affinity-format routines (ompc_*).
 JOULE_EXPORT void ompc_set_affinity_format(const char* f) { omp_set_affinity_format(f); }

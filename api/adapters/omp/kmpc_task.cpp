@@ -77,7 +77,8 @@ joule_task_options_t options(Prefix* p) {
   joule_task_options_t opts = JOULE_TASK_OPTIONS_INIT;
   opts.final_ = (p->flags & kFinal) ? 1 : 0;
   if (p->flags & kPriority)  // OpenMP 5.2 §12.4: capped at max-task-priority-var
-    opts.priority = std::min(std::int32_t(task_of(p)->data2), std::int32_t(icv().max_task_priority));
+    opts.priority =
+        std::min(std::int32_t(task_of(p)->data2), std::int32_t(icv().max_task_priority));
   return opts;
 }
 
@@ -167,9 +168,15 @@ void task_done_now(Prefix* p) {
   }
   if (p->event) event_body_end(p->event);  // the creator waits for the fulfil
   switch (p->mode) {
-    case Mode::kInline: block_free(p); break;
-    case Mode::kIndirect: std::free(p); break;
-    case Mode::kJoule: discard_task_block(p->jt, p); break;
+    case Mode::kInline:
+      block_free(p);
+      break;
+    case Mode::kIndirect:
+      std::free(p);
+      break;
+    case Mode::kJoule:
+      discard_task_block(p->jt, p);
+      break;
   }
 }
 

@@ -12,15 +12,15 @@ namespace joule::omp::kmp {
 enum class Mode : std::uint8_t { kInline, kJoule, kIndirect };
 
 struct alignas(16) Prefix {
-  joule_task_t* jt;     // kJoule: the joule task whose block this is
-  std::size_t size;     // of the whole block
+  joule_task_t* jt;                      // kJoule: the joule task whose block this is
+  std::size_t size;                      // of the whole block
   std::size_t task_bytes, shareds_size;  // as allocated (taskloop copies it)
-  std::uint64_t event;  // a detachable task's event, or 0
-  std::int32_t flags;   // the allocation's kmp_tasking_flags
+  std::uint64_t event;                   // a detachable task's event, or 0
+  std::int32_t flags;                    // the allocation's kmp_tasking_flags
   Mode mode;
-  bool running;  // its routine runs now
-  bool again;    // an untied task asked for its next part (see run_body)
-  bool body_ran;  // an if(0) detachable task's joule task only waits for the event
+  bool running;       // its routine runs now
+  bool again;         // an untied task asked for its next part (see run_body)
+  bool body_ran;      // an if(0) detachable task's joule task only waits for the event
   InlineSaved saved;  // an if(0) task: the creator's state around the body
   // An if(0) detachable task's dependencies (given to __kmpc_omp_wait_deps):
   // its completion, after the body, still holds them until the fulfil.

@@ -32,16 +32,16 @@ std::uint64_t task_count(std::uint64_t count, int sched, std::uint64_t value) {
   return std::clamp<std::uint64_t>(n, 1, count);
 }
 
-void spawn_chunk(Prefix* pattern, bool now, std::size_t lb_at, std::size_t ub_at,
-                 std::uint64_t lo, std::uint64_t hi, bool last, TaskDup dup) {
+void spawn_chunk(Prefix* pattern, bool now, std::size_t lb_at, std::size_t ub_at, std::uint64_t lo,
+                 std::uint64_t hi, bool last, TaskDup dup) {
   Task* src = task_of(pattern);
-  Prefix* p = task_alloc(pattern->flags, pattern->task_bytes, pattern->shareds_size, src->routine,
-                         now);
+  Prefix* p =
+      task_alloc(pattern->flags, pattern->task_bytes, pattern->shareds_size, src->routine, now);
   Task* dst = task_of(p);
   std::memcpy(dst, src, pattern->task_bytes + pattern->shareds_size);
   if (src->shareds)
-    dst->shareds = reinterpret_cast<char*>(dst) + (static_cast<char*>(src->shareds) -
-                                                    reinterpret_cast<char*>(src));
+    dst->shareds = reinterpret_cast<char*>(dst) +
+                   (static_cast<char*>(src->shareds) - reinterpret_cast<char*>(src));
   std::memcpy(reinterpret_cast<char*>(dst) + lb_at, &lo, sizeof lo);
   std::memcpy(reinterpret_cast<char*>(dst) + ub_at, &hi, sizeof hi);
   if (dup) dup(dst, src, last ? 1 : 0);
@@ -58,8 +58,8 @@ extern "C" {
 
 JOULE_EXPORT void __kmpc_taskloop(Ident*, std::int32_t, void* task, std::int32_t if_val,
                                   std::uint64_t* lb, std::uint64_t* ub, std::int64_t st,
-                                  std::int32_t nogroup, std::int32_t sched,
-                                  std::uint64_t grainsize, void* task_dup) {
+                                  std::int32_t nogroup, std::int32_t sched, std::uint64_t grainsize,
+                                  void* task_dup) {
   Prefix* pattern = prefix_of(task);
   const auto* base = static_cast<const char*>(task);
   const auto lb_at = std::size_t(reinterpret_cast<const char*>(lb) - base);
@@ -72,8 +72,8 @@ JOULE_EXPORT void __kmpc_taskloop(Ident*, std::int32_t, void* task, std::int32_t
   std::uint64_t lo = 0;
   for (std::uint64_t k = 0; k < n; ++k) {
     const std::uint64_t hi = lo + per + (k < rest ? 1 : 0);
-    spawn_chunk(pattern, now, lb_at, ub_at, start + lo * step, start + (hi - 1) * step,
-                hi == count, reinterpret_cast<TaskDup>(task_dup));
+    spawn_chunk(pattern, now, lb_at, ub_at, start + lo * step, start + (hi - 1) * step, hi == count,
+                reinterpret_cast<TaskDup>(task_dup));
     lo = hi;
   }
   // The pattern never runs: it ends here (its firstprivates' destructors).

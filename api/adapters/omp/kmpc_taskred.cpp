@@ -153,8 +153,8 @@ JOULE_EXPORT void* __kmpc_task_reduction_get_th_data(std::int32_t, void* tg, voi
 // gets the reduction the first one made (the team's next construct carries
 // it); its task copies fold into that member's private variables, which the
 // construct's own reduction then combines.
-JOULE_EXPORT void* __kmpc_taskred_modifier_init(Ident*, std::int32_t, std::int32_t,
-                                                std::int32_t n, TaskRedInput* data) {
+JOULE_EXPORT void* __kmpc_taskred_modifier_init(Ident*, std::int32_t, std::int32_t, std::int32_t n,
+                                                TaskRedInput* data) {
   WorkShare* w = ws_enter([&](WorkShare& slot) {
     TaskRed* r = make(n, data);
     r->owner = self().id;

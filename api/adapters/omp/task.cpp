@@ -103,8 +103,7 @@ joule_task_t* create_task(const GompTask& g, const joule_task_options_t& opts,
 
 constexpr std::size_t kBlockOffset = (sizeof(Header) + 15) & ~std::size_t(15);
 
-joule_task_t* create_task_block(const GompTask& g, const joule_task_options_t& opts,
-                                void** block) {
+joule_task_t* create_task_block(const GompTask& g, const joule_task_options_t& opts, void** block) {
   return create_task(g, opts, nullptr, block);
 }
 

@@ -45,8 +45,7 @@ joule_task_t* create_task(const GompTask& g, const joule_task_options_t& opts,
 // code fills after creation (g.data null: left as is; g.arg_align <= 16),
 // returned in *block; later, a detach event for it, or its discard
 // when it never runs as a joule task (an if(0) task).
-joule_task_t* create_task_block(const GompTask& g, const joule_task_options_t& opts,
-                                void** block);
+joule_task_t* create_task_block(const GompTask& g, const joule_task_options_t& opts, void** block);
 void set_block_event(void* block, std::uint64_t event);
 void discard_task_block(joule_task_t* t, void* block);
 
