@@ -54,8 +54,8 @@ struct TaskRedInput {
   std::uint32_t flags;
 };
 
-// The thread number the compiled code passes back (gtid): unused, since the
-// calling thread's state (team.hpp) says the same.
+// The number the compiled code passes back (gtid): the thread number, as
+// cheap as it gets; unused, since the calling thread's state says more.
 std::int32_t gtid();
 
 // The critical-name or reduction lock word (kmp_critical_name, 32 bytes, zeroed).

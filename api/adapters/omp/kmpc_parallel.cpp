@@ -58,7 +58,7 @@ void collect(int argc, va_list ap, void** args, const char* entry) {
 
 }  // namespace
 
-std::int32_t gtid() { return joule_worker_id() + 1; }
+std::int32_t gtid() { return self().id; }
 
 void fork(Micro fn, int argc, void** args) {
   Region r{fn, argc, args};

@@ -24,10 +24,11 @@ constexpr std::size_t kCached = 512;  // recycled blocks' size
 constexpr int kCacheDepth = 8;
 
 struct Cache {
-  void* blocks[kCacheDepth];
+  void* blocks[kCacheDepth]{};
   int n = 0;
 };
-thread_local Cache t_cache;
+// Initial-exec (as team.hpp's state): no __tls_get_addr call per task.
+[[gnu::tls_model("initial-exec")]] constinit thread_local Cache t_cache;
 
 void* block_alloc(std::size_t size) {
   Cache& c = t_cache;
@@ -37,9 +38,11 @@ void* block_alloc(std::size_t size) {
   return b;
 }
 
+std::size_t block_size(const Prefix* p) { return sizeof(Prefix) + p->task_bytes + p->shareds_size; }
+
 void block_free(Prefix* p) {
   Cache& c = t_cache;
-  if (p->size <= kCached && c.n < kCacheDepth)
+  if (block_size(p) <= kCached && c.n < kCacheDepth)
     c.blocks[c.n++] = p;
   else
     std::free(p);
@@ -92,6 +95,7 @@ Prefix* task_alloc(std::int32_t flags, std::size_t task_size, std::size_t shared
   ThreadState& s = self();
   const std::size_t task_bytes = (task_size + 7) & ~std::size_t(7);
   const std::size_t size = sizeof(Prefix) + task_bytes + shareds_size;
+  if ((task_bytes | shareds_size) >> 32) unsupported("__kmpc_omp_task_alloc of 4 GiB or more");
   Prefix* p = nullptr;
   void* jt = nullptr;
   if (now) {
@@ -114,13 +118,11 @@ Prefix* task_alloc(std::int32_t flags, std::size_t task_size, std::size_t shared
     p->mode = Mode::kJoule;
   }
   p->jt = static_cast<joule_task_t*>(jt);
-  p->size = size;
-  p->task_bytes = task_bytes;
-  p->shareds_size = shareds_size;
+  p->task_bytes = std::uint32_t(task_bytes);
+  p->shareds_size = std::uint32_t(shareds_size);
   p->flags = flags;
   p->event = 0;
   p->running = p->again = p->body_ran = false;
-  p->if0_deps = nullptr;
   Task* t = task_of(p);
   t->shareds = shareds_size ? reinterpret_cast<char*>(t) + task_bytes : nullptr;
   t->routine = entry;
@@ -146,23 +148,20 @@ void task_set_event(Prefix* p, std::uint64_t ev) {
 
 // An included or throttled task, or an if(0) one whose body the compiled
 // code calls between __kmpc_omp_task_begin_if0 and _complete_if0.
+// As GOMP_task runs its tasks at once: run_inline (task_inline.cpp).
 void run_now(Prefix* p) {
-  const InlineSaved saved = inline_enter((p->flags & kFinal) != 0, p);
-  run_body(p);
-  inline_leave(saved);
+  run_inline(GompTask{joule_body, p, nullptr, 0, 0}, (p->flags & kFinal) != 0, nullptr);
   task_done_now(p);
 }
 
-void task_done_now(Prefix* p) {
+void task_done_now(Prefix* p, std::vector<joule_dep_t>* if0_deps) {
   // An undeferred detachable task: the creator goes on after the body; its
   // completion (what taskwait and barriers wait for) waits for the event,
   // in its joule task (task.cpp), as GOMP_task's.
   if (p->event && p->mode == Mode::kJoule && !self().in_final) {
     p->body_ran = true;
-    if (p->if0_deps) {
-      joule_task_add_deps(p->jt, p->if0_deps->data(), p->if0_deps->size());
-      delete p->if0_deps;
-    }
+    if (if0_deps) joule_task_add_deps(p->jt, if0_deps->data(), if0_deps->size());
+    delete if0_deps;
     joule_task_submit(p->jt);
     return;
   }

@@ -11,21 +11,19 @@ namespace joule::omp::kmp {
 
 enum class Mode : std::uint8_t { kInline, kJoule, kIndirect };
 
+// 32 bytes: with task.cpp's header, a kmp_task_t and a few shareds, a
+// deferred task's block still fits joule's pooled task blocks.
 struct alignas(16) Prefix {
-  joule_task_t* jt;                      // kJoule: the joule task whose block this is
-  std::size_t size;                      // of the whole block
-  std::size_t task_bytes, shareds_size;  // as allocated (taskloop copies it)
-  std::uint64_t event;                   // a detachable task's event, or 0
-  std::int32_t flags;                    // the allocation's kmp_tasking_flags
+  joule_task_t* jt;                        // kJoule: the joule task whose block this is
+  std::uint64_t event;                     // a detachable task's event, or 0
+  std::uint32_t task_bytes, shareds_size;  // as allocated (taskloop copies them)
+  std::int32_t flags;                      // the allocation's kmp_tasking_flags
   Mode mode;
-  bool running;       // its routine runs now
-  bool again;         // an untied task asked for its next part (see run_body)
-  bool body_ran;      // an if(0) detachable task's joule task only waits for the event
-  InlineSaved saved;  // an if(0) task: the creator's state around the body
-  // An if(0) detachable task's dependencies (given to __kmpc_omp_wait_deps):
-  // its completion, after the body, still holds them until the fulfil.
-  std::vector<joule_dep_t>* if0_deps;
+  bool running;   // its routine runs now
+  bool again;     // an untied task asked for its next part (see run_body)
+  bool body_ran;  // an if(0) detachable task's joule task only waits for the event
 };
+static_assert(sizeof(Prefix) == 32);
 
 Task* task_of(Prefix* p);
 Prefix* prefix_of(void* task);
@@ -37,8 +35,9 @@ void task_start(Prefix* p);
 void task_set_event(Prefix* p, std::uint64_t ev);
 // Runs it on this thread now and frees it.
 void run_now(Prefix* p);
-// The end of a task run now (its event, its block).
-void task_done_now(Prefix* p);
+// The end of a task run now (its event, its block); if0_deps: an if(0)
+// detachable task's dependencies, held until the fulfil (taken over).
+void task_done_now(Prefix* p, std::vector<joule_dep_t>* if0_deps = nullptr);
 void task_submit(Prefix* p, const joule_dep_t* deps, std::size_t n);
 
 }  // namespace joule::omp::kmp

@@ -1,5 +1,7 @@
 // The task entry points of the LLVM runtime ABI (kmpc_task.cpp holds the
 // blocks): creation, dependencies, if(0) tasks, waits, taskgroups, detach.
+#include <algorithm>
+#include <cstdlib>
 #include <vector>
 
 #include "kmpc_task.hpp"
@@ -44,7 +46,48 @@ struct Deps {
 
 // The dependencies of the last __kmpc_omp_wait_deps since the last task
 // allocation: an if(0) task's, which clang passes there, not to the task.
-thread_local std::vector<joule_dep_t> t_if0_deps;
+// Plain data, initial-exec: every allocation clears it.
+struct If0Deps {
+  joule_dep_t* list;
+  std::size_t n, cap;
+};
+[[gnu::tls_model("initial-exec")]] constinit thread_local If0Deps t_if0_deps{};
+
+void keep_if0_deps(const Deps& d) {
+  If0Deps& k = t_if0_deps;
+  if (d.n > k.cap) {
+    auto* grown = static_cast<joule_dep_t*>(std::realloc(k.list, d.n * sizeof(joule_dep_t)));
+    if (!grown) unsupported("__kmpc_omp_wait_deps (out of memory)");
+    k.list = grown;
+    k.cap = d.n;
+  }
+  std::copy(d.list, d.list + d.n, k.list);
+  k.n = d.n;
+}
+
+// The if(0) tasks this thread runs now, innermost last: the creator's state
+// around each body, and a detachable one's dependencies.
+struct If0Frame {
+  InlineSaved saved;
+  std::vector<joule_dep_t>* deps;
+};
+struct If0Stack {
+  If0Frame* items;
+  int n, cap;
+};
+[[gnu::tls_model("initial-exec")]] constinit thread_local If0Stack t_if0{};
+
+If0Frame& if0_push() {
+  If0Stack& k = t_if0;
+  if (k.n == k.cap) {
+    k.cap = k.cap ? 2 * k.cap : 16;
+    auto* grown =
+        static_cast<If0Frame*>(std::realloc(k.items, std::size_t(k.cap) * sizeof(If0Frame)));
+    if (!grown) unsupported("__kmpc_omp_task_begin_if0 (out of memory)");
+    k.items = grown;
+  }
+  return k.items[k.n++];
+}
 
 void wait_on(const Deps& d) {
   if (d.n == 0 || self().in_final) return;
@@ -63,7 +106,7 @@ extern "C" {
 JOULE_EXPORT void* __kmpc_omp_task_alloc(Ident*, std::int32_t, std::int32_t flags,
                                          std::size_t task_size, std::size_t shareds_size,
                                          Routine entry) {
-  t_if0_deps.clear();
+  t_if0_deps.n = 0;
   return task_of(task_alloc(flags, task_size, shareds_size, entry));
 }
 
@@ -101,22 +144,26 @@ JOULE_EXPORT std::int32_t __kmpc_omp_task_with_deps(Ident*, std::int32_t, void* 
 JOULE_EXPORT void __kmpc_omp_wait_deps(Ident*, std::int32_t, std::int32_t n, DependInfo* deps,
                                        std::int32_t n_noalias, DependInfo* noalias) {
   wait_on(Deps(n, deps, n_noalias, noalias, true));
-  const Deps own(n, deps, n_noalias, noalias, false);
-  t_if0_deps.assign(own.list, own.list + own.n);
+  keep_if0_deps(Deps(n, deps, n_noalias, noalias, false));
 }
 
 JOULE_EXPORT void __kmpc_omp_task_begin_if0(Ident*, std::int32_t, void* task) {
   Prefix* p = prefix_of(task);
-  if (p->event && !t_if0_deps.empty()) p->if0_deps = new std::vector<joule_dep_t>(t_if0_deps);
-  t_if0_deps.clear();
-  p->saved = inline_enter((p->flags & 0x2) != 0, p);
+  const If0Deps& k = t_if0_deps;
+  If0Frame& f = if0_push();
+  f.deps = p->event && k.n ? new std::vector<joule_dep_t>(k.list, k.list + k.n) : nullptr;
+  t_if0_deps.n = 0;
+  f.saved = inline_enter((p->flags & 0x2) != 0, p);
 }
 
 JOULE_EXPORT void __kmpc_omp_task_complete_if0(Ident*, std::int32_t, void* task) {
   Prefix* p = prefix_of(task);
   if (p->flags & 0x8) task_of(p)->data1(gtid(), task_of(p));  // destructors
-  inline_leave(p->saved);
-  task_done_now(p);
+  If0Stack& k = t_if0;
+  if (k.n == 0) unsupported("__kmpc_omp_task_complete_if0 without __kmpc_omp_task_begin_if0");
+  const If0Frame f = k.items[--k.n];
+  inline_leave(f.saved);
+  task_done_now(p, f.deps);
 }
 
 JOULE_EXPORT std::int32_t __kmpc_omp_taskwait(Ident*, std::int32_t) {
