@@ -1,15 +1,13 @@
 // Explicit tasks in the LLVM runtime ABI. __kmpc_omp_task_alloc hands the
 // compiled code a kmp_task_t (privates after it, then the shareds) that it
-// fills before __kmpc_omp_task. The block is decided at the allocation:
-//  - a deferred task's lives in its joule task's own block (task.cpp's
-//    create_task, the GOMP path's), so filling it in place is all it takes;
+// fills before __kmpc_omp_task. The block never moves (privates may be C++
+// objects): it comes from a small per-thread cache of blocks, and
 //  - a task the throttle runs at once (task_throttle.cpp), or an included
-//    one, gets a recycled block of the thread's and runs as a plain call
-//    (task_inline.cpp), as GOMP_task runs it;
-//  - a task with a priority (known only once the block is filled) gets a
-//    block of its own, and its joule task, holding a pointer to it, is made
-//    at __kmpc_omp_task.
-// The compiled code never moves the block: privates may be C++ objects.
+//    one, runs as a plain call (task_inline.cpp), as GOMP_task runs it;
+//  - a deferred task becomes, at __kmpc_omp_task (once its priority is
+//    written), a joule task that holds a pointer to the block: task.cpp's
+//    header and that pointer fit joule's pooled task blocks, which a
+//    kmp_task_t inside would not.
 #include "kmpc_task.hpp"
 
 #include <algorithm>
@@ -64,16 +62,13 @@ void run_body(Prefix* p) {
   if (p->flags & kDestructors) t->data1(gtid(), t);
 }
 
-void joule_body(void* block) {
-  auto* p = static_cast<Prefix*>(block);
-  if (!p->body_ran) run_body(p);
-}
+void inline_body(void* block) { run_body(static_cast<Prefix*>(block)); }
 
-// A priority task's joule block holds the pointer to its own.
-void indirect_body(void* args) {
+// A deferred task's joule task holds a pointer to its block.
+void deferred_body(void* args) {
   auto* p = *static_cast<Prefix**>(args);
-  run_body(p);
-  std::free(p);
+  if (!p->body_ran) run_body(p);
+  block_free(p);
 }
 
 joule_task_options_t options(Prefix* p) {
@@ -96,28 +91,12 @@ Prefix* task_alloc(std::int32_t flags, std::size_t task_size, std::size_t shared
   const std::size_t task_bytes = (task_size + 7) & ~std::size_t(7);
   const std::size_t size = sizeof(Prefix) + task_bytes + shareds_size;
   if ((task_bytes | shareds_size) >> 32) unsupported("__kmpc_omp_task_alloc of 4 GiB or more");
-  Prefix* p = nullptr;
-  void* jt = nullptr;
-  if (now) {
-    p = static_cast<Prefix*>(block_alloc(size));
-    p->mode = Mode::kInline;
-  } else if (flags & kPriority) {
-    p = static_cast<Prefix*>(std::aligned_alloc(16, (size + 15) & ~std::size_t(15)));
-    if (!p) unsupported("__kmpc_omp_task_alloc (out of memory)");
-    p->mode = Mode::kIndirect;
-  } else if (s.in_final || (!(flags & kDetachable) && should_run_inline(true))) {
-    p = static_cast<Prefix*>(block_alloc(size));
-    p->mode = Mode::kInline;
-  } else {
-    ensure_init();
-    joule_task_options_t opts = JOULE_TASK_OPTIONS_INIT;
-    opts.final_ = (flags & kFinal) ? 1 : 0;
-    void* block = nullptr;
-    jt = create_task(GompTask{joule_body, nullptr, nullptr, long(size), 16}, opts, nullptr, &block);
-    p = static_cast<Prefix*>(block);
-    p->mode = Mode::kJoule;
-  }
-  p->jt = static_cast<joule_task_t*>(jt);
+  // Run at once: if(0) taskloop chunks, included tasks, and what the
+  // throttle says (never a detachable task: its creator goes on).
+  const bool at_once =
+      now || s.in_final || (!(flags & (kPriority | kDetachable)) && should_run_inline(true));
+  auto* p = static_cast<Prefix*>(block_alloc(size));
+  p->mode = at_once ? Mode::kInline : Mode::kDeferred;
   p->task_bytes = std::uint32_t(task_bytes);
   p->shareds_size = std::uint32_t(shareds_size);
   p->flags = flags;
@@ -141,53 +120,38 @@ void task_start(Prefix* p) {
     task_submit(p, nullptr, 0);
 }
 
-void task_set_event(Prefix* p, std::uint64_t ev) {
-  p->event = ev;
-  if (p->mode == Mode::kJoule) set_block_event(p, ev);
-}
+void task_set_event(Prefix* p, std::uint64_t ev) { p->event = ev; }
 
 // An included or throttled task, or an if(0) one whose body the compiled
 // code calls between __kmpc_omp_task_begin_if0 and _complete_if0.
 // As GOMP_task runs its tasks at once: run_inline (task_inline.cpp).
 void run_now(Prefix* p) {
-  run_inline(GompTask{joule_body, p, nullptr, 0, 0}, (p->flags & kFinal) != 0, nullptr);
+  run_inline(GompTask{inline_body, p, nullptr, 0, 0}, (p->flags & kFinal) != 0, nullptr);
   task_done_now(p);
 }
 
 void task_done_now(Prefix* p, std::vector<joule_dep_t>* if0_deps) {
   // An undeferred detachable task: the creator goes on after the body; its
-  // completion (what taskwait and barriers wait for) waits for the event,
-  // in its joule task (task.cpp), as GOMP_task's.
-  if (p->event && p->mode == Mode::kJoule && !self().in_final) {
+  // completion (what taskwait and barriers wait for, and its dependencies)
+  // waits for the event in a joule task of its own (task.cpp), as GOMP_task's.
+  if (p->event && p->mode == Mode::kDeferred && !self().in_final) {
     p->body_ran = true;
-    if (if0_deps) joule_task_add_deps(p->jt, if0_deps->data(), if0_deps->size());
+    task_submit(p, if0_deps ? if0_deps->data() : nullptr, if0_deps ? if0_deps->size() : 0);
     delete if0_deps;
-    joule_task_submit(p->jt);
     return;
   }
+  delete if0_deps;
   if (p->event) event_body_end(p->event);  // the creator waits for the fulfil
-  switch (p->mode) {
-    case Mode::kInline:
-      block_free(p);
-      break;
-    case Mode::kIndirect:
-      std::free(p);
-      break;
-    case Mode::kJoule:
-      discard_task_block(p->jt, p);
-      break;
-  }
+  block_free(p);
 }
 
-// A deferred task: its joule task, made now for a priority task, with
-// its dependencies, submitted.
+// A deferred task: its joule task holds a pointer to the block (joule's
+// pooled task blocks leave 64 bytes of arguments: task.cpp's header and
+// the pointer), made now that the priority is known, with its dependencies.
 void task_submit(Prefix* p, const joule_dep_t* deps, std::size_t n) {
-  joule_task_t* jt = p->jt;
-  if (p->mode == Mode::kIndirect) {
-    void* block = nullptr;
-    jt = create_task(GompTask{indirect_body, &p, nullptr, sizeof p, alignof(Prefix*), p->event},
-                     options(p), nullptr, &block);
-  }
+  joule_task_t* jt =
+      create_task(GompTask{deferred_body, &p, nullptr, sizeof p, alignof(Prefix*), p->event},
+                  options(p), nullptr);
   if (n) joule_task_add_deps(jt, deps, n);
   joule_task_submit(jt);
 }

@@ -9,12 +9,12 @@
 
 namespace joule::omp::kmp {
 
-enum class Mode : std::uint8_t { kInline, kJoule, kIndirect };
+enum class Mode : std::uint8_t { kInline, kDeferred };
 
 // 32 bytes: with task.cpp's header, a kmp_task_t and a few shareds, a
 // deferred task's block still fits joule's pooled task blocks.
 struct alignas(16) Prefix {
-  joule_task_t* jt;                        // kJoule: the joule task whose block this is
+  std::uint64_t cache_next;                // unused (keeps the prefix at 32 bytes)
   std::uint64_t event;                     // a detachable task's event, or 0
   std::uint32_t task_bytes, shareds_size;  // as allocated (taskloop copies them)
   std::int32_t flags;                      // the allocation's kmp_tasking_flags

@@ -23,9 +23,12 @@ struct Header {
   std::uintptr_t* red;  // the creator's innermost task-reduction descriptor
   std::uint64_t event;  // detachable: its event, else 0
   int creator_id;
-  std::uint32_t data_offset;
-  bool final_task;
+  // 48 bytes in all: with a small argument block (the LLVM ABI's tasks
+  // pass a pointer, kmpc_task.cpp) it fits joule's pooled task blocks.
+  std::uint32_t data_offset : 31;
+  std::uint32_t final_task : 1;
 };
+static_assert(sizeof(Header) == 48);
 
 // Runs with the creator's team as the binding team; a member of that team
 // keeps its own thread number. A task that sees a task reduction runs under
@@ -70,13 +73,13 @@ void fill_header(Header* h, ThreadState& s, const GompTask& g, bool final_task,
   h->red = s.red;
   h->creator_id = s.id;
   h->data_offset = offset;
-  h->final_task = final_task;
+  h->final_task = final_task ? 1 : 0;
 }
 
 }  // namespace
 
 joule_task_t* create_task(const GompTask& g, const joule_task_options_t& opts,
-                          const std::uint64_t* bounds, void** block) {
+                          const std::uint64_t* bounds) {
   // A task outside any region may be the program's first OpenMP call: joule
   // must start with the OMP_* settings, not on its own at joule_task_create.
   ensure_init();
@@ -94,29 +97,10 @@ joule_task_t* create_task(const GompTask& g, const joule_task_options_t& opts,
   fill_header(static_cast<Header*>(args), s, g, opts.final_ != 0, std::uint32_t(data - base));
   if (g.cpyfn)
     g.cpyfn(reinterpret_cast<void*>(data), g.data);
-  else if (g.arg_size && g.data)
+  else if (g.arg_size)
     std::memcpy(reinterpret_cast<void*>(data), g.data, std::size_t(g.arg_size));
   if (bounds) std::memcpy(reinterpret_cast<void*>(data), bounds, 2 * sizeof(std::uint64_t));
-  if (block) *block = reinterpret_cast<void*>(data);
   return t;
-}
-
-constexpr std::size_t kBlockOffset = (sizeof(Header) + 15) & ~std::size_t(15);
-
-joule_task_t* create_task_block(const GompTask& g, const joule_task_options_t& opts, void** block) {
-  return create_task(g, opts, nullptr, block);
-}
-
-void set_block_event(void* block, std::uint64_t event) {
-  reinterpret_cast<Header*>(static_cast<char*>(block) - kBlockOffset)->event = event;
-}
-
-// As if it had started and ended: the throttle's counts and the creator's frame.
-void discard_task_block(joule_task_t* t, void* block) {
-  const Header* h = reinterpret_cast<Header*>(static_cast<char*>(block) - kBlockOffset);
-  count_started();
-  if (h->frame) frame_child_done(h->frame);
-  joule_task_discard(t);
 }
 
 }  // namespace joule::omp

@@ -40,14 +40,7 @@ struct InlineFrame {
 // caller adds dependencies and submits. bounds: taskloop's first two
 // fields of the block (its iteration range), or null.
 joule_task_t* create_task(const GompTask& g, const joule_task_options_t& opts,
-                          const std::uint64_t* bounds, void** block = nullptr);
-// The LLVM ABI's tasks (kmpc_task.cpp): a task whose block the compiled
-// code fills after creation (g.data null: left as is; g.arg_align <= 16),
-// returned in *block; later, a detach event for it, or its discard
-// when it never runs as a joule task (an if(0) task).
-joule_task_t* create_task_block(const GompTask& g, const joule_task_options_t& opts, void** block);
-void set_block_event(void* block, std::uint64_t event);
-void discard_task_block(joule_task_t* t, void* block);
+                          const std::uint64_t* bounds);
 
 // ---- task_throttle.cpp ----
 // True when a task without dependencies should run at once: if(0), or
