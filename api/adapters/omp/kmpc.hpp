@@ -56,7 +56,7 @@ struct TaskRedInput {
 
 // The number the compiled code passes back (gtid): the thread number, as
 // cheap as it gets; unused, since the calling thread's state says more.
-std::int32_t gtid();
+inline std::int32_t gtid() { return self().id; }
 
 // The critical-name or reduction lock word (kmp_critical_name, 32 bytes, zeroed).
 void critical_enter(void* name);

@@ -58,8 +58,6 @@ void collect(int argc, va_list ap, void** args, const char* entry) {
 
 }  // namespace
 
-std::int32_t gtid() { return self().id; }
-
 void fork(Micro fn, int argc, void** args) {
   Region r{fn, argc, args};
   const unsigned n = std::exchange(t_pushed.threads, 0u);

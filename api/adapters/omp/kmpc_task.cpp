@@ -28,12 +28,17 @@ struct Cache {
 // Initial-exec (as team.hpp's state): no __tls_get_addr call per task.
 [[gnu::tls_model("initial-exec")]] constinit thread_local Cache t_cache;
 
-void* block_alloc(std::size_t size) {
-  Cache& c = t_cache;
-  if (size <= kCached && c.n > 0) return c.blocks[--c.n];
+[[gnu::noinline]] void* block_alloc_new(std::size_t size) {
   void* b = std::aligned_alloc(16, (std::max(size, kCached) + 15) & ~std::size_t(15));
   if (!b) unsupported("__kmpc_omp_task_alloc (out of memory)");
   return b;
+}
+
+inline void* block_alloc(std::size_t size) {
+  Cache& c = t_cache;
+  if (size <= kCached && c.n > 0) [[likely]]
+    return c.blocks[--c.n];
+  return block_alloc_new(size);
 }
 
 std::size_t block_size(const Prefix* p) { return sizeof(Prefix) + p->task_bytes + p->shareds_size; }
@@ -82,15 +87,13 @@ joule_task_options_t options(Prefix* p) {
 
 }  // namespace
 
-Task* task_of(Prefix* p) { return reinterpret_cast<Task*>(p + 1); }
-Prefix* prefix_of(void* task) { return static_cast<Prefix*>(task) - 1; }
-
 Prefix* task_alloc(std::int32_t flags, std::size_t task_size, std::size_t shareds_size,
                    Routine entry, bool now) {
   ThreadState& s = self();
   const std::size_t task_bytes = (task_size + 7) & ~std::size_t(7);
   const std::size_t size = sizeof(Prefix) + task_bytes + shareds_size;
-  if ((task_bytes | shareds_size) >> 32) unsupported("__kmpc_omp_task_alloc of 4 GiB or more");
+  if ((task_bytes | shareds_size) >> 32) [[unlikely]]
+    unsupported("__kmpc_omp_task_alloc of 4 GiB or more");
   // Run at once: if(0) taskloop chunks, included tasks, and what the
   // throttle says (never a detachable task: its creator goes on).
   const bool at_once =

@@ -25,8 +25,8 @@ struct alignas(16) Prefix {
 };
 static_assert(sizeof(Prefix) == 32);
 
-Task* task_of(Prefix* p);
-Prefix* prefix_of(void* task);
+inline Task* task_of(Prefix* p) { return reinterpret_cast<Task*>(p + 1); }
+inline Prefix* prefix_of(void* task) { return static_cast<Prefix*>(task) - 1; }
 // now: the task will run at once on this thread (a block of the thread's).
 Prefix* task_alloc(std::int32_t flags, std::size_t task_size, std::size_t shareds_size,
                    Routine entry, bool now = false);
