@@ -10,6 +10,7 @@
 // compiled code indexes copies by thread number instead: reduction.hpp).
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "kmpc.hpp"
@@ -32,7 +33,25 @@ struct TaskRed {
   std::size_t block = 0;
   std::atomic<Copies*> copies{nullptr};
   int owner = 0;  // reduction(task, ...): the member whose variables receive the result
+  // reduction(task, ...) on parallel: each member's own variables (its
+  // privates), item by item per member, which its tasks name.
+  // Written by each member as it starts, read by any task: atomic.
+  std::unique_ptr<std::atomic<const char*>[]> members;
+  std::size_t member_slots = 0;
 };
+
+// The copy for p in r's item k, if p is in the variable (or a member's).
+const char* match(const TaskRed* r, std::size_t k, const char* p) {
+  const TaskRedInput& i = r->items[k];
+  if (p == i.orig) return static_cast<const char*>(i.shar);
+  const auto* shar = static_cast<const char*>(i.shar);
+  if (p >= shar && p < shar + i.size) return shar;
+  for (std::size_t m = k; m < r->member_slots; m += r->items.size()) {
+    const char* own = r->members[m].load(std::memory_order_relaxed);
+    if (own && p >= own && p < own + i.size) return own;
+  }
+  return nullptr;
+}
 
 std::atomic<std::uint64_t> g_gen{1};
 thread_local std::vector<TaskRed*> t_groups;  // per taskgroup of this thread: its reduction or null
@@ -140,12 +159,9 @@ JOULE_EXPORT void* __kmpc_task_reduction_get_th_data(std::int32_t, void* tg, voi
     for (auto it = t_groups.rbegin(); it != t_groups.rend() && !r; ++it) r = *it;
   const auto* p = static_cast<const char*>(data);
   for (; r; r = r->parent)
-    for (std::size_t k = 0; k < r->items.size(); ++k) {
-      const TaskRedInput& i = r->items[k];
-      const auto* shar = static_cast<const char*>(i.shar);
-      if (p == i.orig) return thread_copies(r) + r->offset[k];
-      if (p >= shar && p < shar + i.size) return thread_copies(r) + r->offset[k] + (p - shar);
-    }
+    for (std::size_t k = 0; k < r->items.size(); ++k)
+      if (const char* base = match(r, k, p))
+        return thread_copies(r) + r->offset[k] + (p == r->items[k].orig ? 0 : p - base);
   unsupported("__kmpc_task_reduction_get_th_data for a variable no enclosing reduction names");
 }
 
@@ -155,12 +171,19 @@ JOULE_EXPORT void* __kmpc_task_reduction_get_th_data(std::int32_t, void* tg, voi
 // construct's own reduction then combines.
 JOULE_EXPORT void* __kmpc_taskred_modifier_init(Ident*, std::int32_t, std::int32_t, std::int32_t n,
                                                 TaskRedInput* data) {
+  const int members = current_team()->n;
   WorkShare* w = ws_enter([&](WorkShare& slot) {
     TaskRed* r = make(n, data);
     r->owner = self().id;
+    r->member_slots = std::size_t(members) * std::size_t(n);
+    r->members = std::make_unique<std::atomic<const char*>[]>(r->member_slots);
     slot.copy.store(r, std::memory_order_relaxed);
   });
   auto* r = static_cast<TaskRed*>(w->copy.load(std::memory_order_relaxed));
+  const auto id = std::size_t(self().id);
+  for (std::int32_t k = 0; k < n && id < std::size_t(members); ++k)
+    r->members[id * std::size_t(n) + std::size_t(k)].store(static_cast<const char*>(data[k].shar),
+                                                           std::memory_order_relaxed);
   ws_leave();
   t_groups.push_back(r);
   return r;

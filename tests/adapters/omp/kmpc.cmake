@@ -50,6 +50,7 @@ else()
     "openmp5_sums|libomp|openmp5_sums: OK\n.*|omp"
     "team_spawns|libomp|team_spawns: OK\n.*|omp"
     "doacross|libomp|doacross: OK\n.*|omp_sync"
+    "kmpc_reductions|libomp|kmpc_reductions: OK\n.*|omp_reduction"
     "detach|gomp_detach_libgomp|detach: OK\n.*|omp_sync"
     "locks|gomp_locks_libgomp|locks: OK\n.*|omp_semantics"
     "task_semantics|gomp_task_semantics_libgomp|task_semantics: OK\n.*|omp_semantics"
