@@ -93,14 +93,26 @@ bool doacross_start(int sched, unsigned dims, const T* counts, T chunk, T* istar
   return got;
 }
 
+void post_flat(Doacross* d, std::uint64_t first, std::uint64_t inner) {
+  d->posted[first].store(inner + 1, std::memory_order_seq_cst);
+  if (d->waiters.load(std::memory_order_seq_cst) > 0) wake_team(current_team());
+}
+
+void wait_flat(Doacross* d, std::uint64_t first, std::uint64_t inner) {
+  std::atomic<std::uint64_t>& word = d->posted[first];
+  if (word.load(std::memory_order_acquire) > inner) return;
+  d->waiters.fetch_add(1, std::memory_order_seq_cst);
+  team_wait(current_team(), [&] { return word.load(std::memory_order_acquire) > inner; });
+  d->waiters.fetch_sub(1, std::memory_order_relaxed);
+}
+
 template <class T>
 void doacross_post(const T* iter) {
   Doacross* d = current();
   if (!d) return;
   std::uint64_t inner = 0;
   for (unsigned k = 1; k < d->dims; ++k) inner = inner * d->counts[k] + std::uint64_t(iter[k]);
-  d->posted[std::uint64_t(iter[0])].store(inner + 1, std::memory_order_seq_cst);
-  if (d->waiters.load(std::memory_order_seq_cst) > 0) wake_team(current_team());
+  post_flat(d, std::uint64_t(iter[0]), inner);
 }
 
 // A component outside its dimension's iterations: the sink names no
@@ -122,14 +134,29 @@ void doacross_wait(T first, va_list rest) {
     if (!in_range(d, k, v)) return;
     inner = inner * d->counts[k] + std::uint64_t(v);
   }
-  std::atomic<std::uint64_t>& word = d->posted[std::uint64_t(first)];
-  if (word.load(std::memory_order_acquire) > inner) return;
-  d->waiters.fetch_add(1, std::memory_order_seq_cst);
-  team_wait(current_team(), [&] { return word.load(std::memory_order_acquire) > inner; });
-  d->waiters.fetch_sub(1, std::memory_order_relaxed);
+  wait_flat(d, std::uint64_t(first), inner);
+}
+
+std::uint64_t flatten(const Doacross* d, const std::uint64_t* iter) {
+  std::uint64_t inner = 0;
+  for (unsigned k = 1; k < d->dims; ++k) inner = inner * d->counts[k] + iter[k];
+  return inner;
 }
 
 }  // namespace
+
+void* doacross_create(unsigned dims, const std::uint64_t* counts) {
+  return make_doacross(dims, counts);
+}
+void doacross_post_at(void* d, const std::uint64_t* iter) {
+  auto* da = static_cast<Doacross*>(d);
+  post_flat(da, iter[0], flatten(da, iter));
+}
+void doacross_wait_at(void* d, const std::uint64_t* iter) {
+  auto* da = static_cast<Doacross*>(d);
+  wait_flat(da, iter[0], flatten(da, iter));
+}
+
 }  // namespace joule::omp
 
 using namespace joule::omp;

@@ -23,9 +23,12 @@ struct Header {
   std::uintptr_t* red;  // the creator's innermost task-reduction descriptor
   std::uint64_t event;  // detachable: its event, else 0
   int creator_id;
-  std::uint32_t data_offset;
-  bool final_task;
+  // 48 bytes in all: with a small argument block (the LLVM ABI's tasks
+  // pass a pointer, kmpc_task.cpp) it fits joule's pooled task blocks.
+  std::uint32_t data_offset : 31;
+  std::uint32_t final_task : 1;
 };
+static_assert(sizeof(Header) == 48);
 
 // Runs with the creator's team as the binding team; a member of that team
 // keeps its own thread number. A task that sees a task reduction runs under
@@ -70,7 +73,7 @@ void fill_header(Header* h, ThreadState& s, const GompTask& g, bool final_task,
   h->red = s.red;
   h->creator_id = s.id;
   h->data_offset = offset;
-  h->final_task = final_task;
+  h->final_task = final_task ? 1 : 0;
 }
 
 }  // namespace

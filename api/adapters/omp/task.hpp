@@ -57,6 +57,15 @@ void reset_throttle();
 // bounds: as for create_task, which needs a copy of the block).
 void run_inline(const GompTask& g, bool final_task, const std::uint64_t* bounds);
 void run_inline_seated(const GompTask& g, bool final_task, const std::uint64_t* bounds);
+// run_inline's two halves, for a task whose body the compiled code calls
+// itself between them (the LLVM ABI's if(0) tasks); tag: the task's identity for locks.
+struct InlineSaved {
+  bool in_task, in_final, inline_task;
+  InlineFrame* frame;
+  const void* tag;
+};
+InlineSaved inline_enter(bool final_task, const void* tag);
+void inline_leave(const InlineSaved& saved);
 // The current task's frame for one more deferred child (made if needed);
 // null outside inline tasks. The child calls frame_child_done at its end.
 InlineFrame* frame_for_child(ThreadState& s);

@@ -71,24 +71,34 @@ void run_inline(const GompTask& g, bool final_task, const std::uint64_t* bounds)
   ThreadState& s = self();
   if (s.red && s.seat < 0) [[unlikely]]
     return run_inline_seated(g, final_task, bounds);
-  const bool in_task = s.in_task, in_final = s.in_final, inline_task = s.inline_task;
-  InlineFrame* const outer = s.frame;
-  const void* const tag = s.task_tag;
-  s.in_task = true;
-  s.in_final = in_final || final_task;
-  s.inline_task = true;
-  s.frame = nullptr;
-  s.task_tag = &outer;  // a task of its own for the locks: any address of this frame
+  const void* tag = &s;  // a task of its own for the locks: any address of this frame
+  const InlineSaved saved = inline_enter(final_task, &tag);
   if (g.cpyfn || bounds)
     call_with_copy(g, bounds);
   else
     g.fn(g.data);
-  InlineFrame* f = s.frame;  // made by a deferred child: they hold it now
-  s.in_task = in_task;
-  s.in_final = in_final;
-  s.inline_task = inline_task;
-  s.frame = outer;
+  inline_leave(saved);
+}
+
+InlineSaved inline_enter(bool final_task, const void* tag) {
+  ThreadState& s = self();
+  const InlineSaved saved{s.in_task, s.in_final, s.inline_task, s.frame, s.task_tag};
+  s.in_task = true;
+  s.in_final = saved.in_final || final_task;
+  s.inline_task = true;
+  s.frame = nullptr;
   s.task_tag = tag;
+  return saved;
+}
+
+void inline_leave(const InlineSaved& saved) {
+  ThreadState& s = self();
+  InlineFrame* f = s.frame;  // made by a deferred child: they hold it now
+  s.in_task = saved.in_task;
+  s.in_final = saved.in_final;
+  s.inline_task = saved.inline_task;
+  s.frame = saved.frame;
+  s.task_tag = saved.tag;
   if (f) frame_release(f);
 }
 

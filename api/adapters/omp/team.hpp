@@ -265,6 +265,13 @@ void parallel_loop(void (*fn)(void*), void* data, unsigned num_threads, int sche
                    std::uint64_t chunk);
 int resolve_sched(int sched, std::uint64_t* chunk);
 
+// ---- doacross (doacross.cpp) ----
+// For the LLVM ABI (kmpc_doacross.cpp): a loop's state, and posts and waits
+// in iteration numbers (each within its dimension's count).
+void* doacross_create(unsigned dims, const std::uint64_t* counts);
+void doacross_post_at(void* d, const std::uint64_t* iter);
+void doacross_wait_at(void* d, const std::uint64_t* iter);
+
 // ---- ICVs (icv.cpp) ----
 struct Icv {
   int nthreads = 0;  // nthreads-var; 0: dynamic (CPUs owned + borrowed)

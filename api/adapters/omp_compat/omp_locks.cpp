@@ -46,13 +46,33 @@ void unlock_word(int* w) {
   if (__atomic_exchange_n(w, 0, __ATOMIC_RELEASE) == 2) futex(w, FUTEX_WAKE_PRIVATE, 1);
 }
 
-bool owned(omp_nest_lock_t* l) {
-  return __atomic_load_n(&l->_owner, __ATOMIC_RELAXED) == hooks::owner();
+// A nested lock's state lives out of line: libomp's omp.h (clang's) makes
+// omp_nest_lock_t 8 bytes, libgomp's 16, and one library serves both; the
+// first 8 bytes hold a pointer to it (set by omp_init_nest_lock).
+struct NestLock {
+  int word[1] = {0};
+  int count = 0;
+  const void* owner = nullptr;
+};
+
+NestLock* nest(omp_nest_lock_t* l) {
+  auto** slot = reinterpret_cast<NestLock**>(l);
+  NestLock* n = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+  if (n) return n;
+  auto* fresh = new NestLock;  // a zeroed lock never initialised (as libgomp accepts)
+  if (__atomic_compare_exchange_n(slot, &n, fresh, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    return fresh;
+  delete fresh;
+  return n;
 }
 
-void take(omp_nest_lock_t* l) {
-  __atomic_store_n(&l->_owner, const_cast<void*>(hooks::owner()), __ATOMIC_RELAXED);
-  l->_word[1] = 1;
+bool owned(const NestLock* n) {
+  return __atomic_load_n(&n->owner, __ATOMIC_RELAXED) == hooks::owner();
+}
+
+void take(NestLock* n, omp_nest_lock_t* l) {
+  __atomic_store_n(&n->owner, hooks::owner(), __ATOMIC_RELAXED);
+  n->count = 1;
   hooks::taken(l);
 }
 
@@ -77,33 +97,36 @@ JOULE_EXPORT int omp_test_lock(omp_lock_t* l) {
 }
 
 JOULE_EXPORT void omp_init_nest_lock(omp_nest_lock_t* l) {
-  l->_word[0] = 0;
-  l->_word[1] = 0;
-  l->_owner = nullptr;
+  __atomic_store_n(reinterpret_cast<NestLock**>(l), new NestLock, __ATOMIC_RELEASE);
 }
 
-JOULE_EXPORT void omp_destroy_nest_lock(omp_nest_lock_t* l) { omp_init_nest_lock(l); }
+JOULE_EXPORT void omp_destroy_nest_lock(omp_nest_lock_t* l) {
+  delete __atomic_exchange_n(reinterpret_cast<NestLock**>(l), nullptr, __ATOMIC_ACQ_REL);
+}
 
 JOULE_EXPORT void omp_set_nest_lock(omp_nest_lock_t* l) {
-  if (owned(l)) {
-    ++l->_word[1];
+  NestLock* n = nest(l);
+  if (owned(n)) {
+    ++n->count;
     return;
   }
-  lock_word(l->_word, l, "omp_set_nest_lock");
-  take(l);
+  lock_word(n->word, l, "omp_set_nest_lock");
+  take(n, l);
 }
 
 JOULE_EXPORT void omp_unset_nest_lock(omp_nest_lock_t* l) {
-  if (--l->_word[1] > 0) return;
+  NestLock* n = nest(l);
+  if (--n->count > 0) return;
   hooks::given(l);
-  __atomic_store_n(&l->_owner, nullptr, __ATOMIC_RELAXED);
-  unlock_word(l->_word);
+  __atomic_store_n(&n->owner, nullptr, __ATOMIC_RELAXED);
+  unlock_word(n->word);
 }
 
 JOULE_EXPORT int omp_test_nest_lock(omp_nest_lock_t* l) {
-  if (owned(l)) return ++l->_word[1];
-  if (!try_word(l->_word)) return 0;
-  take(l);
+  NestLock* n = nest(l);
+  if (owned(n)) return ++n->count;
+  if (!try_word(n->word)) return 0;
+  take(n, l);
   return 1;
 }
 

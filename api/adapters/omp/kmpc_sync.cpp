@@ -1,0 +1,136 @@
+// Barriers, single, master/masked, critical, flush, copyprivate and the
+// reductions of the LLVM runtime ABI, on the team code of sync.cpp and the
+// lock words of omp_locks.cpp.
+#include <atomic>
+
+#include "joule/omp/omp.h"
+#include "kmpc.hpp"
+
+extern "C" {
+bool GOMP_single_start(void);
+}
+
+namespace joule::omp::kmp {
+
+// kmp_critical_name is 32 zeroed bytes per name: the first 4 are the lock word.
+void critical_enter(void* name) { omp_set_lock(static_cast<omp_lock_t*>(name)); }
+void critical_leave(void* name) { omp_unset_lock(static_cast<omp_lock_t*>(name)); }
+
+namespace {
+
+// The reduction methods __kmpc_reduce* may choose (the return value): 1,
+// the thread folds its values into the originals itself inside the
+// critical section named by the lock, then calls __kmpc_end_reduce*; 2,
+// atomically, with no lock. joule always answers 1 (in a team of one
+// without the lock): one method for every reduction the compiler makes.
+constexpr std::int32_t kCriticalReduce = 1;
+
+std::int32_t reduce_begin(void* lock) {
+  if (current_team()->n > 1) critical_enter(lock);
+  return kCriticalReduce;
+}
+
+void reduce_end(void* lock) {
+  if (current_team()->n > 1) critical_leave(lock);
+}
+
+}  // namespace
+}  // namespace joule::omp::kmp
+
+using namespace joule::omp;
+using namespace joule::omp::kmp;
+
+extern "C" {
+
+JOULE_EXPORT void __kmpc_barrier(Ident*, std::int32_t) { barrier(); }
+JOULE_EXPORT void __kmpc_flush(Ident*) { std::atomic_thread_fence(std::memory_order_seq_cst); }
+
+JOULE_EXPORT std::int32_t __kmpc_single(Ident*, std::int32_t) { return GOMP_single_start(); }
+JOULE_EXPORT void __kmpc_end_single(Ident*, std::int32_t) {}
+
+JOULE_EXPORT std::int32_t __kmpc_master(Ident*, std::int32_t) { return self().id == 0; }
+JOULE_EXPORT void __kmpc_end_master(Ident*, std::int32_t) {}
+JOULE_EXPORT std::int32_t __kmpc_masked(Ident*, std::int32_t, std::int32_t filter) {
+  return self().id == filter;
+}
+JOULE_EXPORT void __kmpc_end_masked(Ident*, std::int32_t) {}
+
+JOULE_EXPORT void __kmpc_critical(Ident*, std::int32_t, void* name) { critical_enter(name); }
+// Hints are advice (OpenMP 5.2 §15.1): every critical section is the same lock.
+JOULE_EXPORT void __kmpc_critical_with_hint(Ident*, std::int32_t, void* name, std::uint32_t) {
+  critical_enter(name);
+}
+JOULE_EXPORT void __kmpc_end_critical(Ident*, std::int32_t, void* name) { critical_leave(name); }
+
+// single copyprivate: every member calls this after the single block; the
+// one that ran it (didit) publishes its data, the others copy from it, and
+// the closing barrier keeps the winner's data alive until they have.
+JOULE_EXPORT void __kmpc_copyprivate(Ident*, std::int32_t, std::size_t, void* data,
+                                     void (*copy)(void* dst, void* src), std::int32_t didit) {
+  Team* t = current_team();
+  if (t->n == 1) return;
+  WorkShare* w = ws_enter([](WorkShare&) {});
+  if (didit) {
+    w->copy.store(data, std::memory_order_relaxed);
+    w->copied.store(true, std::memory_order_seq_cst);
+    wake_team(t);
+  } else {
+    team_wait(t, [&] { return w->copied.load(std::memory_order_acquire); });
+    copy(data, w->copy.load(std::memory_order_relaxed));
+  }
+  ws_leave();
+  barrier();
+}
+
+JOULE_EXPORT std::int32_t __kmpc_reduce_nowait(Ident*, std::int32_t, std::int32_t, std::size_t,
+                                               void*, void (*)(void*, void*), void* lock) {
+  return reduce_begin(lock);
+}
+JOULE_EXPORT void __kmpc_end_reduce_nowait(Ident*, std::int32_t, void* lock) { reduce_end(lock); }
+JOULE_EXPORT std::int32_t __kmpc_reduce(Ident*, std::int32_t, std::int32_t, std::size_t, void*,
+                                        void (*)(void*, void*), void* lock) {
+  return reduce_begin(lock);
+}
+// The blocking form ends with the construct's barrier.
+JOULE_EXPORT void __kmpc_end_reduce(Ident*, std::int32_t, void* lock) {
+  reduce_end(lock);
+  barrier();
+}
+
+// Locks through the runtime (what Intel's compilers may emit): the user's
+// lock variable is the omp_lock_t or omp_nest_lock_t; hints are advice.
+#define JOULE_KMPC_LOCKS(kind, type)                                               \
+  JOULE_EXPORT void __kmpc_init_##kind(Ident*, std::int32_t, void** l) {           \
+    omp_init_##kind(reinterpret_cast<type*>(l));                                   \
+  }                                                                                \
+  JOULE_EXPORT void __kmpc_init_##kind##_with_hint(Ident*, std::int32_t, void** l, \
+                                                   std::uint32_t) {                \
+    omp_init_##kind(reinterpret_cast<type*>(l));                                   \
+  }                                                                                \
+  JOULE_EXPORT void __kmpc_destroy_##kind(Ident*, std::int32_t, void** l) {        \
+    omp_destroy_##kind(reinterpret_cast<type*>(l));                                \
+  }                                                                                \
+  JOULE_EXPORT void __kmpc_set_##kind(Ident*, std::int32_t, void** l) {            \
+    omp_set_##kind(reinterpret_cast<type*>(l));                                    \
+  }                                                                                \
+  JOULE_EXPORT void __kmpc_unset_##kind(Ident*, std::int32_t, void** l) {          \
+    omp_unset_##kind(reinterpret_cast<type*>(l));                                  \
+  }                                                                                \
+  JOULE_EXPORT int __kmpc_test_##kind(Ident*, std::int32_t, void** l) {            \
+    return omp_test_##kind(reinterpret_cast<type*>(l));                            \
+  }
+
+JOULE_KMPC_LOCKS(lock, omp_lock_t)
+JOULE_KMPC_LOCKS(nest_lock, omp_nest_lock_t)
+
+// clang's omp.h renames the affinity-format routines (ompc_*).
+JOULE_EXPORT void ompc_set_affinity_format(const char* f) { omp_set_affinity_format(f); }
+JOULE_EXPORT std::size_t ompc_get_affinity_format(char* b, std::size_t n) {
+  return omp_get_affinity_format(b, n);
+}
+JOULE_EXPORT void ompc_display_affinity(const char* f) { omp_display_affinity(f); }
+JOULE_EXPORT std::size_t ompc_capture_affinity(char* b, std::size_t n, const char* f) {
+  return omp_capture_affinity(b, n, f);
+}
+
+}  // extern "C"
