@@ -45,8 +45,10 @@ TEST_F(DlbBehaviour, MaskConsumerFourProcesses) { EXPECT_EQ(run("mask_consumer",
 TEST_F(DlbBehaviour, NodeBarrierTwoProcesses) { EXPECT_EQ(run("node_barrier", "2 6"), ""); }
 TEST_F(DlbBehaviour, NodeBarrierFourProcesses) { EXPECT_EQ(run("node_barrier", "4 6"), ""); }
 
-// DROM: an administrator shrinks one process and gives the CPU to another;
-// each target's DLB_PollDROM reports exactly its new mask (4: an observer).
+// DROM: an administrator shrinks one process and gives the CPU to another
+// (2: back to the same one); each target's DLB_PollDROM reports exactly its
+// new mask (4: an observer reads them too).
+TEST_F(DlbBehaviour, DromTwoProcesses) { EXPECT_EQ(run("drom", "2"), ""); }
 TEST_F(DlbBehaviour, DromThreeProcesses) { EXPECT_EQ(run("drom", "3"), ""); }
 TEST_F(DlbBehaviour, DromFourProcesses) { EXPECT_EQ(run("drom", "4"), ""); }
 

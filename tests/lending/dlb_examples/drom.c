@@ -3,9 +3,11 @@
  * poll DLB_PollDROM as a runtime would at its task boundaries. The
  * administrator (DLB_DROM_Attach) shrinks target 0 to CPU 0, gives CPU 1
  * to target 1, and with a fourth process, an observer, the node's view is
- * checked from outside too.
+ * checked from outside too. With two processes, the administrator shrinks
+ * the one target and gives the CPU back to it.
  *
- *   drom PROCESSES     (3: two targets and the administrator; 4: and an observer)
+ *   drom PROCESSES     (2: a target and the administrator; 3: two targets
+ *                       and the administrator; 4: and an observer)
  *
  * Checks: the administrator sees both targets in DLB_DROM_GetPidList and
  * their masks in DLB_DROM_GetProcessMask before and after; each target's
@@ -30,6 +32,7 @@ struct Shared {
   atomic_int errors;
 };
 static struct Shared *shared;
+static int targets = 2;
 
 #define CHECK(c)                                                                        \
   do {                                                                                  \
@@ -76,7 +79,9 @@ static int target(int me) {
     usleep(1000);
   }
   CHECK(atomic_load(&shared->moves_done) == 1);
-  CHECK(updates == 1); /* one change each: target 0 shrank, target 1 grew */
+  /* One change each (target 0 shrank, target 1 grew); alone, target 0
+   * shrank and grew back. */
+  CHECK(updates == (targets == 1 ? 2 : 1));
   while (atomic_load(&shared->observed) == 0 && now_s() < until) usleep(1000);
   CHECK(DLB_Finalize() == DLB_SUCCESS);
   return 0;
@@ -96,27 +101,38 @@ static int reaches(atomic_int *v, int want) {
   return atomic_load(v) == want;
 }
 
+/* Sets pid's mask to the CPUs of `bits` and waits until target `t` polled it. */
+static int move(int t, int pid, int bits) {
+  cpu_set_t m;
+  CPU_ZERO(&m);
+  for (int c = 0; c < 2; ++c)
+    if (bits & (1 << c)) CPU_SET(c, &m);
+  CHECK(DLB_DROM_SetProcessMask(pid, &m, DLB_SYNC_QUERY) == DLB_SUCCESS); /* applied */
+  CHECK(reaches(&shared->polled[t], bits));
+  return 0;
+}
+
 static int admin(void) {
-  while ((atomic_load(&shared->pid[0]) == 0 || atomic_load(&shared->pid[1]) == 0)) usleep(1000);
+  for (int t = 0; t < targets; ++t)
+    while (atomic_load(&shared->pid[t]) == 0) usleep(1000);
   CHECK(DLB_DROM_Attach() == DLB_SUCCESS);
   int pids[16], n = 0;
   CHECK(DLB_DROM_GetPidList(pids, &n, 16) == DLB_SUCCESS);
   int seen = 0;
   for (int i = 0; i < n; ++i)
-    seen += pids[i] == atomic_load(&shared->pid[0]) || pids[i] == atomic_load(&shared->pid[1]);
-  CHECK(seen == 2);
+    for (int t = 0; t < targets; ++t) seen += pids[i] == atomic_load(&shared->pid[t]);
+  CHECK(seen == targets);
   const int t0 = atomic_load(&shared->pid[0]), t1 = atomic_load(&shared->pid[1]);
-  CHECK(mask_of(t0) == 3 && mask_of(t1) == 0);
-  cpu_set_t m;
-  CPU_ZERO(&m);
-  CPU_SET(0, &m);
-  CHECK(DLB_DROM_SetProcessMask(t0, &m, DLB_SYNC_QUERY) == DLB_SUCCESS); /* applied by t0 */
-  CHECK(reaches(&shared->polled[0], 1));
-  CPU_ZERO(&m);
-  CPU_SET(1, &m);
-  CHECK(DLB_DROM_SetProcessMask(t1, &m, DLB_SYNC_QUERY) == DLB_SUCCESS);
-  CHECK(reaches(&shared->polled[1], 2));
-  CHECK(mask_of(t0) == 1 && mask_of(t1) == 2);
+  CHECK(mask_of(t0) == 3);
+  CHECK(move(0, t0, 1) == 0); /* target 0 shrinks to CPU 0 */
+  if (targets == 1) {
+    CHECK(move(0, t0, 3) == 0); /* and gets CPU 1 back */
+    CHECK(mask_of(t0) == 3);
+  } else {
+    CHECK(mask_of(t1) == 0);
+    CHECK(move(1, t1, 2) == 0); /* CPU 1 goes to target 1 */
+    CHECK(mask_of(t0) == 1 && mask_of(t1) == 2);
+  }
   atomic_store(&shared->moves_done, 1);
   CHECK(DLB_DROM_Detach() == DLB_SUCCESS);
   return 0;
@@ -140,10 +156,11 @@ static int observer(void) {
 
 int main(int argc, char **argv) {
   const int procs = argc > 1 ? atoi(argv[1]) : 3;
-  if (procs != 3 && procs != 4) {
-    fprintf(stderr, "usage: drom PROCESSES (3 or 4)\n");
+  if (procs < 2 || procs > 4) {
+    fprintf(stderr, "usage: drom PROCESSES (2, 3 or 4)\n");
     return 2;
   }
+  targets = procs == 2 ? 1 : 2;
   shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (shared == MAP_FAILED) return 1;
   atomic_store(&shared->polled[0], -1);
@@ -152,13 +169,12 @@ int main(int argc, char **argv) {
   pid_t kids[3];
   kids[0] = fork();
   if (kids[0] == 0) _exit(target(0));
-  kids[1] = fork();
-  if (kids[1] == 0) _exit(target(1));
-  int nkids = 2;
+  int nkids = 1;
+  if (targets == 2 && (kids[nkids++] = fork()) == 0) _exit(target(1));
   if (procs == 4 && (kids[nkids++] = fork()) == 0) _exit(observer());
   int failed = admin();
   if (failed) atomic_store(&shared->moves_done, 2); /* the targets stop waiting */
-  if (procs == 3) atomic_store(&shared->observed, 1);
+  if (procs < 4) atomic_store(&shared->observed, 1);
   for (int i = 0; i < nkids; ++i) {
     int status = 0;
     if (waitpid(kids[i], &status, 0) != kids[i] || !WIFEXITED(status) || WEXITSTATUS(status))
