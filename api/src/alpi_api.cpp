@@ -187,16 +187,28 @@ int alpi_cpu_count(uint64_t* count) {
   return ALPI_SUCCESS;
 }
 
+// The seat the thread runs on: a worker's index, or the worker a spare
+// stands in for. The main thread is worker 0 and counts as inside a task
+// even in main() (under OmpSs-2 main is a task; TAMPI asks from there).
+// Another thread inside a task runs on none of joule's CPUs: it is given
+// logical id 0, an arbitrary one in range as ALPI allows. Outside any task
+// and off every seat: ALPI_ERR_OUTSIDE_TASK, as ALPI 1.0 says.
 int alpi_cpu_logical_id(uint64_t* logical_id) {
   if (!logical_id) return ALPI_ERR_PARAMETER;
-  if (!Runtime::get().blocking().current_task()) return ALPI_ERR_OUTSIDE_TASK;
-  *logical_id = uint64_t(Blocking::runtime().blocking().current_worker());
+  Blocking& blocking = Blocking::runtime().blocking();
+  const int seat = blocking.current_worker();
+  if (seat < 0 && !blocking.current_task()) return ALPI_ERR_OUTSIDE_TASK;
+  // Guests on borrowed CPUs come after the owned ones: ids stay below
+  // alpi_cpu_count.
+  const int owned = Blocking::runtime().workers().owned();
+  *logical_id = seat < 0 ? 0 : uint64_t(seat % owned);
   return ALPI_SUCCESS;
 }
 
 int alpi_cpu_system_id(uint64_t* system_id) {
   if (!system_id) return ALPI_ERR_PARAMETER;
-  if (!Runtime::get().blocking().current_task()) return ALPI_ERR_OUTSIDE_TASK;
+  Blocking& blocking = Blocking::runtime().blocking();
+  if (blocking.current_worker() < 0 && !blocking.current_task()) return ALPI_ERR_OUTSIDE_TASK;
   const int cpu = sched_getcpu();
   if (cpu < 0) return ALPI_ERR_UNKNOWN;
   *system_id = uint64_t(cpu);

@@ -41,31 +41,28 @@ Task* Blocking::current_task() {
   return rt_.context().current;
 }
 
-int Blocking::current_worker() { return std::max(rt_.workers().current(), 0); }
+int Blocking::current_worker() { return Spares::seat_of(rt_.context()); }
 
 BlockResult Blocking::block(Task* t) {
   Task* self = current_task();
   if (!self) return BlockResult::outside_task;
   if (t != self) return BlockResult::not_current;
-  std::uint8_t state = kRunning;
-  if (!t->blocking.compare_exchange_strong(state, kBlocked, std::memory_order_seq_cst)) {
-    t->blocking.store(kRunning, std::memory_order_relaxed);  // unblocked first
-    return BlockResult::ok;
-  }
   ThreadContext& ctx = rt_.context();
+  if (!ctx.block_slot) ctx.block_slot = rt_.idle().external_slot();
+  // Listed before the block is visible: an unblocker that sees it blocked
+  // finds where it sleeps here (unblock).
   {
     std::lock_guard guard(blocked_mutex_);
-    blocked_.push_back({t, {t->id, t->label, now_ns(), ctx.worker ? ctx.worker->index() : -1}});
+    blocked_.push_back({t, {t->id, t->label, now_ns(), Spares::seat_of(ctx)}, ctx.block_slot});
   }
-  {
-    WaitNote note(ctx, "an unblock (the task blocked through Nanos6 or ALPI)", t);
-    rt_.waits().help_until(
-        ctx, [t] { return t->blocking.load(std::memory_order_acquire) == kUnblocked; }, nullptr);
+  std::uint8_t state = kRunning;
+  if (t->blocking.compare_exchange_strong(state, kBlocked, std::memory_order_seq_cst)) {
+    sleep_blocked(t, ctx);
   }
   {
     std::lock_guard guard(blocked_mutex_);
     for (auto it = blocked_.begin(); it != blocked_.end(); ++it)
-      if (it->first == t) {
+      if (it->task == t) {
         blocked_.erase(it);
         break;
       }
@@ -74,12 +71,37 @@ BlockResult Blocking::block(Task* t) {
   return BlockResult::ok;
 }
 
+// The blocked task keeps this thread, asleep where no push looks; a spare
+// takes its CPU meanwhile (spare_threads.hpp). Nothing this thread holds
+// for later may wait with it: its immediate successor and its held child
+// counts go out first.
+void Blocking::sleep_blocked(Task* t, ThreadContext& ctx) {
+  TaskLifecycle& tasks = rt_.tasks();
+  tasks.flush_held(ctx);
+  tasks.flush_private(ctx);
+  TaskPool::flush_remote_frees();
+  Spares& spares = rt_.workers().spares();
+  const int seat = spares.hand_over(ctx);
+  {
+    WaitNote note(ctx, "an unblock (the task blocked through Nanos6 or ALPI)", t);
+    Spares::park_until(*ctx.block_slot,
+                       [t] { return t->blocking.load(std::memory_order_seq_cst) == kUnblocked; });
+  }
+  spares.take_back(seat);
+}
+
 void Blocking::unblock(Task* t) {
-  // Read before the exchange: once it is seen the task may return, finish
-  // and be freed. The slot itself lives until the runtime stops.
-  WaitSlot* runner = t->runner;
-  if (t->blocking.exchange(kUnblocked, std::memory_order_seq_cst) == kBlocked)
-    rt_.idle().wake(runner);
+  if (t->blocking.exchange(kUnblocked, std::memory_order_seq_cst) != kBlocked) return;
+  // Its thread sleeps (or is about to) on the slot it listed; it leaves the
+  // list only after it saw the unblock, so a missing entry needs no wake.
+  // The slot lives until the runtime stops.
+  WaitSlot* slot = nullptr;
+  {
+    std::lock_guard guard(blocked_mutex_);
+    for (const Entry& e : blocked_)
+      if (e.task == t) slot = e.slot;
+  }
+  if (slot) Spares::unpark(*slot);
 }
 
 BlockResult Blocking::increase_events(Task* t, std::int64_t n) {
@@ -183,7 +205,7 @@ bool Blocking::remove_polling_service(PollingServices::Fn fn, void* data) {
 std::vector<Blocking::Blocked> Blocking::blocked_now() const {
   std::lock_guard guard(blocked_mutex_);
   std::vector<Blocked> out;
-  for (const auto& [task, b] : blocked_) out.push_back(b);
+  for (const Entry& e : blocked_) out.push_back(e.info);
   return out;
 }
 

@@ -5,11 +5,10 @@
 // services that idle threads run (polling_services.hpp). The offload
 // layers hold a task's completion until its device reports back.
 //
-// Blocking helps rather than suspends: a blocked task's thread runs other
-// ready tasks (and the polling services) on the same stack until the task
-// is unblocked, as taskwait does (Waits::help_until). A task picked up
-// meanwhile that blocks in turn must be unblocked before the first one can
-// return (docs/porting-ompss-semantics.md, "Blocking").
+// A blocked task keeps its own thread, asleep, and a spare thread runs
+// other ready tasks on its CPU meanwhile (spare_threads.hpp), as Nanos6
+// does: blocked tasks never hold each other up, and an unblocked one
+// resumes at once (docs/internals.md, "Blocked tasks").
 #pragma once
 
 #include <cstdint>
@@ -19,6 +18,7 @@
 
 #include "polling_services.hpp"
 #include "task.hpp"
+#include "thread_context.hpp"
 
 namespace joule::engine {
 
@@ -41,7 +41,9 @@ class Blocking {
   void activate() noexcept;
   // The task the calling thread runs, or null outside a task.
   Task* current_task();
-  int current_worker();  // the calling thread's worker index, 0 if not a worker
+  // The CPU seat the calling thread runs on (its worker's index, or the
+  // worker a spare stands in for), -1 for other threads.
+  int current_worker();
 
   // Blocks t, the calling thread's current task, until unblock(t); at once
   // when an unblock came first.
@@ -78,14 +80,21 @@ class Blocking {
     std::uint64_t id;
     const char* label;
     std::uint64_t since_ns;
-    int worker;  // -1: not a worker's thread
+    int worker;  // the seat it blocked on (Spares::seat_of); -1: none
   };
   std::vector<Blocked> blocked_now() const;
 
  private:
+  struct Entry {
+    Task* task;
+    Blocked info;
+    WaitSlot* slot;  // where its thread sleeps (ThreadContext::block_slot)
+  };
+  void sleep_blocked(Task* t, ThreadContext& ctx);
+
   Runtime& rt_;
   mutable std::mutex blocked_mutex_;
-  std::vector<std::pair<Task*, Blocked>> blocked_;
+  std::vector<Entry> blocked_;
 };
 
 }  // namespace joule::engine

@@ -349,6 +349,7 @@ void Runtime::shutdown() {
     for (int i = 1; i < workers_.count(); ++i) cpu_manager.wake(workers_.worker(i)->cpu());
   }
   for (int i = 1; i < workers_.count(); ++i) workers_.worker(i)->join();
+  workers_.spares().stop();  // every task is done: every spare is pooled
   cpu_manager.stop();
   for (auto& o : observers_) o->on_worker_stop(0);
   topology_->restore_current_binding();
