@@ -1,6 +1,6 @@
 // ALPI 1.2 (<joule/alpi.h>), the interface TAMPI and TAGASPI use, over the
-// same pieces as the Nanos6 API (the engine's Blocking room). Unsupported calls
-// return ALPI_ERR_FEATURE_UNKNOWN and alpi_feature_check reports them.
+// same pieces as the Nanos6 API (the engine's Blocking room). Every feature
+// is supported (alpi_feature_check); task attributes are placeholders.
 #include <sched.h>
 
 #include <chrono>
@@ -18,7 +18,8 @@ using joule::engine::Runtime;
 
 namespace {
 
-constexpr int kSupported = ALPI_FEATURE_BLOCKING | ALPI_FEATURE_EVENTS | ALPI_FEATURE_RESOURCES;
+constexpr int kSupported =
+    ALPI_FEATURE_BLOCKING | ALPI_FEATURE_EVENTS | ALPI_FEATURE_RESOURCES | ALPI_FEATURE_SUSPEND;
 
 int to_alpi(BlockResult r) {
   switch (r) {
@@ -215,11 +216,16 @@ int alpi_cpu_system_id(uint64_t* system_id) {
   return ALPI_SUCCESS;
 }
 
-// Suspension (ALPI_FEATURE_SUSPEND) is not supported: see alpi_feature_check.
-int alpi_task_suspend_mode_set(alpi_task*, alpi_suspend_mode_t, uint64_t) {
-  return ALPI_ERR_FEATURE_UNKNOWN;
+int alpi_task_suspend_mode_set(alpi_task* task, alpi_suspend_mode_t suspend_mode, uint64_t args) {
+  if (!task || suspend_mode < ALPI_SUSPEND_NONE || suspend_mode > ALPI_SUSPEND_EVENT_SUBMIT)
+    return ALPI_ERR_PARAMETER;
+  return to_alpi(Runtime::get().blocking().set_suspend_mode(
+      as_task(task), Blocking::SuspendMode(int(suspend_mode)), args));
 }
 
-int alpi_task_suspend(alpi_task*) { return ALPI_ERR_FEATURE_UNKNOWN; }
+int alpi_task_suspend(alpi_task* task) {
+  if (!task) return ALPI_ERR_PARAMETER;
+  return to_alpi(Blocking::runtime().blocking().suspend(as_task(task)));
+}
 
 }  // extern "C"

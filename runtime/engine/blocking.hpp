@@ -69,6 +69,19 @@ class Blocking {
   // is rethrown at the parent's taskwait.
   void release_hold(Task* t, std::exception_ptr error, std::int64_t n = 1);
 
+  // ---- ALPI's suspend (blocking_suspend.cpp) ----
+  // What happens when a suspended task's body returns: nothing more (it
+  // completes), it runs again, again after args nanoseconds, again once
+  // its events are 0 (ALPI's alpi_suspend_mode_t, in that order).
+  enum class SuspendMode { none = 0, submit, timeout_submit, event_submit };
+  // For t, the calling task, the next time it suspends.
+  BlockResult set_suspend_mode(Task* t, SuspendMode mode, std::uint64_t args);
+  // t, the calling task, runs its body again (the mode says when) instead
+  // of completing when the body returns.
+  BlockResult suspend(Task* t);
+  // From TaskLifecycle::execute: a suspended task's body returned.
+  void resubmit(Task* t, ThreadContext& ctx);
+
   // ---- polling services ----
   void add_polling_service(const char* name, PollingServices::Fn fn, void* data);
   bool remove_polling_service(PollingServices::Fn fn, void* data);
@@ -91,6 +104,19 @@ class Blocking {
     WaitSlot* slot;  // where its thread sleeps (ThreadContext::block_slot)
   };
   void sleep_blocked(Task* t, ThreadContext& ctx);
+  // Suspended tasks waiting for a time or their events: a polling service
+  // runs while any wait and puts the due ones back in the ready queue.
+  struct Waiting {
+    Task* task;
+    std::uint64_t due_ns;  // 0: when its events are 0
+  };
+  static int poll_suspended(void* self);
+
+  std::mutex suspend_mutex_;
+  // Modes set and not used yet, by task id (ids are never reused in a run).
+  std::vector<std::pair<std::uint64_t, std::pair<SuspendMode, std::uint64_t>>> modes_;
+  std::vector<Waiting> waiting_;
+  bool polling_waiting_ = false;
 
   Runtime& rt_;
   mutable std::mutex blocked_mutex_;
