@@ -7,7 +7,6 @@
 // extra child in the task's own counters, so the completion path is the
 // ordinary one and nothing on the hot path of host tasks changes.
 #include <algorithm>
-#include <chrono>
 
 #include "runtime.hpp"
 
@@ -35,10 +34,15 @@ void Blocking::activate() noexcept {
   if (tasks.serial_inline() && tasks.end_serial_inline()) rt_.clear_serial_roots();
 }
 
+// The thread that started the runtime (worker 0) counts as running a task
+// at its top level too: under OmpSs-2 main() is a task, and TAMPI blocks
+// and waits from there (its root task is the handle).
 Task* Blocking::current_task() {
   activate();
-  if (!Runtime::in_task()) return nullptr;
-  return rt_.context().current;
+  if (Runtime::in_task()) return rt_.context().current;
+  ThreadContext& ctx = rt_.context();
+  if (ctx.root && ctx.worker && ctx.worker->index() == 0) return ctx.root;
+  return nullptr;
 }
 
 int Blocking::current_worker() { return Spares::seat_of(rt_.context()); }
@@ -48,7 +52,7 @@ BlockResult Blocking::block(Task* t) {
   if (!self) return BlockResult::outside_task;
   if (t != self) return BlockResult::not_current;
   ThreadContext& ctx = rt_.context();
-  if (!ctx.block_slot) ctx.block_slot = rt_.idle().external_slot();
+  if (!ctx.block_slot) ctx.block_slot = rt_.workers().spares().private_slot();
   // Listed before the block is visible: an unblocker that sees it blocked
   // finds where it sleeps here (unblock).
   {
@@ -122,13 +126,20 @@ bool Blocking::decrease_events(Task* t, std::int64_t n) {
   return true;
 }
 
+// A timed block: the thread sleeps and a spare runs other tasks on its CPU
+// meanwhile, so what it would have run cannot hold it past its time (TAMPI's
+// polling task waits here between polls).
 void Blocking::wait_for_ns(std::uint64_t ns) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(ns);
   ThreadContext& ctx = rt_.context();
+  if (!ctx.block_slot) ctx.block_slot = rt_.workers().spares().private_slot();
   WaitNote note(ctx, "a time (alpi_task_waitfor_ns)", ctx.current);
-  // Helps meanwhile; the bounded sleeps of the waiting loop end the wait.
-  rt_.waits().help_until(
-      ctx, [until] { return std::chrono::steady_clock::now() >= until; }, nullptr);
+  TaskLifecycle& tasks = rt_.tasks();
+  tasks.flush_held(ctx);
+  tasks.flush_private(ctx);
+  Spares& spares = rt_.workers().spares();
+  const int seat = spares.hand_over(ctx);
+  Spares::park_for(*ctx.block_slot, ns);
+  spares.take_back(seat);
 }
 
 namespace {
@@ -140,21 +151,29 @@ struct Spawned {
   void* done_args;
 };
 
-void run_spawned_body(void* p) {
-  auto* s = static_cast<Spawned*>(p);
-  s->body(s->args);
-}
-
-// The outer task runs the body as its child and waits for it, so the
-// callback sees the body and every descendant completed.
+// The body runs in the spawned task itself, then waits for that task's
+// children and calls back. No task waits around it: a wrapper waiting for
+// the body as a child could be picked up by another thread's helping wait
+// and hold that wait as long as the body lives (TAMPI's polling task lives
+// until MPI_Finalize). A suspended run (ALPI) returns at once: the callback
+// comes after the last run. The wait runs only this task's descendants, so
+// it never picks up an unrelated long-lived task either.
 void run_spawned(void* p) {
   auto* s = static_cast<Spawned*>(p);
+  s->body(s->args);
   Runtime& rt = Runtime::get();
-  Task* child =
-      rt.tasks().create(&run_spawned_body, sizeof(Spawned), alignof(Spawned), task_options{});
-  *static_cast<Spawned*>(child->args) = *s;
-  rt.tasks().submit(child);
-  rt.waits().taskwait();
+  ThreadContext& ctx = rt.context();
+  if (ctx.current->suspended) return;
+  static const int kDescendantsOnly = 1;
+  const int* saved = ctx.descendants_only;
+  ctx.descendants_only = &kDescendantsOnly;
+  try {
+    rt.waits().taskwait();
+  } catch (...) {
+    ctx.descendants_only = saved;
+    throw;
+  }
+  ctx.descendants_only = saved;
   if (s->done) s->done(s->done_args);
 }
 

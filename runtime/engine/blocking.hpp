@@ -39,7 +39,9 @@ class Blocking {
   // let others run, so the serial inline mode ends (tasks created from now
   // on are deferred even with one worker; those running inline stay so).
   void activate() noexcept;
-  // The task the calling thread runs, or null outside a task.
+  // The task the calling thread runs, or null outside a task; the thread
+  // that started the runtime runs its root task at its top level (main()
+  // is a task under OmpSs-2).
   Task* current_task();
   // The CPU seat the calling thread runs on (its worker's index, or the
   // worker a spare stands in for), -1 for other threads.

@@ -79,7 +79,11 @@ void Blocking::resubmit(Task* t, ThreadContext& ctx) {
     start = !polling_waiting_;
     polling_waiting_ = true;
   }
-  if (start) add_polling_service("joule: suspended tasks", &Blocking::poll_suspended, this);
+  if (!start) return;
+  // One sleeper wakes to take the polling services' short sleep; a wake of
+  // every sleeper per suspension would cost a futex call each.
+  rt_.polling().add("joule: suspended tasks", &Blocking::poll_suspended, this);
+  rt_.idle().wake_one(-1);
 }
 
 // Puts back the tasks whose time came or whose events reached 0; done (and

@@ -5,6 +5,7 @@
 #include <linux/futex.h>
 #include <sched.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -50,10 +51,29 @@ void Spares::unpark(core::WaitSlot& s) noexcept {
             nullptr, 0);
 }
 
+void Spares::park_for(core::WaitSlot& s, std::uint64_t ns) noexcept {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(ns);
+  for (;;) {
+    const auto left = until - std::chrono::steady_clock::now();
+    if (left.count() <= 0) return;
+    const long n = long(std::chrono::duration_cast<std::chrono::nanoseconds>(left).count());
+    const timespec ts{n / 1'000'000'000, n % 1'000'000'000};
+    // Nobody wakes this sleep on purpose: a wake meant for an earlier
+    // block only ends one round early.
+    syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&s.word), FUTEX_WAIT_PRIVATE,
+            s.word.load(std::memory_order_acquire), &ts, nullptr, 0);
+  }
+}
+
 int Spares::seat_of(const ThreadContext& ctx) noexcept {
   if (ctx.worker) return ctx.worker->index();
   if (ctx.spare) return ctx.spare->seat.load(std::memory_order_relaxed);
   return -1;
+}
+
+core::WaitSlot* Spares::private_slot() {
+  std::lock_guard guard(mutex_);
+  return &slots_.emplace_back();
 }
 
 int Spares::threads() const {
@@ -109,7 +129,7 @@ Spare* Spares::acquire() {
   }
   auto spare = std::make_unique<Spare>();
   spare->owner = this;
-  spare->slot = rt_.idle().external_slot();
+  spare->slot = &slots_.emplace_back();
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, std::size_t(rt_.settings().stack_or_default()));

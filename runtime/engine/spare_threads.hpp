@@ -22,6 +22,7 @@
 #include <pthread.h>
 
 #include <atomic>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -78,6 +79,11 @@ class Spares {
     s.sleeping.store(false, std::memory_order_relaxed);
   }
   static void unpark(core::WaitSlot& s) noexcept;
+  // A slot for park_until, alive until the runtime stops; not Idle's, so
+  // Idle's broadcasts (wake_all) never touch the threads parked there.
+  core::WaitSlot* private_slot();
+  // Sleeps on s for ns nanoseconds (ALPI's waitfor).
+  static void park_for(core::WaitSlot& s, std::uint64_t ns) noexcept;
 
  private:
   struct Seat {
@@ -99,6 +105,7 @@ class Spares {
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<Spare>> all_;  // mutex_
   std::vector<Spare*> pool_;                 // mutex_: spares with no seat
+  std::deque<core::WaitSlot> slots_;         // mutex_: private_slot's
   bool stopping_ = false;                    // mutex_
   std::atomic<std::uint64_t> handovers_{0};
 };

@@ -108,17 +108,26 @@ TEST_P(Nanos6, UnblockFromThreadBeforeAndAfterBlock) {
 }
 
 TEST_P(Nanos6, BlockRejectsBadCalls) {
-  alpi_task* self = reinterpret_cast<alpi_task*>(1);
+  // The main thread runs main()'s task (OmpSs-2); another thread outside
+  // any task has none.
+  alpi_task* self = nullptr;
   ASSERT_EQ(alpi_task_self(&self), ALPI_SUCCESS);
-  EXPECT_EQ(self, nullptr);
+  EXPECT_NE(self, nullptr);
   EXPECT_EQ(alpi_task_block(nullptr), ALPI_ERR_PARAMETER);
   int dummy = 0;
-  EXPECT_EQ(alpi_task_block(reinterpret_cast<alpi_task*>(&dummy)), ALPI_ERR_OUTSIDE_TASK);
+  auto* other = reinterpret_cast<alpi_task*>(&dummy);
+  EXPECT_EQ(alpi_task_block(other), ALPI_ERR_PARAMETER);  // not the calling task
   EXPECT_EQ(alpi_task_suspend(nullptr), ALPI_ERR_PARAMETER);
-  EXPECT_EQ(alpi_task_suspend(reinterpret_cast<alpi_task*>(&dummy)), ALPI_ERR_OUTSIDE_TASK);
-  EXPECT_EQ(
-      alpi_task_suspend_mode_set(reinterpret_cast<alpi_task*>(&dummy), ALPI_SUSPEND_SUBMIT, 0),
-      ALPI_ERR_OUTSIDE_TASK);
+  std::thread([&] {
+    alpi_task* none = reinterpret_cast<alpi_task*>(1);
+    EXPECT_EQ(alpi_task_self(&none), ALPI_SUCCESS);
+    EXPECT_EQ(none, nullptr);
+    EXPECT_EQ(alpi_task_block(other), ALPI_ERR_OUTSIDE_TASK);
+    EXPECT_EQ(alpi_task_suspend(other), ALPI_ERR_OUTSIDE_TASK);
+    EXPECT_EQ(alpi_task_suspend_mode_set(other, ALPI_SUSPEND_SUBMIT, 0), ALPI_ERR_OUTSIDE_TASK);
+  }).join();
+  // main()'s task cannot suspend: its thread runs it to the end.
+  EXPECT_EQ(alpi_task_suspend(self), ALPI_ERR_UNKNOWN);
   EXPECT_EQ(alpi_feature_check(ALPI_FEATURE_BLOCKING | ALPI_FEATURE_EVENTS), ALPI_SUCCESS);
   EXPECT_EQ(alpi_feature_check(ALPI_FEATURE_SUSPEND), ALPI_SUCCESS);
   EXPECT_EQ(alpi_feature_check(1 << 10), ALPI_ERR_FEATURE_UNKNOWN);
@@ -236,9 +245,9 @@ TEST_P(Nanos6, SpawnRunsBodyThenCallback) {
   joule::spawn({}, [&] {  // from inside a task too: independent of it
     alpi_task_spawn(&spawned_body, &body, &spawned_done, &done, nullptr, nullptr);
   });
-  joule::taskwait();
-  for (int i = 0; i < 5000 && done.load() < 90; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  joule::taskwait();  // independent tasks are not its children: they may still run
+  // ALPI's wait lets them run on this CPU meanwhile (one worker: only here).
+  for (int i = 0; i < 5000 && done.load() < 90; ++i) alpi_task_waitfor_ns(1'000'000, nullptr);
   EXPECT_EQ(body.load(), 9);
   EXPECT_EQ(done.load(), 90);
   EXPECT_EQ(alpi_task_spawn(nullptr, nullptr, &spawned_done, nullptr, nullptr, nullptr),
