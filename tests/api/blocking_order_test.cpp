@@ -130,12 +130,7 @@ class Watchdog {
 
 class BlockingOrder : public testing::TestWithParam<int> {
  protected:
-  void SetUp() override {
-    sweep_config c;
-    c.workers = GetParam();
-    c.serial_inline = GetParam() == 1;
-    rt_ = start_runtime(c);
-  }
+  void SetUp() override { rt_ = start_serial_at_one(GetParam()); }
   // More blocked tasks than workers, every one unblocked in `order`.
   void run(Api api, Order order) {
     Board b(2 * GetParam() + 3);

@@ -23,12 +23,7 @@ using namespace joule_test;
 
 class Nanos6 : public testing::TestWithParam<int> {
  protected:
-  void SetUp() override {
-    sweep_config c;
-    c.workers = GetParam();
-    c.serial_inline = GetParam() == 1;
-    rt_ = start_runtime(c);
-  }
+  void SetUp() override { rt_ = start_serial_at_one(GetParam()); }
   std::unique_ptr<joule::runtime> rt_;
 };
 

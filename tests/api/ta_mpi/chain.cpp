@@ -133,12 +133,7 @@ void round_of(Chain& c, int round) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
-  if (provided < MPI_THREAD_SERIALIZED) {
-    std::fprintf(stderr, "chain: MPI_THREAD_SERIALIZED not provided\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  ta_mpi::init_serialized(&argc, &argv, "chain");
   Chain c;
   int size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
