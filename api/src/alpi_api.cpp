@@ -1,6 +1,6 @@
 // ALPI 1.2 (<joule/alpi.h>), the interface TAMPI and TAGASPI use, over the
-// same pieces as the Nanos6 API (the engine's Blocking room). Unsupported calls
-// return ALPI_ERR_FEATURE_UNKNOWN and alpi_feature_check reports them.
+// same pieces as the Nanos6 API (the engine's Blocking room). Every feature
+// is supported (alpi_feature_check); task attributes are placeholders.
 #include <sched.h>
 
 #include <chrono>
@@ -18,7 +18,8 @@ using joule::engine::Runtime;
 
 namespace {
 
-constexpr int kSupported = ALPI_FEATURE_BLOCKING | ALPI_FEATURE_EVENTS | ALPI_FEATURE_RESOURCES;
+constexpr int kSupported =
+    ALPI_FEATURE_BLOCKING | ALPI_FEATURE_EVENTS | ALPI_FEATURE_RESOURCES | ALPI_FEATURE_SUSPEND;
 
 int to_alpi(BlockResult r) {
   switch (r) {
@@ -187,27 +188,44 @@ int alpi_cpu_count(uint64_t* count) {
   return ALPI_SUCCESS;
 }
 
+// The seat the thread runs on: a worker's index, or the worker a spare
+// stands in for. The main thread is worker 0 and counts as inside a task
+// even in main() (under OmpSs-2 main is a task; TAMPI asks from there).
+// Another thread inside a task runs on none of joule's CPUs: it is given
+// logical id 0, an arbitrary one in range as ALPI allows. Outside any task
+// and off every seat: ALPI_ERR_OUTSIDE_TASK, as ALPI 1.0 says.
 int alpi_cpu_logical_id(uint64_t* logical_id) {
   if (!logical_id) return ALPI_ERR_PARAMETER;
-  if (!Runtime::get().blocking().current_task()) return ALPI_ERR_OUTSIDE_TASK;
-  *logical_id = uint64_t(Blocking::runtime().blocking().current_worker());
+  Blocking& blocking = Blocking::runtime().blocking();
+  const int seat = blocking.current_worker();
+  if (seat < 0 && !blocking.current_task()) return ALPI_ERR_OUTSIDE_TASK;
+  // Guests on borrowed CPUs come after the owned ones: ids stay below
+  // alpi_cpu_count.
+  const int owned = Blocking::runtime().workers().owned();
+  *logical_id = seat < 0 ? 0 : uint64_t(seat % owned);
   return ALPI_SUCCESS;
 }
 
 int alpi_cpu_system_id(uint64_t* system_id) {
   if (!system_id) return ALPI_ERR_PARAMETER;
-  if (!Runtime::get().blocking().current_task()) return ALPI_ERR_OUTSIDE_TASK;
+  Blocking& blocking = Blocking::runtime().blocking();
+  if (blocking.current_worker() < 0 && !blocking.current_task()) return ALPI_ERR_OUTSIDE_TASK;
   const int cpu = sched_getcpu();
   if (cpu < 0) return ALPI_ERR_UNKNOWN;
   *system_id = uint64_t(cpu);
   return ALPI_SUCCESS;
 }
 
-// Suspension (ALPI_FEATURE_SUSPEND) is not supported: see alpi_feature_check.
-int alpi_task_suspend_mode_set(alpi_task*, alpi_suspend_mode_t, uint64_t) {
-  return ALPI_ERR_FEATURE_UNKNOWN;
+int alpi_task_suspend_mode_set(alpi_task* task, alpi_suspend_mode_t suspend_mode, uint64_t args) {
+  if (!task || suspend_mode < ALPI_SUSPEND_NONE || suspend_mode > ALPI_SUSPEND_EVENT_SUBMIT)
+    return ALPI_ERR_PARAMETER;
+  return to_alpi(Runtime::get().blocking().set_suspend_mode(
+      as_task(task), Blocking::SuspendMode(int(suspend_mode)), args));
 }
 
-int alpi_task_suspend(alpi_task*) { return ALPI_ERR_FEATURE_UNKNOWN; }
+int alpi_task_suspend(alpi_task* task) {
+  if (!task) return ALPI_ERR_PARAMETER;
+  return to_alpi(Blocking::runtime().blocking().suspend(as_task(task)));
+}
 
 }  // extern "C"

@@ -3,6 +3,8 @@
 // Nanos6's own checks do; they never return as if they had worked.
 #include <sched.h>
 
+#include <algorithm>
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -48,8 +50,9 @@ unsigned int nanos6_get_total_num_cpus(void) {
   return unsigned(Blocking::runtime().workers().count());
 }
 
+// 0 on a thread that runs on no worker's CPU (as before spares existed).
 long nanos6_get_current_virtual_cpu(void) {
-  return Blocking::runtime().blocking().current_worker();
+  return std::max(Blocking::runtime().blocking().current_worker(), 0);
 }
 
 long nanos6_get_current_system_cpu(void) { return sched_getcpu(); }

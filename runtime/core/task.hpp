@@ -94,6 +94,9 @@ struct Task {
   // read this before its decrement, never after (the task may be done and
   // freed by then). Set at creation, before any other thread sees the task.
   bool creator_runs = false;
+  // ALPI's suspend: the body runs again instead of completing when it
+  // returns (engine Blocking::resubmit). Only the body's thread touches it.
+  bool suspended = false;
 
   // Line 1: what other threads update (completing children, predecessors).
   alignas(64) std::atomic<std::int64_t> pending{kBodyBias};

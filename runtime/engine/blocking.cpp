@@ -7,7 +7,6 @@
 // extra child in the task's own counters, so the completion path is the
 // ordinary one and nothing on the hot path of host tasks changes.
 #include <algorithm>
-#include <chrono>
 
 #include "runtime.hpp"
 
@@ -35,37 +34,39 @@ void Blocking::activate() noexcept {
   if (tasks.serial_inline() && tasks.end_serial_inline()) rt_.clear_serial_roots();
 }
 
+// The thread that started the runtime (worker 0) counts as running a task
+// at its top level too: under OmpSs-2 main() is a task, and TAMPI blocks
+// and waits from there (its root task is the handle).
 Task* Blocking::current_task() {
   activate();
-  if (!Runtime::in_task()) return nullptr;
-  return rt_.context().current;
+  if (Runtime::in_task()) return rt_.context().current;
+  ThreadContext& ctx = rt_.context();
+  if (ctx.root && ctx.worker && ctx.worker->index() == 0) return ctx.root;
+  return nullptr;
 }
 
-int Blocking::current_worker() { return std::max(rt_.workers().current(), 0); }
+int Blocking::current_worker() { return Spares::seat_of(rt_.context()); }
 
 BlockResult Blocking::block(Task* t) {
   Task* self = current_task();
   if (!self) return BlockResult::outside_task;
   if (t != self) return BlockResult::not_current;
-  std::uint8_t state = kRunning;
-  if (!t->blocking.compare_exchange_strong(state, kBlocked, std::memory_order_seq_cst)) {
-    t->blocking.store(kRunning, std::memory_order_relaxed);  // unblocked first
-    return BlockResult::ok;
-  }
   ThreadContext& ctx = rt_.context();
+  if (!ctx.block_slot) ctx.block_slot = rt_.workers().spares().private_slot();
+  // Listed before the block is visible: an unblocker that sees it blocked
+  // finds where it sleeps here (unblock).
   {
     std::lock_guard guard(blocked_mutex_);
-    blocked_.push_back({t, {t->id, t->label, now_ns(), ctx.worker ? ctx.worker->index() : -1}});
+    blocked_.push_back({t, {t->id, t->label, now_ns(), Spares::seat_of(ctx)}, ctx.block_slot});
   }
-  {
-    WaitNote note(ctx, "an unblock (the task blocked through Nanos6 or ALPI)", t);
-    rt_.waits().help_until(
-        ctx, [t] { return t->blocking.load(std::memory_order_acquire) == kUnblocked; }, nullptr);
+  std::uint8_t state = kRunning;
+  if (t->blocking.compare_exchange_strong(state, kBlocked, std::memory_order_seq_cst)) {
+    sleep_blocked(t, ctx);
   }
   {
     std::lock_guard guard(blocked_mutex_);
     for (auto it = blocked_.begin(); it != blocked_.end(); ++it)
-      if (it->first == t) {
+      if (it->task == t) {
         blocked_.erase(it);
         break;
       }
@@ -74,12 +75,37 @@ BlockResult Blocking::block(Task* t) {
   return BlockResult::ok;
 }
 
+// The blocked task keeps this thread, asleep where no push looks; a spare
+// takes its CPU meanwhile (spare_threads.hpp). Nothing this thread holds
+// for later may wait with it: its immediate successor and its held child
+// counts go out first.
+void Blocking::sleep_blocked(Task* t, ThreadContext& ctx) {
+  TaskLifecycle& tasks = rt_.tasks();
+  tasks.flush_held(ctx);
+  tasks.flush_private(ctx);
+  TaskPool::flush_remote_frees();
+  Spares& spares = rt_.workers().spares();
+  const int seat = spares.hand_over(ctx);
+  {
+    WaitNote note(ctx, "an unblock (the task blocked through Nanos6 or ALPI)", t);
+    Spares::park_until(*ctx.block_slot,
+                       [t] { return t->blocking.load(std::memory_order_seq_cst) == kUnblocked; });
+  }
+  spares.take_back(seat);
+}
+
 void Blocking::unblock(Task* t) {
-  // Read before the exchange: once it is seen the task may return, finish
-  // and be freed. The slot itself lives until the runtime stops.
-  WaitSlot* runner = t->runner;
-  if (t->blocking.exchange(kUnblocked, std::memory_order_seq_cst) == kBlocked)
-    rt_.idle().wake(runner);
+  if (t->blocking.exchange(kUnblocked, std::memory_order_seq_cst) != kBlocked) return;
+  // Its thread sleeps (or is about to) on the slot it listed; it leaves the
+  // list only after it saw the unblock, so a missing entry needs no wake.
+  // The slot lives until the runtime stops.
+  WaitSlot* slot = nullptr;
+  {
+    std::lock_guard guard(blocked_mutex_);
+    for (const Entry& e : blocked_)
+      if (e.task == t) slot = e.slot;
+  }
+  if (slot) Spares::unpark(*slot);
 }
 
 BlockResult Blocking::increase_events(Task* t, std::int64_t n) {
@@ -100,13 +126,20 @@ bool Blocking::decrease_events(Task* t, std::int64_t n) {
   return true;
 }
 
+// A timed block: the thread sleeps and a spare runs other tasks on its CPU
+// meanwhile, so what it would have run cannot hold it past its time (TAMPI's
+// polling task waits here between polls).
 void Blocking::wait_for_ns(std::uint64_t ns) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(ns);
   ThreadContext& ctx = rt_.context();
+  if (!ctx.block_slot) ctx.block_slot = rt_.workers().spares().private_slot();
   WaitNote note(ctx, "a time (alpi_task_waitfor_ns)", ctx.current);
-  // Helps meanwhile; the bounded sleeps of the waiting loop end the wait.
-  rt_.waits().help_until(
-      ctx, [until] { return std::chrono::steady_clock::now() >= until; }, nullptr);
+  TaskLifecycle& tasks = rt_.tasks();
+  tasks.flush_held(ctx);
+  tasks.flush_private(ctx);
+  Spares& spares = rt_.workers().spares();
+  const int seat = spares.hand_over(ctx);
+  Spares::park_for(*ctx.block_slot, ns);
+  spares.take_back(seat);
 }
 
 namespace {
@@ -118,21 +151,29 @@ struct Spawned {
   void* done_args;
 };
 
-void run_spawned_body(void* p) {
-  auto* s = static_cast<Spawned*>(p);
-  s->body(s->args);
-}
-
-// The outer task runs the body as its child and waits for it, so the
-// callback sees the body and every descendant completed.
+// The body runs in the spawned task itself, then waits for that task's
+// children and calls back. No task waits around it: a wrapper waiting for
+// the body as a child could be picked up by another thread's helping wait
+// and hold that wait as long as the body lives (TAMPI's polling task lives
+// until MPI_Finalize). A suspended run (ALPI) returns at once: the callback
+// comes after the last run. The wait runs only this task's descendants, so
+// it never picks up an unrelated long-lived task either.
 void run_spawned(void* p) {
   auto* s = static_cast<Spawned*>(p);
+  s->body(s->args);
   Runtime& rt = Runtime::get();
-  Task* child =
-      rt.tasks().create(&run_spawned_body, sizeof(Spawned), alignof(Spawned), task_options{});
-  *static_cast<Spawned*>(child->args) = *s;
-  rt.tasks().submit(child);
-  rt.waits().taskwait();
+  ThreadContext& ctx = rt.context();
+  if (ctx.current->suspended) return;
+  static const int kDescendantsOnly = 1;
+  const int* saved = ctx.descendants_only;
+  ctx.descendants_only = &kDescendantsOnly;
+  try {
+    rt.waits().taskwait();
+  } catch (...) {
+    ctx.descendants_only = saved;
+    throw;
+  }
+  ctx.descendants_only = saved;
   if (s->done) s->done(s->done_args);
 }
 
@@ -183,7 +224,7 @@ bool Blocking::remove_polling_service(PollingServices::Fn fn, void* data) {
 std::vector<Blocking::Blocked> Blocking::blocked_now() const {
   std::lock_guard guard(blocked_mutex_);
   std::vector<Blocked> out;
-  for (const auto& [task, b] : blocked_) out.push_back(b);
+  for (const Entry& e : blocked_) out.push_back(e.info);
   return out;
 }
 

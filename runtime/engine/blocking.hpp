@@ -5,11 +5,10 @@
 // services that idle threads run (polling_services.hpp). The offload
 // layers hold a task's completion until its device reports back.
 //
-// Blocking helps rather than suspends: a blocked task's thread runs other
-// ready tasks (and the polling services) on the same stack until the task
-// is unblocked, as taskwait does (Waits::help_until). A task picked up
-// meanwhile that blocks in turn must be unblocked before the first one can
-// return (docs/porting-ompss-semantics.md, "Blocking").
+// A blocked task keeps its own thread, asleep, and a spare thread runs
+// other ready tasks on its CPU meanwhile (spare_threads.hpp), as Nanos6
+// does: blocked tasks never hold each other up, and an unblocked one
+// resumes at once (docs/internals.md, "Blocked tasks").
 #pragma once
 
 #include <cstdint>
@@ -19,6 +18,7 @@
 
 #include "polling_services.hpp"
 #include "task.hpp"
+#include "thread_context.hpp"
 
 namespace joule::engine {
 
@@ -39,9 +39,13 @@ class Blocking {
   // let others run, so the serial inline mode ends (tasks created from now
   // on are deferred even with one worker; those running inline stay so).
   void activate() noexcept;
-  // The task the calling thread runs, or null outside a task.
+  // The task the calling thread runs, or null outside a task; the thread
+  // that started the runtime runs its root task at its top level (main()
+  // is a task under OmpSs-2).
   Task* current_task();
-  int current_worker();  // the calling thread's worker index, 0 if not a worker
+  // The CPU seat the calling thread runs on (its worker's index, or the
+  // worker a spare stands in for), -1 for other threads.
+  int current_worker();
 
   // Blocks t, the calling thread's current task, until unblock(t); at once
   // when an unblock came first.
@@ -67,6 +71,19 @@ class Blocking {
   // is rethrown at the parent's taskwait.
   void release_hold(Task* t, std::exception_ptr error, std::int64_t n = 1);
 
+  // ---- ALPI's suspend (blocking_suspend.cpp) ----
+  // What happens when a suspended task's body returns: nothing more (it
+  // completes), it runs again, again after args nanoseconds, again once
+  // its events are 0 (ALPI's alpi_suspend_mode_t, in that order).
+  enum class SuspendMode { none = 0, submit, timeout_submit, event_submit };
+  // For t, the calling task, the next time it suspends.
+  BlockResult set_suspend_mode(Task* t, SuspendMode mode, std::uint64_t args);
+  // t, the calling task, runs its body again (the mode says when) instead
+  // of completing when the body returns.
+  BlockResult suspend(Task* t);
+  // From TaskLifecycle::execute: a suspended task's body returned.
+  void resubmit(Task* t, ThreadContext& ctx);
+
   // ---- polling services ----
   void add_polling_service(const char* name, PollingServices::Fn fn, void* data);
   bool remove_polling_service(PollingServices::Fn fn, void* data);
@@ -78,14 +95,34 @@ class Blocking {
     std::uint64_t id;
     const char* label;
     std::uint64_t since_ns;
-    int worker;  // -1: not a worker's thread
+    int worker;  // the seat it blocked on (Spares::seat_of); -1: none
   };
   std::vector<Blocked> blocked_now() const;
 
  private:
+  struct Entry {
+    Task* task;
+    Blocked info;
+    WaitSlot* slot;  // where its thread sleeps (ThreadContext::block_slot)
+  };
+  void sleep_blocked(Task* t, ThreadContext& ctx);
+  // Suspended tasks waiting for a time or their events: a polling service
+  // runs while any wait and puts the due ones back in the ready queue.
+  struct Waiting {
+    Task* task;
+    std::uint64_t due_ns;  // 0: when its events are 0
+  };
+  static int poll_suspended(void* self);
+
+  std::mutex suspend_mutex_;
+  // Modes set and not used yet, by task id (ids are never reused in a run).
+  std::vector<std::pair<std::uint64_t, std::pair<SuspendMode, std::uint64_t>>> modes_;
+  std::vector<Waiting> waiting_;
+  bool polling_waiting_ = false;
+
   Runtime& rt_;
   mutable std::mutex blocked_mutex_;
-  std::vector<std::pair<Task*, Blocked>> blocked_;
+  std::vector<Entry> blocked_;
 };
 
 }  // namespace joule::engine

@@ -302,10 +302,11 @@ void Runtime::attach_external(ThreadContext& ctx) {
 }
 
 Task* Runtime::spawn_root(ThreadContext& ctx) {
-  if (ctx.root) return ctx.root;
   if (ctx.spawn_root) return ctx.spawn_root;
-  // A worker has no root of its own (its tasks' parents are their
-  // creators'); one made here is listed with the external roots, so stop
+  // Not the thread's own root: a taskwait at the thread's top level (main's)
+  // must not wait for independent tasks, which may live as long as the
+  // program (TAMPI's polling task ends at MPI_Finalize). A worker has no
+  // root at all. One made here is listed with the external roots, so stop
   // waits for its children and frees it.
   std::lock_guard guard(external_mutex_);
   Task* root = make_root(tasks_.serial_inline());
@@ -353,6 +354,7 @@ void Runtime::shutdown() {
     for (int i = 1; i < workers_.count(); ++i) cpu_manager.wake(workers_.worker(i)->cpu());
   }
   for (int i = 1; i < workers_.count(); ++i) workers_.worker(i)->join();
+  workers_.spares().stop();  // every task is done: every spare is pooled
   cpu_manager.stop();
   perturb::stop();
   for (auto& o : observers_) o->on_worker_stop(0);

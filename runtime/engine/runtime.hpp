@@ -107,8 +107,9 @@ class Runtime {
   // ---- threads ----
   // The calling thread's context, set up on first use by an external thread.
   ThreadContext& context();
-  // The calling thread's root task, made now for a worker (which has none):
-  // the parent of tasks independent of whatever the thread runs (ALPI spawn).
+  // The parent of the tasks the calling thread spawns independent of
+  // whatever it runs (ALPI spawn): a root of its own, made at first use,
+  // that no taskwait of the thread waits for.
   Task* spawn_root(ThreadContext& ctx);
   // Clears the serial flag of every root made so far (end of the serial
   // inline mode): new tasks inherit it from their root.

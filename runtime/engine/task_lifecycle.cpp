@@ -141,8 +141,19 @@ void TaskLifecycle::execute(Task* t, ThreadContext& ctx) {
     run_body(t);
   }
   ctx.current = saved;
+  // Suspended (ALPI): the body's count stays open and it runs again later.
+  if (t->suspended) [[unlikely]]
+    return rt_.blocking().resubmit(t, ctx);
+  end_body(t, ctx);
+}
+
+void TaskLifecycle::end_body(Task* t, ThreadContext& ctx) {
   const std::int64_t body_done = t->spawned.load(std::memory_order_relaxed) - kBodyBias;
   if (t->pending.fetch_add(body_done, std::memory_order_acq_rel) + body_done == 0) complete(t, ctx);
+}
+
+void TaskLifecycle::requeue(Task* t, ThreadContext& ctx) {
+  push_and_wake(&t, 1, ctx.worker ? ctx.worker->index() : -1);
 }
 
 void TaskLifecycle::run_body(Task* t) {

@@ -69,6 +69,11 @@ class TaskLifecycle {
   // ---- running (task_lifecycle.cpp) ----
   // Runs one ready task if there is one.
   bool run_one(ThreadContext& ctx);
+  // t's body returned: t completes once its children have (execute).
+  void end_body(Task* t, ThreadContext& ctx);
+  // A task whose body returned suspended goes back to the ready queue; its
+  // body runs again (Blocking::resubmit).
+  void requeue(Task* t, ThreadContext& ctx);
   // Deep in nested waits: runs only descendants of `waiter`, setting other
   // ready tasks aside in `deferred` (so the stack stays bounded).
   bool run_one_within(ThreadContext& ctx, Task* waiter, std::vector<Task*>& deferred);

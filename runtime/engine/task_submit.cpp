@@ -259,6 +259,10 @@ void TaskLifecycle::wait_for_room(ThreadContext& ctx, std::int64_t target) {
       idle_rounds = 0;
       continue;
     }
+    // What the tasks in flight wait for may be what a service completes (a
+    // task-aware MPI request); with one worker nobody else polls.
+    rt_.polling().poll_if_active();
+    if (run_one(ctx)) continue;
     const std::uint64_t done = completed_total();
     const auto t = std::chrono::steady_clock::now();
     if (done != seen) {

@@ -14,6 +14,7 @@ namespace joule::engine {
 using namespace joule::core;
 
 class Worker;
+struct Spare;
 
 // A field its own thread writes and a diagnostic reader (state_dump.cpp)
 // reads from another thread: an atomic with release stores and acquire
@@ -57,8 +58,12 @@ struct ThreadContext {
   // go to the deque, so a body's children run newest first.
   Task* next = nullptr;
   WaitSlot* slot = nullptr;  // where this thread sleeps (Idle)
-  bool in_loop = false;      // inside a scheduling loop: `next` will be run
-  bool searching = false;    // counted by Idle as looking for work
+  // Where it sleeps while a task it runs is blocked: a slot no push wakes,
+  // made at the first block (spare_threads.hpp).
+  WaitSlot* block_slot = nullptr;
+  Spare* spare = nullptr;  // this thread is a spare (spare_threads.hpp)
+  bool in_loop = false;    // inside a scheduling loop: `next` will be run
+  bool searching = false;  // counted by Idle as looking for work
   // Finished children of held_parent not yet subtracted from its pending
   // count (TaskLifecycle::hold_child): only at a worker loop's top level.
   bool may_hold = false;

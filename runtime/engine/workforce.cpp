@@ -10,6 +10,7 @@ void Workforce::reserve(int owned, int max, int machine_cpus) {
   max_ = max;
   slots_ = std::make_unique<std::atomic<Worker*>[]>(std::size_t(max_));
   of_cpu_.assign(std::size_t(std::max(machine_cpus, 1) + 1), -1);
+  spares_.reserve(max);
 }
 
 int Workforce::current() {

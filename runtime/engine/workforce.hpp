@@ -2,7 +2,8 @@
 // process, decided at start) and guests after (on CPUs borrowed while the
 // program runs), each with its steal order. Workers never move or go away
 // while the runtime runs: any thread reads them without a lock, while
-// guests are added under mutex().
+// guests are added under mutex(). It keeps the pool of spare threads that
+// stand in for workers whose task is blocked (spare_threads.hpp).
 #pragma once
 
 #include <atomic>
@@ -10,6 +11,7 @@
 #include <mutex>
 #include <vector>
 
+#include "spare_threads.hpp"
 #include "worker.hpp"
 
 namespace joule::engine {
@@ -41,6 +43,8 @@ class Workforce {
   Worker& add(int cpu);
   // Worker i's steal order: the others, nearest first by the topology.
   void set_victims(int index);
+  // Threads that take a blocked task's CPU over (spare_threads.hpp).
+  Spares& spares() noexcept { return spares_; }
 
  private:
   Runtime& rt_;
@@ -51,6 +55,7 @@ class Workforce {
   std::unique_ptr<std::atomic<Worker*>[]> slots_;
   std::atomic<int> count_{0};
   std::vector<int> of_cpu_;  // cpu -> worker index or -1 (mutex_)
+  Spares spares_{rt_};
 };
 
 }  // namespace joule::engine

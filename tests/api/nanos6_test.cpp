@@ -10,8 +10,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -24,12 +26,7 @@ using namespace joule_test;
 
 class Nanos6 : public testing::TestWithParam<int> {
  protected:
-  void SetUp() override {
-    sweep_config c;
-    c.workers = GetParam();
-    c.serial_inline = GetParam() == 1;
-    rt_ = start_runtime(c);
-  }
+  void SetUp() override { rt_ = start_serial_at_one(GetParam()); }
   std::unique_ptr<joule::runtime> rt_;
 };
 
@@ -40,7 +37,13 @@ TEST_P(Nanos6, CpuCounts) {
   uint64_t n = 0;
   ASSERT_EQ(alpi_cpu_count(&n), ALPI_SUCCESS);
   EXPECT_EQ(n, uint64_t(GetParam()));
-  EXPECT_EQ(alpi_cpu_logical_id(&n), ALPI_ERR_OUTSIDE_TASK);
+  // The main thread is worker 0 and counts as inside a task (under OmpSs-2
+  // main is one); a thread that runs no task and no worker is outside.
+  ASSERT_EQ(alpi_cpu_logical_id(&n), ALPI_SUCCESS);
+  EXPECT_EQ(n, 0u);
+  int outside = ALPI_SUCCESS;
+  std::thread([&] { outside = alpi_cpu_logical_id(&n); }).join();
+  EXPECT_EQ(outside, ALPI_ERR_OUTSIDE_TASK);
   std::atomic<long> vcpu{-1}, scpu{-1};
   joule::spawn({}, [&] {
     vcpu = nanos6_get_current_virtual_cpu();
@@ -144,15 +147,29 @@ TEST_P(Nanos6, UnblockFromThreadBeforeAndAfterBlock) {
 }
 
 TEST_P(Nanos6, BlockRejectsBadCalls) {
-  alpi_task* self = reinterpret_cast<alpi_task*>(1);
+  // The main thread runs main()'s task (OmpSs-2); another thread outside
+  // any task has none.
+  alpi_task* self = nullptr;
   ASSERT_EQ(alpi_task_self(&self), ALPI_SUCCESS);
-  EXPECT_EQ(self, nullptr);
+  EXPECT_NE(self, nullptr);
   EXPECT_EQ(alpi_task_block(nullptr), ALPI_ERR_PARAMETER);
   int dummy = 0;
-  EXPECT_EQ(alpi_task_block(reinterpret_cast<alpi_task*>(&dummy)), ALPI_ERR_OUTSIDE_TASK);
-  EXPECT_EQ(alpi_task_suspend(nullptr), ALPI_ERR_FEATURE_UNKNOWN);
+  auto* other = reinterpret_cast<alpi_task*>(&dummy);
+  EXPECT_EQ(alpi_task_block(other), ALPI_ERR_PARAMETER);  // not the calling task
+  EXPECT_EQ(alpi_task_suspend(nullptr), ALPI_ERR_PARAMETER);
+  std::thread([&] {
+    alpi_task* none = reinterpret_cast<alpi_task*>(1);
+    EXPECT_EQ(alpi_task_self(&none), ALPI_SUCCESS);
+    EXPECT_EQ(none, nullptr);
+    EXPECT_EQ(alpi_task_block(other), ALPI_ERR_OUTSIDE_TASK);
+    EXPECT_EQ(alpi_task_suspend(other), ALPI_ERR_OUTSIDE_TASK);
+    EXPECT_EQ(alpi_task_suspend_mode_set(other, ALPI_SUSPEND_SUBMIT, 0), ALPI_ERR_OUTSIDE_TASK);
+  }).join();
+  // main()'s task cannot suspend: its thread runs it to the end.
+  EXPECT_EQ(alpi_task_suspend(self), ALPI_ERR_UNKNOWN);
   EXPECT_EQ(alpi_feature_check(ALPI_FEATURE_BLOCKING | ALPI_FEATURE_EVENTS), ALPI_SUCCESS);
-  EXPECT_EQ(alpi_feature_check(ALPI_FEATURE_SUSPEND), ALPI_ERR_FEATURE_UNKNOWN);
+  EXPECT_EQ(alpi_feature_check(ALPI_FEATURE_SUSPEND), ALPI_SUCCESS);
+  EXPECT_EQ(alpi_feature_check(1 << 10), ALPI_ERR_FEATURE_UNKNOWN);
   EXPECT_EQ(alpi_version_check(1, 0), ALPI_SUCCESS);
   EXPECT_EQ(alpi_version_check(2, 0), ALPI_ERR_VERSION);
   int major = 0, minor = 0;
@@ -267,13 +284,79 @@ TEST_P(Nanos6, SpawnRunsBodyThenCallback) {
   joule::spawn({}, [&] {  // from inside a task too: independent of it
     alpi_task_spawn(&spawned_body, &body, &spawned_done, &done, nullptr, nullptr);
   });
-  joule::taskwait();
-  for (int i = 0; i < 5000 && done.load() < 90; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  joule::taskwait();  // independent tasks are not its children: they may still run
+  // ALPI's wait lets them run on this CPU meanwhile (one worker: only here).
+  for (int i = 0; i < 5000 && done.load() < 90; ++i) alpi_task_waitfor_ns(1'000'000, nullptr);
   EXPECT_EQ(body.load(), 9);
   EXPECT_EQ(done.load(), 90);
   EXPECT_EQ(alpi_task_spawn(nullptr, nullptr, &spawned_done, nullptr, nullptr, nullptr),
             ALPI_ERR_PARAMETER);
+}
+
+// ALPI's suspend, as TAMPI's polling task uses it: the body runs again
+// (at once, after a time, once its events are 0) until it returns without
+// suspending, and only then does the task complete and release its
+// successor. Its children of every run are waited for.
+TEST_P(Nanos6, SuspendRunsTheBodyAgain) {
+  nanos6_get_num_cpus();  // the first call ends the serial inline mode
+  for (alpi_suspend_mode_t mode :
+       {ALPI_SUSPEND_SUBMIT, ALPI_SUSPEND_TIMEOUT_SUBMIT, ALPI_SUSPEND_EVENT_SUBMIT}) {
+    struct State {
+      int runs = 0;
+      std::atomic<int> children{0};
+      std::atomic<alpi_task*> self{nullptr};
+      std::chrono::steady_clock::time_point last{};
+      std::int64_t shortest_gap_ns = INT64_MAX;
+    } s;
+    std::atomic<int> seen_by_successor{-1};
+    std::atomic<int> seen_children{-1};
+    constexpr int kRuns = 5;
+    constexpr std::uint64_t kTimeoutNs = 2'000'000;
+    int token = 0;
+    joule::spawn({joule::out(token)}, [&s, mode] {
+      const auto now = std::chrono::steady_clock::now();
+      if (s.runs > 0) s.shortest_gap_ns = std::min(s.shortest_gap_ns, (now - s.last).count());
+      s.last = now;
+      joule::spawn({}, [&s] { s.children.fetch_add(1); });
+      if (++s.runs == kRuns) return;  // the last run: the task completes
+      alpi_task* self = nullptr;
+      ASSERT_EQ(alpi_task_self(&self), ALPI_SUCCESS);
+      ASSERT_EQ(alpi_task_suspend_mode_set(self, mode, kTimeoutNs), ALPI_SUCCESS);
+      if (mode == ALPI_SUSPEND_EVENT_SUBMIT) {
+        // An event another thread releases later: the body runs again only then.
+        ASSERT_EQ(alpi_task_events_increase(self, 1), ALPI_SUCCESS);
+        std::thread([self] {
+          std::this_thread::sleep_for(std::chrono::milliseconds(2));
+          alpi_task_events_decrease(self, 1);
+        }).detach();
+      }
+      ASSERT_EQ(alpi_task_suspend(self), ALPI_SUCCESS);
+    });
+    joule::spawn({joule::in(token)}, [&] {
+      seen_by_successor = s.runs;
+      seen_children = s.children.load();
+    });
+    joule::taskwait();
+    EXPECT_EQ(s.runs, kRuns) << mode;
+    EXPECT_EQ(seen_by_successor.load(), kRuns) << mode;
+    EXPECT_EQ(seen_children.load(), kRuns) << mode;
+    if (mode != ALPI_SUSPEND_SUBMIT) EXPECT_GE(s.shortest_gap_ns, 1'900'000) << mode;
+  }
+}
+
+// NONE: the task completes when its body returns, as if never suspended.
+TEST_P(Nanos6, SuspendModeNoneCompletes) {
+  nanos6_get_num_cpus();
+  std::atomic<int> runs{0};
+  joule::spawn({}, [&] {
+    runs.fetch_add(1);
+    alpi_task* self = nullptr;
+    ASSERT_EQ(alpi_task_self(&self), ALPI_SUCCESS);
+    ASSERT_EQ(alpi_task_suspend_mode_set(self, ALPI_SUSPEND_NONE, 0), ALPI_SUCCESS);
+    ASSERT_EQ(alpi_task_suspend(self), ALPI_SUCCESS);
+  });
+  joule::taskwait();
+  EXPECT_EQ(runs.load(), 1);
 }
 
 INSTANTIATE_TEST_SUITE_P(Workers, Nanos6, testing::Values(1, 2, 4),

@@ -46,6 +46,15 @@ inline std::unique_ptr<joule::runtime> start_runtime(const sweep_config& c,
   }
 }
 
+// `workers` workers as the Nanos6 and ALPI suites sweep them: the serial
+// inline mode on at one worker, so the first Nanos6 or ALPI call must end it.
+inline std::unique_ptr<joule::runtime> start_serial_at_one(int workers) {
+  sweep_config c;
+  c.workers = workers;
+  c.serial_inline = workers == 1;
+  return start_runtime(c);
+}
+
 inline std::string short_scheduler(const std::string& s) { return s == "work-stealing" ? "ws" : s; }
 
 // Names like ws_2workers, fifo_1workers_nois (immediate successor off).

@@ -3,9 +3,9 @@
  * declares, answered by libjoule. Build TAMPI against joule as
  * docs/porting-ompss-semantics.md ("ALPI and TAMPI") says. C and C++.
  *
- * Supported: blocking, events, resources (ALPI_FEATURE_*); not suspend:
- * alpi_feature_check says so and alpi_task_suspend* return
- * ALPI_ERR_FEATURE_UNKNOWN. */
+ * Supported: blocking, events, resources and suspend (ALPI_FEATURE_*).
+ * A task that runs inline (one worker in serial mode, below a final task)
+ * or undeferred cannot suspend: alpi_task_suspend returns ALPI_ERR_UNKNOWN. */
 #ifndef JOULE_ALPI_H
 #define JOULE_ALPI_H
 
@@ -59,8 +59,9 @@ JOULE_EXPORT int alpi_version_check(int major, int minor);
 JOULE_EXPORT int alpi_version_get(int *major, int *minor);
 
 JOULE_EXPORT int alpi_task_self(struct alpi_task **task);
-/* As nanos6_block_current_task (<joule/nanos6/nanos6.h>): the worker runs
- * other tasks meanwhile; an unblock may come first. */
+/* As nanos6_block_current_task (<joule/nanos6/nanos6.h>): the task keeps
+ * its thread, asleep, and its CPU runs other tasks meanwhile; an unblock
+ * may come first. */
 JOULE_EXPORT int alpi_task_block(struct alpi_task *task);
 JOULE_EXPORT int alpi_task_unblock(struct alpi_task *task);
 JOULE_EXPORT int alpi_task_waitfor_ns(uint64_t target_ns, uint64_t *actual_ns);
@@ -85,8 +86,14 @@ JOULE_EXPORT int alpi_cpu_count(uint64_t *count);
 JOULE_EXPORT int alpi_cpu_logical_id(uint64_t *logical_id);
 JOULE_EXPORT int alpi_cpu_system_id(uint64_t *system_id);
 
+/* The calling task's mode for its next suspend: NONE (it completes as if
+ * not suspended; also without a mode set), SUBMIT (its body runs again),
+ * TIMEOUT_SUBMIT (again after args ns, as fine as the polling services),
+ * EVENT_SUBMIT (again once its events are 0). */
 JOULE_EXPORT int alpi_task_suspend_mode_set(struct alpi_task *task,
                                             alpi_suspend_mode_t suspend_mode, uint64_t args);
+/* When the body returns, the task runs its body again (by its mode)
+ * instead of completing. */
 JOULE_EXPORT int alpi_task_suspend(struct alpi_task *task);
 
 #ifdef __cplusplus

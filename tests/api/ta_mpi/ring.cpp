@@ -74,12 +74,7 @@ void round_of(Ring& r, int round) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
-  if (provided < MPI_THREAD_SERIALIZED) {
-    std::fprintf(stderr, "ring: MPI_THREAD_SERIALIZED not provided\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  ta_mpi::init_serialized(&argc, &argv, "ring");
   Ring r;
   MPI_Comm_rank(MPI_COMM_WORLD, &r.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &r.size);

@@ -37,6 +37,14 @@ std::mutex& mpi_lock() {
   return m;
 }
 
+void init_serialized(int* argc, char*** argv, const char* program) {
+  int provided = 0;
+  MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided);
+  if (provided >= MPI_THREAD_SERIALIZED) return;
+  std::fprintf(stderr, "%s: MPI_THREAD_SERIALIZED not provided\n", program);
+  MPI_Abort(MPI_COMM_WORLD, 2);
+}
+
 void Layer::start() {
   int major = 0, minor = 0;
   check(alpi_version_get(&major, &minor), "alpi_version_get");

@@ -20,6 +20,8 @@
 namespace ta_mpi {
 
 std::mutex& mpi_lock();
+// MPI_Init_thread at MPI_THREAD_SERIALIZED, or an abort naming `program`.
+void init_serialized(int* argc, char*** argv, const char* program);
 
 class Layer {
  public:
