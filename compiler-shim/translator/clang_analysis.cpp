@@ -741,8 +741,7 @@ void add_global_reductions(Context& cx, Construct& c, const FunctionDecl* fn,
                            const std::map<const VarDecl*, std::vector<unsigned>>& refs) {
   for (const RegionRef& r : c.deps) {
     if (r.kind != "reduction" || !r.region.base_is_name) continue;
-    const auto* v =
-        dyn_cast_or_null<VarDecl>(lookup(cx, r.region.base_name, c.pragma.begin, fn));
+    const auto* v = dyn_cast_or_null<VarDecl>(lookup(cx, r.region.base_name, c.pragma.begin, fn));
     if (!v || !v->hasGlobalStorage()) continue;
     const int id = cx.var_id(v);
     bool have = false;
