@@ -1,5 +1,5 @@
 ! A Fortran program written against DLB's Fortran headers (dlbf.h,
-! dlbf_drom.h, dlbf_talp.h), built with gfortran against joule's: the
+! dlbf_drom.h, dlbf_talp.h, dlbf_mngo.h), built with gfortran against joule's: the
 ! version, LeWI with an observer thread, a monitoring region and its POP
 ! metrics, the node metrics and times, DROM. Exits 1 on a wrong answer.
 program dlb_fortran
@@ -8,6 +8,7 @@ program dlb_fortran
     include 'dlbf.h'
     include 'dlbf_drom.h'
     include 'dlbf_talp.h'
+    include 'dlbf_mngo.h'
     type(c_ptr) :: region
     type(dlb_pop_metrics_t) :: pop
     type(dlb_node_metrics_t) :: node
@@ -46,6 +47,8 @@ program dlb_fortran
     call check(dlb_lend(), DLB_ERR_PERM, 'DLB_Lend as an observer')
     call check(dlb_setobserverrole(logical(.false., c_bool)), DLB_SUCCESS, 'SetObserverRole')
     call check(dlb_drom_recoverstolencpus(0), DLB_ERR_NOPROC, 'RecoverStolenCpus(0)')
+    call check(dlb_mngo_wake_manager(), DLB_ERR_NOMNGO, 'DLB_MNGO_Wake_manager')
+    if (c_associated(dlb_mngo_regionregister('r', DLB_LEWI_REGION))) call fail('MNGO region')
     call check(dlb_finalize(), DLB_SUCCESS, 'DLB_Finalize')
     print '(a)', 'dlb_fortran: ok'
 

@@ -5,6 +5,7 @@
       include 'dlbf.h'
       include 'dlbf_drom.h'
       include 'dlbf_talp.h'
+      include 'dlbf_mngo.h'
       if (dlb_getversion_ok() .ne. DLB_SUCCESS) stop 1
       contains
       integer function dlb_getversion_ok()

@@ -2,8 +2,8 @@
 ! what the arguments become: docs/dlb-api.md, "Fortran").
 
 ! The structures of dlb_talp.h, field for field (bind(c) types: the
-! layout of the C structures). DLB_GLOBAL_REGION is c_null_ptr.
-      integer, parameter :: DLB_MONITOR_NAME_MAX = 128
+! layout of the C structures). The region constants: dlbf_types.h.
+      include 'dlbf_types.h'
 
       type, bind(c) :: dlb_monitor_t
           type(c_ptr) :: name
