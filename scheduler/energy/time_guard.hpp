@@ -107,7 +107,7 @@ class TimeGuard {
     bool at_top = false;  // it ran with every domain at its top P-state
     // slack: a domain ran at the top and every slowed one stayed off the
     // critical path (iterative: finished no later; periodic: ran no task
-    // others wait on and queued nothing), so it cost what the top would.
+    // others wait on), so it cost what the top would.
     bool anchored = false;
   };
   // time_guard_slack.cpp: the slack-reclamation start and margin.

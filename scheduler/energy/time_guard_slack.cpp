@@ -6,7 +6,11 @@
 // the tasks whose measured slack covers the slowdown, leaving the critical
 // path at the top (Rountree et al., "Adagio", ICS'09). So:
 //  - a unit in which some domain ran at the top and every slowed one kept
-//    off the critical path is worth a unit at the top: it joins the
+//    off the critical path (iterative: it finished no later than the cores
+//    at the top, the paired lateness is 0; periodic: it ran no task others
+//    wait on; its queued tasks do not count, since the side tasks of a slack
+//    graph queue on it without holding anyone up) is worth a unit at the
+//    top: it joins the
 //    baseline, and the policy's levels apply from its first decision
 //    instead of after baseline_units units at the top. A slowed core that
 //    turns out late or critical during that start ends the trust: the rest
@@ -39,8 +43,9 @@ bool TimeGuard::anchored(const Observation& obs, const Unit& u) const {
   for (std::size_t i = 0; i < obs.domains.size() && i < in_effect_.size(); ++i) {
     if (in_effect_[i] >= top_[i])
       top = true;
-    else if (on_critical_path(obs, i))
-      return false;
+    else
+      for (int c : obs.domains[i].cores)
+        if (obs.cores[std::size_t(c)].running_critical) return false;
   }
   return top;
 }
