@@ -94,8 +94,8 @@ TEST(TimeGuardSlack, NoDomainAtTheTopMeansNoTrust) {
   guard.reset(false);
   std::vector<int> levels{12, 12};
   for (int i = 0; i < 3; ++i)
-    levels = guard.filter(iteration(levels, 1e-3, 1e-3, std::uint64_t(i + 1)), ask({6, 6}))
-                 .domain_level;
+    levels =
+        guard.filter(iteration(levels, 1e-3, 1e-3, std::uint64_t(i + 1)), ask({6, 6})).domain_level;
   EXPECT_EQ(levels, (std::vector<int>{12, 12}));
 }
 

@@ -35,14 +35,16 @@ TEST(SimGuardSlack, SeedCaseReachesItsFullSavingWithin20Decisions) {
   const Scenario s = scenario(kSeed, guard);
   const Pair open = with_baseline(scenario(kSeed));
   const Pair slack = with_baseline(s);
-  const Pair old = with_baseline(scenario(kSeed, {"policy.guard=true", "policy.guard_slack=false"}));
+  const Pair old =
+      with_baseline(scenario(kSeed, {"policy.guard=true", "policy.guard_slack=false"}));
   EXPECT_GE(saving(open), 0.10) << "the seed case has a saving to keep";
   EXPECT_GE(saving(slack), 0.95 * saving(open)) << slack.run.guard_summary;
   EXPECT_LE(slack.run.time_s / slack.base.time_s, 1.03);
   EXPECT_LT(saving(old), 0.5 * saving(open)) << "without slack the baseline at the top costs it";
   // 400 steps, a decision every 10: from which decision on the levels are the open loop's.
   const int period = s.policy.opt.period;
-  const RunResult g = run_scenario(scenario(kSeed, {"policy.guard=true", "workload.steps=400"}), true);
+  const RunResult g =
+      run_scenario(scenario(kSeed, {"policy.guard=true", "workload.steps=400"}), true);
   const RunResult o = run_scenario(scenario(kSeed, {"workload.steps=400"}), true);
   ASSERT_EQ(g.steps.size(), o.steps.size());
   const double top = s.platform.pstates_ghz.back();
@@ -52,10 +54,9 @@ TEST(SimGuardSlack, SeedCaseReachesItsFullSavingWithin20Decisions) {
   int probes = 0;
   for (const auto& st : g.steps) probes += std::fabs(st.mean_ghz - top) < 1e-9;
   EXPECT_LE(probes, period * (400 / period / 20 + 1)) << "a probe decision in 21 at most";
-  const RunResult og =
-      run_scenario(scenario(kSeed, {"policy.guard=true", "policy.guard_slack=false",
-                                    "workload.steps=400"}),
-                   true);
+  const RunResult og = run_scenario(
+      scenario(kSeed, {"policy.guard=true", "policy.guard_slack=false", "workload.steps=400"}),
+      true);
   int old_top = 0;
   for (const auto& st : og.steps) old_top += std::fabs(st.mean_ghz - top) < 1e-9;
   EXPECT_GE(old_top, period * 8) << "the old start waits 8 units at the top";
@@ -68,7 +69,8 @@ TEST(SimGuardSlack, SlackGraphSavesAtEqualTime) {
   const Pair quiet = with_baseline(scenario(kGraph, {"noise.distribution=none"}));
   EXPECT_GE(saving(quiet), 0.04) << quiet.run.guard_summary;
   EXPECT_LE(quiet.run.time_s / quiet.base.time_s, 1.03);
-  const Pair open = with_baseline(scenario(kGraph, {"noise.distribution=none", "policy.guard=false"}));
+  const Pair open =
+      with_baseline(scenario(kGraph, {"noise.distribution=none", "policy.guard=false"}));
   EXPECT_GE(saving(quiet), 0.9 * saving(open));
   for (const char* cores : {"noise.cores=1", "noise.cores=0", "noise.cores=0,1"})
     for (const char* seed : {"noise.seed=7", "noise.seed=8", "noise.seed=9"}) {
