@@ -10,17 +10,11 @@
 namespace joule::energy::test {
 namespace {
 
-std::vector<std::uint32_t> table() {
-  std::vector<std::uint32_t> p;
-  for (int k = 12; k <= 24; ++k) p.push_back(std::uint32_t(k) * 100000);
-  return p;
-}
-
 // One iteration of a 2-core barrier code: core 0 works `heavy`, core 1
 // `light` seconds at fmax, each slowed as work x fmax / f.
 Observation iteration(const std::vector<int>& levels, double heavy, double light,
                       std::uint64_t it) {
-  Observation obs = make_obs({heavy, light}, 1, false, table());
+  Observation obs = make_obs({heavy, light});
   double t = 0;
   for (std::size_t c = 0; c < 2; ++c) {
     auto& dom = obs.domains[c];
@@ -38,6 +32,8 @@ Decision ask(std::vector<int> levels) {
   d.domain_level = std::move(levels);
   return d;
 }
+
+// P-states: seed_pstates(), 1.2-2.4 GHz by 0.1 (levels 0-12).
 
 // Returns the levels of each of `calls` decisions asking {12, 0}.
 std::vector<std::vector<int>> run(TimeGuard& guard, double heavy, double light, int calls) {
@@ -108,7 +104,7 @@ TEST(TimeGuardSlack, PeriodicMarginOnlyOnTheCriticalPath) {
     guard.reset(true);
     std::vector<int> levels;
     for (int i = 0; i < 40; ++i) {
-      Observation obs = make_obs({0.02, 0.01}, 1, false, table());
+      Observation obs = make_obs({0.02, 0.01});
       obs.window_s = i % 2 ? 0.024 : 0.02;
       obs.cores[0].running_critical = true;
       obs.cores[1].running_critical = critical && i == 39;
