@@ -254,6 +254,7 @@ void TimeGuard::add_probe(const Unit& u) {
   if (!u.at_top) return;
   base_.push_back(u);
   if (int(base_.size()) > opt_.baseline_pool) base_.pop_front();
+  drop_anchored();
   double cost = 0;
   for (const auto& b : base_) cost += b.cost;
   stats_.baseline_s = cost / double(base_.size());

@@ -114,6 +114,7 @@ class TimeGuard {
   bool anchored(const Observation& obs, const Unit& u) const;
   static bool on_critical_path(const Observation& obs, std::size_t domain);
   bool slack_start() const;
+  void drop_anchored();
   void watch_start(const Unit& u);
   double margin_of(const Observation& obs, std::size_t domain, double margin) const;
   static double lateness(const Observation& obs, const std::vector<int>& levels);

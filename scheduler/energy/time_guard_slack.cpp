@@ -20,7 +20,9 @@
 //    the learned part, from trips, still applies). Iterative policies fill
 //    the light core's slack, so their margin stays.
 // The unpaired loss test and the probes at the top keep watching: a slowing
-// that costs time somewhere this does not see still trips the guard.
+// that costs time somewhere this does not see still trips the guard, and
+// once the probes have made a baseline of their own the trusted units leave
+// the pool.
 #include <algorithm>
 
 #include "time_guard.hpp"
@@ -65,6 +67,18 @@ bool TimeGuard::slack_start() const {
 void TimeGuard::watch_start(const Unit& u) {
   if (u.at_top) return;
   if (periodic_ || u.late > opt_.budget) slack_lost_ = true;
+}
+
+// Once the probes have put baseline_units units at the top in the pool,
+// the units trusted at the start leave it: should the slowing have cost time
+// where the rule does not look (a core at the top waiting inside its unit
+// for a slowed one), the unpaired loss sees it against the top alone.
+void TimeGuard::drop_anchored() {
+  int top = 0;
+  for (const auto& u : base_) top += u.at_top;
+  if (top < opt_.baseline_units) return;
+  base_.erase(std::remove_if(base_.begin(), base_.end(), [](const Unit& u) { return u.anchored; }),
+              base_.end());
 }
 
 double TimeGuard::margin_of(const Observation& obs, std::size_t domain, double margin) const {

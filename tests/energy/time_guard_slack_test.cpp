@@ -12,8 +12,10 @@ namespace {
 
 // One iteration of a 2-core barrier code: core 0 works `heavy`, core 1
 // `light` seconds at fmax, each slowed as work x fmax / f.
-Observation iteration(const std::vector<int>& levels, double heavy, double light,
-                      std::uint64_t it) {
+// `wait`: what a slowed light core adds to the iteration unseen by the
+// paired lateness (the heavy core waiting inside its unit).
+Observation iteration(const std::vector<int>& levels, double heavy, double light, std::uint64_t it,
+                      double wait = 0) {
   Observation obs = make_obs({heavy, light});
   double t = 0;
   for (std::size_t c = 0; c < 2; ++c) {
@@ -22,7 +24,7 @@ Observation iteration(const std::vector<int>& levels, double heavy, double light
     obs.cores[c].busy_s = obs.cores[c].work_s * double(dom.fmax()) / double(dom.khz());
     t = std::max(t, obs.cores[c].busy_s);
   }
-  obs.window_s = t, obs.iteration = it;
+  obs.window_s = t + (levels[1] < 12 ? wait : 0), obs.iteration = it;
   return obs;
 }
 
@@ -83,6 +85,24 @@ TEST(TimeGuardSlack, ASlowedCoreThatTurnsLateEndsTheTrust) {
     EXPECT_EQ(levels[i], (std::vector<int>{12, 12})) << i;
   EXPECT_EQ(guard.stats().rebases, 1u);
   EXPECT_NEAR(guard.stats().baseline_s, 2e-3, 1e-9) << "the late unit is not in the baseline";
+}
+
+// The slowing costs 10 % where the paired lateness does not look: the
+// trusted units enter the baseline, the unpaired loss trips against the
+// probes, and once the probes have made a baseline of their own the trusted
+// units leave it.
+TEST(TimeGuardSlack, ProbesReplaceTheTrustedUnitsAndCatchAHiddenLoss) {
+  GuardOptions g;
+  g.probe_units = 4;
+  TimeGuard guard(g);
+  guard.reset(false);
+  std::vector<int> levels{12, 12};
+  for (int i = 0; i < 100; ++i)
+    levels = guard.filter(iteration(levels, 2e-3, 1e-3, std::uint64_t(i + 1), 0.2e-3), ask({12, 0}))
+                 .domain_level;
+  EXPECT_NEAR(guard.stats().baseline_s, 2e-3, 1e-9) << "only units at the top are left";
+  EXPECT_GE(guard.stats().probes, std::uint64_t(g.baseline_units));
+  EXPECT_GE(guard.stats().trips, 1u);
 }
 
 TEST(TimeGuardSlack, NoDomainAtTheTopMeansNoTrust) {
