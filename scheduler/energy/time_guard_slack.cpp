@@ -10,9 +10,9 @@
 //    at the top, the paired lateness is 0; periodic: it ran no task others
 //    wait on; its queued tasks do not count, since the side tasks of a slack
 //    graph queue on it without holding anyone up) is worth a unit at the
-//    top: it joins the
-//    baseline, and the policy's levels apply from its first decision
-//    instead of after baseline_units units at the top. A slowed core that
+//    top: it joins the baseline, and the policy's levels apply from its
+//    first decision instead of after baseline_units units at the top
+//    (while it keeps some domain at the top). A slowed core that
 //    turns out late or critical during that start ends the trust: the rest
 //    of the baseline is taken at the top, as without slack;
 //  - a periodic policy's domain that ran no task others wait on and queued
