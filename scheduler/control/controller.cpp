@@ -72,6 +72,7 @@ void Controller::use_policy(const std::string& name) {
   if (opt_.guard && policy_->guardable()) {
     energy::GuardOptions g;
     g.budget = opt_.time_budget;
+    g.slack = opt_.guard_slack;
     guard_ = std::make_unique<energy::TimeGuard>(g);
     guard_->reset(periodic_);
   }

@@ -115,6 +115,12 @@ std::vector<core::ConfigKey> energy_config_keys() {
       "the time guard: measure the time the policy costs and step back past the time budget",
       [](S& s, std::string_view v) { s.options.guard = core::parse_bool(v); },
       [](const S& s) { return core::format_bool(s.options.guard); });
+  t.custom(
+      "JOULE_ENERGY_GUARD_SLACK", "boolean", core::bool_values(),
+      "the time guard trusts slowing off a critical path kept at the top: no baseline wait, no "
+      "noise margin off the path",
+      [](S& s, std::string_view v) { s.options.guard_slack = core::parse_bool(v); },
+      [](const S& s) { return core::format_bool(s.options.guard_slack); });
   return t.keys();
 }
 

@@ -116,7 +116,8 @@ struct Options {
   double mpi_slack_s = 500e-6;
   Objective objective = Objective::energy;
   bool masks = true;
-  bool guard = true;  // the time guard (time_guard.hpp) filters the policy's levels
+  bool guard = true;        // the time guard (time_guard.hpp) filters the policy's levels
+  bool guard_slack = true;  // ... trusting a critical path at the top (time_guard_slack.cpp)
   // Not in Config: fixed by the policies' authors, exposed for tests and the simulator.
   double t_band_c = 1.0;       // templb: step up only below t_max_c - t_band_c
   double switch_payback = 20;  // queue-depth: change only if window_s > this * switch_cost_s

@@ -58,7 +58,7 @@ void TimeGuard::reset(bool periodic) {
   base_.clear(), recent_.clear(), spread_.clear();
   learned_ = 0;
   hold_left_ = hold_ = trips_in_row_ = calm_units_ = since_probe_ = taking_ = baseline_calls_ = 0;
-  probe_next_ = probing_ = false;
+  probe_next_ = probing_ = slack_lost_ = false;
   first_ = true;
   critical_.clear();
 }
@@ -118,12 +118,14 @@ bool TimeGuard::measure(const Observation& obs, Unit& u) {
     for (const auto& c : obs.cores)
       if (!c.parked) u.critical = std::max(u.critical, c.work_s / double(k));
     u.late = lateness(obs, in_effect_);
+    u.anchored = anchored(obs, u);
     return true;
   }
   double work = 0;
   for (const auto& c : obs.cores) work += c.work_s;
   if (obs.window_s <= 0 || work < 0.05 * obs.window_s) return false;
   u.cost = obs.window_s / work;
+  u.anchored = anchored(obs, u);
   return true;
 }
 
@@ -176,8 +178,10 @@ void TimeGuard::account(const Unit& u) {
   spread_.push_back(u.cost);
   if (int(spread_.size()) > opt_.noise_units) spread_.pop_front();
   if (baseline_) {
-    if (u.at_top) base_.push_back(u), ++taking_;
+    const bool sample = u.at_top || u.anchored;
+    if (sample) base_.push_back(u), ++taking_;
     if (int(base_.size()) > opt_.baseline_pool) base_.pop_front();
+    if (!sample) watch_start(u);
     if (taking_ >= opt_.baseline_units) take_baseline();
     return;
   }
@@ -250,6 +254,7 @@ void TimeGuard::add_probe(const Unit& u) {
   if (!u.at_top) return;
   base_.push_back(u);
   if (int(base_.size()) > opt_.baseline_pool) base_.pop_front();
+  drop_anchored();
   double cost = 0;
   for (const auto& b : base_) cost += b.cost;
   stats_.baseline_s = cost / double(base_.size());
@@ -259,7 +264,7 @@ void TimeGuard::add_probe(const Unit& u) {
 void TimeGuard::start_baseline(bool keep, bool phase) {
   baseline_ = true;
   taking_ = baseline_calls_ = 0;
-  probe_next_ = probing_ = false;
+  probe_next_ = probing_ = slack_lost_ = false;
   action_ = GuardAction::rebasing;
   if (phase) ++stats_.phase_rebases;
   if (keep) return;  // more units for the same pool: a trip's hold goes on after it
@@ -300,8 +305,8 @@ std::vector<int> TimeGuard::guarded_levels(const Observation& obs) const {
     const DomainView& d = obs.domains[i];
     const int top = top_of(d);
     int l = std::clamp(policy_level_[i], 0, top);
-    if (baseline_ || probe_next_) l = top;
-    if (l < top) l = with_margin(d, l, margin);
+    if ((baseline_ && !slack_start()) || probe_next_) l = top;
+    if (l < top) l = with_margin(d, l, margin_of(obs, i, margin));
     l = std::max(l, floor_[i]);
     out[i] = l;
   }

@@ -28,6 +28,12 @@
 //    how much later the slowed cores finished than the unslowed ones in the
 //    same iteration, a paired measure that noise common to every core does
 //    not move.
+// With GuardOptions::slack (time_guard_slack.cpp) a unit whose critical path
+// ran at the top while the slowed cores kept slack counts as a baseline
+// unit: slack reclamation off the critical path costs no time (Kappiah et
+// al., "Just In Time Dynamic Voltage Scaling", SC'05; Rountree et al.,
+// "Adagio", ICS'09), so the policy need not wait at the top for a baseline,
+// and a periodic policy's cores off the critical path get no noise margin.
 // Pure like the policies: plain data in, levels out, no locks and no clock.
 // The live controller and joule-sim run the same code.
 #pragma once
@@ -57,6 +63,7 @@ struct GuardOptions {
   double max_margin = 0.5;      // frequency margin, fraction of the policy's frequency
   double trip_margin = 0.05;    // the margin a trip adds at least (then x1.5)
   double margin_decay = 0.002;  // per unit whose loss window is within half the budget
+  bool slack = true;            // Options::guard_slack: trust a critical path at the top
 };
 
 enum class GuardAction { none, tripped, released, rebasing, baseline_taken };
@@ -98,7 +105,18 @@ class TimeGuard {
     double critical = 0;  // iterative: the busiest core's work per iteration
     double late = -1;     // iterative: slowed cores' lateness / cost; -1: unknown
     bool at_top = false;  // it ran with every domain at its top P-state
+    // slack: a domain ran at the top and every slowed one stayed off the
+    // critical path (iterative: finished no later; periodic: ran no task
+    // others wait on), so it cost what the top would.
+    bool anchored = false;
   };
+  // time_guard_slack.cpp: the slack-reclamation start and margin.
+  bool anchored(const Observation& obs, const Unit& u) const;
+  static bool on_critical_path(const Observation& obs, std::size_t domain);
+  bool slack_start() const;
+  void drop_anchored();
+  void watch_start(const Unit& u);
+  double margin_of(const Observation& obs, std::size_t domain, double margin) const;
   static double lateness(const Observation& obs, const std::vector<int>& levels);
   bool measure(const Observation& obs, Unit& u);
   void account(const Unit& u);
@@ -140,6 +158,7 @@ class TimeGuard {
   bool probe_next_ = false;  // the next unit runs at the top (a probe)
   bool probing_ = false;     // the unit being measured is a probe
   bool first_ = true;        // the next call's window is not a whole unit
+  bool slack_lost_ = false;  // a slowed core was late or critical in this baseline
   double run_cost_ = 0, run_base_ = 0;
   GuardStats stats_;
   GuardAction action_ = GuardAction::none;

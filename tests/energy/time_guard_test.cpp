@@ -85,8 +85,11 @@ LoopResult run_loop(Plant plant, int iterations, bool guarded, GuardOptions g = 
   return r;
 }
 
+// Without slack reclamation (time_guard_slack_test.cpp has it): the
+// baseline at the top, phase changes and probes as the guard runs them.
 TEST(TimeGuard, TakesABaselineAtTheTopBeforeThePolicyMayLower) {
   GuardOptions g;
+  g.slack = false;
   TimeGuard guard(g);
   guard.reset(false);
   Plant plant;
@@ -200,6 +203,7 @@ TEST(TimeGuard, ALossWithNothingSlowedTakesANewBaselineInsteadOfTripping) {
 
 TEST(TimeGuard, APhaseChangeTakesANewBaseline) {
   GuardOptions g;
+  g.slack = false;
   g.baseline_units = 2;
   TimeGuard guard(g);
   guard.reset(false);
@@ -221,6 +225,7 @@ TEST(TimeGuard, APhaseChangeTakesANewBaseline) {
 
 TEST(TimeGuard, ProbesTheTopEveryProbeUnits) {
   GuardOptions g;
+  g.slack = false;
   g.baseline_units = 2, g.probe_units = 10;
   TimeGuard guard(g);
   guard.reset(false);

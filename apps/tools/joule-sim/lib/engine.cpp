@@ -215,6 +215,7 @@ std::unique_ptr<energy::TimeGuard> make_guard(const Scenario& s,
   if (!policy || !s.policy.opt.guard || !policy->guardable()) return nullptr;
   energy::GuardOptions g;
   g.budget = s.policy.opt.time_budget;
+  g.slack = s.policy.opt.guard_slack;
   auto guard = std::make_unique<energy::TimeGuard>(g);
   guard->reset(policy->trigger() == energy::Trigger::periodic);
   return guard;

@@ -206,6 +206,9 @@ const std::vector<Key>& keys() {
        [](Scenario& s, const std::string& v) { s.policy.opt.time_budget = parse_number(v, 0, 1); }},
       {"policy.guard", "true | false (the time guard filters the policy's levels)",
        [](Scenario& s, const std::string& v) { s.policy.opt.guard = parse_bool(v); }},
+      {"policy.guard_slack",
+       "true | false (the guard trusts slowing off a critical path kept at the top)",
+       [](Scenario& s, const std::string& v) { s.policy.opt.guard_slack = parse_bool(v); }},
   };
   return table;
 }
