@@ -2,41 +2,41 @@
 // compiled code a kmp_task_t (privates after it, then the shareds) that it
 // fills before __kmpc_omp_task. The block never moves (privates may be C++
 // objects): it comes from a small per-thread cache of blocks, and
-//  - a task the throttle runs at once (task_throttle.cpp), or an included
-//    one, runs as a plain call (task_inline.cpp), as GOMP_task runs it;
+//  - a tied task without priority or detach (kPlain, task_alloc_plain: the
+//    bulk of task programs) is decided at __kmpc_omp_task, by the throttle
+//    (task_throttle.cpp) as GOMP_task decides: run at once as a plain call
+//    between inline_enter and inline_leave (task_inline.hpp), or deferred;
+//  - the others are decided at the allocation (task_alloc): an included
+//    task or one the throttle runs at once runs through run_inline;
 //  - a deferred task becomes, at __kmpc_omp_task (once its priority is
 //    written), a joule task that holds a pointer to the block: task.cpp's
 //    header and that pointer fit joule's pooled task blocks, which a
 //    kmp_task_t inside would not.
+// Costs per task against GOMP_task's: docs/openmp-llvm-abi.md.
 #include "kmpc_task.hpp"
+#include "task_inline.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
 namespace joule::omp::kmp {
+
+constinit thread_local BlockCache t_cache;
+
 namespace {
 
 constexpr std::int32_t kFinal = 0x2, kDestructors = 0x8, kPriority = 0x20, kDetachable = 0x40;
-constexpr std::size_t kCached = 512;  // recycled blocks' size
-constexpr int kCacheDepth = 8;
-
-struct Cache {
-  void* blocks[kCacheDepth]{};
-  int n = 0;
-};
-// Initial-exec (as team.hpp's state): no __tls_get_addr call per task.
-[[gnu::tls_model("initial-exec")]] constinit thread_local Cache t_cache;
 
 [[gnu::noinline]] void* block_alloc_new(std::size_t size) {
-  void* b = std::aligned_alloc(16, (std::max(size, kCached) + 15) & ~std::size_t(15));
+  void* b = std::aligned_alloc(16, (std::max(size, kCachedBlock) + 15) & ~std::size_t(15));
   if (!b) unsupported("__kmpc_omp_task_alloc (out of memory)");
   return b;
 }
 
 inline void* block_alloc(std::size_t size) {
-  Cache& c = t_cache;
-  if (size <= kCached && c.n > 0) [[likely]]
+  BlockCache& c = t_cache;
+  if (size <= kCachedBlock && c.n > 0) [[likely]]
     return c.blocks[--c.n];
   return block_alloc_new(size);
 }
@@ -44,8 +44,8 @@ inline void* block_alloc(std::size_t size) {
 std::size_t block_size(const Prefix* p) { return sizeof(Prefix) + p->task_bytes + p->shareds_size; }
 
 void block_free(Prefix* p) {
-  Cache& c = t_cache;
-  if (block_size(p) <= kCached && c.n < kCacheDepth)
+  BlockCache& c = t_cache;
+  if (block_size(p) <= kCachedBlock && c.n < BlockCache::kDepth)
     c.blocks[c.n++] = p;
   else
     std::free(p);
@@ -98,21 +98,54 @@ Prefix* task_alloc(std::int32_t flags, std::size_t task_size, std::size_t shared
   // throttle says (never a detachable task: its creator goes on).
   const bool at_once =
       now || s.in_final || (!(flags & (kPriority | kDetachable)) && should_run_inline(true));
-  auto* p = static_cast<Prefix*>(block_alloc(size));
-  p->mode = at_once ? Mode::kInline : Mode::kDeferred;
-  p->task_bytes = std::uint32_t(task_bytes);
-  p->shareds_size = std::uint32_t(shareds_size);
-  p->flags = flags;
-  p->event = 0;
-  p->running = p->again = p->body_ran = false;
+  return task_fill(block_alloc(size), at_once ? Mode::kInline : Mode::kDeferred, flags, task_bytes,
+                   shareds_size, entry);
+}
+
+namespace {
+
+// A kPlain task the throttle runs at once: the body between inline_enter
+// and inline_leave, as run_inline runs it, without run_inline's generic
+// block handling or task_done_now's event (it has none). Tied: its routine
+// does not come back to __kmpc_omp_task (run_body's loop).
+[[gnu::always_inline]] inline void run_plain(Prefix* p) {
+  const ThreadState& s = self();
+  if (s.red && s.seat < 0) [[unlikely]]  // run_inline holds a thread number for it
+    return run_now(p);
+  const InlineSaved saved = inline_enter((p->flags & kFinal) != 0, p);
   Task* t = task_of(p);
-  t->shareds = shareds_size ? reinterpret_cast<char*>(t) + task_bytes : nullptr;
-  t->routine = entry;
-  t->part_id = 0;
-  return p;
+  t->routine(s.id, t);
+  if (p->flags & kDestructors) t->data1(s.id, t);
+  inline_leave(saved);
+  BlockCache& c = t_cache;  // a kPlain block is a cached one's size
+  if (c.n < BlockCache::kDepth)
+    c.blocks[c.n++] = p;
+  else
+    std::free(p);
+}
+
+[[gnu::noinline]] void submit_plain(Prefix* p) {
+  p->mode = Mode::kDeferred;
+  task_submit(p, nullptr, 0);
+}
+
+// In __kmpc_omp_task itself: a call less per task.
+[[gnu::always_inline]] inline void start_plain(Prefix* p) {
+  if (self().in_final || should_run_inline(true)) return run_plain(p);
+  return submit_plain(p);
+}
+
+}  // namespace
+
+// A kPlain task decides now: at once, or a joule task.
+bool resolve_now(Prefix* p) {
+  const bool now = self().in_final || should_run_inline(true);
+  p->mode = now ? Mode::kInline : Mode::kDeferred;
+  return now;
 }
 
 void task_start(Prefix* p) {
+  if (p->mode == Mode::kPlain) return start_plain(p);
   if (p->running) {
     p->again = true;
     return;
@@ -160,3 +193,14 @@ void task_submit(Prefix* p, const joule_dep_t* deps, std::size_t n) {
 }
 
 }  // namespace joule::omp::kmp
+
+using namespace joule::omp::kmp;
+
+extern "C" JOULE_EXPORT std::int32_t __kmpc_omp_task(Ident*, std::int32_t, void* task) {
+  Prefix* p = prefix_of(task);
+  if (p->mode == Mode::kPlain) [[likely]]
+    start_plain(p);
+  else
+    task_start(p);
+  return 0;
+}
