@@ -128,4 +128,10 @@ else()
   set_tests_properties(kmpc_unsupported_loud PROPERTIES LABELS "integration;kmpc;omp" TIMEOUT 60
     PASS_REGULAR_EXPRESSION "libjoule-omp: __kmpc_threadprivate_register is not supported by joule"
     FAIL_REGULAR_EXPRESSION "ran: ")
+  add_test(NAME kmp_unsupported_loud
+           COMMAND sh -c "LD_PRELOAD=$0 \"$1\" kmp 2>&1; echo \"exit status $?\""
+                   $<TARGET_FILE:joule_gomp> ${_gomp_bin}/kmpc_unsupported)
+  set_tests_properties(kmp_unsupported_loud PROPERTIES LABELS "integration;kmpc;omp" TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "libjoule-omp: kmp_set_library [(]serial mode, or not a library mode[)] is not supported by joule"
+    FAIL_REGULAR_EXPRESSION "ran: ")
 endif()
