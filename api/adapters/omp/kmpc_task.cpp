@@ -28,27 +28,54 @@ namespace {
 
 constexpr std::int32_t kFinal = 0x2, kDestructors = 0x8, kPriority = 0x20, kDetachable = 0x40;
 
-[[gnu::noinline]] void* block_alloc_new(std::size_t size) {
-  void* b = std::aligned_alloc(16, (std::max(size, kCachedBlock) + 15) & ~std::size_t(15));
-  if (!b) unsupported("__kmpc_omp_task_alloc (out of memory)");
-  return b;
+Prefix* next_of(const Prefix* p) { return reinterpret_cast<Prefix*>(p->event); }
+
+// The thread's cache is empty: its spare blocks, else those other threads
+// gave back, else a new one. A block lives as long as the program: a
+// thread that ends keeps its blocks (its tasks ended before it).
+[[gnu::noinline]] void* block_refill_or_new(std::size_t size) {
+  BlockCache& c = t_cache;
+  if (size <= kCachedBlock) {
+    if (!c.spare) c.spare = c.returned.exchange(nullptr, std::memory_order_acquire);
+    if (Prefix* p = c.spare) {
+      c.spare = next_of(p);
+      return p;
+    }
+  }
+  auto* p = static_cast<Prefix*>(
+      std::aligned_alloc(16, (std::max(size, kCachedBlock) + 15) & ~std::size_t(15)));
+  if (!p) unsupported("__kmpc_omp_task_alloc (out of memory)");
+  p->owner = size <= kCachedBlock ? &c : nullptr;
+  return p;
 }
 
 inline void* block_alloc(std::size_t size) {
   BlockCache& c = t_cache;
   if (size <= kCachedBlock && c.n > 0) [[likely]]
     return c.blocks[--c.n];
-  return block_alloc_new(size);
+  return block_refill_or_new(size);
 }
 
-std::size_t block_size(const Prefix* p) { return sizeof(Prefix) + p->task_bytes + p->shareds_size; }
+// A block of the calling thread's.
+inline void keep_own(BlockCache& c, Prefix* p) {
+  if (c.n < BlockCache::kDepth) {
+    c.blocks[c.n++] = p;
+  } else {
+    p->event = reinterpret_cast<std::uint64_t>(c.spare);
+    c.spare = p;
+  }
+}
 
 void block_free(Prefix* p) {
   BlockCache& c = t_cache;
-  if (block_size(p) <= kCachedBlock && c.n < BlockCache::kDepth)
-    c.blocks[c.n++] = p;
-  else
-    std::free(p);
+  BlockCache* owner = p->owner;
+  if (!owner) return std::free(p);
+  if (owner == &c) return keep_own(c, p);
+  Prefix* head = owner->returned.load(std::memory_order_relaxed);
+  do {
+    p->event = reinterpret_cast<std::uint64_t>(head);
+  } while (!owner->returned.compare_exchange_weak(head, p, std::memory_order_release,
+                                                  std::memory_order_relaxed));
 }
 
 // The task's body as the compiled code wants it called, then its
@@ -117,11 +144,7 @@ namespace {
   t->routine(s.id, t);
   if (p->flags & kDestructors) t->data1(s.id, t);
   inline_leave(saved);
-  BlockCache& c = t_cache;  // a kPlain block is a cached one's size
-  if (c.n < BlockCache::kDepth)
-    c.blocks[c.n++] = p;
-  else
-    std::free(p);
+  keep_own(t_cache, p);  // a kPlain block is one of this thread's cache
 }
 
 [[gnu::noinline]] void submit_plain(Prefix* p) {

@@ -2,6 +2,7 @@
 // kmp_task_t the compiled code sees, its privates and its shareds.
 #pragma once
 
+#include <atomic>
 #include <vector>
 
 #include "kmpc.hpp"
@@ -12,11 +13,12 @@ namespace joule::omp::kmp {
 // kPlain: task_alloc_plain's; task_start decides.
 enum class Mode : std::uint8_t { kInline, kDeferred, kPlain };
 
-// 32 bytes: with task.cpp's header, a kmp_task_t and a few shareds, a
-// deferred task's block still fits joule's pooled task blocks.
+struct BlockCache;
+
+// 32 bytes before the kmp_task_t.
 struct alignas(16) Prefix {
-  std::uint64_t cache_next;                // unused (keeps the prefix at 32 bytes)
-  std::uint64_t event;                     // a detachable task's event, or 0
+  BlockCache* owner;    // the thread whose cache the block goes back to (null: freed)
+  std::uint64_t event;  // a detachable task's event, or 0; in a cache's lists: the next block
   std::uint32_t task_bytes, shareds_size;  // as allocated (taskloop copies them)
   std::int32_t flags;                      // the allocation's kmp_tasking_flags
   Mode mode;
@@ -33,13 +35,19 @@ inline Prefix* prefix_of(void* task) { return static_cast<Prefix*>(task) - 1; }
 Prefix* task_alloc(std::int32_t flags, std::size_t task_size, std::size_t shareds_size,
                    Routine entry, bool now = false);
 
-// Each thread recycles a few blocks of kCachedBlock bytes (kmpc_task.cpp).
+// Each thread recycles the blocks of kCachedBlock bytes it allocated
+// (kmpc_task.cpp): a few at hand, the rest in `spare`; a block a deferred
+// task frees on another thread goes back to its owner's `returned` (pushed
+// there; the owner takes the whole list at once), so that a thread that
+// creates the tasks others run does not allocate one block each.
 // Initial-exec (as team.hpp's state): no __tls_get_addr call per task.
 constexpr std::size_t kCachedBlock = 512;
 struct BlockCache {
   static constexpr int kDepth = 8;
   void* blocks[kDepth]{};
   int n = 0;
+  Prefix* spare = nullptr;                 // linked through `event`
+  std::atomic<Prefix*> returned{nullptr};  // linked through `event`
 };
 [[gnu::tls_model("initial-exec")]] extern constinit thread_local BlockCache t_cache;
 
