@@ -25,7 +25,10 @@ int joule_omp_get_settings(joule_omp_settings_t* s) {
     s->max_active_levels = o.max_active_levels;
     s->proc_bind = int(o.first_bind());
     s->stacksize = o.stacksize;
-    s->workers = c.get<joule::engine::EngineSettings>().workers;
+    const auto& e = c.get<joule::engine::EngineSettings>();
+    s->workers = e.workers;
+    s->worker_stack = e.stack_or_default();
+    s->spin_us = e.spin_us;
     s->cpus = int(c.cpus.size());
     s->default_device = o.default_device;
     s->target_offload = int(o.target_offload);

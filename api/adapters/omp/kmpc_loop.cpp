@@ -145,6 +145,30 @@ std::int32_t dispatch_next(std::int32_t* last, T* lower, T* upper, S* stride) {
   return 1;
 }
 
+// distribute parallel for in one call (what the LLVM runtime offers for
+// it; clang 14 itself emits a distribute static_init and a nested one): the
+// league's balanced blocks (kind 92) give this thread's team its range,
+// whose upper bound goes to *upper_dist, then the team's threads share
+// that range as `kind` says (static only).
+template <class T, class S>
+void dist_static_init(int kind, std::int32_t* last, T* lower, T* upper, T* upper_dist, S* stride,
+                      S incr, S chunk) {
+  std::int32_t team_last = 0, thread_last = 0;
+  static_init(92, &team_last, lower, upper, stride, incr, S(0));
+  if (upper_dist) *upper_dist = *upper;
+  static_init(kind, &thread_last, lower, upper, stride, incr, chunk);
+  if (last) *last = team_last && thread_last;
+}
+
+// The same with a dynamic schedule inside the team: the team's range is
+// the team's next worksharing construct; *last: this team has the last block.
+template <class T, class S>
+void dist_dispatch_init(int kind, std::int32_t* last, T lb, T ub, S st, S chunk) {
+  S stride = 0;
+  static_init(92, last, &lb, &ub, &stride, st, S(0));
+  dispatch_init(kind, lb, ub, st, chunk);
+}
+
 }  // namespace
 }  // namespace joule::omp::kmp
 
@@ -153,21 +177,30 @@ using namespace joule::omp::kmp;
 
 extern "C" {
 
-#define JOULE_KMPC_LOOP(sfx, T, S)                                                               \
-  JOULE_EXPORT void __kmpc_for_static_init_##sfx(Ident*, std::int32_t, std::int32_t kind,        \
-                                                 std::int32_t* last, T* lower, T* upper,         \
-                                                 S* stride, S incr, S chunk) {                   \
-    static_init(kind, last, lower, upper, stride, incr, chunk);                                  \
-  }                                                                                              \
-  JOULE_EXPORT void __kmpc_dispatch_init_##sfx(Ident*, std::int32_t, std::int32_t kind, T lb,    \
-                                               T ub, S st, S chunk) {                            \
-    dispatch_init(kind, lb, ub, st, chunk);                                                      \
-  }                                                                                              \
-  JOULE_EXPORT std::int32_t __kmpc_dispatch_next_##sfx(Ident*, std::int32_t, std::int32_t* last, \
-                                                       T* lower, T* upper, S* stride) {          \
-    return dispatch_next(last, lower, upper, stride);                                            \
-  }                                                                                              \
-  /* Once per iteration of an ordered loop: the turn passes at __kmpc_end_ordered. */            \
+#define JOULE_KMPC_LOOP(sfx, T, S)                                                                 \
+  JOULE_EXPORT void __kmpc_for_static_init_##sfx(Ident*, std::int32_t, std::int32_t kind,          \
+                                                 std::int32_t* last, T* lower, T* upper,           \
+                                                 S* stride, S incr, S chunk) {                     \
+    static_init(kind, last, lower, upper, stride, incr, chunk);                                    \
+  }                                                                                                \
+  JOULE_EXPORT void __kmpc_dispatch_init_##sfx(Ident*, std::int32_t, std::int32_t kind, T lb,      \
+                                               T ub, S st, S chunk) {                              \
+    dispatch_init(kind, lb, ub, st, chunk);                                                        \
+  }                                                                                                \
+  JOULE_EXPORT std::int32_t __kmpc_dispatch_next_##sfx(Ident*, std::int32_t, std::int32_t* last,   \
+                                                       T* lower, T* upper, S* stride) {            \
+    return dispatch_next(last, lower, upper, stride);                                              \
+  }                                                                                                \
+  JOULE_EXPORT void __kmpc_dist_for_static_init_##sfx(Ident*, std::int32_t, std::int32_t kind,     \
+                                                      std::int32_t* last, T* lower, T* upper,      \
+                                                      T* upper_dist, S* stride, S incr, S chunk) { \
+    dist_static_init(kind, last, lower, upper, upper_dist, stride, incr, chunk);                   \
+  }                                                                                                \
+  JOULE_EXPORT void __kmpc_dist_dispatch_init_##sfx(                                               \
+      Ident*, std::int32_t, std::int32_t kind, std::int32_t* last, T lb, T ub, S st, S chunk) {    \
+    dist_dispatch_init(kind, last, lb, ub, st, chunk);                                             \
+  }                                                                                                \
+  /* Once per iteration of an ordered loop: the turn passes at __kmpc_end_ordered. */              \
   JOULE_EXPORT void __kmpc_dispatch_fini_##sfx(Ident*, std::int32_t) {}
 
 JOULE_KMPC_LOOP(4, std::int32_t, std::int32_t)

@@ -109,6 +109,13 @@ JOULE_EXPORT void __kmpc_push_num_teams(Ident*, std::int32_t, std::int32_t teams
   t_pushed.thread_limit = limit > 0 ? limit : 0;
 }
 
+// OpenMP 5.1's num_teams(lower:upper): any number in the range is
+// conforming; the upper bound, as num_teams(upper) asks.
+JOULE_EXPORT void __kmpc_push_num_teams_51(Ident* loc, std::int32_t gtid, std::int32_t,
+                                           std::int32_t upper, std::int32_t limit) {
+  __kmpc_push_num_teams(loc, gtid, upper, limit);
+}
+
 void GOMP_teams_reg(void (*fn)(void*), void* data, unsigned num_teams, unsigned thread_limit,
                     unsigned flags);
 

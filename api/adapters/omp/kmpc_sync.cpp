@@ -21,17 +21,28 @@ namespace {
 // The reduction methods __kmpc_reduce* may choose (the return value): 1,
 // the thread folds its values into the originals itself inside the
 // critical section named by the lock, then calls __kmpc_end_reduce*; 2,
-// atomically, with no lock. joule always answers 1 (in a team of one
-// without the lock): one method for every reduction the compiler makes.
-constexpr std::int32_t kCriticalReduce = 1;
+// each value is folded with atomic operations the compiler emitted, with
+// no lock (clang then calls __kmpc_end_reduce for the blocking form only,
+// for its barrier). The compiler says it emitted the atomic form with the
+// KMP_IDENT_ATOMIC_REDUCE flag of the call's ident_t (the LLVM runtime's
+// kmp.h); clang 14 sets it unless a reduction has no atomic form (a
+// user-defined one), and emits native atomics or libatomic calls, never the
+// runtime's __kmpc_atomic_*. A team of one folds with no lock (method 1).
+constexpr std::int32_t kCriticalReduce = 1, kAtomicReduce = 2;
+constexpr std::int32_t kIdentAtomicReduce = 0x10;
 
-std::int32_t reduce_begin(void* lock) {
-  if (current_team()->n > 1) critical_enter(lock);
+bool atomic_reduce(const Ident* loc) { return loc && (loc->flags & kIdentAtomicReduce); }
+
+std::int32_t reduce_begin(const Ident* loc, void* lock) {
+  if (current_team()->n == 1) return kCriticalReduce;
+  if (atomic_reduce(loc)) return kAtomicReduce;
+  critical_enter(lock);
   return kCriticalReduce;
 }
 
-void reduce_end(void* lock) {
-  if (current_team()->n > 1) critical_leave(lock);
+// The same ident as reduce_begin's: the same decision.
+void reduce_end(const Ident* loc, void* lock) {
+  if (current_team()->n > 1 && !atomic_reduce(loc)) critical_leave(lock);
 }
 
 }  // namespace
@@ -82,18 +93,20 @@ JOULE_EXPORT void __kmpc_copyprivate(Ident*, std::int32_t, std::size_t, void* da
   barrier();
 }
 
-JOULE_EXPORT std::int32_t __kmpc_reduce_nowait(Ident*, std::int32_t, std::int32_t, std::size_t,
+JOULE_EXPORT std::int32_t __kmpc_reduce_nowait(Ident* loc, std::int32_t, std::int32_t, std::size_t,
                                                void*, void (*)(void*, void*), void* lock) {
-  return reduce_begin(lock);
+  return reduce_begin(loc, lock);
 }
-JOULE_EXPORT void __kmpc_end_reduce_nowait(Ident*, std::int32_t, void* lock) { reduce_end(lock); }
-JOULE_EXPORT std::int32_t __kmpc_reduce(Ident*, std::int32_t, std::int32_t, std::size_t, void*,
+JOULE_EXPORT void __kmpc_end_reduce_nowait(Ident* loc, std::int32_t, void* lock) {
+  reduce_end(loc, lock);
+}
+JOULE_EXPORT std::int32_t __kmpc_reduce(Ident* loc, std::int32_t, std::int32_t, std::size_t, void*,
                                         void (*)(void*, void*), void* lock) {
-  return reduce_begin(lock);
+  return reduce_begin(loc, lock);
 }
 // The blocking form ends with the construct's barrier.
-JOULE_EXPORT void __kmpc_end_reduce(Ident*, std::int32_t, void* lock) {
-  reduce_end(lock);
+JOULE_EXPORT void __kmpc_end_reduce(Ident* loc, std::int32_t, void* lock) {
+  reduce_end(loc, lock);
   barrier();
 }
 

@@ -2,53 +2,80 @@
 // compiled code a kmp_task_t (privates after it, then the shareds) that it
 // fills before __kmpc_omp_task. The block never moves (privates may be C++
 // objects): it comes from a small per-thread cache of blocks, and
-//  - a task the throttle runs at once (task_throttle.cpp), or an included
-//    one, runs as a plain call (task_inline.cpp), as GOMP_task runs it;
+//  - a tied task without priority or detach (kPlain, task_alloc_plain: the
+//    bulk of task programs) is decided at __kmpc_omp_task, by the throttle
+//    (task_throttle.cpp) as GOMP_task decides: run at once as a plain call
+//    between inline_enter and inline_leave (task_inline.hpp), or deferred;
+//  - the others are decided at the allocation (task_alloc): an included
+//    task or one the throttle runs at once runs through run_inline;
 //  - a deferred task becomes, at __kmpc_omp_task (once its priority is
 //    written), a joule task that holds a pointer to the block: task.cpp's
 //    header and that pointer fit joule's pooled task blocks, which a
 //    kmp_task_t inside would not.
+// Costs per task against GOMP_task's: docs/openmp-llvm-abi.md.
 #include "kmpc_task.hpp"
+#include "task_inline.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
 namespace joule::omp::kmp {
+
+constinit thread_local BlockCache t_cache;
+
 namespace {
 
 constexpr std::int32_t kFinal = 0x2, kDestructors = 0x8, kPriority = 0x20, kDetachable = 0x40;
-constexpr std::size_t kCached = 512;  // recycled blocks' size
-constexpr int kCacheDepth = 8;
 
-struct Cache {
-  void* blocks[kCacheDepth]{};
-  int n = 0;
-};
-// Initial-exec (as team.hpp's state): no __tls_get_addr call per task.
-[[gnu::tls_model("initial-exec")]] constinit thread_local Cache t_cache;
+Prefix* next_of(const Prefix* p) { return reinterpret_cast<Prefix*>(p->event); }
 
-[[gnu::noinline]] void* block_alloc_new(std::size_t size) {
-  void* b = std::aligned_alloc(16, (std::max(size, kCached) + 15) & ~std::size_t(15));
-  if (!b) unsupported("__kmpc_omp_task_alloc (out of memory)");
-  return b;
+// The thread's cache is empty: its spare blocks, else those other threads
+// gave back, else a new one. A block lives as long as the program: a
+// thread that ends keeps its blocks (its tasks ended before it).
+[[gnu::noinline]] void* block_refill_or_new(std::size_t size) {
+  BlockCache& c = t_cache;
+  if (size <= kCachedBlock) {
+    if (!c.spare) c.spare = c.returned.exchange(nullptr, std::memory_order_acquire);
+    if (Prefix* p = c.spare) {
+      c.spare = next_of(p);
+      return p;
+    }
+  }
+  auto* p = static_cast<Prefix*>(
+      std::aligned_alloc(16, (std::max(size, kCachedBlock) + 15) & ~std::size_t(15)));
+  if (!p) unsupported("__kmpc_omp_task_alloc (out of memory)");
+  p->owner = size <= kCachedBlock ? &c : nullptr;
+  return p;
 }
 
 inline void* block_alloc(std::size_t size) {
-  Cache& c = t_cache;
-  if (size <= kCached && c.n > 0) [[likely]]
+  BlockCache& c = t_cache;
+  if (size <= kCachedBlock && c.n > 0) [[likely]]
     return c.blocks[--c.n];
-  return block_alloc_new(size);
+  return block_refill_or_new(size);
 }
 
-std::size_t block_size(const Prefix* p) { return sizeof(Prefix) + p->task_bytes + p->shareds_size; }
+// A block of the calling thread's.
+inline void keep_own(BlockCache& c, Prefix* p) {
+  if (c.n < BlockCache::kDepth) {
+    c.blocks[c.n++] = p;
+  } else {
+    p->event = reinterpret_cast<std::uint64_t>(c.spare);
+    c.spare = p;
+  }
+}
 
 void block_free(Prefix* p) {
-  Cache& c = t_cache;
-  if (block_size(p) <= kCached && c.n < kCacheDepth)
-    c.blocks[c.n++] = p;
-  else
-    std::free(p);
+  BlockCache& c = t_cache;
+  BlockCache* owner = p->owner;
+  if (!owner) return std::free(p);
+  if (owner == &c) return keep_own(c, p);
+  Prefix* head = owner->returned.load(std::memory_order_relaxed);
+  do {
+    p->event = reinterpret_cast<std::uint64_t>(head);
+  } while (!owner->returned.compare_exchange_weak(head, p, std::memory_order_release,
+                                                  std::memory_order_relaxed));
 }
 
 // The task's body as the compiled code wants it called, then its
@@ -98,21 +125,50 @@ Prefix* task_alloc(std::int32_t flags, std::size_t task_size, std::size_t shared
   // throttle says (never a detachable task: its creator goes on).
   const bool at_once =
       now || s.in_final || (!(flags & (kPriority | kDetachable)) && should_run_inline(true));
-  auto* p = static_cast<Prefix*>(block_alloc(size));
-  p->mode = at_once ? Mode::kInline : Mode::kDeferred;
-  p->task_bytes = std::uint32_t(task_bytes);
-  p->shareds_size = std::uint32_t(shareds_size);
-  p->flags = flags;
-  p->event = 0;
-  p->running = p->again = p->body_ran = false;
+  return task_fill(block_alloc(size), at_once ? Mode::kInline : Mode::kDeferred, flags, task_bytes,
+                   shareds_size, entry);
+}
+
+namespace {
+
+// A kPlain task the throttle runs at once: the body between inline_enter
+// and inline_leave, as run_inline runs it, without run_inline's generic
+// block handling or task_done_now's event (it has none). Tied: its routine
+// does not come back to __kmpc_omp_task (run_body's loop).
+[[gnu::always_inline]] inline void run_plain(Prefix* p) {
+  const ThreadState& s = self();
+  if (s.red && s.seat < 0) [[unlikely]]  // run_inline holds a thread number for it
+    return run_now(p);
+  const InlineSaved saved = inline_enter((p->flags & kFinal) != 0, p);
   Task* t = task_of(p);
-  t->shareds = shareds_size ? reinterpret_cast<char*>(t) + task_bytes : nullptr;
-  t->routine = entry;
-  t->part_id = 0;
-  return p;
+  t->routine(s.id, t);
+  if (p->flags & kDestructors) t->data1(s.id, t);
+  inline_leave(saved);
+  keep_own(t_cache, p);  // a kPlain block is one of this thread's cache
+}
+
+[[gnu::noinline]] void submit_plain(Prefix* p) {
+  p->mode = Mode::kDeferred;
+  task_submit(p, nullptr, 0);
+}
+
+// In __kmpc_omp_task itself: a call less per task.
+[[gnu::always_inline]] inline void start_plain(Prefix* p) {
+  if (self().in_final || should_run_inline(true)) return run_plain(p);
+  return submit_plain(p);
+}
+
+}  // namespace
+
+// A kPlain task decides now: at once, or a joule task.
+bool resolve_now(Prefix* p) {
+  const bool now = self().in_final || should_run_inline(true);
+  p->mode = now ? Mode::kInline : Mode::kDeferred;
+  return now;
 }
 
 void task_start(Prefix* p) {
+  if (p->mode == Mode::kPlain) return start_plain(p);
   if (p->running) {
     p->again = true;
     return;
@@ -160,3 +216,14 @@ void task_submit(Prefix* p, const joule_dep_t* deps, std::size_t n) {
 }
 
 }  // namespace joule::omp::kmp
+
+using namespace joule::omp::kmp;
+
+extern "C" JOULE_EXPORT std::int32_t __kmpc_omp_task(Ident*, std::int32_t, void* task) {
+  Prefix* p = prefix_of(task);
+  if (p->mode == Mode::kPlain) [[likely]]
+    start_plain(p);
+  else
+    task_start(p);
+  return 0;
+}

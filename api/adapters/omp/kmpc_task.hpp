@@ -2,6 +2,7 @@
 // kmp_task_t the compiled code sees, its privates and its shareds.
 #pragma once
 
+#include <atomic>
 #include <vector>
 
 #include "kmpc.hpp"
@@ -9,13 +10,15 @@
 
 namespace joule::omp::kmp {
 
-enum class Mode : std::uint8_t { kInline, kDeferred };
+// kPlain: task_alloc_plain's; task_start decides.
+enum class Mode : std::uint8_t { kInline, kDeferred, kPlain };
 
-// 32 bytes: with task.cpp's header, a kmp_task_t and a few shareds, a
-// deferred task's block still fits joule's pooled task blocks.
+struct BlockCache;
+
+// 32 bytes before the kmp_task_t.
 struct alignas(16) Prefix {
-  std::uint64_t cache_next;                // unused (keeps the prefix at 32 bytes)
-  std::uint64_t event;                     // a detachable task's event, or 0
+  BlockCache* owner;    // the thread whose cache the block goes back to (null: freed)
+  std::uint64_t event;  // a detachable task's event, or 0; in a cache's lists: the next block
   std::uint32_t task_bytes, shareds_size;  // as allocated (taskloop copies them)
   std::int32_t flags;                      // the allocation's kmp_tasking_flags
   Mode mode;
@@ -27,9 +30,62 @@ static_assert(sizeof(Prefix) == 32);
 
 inline Task* task_of(Prefix* p) { return reinterpret_cast<Task*>(p + 1); }
 inline Prefix* prefix_of(void* task) { return static_cast<Prefix*>(task) - 1; }
+
 // now: the task will run at once on this thread (a block of the thread's).
 Prefix* task_alloc(std::int32_t flags, std::size_t task_size, std::size_t shareds_size,
                    Routine entry, bool now = false);
+
+// Each thread recycles the blocks of kCachedBlock bytes it allocated
+// (kmpc_task.cpp): a few at hand, the rest in `spare`; a block a deferred
+// task frees on another thread goes back to its owner's `returned` (pushed
+// there; the owner takes the whole list at once), so that a thread that
+// creates the tasks others run does not allocate one block each.
+// Initial-exec (as team.hpp's state): no __tls_get_addr call per task.
+constexpr std::size_t kCachedBlock = 512;
+struct BlockCache {
+  static constexpr int kDepth = 8;
+  void* blocks[kDepth]{};
+  int n = 0;
+  Prefix* spare = nullptr;                 // linked through `event`
+  std::atomic<Prefix*> returned{nullptr};  // linked through `event`
+};
+[[gnu::tls_model("initial-exec")]] extern constinit thread_local BlockCache t_cache;
+
+// A new task's prefix and kmp_task_t in `block` (task_bytes: kmp_task_t
+// and privates, rounded up to 8).
+inline Prefix* task_fill(void* block, Mode mode, std::int32_t flags, std::size_t task_bytes,
+                         std::size_t shareds_size, Routine entry) {
+  auto* p = static_cast<Prefix*>(block);
+  p->event = 0;
+  p->task_bytes = std::uint32_t(task_bytes);
+  p->shareds_size = std::uint32_t(shareds_size);
+  p->flags = flags;
+  p->mode = mode;
+  p->running = p->again = p->body_ran = false;
+  Task* t = task_of(p);
+  t->shareds = shareds_size ? reinterpret_cast<char*>(t) + task_bytes : nullptr;
+  t->routine = entry;
+  t->part_id = 0;
+  return p;
+}
+
+// A tied task without priority or detach in a recycled block (the bulk of
+// task programs): whether it runs at once is decided at its start (the
+// throttle, as GOMP_task decides; the block is the same either way). The
+// others decide here (task_alloc): a priority is written after the
+// allocation, an untied task passes itself to __kmpc_omp_task again.
+inline Prefix* task_alloc_plain(std::int32_t flags, std::size_t task_size, std::size_t shareds_size,
+                                Routine entry) {
+  constexpr std::int32_t kTied = 0x1, kSpecial = kTied | 0x20 | 0x40;  // priority, detachable
+  const std::size_t task_bytes = (task_size + 7) & ~std::size_t(7);
+  const std::size_t size = sizeof(Prefix) + task_bytes + shareds_size;
+  BlockCache& c = t_cache;
+  if ((flags & kSpecial) != kTied || size > kCachedBlock || c.n == 0) [[unlikely]]
+    return task_alloc(flags, task_size, shareds_size, entry);
+  return task_fill(c.blocks[--c.n], Mode::kPlain, flags, task_bytes, shareds_size, entry);
+}
+// A kPlain task's decision, made by its start (true: it runs at once).
+bool resolve_now(Prefix* p);
 // Runs it now, or submits it: as task_alloc decided.
 void task_start(Prefix* p);
 void task_set_event(Prefix* p, std::uint64_t ev);

@@ -6,6 +6,7 @@
 
 #include "kmpc_task.hpp"
 #include "kmpc_taskred.hpp"
+#include "task_inline.hpp"
 
 namespace joule::omp::kmp {
 namespace {
@@ -107,7 +108,7 @@ JOULE_EXPORT void* __kmpc_omp_task_alloc(Ident*, std::int32_t, std::int32_t flag
                                          std::size_t task_size, std::size_t shareds_size,
                                          Routine entry) {
   t_if0_deps.n = 0;
-  return task_of(task_alloc(flags, task_size, shareds_size, entry));
+  return task_of(task_alloc_plain(flags, task_size, shareds_size, entry));
 }
 
 // A target task without a device runs on the host: an ordinary task.
@@ -117,11 +118,6 @@ JOULE_EXPORT void* __kmpc_omp_target_task_alloc(Ident*, std::int32_t, std::int32
   return task_of(task_alloc(flags, task_size, shareds_size, entry));
 }
 
-JOULE_EXPORT std::int32_t __kmpc_omp_task(Ident*, std::int32_t, void* task) {
-  task_start(prefix_of(task));
-  return 0;
-}
-
 // A task run at once waits for its dependencies first (as an if(0) task),
 // with every kind but in as inout: nothing created before it that it
 // depends on is still running, and what comes later finds it done.
@@ -129,7 +125,7 @@ JOULE_EXPORT std::int32_t __kmpc_omp_task_with_deps(Ident*, std::int32_t, void* 
                                                     std::int32_t n, DependInfo* deps,
                                                     std::int32_t n_noalias, DependInfo* noalias) {
   Prefix* p = prefix_of(task);
-  const bool now = p->mode == Mode::kInline;
+  const bool now = p->mode == Mode::kPlain ? resolve_now(p) : p->mode == Mode::kInline;
   const Deps d(n, deps, n_noalias, noalias, now);
   if (now) {
     wait_on(d);

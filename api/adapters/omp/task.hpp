@@ -64,8 +64,7 @@ struct InlineSaved {
   InlineFrame* frame;
   const void* tag;
 };
-InlineSaved inline_enter(bool final_task, const void* tag);
-void inline_leave(const InlineSaved& saved);
+// inline_enter, inline_leave: task_inline.hpp.
 // The current task's frame for one more deferred child (made if needed);
 // null outside inline tasks. The child calls frame_child_done at its end.
 InlineFrame* frame_for_child(ThreadState& s);

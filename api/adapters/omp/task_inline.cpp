@@ -17,6 +17,7 @@
 
 #include "joule/team.h"
 #include "task.hpp"
+#include "task_inline.hpp"
 #include "team.hpp"
 
 namespace joule::omp {
@@ -78,28 +79,6 @@ void run_inline(const GompTask& g, bool final_task, const std::uint64_t* bounds)
   else
     g.fn(g.data);
   inline_leave(saved);
-}
-
-InlineSaved inline_enter(bool final_task, const void* tag) {
-  ThreadState& s = self();
-  const InlineSaved saved{s.in_task, s.in_final, s.inline_task, s.frame, s.task_tag};
-  s.in_task = true;
-  s.in_final = saved.in_final || final_task;
-  s.inline_task = true;
-  s.frame = nullptr;
-  s.task_tag = tag;
-  return saved;
-}
-
-void inline_leave(const InlineSaved& saved) {
-  ThreadState& s = self();
-  InlineFrame* f = s.frame;  // made by a deferred child: they hold it now
-  s.in_task = saved.in_task;
-  s.in_final = saved.in_final;
-  s.inline_task = saved.inline_task;
-  s.frame = saved.frame;
-  s.task_tag = saved.tag;
-  if (f) frame_release(f);
 }
 
 InlineFrame* frame_for_child(ThreadState& s) {

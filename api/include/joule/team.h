@@ -40,6 +40,9 @@ typedef struct joule_omp_settings {
   int max_task_priority;  /* OMP_MAX_TASK_PRIORITY */
   int num_teams;          /* OMP_NUM_TEAMS; 0: not set */
   int teams_thread_limit; /* OMP_TEAMS_THREAD_LIMIT; 0: not set */
+  uint64_t worker_stack;  /* each worker thread's stack in bytes (JOULE_STACK_SIZE,
+                             else OMP_STACKSIZE, else the default) */
+  int spin_us;            /* JOULE_SPIN_US: how long an idle thread spins before it sleeps */
 } joule_omp_settings_t;
 
 /* The running runtime's settings, or (not running) the configuration it

@@ -32,7 +32,7 @@ else()
     if(link STREQUAL "joule")
       set(_link ${_gomp_link})
     else()
-      set(_link -fopenmp -lm)
+      set(_link -fopenmp -lm -latomic)  # clang's atomic reductions of long double
     endif()
     add_custom_command(OUTPUT ${exe}
       COMMAND ${compiler} -fopenmp -O2 ${ARGN} -I${_gomp_src} -c ${_gomp_src}/${source} -o ${obj}
@@ -55,7 +55,10 @@ else()
     "locks|gomp_locks_libgomp|locks: OK\n.*|omp_semantics"
     "task_semantics|gomp_task_semantics_libgomp|task_semantics: OK\n.*|omp_semantics"
     "allocators|gomp_allocators_libgomp|allocators: OK\n.*|omp_semantics"
-    "affinity_display|gomp_affinity_display_libgomp|affinity_display: OK\n.*|omp_semantics")
+    "affinity_display|gomp_affinity_display_libgomp|affinity_display: OK\n.*|omp_semantics"
+    "dist_reductions|libomp|dist_reductions: OK\n.*|omp_reduction"
+    "bots_tasks|libomp|bots_tasks: OK\n.*|omp"
+    "kmp_routines|libomp|kmp_routines: OK\n.*|omp_semantics")
   foreach(run ${_kmpc_runs})
     string(REPLACE "|" ";" run "${run}")
     list(GET run 0 name)
@@ -71,6 +74,9 @@ else()
     set(_env "")
     if(label STREQUAL "omp_semantics")
       set(_env "${_sem_env}")  # as the GCC builds run (semantics.cmake)
+    endif()
+    if(name STREQUAL "kmp_routines")
+      set(_env "OMP_STACKSIZE=16M")  # what kmp_get_stacksize_s answers
     endif()
     foreach(n 1 2 4 8)
       add_test(NAME kmpc_${name}_${n}
@@ -103,11 +109,29 @@ else()
                    ${PROJECT_SOURCE_DIR}/api/adapters/omp/kmpc_unsupported.inc ${_kmpc_objs})
   set_tests_properties(kmpc_entry_points PROPERTIES LABELS "integration;kmpc;omp" TIMEOUT 60
                        PASS_REGULAR_EXPRESSION "kmpc_symbols: all implemented")
+  # Instructions per task of a burst of tasks, clang-built against
+  # gcc-built, both on libjoule-omp (scripts/omp-task-cost,
+  # docs/openmp-llvm-abi.md "Cost per task"): at most 1.1 times.
+  find_program(KMPC_VALGRIND valgrind)
+  find_program(KMPC_GCC NAMES gcc)
+  if(KMPC_VALGRIND AND KMPC_GCC)
+    add_test(NAME kmpc_task_cost
+             COMMAND ${PROJECT_SOURCE_DIR}/scripts/omp-task-cost --build ${PROJECT_BINARY_DIR}
+                     --gcc ${KMPC_GCC} --clang ${KMPC_TEST_CC} --tasks 100000 --check 1.1)
+    set_tests_properties(kmpc_task_cost PROPERTIES LABELS "integration;kmpc;omp" TIMEOUT 600
+                         PASS_REGULAR_EXPRESSION "omp-task-cost: largest ratio [0-9.]+, within")
+  endif()
   # An entry point joule does not implement stops the program with its name.
   add_test(NAME kmpc_unsupported_loud
            COMMAND sh -c "LD_PRELOAD=$0 \"$1\" 2>&1; echo \"exit status $?\""
                    $<TARGET_FILE:joule_gomp> ${_gomp_bin}/kmpc_unsupported)
   set_tests_properties(kmpc_unsupported_loud PROPERTIES LABELS "integration;kmpc;omp" TIMEOUT 60
-    PASS_REGULAR_EXPRESSION "libjoule-omp: __kmpc_dist_for_static_init_4 is not supported by joule"
+    PASS_REGULAR_EXPRESSION "libjoule-omp: __kmpc_threadprivate_register is not supported by joule"
+    FAIL_REGULAR_EXPRESSION "ran: ")
+  add_test(NAME kmp_unsupported_loud
+           COMMAND sh -c "LD_PRELOAD=$0 \"$1\" kmp 2>&1; echo \"exit status $?\""
+                   $<TARGET_FILE:joule_gomp> ${_gomp_bin}/kmpc_unsupported)
+  set_tests_properties(kmp_unsupported_loud PROPERTIES LABELS "integration;kmpc;omp" TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "libjoule-omp: kmp_set_library [(]serial mode, or not a library mode[)] is not supported by joule"
     FAIL_REGULAR_EXPRESSION "ran: ")
 endif()

@@ -1,16 +1,22 @@
 /* An LLVM runtime entry point libjoule-omp does not implement
- * (__kmpc_dist_for_static_init_4, what a distribute parallel for may call),
- * called as compiled code calls it: with libjoule-omp preloaded over libomp
- * the program must stop naming it (kmpc_unsupported_loud), not run it on
- * libomp's runtime. */
+ * (__kmpc_threadprivate_register, what Intel's compilers may call), or with
+ * the argument "kmp" a kmp_* routine it cannot honour (serial library
+ * mode), called as compiled code calls them: with libjoule-omp preloaded
+ * over libomp the program must stop naming it (kmpc_unsupported_loud,
+ * kmp_unsupported_loud), not run it on libomp's runtime. */
 #include <stdio.h>
+#include <string.h>
 
-void __kmpc_dist_for_static_init_4(void* loc, int gtid, int sched, int* last, int* lower,
-                                   int* upper, int* upper_dist, int* stride, int incr, int chunk);
+void __kmpc_threadprivate_register(void* loc, void* data, void* ctor, void* cctor, void* dtor);
+void kmp_set_library_serial(void);
 
-int main(void) {
-  int last = 0, lower = 0, upper = 63, upper_dist = 63, stride = 1;
-  __kmpc_dist_for_static_init_4(NULL, 0, 34, &last, &lower, &upper, &upper_dist, &stride, 1, 0);
-  printf("ran: %d..%d\n", lower, upper);
+static int value = 7;
+
+int main(int argc, char** argv) {
+  if (argc > 1 && strcmp(argv[1], "kmp") == 0)
+    kmp_set_library_serial();
+  else
+    __kmpc_threadprivate_register(NULL, &value, NULL, NULL, NULL);
+  printf("ran: %d\n", value);
   return 0;
 }
