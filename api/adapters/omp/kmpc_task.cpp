@@ -152,10 +152,10 @@ void task_done_now(Prefix* p, std::vector<joule_dep_t>* if0_deps) {
 // pooled task blocks leave 64 bytes of arguments: task.cpp's header and
 // the pointer), made now that the priority is known, with its dependencies.
 void task_submit(Prefix* p, const joule_dep_t* deps, std::size_t n) {
-  joule_task_t* jt =
-      create_task(GompTask{deferred_body, &p, nullptr, sizeof p, alignof(Prefix*), p->event},
-                  options(p), nullptr);
-  if (n) joule_task_add_deps(jt, deps, n);
+  joule_task_t* jt = create_task(
+      GompTask{deferred_body, &p, nullptr, sizeof p, alignof(Prefix*), p->event, n != 0},
+      options(p), nullptr);
+  if (n) add_deps(jt, deps, n);
   joule_task_submit(jt);
 }
 

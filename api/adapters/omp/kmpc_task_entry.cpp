@@ -167,17 +167,19 @@ JOULE_EXPORT void __kmpc_omp_task_complete_if0(Ident*, std::int32_t, void* task)
 }
 
 JOULE_EXPORT std::int32_t __kmpc_omp_taskwait(Ident*, std::int32_t) {
-  const ThreadState& s = self();
-  if (!(s.inline_task && !s.frame)) wait_children();
+  taskwait();
   return 0;
 }
 
 // Untied tasks are tied here (as GOMP_taskyield): nothing to switch to.
 JOULE_EXPORT std::int32_t __kmpc_omp_taskyield(Ident*, std::int32_t, std::int32_t) { return 0; }
 
-JOULE_EXPORT void __kmpc_taskgroup(Ident*, std::int32_t) { taskgroup_begin(); }
+JOULE_EXPORT void __kmpc_taskgroup(Ident*, std::int32_t) {
+  taskgroup_open();
+  taskgroup_begin();
+}
 JOULE_EXPORT void __kmpc_end_taskgroup(Ident*, std::int32_t) {
-  wait_descendants();
+  taskgroup_close();
   taskgroup_end();
 }
 

@@ -2,6 +2,7 @@
 // copyprivate), ordered and cancellation as GCC calls them.
 #include "joule/omp/omp.h"
 #include "joule/team.h"
+#include "ompt.hpp"
 #include "task.hpp"
 #include "team.hpp"
 
@@ -11,7 +12,9 @@ namespace joule::omp {
 // complete before them), so when all have arrived the team's tasks are done.
 // (The master of a pre-4.9 region has no joule task: it counts its tasks
 // as an inline task does, see parallel.cpp.)
-void barrier() {
+namespace {
+
+void barrier_wait() {
   wait_children();
   Team* t = current_team();
   if (t->n == 1) return;
@@ -23,6 +26,24 @@ void barrier() {
     return;
   }
   team_wait(t, [&] { return t->barrier_gen.load(std::memory_order_acquire) != gen; });
+}
+
+[[gnu::noinline]] void barrier_reported(ompt::SyncKind kind) {
+  ompt::sync_begin(kind);
+  barrier_wait();
+  ompt::sync_end(kind);
+}
+
+}  // namespace
+
+void barrier() {
+  if (ompt::on()) return barrier_reported(ompt::kBarrierImplicitWorkshare);
+  barrier_wait();
+}
+
+void barrier_explicit() {
+  if (ompt::on()) return barrier_reported(ompt::kBarrierExplicit);
+  barrier_wait();
 }
 
 }  // namespace joule::omp
@@ -38,7 +59,7 @@ omp_lock_t g_atomic = {{0}};
 
 extern "C" {
 
-JOULE_EXPORT void GOMP_barrier(void) { barrier(); }
+JOULE_EXPORT void GOMP_barrier(void) { barrier_explicit(); }
 
 // Cancellation is off (OMP_CANCELLATION is not supported): nothing is ever
 // cancelled, which the specification allows.
@@ -49,20 +70,34 @@ JOULE_EXPORT bool GOMP_barrier_cancel(void) {
 JOULE_EXPORT bool GOMP_cancel(int, bool) { return false; }
 JOULE_EXPORT bool GOMP_cancellation_point(int) { return false; }
 
-JOULE_EXPORT void GOMP_critical_start(void) { omp_set_lock(&g_critical); }
-JOULE_EXPORT void GOMP_critical_end(void) { omp_unset_lock(&g_critical); }
+JOULE_EXPORT void GOMP_critical_start(void) {
+  if (ompt::on()) ompt::next_mutex_kind(ompt::kMutexCritical);
+  omp_set_lock(&g_critical);
+}
+JOULE_EXPORT void GOMP_critical_end(void) {
+  if (ompt::on()) ompt::next_mutex_kind(ompt::kMutexCritical);
+  omp_unset_lock(&g_critical);
+}
 
 // *pptr is a zero-initialised pointer-sized common symbol per name: its
 // first 4 bytes serve as the lock word.
 JOULE_EXPORT void GOMP_critical_name_start(void** pptr) {
+  if (ompt::on()) ompt::next_mutex_kind(ompt::kMutexCritical);
   omp_set_lock(reinterpret_cast<omp_lock_t*>(pptr));
 }
 JOULE_EXPORT void GOMP_critical_name_end(void** pptr) {
+  if (ompt::on()) ompt::next_mutex_kind(ompt::kMutexCritical);
   omp_unset_lock(reinterpret_cast<omp_lock_t*>(pptr));
 }
 
-JOULE_EXPORT void GOMP_atomic_start(void) { omp_set_lock(&g_atomic); }
-JOULE_EXPORT void GOMP_atomic_end(void) { omp_unset_lock(&g_atomic); }
+JOULE_EXPORT void GOMP_atomic_start(void) {
+  if (ompt::on()) ompt::next_mutex_kind(ompt::kMutexAtomic);
+  omp_set_lock(&g_atomic);
+}
+JOULE_EXPORT void GOMP_atomic_end(void) {
+  if (ompt::on()) ompt::next_mutex_kind(ompt::kMutexAtomic);
+  omp_unset_lock(&g_atomic);
+}
 
 JOULE_EXPORT bool GOMP_single_start(void) {
   if (current_team()->n == 1) return true;
@@ -104,11 +139,13 @@ JOULE_EXPORT void GOMP_ordered_start(void) {
   const std::uint64_t mine = s.ordered_iter;
   team_wait(current_team(),
             [&] { return w->ordered_next.load(std::memory_order_acquire) == mine; });
+  if (ompt::on()) ompt::mutex_acquired(ompt::kMutexOrdered, &w->ordered_next);
 }
 
 JOULE_EXPORT void GOMP_ordered_end(void) {
   ThreadState& s = self();
   if (current_team()->n == 1 || !s.ws) return;
+  if (ompt::on()) ompt::mutex_released(ompt::kMutexOrdered, &s.ws->ordered_next);
   s.ordered_iter++;
   s.ws->ordered_next.store(s.ordered_iter, std::memory_order_seq_cst);
   wake_team(current_team());

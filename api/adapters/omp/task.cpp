@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ompt.hpp"
 #include "team.hpp"
 
 namespace joule::omp {
@@ -53,7 +54,11 @@ void task_body(void* args) {
   if (h->red) s.id = borrow ? seat_borrow(h->team, s.id) : held;
   if (!borrow) s.seat = held;
   if (h->event) event_body_start(h->event, h->frame);
+  // With a tool, the task's OMPT record follows the header (create_task).
+  auto* rec = reinterpret_cast<ompt::TaskRecord*>(h + 1);
+  ompt::TaskRecord* prior = ompt::on() ? ompt::task_begin(rec) : nullptr;
   h->fn(static_cast<char*>(args) + h->data_offset);
+  if (prior) ompt::task_end(rec, prior);
   if (borrow) seat_leave();
   InlineFrame* creator = h->frame;
   s = saved;
@@ -85,7 +90,9 @@ joule_task_t* create_task(const GompTask& g, const joule_task_options_t& opts,
   ensure_init();
   ThreadState& s = self();
   const std::size_t align = g.arg_align > 16 ? std::size_t(g.arg_align) : 16;
-  const std::size_t offset = (sizeof(Header) + align - 1) & ~(align - 1);
+  const bool tool = ompt::on();
+  const std::size_t head = sizeof(Header) + (tool ? ompt::kTaskRecordBytes : 0);
+  const std::size_t offset = (head + align - 1) & ~(align - 1);
   const std::size_t extra = align > 16 ? align : 0;  // joule aligns the block to 16
   joule_task_t* t = nullptr;
   void* args = nullptr;
@@ -93,14 +100,33 @@ joule_task_t* create_task(const GompTask& g, const joule_task_options_t& opts,
       JOULE_OK)
     unsupported("GOMP_task (joule_task_create failed)");
   auto base = reinterpret_cast<std::uintptr_t>(args);
-  const std::uintptr_t data = (base + sizeof(Header) + align - 1) & ~std::uintptr_t(align - 1);
+  const std::uintptr_t data = (base + head + align - 1) & ~std::uintptr_t(align - 1);
   fill_header(static_cast<Header*>(args), s, g, opts.final_ != 0, std::uint32_t(data - base));
+  if (tool)
+    ompt::task_created(reinterpret_cast<ompt::TaskRecord*>(static_cast<Header*>(args) + 1),
+                       opts.final_ != 0, g.has_deps, reinterpret_cast<const void*>(g.fn));
   if (g.cpyfn)
     g.cpyfn(reinterpret_cast<void*>(data), g.data);
   else if (g.arg_size)
     std::memcpy(reinterpret_cast<void*>(data), g.data, std::size_t(g.arg_size));
   if (bounds) std::memcpy(reinterpret_cast<void*>(data), bounds, 2 * sizeof(std::uint64_t));
   return t;
+}
+
+void taskwait() {
+  if (ompt::on()) ompt::sync_begin(ompt::kTaskwait);
+  const ThreadState& s = self();
+  if (!s.inline_task || s.frame) wait_children();  // (an inline task with no deferred child: none)
+  if (ompt::on()) ompt::sync_end(ompt::kTaskwait);
+}
+
+void taskgroup_open() {
+  if (ompt::on()) ompt::sync_begin(ompt::kTaskgroup);
+}
+
+void taskgroup_close() {
+  wait_descendants();
+  if (ompt::on()) ompt::sync_end(ompt::kTaskgroup);
 }
 
 }  // namespace joule::omp
@@ -114,6 +140,7 @@ JOULE_EXPORT void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, 
                             void** depend, int priority, void* detach) {
   GompTask g{fn, data, cpyfn, arg_size, arg_align};
   const bool depends = (flags & kDepend) && depend;
+  g.has_deps = depends;
   ThreadState& s = self();
   // detach: GCC reads the handle from *detach once the call returns; an
   // undeferred one is a joule task too, so that the creator goes on after
@@ -135,11 +162,7 @@ JOULE_EXPORT void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, 
   joule_task_submit(t);
 }
 
-JOULE_EXPORT void GOMP_taskwait(void) {
-  const ThreadState& s = self();
-  if (s.inline_task && !s.frame) return;  // an inline task with no deferred child
-  wait_children();
-}
+JOULE_EXPORT void GOMP_taskwait(void) { taskwait(); }
 
 // Untied tasks are tied here, so there is nothing to switch to.
 JOULE_EXPORT void GOMP_taskyield(void) {}
@@ -147,7 +170,7 @@ JOULE_EXPORT void GOMP_taskyield(void) {}
 // A taskgroup ends when every child of the current task has finished
 // (joule completes a task only after its descendants): it may wait for
 // children created before the group too, which is never wrong, only later.
-JOULE_EXPORT void GOMP_taskgroup_start(void) {}
-JOULE_EXPORT void GOMP_taskgroup_end(void) { wait_descendants(); }
+JOULE_EXPORT void GOMP_taskgroup_start(void) { taskgroup_open(); }
+JOULE_EXPORT void GOMP_taskgroup_end(void) { taskgroup_close(); }
 
 }  // extern "C"

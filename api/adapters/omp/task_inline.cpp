@@ -16,6 +16,7 @@
 #include <cstring>
 
 #include "joule/team.h"
+#include "ompt.hpp"
 #include "task.hpp"
 #include "team.hpp"
 
@@ -88,10 +89,12 @@ InlineSaved inline_enter(bool final_task, const void* tag) {
   s.inline_task = true;
   s.frame = nullptr;
   s.task_tag = tag;
+  if (ompt::on()) ompt::inline_begin(final_task);
   return saved;
 }
 
 void inline_leave(const InlineSaved& saved) {
+  if (ompt::on()) ompt::inline_end();
   ThreadState& s = self();
   InlineFrame* f = s.frame;  // made by a deferred child: they hold it now
   s.in_task = saved.in_task;
