@@ -59,7 +59,7 @@ void add_omp_tool_keys(KeyTable<OmpSettings>& t) {
       [](S& o, std::string_view v) {
         const std::string s = bounded(v, sizeof(joule_omp_tool_settings_t{}.verbose_init));
         const std::string l = lowered(s);
-        o.tool_verbose_init = l == "disabled" ? std::string()
+        o.tool_verbose_init = l == "disabled"                  ? std::string()
                               : l == "stdout" || l == "stderr" ? l
                                                                : s;
       },

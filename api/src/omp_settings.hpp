@@ -97,7 +97,7 @@ struct OmpSettings {
   int max_task_priority = 0;                             // OMP_MAX_TASK_PRIORITY
   bool tool = true;                                      // OMP_TOOL (enabled / disabled)
   std::string tool_libraries;                            // OMP_TOOL_LIBRARIES
-  std::string tool_verbose_init;  // OMP_TOOL_VERBOSE_INIT; "": disabled
+  std::string tool_verbose_init;                         // OMP_TOOL_VERBOSE_INIT; "": disabled
 
   // bind-var of the outer team: OMP_PROC_BIND's first level; not set, true
   // when places are given (OMP_PLACES or GOMP_CPU_AFFINITY), as libgomp does.

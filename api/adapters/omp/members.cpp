@@ -230,7 +230,7 @@ void finish_team(Team* t) {
   const int n = t->n;
   if (n > 1) team_wait(t, [&] { return t->finished.load(std::memory_order_acquire) == n - 1; });
   if (ompt::on()) ompt::parallel_end(t);  // the team is still the region's
-  drop_refs(t, n);  // the master's and the started members'
+  drop_refs(t, n);                        // the master's and the started members'
 }
 
 // The waker made the awaited condition true with a seq_cst store; a member

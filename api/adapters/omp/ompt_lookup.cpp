@@ -18,10 +18,21 @@ namespace {
 // The events libjoule-omp reports (docs/openmp-llvm-abi.md, "Tools (OMPT)").
 bool reported(int e) {
   switch (e) {
-    case kThreadBegin: case kThreadEnd: case kParallelBegin: case kParallelEnd:
-    case kTaskCreate: case kTaskSchedule: case kImplicitTask: case kSyncRegionWait:
-    case kMutexReleased: case kDependences: case kWork: case kMasked: case kSyncRegion:
-    case kMutexAcquire: case kMutexAcquired:
+    case kThreadBegin:
+    case kThreadEnd:
+    case kParallelBegin:
+    case kParallelEnd:
+    case kTaskCreate:
+    case kTaskSchedule:
+    case kImplicitTask:
+    case kSyncRegionWait:
+    case kMutexReleased:
+    case kDependences:
+    case kWork:
+    case kMasked:
+    case kSyncRegion:
+    case kMutexAcquire:
+    case kMutexAcquired:
       return true;
     default:
       return false;

@@ -46,8 +46,9 @@ FILE* open_log(const char* where) {
 
 StartToolResult* try_start(StartTool start, const char* where) {
   StartToolResult* r = start(kOmpVersion, kRuntimeVersion);
-  log_line(r ? "Tool found in %s: ompt_start_tool returned a result" :
-               "Tool found in %s: ompt_start_tool returned NULL", where);
+  log_line(r ? "Tool found in %s: ompt_start_tool returned a result"
+             : "Tool found in %s: ompt_start_tool returned NULL",
+           where);
   return r;
 }
 

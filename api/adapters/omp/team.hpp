@@ -82,8 +82,8 @@ struct Team {
   // into the teams of the parallel regions they start.
   int team_num = 0;
   int num_teams = 1;
-  int thread_limit = 0;  // a teams or target region's thread_limit (or the ICV); 0: none
-  int share = 0;         // workers a host team may use at once; 0: not a host team
+  int thread_limit = 0;             // a teams or target region's thread_limit (or the ICV); 0: none
+  int share = 0;                    // workers a host team may use at once; 0: not a host team
   std::uint64_t ompt_parallel = 0;  // an OMPT tool's parallel_data (ompt_events.cpp)
   void* ompt_outer = nullptr;       // the encountering task's region's (ompt_get_parallel_info)
 

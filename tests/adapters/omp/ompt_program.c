@@ -64,8 +64,8 @@ int main(void) {
     }
   }
   omp_destroy_lock(&lock);
-  const int ok = a == 8 && b == 36 && c == 106 && in_critical == in_lock && parents == 4 &&
-                 children == 4;
+  const int ok =
+      a == 8 && b == 36 && c == 106 && in_critical == in_lock && parents == 4 && children == 4;
   printf("ompt_program: %s\n", ok ? "OK" : "WRONG");
   return ok ? 0 : 1;
 }

@@ -52,10 +52,13 @@ struct thread_log {
 static __thread struct thread_log me;
 
 static void fail(const char* what, uint64_t a, uint64_t b) {
-  if (!failure[0]) snprintf(failure, sizeof failure, "%s (%llu, %llu)", what,
-                            (unsigned long long)a, (unsigned long long)b);
+  if (!failure[0])
+    snprintf(failure, sizeof failure, "%s (%llu, %llu)", what, (unsigned long long)a,
+             (unsigned long long)b);
 }
-static uint64_t fresh(void) { return next_id < MAX_ITEMS ? next_id++ : (fail("too many ids", 0, 0), 0); }
+static uint64_t fresh(void) {
+  return next_id < MAX_ITEMS ? next_id++ : (fail("too many ids", 0, 0), 0);
+}
 static void need_thread(const char* ev) {
   if (!me.begun) fail(ev, 0, 0);
 }
@@ -68,10 +71,10 @@ static void pop_expect(uint64_t t, const char* what) {
   if (me.depth) me.depth--;
 }
 
-#define LOCKED(...)           \
-  do {                        \
-    pthread_mutex_lock(&mu);  \
-    __VA_ARGS__;              \
+#define LOCKED(...)            \
+  do {                         \
+    pthread_mutex_lock(&mu);   \
+    __VA_ARGS__;               \
     pthread_mutex_unlock(&mu); \
   } while (0)
 
@@ -104,7 +107,8 @@ static void on_parallel_end(ompt_data_t* par, ompt_data_t* task, int flags, cons
     struct region* r = &regions[par->value];
     if (!r->begun || r->ended) fail("parallel_end: not begun or ended twice", par->value, 0);
     r->ended = 1;
-    if (r->threads_seen != r->size) fail("parallel_end: implicit tasks != team size", r->threads_seen, r->size);
+    if (r->threads_seen != r->size)
+      fail("parallel_end: implicit tasks != team size", r->threads_seen, r->size);
     if (task->value != top()) fail("parallel_end: not the encountering task", task->value, top());
   });
 }
@@ -173,7 +177,8 @@ static void on_task_create(ompt_data_t* enc, const ompt_frame_t* frame, ompt_dat
 static void on_dependences(ompt_data_t* task, const ompt_dependence_t* deps, int n) {
   LOCKED({
     struct task* t = &tasks[task->value];
-    if (!t->created || t->started) fail("dependences: not between creation and start", task->value, 0);
+    if (!t->created || t->started)
+      fail("dependences: not between creation and start", task->value, 0);
     for (int i = 0; i < n && t->ndeps < 8; ++i) {
       t->dep_addr[t->ndeps] = deps[i].variable.ptr;
       t->dep_type[t->ndeps++] = deps[i].dependence_type;
@@ -184,7 +189,8 @@ static void on_dependences(ompt_data_t* task, const ompt_dependence_t* deps, int
 static void on_task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t* next) {
   LOCKED({
     need_thread("task_schedule before thread_begin");
-    if (prior->value != top()) fail("task_schedule: prior is not the current task", prior->value, top());
+    if (prior->value != top())
+      fail("task_schedule: prior is not the current task", prior->value, top());
     if (status == ompt_task_switch) {
       struct task* t = &tasks[next->value];
       if (!t->created || t->started) fail("task started twice or never created", next->value, 0);
@@ -193,10 +199,12 @@ static void on_task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt
       push(next->value);
     } else if (status == ompt_task_complete) {
       struct task* t = &tasks[prior->value];
-      if (!t->started || t->completed) fail("task completed twice or never started", prior->value, 0);
+      if (!t->started || t->completed)
+        fail("task completed twice or never started", prior->value, 0);
       t->completed = 1;
       pop_expect(prior->value, "task complete: not the current task");
-      if (next->value != top()) fail("task complete: next is not the task below", next->value, top());
+      if (next->value != top())
+        fail("task complete: next is not the task below", next->value, top());
     } else {
       fail("task_schedule: unexpected status", status, 0);
     }
@@ -227,17 +235,21 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t ep, om
     if (!thread || thread->value != me.id) fail("ompt_get_thread_data differs", 0, 0);
     if (ep == ompt_scope_begin) {
       if (me.sync_depth < MAX_DEPTH) me.sync[me.sync_depth++] = (int)kind;
-      if (kind == ompt_sync_region_taskwait) n_taskwaits++;
-      else if (kind == ompt_sync_region_taskgroup) n_taskgroups++;
-      else n_barriers++;
+      if (kind == ompt_sync_region_taskwait)
+        n_taskwaits++;
+      else if (kind == ompt_sync_region_taskgroup)
+        n_taskgroups++;
+      else
+        n_barriers++;
     } else {
-      if (!me.sync_depth || me.sync[me.sync_depth - 1] != (int)kind) fail("sync_region end: not the innermost", kind, 0);
+      if (!me.sync_depth || me.sync[me.sync_depth - 1] != (int)kind)
+        fail("sync_region end: not the innermost", kind, 0);
       if (me.sync_depth) me.sync_depth--;
     }
   });
 }
-static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
-                                ompt_data_t* par, ompt_data_t* task, const void* ra) {
+static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t ep, ompt_data_t* par,
+                                ompt_data_t* task, const void* ra) {
   LOCKED({
     if (!me.sync_depth || me.sync[me.sync_depth - 1] != (int)kind)
       fail("sync_region_wait outside its sync_region", kind, 0);
@@ -246,7 +258,10 @@ static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t e
 
 /* Per wait identifier: acquisitions not yet released. (Not "one holder at a
  * time": a runtime may report a release after the next thread's acquire.) */
-static struct { uint64_t id; int count; } held[256];
+static struct {
+  uint64_t id;
+  int count;
+} held[256];
 static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
                              ompt_wait_id_t id, const void* ra) {}
 static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t id, const void* ra) {
@@ -256,8 +271,10 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t id, const void* 
       if (held[i].id == id) slot = i;
     for (int i = 0; i < 256 && slot < 0; ++i)
       if (!held[i].count) slot = i;
-    if (slot < 0) fail("too many mutexes", id, 0);
-    else held[slot].id = id, held[slot].count++;
+    if (slot < 0)
+      fail("too many mutexes", id, 0);
+    else
+      held[slot].id = id, held[slot].count++;
     n_mutexes++;
   });
 }
@@ -269,11 +286,12 @@ static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t id, const void* 
     if (!found) fail("mutex released but not acquired", id, me.id);
   });
 }
-static void on_masked(ompt_scope_endpoint_t ep, ompt_data_t* par, ompt_data_t* task, const void* ra) {
+static void on_masked(ompt_scope_endpoint_t ep, ompt_data_t* par, ompt_data_t* task,
+                      const void* ra) {
   LOCKED(if (ep == ompt_scope_begin) n_masked++);
 }
-static void on_work(ompt_work_t kind, ompt_scope_endpoint_t ep, ompt_data_t* par,
-                    ompt_data_t* task, uint64_t count, const void* ra) {
+static void on_work(ompt_work_t kind, ompt_scope_endpoint_t ep, ompt_data_t* par, ompt_data_t* task,
+                    uint64_t count, const void* ra) {
   LOCKED(if (ep == ompt_scope_begin) n_work++);
 }
 
@@ -281,10 +299,16 @@ static void on_work(ompt_work_t kind, ompt_scope_endpoint_t ep, ompt_data_t* par
 static void check_expected(void) {
   const char* e = getenv("OMPT_CHECK_EXPECT");
   if (!e) return;
-  const struct { const char* key; int value; } counts[] = {
-      {"parallels", n_parallels}, {"tasks", n_tasks}, {"deps", n_deps},
-      {"taskwaits", n_taskwaits}, {"taskgroups", n_taskgroups}, {"masked", n_masked},
-      {"work", n_work}};
+  const struct {
+    const char* key;
+    int value;
+  } counts[] = {{"parallels", n_parallels},
+                {"tasks", n_tasks},
+                {"deps", n_deps},
+                {"taskwaits", n_taskwaits},
+                {"taskgroups", n_taskgroups},
+                {"masked", n_masked},
+                {"work", n_work}};
   char key[32];
   int value, used;
   while (sscanf(e, " %31[a-z]=%d%n", key, &value, &used) == 2) {
@@ -315,17 +339,18 @@ static void finalize(ompt_data_t* data) {
     fflush(stdout);
     _exit(1);
   }
-  printf("ompt_check: OK parallels=%d implicit=%d tasks=%d deps=%d taskwaits=%d taskgroups=%d "
-         "masked=%d work=%d (threads=%d barriers=%d mutexes=%d undeferred=%d)\n",
-         n_parallels, n_implicit, n_tasks, n_deps, n_taskwaits, n_taskgroups, n_masked, n_work,
-         n_threads, n_barriers, n_mutexes, n_undeferred);
+  printf(
+      "ompt_check: OK parallels=%d implicit=%d tasks=%d deps=%d taskwaits=%d taskgroups=%d "
+      "masked=%d work=%d (threads=%d barriers=%d mutexes=%d undeferred=%d)\n",
+      n_parallels, n_implicit, n_tasks, n_deps, n_taskwaits, n_taskgroups, n_masked, n_work,
+      n_threads, n_barriers, n_mutexes, n_undeferred);
   fflush(stdout);
   pthread_mutex_unlock(&mu);
 }
 
-#define REGISTER(event, fn)                                                        \
-  do {                                                                             \
-    int r = set_callback(ompt_callback_##event, (ompt_callback_t)(fn));            \
+#define REGISTER(event, fn)                                                              \
+  do {                                                                                   \
+    int r = set_callback(ompt_callback_##event, (ompt_callback_t)(fn));                  \
     if (r == ompt_set_never || r == ompt_set_error) fail("not reported: " #event, r, 0); \
   } while (0)
 
