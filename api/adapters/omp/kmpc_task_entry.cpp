@@ -6,6 +6,7 @@
 
 #include "kmpc_task.hpp"
 #include "kmpc_taskred.hpp"
+#include "ompt.hpp"
 
 namespace joule::omp::kmp {
 namespace {
@@ -154,6 +155,7 @@ JOULE_EXPORT void __kmpc_omp_task_begin_if0(Ident*, std::int32_t, void* task) {
   f.deps = p->event && k.n ? new std::vector<joule_dep_t>(k.list, k.list + k.n) : nullptr;
   t_if0_deps.n = 0;
   f.saved = inline_enter((p->flags & 0x2) != 0, p);
+  if (ompt::on()) ompt::inline_begin((p->flags & 0x2) != 0);
 }
 
 JOULE_EXPORT void __kmpc_omp_task_complete_if0(Ident*, std::int32_t, void* task) {
@@ -162,6 +164,7 @@ JOULE_EXPORT void __kmpc_omp_task_complete_if0(Ident*, std::int32_t, void* task)
   If0Stack& k = t_if0;
   if (k.n == 0) unsupported("__kmpc_omp_task_complete_if0 without __kmpc_omp_task_begin_if0");
   const If0Frame f = k.items[--k.n];
+  if (ompt::on()) ompt::inline_end();
   inline_leave(f.saved);
   task_done_now(p, f.deps);
 }

@@ -48,27 +48,9 @@ void call_with_copy(const GompTask& g, const std::uint64_t* bounds) {
   if (!fits) std::free(block);
 }
 
-}  // namespace
-
-void frame_release(InlineFrame* f) {
-  if (f->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete f;
-}
-
-// run_inline under a borrowed thread number (seats.cpp).
-void run_inline_seated(const GompTask& g, bool final_task, const std::uint64_t* bounds) {
-  ThreadState& s = self();
-  const int id = s.id;
-  s.id = seat_borrow(current_team(), id);
-  run_inline(g, final_task, bounds);
-  seat_leave();
-  s.id = id;
-}
-
 // Same thread, same team and thread number: only the task fields change
 // (included tasks are the bulk of final-cut-off codes, so this stays small).
-// A task that sees a task reduction on a thread without a thread number of
-// the team (its creator registered it there) holds one for its body.
-void run_inline(const GompTask& g, bool final_task, const std::uint64_t* bounds) {
+void run_inline_plain(const GompTask& g, bool final_task, const std::uint64_t* bounds) {
   ThreadState& s = self();
   if (s.red && s.seat < 0) [[unlikely]]
     return run_inline_seated(g, final_task, bounds);
@@ -81,6 +63,37 @@ void run_inline(const GompTask& g, bool final_task, const std::uint64_t* bounds)
   inline_leave(saved);
 }
 
+// With a tool attached: the task's events around it (ompt_tasks.cpp).
+[[gnu::noinline, gnu::cold]] void run_inline_reported(const GompTask& g, bool final_task,
+                                                      const std::uint64_t* bounds) {
+  ompt::inline_begin(final_task);
+  run_inline_plain(g, final_task, bounds);
+  ompt::inline_end();
+}
+
+}  // namespace
+
+void frame_release(InlineFrame* f) {
+  if (f->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete f;
+}
+
+// run_inline under a borrowed thread number (seats.cpp).
+void run_inline_seated(const GompTask& g, bool final_task, const std::uint64_t* bounds) {
+  ThreadState& s = self();
+  const int id = s.id;
+  s.id = seat_borrow(current_team(), id);
+  run_inline_plain(g, final_task, bounds);
+  seat_leave();
+  s.id = id;
+}
+
+// A task that sees a task reduction on a thread without a thread number of
+// the team (its creator registered it there) holds one for its body.
+void run_inline(const GompTask& g, bool final_task, const std::uint64_t* bounds) {
+  if (ompt::on()) return run_inline_reported(g, final_task, bounds);
+  run_inline_plain(g, final_task, bounds);
+}
+
 InlineSaved inline_enter(bool final_task, const void* tag) {
   ThreadState& s = self();
   const InlineSaved saved{s.in_task, s.in_final, s.inline_task, s.frame, s.task_tag};
@@ -89,12 +102,10 @@ InlineSaved inline_enter(bool final_task, const void* tag) {
   s.inline_task = true;
   s.frame = nullptr;
   s.task_tag = tag;
-  if (ompt::on()) ompt::inline_begin(final_task);
   return saved;
 }
 
 void inline_leave(const InlineSaved& saved) {
-  if (ompt::on()) ompt::inline_end();
   ThreadState& s = self();
   InlineFrame* f = s.frame;  // made by a deferred child: they hold it now
   s.in_task = saved.in_task;
