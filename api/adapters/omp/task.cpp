@@ -31,6 +31,15 @@ struct Header {
 };
 static_assert(sizeof(Header) == 48);
 
+// The body between its OMPT events: complete before anyone waiting for the
+// task can see it end. The task's record follows the header (create_task).
+[[gnu::noinline, gnu::cold]] void run_reported(Header* h) {
+  auto* rec = reinterpret_cast<ompt::TaskRecord*>(h + 1);
+  ompt::TaskRecord* prior = ompt::task_begin(rec);
+  h->fn(reinterpret_cast<char*>(h) + h->data_offset);
+  ompt::task_end(rec, prior);
+}
+
 // Runs with the creator's team as the binding team; a member of that team
 // keeps its own thread number. A task that sees a task reduction runs under
 // a thread number of the team held for its body (seats.cpp): the one this
@@ -54,11 +63,10 @@ void task_body(void* args) {
   if (h->red) s.id = borrow ? seat_borrow(h->team, s.id) : held;
   if (!borrow) s.seat = held;
   if (h->event) event_body_start(h->event, h->frame);
-  // With a tool, the task's OMPT record follows the header (create_task).
-  auto* rec = reinterpret_cast<ompt::TaskRecord*>(h + 1);
-  ompt::TaskRecord* prior = ompt::on() ? ompt::task_begin(rec) : nullptr;
-  h->fn(static_cast<char*>(args) + h->data_offset);
-  if (prior) ompt::task_end(rec, prior);
+  if (ompt::on())
+    run_reported(h);
+  else
+    h->fn(reinterpret_cast<char*>(h) + h->data_offset);
   if (borrow) seat_leave();
   InlineFrame* creator = h->frame;
   s = saved;
@@ -81,17 +89,14 @@ void fill_header(Header* h, ThreadState& s, const GompTask& g, bool final_task,
   h->final_task = final_task ? 1 : 0;
 }
 
-}  // namespace
-
-joule_task_t* create_task(const GompTask& g, const joule_task_options_t& opts,
-                          const std::uint64_t* bounds) {
-  // A task outside any region may be the program's first OpenMP call: joule
-  // must start with the OMP_* settings, not on its own at joule_task_create.
-  ensure_init();
+// The task's block: the header, `head - sizeof(Header)` bytes for an OMPT
+// record (none without a tool), then GCC's argument block.
+[[gnu::always_inline]] inline joule_task_t* make_task(const GompTask& g,
+                                                      const joule_task_options_t& opts,
+                                                      const std::uint64_t* bounds, std::size_t head,
+                                                      Header** header) {
   ThreadState& s = self();
   const std::size_t align = g.arg_align > 16 ? std::size_t(g.arg_align) : 16;
-  const bool tool = ompt::on();
-  const std::size_t head = sizeof(Header) + (tool ? ompt::kTaskRecordBytes : 0);
   const std::size_t offset = (head + align - 1) & ~(align - 1);
   const std::size_t extra = align > 16 ? align : 0;  // joule aligns the block to 16
   joule_task_t* t = nullptr;
@@ -101,16 +106,37 @@ joule_task_t* create_task(const GompTask& g, const joule_task_options_t& opts,
     unsupported("GOMP_task (joule_task_create failed)");
   auto base = reinterpret_cast<std::uintptr_t>(args);
   const std::uintptr_t data = (base + head + align - 1) & ~std::uintptr_t(align - 1);
-  fill_header(static_cast<Header*>(args), s, g, opts.final_ != 0, std::uint32_t(data - base));
-  if (tool)
-    ompt::task_created(reinterpret_cast<ompt::TaskRecord*>(static_cast<Header*>(args) + 1),
-                       opts.final_ != 0, g.has_deps, reinterpret_cast<const void*>(g.fn));
+  *header = static_cast<Header*>(args);
+  fill_header(*header, s, g, opts.final_ != 0, std::uint32_t(data - base));
   if (g.cpyfn)
     g.cpyfn(reinterpret_cast<void*>(data), g.data);
   else if (g.arg_size)
     std::memcpy(reinterpret_cast<void*>(data), g.data, std::size_t(g.arg_size));
   if (bounds) std::memcpy(reinterpret_cast<void*>(data), bounds, 2 * sizeof(std::uint64_t));
   return t;
+}
+
+[[gnu::noinline, gnu::cold]] joule_task_t* create_reported(const GompTask& g,
+                                                           const joule_task_options_t& opts,
+                                                           const std::uint64_t* bounds) {
+  Header* h = nullptr;
+  joule_task_t* t = make_task(g, opts, bounds, sizeof(Header) + ompt::kTaskRecordBytes, &h);
+  ompt::task_created(reinterpret_cast<ompt::TaskRecord*>(h + 1), opts.final_ != 0, g.has_deps,
+                     reinterpret_cast<const void*>(g.fn));
+  return t;
+}
+
+}  // namespace
+
+joule_task_t* create_task(const GompTask& g, const joule_task_options_t& opts,
+                          const std::uint64_t* bounds) {
+  // A task outside any region may be the program's first OpenMP call: joule
+  // must start with the OMP_* settings (and the tool), not on its own at
+  // joule_task_create.
+  ensure_init();
+  if (ompt::on()) return create_reported(g, opts, bounds);
+  Header* h = nullptr;
+  return make_task(g, opts, bounds, sizeof(Header), &h);
 }
 
 void taskwait() {
