@@ -6,7 +6,8 @@
 #   ompt_tool.c, which checks the events' structure and their counts;
 #   ompt_clang_libomp_N: the same on libomp, the reference for the tool.
 # - ompt_tool_detects: a wrong expected count fails the check.
-# - ompt_disabled: OMP_TOOL=disabled attaches no tool.
+# - ompt_disabled: OMP_TOOL=disabled attaches no tool; ompt_verbose_init:
+#   OMP_TOOL_VERBOSE_INIT logs the search through OMP_TOOL_LIBRARIES.
 # - archer_{race,clean}_{joule,libomp}: archer_tasks.c built with clang
 #   -fsanitize=thread, under Archer (libarcher.so, libomp-14-dev): the race
 #   is reported, the ordered program is clean.
@@ -61,7 +62,11 @@ add_test(NAME ompt_tool_detects COMMAND sh ${_gomp_src}/expect_output.sh
          env LD_PRELOAD=${_ompt_tool} OMPT_CHECK_EXPECT=tasks=30 ${_ompt_gcc})
 add_test(NAME ompt_disabled COMMAND sh ${_gomp_src}/expect_output.sh "^ompt_program: OK"
          "ompt_check" env LD_PRELOAD=${_ompt_tool} OMP_TOOL=disabled ${_ompt_gcc})
-set_tests_properties(ompt_tool_detects ompt_disabled PROPERTIES LABELS "integration;ompt;omp"
+add_test(NAME ompt_verbose_init COMMAND sh ${_gomp_src}/expect_output.sh
+         "^Opening /nonexistent/tool.so%^  failed: %Tool found in ${_ompt_tool}: ompt_start_tool returned a result%^The tool is active%^ompt_check: OK"
+         - env OMP_TOOL_VERBOSE_INIT=stdout LD_LIBRARY_PATH=${_ompt_joule_dir}
+         OMP_TOOL_LIBRARIES=/nonexistent/tool.so:${_ompt_tool} ${_ompt_clang})
+set_tests_properties(ompt_tool_detects ompt_disabled ompt_verbose_init PROPERTIES LABELS "integration;ompt;omp"
                      TIMEOUT 120 ENVIRONMENT "OMP_NUM_THREADS=2")
 
 if(NOT EXISTS "${_ompt_archer}")
