@@ -67,6 +67,10 @@ void implicit_end(TaskRecord* rec, TaskRecord* prev);
 void sync_begin(SyncKind kind);
 void sync_end(SyncKind kind);
 void work(WorkKind kind, Endpoint ep, std::uint64_t count);
+// A loop, sections or distribute construct starts (count: its iterations or
+// sections) / the thread's innermost one ends (none open: nothing).
+void work_open(WorkKind kind, std::uint64_t count);
+void work_close();
 void masked(Endpoint ep);
 void mutex_acquired(MutexKind kind, const void* lock);
 // The next lock this thread takes or lets go of is of this kind, not a lock

@@ -93,7 +93,13 @@ enum MutexKind : int {
   kMutexOrdered = 7
 };
 // ompt_work_t
-enum WorkKind : int { kWorkLoop = 1, kWorkSections = 2, kSingleExecutor = 3, kSingleOther = 4 };
+enum WorkKind : int {
+  kWorkLoop = 1,
+  kWorkSections = 2,
+  kSingleExecutor = 3,
+  kSingleOther = 4,
+  kWorkDistribute = 6
+};
 // ompt_dependence_type_t
 enum DepType : int { kDepIn = 1, kDepInout = 3, kDepMutexinoutset = 4, kDepInoutset = 7 };
 // ompt_state_t (the ones reported)

@@ -19,6 +19,9 @@ struct ThreadOmpt {
   int state = kStateUndefined;
   std::uint64_t wait_id = 0;
   int next_mutex_kind = 0;
+  static constexpr int kWorkDepth = 16;
+  int work[kWorkDepth] = {};  // the open worksharing constructs' kinds
+  int work_depth = 0;
   ~ThreadOmpt() { thread_finish(); }
 };
 thread_local ThreadOmpt t_th;
@@ -147,6 +150,20 @@ void sync_end(SyncKind kind) {
 void work(WorkKind kind, Endpoint ep, std::uint64_t count) {
   TaskRecord* rec = current_task();
   if (auto cb = callback<WorkCb>(kWork)) cb(kind, ep, rec->parallel, &rec->data, count, nullptr);
+}
+
+void work_open(WorkKind kind, std::uint64_t count) {
+  ThreadOmpt& th = t_th;
+  if (th.work_depth < ThreadOmpt::kWorkDepth) th.work[th.work_depth] = kind;
+  ++th.work_depth;
+  work(kind, kBegin, count);
+}
+
+void work_close() {
+  ThreadOmpt& th = t_th;
+  if (th.work_depth == 0) return;
+  --th.work_depth;
+  if (th.work_depth < ThreadOmpt::kWorkDepth) work(WorkKind(th.work[th.work_depth]), kEnd, 0);
 }
 
 void masked(Endpoint ep) {

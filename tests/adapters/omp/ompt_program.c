@@ -3,16 +3,17 @@
  * tasks, dependences, taskwaits and taskgroups do not depend on the team
  * size: 2 regions; 8 producer and 8 consumer tasks (24 dependences), 6
  * tasks in a taskgroup, 1 if(0) task, 4 tasks each with a child and a
- * taskwait (31 tasks, 6 taskwaits); plus a critical section, a lock, a
- * barrier and a masked region in each. It checks its own results. */
+ * taskwait (31 tasks, 6 taskwaits); plus loops, sections, a critical
+ * section, a lock, a barrier and a masked region. It checks its own results. */
 #include <omp.h>
 #include <stdio.h>
 
 int main(void) {
-  int a = 0, b = 0, c = 0, in_critical = 0, in_lock = 0, parents = 0, children = 0;
+  int a = 0, b = 0, c = 0, in_critical = 0, in_lock = 0, parents = 0, children = 0, looped = 0;
+  int marks[12] = {0};
   omp_lock_t lock;
   omp_init_lock(&lock);
-#pragma omp parallel shared(a, b, c, in_critical, in_lock)
+#pragma omp parallel shared(a, b, c, in_critical, in_lock, looped, marks)
   {
 #pragma omp single
     {
@@ -35,6 +36,17 @@ int main(void) {
       }
 #pragma omp task if (0) shared(c)
       c += 100;
+    }
+#pragma omp for schedule(dynamic, 3) reduction(+ : looped)
+    for (int i = 0; i < 100; ++i) looped += i;
+#pragma omp for schedule(static) nowait
+    for (int i = 0; i < 10; ++i) marks[i] = i;
+#pragma omp sections
+    {
+#pragma omp section
+      marks[10] = 10;
+#pragma omp section
+      marks[11] = 11;
     }
 #pragma omp critical
     in_critical += 1;

@@ -9,7 +9,8 @@
  * explicit task is created, started and completed once, in that order,
  * its dependences reported in between, and after every earlier sibling
  * it conflicts with had completed; barriers, taskwaits and taskgroups
- * nest and name the current task; each mutex released once per acquire.
+ * nest and name the current task, and so do worksharing constructs; each
+ * mutex released once per acquire.
  * OMPT_CHECK_EXPECT="tasks=31 deps=24" requires those counts exactly. */
 #include <omp-tools.h>
 #include <pthread.h>
@@ -48,6 +49,8 @@ struct thread_log {
   int depth;
   int sync[MAX_DEPTH];
   int sync_depth;
+  int work[MAX_DEPTH];
+  int work_depth;
 };
 static __thread struct thread_log me;
 
@@ -292,7 +295,17 @@ static void on_masked(ompt_scope_endpoint_t ep, ompt_data_t* par, ompt_data_t* t
 }
 static void on_work(ompt_work_t kind, ompt_scope_endpoint_t ep, ompt_data_t* par, ompt_data_t* task,
                     uint64_t count, const void* ra) {
-  LOCKED(if (ep == ompt_scope_begin) n_work++);
+  LOCKED({
+    if (task->value != top()) fail("work: not the current task", task->value, top());
+    if (ep == ompt_scope_begin) {
+      n_work++;
+      if (me.work_depth < MAX_DEPTH) me.work[me.work_depth++] = (int)kind;
+    } else {
+      if (!me.work_depth || me.work[me.work_depth - 1] != (int)kind)
+        fail("work end: not the innermost construct", kind, 0);
+      if (me.work_depth) me.work_depth--;
+    }
+  });
 }
 
 /* "key=value ..." from OMPT_CHECK_EXPECT against the counts. */
