@@ -55,6 +55,17 @@ namespace {
 omp_lock_t g_critical = {{0}};
 omp_lock_t g_atomic = {{0}};
 
+// Critical and atomic sections are locks; a tool sees them as what they are.
+void set_as(ompt::MutexKind kind, omp_lock_t* l) {
+  if (ompt::on()) ompt::next_mutex_kind(kind);
+  omp_set_lock(l);
+}
+
+void unset_as(ompt::MutexKind kind, omp_lock_t* l) {
+  if (ompt::on()) ompt::next_mutex_kind(kind);
+  omp_unset_lock(l);
+}
+
 }  // namespace
 
 extern "C" {
@@ -70,34 +81,20 @@ JOULE_EXPORT bool GOMP_barrier_cancel(void) {
 JOULE_EXPORT bool GOMP_cancel(int, bool) { return false; }
 JOULE_EXPORT bool GOMP_cancellation_point(int) { return false; }
 
-JOULE_EXPORT void GOMP_critical_start(void) {
-  if (ompt::on()) ompt::next_mutex_kind(ompt::kMutexCritical);
-  omp_set_lock(&g_critical);
-}
-JOULE_EXPORT void GOMP_critical_end(void) {
-  if (ompt::on()) ompt::next_mutex_kind(ompt::kMutexCritical);
-  omp_unset_lock(&g_critical);
-}
+JOULE_EXPORT void GOMP_critical_start(void) { set_as(ompt::kMutexCritical, &g_critical); }
+JOULE_EXPORT void GOMP_critical_end(void) { unset_as(ompt::kMutexCritical, &g_critical); }
 
 // *pptr is a zero-initialised pointer-sized common symbol per name: its
 // first 4 bytes serve as the lock word.
 JOULE_EXPORT void GOMP_critical_name_start(void** pptr) {
-  if (ompt::on()) ompt::next_mutex_kind(ompt::kMutexCritical);
-  omp_set_lock(reinterpret_cast<omp_lock_t*>(pptr));
+  set_as(ompt::kMutexCritical, reinterpret_cast<omp_lock_t*>(pptr));
 }
 JOULE_EXPORT void GOMP_critical_name_end(void** pptr) {
-  if (ompt::on()) ompt::next_mutex_kind(ompt::kMutexCritical);
-  omp_unset_lock(reinterpret_cast<omp_lock_t*>(pptr));
+  unset_as(ompt::kMutexCritical, reinterpret_cast<omp_lock_t*>(pptr));
 }
 
-JOULE_EXPORT void GOMP_atomic_start(void) {
-  if (ompt::on()) ompt::next_mutex_kind(ompt::kMutexAtomic);
-  omp_set_lock(&g_atomic);
-}
-JOULE_EXPORT void GOMP_atomic_end(void) {
-  if (ompt::on()) ompt::next_mutex_kind(ompt::kMutexAtomic);
-  omp_unset_lock(&g_atomic);
-}
+JOULE_EXPORT void GOMP_atomic_start(void) { set_as(ompt::kMutexAtomic, &g_atomic); }
+JOULE_EXPORT void GOMP_atomic_end(void) { unset_as(ompt::kMutexAtomic, &g_atomic); }
 
 JOULE_EXPORT bool GOMP_single_start(void) {
   if (current_team()->n == 1) return true;
