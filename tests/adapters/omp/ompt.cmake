@@ -10,7 +10,8 @@
 #   OMP_TOOL_VERBOSE_INIT logs the search through OMP_TOOL_LIBRARIES.
 # - archer_{race,clean}_{joule,libomp}: archer_tasks.c built with clang
 #   -fsanitize=thread, under Archer (libarcher.so, libomp-14-dev): the race
-#   is reported, the ordered program is clean.
+#   is reported, the ordered program is clean; archer_{race,clean}_gcc_joule:
+#   GCC's build (-fsanitize=thread) with libjoule-omp preloaded.
 find_program(OMPT_TEST_CC NAMES clang-14 clang)
 set(_ompt_libomp "")
 set(_ompt_archer "")
@@ -104,6 +105,28 @@ else()
       set_tests_properties(archer_${kind}_${rt} PROPERTIES LABELS "integration;ompt;omp;kmpc"
         TIMEOUT 120 ENVIRONMENT "TSAN_OPTIONS=ignore_noninstrumented_modules=1;JOULE_REPORT=1")
     endforeach()
+  endforeach()
+  # GCC's build (libgomp has no OMPT): Archer over libjoule-omp preloaded.
+  foreach(kind race clean)
+    set(_exe ${_gomp_bin}/archer_${kind}_gcc)
+    set(_def "")
+    set(_want "^${_archer_clean_out}$%tasks completed")
+    set(_not "ThreadSanitizer")
+    if(kind STREQUAL "race")
+      set(_def -DRACE)
+      set(_want "SUMMARY: ThreadSanitizer: data race .*archer_tasks.c%tasks completed")
+      set(_not -)
+    endif()
+    add_custom_command(OUTPUT ${_exe}
+      COMMAND ${GOMP_TEST_CC} -fopenmp -fsanitize=thread -g -O1 ${_def}
+              ${_gomp_src}/archer_tasks.c -o ${_exe}
+      DEPENDS ${_gomp_src}/archer_tasks.c VERBATIM)
+    list(APPEND _ompt_outputs ${_exe})
+    add_test(NAME archer_${kind}_gcc_joule COMMAND sh ${_gomp_src}/expect_output.sh "${_want}"
+             "${_not}" env LD_PRELOAD=$<TARGET_FILE:joule_gomp>
+             OMP_TOOL_LIBRARIES=${_ompt_archer} ${_exe})
+    set_tests_properties(archer_${kind}_gcc_joule PROPERTIES LABELS "integration;ompt;omp"
+      TIMEOUT 120 ENVIRONMENT "TSAN_OPTIONS=ignore_noninstrumented_modules=1;JOULE_REPORT=1")
   endforeach()
 endif()
 add_custom_target(ompt_programs ALL DEPENDS ${_ompt_outputs})
