@@ -106,11 +106,14 @@ JOULE_EXPORT void __kmpc_copyprivate(Ident*, std::int32_t, std::size_t, void* da
   if (t->n == 1) return;
   WorkShare* w = ws_enter([](WorkShare&) {});
   if (didit) {
+    ompt::handover_publish();
     w->copy.store(data, std::memory_order_relaxed);
     w->copied.store(true, std::memory_order_seq_cst);
     wake_team(t);
   } else {
+    if (ompt::on()) ompt::sync_begin(ompt::kBarrierImplementation);
     team_wait(t, [&] { return w->copied.load(std::memory_order_acquire); });
+    if (ompt::on()) ompt::sync_end(ompt::kBarrierImplementation);
     copy(data, w->copy.load(std::memory_order_relaxed));
   }
   ws_leave();

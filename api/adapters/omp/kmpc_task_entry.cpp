@@ -134,6 +134,7 @@ JOULE_EXPORT std::int32_t __kmpc_omp_task_with_deps(Ident*, std::int32_t, void* 
   const Deps d(n, deps, n_noalias, noalias, now);
   if (now) {
     wait_on(d);
+    if (ompt::on()) ompt::next_inline_deps(d.list, d.n);
     run_now(p);
   } else {
     task_submit(p, d.list, d.n);
@@ -153,6 +154,7 @@ JOULE_EXPORT void __kmpc_omp_task_begin_if0(Ident*, std::int32_t, void* task) {
   const If0Deps& k = t_if0_deps;
   If0Frame& f = if0_push();
   f.deps = p->event && k.n ? new std::vector<joule_dep_t>(k.list, k.list + k.n) : nullptr;
+  if (ompt::on()) ompt::next_inline_deps(k.list, k.n);
   t_if0_deps.n = 0;
   f.saved = inline_enter((p->flags & 0x2) != 0, p);
   if (ompt::on()) ompt::inline_begin((p->flags & 0x2) != 0);

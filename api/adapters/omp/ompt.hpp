@@ -66,6 +66,13 @@ TaskRecord* implicit_begin(TaskRecord* rec, Team* t, int id);
 void implicit_end(TaskRecord* rec, TaskRecord* prev);
 void sync_begin(SyncKind kind);
 void sync_end(SyncKind kind);
+// copyprivate's hand-over, as an implementation barrier of every member:
+// the executor's passes at once before it publishes, the others' wait.
+inline void handover_publish() {
+  if (!on()) return;
+  sync_begin(kBarrierImplementation);
+  sync_end(kBarrierImplementation);
+}
 void work(WorkKind kind, Endpoint ep, std::uint64_t count);
 // A loop, sections or distribute construct starts (count: its iterations or
 // sections) / the thread's innermost one ends (none open: nothing).
@@ -85,6 +92,9 @@ TaskRecord* task_begin(TaskRecord* rec);
 void task_end(TaskRecord* rec, TaskRecord* prev);
 // An included / undeferred task run on the creating thread (task_inline.cpp).
 void inline_begin(bool final_task);
+// The dependences the next included task of this thread waited for (the
+// LLVM ABI's if(0) and throttled tasks with depend): reported at its creation.
+void next_inline_deps(const joule_dep_t* deps, std::size_t n);
 void inline_end();
 
 }  // namespace joule::omp::ompt

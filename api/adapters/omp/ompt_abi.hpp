@@ -79,6 +79,7 @@ enum TaskStatus : int { kTaskComplete = 1, kTaskSwitch = 7 };
 // ompt_sync_region_t
 enum SyncKind : int {
   kBarrierExplicit = 3,
+  kBarrierImplementation = 4,
   kTaskwait = 5,
   kTaskgroup = 6,
   kBarrierImplicitWorkshare = 8,

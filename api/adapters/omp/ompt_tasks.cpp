@@ -23,6 +23,8 @@ struct TaskThread {
   TaskRecord* last_created = nullptr;  // for the dependences that follow its creation
   std::vector<std::unique_ptr<InlineRecord>> inline_records;
   std::size_t inline_depth = 0;
+  const joule_dep_t* next_deps = nullptr;  // next_inline_deps
+  std::size_t next_n = 0;
 };
 thread_local TaskThread t_tasks;
 
@@ -85,8 +87,16 @@ void inline_begin(bool final_task) {
   if (tt.inline_depth == tt.inline_records.size())
     tt.inline_records.push_back(std::make_unique<InlineRecord>());
   InlineRecord& r = *tt.inline_records[tt.inline_depth++];
-  create(&r.rec, kTaskExplicit | kTaskUndeferred | (final_task ? kTaskFinal : 0), false, nullptr);
+  const std::size_t n = tt.next_n;
+  tt.next_n = 0;
+  create(&r.rec, kTaskExplicit | kTaskUndeferred | (final_task ? kTaskFinal : 0), n != 0, nullptr);
+  if (n) task_dependences(tt.next_deps, n);
   r.prev = task_begin(&r.rec);
+}
+
+void next_inline_deps(const joule_dep_t* deps, std::size_t n) {
+  t_tasks.next_deps = deps;
+  t_tasks.next_n = n;
 }
 
 void inline_end() {

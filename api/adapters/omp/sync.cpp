@@ -112,7 +112,9 @@ JOULE_EXPORT void* GOMP_single_copy_start(void) {
   if (t->n == 1) return nullptr;
   WorkShare* w = ws_enter([](WorkShare&) {});
   if (w->next.fetch_add(1, std::memory_order_acq_rel) == 0) return nullptr;
+  if (ompt::on()) ompt::sync_begin(ompt::kBarrierImplementation);
   team_wait(t, [&] { return w->copied.load(std::memory_order_acquire); });
+  if (ompt::on()) ompt::sync_end(ompt::kBarrierImplementation);
   void* data = w->copy.load(std::memory_order_relaxed);
   ws_leave();
   return data;
@@ -121,6 +123,7 @@ JOULE_EXPORT void* GOMP_single_copy_start(void) {
 JOULE_EXPORT void GOMP_single_copy_end(void* data) {
   if (current_team()->n == 1) return;
   WorkShare* w = self().ws;
+  ompt::handover_publish();
   w->copy.store(data, std::memory_order_relaxed);
   w->copied.store(true, std::memory_order_seq_cst);
   wake_team(current_team());

@@ -11,7 +11,8 @@
 # - archer_{race,clean}_{joule,libomp}: archer_tasks.c built with clang
 #   -fsanitize=thread, under Archer (libarcher.so, libomp-14-dev): the race
 #   is reported, the ordered program is clean; archer_{race,clean}_gcc_joule:
-#   GCC's build (-fsanitize=thread) with libjoule-omp preloaded.
+#   GCC's build (-fsanitize=thread) with libjoule-omp preloaded;
+#   archer_{results,task_semantics}_joule_{2,4}: corpus programs, no report.
 find_program(OMPT_TEST_CC NAMES clang-14 clang)
 set(_ompt_libomp "")
 set(_ompt_archer "")
@@ -106,6 +107,30 @@ else()
         TIMEOUT 120 ENVIRONMENT "TSAN_OPTIONS=ignore_noninstrumented_modules=1;JOULE_REPORT=1")
     endforeach()
   endforeach()
+  # Corpus programs under Archer on libjoule-omp: no report (their
+  # synchronisation is the runtime's: barriers, copyprivate, taskwait,
+  # dependences of if(0) tasks). (libomp's Archer crashes on task_semantics.)
+  foreach(prog results task_semantics)
+    set(_exe ${_gomp_bin}/archer_${prog})
+    add_custom_command(OUTPUT ${_exe}
+      COMMAND ${OMPT_TEST_CC} -fopenmp -fsanitize=thread -g -O1 -std=gnu11 -I${_gomp_src}
+              ${_gomp_src}/${prog}.c -o ${_exe} -lm
+      DEPENDS ${_gomp_src}/${prog}.c ${_gomp_headers} VERBATIM)
+    list(APPEND _ompt_outputs ${_exe})
+    set(_want "tasks completed")
+    if(prog STREQUAL "task_semantics")
+      set(_want "task_semantics: OK%tasks completed")
+    endif()
+    foreach(n 2 4)
+      add_test(NAME archer_${prog}_joule_${n} COMMAND sh ${_gomp_src}/expect_output.sh "${_want}"
+               "ThreadSanitizer" env LD_LIBRARY_PATH=${_ompt_joule_dir}
+               OMP_TOOL_LIBRARIES=${_ompt_archer} ${_exe})
+      set_tests_properties(archer_${prog}_joule_${n} PROPERTIES LABELS "integration;ompt;omp;kmpc"
+        TIMEOUT 180 ENVIRONMENT
+        "${_sem_env};OMP_NUM_THREADS=${n};TSAN_OPTIONS=ignore_noninstrumented_modules=1;JOULE_REPORT=1")
+    endforeach()
+  endforeach()
+
   # GCC's build (libgomp has no OMPT): Archer over libjoule-omp preloaded.
   foreach(kind race clean)
     set(_exe ${_gomp_bin}/archer_${kind}_gcc)
