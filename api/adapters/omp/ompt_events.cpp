@@ -56,7 +56,9 @@ void thread_finish() {
   th.current = nullptr;
 }
 
+// Before the tool is active (its initializer asking) a thread has not begun.
 Data* thread_data() {
+  if (!g_on) return nullptr;
   current_task();
   return &t_th.thread;
 }

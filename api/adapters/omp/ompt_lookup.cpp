@@ -57,7 +57,7 @@ int get_callback(int event, InterfaceFn* cb) {
 // Level 0: the current task's region; each level up, the region that
 // encountered the one below (a team records it at its start).
 int get_parallel_info(int level, Data** parallel, int* team_size) {
-  if (level < 0) return 0;
+  if (level < 0 || !g_on) return 0;
   const TaskRecord* r = current_task();
   const bool initial = (r->flags & kTaskInitial) != 0;
   const Team* t = initial ? nullptr : current_team();
@@ -79,7 +79,7 @@ int get_parallel_info(int level, Data** parallel, int* team_size) {
 int get_task_info(int level, int* flags, Data** task, Frame** frame, Data** parallel,
                   int* thread_num) {
   static thread_local Frame no_frame{};  // frames are not reported
-  if (level != 0) return 0;
+  if (level != 0 || !g_on) return 0;
   TaskRecord* r = current_task();
   if (flags) *flags = r->flags;
   if (task) *task = &r->data;
