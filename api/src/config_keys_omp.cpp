@@ -152,6 +152,7 @@ std::vector<ConfigKey> omp_config_keys() {
       "stops the program (joule has no device); default and disabled run them on the host",
       "unknown value");
   add_omp_affinity_keys(t);
+  add_omp_tool_keys(t);
   t.integer("OMP_MAX_TASK_PRIORITY", &S::max_task_priority, 0, 1 << 30,
             "the highest task priority (omp_get_max_task_priority); a priority clause asking "
             "for more gets this");

@@ -95,6 +95,9 @@ struct OmpSettings {
   OmpDisplayEnv display_env = OmpDisplayEnv::off;        // OMP_DISPLAY_ENV
   OmpAllocator allocator = OmpAllocator::default_mem;    // OMP_ALLOCATOR
   int max_task_priority = 0;                             // OMP_MAX_TASK_PRIORITY
+  bool tool = true;                                      // OMP_TOOL (enabled / disabled)
+  std::string tool_libraries;                            // OMP_TOOL_LIBRARIES
+  std::string tool_verbose_init;                         // OMP_TOOL_VERBOSE_INIT; "": disabled
 
   // bind-var of the outer team: OMP_PROC_BIND's first level; not set, true
   // when places are given (OMP_PLACES or GOMP_CPU_AFFINITY), as libgomp does.
@@ -108,5 +111,7 @@ std::vector<core::ConfigKey> omp_config_keys();
 // OMP_PROC_BIND, OMP_PLACES, GOMP_CPU_AFFINITY, OMP_DISPLAY_AFFINITY and
 // OMP_AFFINITY_FORMAT (config_keys_omp_affinity.cpp).
 void add_omp_affinity_keys(core::KeyTable<OmpSettings>& t);
+// OMP_TOOL, OMP_TOOL_LIBRARIES, OMP_TOOL_VERBOSE_INIT (config_keys_omp_tool.cpp).
+void add_omp_tool_keys(core::KeyTable<OmpSettings>& t);
 
 }  // namespace joule::api

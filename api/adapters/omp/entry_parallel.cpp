@@ -5,6 +5,7 @@
 // after which the caller runs the body as the master, then GOMP_parallel_end.
 #include <vector>
 
+#include "ompt.hpp"
 #include "team.hpp"
 
 using namespace joule::omp;
@@ -22,6 +23,7 @@ struct LoopRegion {
 void enter_loop(const LoopRegion& r) {
   std::uint64_t chunk = r.chunk;
   const int sched = resolve_sched(r.sched, &chunk);
+  if (ompt::on()) ompt::work_open(ompt::kWorkLoop, r.count);
   ws_enter([&](WorkShare& w) {
     w.sched = sched;
     w.base = r.base;

@@ -14,6 +14,7 @@
 #include "affinity.hpp"
 #include "allocators.hpp"
 #include "joule/team.h"
+#include "ompt.hpp"
 #include "team.hpp"
 
 namespace joule::omp {
@@ -83,6 +84,7 @@ void load() {
   g_icv.max_task_priority = s.max_task_priority;
   load_default_allocator(Handle(s.allocator));
   g_display_env = s.display_env;
+  ompt::start_tool();  // the tool's initializer sees the runtime started
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "kmpc.hpp"
+#include "ompt.hpp"
 
 extern "C" {
 void GOMP_ordered_start(void);
@@ -85,6 +86,7 @@ void static_init(int kind, std::int32_t* last, T* lower, T* upper, S* stride, S 
   const auto id = std::uint64_t(distribute ? t->team_num : self().id);
   const std::uint64_t count = trip_count(*lower, *upper, incr);
   note_loop_count(count);
+  if (ompt::on()) ompt::work_open(distribute ? ompt::kWorkDistribute : ompt::kWorkLoop, count);
   const auto step = std::uint64_t(std::int64_t(incr));
   const auto base = std::uint64_t(*lower);
   if (last) *last = 0;
@@ -121,6 +123,7 @@ void dispatch_init(int kind, T lb, T ub, S st, S chunk) {
   sched = resolve_sched(sched, &ch);
   const std::uint64_t count = trip_count(lb, ub, st);
   note_loop_count(count);
+  if (ompt::on()) ompt::work_open(ompt::kWorkLoop, count);
   ws_enter([&](WorkShare& w) {
     w.sched = sched;
     w.base = std::uint64_t(lb);
@@ -134,6 +137,7 @@ template <class T, class S>
 std::int32_t dispatch_next(std::int32_t* last, T* lower, T* upper, S* stride) {
   std::uint64_t lo = 0, hi = 0;
   if (!self().ws || !ws_next(&lo, &hi)) {
+    if (ompt::on()) ompt::work_close();
     ws_leave();
     return 0;
   }
@@ -208,7 +212,9 @@ JOULE_KMPC_LOOP(4u, std::uint32_t, std::int32_t)
 JOULE_KMPC_LOOP(8, std::int64_t, std::int64_t)
 JOULE_KMPC_LOOP(8u, std::uint64_t, std::int64_t)
 
-JOULE_EXPORT void __kmpc_for_static_fini(Ident*, std::int32_t) {}
+JOULE_EXPORT void __kmpc_for_static_fini(Ident*, std::int32_t) {
+  if (ompt::on()) ompt::work_close();
+}
 
 JOULE_EXPORT void __kmpc_ordered(Ident*, std::int32_t) { GOMP_ordered_start(); }
 JOULE_EXPORT void __kmpc_end_ordered(Ident*, std::int32_t) { GOMP_ordered_end(); }

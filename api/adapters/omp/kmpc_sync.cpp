@@ -5,6 +5,7 @@
 
 #include "joule/omp/omp.h"
 #include "kmpc.hpp"
+#include "ompt.hpp"
 
 extern "C" {
 bool GOMP_single_start(void);
@@ -13,10 +14,29 @@ bool GOMP_single_start(void);
 namespace joule::omp::kmp {
 
 // kmp_critical_name is 32 zeroed bytes per name: the first 4 are the lock word.
-void critical_enter(void* name) { omp_set_lock(static_cast<omp_lock_t*>(name)); }
-void critical_leave(void* name) { omp_unset_lock(static_cast<omp_lock_t*>(name)); }
+void critical_enter(void* name) {
+  if (ompt::on()) ompt::next_mutex_kind(ompt::kMutexCritical);
+  omp_set_lock(static_cast<omp_lock_t*>(name));
+}
+void critical_leave(void* name) {
+  if (ompt::on()) ompt::next_mutex_kind(ompt::kMutexCritical);
+  omp_unset_lock(static_cast<omp_lock_t*>(name));
+}
 
 namespace {
+
+// ident_t's flag for a barrier the program wrote (libomp's kmp.h numbering).
+constexpr std::int32_t kIdentBarrierExplicit = 0x20;
+
+// A masked region's OMPT events: begin when the thread enters, end at its end.
+std::int32_t masked_if(bool runs) {
+  if (runs && ompt::on()) ompt::masked(ompt::kBegin);
+  return runs;
+}
+
+void masked_end() {
+  if (ompt::on()) ompt::masked(ompt::kEnd);
+}
 
 // The reduction methods __kmpc_reduce* may choose (the return value): 1,
 // the thread folds its values into the originals itself inside the
@@ -53,18 +73,33 @@ using namespace joule::omp::kmp;
 
 extern "C" {
 
-JOULE_EXPORT void __kmpc_barrier(Ident*, std::int32_t) { barrier(); }
+JOULE_EXPORT void __kmpc_barrier(Ident* loc, std::int32_t) {
+  if (loc && (loc->flags & kIdentBarrierExplicit))
+    barrier_explicit();
+  else
+    barrier();
+}
 JOULE_EXPORT void __kmpc_flush(Ident*) { std::atomic_thread_fence(std::memory_order_seq_cst); }
 
-JOULE_EXPORT std::int32_t __kmpc_single(Ident*, std::int32_t) { return GOMP_single_start(); }
-JOULE_EXPORT void __kmpc_end_single(Ident*, std::int32_t) {}
-
-JOULE_EXPORT std::int32_t __kmpc_master(Ident*, std::int32_t) { return self().id == 0; }
-JOULE_EXPORT void __kmpc_end_master(Ident*, std::int32_t) {}
-JOULE_EXPORT std::int32_t __kmpc_masked(Ident*, std::int32_t, std::int32_t filter) {
-  return self().id == filter;
+// Only the executor calls __kmpc_end_single: the others' region is empty.
+JOULE_EXPORT std::int32_t __kmpc_single(Ident*, std::int32_t) {
+  const bool first = GOMP_single_start();
+  if (ompt::on()) {
+    ompt::work(first ? ompt::kSingleExecutor : ompt::kSingleOther, ompt::kBegin, 1);
+    if (!first) ompt::work(ompt::kSingleOther, ompt::kEnd, 1);
+  }
+  return first;
 }
-JOULE_EXPORT void __kmpc_end_masked(Ident*, std::int32_t) {}
+JOULE_EXPORT void __kmpc_end_single(Ident*, std::int32_t) {
+  if (ompt::on()) ompt::work(ompt::kSingleExecutor, ompt::kEnd, 1);
+}
+
+JOULE_EXPORT std::int32_t __kmpc_master(Ident*, std::int32_t) { return masked_if(self().id == 0); }
+JOULE_EXPORT void __kmpc_end_master(Ident*, std::int32_t) { masked_end(); }
+JOULE_EXPORT std::int32_t __kmpc_masked(Ident*, std::int32_t, std::int32_t filter) {
+  return masked_if(self().id == filter);
+}
+JOULE_EXPORT void __kmpc_end_masked(Ident*, std::int32_t) { masked_end(); }
 
 JOULE_EXPORT void __kmpc_critical(Ident*, std::int32_t, void* name) { critical_enter(name); }
 // Hints are advice (OpenMP 5.2 §15.1): every critical section is the same lock.
@@ -82,11 +117,14 @@ JOULE_EXPORT void __kmpc_copyprivate(Ident*, std::int32_t, std::size_t, void* da
   if (t->n == 1) return;
   WorkShare* w = ws_enter([](WorkShare&) {});
   if (didit) {
+    ompt::handover_publish();
     w->copy.store(data, std::memory_order_relaxed);
     w->copied.store(true, std::memory_order_seq_cst);
     wake_team(t);
   } else {
+    if (ompt::on()) ompt::sync_begin(ompt::kBarrierImplementation);
     team_wait(t, [&] { return w->copied.load(std::memory_order_acquire); });
+    if (ompt::on()) ompt::sync_end(ompt::kBarrierImplementation);
     copy(data, w->copy.load(std::memory_order_relaxed));
   }
   ws_leave();

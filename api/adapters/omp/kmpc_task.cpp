@@ -14,6 +14,7 @@
 //    kmp_task_t inside would not.
 // Costs per task against GOMP_task's: docs/openmp-llvm-abi.md.
 #include "kmpc_task.hpp"
+#include "ompt.hpp"
 #include "task_inline.hpp"
 
 #include <algorithm>
@@ -45,7 +46,9 @@ Prefix* next_of(const Prefix* p) { return reinterpret_cast<Prefix*>(p->event); }
   auto* p = static_cast<Prefix*>(
       std::aligned_alloc(16, (std::max(size, kCachedBlock) + 15) & ~std::size_t(15)));
   if (!p) unsupported("__kmpc_omp_task_alloc (out of memory)");
-  p->owner = size <= kCachedBlock ? &c : nullptr;
+  // With a tool attached a block is freed, never recycled: a data-race
+  // detector (Archer) sees a block's reuse only through malloc and free.
+  p->owner = size <= kCachedBlock && !ompt::on() ? &c : nullptr;
   return p;
 }
 
@@ -137,7 +140,8 @@ namespace {
 // does not come back to __kmpc_omp_task (run_body's loop).
 [[gnu::always_inline]] inline void run_plain(Prefix* p) {
   const ThreadState& s = self();
-  if (s.red && s.seat < 0) [[unlikely]]  // run_inline holds a thread number for it
+  // run_inline holds a thread number for it, and reports it to a tool
+  if ((s.red && s.seat < 0) || ompt::on()) [[unlikely]]
     return run_now(p);
   const InlineSaved saved = inline_enter((p->flags & kFinal) != 0, p);
   Task* t = task_of(p);
@@ -208,10 +212,10 @@ void task_done_now(Prefix* p, std::vector<joule_dep_t>* if0_deps) {
 // pooled task blocks leave 64 bytes of arguments: task.cpp's header and
 // the pointer), made now that the priority is known, with its dependencies.
 void task_submit(Prefix* p, const joule_dep_t* deps, std::size_t n) {
-  joule_task_t* jt =
-      create_task(GompTask{deferred_body, &p, nullptr, sizeof p, alignof(Prefix*), p->event},
-                  options(p), nullptr);
-  if (n) joule_task_add_deps(jt, deps, n);
+  joule_task_t* jt = create_task(
+      GompTask{deferred_body, &p, nullptr, sizeof p, alignof(Prefix*), p->event, n != 0},
+      options(p), nullptr);
+  if (n) add_deps(jt, deps, n);
   joule_task_submit(jt);
 }
 

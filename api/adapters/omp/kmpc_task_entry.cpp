@@ -6,6 +6,7 @@
 
 #include "kmpc_task.hpp"
 #include "kmpc_taskred.hpp"
+#include "ompt.hpp"
 #include "task_inline.hpp"
 
 namespace joule::omp::kmp {
@@ -129,6 +130,7 @@ JOULE_EXPORT std::int32_t __kmpc_omp_task_with_deps(Ident*, std::int32_t, void* 
   const Deps d(n, deps, n_noalias, noalias, now);
   if (now) {
     wait_on(d);
+    if (ompt::on()) ompt::next_inline_deps(d.list, d.n);
     run_now(p);
   } else {
     task_submit(p, d.list, d.n);
@@ -148,8 +150,10 @@ JOULE_EXPORT void __kmpc_omp_task_begin_if0(Ident*, std::int32_t, void* task) {
   const If0Deps& k = t_if0_deps;
   If0Frame& f = if0_push();
   f.deps = p->event && k.n ? new std::vector<joule_dep_t>(k.list, k.list + k.n) : nullptr;
+  if (ompt::on()) ompt::next_inline_deps(k.list, k.n);
   t_if0_deps.n = 0;
   f.saved = inline_enter((p->flags & 0x2) != 0, p);
+  if (ompt::on()) ompt::inline_begin((p->flags & 0x2) != 0);
 }
 
 JOULE_EXPORT void __kmpc_omp_task_complete_if0(Ident*, std::int32_t, void* task) {
@@ -158,22 +162,25 @@ JOULE_EXPORT void __kmpc_omp_task_complete_if0(Ident*, std::int32_t, void* task)
   If0Stack& k = t_if0;
   if (k.n == 0) unsupported("__kmpc_omp_task_complete_if0 without __kmpc_omp_task_begin_if0");
   const If0Frame f = k.items[--k.n];
+  if (ompt::on()) ompt::inline_end();
   inline_leave(f.saved);
   task_done_now(p, f.deps);
 }
 
 JOULE_EXPORT std::int32_t __kmpc_omp_taskwait(Ident*, std::int32_t) {
-  const ThreadState& s = self();
-  if (!(s.inline_task && !s.frame)) wait_children();
+  taskwait();
   return 0;
 }
 
 // Untied tasks are tied here (as GOMP_taskyield): nothing to switch to.
 JOULE_EXPORT std::int32_t __kmpc_omp_taskyield(Ident*, std::int32_t, std::int32_t) { return 0; }
 
-JOULE_EXPORT void __kmpc_taskgroup(Ident*, std::int32_t) { taskgroup_begin(); }
+JOULE_EXPORT void __kmpc_taskgroup(Ident*, std::int32_t) {
+  taskgroup_open();
+  taskgroup_begin();
+}
 JOULE_EXPORT void __kmpc_end_taskgroup(Ident*, std::int32_t) {
-  wait_descendants();
+  taskgroup_close();
   taskgroup_end();
 }
 

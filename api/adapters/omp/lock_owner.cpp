@@ -15,6 +15,7 @@
 
 #include "../omp_compat/omp_lock_hooks.hpp"
 #include "joule/team.h"
+#include "ompt.hpp"
 #include "team.hpp"
 
 namespace joule::omp_locks {
@@ -55,12 +56,14 @@ void taken(const void* lock) {
   if (!l.registered) [[unlikely]]
     register_thread();
   if (l.count < kMaxHeld) l.held[l.count++] = Held{lock, owner()};
+  if (omp::ompt::on()) omp::ompt::mutex_acquired(omp::ompt::kMutexLock, lock);
 }
 
 // A lock set on another thread (unset here: unspecified in OpenMP, but
 // libgomp allows it) is not in this thread's list; the setter's thread
 // keeps its waits restricted (docs/openmp.md).
 void given(const void* lock) {
+  if (omp::ompt::on()) omp::ompt::mutex_released(omp::ompt::kMutexLock, lock);
   HeldLocks& l = t_locks;
   for (int i = l.count - 1; i >= 0; --i) {
     if (l.held[i].lock != lock) continue;

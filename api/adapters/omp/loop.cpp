@@ -1,6 +1,7 @@
 // Worksharing loops over `long` (GOMP_loop_*): every schedule, the ordered
 // forms, the generic GCC 9+ entry (GOMP_loop_start) and the ends. The
 // dealing itself is in worksharing.cpp.
+#include "ompt.hpp"
 #include "team.hpp"
 
 using namespace joule::omp;
@@ -89,10 +90,14 @@ JOULE_EXPORT bool GOMP_loop_ordered_start(long start, long end, long incr, long 
 }
 
 JOULE_EXPORT void GOMP_loop_end(void) {
+  if (ompt::on()) ompt::work_close();
   ws_leave();
   barrier();
 }
-JOULE_EXPORT void GOMP_loop_end_nowait(void) { ws_leave(); }
+JOULE_EXPORT void GOMP_loop_end_nowait(void) {
+  if (ompt::on()) ompt::work_close();
+  ws_leave();
+}
 JOULE_EXPORT bool GOMP_loop_end_cancel(void) {
   GOMP_loop_end();
   return false;

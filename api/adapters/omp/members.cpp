@@ -27,6 +27,7 @@
 
 #include "affinity.hpp"
 #include "joule/team.h"
+#include "ompt.hpp"
 #include "task.hpp"
 #include "team.hpp"
 
@@ -137,11 +138,16 @@ void run_member(Team* t, int id) {
     t->sleepers[id].store(joule_current_wait_slot(), std::memory_order_seq_cst);
   if (affinity().display) display_affinity_on_entry(t->show_affinity);
   seat_take(t, id);
+  ompt::TaskRecord rec, *outer = nullptr;
+  if (ompt::on()) outer = ompt::implicit_begin(&rec, t, id);
   t->fn(t->data);
   {
     SeatAway away;
+    if (ompt::on()) ompt::sync_begin(ompt::kBarrierImplicitParallel);
     joule_taskwait();  // its explicit tasks (and theirs) end inside the region
+    if (ompt::on()) ompt::sync_end(ompt::kBarrierImplicitParallel);
   }
+  if (outer) ompt::implicit_end(&rec, outer);
   seat_leave();
   s = saved;
 }
@@ -223,7 +229,8 @@ void gather_members(Team* t) {
 void finish_team(Team* t) {
   const int n = t->n;
   if (n > 1) team_wait(t, [&] { return t->finished.load(std::memory_order_acquire) == n - 1; });
-  drop_refs(t, n);  // the master's and the started members'
+  if (ompt::on()) ompt::parallel_end(t);  // the team is still the region's
+  drop_refs(t, n);                        // the master's and the started members'
 }
 
 // The waker made the awaited condition true with a seq_cst store; a member

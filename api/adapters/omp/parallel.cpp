@@ -7,6 +7,7 @@
 
 #include "affinity.hpp"
 #include "joule/team.h"
+#include "ompt.hpp"
 #include "reduction.hpp"
 #include "task.hpp"
 #include "team.hpp"
@@ -127,6 +128,7 @@ Team* begin_team(void (*fn)(void*), void* data, unsigned num_threads, std::uintp
   t->num_teams = outer->num_teams;
   t->thread_limit = outer->thread_limit;
   t->share = outer->share;
+  if (ompt::on()) ompt::parallel_begin(t, num_threads);  // before a member can start
   if (t->n > 1) {
     spawn_members(t);
     gather_members(t);

@@ -1,5 +1,6 @@
 // Sections: section k of `count` is handed out once (numbers 1..count; 0
 // means none is left), in order, to whichever thread asks next.
+#include "ompt.hpp"
 #include "reduction.hpp"
 #include "team.hpp"
 
@@ -14,6 +15,7 @@ unsigned next_section() {
 }
 
 unsigned start_sections(unsigned count, std::uintptr_t* reductions = nullptr) {
+  if (ompt::on()) ompt::work_open(ompt::kWorkSections, count);
   ws_enter([&](WorkShare& w) {
     w.sched = kDynamic;
     w.count = count;
@@ -31,6 +33,7 @@ struct SectionsRegion {
 };
 
 void enter_sections(unsigned count) {
+  if (ompt::on()) ompt::work_open(ompt::kWorkSections, count);
   ws_enter([&](WorkShare& w) {
     w.sched = kDynamic;
     w.count = count;
@@ -60,10 +63,14 @@ JOULE_EXPORT unsigned GOMP_sections2_start(unsigned count, std::uintptr_t* reduc
 JOULE_EXPORT unsigned GOMP_sections_next(void) { return next_section(); }
 
 JOULE_EXPORT void GOMP_sections_end(void) {
+  if (ompt::on()) ompt::work_close();
   ws_leave();
   barrier();
 }
-JOULE_EXPORT void GOMP_sections_end_nowait(void) { ws_leave(); }
+JOULE_EXPORT void GOMP_sections_end_nowait(void) {
+  if (ompt::on()) ompt::work_close();
+  ws_leave();
+}
 JOULE_EXPORT bool GOMP_sections_end_cancel(void) {
   GOMP_sections_end();
   return false;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ompt.hpp"
 #include "team.hpp"
 
 namespace joule::omp {
@@ -30,6 +31,15 @@ struct Header {
 };
 static_assert(sizeof(Header) == 48);
 
+// The body between its OMPT events: complete before anyone waiting for the
+// task can see it end. The task's record follows the header (create_task).
+[[gnu::noinline, gnu::cold]] void run_reported(Header* h) {
+  auto* rec = reinterpret_cast<ompt::TaskRecord*>(h + 1);
+  ompt::TaskRecord* prior = ompt::task_begin(rec);
+  h->fn(reinterpret_cast<char*>(h) + h->data_offset);
+  ompt::task_end(rec, prior);
+}
+
 // Runs with the creator's team as the binding team; a member of that team
 // keeps its own thread number. A task that sees a task reduction runs under
 // a thread number of the team held for its body (seats.cpp): the one this
@@ -53,7 +63,10 @@ void task_body(void* args) {
   if (h->red) s.id = borrow ? seat_borrow(h->team, s.id) : held;
   if (!borrow) s.seat = held;
   if (h->event) event_body_start(h->event, h->frame);
-  h->fn(static_cast<char*>(args) + h->data_offset);
+  if (ompt::on())
+    run_reported(h);
+  else
+    h->fn(reinterpret_cast<char*>(h) + h->data_offset);
   if (borrow) seat_leave();
   InlineFrame* creator = h->frame;
   s = saved;
@@ -76,16 +89,15 @@ void fill_header(Header* h, ThreadState& s, const GompTask& g, bool final_task,
   h->final_task = final_task ? 1 : 0;
 }
 
-}  // namespace
-
-joule_task_t* create_task(const GompTask& g, const joule_task_options_t& opts,
-                          const std::uint64_t* bounds) {
-  // A task outside any region may be the program's first OpenMP call: joule
-  // must start with the OMP_* settings, not on its own at joule_task_create.
-  ensure_init();
+// The task's block: the header, `head - sizeof(Header)` bytes for an OMPT
+// record (none without a tool), then GCC's argument block.
+[[gnu::always_inline]] inline joule_task_t* make_task(const GompTask& g,
+                                                      const joule_task_options_t& opts,
+                                                      const std::uint64_t* bounds, std::size_t head,
+                                                      Header** header) {
   ThreadState& s = self();
   const std::size_t align = g.arg_align > 16 ? std::size_t(g.arg_align) : 16;
-  const std::size_t offset = (sizeof(Header) + align - 1) & ~(align - 1);
+  const std::size_t offset = (head + align - 1) & ~(align - 1);
   const std::size_t extra = align > 16 ? align : 0;  // joule aligns the block to 16
   joule_task_t* t = nullptr;
   void* args = nullptr;
@@ -93,14 +105,54 @@ joule_task_t* create_task(const GompTask& g, const joule_task_options_t& opts,
       JOULE_OK)
     unsupported("GOMP_task (joule_task_create failed)");
   auto base = reinterpret_cast<std::uintptr_t>(args);
-  const std::uintptr_t data = (base + sizeof(Header) + align - 1) & ~std::uintptr_t(align - 1);
-  fill_header(static_cast<Header*>(args), s, g, opts.final_ != 0, std::uint32_t(data - base));
+  const std::uintptr_t data = (base + head + align - 1) & ~std::uintptr_t(align - 1);
+  *header = static_cast<Header*>(args);
+  fill_header(*header, s, g, opts.final_ != 0, std::uint32_t(data - base));
   if (g.cpyfn)
     g.cpyfn(reinterpret_cast<void*>(data), g.data);
   else if (g.arg_size)
     std::memcpy(reinterpret_cast<void*>(data), g.data, std::size_t(g.arg_size));
   if (bounds) std::memcpy(reinterpret_cast<void*>(data), bounds, 2 * sizeof(std::uint64_t));
   return t;
+}
+
+[[gnu::noinline, gnu::cold]] joule_task_t* create_reported(const GompTask& g,
+                                                           const joule_task_options_t& opts,
+                                                           const std::uint64_t* bounds) {
+  Header* h = nullptr;
+  joule_task_t* t = make_task(g, opts, bounds, sizeof(Header) + ompt::kTaskRecordBytes, &h);
+  ompt::task_created(reinterpret_cast<ompt::TaskRecord*>(h + 1), opts.final_ != 0, g.has_deps,
+                     reinterpret_cast<const void*>(g.fn));
+  return t;
+}
+
+}  // namespace
+
+joule_task_t* create_task(const GompTask& g, const joule_task_options_t& opts,
+                          const std::uint64_t* bounds) {
+  // A task outside any region may be the program's first OpenMP call: joule
+  // must start with the OMP_* settings (and the tool), not on its own at
+  // joule_task_create.
+  ensure_init();
+  if (ompt::on()) return create_reported(g, opts, bounds);
+  Header* h = nullptr;
+  return make_task(g, opts, bounds, sizeof(Header), &h);
+}
+
+void taskwait() {
+  if (ompt::on()) ompt::sync_begin(ompt::kTaskwait);
+  const ThreadState& s = self();
+  if (!s.inline_task || s.frame) wait_children();  // (an inline task with no deferred child: none)
+  if (ompt::on()) ompt::sync_end(ompt::kTaskwait);
+}
+
+void taskgroup_open() {
+  if (ompt::on()) ompt::sync_begin(ompt::kTaskgroup);
+}
+
+void taskgroup_close() {
+  wait_descendants();
+  if (ompt::on()) ompt::sync_end(ompt::kTaskgroup);
 }
 
 }  // namespace joule::omp
@@ -114,6 +166,7 @@ JOULE_EXPORT void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, 
                             void** depend, int priority, void* detach) {
   GompTask g{fn, data, cpyfn, arg_size, arg_align};
   const bool depends = (flags & kDepend) && depend;
+  g.has_deps = depends;
   ThreadState& s = self();
   // detach: GCC reads the handle from *detach once the call returns; an
   // undeferred one is a joule task too, so that the creator goes on after
@@ -135,11 +188,7 @@ JOULE_EXPORT void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, 
   joule_task_submit(t);
 }
 
-JOULE_EXPORT void GOMP_taskwait(void) {
-  const ThreadState& s = self();
-  if (s.inline_task && !s.frame) return;  // an inline task with no deferred child
-  wait_children();
-}
+JOULE_EXPORT void GOMP_taskwait(void) { taskwait(); }
 
 // Untied tasks are tied here, so there is nothing to switch to.
 JOULE_EXPORT void GOMP_taskyield(void) {}
@@ -147,7 +196,7 @@ JOULE_EXPORT void GOMP_taskyield(void) {}
 // A taskgroup ends when every child of the current task has finished
 // (joule completes a task only after its descendants): it may wait for
 // children created before the group too, which is never wrong, only later.
-JOULE_EXPORT void GOMP_taskgroup_start(void) {}
-JOULE_EXPORT void GOMP_taskgroup_end(void) { wait_descendants(); }
+JOULE_EXPORT void GOMP_taskgroup_start(void) { taskgroup_open(); }
+JOULE_EXPORT void GOMP_taskgroup_end(void) { taskgroup_close(); }
 
 }  // extern "C"

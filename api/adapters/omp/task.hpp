@@ -23,6 +23,7 @@ struct GompTask {
   long arg_size;
   long arg_align;
   std::uint64_t event = 0;  // a detachable task's event (task_detach.cpp), or 0
+  bool has_deps = false;    // dependencies follow (for an OMPT tool's task_create)
 };
 
 // The deferred children of a task that runs inline: it has no joule task,
@@ -41,6 +42,13 @@ struct InlineFrame {
 // fields of the block (its iteration range), or null.
 joule_task_t* create_task(const GompTask& g, const joule_task_options_t& opts,
                           const std::uint64_t* bounds);
+
+// Adds the dependencies of a task just created (task_depend.cpp).
+void add_deps(joule_task_t* t, const joule_dep_t* deps, std::size_t n);
+// The taskwait and taskgroup constructs (task.cpp), with their OMPT events.
+void taskwait();
+void taskgroup_open();
+void taskgroup_close();
 
 // ---- task_throttle.cpp ----
 // True when a task without dependencies should run at once: if(0), or

@@ -1,5 +1,6 @@
 // GCC's depend arrays as joule dependencies. Dependencies follow the OpenMP
 // model joule shares: among the children of one task, by address.
+#include "ompt.hpp"
 #include "task.hpp"
 #include "team.hpp"
 
@@ -56,8 +57,13 @@ void add_depend(joule_task_t* t, void** depend) {
   joule_dep_t small[16];
   joule_dep_t* deps = n <= 16 ? small : new joule_dep_t[std::size_t(n)];
   depend_to_joule(depend, deps);
-  joule_task_add_deps(t, deps, std::size_t(n));
+  add_deps(t, deps, std::size_t(n));
   if (deps != small) delete[] deps;
+}
+
+void add_deps(joule_task_t* t, const joule_dep_t* deps, std::size_t n) {
+  if (ompt::on()) ompt::task_dependences(deps, n);  // the task was just created
+  joule_task_add_deps(t, deps, n);
 }
 
 }  // namespace joule::omp

@@ -16,6 +16,7 @@
 #include <cstring>
 
 #include "joule/team.h"
+#include "ompt.hpp"
 #include "task.hpp"
 #include "task_inline.hpp"
 #include "team.hpp"
@@ -48,6 +49,29 @@ void call_with_copy(const GompTask& g, const std::uint64_t* bounds) {
   if (!fits) std::free(block);
 }
 
+// Same thread, same team and thread number: only the task fields change
+// (included tasks are the bulk of final-cut-off codes, so this stays small).
+void run_inline_plain(const GompTask& g, bool final_task, const std::uint64_t* bounds) {
+  ThreadState& s = self();
+  if (s.red && s.seat < 0) [[unlikely]]
+    return run_inline_seated(g, final_task, bounds);
+  const void* tag = &s;  // a task of its own for the locks: any address of this frame
+  const InlineSaved saved = inline_enter(final_task, &tag);
+  if (g.cpyfn || bounds)
+    call_with_copy(g, bounds);
+  else
+    g.fn(g.data);
+  inline_leave(saved);
+}
+
+// With a tool attached: the task's events around it (ompt_tasks.cpp).
+[[gnu::noinline, gnu::cold]] void run_inline_reported(const GompTask& g, bool final_task,
+                                                      const std::uint64_t* bounds) {
+  ompt::inline_begin(final_task);
+  run_inline_plain(g, final_task, bounds);
+  ompt::inline_end();
+}
+
 }  // namespace
 
 void frame_release(InlineFrame* f) {
@@ -59,26 +83,16 @@ void run_inline_seated(const GompTask& g, bool final_task, const std::uint64_t* 
   ThreadState& s = self();
   const int id = s.id;
   s.id = seat_borrow(current_team(), id);
-  run_inline(g, final_task, bounds);
+  run_inline_plain(g, final_task, bounds);
   seat_leave();
   s.id = id;
 }
 
-// Same thread, same team and thread number: only the task fields change
-// (included tasks are the bulk of final-cut-off codes, so this stays small).
 // A task that sees a task reduction on a thread without a thread number of
 // the team (its creator registered it there) holds one for its body.
 void run_inline(const GompTask& g, bool final_task, const std::uint64_t* bounds) {
-  ThreadState& s = self();
-  if (s.red && s.seat < 0) [[unlikely]]
-    return run_inline_seated(g, final_task, bounds);
-  const void* tag = &s;  // a task of its own for the locks: any address of this frame
-  const InlineSaved saved = inline_enter(final_task, &tag);
-  if (g.cpyfn || bounds)
-    call_with_copy(g, bounds);
-  else
-    g.fn(g.data);
-  inline_leave(saved);
+  if (ompt::on()) return run_inline_reported(g, final_task, bounds);
+  run_inline_plain(g, final_task, bounds);
 }
 
 InlineFrame* frame_for_child(ThreadState& s) {

@@ -44,6 +44,8 @@ std::uintptr_t* register_loop(void* data) {
 void spawn_loop(const GompTask& g, unsigned flags, unsigned long num_tasks, int priority,
                 std::uint64_t start, std::uint64_t step, std::uint64_t count) {
   std::uintptr_t* red = (flags & kReduction) ? register_loop(g.data) : nullptr;
+  const bool group = !(flags & kNogroup);  // the construct's own taskgroup
+  if (group) taskgroup_open();
   joule_task_options_t opts = JOULE_TASK_OPTIONS_INIT;
   opts.if_ = (flags & kIf) ? 1 : 0;
   opts.final_ = (flags & kFinal) ? 1 : 0;
@@ -62,7 +64,10 @@ void spawn_loop(const GompTask& g, unsigned flags, unsigned long num_tasks, int 
       joule_task_submit(create_task(g, opts, bounds));
     lo = hi;
   }
-  if (!(flags & kNogroup) || red) wait_descendants();
+  if (group)
+    taskgroup_close();
+  else if (red)
+    wait_descendants();
 }
 
 }  // namespace

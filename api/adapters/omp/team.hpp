@@ -82,8 +82,10 @@ struct Team {
   // into the teams of the parallel regions they start.
   int team_num = 0;
   int num_teams = 1;
-  int thread_limit = 0;  // a teams or target region's thread_limit (or the ICV); 0: none
-  int share = 0;         // workers a host team may use at once; 0: not a host team
+  int thread_limit = 0;             // a teams or target region's thread_limit (or the ICV); 0: none
+  int share = 0;                    // workers a host team may use at once; 0: not a host team
+  std::uint64_t ompt_parallel = 0;  // an OMPT tool's parallel_data (ompt_events.cpp)
+  void* ompt_outer = nullptr;       // the encountering task's region's (ompt_get_parallel_info)
 
   Team() = default;
   Team(const Team&) = delete;
@@ -238,6 +240,8 @@ int seat_kept(const Team* t);
 
 // ---- barrier, critical, single (sync.cpp) ----
 void barrier();
+// The barrier construct (an OMPT tool sees it as explicit).
+void barrier_explicit();
 
 // ---- worksharing (worksharing.cpp) ----
 // Enters the thread's next construct; the first thread to arrive runs

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "joule/team.h"
+#include "ompt.hpp"
 #include "reduction.hpp"
 #include "team.hpp"
 
@@ -87,6 +88,7 @@ bool loop_begin(int sched, std::uint64_t base, std::uint64_t step, std::uint64_t
                 std::uint64_t chunk, std::uint64_t* istart, std::uint64_t* iend,
                 std::uintptr_t* reductions) {
   sched = resolve_sched(sched, &chunk);
+  if (ompt::on()) ompt::work_open(ompt::kWorkLoop, count);
   ws_enter([&](WorkShare& w) {
     w.sched = sched;
     w.base = base;

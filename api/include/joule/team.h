@@ -50,6 +50,17 @@ typedef struct joule_omp_settings {
  * (joule_init then reports which). */
 JOULE_EXPORT int joule_omp_get_settings(joule_omp_settings_t *s);
 
+/* The OMPT tool settings (OpenMP 5.2 §19.2.1: how a runtime finds a tool).
+ * The values longer than the arrays fail at configuration. */
+typedef struct joule_omp_tool_settings {
+  size_t struct_size;      /* sizeof(joule_omp_tool_settings_t) */
+  int tool;                /* OMP_TOOL: 1 enabled (default), 0 disabled */
+  char libraries[4096];    /* OMP_TOOL_LIBRARIES: paths separated by ':' */
+  char verbose_init[1024]; /* OMP_TOOL_VERBOSE_INIT: "" (disabled), "stdout", "stderr" or a
+                              file name */
+} joule_omp_tool_settings_t;
+JOULE_EXPORT int joule_omp_get_tool_settings(joule_omp_tool_settings_t *s);
+
 /* OpenMP affinity: the places (OMP_PLACES, GOMP_CPU_AFFINITY), the binding
  * of the outer team (OMP_PROC_BIND) as joule's workers, and the affinity
  * display (OMP_DISPLAY_AFFINITY, OMP_AFFINITY_FORMAT). */
