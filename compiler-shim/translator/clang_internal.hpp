@@ -1,5 +1,5 @@
-// Shared by the two translation units that include Clang headers
-// (clang_frontend.cpp, clang_analysis.cpp). Everything else is Clang-free.
+// Shared by the translation units that include Clang headers (clang_*.cpp,
+// task_calls.cpp, pragma_recorder.cpp). Everything else is Clang-free.
 #pragma once
 
 #include <clang/AST/ASTContext.h>
@@ -38,7 +38,7 @@ struct Context {
   bool errors = false;
 
   // `file`: the file this run rewrites (a header translated for inclusion,
-  // see clang_frontend.cpp), the main file by default.
+  // see clang_builder.hpp), the main file by default.
   Context(clang::ASTContext& a, clang::DiagnosticsEngine& d, Model& m,
           clang::FileID file = clang::FileID())
       : ast(a),
