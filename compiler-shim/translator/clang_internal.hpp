@@ -75,7 +75,8 @@ struct Context {
   std::string text(clang::SourceRange r) const;  // tokens of r as written (expansion)
 };
 
-// ---- analysis (clang_analysis.cpp) ------------------------------------------
+// ---- analysis (clang_context.cpp, clang_regions.cpp, clang_captures.cpp,
+// clang_taskloop.cpp, clang_types.cpp) ----------------------------------------
 
 // Finds what `name` means at main-file offset `at` inside fn (params, locals in
 // scope, then the enclosing contexts). nullptr when unknown.
