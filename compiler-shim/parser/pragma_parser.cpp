@@ -2,11 +2,39 @@
 // the directive and its name here, its clauses in pragma_clauses.cpp.
 #include <algorithm>
 #include <set>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "directive_parser.hpp"
 
 namespace joulecc {
+namespace {
+
+// Directive names and their kinds: those of both prefixes, then those of
+// `oss` or `omp` alone.
+using NamedKind = std::pair<const char*, DirKind>;
+constexpr NamedKind kBothPrefixes[] = {{"task", DirKind::Task},
+                                       {"taskloop", DirKind::Taskloop},
+                                       {"taskwait", DirKind::Taskwait},
+                                       {"critical", DirKind::Critical},
+                                       {"atomic", DirKind::Atomic}};
+constexpr NamedKind kOssOnly[] = {{"release", DirKind::Release}, {"assert", DirKind::Assert}};
+constexpr NamedKind kOmpOnly[] = {{"taskgroup", DirKind::Taskgroup},
+                                  {"taskyield", DirKind::Taskyield},
+                                  {"flush", DirKind::Flush}};
+
+// Sets k to the kind the list gives name s; false when the list lacks s.
+bool kind_named(const std::string& s, std::span<const NamedKind> list, DirKind& k) {
+  for (const auto& [name, kind] : list)
+    if (s == name) {
+      k = kind;
+      return true;
+    }
+  return false;
+}
+
+}  // namespace
 
 bool Parser::run() {
   if (!prefix() || !directive_name()) return false;
@@ -61,51 +89,19 @@ bool Parser::oss_name(const Token& n) {
     ++i_;
     d_.name = "taskloop for";
   }
-  if (s == "task")
-    d_.kind = DirKind::Task;
-  else if (s == "taskloop")
-    d_.kind = DirKind::Taskloop;
-  else if (s == "taskwait")
-    d_.kind = DirKind::Taskwait;
-  else if (s == "critical")
-    d_.kind = DirKind::Critical;
-  else if (s == "atomic")
-    d_.kind = DirKind::Atomic;
-  else if (s == "release")
-    d_.kind = DirKind::Release;
-  else if (s == "assert")
-    d_.kind = DirKind::Assert;
-  else if (s == "taskiter" || s == "declare")
+  if (kind_named(s, kBothPrefixes, d_.kind) || kind_named(s, kOssOnly, d_.kind)) return true;
+  if (s == "taskiter" || s == "declare")
     return fail(n.pos, "'#pragma oss " + s + "' is not supported by joulecc");
-  else
-    return fail(n.pos, "unknown OmpSs-2 directive '" + s + "'");
-  return true;
+  return fail(n.pos, "unknown OmpSs-2 directive '" + s + "'");
 }
 
 bool Parser::omp_name(const Token& n) {
   const std::string& s = n.text;
   if (s == "taskloop" && peek().is("simd")) ++i_;  // the simd part is left to the compiler
   if (task_loop_spelling(n)) return true;
-  if (s == "task")
-    d_.kind = DirKind::Task;
-  else if (s == "taskloop")
-    d_.kind = DirKind::Taskloop;
-  else if (s == "taskwait")
-    d_.kind = DirKind::Taskwait;
-  else if (s == "critical")
-    d_.kind = DirKind::Critical;
-  else if (s == "atomic")
-    d_.kind = DirKind::Atomic;
-  else if (s == "taskgroup")
-    d_.kind = DirKind::Taskgroup;
-  else if (s == "taskyield")
-    d_.kind = DirKind::Taskyield;
-  else if (s == "flush")
-    d_.kind = DirKind::Flush;
-  else if (s == "target" && is_ompss_target())
-    d_.kind = DirKind::Target;
-  else
-    d_.kind = DirKind::Passthrough;
+  if (kind_named(s, kBothPrefixes, d_.kind) || kind_named(s, kOmpOnly, d_.kind)) return true;
+  // Any other OpenMP directive is the compiler's.
+  d_.kind = s == "target" && is_ompss_target() ? DirKind::Target : DirKind::Passthrough;
   return true;
 }
 
