@@ -49,8 +49,9 @@ bool valid_callback(dlb_callbacks_t which) {
 // several CPUs, the per-CPU one first for one); with neither, a classic
 // LeWI runtime's set_num_threads gets the number of CPUs the process runs
 // on afterwards (DLB_Init without a mask: DLB's lewi_custom_rt example).
-void cpu_change(Session& s, bool enable, const std::vector<int>& cpus) {
-  if (cpus.empty()) return;
+// False when the participant set none of the three: it cannot be told.
+bool cpu_change(Session& s, bool enable, const std::vector<int>& cpus) {
+  if (cpus.empty()) return true;
   const auto per_cpu = enable ? dlb_callback_enable_cpu : dlb_callback_disable_cpu;
   const auto per_set = enable ? dlb_callback_enable_cpu_set : dlb_callback_disable_cpu_set;
   const Participant::Callback one = acting()->callbacks[per_cpu];
@@ -71,7 +72,10 @@ void cpu_change(Session& s, bool enable, const std::vector<int>& cpus) {
     const int held = s.loans().held_count() - (enable ? 0 : int(cpus.size()));
     verbose_callback("set_num_threads", {std::max(held, 0)});
     reinterpret_cast<CountCallback>(num.fn)(std::max(held, 0), num.arg);
+  } else {
+    return false;
   }
+  return true;
 }
 
 int callback_set(dlb_handler_t h, dlb_callbacks_t which, dlb_callback_t callback, void* arg) {
@@ -99,8 +103,8 @@ int callback_get(dlb_handler_t h, dlb_callbacks_t which, dlb_callback_t* callbac
 
 }  // namespace
 
-void enable_cpus(Session& s, const std::vector<int>& cpus) { cpu_change(s, true, cpus); }
-void disable_cpus(Session& s, const std::vector<int>& cpus) { cpu_change(s, false, cpus); }
+bool enable_cpus(Session& s, const std::vector<int>& cpus) { return cpu_change(s, true, cpus); }
+bool disable_cpus(Session& s, const std::vector<int>& cpus) { return cpu_change(s, false, cpus); }
 
 Participant& process_participant() {
   static Participant p;
@@ -153,16 +157,14 @@ void poll(Session& s) {
     }
   }
   enable_cpus(s, back);
-  const Participant& p = *acting();
-  if (!p.callbacks[dlb_callback_disable_cpu].fn && !p.callbacks[dlb_callback_disable_cpu_set].fn &&
-      !p.callbacks[dlb_callback_set_num_threads].fn)
-    return;
   std::vector<int> claimed;
   for (int c = 0; c < s.table().ncpus(); ++c) {
     const auto w = s.table().load(c);
     if (w.state == CpuState::Claimed && w.guest == s.pid()) claimed.push_back(c);
   }
-  disable_cpus(s, claimed);
+  // A participant that cannot be told keeps running there until it gives
+  // the CPUs back itself.
+  if (!disable_cpus(s, claimed)) return;
   for (int c : claimed) s.loans().return_cpu(c);
 }
 
@@ -207,16 +209,10 @@ extern "C" {
 int DLB_Init(int /*ncpus*/, const_dlb_cpu_set_t mask, const char* dlb_args) {
   std::lock_guard guard(api_mutex());
   if (initialised()) return DLB_ERR_INIT;
-  if (const int rc = take_args(dlb_args); rc != DLB_SUCCESS) return rc;
+  joule::lending::LendingSettings settings;
+  if (const int rc = take_args(dlb_args, settings); rc != DLB_SUCCESS) return rc;
   std::string why;
-  std::string mode = "node";
-  try {
-    using joule::lending::LendingSettings;
-    if (joule::core::Config::load({}).get<LendingSettings>().mode ==
-        joule::lending::LewiMode::local)
-      mode = "local";
-  } catch (const std::exception&) {  // take_args reported it already
-  }
+  const std::string mode = settings.mode == joule::lending::LewiMode::local ? "local" : "node";
   // A mask given empty: a process that owns no CPU and only borrows (DLB's
   // mask consumer); no mask: what a launcher registered, else the affinity.
   std::vector<int> owned = from_mask(mask);

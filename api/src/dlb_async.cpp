@@ -43,21 +43,12 @@ Async& async_state() {
   return a;
 }
 
-int borrowed_count(lending::Session& s) {
-  int n = 0;
-  for (int c = 0; c < s.table().ncpus(); ++c) {
-    const auto w = s.table().load(c);
-    n += w.guest == s.pid() && w.owner != s.pid();
-  }
-  return n;
-}
-
 // One round of the helper: reclaims and returns through poll, then the
 // standing request. Caller holds api_mutex.
 void async_round(lending::Session& s) {
   acting() = &process_participant();
   poll(s);
-  const int missing = async_state().wanted - borrowed_count(s);
+  const int missing = async_state().wanted - s.loans().borrowed_count();
   if (missing <= 0) return;
   std::vector<int> got;
   s.loans().borrow_up_to(missing, &got);
@@ -84,10 +75,10 @@ void async_loop() {
 
 const lending::DlbArgs& dlb_args() { return args_state(); }
 
-int take_args(const char* dlb_args) {
+int take_args(const char* dlb_args, lending::LendingSettings& settings) {
   lending::DlbArgs a;
   try {
-    const auto settings = core::Config::load({}).get<lending::LendingSettings>();
+    settings = core::Config::load({}).get<lending::LendingSettings>();
     a = settings.dlb_args;  // the environment's DLB_ARGS, checked by the config layer
     if (dlb_args) a.parse(dlb_args);
   } catch (const std::exception& e) {
@@ -131,9 +122,9 @@ bool async_request(lending::Session& s, int ncpus, int got_now) {
   else if (ncpus == DLB_MAX_CPUS)
     a.wanted = s.table().ncpus();
   else if (ncpus > got_now)
-    a.wanted = borrowed_count(s) + (ncpus - got_now);
+    a.wanted = s.loans().borrowed_count() + (ncpus - got_now);
   a.wake.notify_all();
-  return a.wanted > borrowed_count(s);
+  return a.wanted > s.loans().borrowed_count();
 }
 
 }  // namespace joule::dlb

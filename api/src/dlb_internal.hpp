@@ -16,6 +16,7 @@
 #include "joule/dlb.h"
 #include "joule/dlb/dlb_talp.h"
 #include "lending_entry.hpp"
+#include "lending_settings.hpp"
 #include "log.hpp"
 
 namespace joule::dlb {
@@ -51,16 +52,18 @@ void to_mask(const std::vector<int>& cpus, dlb_cpu_set_t mask);
 
 // The polling step of every call (dlb_api.cpp): completed reclaims call
 // enable_cpu; borrowed CPUs claimed by their owner call disable_cpu and go
-// back. Caller holds api_mutex; callbacks are the acting participant's.
+// back (stay, when no callback can say so). Caller holds api_mutex; callbacks are the acting
+// participant's.
 void poll(lending::Session& s);
 // Tells the acting participant that it may run on `cpus` now, or must stop
 // running on them, with the callbacks it set, as DLB does: the *_cpu_set
 // callback once for the set, else the per-CPU one for each; a single CPU
 // through the per-CPU one, else as a set of one (DLB user guide, "LeWI mask
 // callbacks"), or set_num_threads with the count afterwards when only that
-// one is set. Does nothing for an empty list or without a callback.
-void enable_cpus(lending::Session& s, const std::vector<int>& cpus);
-void disable_cpus(lending::Session& s, const std::vector<int>& cpus);
+// one is set. Does nothing for an empty list or without a callback; false
+// when the participant set none (it cannot be told of the change).
+bool enable_cpus(lending::Session& s, const std::vector<int>& cpus);
+bool disable_cpus(lending::Session& s, const std::vector<int>& cpus);
 // Calls the set_process_mask callback; false if there is none.
 bool call_mask_callback(const std::vector<int>& cpus);
 
@@ -72,13 +75,12 @@ bool valid_cpu(lending::Session& s, int cpu);
 
 // DLB_ARGS (dlb_async.cpp). take_args: the environment's DLB_ARGS and then
 // DLB_Init's string, DLB_ERR_NOCOMP (logged, naming the option) for one
-// joule refuses; dlb_args: what DLB_Init took. verbose_callback: a line on
-// stderr per callback with --verbose. async_start/stop: the --mode=async
-// helper (stop releases `held`, api_mutex, while it joins); async_request:
-// a request of ncpus (DLB_MAX_CPUS, DLB_DELETE_REQUESTS) of which got_now
-// were granted at once stands until met (DLB answers DLB_NOTED for it).
-// Caller holds api_mutex.
-int take_args(const char* dlb_args);
+// joule refuses; `settings`: the lending settings it loaded them with; dlb_args: what DLB_Init
+// took. verbose_callback: a line on stderr per callback with --verbose. async_start/stop: the
+// --mode=async helper (stop releases `held`, api_mutex, while it joins); async_request: a request
+// of ncpus (DLB_MAX_CPUS, DLB_DELETE_REQUESTS) of which got_now were granted at once stands until
+// met (DLB answers DLB_NOTED for it). Caller holds api_mutex.
+int take_args(const char* dlb_args, lending::LendingSettings& settings);
 const lending::DlbArgs& dlb_args();
 void verbose_callback(const char* kind, const std::vector<int>& cpus);
 void async_start();

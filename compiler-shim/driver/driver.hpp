@@ -61,4 +61,13 @@ bool is_system_lib_dir(const std::string& dir);
 // directory is a system one, -Wl,-rpath for each of paths.lib_dirs; then the libraries.
 std::vector<std::string> link_args(const DriverPlan& plan, const Paths& paths);
 
+// ---- between the driver's files
+
+// The file name of a path.
+std::string base_of(const std::string& p);
+// -I options for joule's <nanos6.h> and <omp.h> (parse_flags.cpp).
+std::vector<std::string> omp_include_flags(const Paths& paths, bool openmp);
+// The translator's parse flags completed (parse_flags.cpp).
+void complete_parse_flags(DriverPlan& p, const Paths& paths);
+
 }  // namespace joulecc

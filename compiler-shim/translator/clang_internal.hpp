@@ -1,5 +1,5 @@
-// Shared by the two translation units that include Clang headers
-// (clang_frontend.cpp, clang_analysis.cpp). Everything else is Clang-free.
+// Shared by the translation units that include Clang headers (clang_*.cpp,
+// task_calls.cpp, pragma_recorder.cpp). Everything else is Clang-free.
 #pragma once
 
 #include <clang/AST/ASTContext.h>
@@ -38,7 +38,7 @@ struct Context {
   bool errors = false;
 
   // `file`: the file this run rewrites (a header translated for inclusion,
-  // see clang_frontend.cpp), the main file by default.
+  // see clang_builder.hpp), the main file by default.
   Context(clang::ASTContext& a, clang::DiagnosticsEngine& d, Model& m,
           clang::FileID file = clang::FileID())
       : ast(a),
@@ -75,7 +75,8 @@ struct Context {
   std::string text(clang::SourceRange r) const;  // tokens of r as written (expansion)
 };
 
-// ---- analysis (clang_analysis.cpp) ------------------------------------------
+// ---- analysis (clang_context.cpp, clang_regions.cpp, clang_captures.cpp,
+// clang_taskloop.cpp, clang_types.cpp) ----------------------------------------
 
 // Finds what `name` means at main-file offset `at` inside fn (params, locals in
 // scope, then the enclosing contexts). nullptr when unknown.

@@ -80,7 +80,7 @@ class Generator {
   std::string atomic_part(Construct& c, unsigned b, unsigned e, Scope& s);
   std::string atomic_update(const AtomicPlan& p, const std::string& v);
 
-  // ---- tasks (codegen_tasks.cpp)
+  // ---- tasks (codegen_tasks.cpp, codegen_taskloop.cpp, codegen_task_functions.cpp)
   std::string task_c(Construct& c, Scope& s);
   std::string task_cxx(Construct& c, Scope& s);
   std::string taskloop_c(Construct& c, Scope& s);

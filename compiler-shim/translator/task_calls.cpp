@@ -1,9 +1,9 @@
 // Calls of task functions across the whole translation unit (headers,
 // inline functions, template instantiations, lambdas, macro expansions):
-// where each must be rewritten, and why one cannot be. clang_frontend.cpp
-// rewrites each in the file its callee's name is written in and checks
-// afterwards that every call found here was rewritten
-// (docs/porting-ompss.md, section 4).
+// where each must be rewritten, and why one cannot be. The Builder
+// (clang_task_functions.cpp) rewrites each in the file its callee's name is
+// written in; clang_consumer.cpp checks afterwards that every call found here
+// was rewritten (docs/porting-ompss.md, section 4).
 #include <clang/AST/RecursiveASTVisitor.h>
 
 #include "clang_internal.hpp"

@@ -186,6 +186,15 @@ int CpuLoans::held_count() const {
   return n;
 }
 
+int CpuLoans::borrowed_count() const {
+  int n = 0;
+  for (int c = 0; c < table_.ncpus(); ++c) {
+    const CpuWord w = table_.load(c);
+    n += w.guest == pid_ && w.owner != pid_;
+  }
+  return n;
+}
+
 bool CpuLoans::over_cap() const {
   const int cap = hints_.max_parallelism();
   return cap > 0 && held_count() >= cap;

@@ -44,6 +44,9 @@ class CpuLoans {
   std::vector<int> held_cpus() const;
   std::vector<int> owned_cpus() const;
   int held_count() const;
+  // CPUs of other processes it runs on now (Borrowed, or Claimed by their
+  // owner and not given back yet): what a standing request already holds.
+  int borrowed_count() const;
 
   // The own CPUs lent (reclaim candidates): a superset hint, re-read from
   // the table at most every 50 ms (recount_lent, from Session::maybe_reap).

@@ -89,7 +89,7 @@ AttachHello make_hello() {
 
 std::unique_ptr<EmulatedCard> EmulatedCard::attach(const CardSettings& cfg) {
   std::unique_ptr<EmulatedCard> card(
-      new EmulatedCard(cfg, placement::CardTopology::uniform(1, 1, 1)));
+      new EmulatedCard(cfg, card_affinity::CardTopology::uniform(1, 1, 1)));
   card->attach_daemon();
   return card;
 }

@@ -23,12 +23,12 @@ void pin(int cpu) {
 
 }  // namespace
 
-CardPool::CardPool(std::vector<placement::PuSlot> slots, int cores,
+CardPool::CardPool(std::vector<card_affinity::PuSlot> slots, int cores,
                    const std::vector<int>& host_cpus, CardCounters& counters)
     : counters_(counters) {
   for (int c = 0; c < cores; ++c) cores_.push_back(std::make_unique<Core>());
   const int ncpu = int(host_cpus.size());
-  for (const placement::PuSlot& s : slots) {
+  for (const card_affinity::PuSlot& s : slots) {
     auto t = std::make_unique<Thread>();
     t->slot = s;
     // Card cores in consecutive blocks per host CPU: neighbours share one.

@@ -28,7 +28,7 @@ class CardPool {
  public:
   using Job = std::function<void()>;
 
-  CardPool(std::vector<placement::PuSlot> slots, int cores, const std::vector<int>& host_cpus,
+  CardPool(std::vector<card_affinity::PuSlot> slots, int cores, const std::vector<int>& host_cpus,
            CardCounters& counters);
   ~CardPool();  // runs what is queued, then joins
   CardPool(const CardPool&) = delete;
@@ -53,7 +53,7 @@ class CardPool {
 
  private:
   struct Thread {
-    placement::PuSlot slot;
+    card_affinity::PuSlot slot;
     int host_cpu = -1;
     std::condition_variable cv;
     std::deque<Job> mailbox;       // jobs for this thread only (team chunks)

@@ -16,7 +16,7 @@
 namespace joule::offload {
 
 struct CardSetup {
-  std::vector<placement::PuSlot> slots;  // one per card thread
+  std::vector<card_affinity::PuSlot> slots;  // one per card thread
   int cores = 0;
   std::vector<int> host_cpus;
   std::size_t staging_bytes = 0;

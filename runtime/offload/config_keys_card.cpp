@@ -98,8 +98,8 @@ void add_device_keys(core::KeyTable<S>& t) {
       "the card's topology (cores x hardware threads)",
       [](S& c, std::string_view v) {
         try {
-          placement::CardTopology::from_synthetic(std::string(v));
-        } catch (const placement::PlacementError& e) {
+          card_affinity::CardTopology::from_synthetic(std::string(v));
+        } catch (const card_affinity::PlacementError& e) {
           throw std::invalid_argument(e.what());
         }
         c.topology = std::string(v);
@@ -108,16 +108,16 @@ void add_device_keys(core::KeyTable<S>& t) {
   t.integer("JOULE_CARD_THREADS", &S::threads, 0, 65536,
             "card worker threads (at most the topology's PUs)", "0: every PU");
   t.custom(
-      "JOULE_CARD_AFFINITY", "text", placement::kPlacementForm,
+      "JOULE_CARD_AFFINITY", "text", card_affinity::kPlacementForm,
       "placement of the card's threads (KMP_AFFINITY type[,permute[,offset]], granularity=fine)",
       [](S& c, std::string_view v) {
         try {
-          const placement::PlacementOptions o = placement::parse_placement(trim(v));
-          if (o.affinity == placement::Affinity::balanced && (o.permute != 0 || o.offset != 0))
+          const card_affinity::PlacementOptions o = card_affinity::parse_placement(trim(v));
+          if (o.affinity == card_affinity::Affinity::balanced && (o.permute != 0 || o.offset != 0))
             throw std::invalid_argument("balanced takes no permute or offset");
           if (o.permute > 2) throw std::invalid_argument("permute must be 0..2");
-          c.affinity = placement::placement_spec(o);
-        } catch (const placement::PlacementError& e) {
+          c.affinity = card_affinity::placement_spec(o);
+        } catch (const card_affinity::PlacementError& e) {
           throw std::invalid_argument(e.what());
         }
       },

@@ -38,11 +38,11 @@ std::unique_ptr<Device> start_emulated_card(const CardSettings& cfg) {
 }
 std::unique_ptr<Device> attach_card(const CardSettings& cfg) { return EmulatedCard::attach(cfg); }
 
-EmulatedCard::EmulatedCard(const CardSettings& cfg, placement::CardTopology topo)
+EmulatedCard::EmulatedCard(const CardSettings& cfg, card_affinity::CardTopology topo)
     : cfg_(cfg), topo_(std::move(topo)) {}
 
 CardPlan plan_card(const CardSettings& cfg) {
-  placement::CardTopology topo = placement::CardTopology::from_synthetic(cfg.topology);
+  card_affinity::CardTopology topo = card_affinity::CardTopology::from_synthetic(cfg.topology);
   const int threads = cfg.threads > 0 ? cfg.threads : topo.pu_count();
   if (threads > topo.pu_count())
     config_error("JOULE_CARD_THREADS=" + std::to_string(threads) + ": the card (" + cfg.topology +
@@ -55,10 +55,11 @@ CardPlan plan_card(const CardSettings& cfg) {
       config_error("JOULE_CARD_CPUS=" + core::format_cpu_list(cfg.cpus) + ": CPU " +
                    std::to_string(c) + " is not in the process affinity mask (" +
                    core::format_cpu_list(allowed) + ")");
-  std::vector<placement::PuSlot> slots;
+  std::vector<card_affinity::PuSlot> slots;
   try {
-    slots = placement::place_threads(topo, threads, placement::parse_placement(cfg.affinity));
-  } catch (const placement::PlacementError& e) {
+    slots =
+        card_affinity::place_threads(topo, threads, card_affinity::parse_placement(cfg.affinity));
+  } catch (const card_affinity::PlacementError& e) {
     config_error(e.what());
   }
   return {std::move(topo), std::move(slots), std::move(cpus), card_frequency(cfg)};
@@ -130,7 +131,7 @@ std::string EmulatedCard::describe() const {
 std::vector<std::string> EmulatedCard::thread_map() const {
   std::vector<std::string> lines;
   for (std::size_t t = 0; t < slots_.size(); ++t)
-    lines.push_back(placement::verbose_line(int(t), slots_[t]));
+    lines.push_back(card_affinity::verbose_line(int(t), slots_[t]));
   return lines;
 }
 

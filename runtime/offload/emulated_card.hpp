@@ -30,10 +30,10 @@ namespace joule::offload {
 // The card a configuration describes, checked: more threads than PUs or host
 // CPUs outside the process mask throw joule::error(JOULE_ERR_CONFIG).
 struct CardPlan {
-  placement::CardTopology topo;
-  std::vector<placement::PuSlot> slots;  // one per card thread
-  std::vector<int> cpus;                 // host CPUs its cores run on
-  double freq = 0;                       // the P-state it starts at (GHz)
+  card_affinity::CardTopology topo;
+  std::vector<card_affinity::PuSlot> slots;  // one per card thread
+  std::vector<int> cpus;                     // host CPUs its cores run on
+  double freq = 0;                           // the P-state it starts at (GHz)
 };
 CardPlan plan_card(const CardSettings& cfg);
 // Emulated DVFS (card_dvfs.cpp): the configured starting P-state (0: the
@@ -60,7 +60,7 @@ class EmulatedCard final : public Device {
 
   long pid() const override { return pid_; }
   bool alive() const override { return !dead_.load(); }
-  const std::vector<placement::PuSlot>& placement() const noexcept { return slots_; }
+  const std::vector<card_affinity::PuSlot>& placement() const noexcept { return slots_; }
   const CardSettings& config() const noexcept { return cfg_; }
   const CardSettings* card_config() const override { return &cfg_; }
   std::vector<double> frequencies() const override { return cfg_.freqs; }
@@ -73,7 +73,7 @@ class EmulatedCard final : public Device {
     std::vector<std::pair<Region, std::size_t>> back;  // to_host regions, staging offset
     std::size_t stage_off = 0, stage_bytes = 0;
   };
-  EmulatedCard(const CardSettings& cfg, placement::CardTopology topo);
+  EmulatedCard(const CardSettings& cfg, card_affinity::CardTopology topo);
   void fork_card(std::vector<int> host_cpus);
   void attach_daemon();
   bool daemon_gone();  // attach mode's card_exited()
@@ -87,8 +87,8 @@ class EmulatedCard final : public Device {
   void stage_free(std::size_t off, std::size_t bytes);
 
   CardSettings cfg_;
-  placement::CardTopology topo_;
-  std::vector<placement::PuSlot> slots_;
+  card_affinity::CardTopology topo_;
+  std::vector<card_affinity::PuSlot> slots_;
   std::vector<int> host_cpus_;
   SharedArea* area_ = nullptr;
   std::size_t map_bytes_ = 0, staging_bytes_ = 0;

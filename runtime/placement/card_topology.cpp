@@ -8,7 +8,7 @@
 
 #include "text.hpp"
 
-namespace joule::placement {
+namespace joule::card_affinity {
 namespace {
 
 using TopologyPtr = std::unique_ptr<hwloc_topology, decltype(&hwloc_topology_destroy)>;
@@ -95,4 +95,4 @@ CardTopology CardTopology::uniform(int packages, int cores_per_package, int pus_
                                           " pu:" + std::to_string(pus_per_core));
 }
 
-}  // namespace joule::placement
+}  // namespace joule::card_affinity

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace joule::placement {
+namespace joule::card_affinity {
 
 // Bad topology, affinity, thread count or option: the message names the
 // offending value and what is allowed.
@@ -56,4 +56,4 @@ class CardTopology {
   std::string description_;
 };
 
-}  // namespace joule::placement
+}  // namespace joule::card_affinity

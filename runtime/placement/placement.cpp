@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 
-namespace joule::placement {
+namespace joule::card_affinity {
 namespace {
 
 constexpr int kLevels = 3;  // package, core, context: the KMP topology map
@@ -164,4 +164,4 @@ std::string verbose_line(int thread, const PuSlot& s) {
          " thread " + std::to_string(s.ctx) + ")";
 }
 
-}  // namespace joule::placement
+}  // namespace joule::card_affinity

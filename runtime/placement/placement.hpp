@@ -10,6 +10,8 @@
 // `permute` reorders which topology levels are most significant (compact
 // and scatter only); `offset` rotates the start of the sorted PU list. Used
 // by joule-ctl card-map, joule-advisor and, later, the emulated card.
+// Namespace card_affinity: joule::placement is the public memory placement
+// of <joule/memory.hpp>.
 #pragma once
 
 #include <string>
@@ -18,7 +20,7 @@
 
 #include "card_topology.hpp"
 
-namespace joule::placement {
+namespace joule::card_affinity {
 
 enum class Affinity { compact, scatter, balanced };
 
@@ -58,4 +60,4 @@ std::string map_line(int thread, const PuSlot& slot);
 // (package <k> core <c> thread <x>)".
 std::string verbose_line(int thread, const PuSlot& slot);
 
-}  // namespace joule::placement
+}  // namespace joule::card_affinity

@@ -11,7 +11,7 @@
 #include "fit.hpp"
 
 namespace ja = joule::advisor;
-using joule::placement::Affinity;
+using joule::card_affinity::Affinity;
 
 namespace {
 
@@ -118,7 +118,7 @@ TEST(AdvisorFit, WorkCyclesFromCounters) {
 TEST(AdvisorFit, RecoversHostModelWithFrequencies) {
   ja::DeviceModel truth;
   truth.device = ja::Device::host;
-  truth.topology = joule::placement::CardTopology::uniform(2, 8, 2);
+  truth.topology = joule::card_affinity::CardTopology::uniform(2, 8, 2);
   truth.freqs_ghz = {1.2, 1.8, 2.4, 2.7};
   truth.f_ref_ghz = 2.7;
   truth.time = {2e11, 0.6, 0.4, 0.5, 0};

@@ -37,7 +37,7 @@ ja::Validation validate(const std::string& file, const std::vector<std::string>&
 }
 
 ja::Shape shape(const ja::Run& r) {
-  const auto topo = joule::placement::CardTopology::from_synthetic("package:1 core:2 pu:4");
+  const auto topo = joule::card_affinity::CardTopology::from_synthetic("package:1 core:2 pu:4");
   return ja::shape_of(topo, r.threads, r.placement);
 }
 
@@ -48,8 +48,8 @@ std::pair<int, std::string> run(const std::string& args) {
 }  // namespace
 
 TEST(AdvisorValidate, ThePlanTrainsOnOneCoreAndOneThreadPerCore) {
-  using joule::placement::Affinity;
-  const auto topo = joule::placement::CardTopology::from_synthetic("package:1 core:2 pu:4");
+  using joule::card_affinity::Affinity;
+  const auto topo = joule::card_affinity::CardTopology::from_synthetic("package:1 core:2 pu:4");
   const auto trains = [&topo](const ja::TrainSpec& spec, Affinity a, int threads) {
     ja::Run r;
     r.placement = a;

@@ -14,7 +14,7 @@
 #include "placement.hpp"
 #include "run_command.hpp"
 
-namespace jp = joule::placement;
+namespace jp = joule::card_affinity;
 
 namespace {
 

@@ -32,17 +32,17 @@ void add_options(CLI::App& app, CardMapArgs& a) {
 }
 
 int print_map(const CardMapArgs& a) {
-  const placement::CardTopology topo = placement::CardTopology::from_synthetic(a.topology);
-  const placement::PlacementOptions opts{placement::parse_affinity(a.affinity), a.permute,
-                                         a.offset};
-  const auto map = placement::place_threads(topo, a.threads, opts);
+  const card_affinity::CardTopology topo = card_affinity::CardTopology::from_synthetic(a.topology);
+  const card_affinity::PlacementOptions opts{card_affinity::parse_affinity(a.affinity), a.permute,
+                                             a.offset};
+  const auto map = card_affinity::place_threads(topo, a.threads, opts);
   if (a.verbose)
     std::fprintf(stderr, "card-map: %d packages, %d cores, %d PUs; affinity %s,%d,%d\n",
                  topo.package_count(), topo.core_count(), topo.pu_count(),
-                 placement::affinity_name(opts.affinity), a.permute, a.offset);
+                 card_affinity::affinity_name(opts.affinity), a.permute, a.offset);
   for (int t = 0; t < static_cast<int>(map.size()); ++t) {
-    std::printf("%s\n", placement::map_line(t, map[t]).c_str());
-    if (a.verbose) std::fprintf(stderr, "%s\n", placement::verbose_line(t, map[t]).c_str());
+    std::printf("%s\n", card_affinity::map_line(t, map[t]).c_str());
+    if (a.verbose) std::fprintf(stderr, "%s\n", card_affinity::verbose_line(t, map[t]).c_str());
   }
   return kOk;
 }
@@ -61,7 +61,7 @@ int cmd_card_map(int argc, char** argv) {
   }
   try {
     return print_map(args);
-  } catch (const placement::PlacementError& e) {
+  } catch (const card_affinity::PlacementError& e) {
     std::fprintf(stderr, "joule-ctl card-map: %s\n", e.what());
     return kUsage;
   }

@@ -43,11 +43,11 @@ DevicePower host_model(const core::Config& c) {
 // JOULE_CARD_POWER: idle + per active core + per busy thread, all threads
 // busy; the dynamic terms at the card's P-state ghz, (f/f_max)^3.
 DevicePower card_model(const offload::CardSettings& c, double ghz) {
-  const placement::CardTopology topo = placement::CardTopology::from_synthetic(c.topology);
+  const card_affinity::CardTopology topo = card_affinity::CardTopology::from_synthetic(c.topology);
   const int threads = c.threads > 0 ? c.threads : topo.pu_count();
   std::set<int> cores;
-  for (const placement::PuSlot& s :
-       placement::place_threads(topo, threads, placement::parse_placement(c.affinity)))
+  for (const card_affinity::PuSlot& s :
+       card_affinity::place_threads(topo, threads, card_affinity::parse_placement(c.affinity)))
     cores.insert(s.core);
   const double s = c.freqs.empty() || ghz <= 0 ? 1.0 : ghz / c.freqs.front();
   return {

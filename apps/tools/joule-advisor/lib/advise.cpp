@@ -83,8 +83,8 @@ FitOptions fit_options(const AdviseArgs& a) {
 DeviceModel unfitted_model(const AdviseArgs& a, Device d, const std::vector<Run>& runs) {
   DeviceModel m;
   m.device = d;
-  m.topology = placement::CardTopology::from_synthetic(d == Device::card ? a.card_topology
-                                                                         : a.host_topology);
+  m.topology = card_affinity::CardTopology::from_synthetic(d == Device::card ? a.card_topology
+                                                                             : a.host_topology);
   m.freqs_ghz = frequencies(runs, d, d == Device::card ? a.card_freqs : a.host_freqs);
   m.f_ref_ghz = m.freqs_ghz.back();
   for (const Run& r : runs)

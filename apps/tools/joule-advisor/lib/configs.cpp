@@ -9,14 +9,16 @@
 namespace joule::advisor {
 
 std::vector<Config> enumerate_configs(const std::vector<DeviceModel>& models) {
-  constexpr placement::Affinity kAll[] = {
-      placement::Affinity::compact, placement::Affinity::scatter, placement::Affinity::balanced};
+  constexpr card_affinity::Affinity kAll[] = {card_affinity::Affinity::compact,
+                                              card_affinity::Affinity::scatter,
+                                              card_affinity::Affinity::balanced};
   std::vector<Config> out;
   for (const DeviceModel& m : models) {
     std::set<std::tuple<double, int, std::vector<int>, long>> seen;
     for (int t = 1; t <= m.topology.pu_count(); ++t)
-      for (placement::Affinity a : kAll) {
-        if (a == placement::Affinity::balanced && m.topology.uniform_pus_per_core() == 0) continue;
+      for (card_affinity::Affinity a : kAll) {
+        if (a == card_affinity::Affinity::balanced && m.topology.uniform_pus_per_core() == 0)
+          continue;
         const Shape s = shape_of(m.topology, t, a);
         // Contiguity only changes a prediction when the locality term is on.
         const long kappa = m.time.locality > 0 ? std::lround(s.contiguity * 1e6) : 0;

@@ -14,7 +14,7 @@ namespace joule::advisor {
 
 struct Config {
   Device device = Device::card;
-  placement::Affinity placement = placement::Affinity::compact;
+  card_affinity::Affinity placement = card_affinity::Affinity::compact;
   Shape shape;
   double freq_ghz = 0;
   Prediction predicted;

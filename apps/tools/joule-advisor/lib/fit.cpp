@@ -133,8 +133,8 @@ TimeFit collect(const DeviceModel& m, const std::vector<Run>& runs) {
     if (r.device != m.device) continue;
     Sample s{shape_of(m.topology, r.threads, r.placement), r.freq_ghz, r.time_s,
              r.energy_j / r.time_s};
-    balanced |= r.placement == placement::Affinity::balanced && s.shape.busiest > 1;
-    scatter_shared |= r.placement == placement::Affinity::scatter && s.shape.busiest > 1;
+    balanced |= r.placement == card_affinity::Affinity::balanced && s.shape.busiest > 1;
+    scatter_shared |= r.placement == card_affinity::Affinity::scatter && s.shape.busiest > 1;
     if (r.cycles && r.mem_stall_frac) work.push_back(*r.cycles * (1 - *r.mem_stall_frac));
     f.samples.push_back(s);
   }

@@ -5,9 +5,10 @@
 
 namespace joule::advisor {
 
-Shape shape_of(const placement::CardTopology& topo, int threads, placement::Affinity placement) {
-  const auto map = placement::place_threads(topo, threads, {placement, 0, 0});
-  const std::vector<int> per_core = placement::threads_per_core(topo, map);
+Shape shape_of(const card_affinity::CardTopology& topo, int threads,
+               card_affinity::Affinity placement) {
+  const auto map = card_affinity::place_threads(topo, threads, {placement, 0, 0});
+  const std::vector<int> per_core = card_affinity::threads_per_core(topo, map);
   Shape s;
   s.threads = threads;
   for (int n : per_core) {

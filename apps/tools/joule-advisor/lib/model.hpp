@@ -60,7 +60,7 @@ struct PowerParams {
 
 struct DeviceModel {
   Device device = Device::card;
-  placement::CardTopology topology = placement::CardTopology::uniform(1, 60, 4);
+  card_affinity::CardTopology topology = card_affinity::CardTopology::uniform(1, 60, 4);
   std::vector<double> freqs_ghz;  // the frequencies configurations may use
   double f_ref_ghz = 1;           // the highest of them
   TimeParams time;
@@ -74,7 +74,8 @@ struct Shape {
   double contiguity = 0;                    // κ
   std::vector<int> load;                    // load[k]: cores running k threads (k = 0..τ)
 };
-Shape shape_of(const placement::CardTopology& topo, int threads, placement::Affinity placement);
+Shape shape_of(const card_affinity::CardTopology& topo, int threads,
+               card_affinity::Affinity placement);
 
 struct Prediction {
   double time_s = 0, power_w = 0, energy_j = 0;

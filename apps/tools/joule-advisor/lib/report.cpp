@@ -60,7 +60,7 @@ void svg_axes(std::ostream& o, const Axis& x, const Axis& y) {
 std::string describe(const Config& c) {
   std::ostringstream o;
   o << device_name(c.device) << ' ' << c.shape.threads << " threads "
-    << placement::affinity_name(c.placement) << " (" << c.shape.cores << " cores, up to "
+    << card_affinity::affinity_name(c.placement) << " (" << c.shape.cores << " cores, up to "
     << c.shape.busiest << " per core) " << fmt("%.3f", c.freq_ghz) << " GHz";
   return o.str();
 }
@@ -74,8 +74,8 @@ void write_csv(const std::string& path, const std::vector<Config>& configs,
   for (size_t i = 0; i < configs.size(); ++i) {
     const Config& c = configs[i];
     out << device_name(c.device) << ',' << c.shape.threads << ','
-        << placement::affinity_name(c.placement) << ',' << c.shape.cores << ',' << c.shape.busiest
-        << ',' << c.freq_ghz << ',' << fmt("%.6g", c.predicted.time_s) << ','
+        << card_affinity::affinity_name(c.placement) << ',' << c.shape.cores << ','
+        << c.shape.busiest << ',' << c.freq_ghz << ',' << fmt("%.6g", c.predicted.time_s) << ','
         << fmt("%.6g", c.predicted.energy_j) << ',' << fmt("%.6g", c.predicted.power_w) << ','
         << (on_front.count(i) ? 1 : 0) << '\n';
   }

@@ -76,7 +76,7 @@ Run make_run(const std::vector<std::pair<std::string, std::string>>& fields,
   r.where = where;
   try {
     r.device = parse_device(f["device"]);
-    r.placement = placement::parse_affinity(f["placement"]);
+    r.placement = card_affinity::parse_affinity(f["placement"]);
   } catch (const std::invalid_argument& e) {
     fail(where, e.what());
   }

@@ -24,7 +24,7 @@ const char* device_name(Device d);
 struct Run {
   Device device = Device::card;
   int threads = 0;  // threads placed (given, or cores × threads_per_core)
-  placement::Affinity placement = placement::Affinity::compact;
+  card_affinity::Affinity placement = card_affinity::Affinity::compact;
   double freq_ghz = 0;
   double time_s = 0;
   double energy_j = 0;

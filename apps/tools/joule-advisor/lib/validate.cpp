@@ -19,9 +19,9 @@ namespace {
 void parse_item(const std::string& item, TrainSpec& spec) {
   const auto colon = item.find(':');
   if (colon == std::string::npos) bad_train(item, "no ':'");
-  placement::Affinity a;
+  card_affinity::Affinity a;
   try {
-    a = placement::parse_affinity(item.substr(0, colon));
+    a = card_affinity::parse_affinity(item.substr(0, colon));
   } catch (const std::exception&) {
     bad_train(item, "unknown placement '" + item.substr(0, colon) + "'");
   }
@@ -71,16 +71,16 @@ TrainSpec parse_train(const std::vector<std::string>& items) {
   return spec;
 }
 
-bool in_training(const TrainSpec& spec, const placement::CardTopology& topo, const Run& r) {
+bool in_training(const TrainSpec& spec, const card_affinity::CardTopology& topo, const Run& r) {
   if (!spec.freqs.empty() && std::none_of(spec.freqs.begin(), spec.freqs.end(), [&r](double f) {
         return std::abs(f - r.freq_ghz) < 1e-6;
       }))
     return false;
   if (spec.plan) {
     const int per_core = std::max(1, topo.uniform_pus_per_core());
-    return (r.placement == placement::Affinity::compact &&
+    return (r.placement == card_affinity::Affinity::compact &&
             (r.threads <= per_core || r.threads == topo.pu_count())) ||
-           (r.placement == placement::Affinity::scatter && r.threads <= topo.core_count());
+           (r.placement == card_affinity::Affinity::scatter && r.threads <= topo.core_count());
   }
   return std::any_of(spec.runs.begin(), spec.runs.end(), [&r](const auto& p) {
     return p.first == r.placement && p.second == r.threads;

@@ -22,13 +22,13 @@ struct TrainSpec {
                      // threads), scatter with one thread per core, and the
                      // whole device (compact on every PU): the one mixed
                      // point, where the contention forms differ
-  std::vector<std::pair<placement::Affinity, int>> runs;
+  std::vector<std::pair<card_affinity::Affinity, int>> runs;
   std::vector<double> freqs;  // --train-freqs: only runs at these (empty: all)
 };
 // "plan" or items like "compact:1,2,3,4" and "scatter:1,2". Throws
 // InputError naming the item and the allowed forms.
 TrainSpec parse_train(const std::vector<std::string>& items);
-bool in_training(const TrainSpec& spec, const placement::CardTopology& topo, const Run& r);
+bool in_training(const TrainSpec& spec, const card_affinity::CardTopology& topo, const Run& r);
 
 struct HeldOut {
   Run run;
