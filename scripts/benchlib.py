@@ -49,6 +49,8 @@ SUITES = {
     "launches": Suite("launch-to-launch spread of the micro-benchmarks", ["--quick"], True),
     "oversub": Suite("more workers than CPUs (16): busy rounds and chains, joule vs OpenMP, oneTBB",
                      ["--quick"], True),
+    "metg": Suite("METG(50%) of a Task Bench stencil: joule, joulecc, libjoule-omp vs OpenMP, oneTBB",
+                  ["--quick"], True),
     "omp": Suite("EPCC OpenMP overheads (--suite: task codes), libgomp/joule/libomp",
                  ["--quick"], False),
     "pils": Suite("PILS: CPU lending (LeWI) over MPI, 2 ranks x 1 CPU", ["--quick"], True),
