@@ -44,6 +44,8 @@ SUITES = {
                   ["--quick"], True),
     "blocked": Suite("blocked LU / tiled Cholesky GFLOP/s, g++ and clang++ drivers",
                      ["--quick"], True),
+    "fine-blocks": Suite("LU / Cholesky at 32- and 128-element blocks over 1024², joule vs OpenMP",
+                         ["--quick"], True),
     "energy": Suite("energy policies under emulated DVFS vs the ideal saving",
                     ["--quick"], True),
     "launches": Suite("launch-to-launch spread of the micro-benchmarks", ["--quick"], True),
