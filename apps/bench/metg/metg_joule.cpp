@@ -2,11 +2,9 @@
 // out on its cell and in on its (up to three) inputs, one taskwait per run.
 #include <joule/joule.hpp>
 
-#include <cstdio>
 #include <span>
-#include <string>
 
-#include "metg.hpp"
+#include "metg_joule_main.hpp"
 
 namespace {
 
@@ -24,13 +22,4 @@ void run(metg::Grid& grid, long iters, int) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  const metg::Options o = metg::parse(argc, argv);
-  joule::runtime rt({{"JOULE_WORKERS", std::to_string(o.workers)}});
-  if (joule::num_workers() != o.workers) {
-    std::fprintf(stderr, "metg_joule: joule started %d workers, not %d\n", joule::num_workers(),
-                 o.workers);
-    return 1;
-  }
-  return metg::sweep("joule", o, run);
-}
+int main(int argc, char** argv) { return metg::joule_main(argc, argv, "joule", run); }

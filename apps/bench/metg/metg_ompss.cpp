@@ -4,10 +4,7 @@
 // counts (width 1, an edge, the interior): a dependency is never listed twice.
 #include <joule/joule.hpp>
 
-#include <cstdio>
-#include <string>
-
-#include "metg.hpp"
+#include "metg_joule_main.hpp"
 
 namespace {
 
@@ -44,13 +41,4 @@ void run(metg::Grid& grid, long iters, int) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  const metg::Options o = metg::parse(argc, argv);
-  joule::runtime rt({{"JOULE_WORKERS", std::to_string(o.workers)}});
-  if (joule::num_workers() != o.workers) {
-    std::fprintf(stderr, "metg_ompss: joule started %d workers, not %d\n", joule::num_workers(),
-                 o.workers);
-    return 1;
-  }
-  return metg::sweep("joulecc", o, run);
-}
+int main(int argc, char** argv) { return metg::joule_main(argc, argv, "joulecc", run); }
