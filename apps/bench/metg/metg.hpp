@@ -12,8 +12,9 @@
 // Task Bench interleaves them.
 //
 // A program sweeps the kernel sizes it is given, largest first, and prints
-// one `metg ...` line per size (docs/performance.md, "METG"); scripts/bench
-// metg turns the lines into efficiency and METG(50%).
+// one `metg ...` line per size; scripts/bench metg turns the lines into
+// efficiency and METG(50%) (docs/performance-fine-grained.md, "METG: the
+// smallest efficient task").
 #pragma once
 
 #include <algorithm>
