@@ -16,7 +16,13 @@ using namespace joule::core;
 
 class TaskPool {
  public:
-  static constexpr std::size_t kBlockBytes = 384;
+  // Room for the Task and an argument block of kInlineArgsBytes: a GOMP
+  // task's header and firstprivates (api/adapters/omp/task.cpp) or a lambda
+  // with a few captures. Derived from sizeof(Task) so that a field added to
+  // Task does not silently push those tasks to aligned_alloc (instructions
+  // per task: docs/performance-instructions.md).
+  static constexpr std::size_t kInlineArgsBytes = 128;
+  static constexpr std::size_t kBlockBytes = (sizeof(Task) + kInlineArgsBytes + 63) / 64 * 64;
   static constexpr std::size_t kBlocksPerSlab = 64;
 
   TaskPool() = default;
