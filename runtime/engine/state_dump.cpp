@@ -19,13 +19,12 @@ using namespace dump_text;
 namespace {
 
 // What worker i's thread is doing now, from what it publishes.
-std::string worker_state(Runtime& rt, int i) {
+std::string worker_state(Runtime& rt, int i, const ThreadView& tv) {
   const Worker* w = rt.workers().worker(i);
   const ThreadContext* ctx = w->context();
   if (w->parked()) return "parked (its CPU is lent, retired by DROM or rested)";
   if (!ctx) return "starting";
-  if (ctx->waiting_for.get() || (ctx->current.get() && ctx->current.get() != ctx->root))
-    return thread_state(*ctx);
+  if (!tv.waits.empty() || tv.current) return thread_state(tv);
   std::string s;
   if (rt.idle().worker_slot(i).sleeping.load(std::memory_order_relaxed)) {
     s = "asleep (no ready task)";
@@ -53,10 +52,12 @@ void write_workers(std::ostream& os, Runtime& rt, int sample_ms) {
   for (int i = 0; i < n; ++i) {
     const Worker* w = workers.worker(i);
     const std::uint64_t done = w->completed();
+    const ThreadContext* ctx = w->context();
+    const ThreadView tv = ctx ? view_thread(*ctx) : ThreadView{};
     os << "  worker " << i << " (CPU " << w->cpu() << (i >= workers.owned() ? ", a guest" : "")
-       << (i == 0 ? ", the thread that started joule" : "") << "): " << worker_state(rt, i)
+       << (i == 0 ? ", the thread that started joule" : "") << "): " << worker_state(rt, i, tv)
        << "\n";
-    if (const ThreadContext* ctx = w->context()) write_outer_waits(os, *ctx, "    ");
+    write_outer_waits(os, tv, "    ");
     os << "    " << done << " tasks completed, " << rt.scheduler().size_of(i) << " queued here";
     if (sample_ms > 0)
       os << ", " << (done - before[std::size_t(i)]) << " completed in the last " << sample_ms

@@ -100,8 +100,8 @@ void write_spares(std::ostream& os, Runtime& rt) {
     }
     os << (s.holds ? "stands in for worker " : "stood in for worker ") << s.seat << " on CPU "
        << workers.worker(s.seat)->cpu() << (s.holds ? "" : " until its own task blocked") << ": "
-       << (s.ctx ? thread_state(*s.ctx) : "starting") << "\n";
-    if (s.ctx) write_outer_waits(os, *s.ctx, "    ");
+       << (s.ctx ? thread_state(view_thread(*s.ctx)) : "starting") << "\n";
+    if (s.ctx) write_outer_waits(os, view_thread(*s.ctx), "    ");
   }
 }
 

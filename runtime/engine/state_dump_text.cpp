@@ -55,42 +55,71 @@ std::string code_of(joule_task_fn_t fn) {
   return s + buf;
 }
 
-std::string task_text(const Task* t) {
-  if (t->has(task_flag::root)) return "the thread's own code (outside any task)";
-  return task_id(t->id, t->label);
-}
-
 namespace {
 
-std::string children_text(const Task* t) {
-  const std::int64_t left = children_left(view_task(t));
+// The running task's id and label. Not pinned: it may finish, and its
+// block be reused, between the load of ctx.current and these reads; the
+// text may then name the task created next in that block. Pool blocks stay
+// mapped while the runtime runs, so the read itself is safe; left out of
+// TSan's view for that reason (docs/observability.md, "How consistent").
+[[gnu::no_sanitize_thread]] void read_running(const Task* t, ThreadView& v) {
+  v.current_id = t->id;
+  v.current_label = t->label;
+}
+
+std::string wait_task_text(const ThreadView::Wait& w) {
+  if (!w.task) return "its own code";
+  if (w.root) return "the thread's own code (outside any task)";
+  return task_id(w.view.id, w.view.label);
+}
+
+std::string children_text(const ThreadView::Wait& w) {
+  const std::int64_t left = w.task ? children_left(w.view) : 0;
   return left > 0 ? ", " + std::to_string(left) + " of its children unfinished" : "";
 }
 
 }  // namespace
 
-std::string thread_state(const ThreadContext& ctx) {
+ThreadView view_thread(const ThreadContext& ctx) {
+  ThreadView v;
+  g_dump_readers.fetch_add(1, std::memory_order_seq_cst);
+  const int depth = std::min(ctx.wait_depth.get(), ThreadContext::kWaitDepth);
+  for (int i = 0; i < depth; ++i) {
+    ThreadView::Wait w;
+    w.what = ctx.waits[i].what.get();
+    w.task = ctx.waits[i].task.get();
+    if (w.task) {
+      w.root = w.task->has(task_flag::root);
+      w.view = view_task(w.task);
+    }
+    if (w.what) v.waits.push_back(w);
+  }
+  g_dump_readers.fetch_sub(1, std::memory_order_release);
   const Task* current = ctx.current.get();
-  const bool in_task = current && current != ctx.root;
-  const char* what = ctx.waiting_for.get();
-  const Task* waiting = ctx.waiting_task.get();
-  if (!what) return in_task ? "running " + task_text(current) : "between tasks";
-  std::string s = std::string("waiting for ") + what;
-  if (waiting) s += " (" + task_text(waiting) + children_text(waiting) + ")";
+  if (current && current != ctx.root) {
+    v.current = current;
+    read_running(current, v);
+  }
+  return v;
+}
+
+std::string thread_state(const ThreadView& t) {
+  const std::string running =
+      t.current ? task_id(t.current_id, t.current_label) : std::string();
+  if (t.waits.empty()) return t.current ? "running " + running : "between tasks";
+  const ThreadView::Wait& w = t.waits.back();
+  std::string s = std::string("waiting for ") + w.what;
+  if (w.task) s += " (" + wait_task_text(w) + children_text(w) + ")";
   // A waiting thread runs other tasks on the same stack meanwhile.
-  if (in_task && current != waiting) s += "; meanwhile it runs " + task_text(current);
+  if (t.current && t.current != w.task) s += "; meanwhile it runs " + running;
   return s;
 }
 
-void write_outer_waits(std::ostream& os, const ThreadContext& ctx, const char* indent) {
-  const int depth = std::min(ctx.wait_depth.get(),
-                             ThreadContext::kWaitDepth);
-  for (int i = depth - 2; i >= 0; --i) {
-    const char* what = ctx.waits[i].what.get();
-    const Task* task = ctx.waits[i].task.get();
-    if (!what) continue;
-    os << indent << "further down its stack: " << (task ? task_text(task) : "its own code")
-       << " waits for " << what << (task ? children_text(task) : "") << "\n";
+void write_outer_waits(std::ostream& os, const ThreadView& t, const char* indent) {
+  for (std::size_t i = t.waits.size(); i-- > 1;) {
+    const ThreadView::Wait& w = t.waits[i - 1];
+    os << indent << "further down its stack: " << wait_task_text(w) << " waits for " << w.what
+       << children_text(w) << "\n";
   }
 }
 
@@ -106,19 +135,11 @@ namespace {
 
 void note_thread(Whereabouts& w, const ThreadContext* ctx, const std::string& who) {
   if (!ctx) return;
-  const int depth = std::min(ctx->wait_depth.get(),
-                             ThreadContext::kWaitDepth);
-  const Task* innermost = nullptr;
-  for (int i = depth - 1; i >= 0; --i) {
-    const char* what = ctx->waits[i].what.get();
-    const Task* task = ctx->waits[i].task.get();
-    if (!what || !task) continue;
-    if (!innermost) innermost = task;
-    w.running.emplace_back(task, who + " waits in it for " + what);
-  }
-  const Task* current = ctx->current.get();
-  if (current && current != ctx->root && current != innermost)
-    w.running.emplace_back(current, "running on " + who);
+  const ThreadView t = view_thread(*ctx);
+  for (std::size_t i = t.waits.size(); i-- > 0;)
+    if (t.waits[i].task) w.running.emplace_back(t.waits[i].task, who + " waits in it for " + t.waits[i].what);
+  if (t.current && (t.waits.empty() || t.waits.back().task != t.current))
+    w.running.emplace_back(t.current, "running on " + who);
 }
 
 }  // namespace

@@ -26,13 +26,28 @@ std::string task_id(std::uint64_t id, const char* label);
 // `addr2line -f -C -i -e MODULE OFFSET` turns into file:line.
 std::string code_of(joule_task_fn_t fn);
 
-// "task 2.17 \"label\"", or the thread's own code for a root task.
-std::string task_text(const Task* t);
-// What a thread running or waiting in a task does now (its innermost wait,
-// or the task it runs), from what it publishes (ThreadContext).
-std::string thread_state(const ThreadContext& ctx);
+// A thread's waits and running task, copied from what it publishes
+// (ThreadContext). The tasks its waits name are read while no wait can
+// end (g_dump_readers); the running task is named only by id and label,
+// read without such a guard (see read_running).
+struct ThreadView {
+  struct Wait {
+    const char* what = nullptr;
+    const Task* task = nullptr;  // identity only
+    bool root = false;           // the thread's own code
+    DepTaskView view;
+  };
+  std::vector<Wait> waits;  // outermost first
+  const Task* current = nullptr;  // identity only; null outside tasks
+  std::uint64_t current_id = 0;
+  const char* current_label = nullptr;
+};
+ThreadView view_thread(const ThreadContext& ctx);
+
+// What the thread does now (its innermost wait, or the task it runs).
+std::string thread_state(const ThreadView& t);
 // The waits further down its stack, outermost last, one line each.
-void write_outer_waits(std::ostream& os, const ThreadContext& ctx, const char* indent);
+void write_outer_waits(std::ostream& os, const ThreadView& t, const char* indent);
 
 // Where the threads are, gathered once per dump: the task each worker and
 // spare runs or waits in, and the blocked tasks by id.

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "backoff.hpp"
 #include "task.hpp"
 #include "wait_slot.hpp"
 
@@ -103,6 +104,11 @@ struct ThreadContext {
   } remote_frees;
 };
 
+// How many state dumps read the wait notes now (state_dump_text.cpp): a
+// wait does not end while one reads, so the task its note names (which
+// cannot finish during its wait) stays alive while the dump reads it.
+inline std::atomic<int> g_dump_readers{0};
+
 // Names what the thread waits for during a wait (taskwait, a blocked task,
 // an undeferred task's dependencies ...); the previous note comes back
 // when the wait ends (waits nest: a task run meanwhile may wait too).
@@ -123,6 +129,10 @@ class WaitNote {
   }
   ~WaitNote() {
     ctx_.wait_depth = depth_;
+    // The depth before the readers (a full fence here, the readers'
+    // increment there): a dump that still saw this wait is waited for.
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    while (g_dump_readers.load(std::memory_order_acquire) != 0) core::cpu_relax();
     ctx_.waiting_for = what_;
     ctx_.waiting_task = task_;
   }
