@@ -78,7 +78,7 @@ class DepDomain {
     std::uintptr_t end = 0;
     DepKind kind = DepKind::none;
     DepKind prev_kind = DepKind::none;  // prev's kind: read only by the state dump
-    std::uint32_t epoch = 0;  // reset() count when last used; current: in touched_
+    std::uint32_t epoch = 0;            // reset() count when last used; current: in touched_
     Group cur;
     Group prev;
   };

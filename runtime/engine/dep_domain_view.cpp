@@ -43,8 +43,10 @@ struct DomainRegistry {
   static void remove(DepDomain* d) noexcept {
     Shard& s = of(d);
     std::lock_guard guard(s.lock);
-    if (d->reg_prev_) d->reg_prev_->reg_next_ = d->reg_next_;
-    else s.head = d->reg_next_;
+    if (d->reg_prev_)
+      d->reg_prev_->reg_next_ = d->reg_next_;
+    else
+      s.head = d->reg_next_;
     if (d->reg_next_) d->reg_next_->reg_prev_ = d->reg_prev_;
     --s.count;
   }
@@ -136,14 +138,17 @@ class DomainReader {
     return true;
   }
   static bool same(const DepDomain::Fragment& a, const DepDomain::Fragment& b) {
-    return a.kind == b.kind && a.prev_kind == b.prev_kind && same_group(a.cur, b.cur) && same_group(a.prev, b.prev);
+    return a.kind == b.kind && a.prev_kind == b.prev_kind && same_group(a.cur, b.cur) &&
+           same_group(a.prev, b.prev);
   }
   DepGroupView group(const DepDomain::Group& g) const {
     DepGroupView v;
     for (const Task* t : g.tasks) {
       if (t->finished.load(std::memory_order_acquire)) continue;
-      if (v.tasks.size() < limits_.tasks) v.tasks.push_back(view_task(t));
-      else ++v.more;
+      if (v.tasks.size() < limits_.tasks)
+        v.tasks.push_back(view_task(t));
+      else
+        ++v.more;
     }
     return v;
   }

@@ -1,7 +1,7 @@
 // What the state dump reads of the dependency domains: copies, made under
 // each domain's lock, of the regions that still name an unfinished task and
-// of those tasks' counters (docs/observability.md, "Dependencies in the
-// dump"). Bounded, so that a dump of a graph of a million tasks stays short
+// of those tasks' counters (docs/hang-dump.md, "Bounds" and "How
+// consistent it is"). Bounded, so that a dump of a graph of a million tasks stays short
 // and holds no domain long: the first few regions of the first few domains,
 // the first few tasks of each access group, with counts of the rest.
 #pragma once
@@ -55,11 +55,11 @@ struct DepDomainView {
 };
 
 struct DepViewLimits {
-  std::size_t domains = 16;           // domains listed
-  std::size_t regions = 16;           // regions per domain
-  std::size_t tasks = 4;              // tasks per access group
+  std::size_t domains = 16;                 // domains listed
+  std::size_t regions = 16;                 // regions per domain
+  std::size_t tasks = 4;                    // tasks per access group
   std::size_t scan = std::size_t(1) << 16;  // fragments read per domain
-  int tries = 2000;                   // try-locks (with a pause) before "busy"
+  int tries = 2000;                         // try-locks (with a pause) before "busy"
 };
 
 struct DepViews {

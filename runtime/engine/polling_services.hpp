@@ -81,7 +81,7 @@ class PollingServices {
     std::string name;
     Fn fn;
     void* data;
-    bool dropped;  // unregistered from inside a poll
+    bool dropped;               // unregistered from inside a poll
     std::uint64_t last_ns = 0;  // when a round last called it
     std::uint64_t calls = 0;
   };

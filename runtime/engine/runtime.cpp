@@ -9,8 +9,8 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <new>
 #include <iostream>
+#include <new>
 #include <sstream>
 
 #include "dep_domain.hpp"
@@ -53,13 +53,13 @@ void stop_at_exit(int status, void*) {
 // the parent's runtime up without touching it (its memory is left as it
 // is): exit() in the child does not wait for the parent's tasks, and the
 // child's first joule call starts a runtime of its own. What the child may
-// do is in docs/user-guide.md, "fork() and system()". Only stores here: the
+// do is in docs/hang-dump.md, "fork()". Only stores here: the
 // child of a multithreaded process may call async-signal-safe functions
 // only until it execs (system(), popen()).
 void forget_runtime_in_child() {
   g_instance.store(nullptr, std::memory_order_relaxed);
   g_generation.fetch_add(1, std::memory_order_relaxed);  // every context is stale
-  ::new (&g_lifecycle) std::mutex();  // a parent's thread may have held it
+  ::new (&g_lifecycle) std::mutex();                     // a parent's thread may have held it
   dep_registry_after_fork_in_child();
 }
 

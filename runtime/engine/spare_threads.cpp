@@ -223,8 +223,9 @@ bool Spares::view(std::vector<SpareView>& out) const {
   if (!guard.owns_lock()) return false;
   for (const auto& s : all_) {
     const int seat = s->seat.load(std::memory_order_relaxed);
-    const bool holds = seat >= 0 && seat < seat_count_ &&
-                       seats_[std::size_t(seat)].stand_in.load(std::memory_order_acquire) == s.get();
+    const bool holds =
+        seat >= 0 && seat < seat_count_ &&
+        seats_[std::size_t(seat)].stand_in.load(std::memory_order_acquire) == s.get();
     out.push_back(SpareView{seat, holds, s->ctx.load(std::memory_order_acquire)});
   }
   return true;

@@ -71,8 +71,8 @@ void write_blocked(std::ostream& os, Runtime& rt) {
   os << "blocked tasks (Nanos6 / ALPI): " << blocked.size() << "\n";
   const std::uint64_t now = now_ns();
   for (const Blocking::Blocked& b : blocked) {
-    os << "  " << task_id(b.id, b.label) << ", blocked for " << seconds(now - b.since_ns)
-       << " on " << (b.worker >= 0 ? "worker " + std::to_string(b.worker) : std::string("a thread"))
+    os << "  " << task_id(b.id, b.label) << ", blocked for " << seconds(now - b.since_ns) << " on "
+       << (b.worker >= 0 ? "worker " + std::to_string(b.worker) : std::string("a thread"))
        << "; it waits for nanos6_unblock_task / alpi_task_unblock\n";
   }
 }

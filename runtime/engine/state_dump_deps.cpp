@@ -58,8 +58,10 @@ void write_region(std::ostream& os, const DepRegionView& r, const Whereabouts& w
 
 void write_domain(std::ostream& os, const DepDomainView& d, const Whereabouts& w) {
   os << "  among the children of ";
-  if (d.owner.fn) os << task_line(d.owner, w) << "\n";
-  else os << "a thread's top level (tasks created outside any task)\n";
+  if (d.owner.fn)
+    os << task_line(d.owner, w) << "\n";
+  else
+    os << "a thread's top level (tasks created outside any task)\n";
   for (const DepRegionView& r : d.regions) write_region(os, r, w);
   if (d.more_regions > 0) os << "    ... and " << d.more_regions << " more such region(s)\n";
   if (d.cut) os << "    (stopped reading after the first fragments: the domain is large)\n";

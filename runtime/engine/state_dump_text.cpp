@@ -45,8 +45,9 @@ std::string code_of(joule_task_fn_t fn) {
   // The offset in the module's file: what addr2line reads for a PIE or a
   // shared library (the executable's base is 0 when it is not a PIE).
   char buf[40];
-  std::snprintf(buf, sizeof buf, "+%#lx",
-                static_cast<unsigned long>(addr - reinterpret_cast<std::uintptr_t>(info.dli_fbase)));
+  std::snprintf(
+      buf, sizeof buf, "+%#lx",
+      static_cast<unsigned long>(addr - reinterpret_cast<std::uintptr_t>(info.dli_fbase)));
   // The loader names the executable as it was started (often relative):
   // the absolute name works from any directory.
   char* full = ::realpath(info.dli_fname, nullptr);
@@ -61,7 +62,7 @@ namespace {
 // block be reused, between the load of ctx.current and these reads; the
 // text may then name the task created next in that block. Pool blocks stay
 // mapped while the runtime runs, so the read itself is safe; left out of
-// TSan's view for that reason (docs/observability.md, "How consistent").
+// TSan's view for that reason (docs/hang-dump.md, "How consistent it is").
 [[gnu::no_sanitize_thread]] void read_running(const Task* t, ThreadView& v) {
   v.current_id = t->id;
   v.current_label = t->label;
@@ -104,8 +105,7 @@ ThreadView view_thread(const ThreadContext& ctx) {
 }
 
 std::string thread_state(const ThreadView& t) {
-  const std::string running =
-      t.current ? task_id(t.current_id, t.current_label) : std::string();
+  const std::string running = t.current ? task_id(t.current_id, t.current_label) : std::string();
   if (t.waits.empty()) return t.current ? "running " + running : "between tasks";
   const ThreadView::Wait& w = t.waits.back();
   std::string s = std::string("waiting for ") + w.what;
@@ -137,7 +137,8 @@ void note_thread(Whereabouts& w, const ThreadContext* ctx, const std::string& wh
   if (!ctx) return;
   const ThreadView t = view_thread(*ctx);
   for (std::size_t i = t.waits.size(); i-- > 0;)
-    if (t.waits[i].task) w.running.emplace_back(t.waits[i].task, who + " waits in it for " + t.waits[i].what);
+    if (t.waits[i].task)
+      w.running.emplace_back(t.waits[i].task, who + " waits in it for " + t.waits[i].what);
   if (t.current && (t.waits.empty() || t.waits.back().task != t.current))
     w.running.emplace_back(t.current, "running on " + who);
 }

@@ -37,7 +37,7 @@ struct ThreadView {
     bool root = false;           // the thread's own code
     DepTaskView view;
   };
-  std::vector<Wait> waits;  // outermost first
+  std::vector<Wait> waits;        // outermost first
   const Task* current = nullptr;  // identity only; null outside tasks
   std::uint64_t current_id = 0;
   const char* current_label = nullptr;

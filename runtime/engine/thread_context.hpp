@@ -115,10 +115,7 @@ inline std::atomic<int> g_dump_readers{0};
 class WaitNote {
  public:
   WaitNote(ThreadContext& ctx, const char* what, Task* task) noexcept
-      : ctx_(ctx),
-        what_(ctx.waiting_for),
-        task_(ctx.waiting_task),
-        depth_(ctx.wait_depth.get()) {
+      : ctx_(ctx), what_(ctx.waiting_for), task_(ctx.waiting_task), depth_(ctx.wait_depth.get()) {
     ctx.waiting_for = what;
     ctx.waiting_task = task;
     if (depth_ < ThreadContext::kWaitDepth) {

@@ -28,7 +28,8 @@ std::string dump_of_this_process() {
 
 std::string hex(const void* p) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%#lx", static_cast<unsigned long>(reinterpret_cast<std::uintptr_t>(p)));
+  std::snprintf(buf, sizeof buf, "%#lx",
+                static_cast<unsigned long>(reinterpret_cast<std::uintptr_t>(p)));
   return buf;
 }
 
@@ -75,11 +76,10 @@ void check_dump(const std::string& out, const long* data) {
   // The taskwait may be the innermost wait of a thread or further down its
   // stack (the thread ran the blocked child inside the taskwait).
   const std::string taskwait = line_with(out, "\"in taskwait\" waits for its children (taskwait)");
-  const std::string innermost =
-      line_with(out, "waiting for its children (taskwait) (task ");
-  EXPECT_TRUE(taskwait.find(", 1 of its children unfinished") != std::string::npos ||
-              (innermost.find("\"in taskwait\", 1 of its children unfinished") !=
-               std::string::npos))
+  const std::string innermost = line_with(out, "waiting for its children (taskwait) (task ");
+  EXPECT_TRUE(
+      taskwait.find(", 1 of its children unfinished") != std::string::npos ||
+      (innermost.find("\"in taskwait\", 1 of its children unfinished") != std::string::npos))
       << out;
   EXPECT_NE(out.find("\"blocked child\", blocked for"), std::string::npos) << out;
   EXPECT_NE(out.find("spare thread 0: st"), std::string::npos) << out;
@@ -100,8 +100,10 @@ TEST_P(DumpRegions, TheDumpNamesTheRegionItsHolderTheWaiterAndTheSpares) {
   parent_opts.label = "in taskwait";
   child_opts.label = "blocked child";
   std::atomic<bool> waiter_ran{false};
-  joule::spawn({joule::inout(data, 4)}, [&] { holder_gate.block(); }, holder_opts);
-  joule::spawn({joule::in(data, 4)}, [&] { waiter_ran = true; }, waiter_opts);
+  joule::spawn(
+      {joule::inout(data, 4)}, [&] { holder_gate.block(); }, holder_opts);
+  joule::spawn(
+      {joule::in(data, 4)}, [&] { waiter_ran = true; }, waiter_opts);
   joule::spawn(
       [&] {
         joule::spawn([&] { child_gate.block(); }, child_opts);
@@ -124,6 +126,8 @@ TEST_P(DumpRegions, TheDumpNamesTheRegionItsHolderTheWaiterAndTheSpares) {
         << out;
     EXPECT_FALSE(waiter_ran.load());
     check_dump(out, data);
+    // In the log: docs/hang-dump.md shows this dump.
+    std::printf("%s\n", out.c_str());
     child_gate.release();
     holder_gate.release();
   });
@@ -149,9 +153,9 @@ TEST(DumpRegionsBounds, ManyWaitersAndRegionsAreCountedNotListed) {
   std::atomic<int> ran{0};
   joule::task_options opts;
   opts.label = "holds every cell";
-  joule::spawn({joule::inout(cells, kRegions)}, [&] { gate.block(); }, opts);
-  for (int i = 0; i < kReaders; ++i)
-    joule::spawn({joule::in(cells[i % kRegions])}, [&] { ++ran; });
+  joule::spawn(
+      {joule::inout(cells, kRegions)}, [&] { gate.block(); }, opts);
+  for (int i = 0; i < kReaders; ++i) joule::spawn({joule::in(cells[i % kRegions])}, [&] { ++ran; });
   std::thread observer([&] {
     EXPECT_TRUE(joule::test::eventually([&] { return gate.published(); }, 20000));
     const std::string out = dump_of_this_process();

@@ -71,13 +71,15 @@ TEST_P(DumpSafety, DumpsWhileTheEngineChangesAreSafeAndBounded) {
   const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(1500);
   int rounds = 0;
   while (std::chrono::steady_clock::now() < until || dumps.load() < 5) {
-    if (rounds % 8 == 0) nanos6_register_polling_service("dump safety", quiet_service, &service_done);
+    if (rounds % 8 == 0)
+      nanos6_register_polling_service("dump safety", quiet_service, &service_done);
     one_round(cells, 8);
     if (rounds % 8 == 7)
       nanos6_unregister_polling_service("dump safety", quiet_service, &service_done);
     ++rounds;
   }
-  if (rounds % 8 != 0) nanos6_unregister_polling_service("dump safety", quiet_service, &service_done);
+  if (rounds % 8 != 0)
+    nanos6_unregister_polling_service("dump safety", quiet_service, &service_done);
   stop = true;
   dumper.join();
   EXPECT_GE(dumps.load(), 5);

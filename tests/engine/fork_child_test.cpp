@@ -86,6 +86,22 @@ class Busy {
   std::atomic<void*> context_{nullptr};
 };
 
+// Forks inside a task; the child runs `child` (which must not return). The
+// busy tasks run on: main() waits for the forking task alone.
+pid_t fork_inside_a_task(void (*child)()) {
+  std::atomic<pid_t> pid{0};
+  long token = 0;
+  joule::spawn({joule::inout(token)}, [&pid, child] {
+    const pid_t p = ::fork();
+    if (p == 0) child();
+    pid = p;
+  });
+  joule::taskwait_on({joule::inout(token)});
+  return pid.load();
+}
+
+[[noreturn]] void child_only_exits() { std::exit(7); }  // joule's exit handler must not wait
+
 class ForkChild : public ::testing::TestWithParam<int> {};
 
 TEST_P(ForkChild, AChildForkedFromMainRunsJouleAgainAndExits) {
@@ -106,16 +122,9 @@ TEST_P(ForkChild, AChildForkedInsideATaskRunsJouleAgainAndExits) {
 #endif
   joule::runtime rt({{"JOULE_WORKERS", std::to_string(GetParam())}});
   Busy busy;
-  std::atomic<pid_t> child{0};
-  long token = 0;  // the busy tasks run on: wait for the forking task alone
-  joule::spawn({joule::inout(token)}, [&child] {
-    const pid_t pid = ::fork();
-    if (pid == 0) child_runs_joule_and_exits();
-    child = pid;
-  });
-  joule::taskwait_on({joule::inout(token)});
-  ASSERT_GT(child.load(), 0);
-  EXPECT_EQ(wait_child(child.load(), 60), 0);
+  const pid_t child = fork_inside_a_task(child_runs_joule_and_exits);
+  ASSERT_GT(child, 0);
+  EXPECT_EQ(wait_child(child, 60), 0);
 }
 
 TEST_P(ForkChild, AChildThatOnlyExitsEndsAtOnce) {
@@ -124,15 +133,9 @@ TEST_P(ForkChild, AChildThatOnlyExitsEndsAtOnce) {
 #endif
   joule::runtime rt({{"JOULE_WORKERS", std::to_string(GetParam())}});
   Busy busy;
-  std::atomic<pid_t> child{0};
-  long token = 0;
-  joule::spawn({joule::inout(token)}, [&child] {
-    const pid_t pid = ::fork();
-    if (pid == 0) std::exit(7);  // exit handlers run: joule's must not wait
-    child = pid;
-  });
-  joule::taskwait_on({joule::inout(token)});
-  EXPECT_EQ(wait_child(child.load(), 30), 7);
+  const pid_t child = fork_inside_a_task(child_only_exits);
+  ASSERT_GT(child, 0);
+  EXPECT_EQ(wait_child(child, 30), 7);
 }
 
 TEST_P(ForkChild, SystemFromInsideTasksWorks) {
