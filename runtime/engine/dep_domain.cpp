@@ -2,6 +2,7 @@
 #include "task_pool.hpp"
 
 #include <algorithm>
+#include <mutex>
 #include <new>
 
 #include "commutative.hpp"
@@ -34,7 +35,8 @@ void link(Task* pred, Task* succ, bool same_data = false) {
 
 void DepDomain::add(Task* t, DepKind kind, std::uintptr_t start, std::uintptr_t end,
                     const joule_reduction_op_t* op) {
-  if (start >= end) return;                         // an empty region orders nothing
+  if (start >= end) return;  // an empty region orders nothing
+  std::lock_guard guard(lock_);
   if (kind == DepKind::out) kind = DepKind::inout;  // both are exclusive writers
   Access a{kind};
   if (kind == DepKind::reduction) a.slot = reduction_group(t, start, end, op);
@@ -125,6 +127,7 @@ void DepDomain::split(Map::iterator it, std::uintptr_t at) {
   tail.end = f.end;
   tail.epoch = epoch_;
   tail.kind = f.kind;
+  tail.prev_kind = f.prev_kind;
   tail.cur = copy(f.cur);
   tail.prev = copy(f.prev);
   f.end = at;
@@ -165,6 +168,7 @@ void DepDomain::drop_touched() noexcept {
     drop(f.cur);
     drop(f.prev);
     f.kind = DepKind::none;
+    f.prev_kind = DepKind::none;
   }
   touched_.clear();
 }
@@ -190,6 +194,7 @@ void DepDomain::apply(Fragment& f, Task* t, Access& a) {
   drop(f.prev);
   f.prev = std::move(f.cur);
   f.cur = Group{};
+  f.prev_kind = f.kind;
   f.kind = kind;
   append(f.cur, t);
   f.cur.slot = a.slot;
@@ -252,13 +257,19 @@ void DepDomain::end_reductions() noexcept {
 
 void DepDomain::reset() noexcept {
   constexpr std::size_t kKeepFragments = std::size_t(1) << 16;
-  if (frags_.size() > kKeepFragments) return clear();
+  std::lock_guard guard(lock_);
+  if (frags_.size() > kKeepFragments) return clear_unlocked();
   end_reductions();
   drop_touched();
-  if (++epoch_ == 0) clear();  // wrapped: a fragment might match a stale epoch
+  if (++epoch_ == 0) clear_unlocked();  // wrapped: a fragment might match a stale epoch
 }
 
 void DepDomain::clear() noexcept {
+  std::lock_guard guard(lock_);
+  clear_unlocked();
+}
+
+void DepDomain::clear_unlocked() noexcept {
   end_reductions();
   drop_touched();
   frags_.clear();

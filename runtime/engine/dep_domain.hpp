@@ -12,8 +12,12 @@
 // every byte is ordered exactly; an access that matches an existing fragment exactly skips the
 // splitting.
 //
-// Only the thread running the parent task registers accesses, so the domain
-// needs no lock. Tasks referenced by fragments are kept alive (refcounted).
+// Only the thread running the parent task registers accesses. The lock is
+// for the state dump alone (dep_domain_view.cpp), which reads a domain from
+// another thread: the parent's thread takes it, uncontended, around each
+// change, and the dump only try-locks it. Every live domain is listed in a
+// registry the dump walks. Tasks referenced by fragments are kept alive
+// (refcounted).
 #pragma once
 
 #include <cstdint>
@@ -32,10 +36,11 @@ using namespace joule::core;
 
 class DepDomain {
  public:
-  DepDomain() = default;
+  // owner: the task whose children it orders (null in unit tests).
+  explicit DepDomain(Task* owner = nullptr);
   DepDomain(const DepDomain&) = delete;
   DepDomain& operator=(const DepDomain&) = delete;
-  ~DepDomain() { clear(); }
+  ~DepDomain();
 
   // Registers t's access to [start, end): adds edges from the tasks it must
   // follow and, for commutative accesses, the tokens it must hold to run;
@@ -56,6 +61,8 @@ class DepDomain {
   void reset() noexcept;
   std::size_t fragment_count() const noexcept { return frags_.size(); }
 
+  Task* owner() const noexcept { return owner_; }
+
  private:
   struct Group {
     SmallVector<Task*, 2> tasks;
@@ -70,7 +77,8 @@ class DepDomain {
   struct Fragment {
     std::uintptr_t end = 0;
     DepKind kind = DepKind::none;
-    std::uint32_t epoch = 0;  // reset() count when last used; current: in touched_
+    DepKind prev_kind = DepKind::none;  // prev's kind: read only by the state dump
+    std::uint32_t epoch = 0;            // reset() count when last used; current: in touched_
     Group cur;
     Group prev;
   };
@@ -100,6 +108,15 @@ class DepDomain {
   // freed when the domain ends, when every member has completed.
   std::vector<ReductionSlot*> slots_;
   ReductionMember* members_ = nullptr;  // Task::reductions nodes, from pool_
+
+  void clear_unlocked() noexcept;
+  Task* owner_ = nullptr;
+  mutable SpinLock lock_;  // the owner's changes vs the dump's view
+  // The registry's links (dep_domain_view.cpp), guarded by its shard's lock.
+  DepDomain* reg_prev_ = nullptr;
+  DepDomain* reg_next_ = nullptr;
+  friend struct DomainRegistry;
+  friend class DomainReader;  // the dump's read (dep_domain_view.cpp)
 };
 
 }  // namespace joule::engine

@@ -71,6 +71,15 @@ bool PollingServices::remove(Fn fn, void* data) {
   return false;
 }
 
+bool PollingServices::view(std::vector<ServiceView>& out) {
+  std::unique_lock guard(list_mutex_, std::defer_lock);
+  for (int i = 0; i < 1000 && !guard.try_lock(); ++i) std::this_thread::yield();
+  if (!guard.owns_lock()) return false;
+  for (const Service& s : services_)
+    if (!s.dropped) out.push_back(ServiceView{s.name, s.last_ns, s.calls});
+  return true;
+}
+
 bool PollingServices::poll() {
   // A service that waits (a taskwait, a blocking call) reaches this poll
   // again on the same thread, which must not try_lock a mutex it holds.
@@ -78,7 +87,8 @@ bool PollingServices::poll() {
   std::unique_lock run(run_mutex_, std::try_to_lock);
   if (!run.owns_lock()) return false;
   rounds_.fetch_add(1, std::memory_order_relaxed);
-  last_round_ns_.store(core::now_ns(), std::memory_order_relaxed);
+  const std::uint64_t round_ns = core::now_ns();
+  last_round_ns_.store(round_ns, std::memory_order_relaxed);
   t_polling = this;
   // Services registered during this poll wait for the next one; the list
   // lock is not held while a service runs (it may register or unregister).
@@ -92,6 +102,8 @@ bool PollingServices::poll() {
     {
       std::lock_guard guard(list_mutex_);
       if (services_[i].dropped) continue;
+      services_[i].last_ns = round_ns;
+      ++services_[i].calls;
       s = services_[i];
     }
     if (s.fn(s.data) == 0) continue;

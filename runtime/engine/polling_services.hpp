@@ -63,12 +63,27 @@ class PollingServices {
   // Ends the ticker (the runtime stops: every task has finished).
   void stop_ticker();
 
+  // For the state dump: each registered service, when a round last started
+  // it (core::now_ns) and how many rounds did. False, nothing copied, when
+  // the list stayed locked (a registration now) through every try.
+  struct ServiceView {
+    std::string name;
+    std::uint64_t last_ns;
+    std::uint64_t calls;
+  };
+  bool view(std::vector<ServiceView>& out);
+  std::uint64_t last_round_ns() const noexcept {
+    return last_round_ns_.load(std::memory_order_relaxed);
+  }
+
  private:
   struct Service {
     std::string name;
     Fn fn;
     void* data;
-    bool dropped;  // unregistered from inside a poll
+    bool dropped;               // unregistered from inside a poll
+    std::uint64_t last_ns = 0;  // when a round last called it
+    std::uint64_t calls = 0;
   };
   std::mutex list_mutex_;  // guards services_
   std::mutex run_mutex_;   // held while one thread polls

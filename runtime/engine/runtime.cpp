@@ -5,12 +5,16 @@
 #include "perturb.hpp"
 #include "stack_segments.hpp"
 
+#include <pthread.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <new>
 #include <sstream>
 
 #include "dep_domain.hpp"
+#include "dep_domain_view.hpp"
 #include "log.hpp"
 #include "numa_memory.hpp"
 #include "policy_registry.hpp"
@@ -43,12 +47,29 @@ void stop_at_exit(int status, void*) {
   std::_Exit(status);
 }
 
+// fork(): the child has one thread, the one that called fork. The workers,
+// the spares, the polling ticker and the dump listener stay in the parent,
+// and a lock any of them held stays held in the child. So the child gives
+// the parent's runtime up without touching it (its memory is left as it
+// is): exit() in the child does not wait for the parent's tasks, and the
+// child's first joule call starts a runtime of its own. What the child may
+// do is in docs/hang-dump.md, "fork()". Only stores here: the
+// child of a multithreaded process may call async-signal-safe functions
+// only until it execs (system(), popen()).
+void forget_runtime_in_child() {
+  g_instance.store(nullptr, std::memory_order_relaxed);
+  g_generation.fetch_add(1, std::memory_order_relaxed);  // every context is stale
+  ::new (&g_lifecycle) std::mutex();                     // a parent's thread may have held it
+  dep_registry_after_fork_in_child();
+}
+
 // Whichever way the runtime starts, exit stops it (joule.h promises it);
 // called with g_lifecycle held.
 void register_stop_at_exit() {
   static bool registered = false;
   if (!registered) {
     ::on_exit(stop_at_exit, nullptr);
+    ::pthread_atfork(nullptr, nullptr, forget_runtime_in_child);
     registered = true;
   }
 }

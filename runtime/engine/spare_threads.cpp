@@ -28,6 +28,8 @@ struct Spare {
   // Inside its sleep on the seat's slot (or about to be): the worker taking
   // the seat back waits until this clears (take_back).
   std::atomic<bool> on_seat{false};
+  // Its thread's context, for the state dump (set when the thread starts).
+  std::atomic<const ThreadContext*> ctx{nullptr};
 };
 
 Spares::Spares(Runtime& rt) : rt_(rt) {}
@@ -154,6 +156,7 @@ void* Spares::thread_main(void* self) {
 void Spares::serve(Spare& s) {
   ThreadContext& ctx = rt_.context();
   ctx.spare = &s;
+  s.ctx.store(&ctx, std::memory_order_release);
   for (;;) {
     park_until(*s.slot, [&] {
       return s.seat.load(std::memory_order_seq_cst) >= 0 || s.exit.load(std::memory_order_seq_cst);
@@ -212,6 +215,20 @@ void Spares::sleep_on_seat(Spare& s, int seat, ThreadContext& ctx) {
         },
         rt_.polling().sleep_cap(limit));
   s.on_seat.store(false, std::memory_order_seq_cst);
+}
+
+bool Spares::view(std::vector<SpareView>& out) const {
+  std::unique_lock guard(mutex_, std::defer_lock);
+  for (int i = 0; i < 1000 && !guard.try_lock(); ++i) sched_yield();
+  if (!guard.owns_lock()) return false;
+  for (const auto& s : all_) {
+    const int seat = s->seat.load(std::memory_order_relaxed);
+    const bool holds =
+        seat >= 0 && seat < seat_count_ &&
+        seats_[std::size_t(seat)].stand_in.load(std::memory_order_acquire) == s.get();
+    out.push_back(SpareView{seat, holds, s->ctx.load(std::memory_order_acquire)});
+  }
+  return true;
 }
 
 void Spares::stop() {

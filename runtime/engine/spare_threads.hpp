@@ -60,6 +60,15 @@ class Spares {
   int threads() const;
   std::uint64_t handovers() const noexcept { return handovers_.load(std::memory_order_relaxed); }
 
+  // For the state dump: every spare made so far, the seat it stands in for
+  // (-1: in the pool) and its thread's context (null before it started).
+  // False, nothing copied, when the pool stayed locked through every try.
+  struct SpareView {
+    int seat;
+    bool holds;  // it stands in for that seat's worker now (false: it was, and blocked)
+    const ThreadContext* ctx;
+  };
+  bool view(std::vector<SpareView>& out) const;
   // At stop, every task done: the pooled spares end and are joined.
   void stop();
 

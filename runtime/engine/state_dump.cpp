@@ -11,49 +11,22 @@
 #include <vector>
 
 #include "runtime.hpp"
+#include "state_dump_text.hpp"
 
 namespace joule::engine {
+
+using namespace dump_text;
 namespace {
 
-std::string seconds(std::uint64_t ns) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f s", double(ns) * 1e-9);
-  return buf;
-}
-
-// "task 2.17 \"label\"": the 17th task created by thread slot 2 (worker 1;
-// task ids are the creating thread's slot << 40 | a sequence).
-std::string task_id_text(std::uint64_t id, const char* label) {
-  std::string s = "task " + std::to_string(id >> 40) + "." +
-                  std::to_string(id & ((std::uint64_t(1) << 40) - 1));
-  if (label) s += std::string(" \"") + label + "\"";
-  return s;
-}
-
-std::string task_text(const Task* t) {
-  if (t->has(task_flag::root)) return "the thread's own code, outside any task";
-  return task_id_text(t->id, t->label);
-}
-
 // What worker i's thread is doing now, from what it publishes.
-std::string worker_state(Runtime& rt, int i) {
+std::string worker_state(Runtime& rt, int i, const ThreadView& tv) {
   const Worker* w = rt.workers().worker(i);
   const ThreadContext* ctx = w->context();
   if (w->parked()) return "parked (its CPU is lent, retired by DROM or rested)";
   if (!ctx) return "starting";
-  const Task* current = ctx->current.get();
-  const bool in_task = current && current != ctx->root;
-  const char* what = ctx->waiting_for.get();
-  const Task* waiting = ctx->waiting_task.get();
+  if (!tv.waits.empty() || tv.current) return thread_state(tv);
   std::string s;
-  if (what) {
-    s = std::string("waiting for ") + what;
-    if (waiting) s += " (" + task_text(waiting) + ")";
-    // A waiting thread runs other tasks on the same stack meanwhile.
-    if (in_task && current != waiting) s += "; meanwhile it runs " + task_text(current);
-  } else if (in_task) {
-    s = "running " + task_text(current);
-  } else if (rt.idle().worker_slot(i).sleeping.load(std::memory_order_relaxed)) {
+  if (rt.idle().worker_slot(i).sleeping.load(std::memory_order_relaxed)) {
     s = "asleep (no ready task)";
     // Work it may take while it sleeps is what a missed wake-up looks like
     // (internals-scheduling.md, "Idle and waking"): say what the waker saw.
@@ -79,9 +52,13 @@ void write_workers(std::ostream& os, Runtime& rt, int sample_ms) {
   for (int i = 0; i < n; ++i) {
     const Worker* w = workers.worker(i);
     const std::uint64_t done = w->completed();
+    const ThreadContext* ctx = w->context();
+    const ThreadView tv = ctx ? view_thread(*ctx) : ThreadView{};
     os << "  worker " << i << " (CPU " << w->cpu() << (i >= workers.owned() ? ", a guest" : "")
-       << (i == 0 ? ", the thread that started joule" : "") << "): " << worker_state(rt, i)
-       << "\n    " << done << " tasks completed, " << rt.scheduler().size_of(i) << " queued here";
+       << (i == 0 ? ", the thread that started joule" : "") << "): " << worker_state(rt, i, tv)
+       << "\n";
+    write_outer_waits(os, tv, "    ");
+    os << "    " << done << " tasks completed, " << rt.scheduler().size_of(i) << " queued here";
     if (sample_ms > 0)
       os << ", " << (done - before[std::size_t(i)]) << " completed in the last " << sample_ms
          << " ms";
@@ -94,8 +71,8 @@ void write_blocked(std::ostream& os, Runtime& rt) {
   os << "blocked tasks (Nanos6 / ALPI): " << blocked.size() << "\n";
   const std::uint64_t now = now_ns();
   for (const Blocking::Blocked& b : blocked) {
-    os << "  " << task_id_text(b.id, b.label) << ", blocked for " << seconds(now - b.since_ns)
-       << " on " << (b.worker >= 0 ? "worker " + std::to_string(b.worker) : std::string("a thread"))
+    os << "  " << task_id(b.id, b.label) << ", blocked for " << seconds(now - b.since_ns) << " on "
+       << (b.worker >= 0 ? "worker " + std::to_string(b.worker) : std::string("a thread"))
        << "; it waits for nanos6_unblock_task / alpi_task_unblock\n";
   }
 }
@@ -114,11 +91,12 @@ std::string state_dump(Runtime& rt, int sample_ms) {
      << " workers looking for work\n";
   write_workers(os, rt, sample_ms);
   write_blocked(os, rt);
+  write_dependencies(os, gather(rt));
+  write_spares(os, rt);
   LendingBridge& lending = rt.lending();
   os << "lending: " << (lending.lends() ? "on" : "off") << " (CPU manager "
-     << lending.cpu_manager().name() << ")\n"
-     << "polling services: " << rt.polling().count() << " registered, " << rt.polling().rounds()
-     << " rounds (" << rt.polling().ticker_rounds() << " by the ticker: every worker busy)\n";
+     << lending.cpu_manager().name() << ")\n";
+  write_polling(os, rt);
   return os.str();
 }
 

@@ -89,7 +89,7 @@ void TaskLifecycle::add_dep(Task* t, int kind, const void* addr, std::size_t byt
   auto k = static_cast<DepKind>(kind);
   if (k == DepKind::reduction && !op) k = DepKind::commutative;
   Task* parent = t->parent;
-  if (!parent->domain) parent->domain = new DepDomain();
+  if (!parent->domain) parent->domain = new DepDomain(parent);
   t->flags |= task_flag::tracked;
   if (numa_active_ && t->data_home.load(std::memory_order_relaxed) == -1)
     numa_->prefer_data_node(t, addr);

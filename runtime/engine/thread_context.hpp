@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "backoff.hpp"
 #include "task.hpp"
 #include "wait_slot.hpp"
 
@@ -83,6 +84,16 @@ struct ThreadContext {
   // dump: a short text and the task concerned; null when not waiting.
   Published<const char*> waiting_for = nullptr;
   Published<Task*> waiting_task = nullptr;
+  // The same for every wait on this thread's stack, outermost first (waits
+  // nest: a task run meanwhile may wait too); the dump reads the first
+  // wait_depth of them, at most kWaitDepth.
+  static constexpr int kWaitDepth = 8;
+  struct Wait {
+    Published<const char*> what = nullptr;
+    Published<Task*> task = nullptr;
+  };
+  Wait waits[kWaitDepth];
+  Published<int> wait_depth = 0;
   // Blocks of one other thread's pool freed here, handed back in one push
   // (TaskPool::free_block): one contended atomic per batch, not per task.
   struct RemoteFrees {
@@ -93,17 +104,32 @@ struct ThreadContext {
   } remote_frees;
 };
 
+// How many state dumps read the wait notes now (state_dump_text.cpp): a
+// wait does not end while one reads, so the task its note names (which
+// cannot finish during its wait) stays alive while the dump reads it.
+inline std::atomic<int> g_dump_readers{0};
+
 // Names what the thread waits for during a wait (taskwait, a blocked task,
 // an undeferred task's dependencies ...); the previous note comes back
 // when the wait ends (waits nest: a task run meanwhile may wait too).
 class WaitNote {
  public:
   WaitNote(ThreadContext& ctx, const char* what, Task* task) noexcept
-      : ctx_(ctx), what_(ctx.waiting_for), task_(ctx.waiting_task) {
+      : ctx_(ctx), what_(ctx.waiting_for), task_(ctx.waiting_task), depth_(ctx.wait_depth.get()) {
     ctx.waiting_for = what;
     ctx.waiting_task = task;
+    if (depth_ < ThreadContext::kWaitDepth) {
+      ctx.waits[depth_].what = what;
+      ctx.waits[depth_].task = task;
+    }
+    ctx.wait_depth = depth_ + 1;
   }
   ~WaitNote() {
+    ctx_.wait_depth = depth_;
+    // The depth before the readers (a full fence here, the readers'
+    // increment there): a dump that still saw this wait is waited for.
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    while (g_dump_readers.load(std::memory_order_acquire) != 0) core::cpu_relax();
     ctx_.waiting_for = what_;
     ctx_.waiting_task = task_;
   }
@@ -114,6 +140,7 @@ class WaitNote {
   ThreadContext& ctx_;
   const char* what_;
   Task* task_;
+  int depth_;
 };
 
 ThreadContext& thread_context() noexcept;
