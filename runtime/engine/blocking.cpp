@@ -182,6 +182,7 @@ void run_spawned(void* p) {
 void Blocking::spawn_independent(void (*body)(void*), void* args, void (*done)(void*),
                                  void* done_args, const char* label) {
   activate();
+  rt_.polling().note_layer();  // the creators' throttle (TaskLifecycle::throttle)
   ThreadContext& ctx = rt_.context();
   // A child of the thread's root, not of the calling task: the caller's
   // completion and taskwait do not wait for it.
