@@ -64,12 +64,6 @@ void Waits::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched, l
 // restriction serves ThreadContext::descendants_only.
 inline constexpr int kMaxHelpDepth = 32;
 
-// A wait's condition as the seat protocol asks it (Spares::yield_seat).
-template <class Done>
-bool call_done(void* done) {
-  return (*static_cast<Done*>(done))();
-}
-
 template <class Done>
 void Waits::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watched, long poll_ns) {
   const bool was_in_loop = ctx.in_loop;
@@ -85,13 +79,7 @@ void Waits::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watche
   // stack, or while a language layer asks (a task below holds a lock that
   // an unrelated task could want, and could then never get).
   const bool asked = ctx.descendants_only && *ctx.descendants_only > 0;
-  // Once a task-aware layer is present a task run here may block, and a
-  // blocked task on top of this wait would hold it until unblocked, perhaps
-  // by what the waiting task does next: only the waiter's descendants run
-  // here (what it waits for anyway), and with none ready the seat goes to
-  // a spare while this thread waits (docs/internals.md, "Blocked tasks").
-  const bool layered = waiter && rt_.polling().layer();
-  Task* const within = waiter && (ctx.help_depth > kMaxHelpDepth || layered) ? waiter
+  Task* const within = waiter && ctx.help_depth > kMaxHelpDepth ? waiter
                        : asked ? (waiter ? waiter : ctx.current.get())
                                : nullptr;
   const bool restricted = within != nullptr;
@@ -108,7 +96,8 @@ void Waits::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watche
     // A resumed task waits for this thread's CPU: it runs first, and this
     // wait asks for the CPU back once it is over (spare_threads.hpp).
     if (ctx.seat_wanted && ctx.seat_wanted->load(std::memory_order_relaxed)) [[unlikely]] {
-      rt_.workers().spares().yield_seat(ctx, &call_done<Done>, &done);
+      rt_.workers().spares().yield_seat(
+          ctx, [](void* d) { return (*static_cast<Done*>(d))(); }, &done);
       continue;
     }
     // A waiting thread runs the polling services too: what it waits for may
@@ -124,7 +113,6 @@ void Waits::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watche
       }
       continue;
     }
-    if (layered && rt_.workers().spares().wait_out(ctx, &call_done<Done>, &done)) continue;
     const auto start = std::chrono::steady_clock::now();
     const bool progress = spin_until([&] { return done() || queues.probe(me); },
                                      start + spin.budget(), rt_.oversubscribed());

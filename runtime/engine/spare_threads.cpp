@@ -87,7 +87,7 @@ int Spares::hand_over(ThreadContext& ctx) {
   handovers_.fetch_add(1, std::memory_order_relaxed);
   {
     std::lock_guard guard(seat_mutex_);
-    if (Waiter* w = pick_locked(seat)) {
+    if (Waiter* w = pick_locked(seat, false)) {
       grant_locked(seat, w);
       return seat;
     }
@@ -108,35 +108,19 @@ void Spares::take_back(ThreadContext& ctx, int seat) {
 void Spares::yield_seat(ThreadContext& ctx, bool (*done)(void*), void* arg) {
   const int seat = seat_of(ctx);
   if (seat < 0) return;
-  prepare_to_wait(ctx);
-  {
-    std::lock_guard guard(seat_mutex_);
-    Waiter* w = pick_locked(seat);
-    if (!w) return;  // served by a hand-over meanwhile
-    grant_locked(seat, w);
-  }
-  // Without a wait of its own (a worker's loop) it wants the seat back as
-  // soon as the resumed task is done with it.
-  Waiter me{ctx.spare, ctx.block_slot, done == nullptr};
-  wait_for_seat(ctx, seat, me, done, arg);
-}
-
-bool Spares::wait_out(ThreadContext& ctx, bool (*done)(void*), void* arg) {
-  const int seat = seat_of(ctx);
-  if (seat < 0) return false;
-  prepare_to_wait(ctx);
-  hand_over(ctx);
-  Waiter me{ctx.spare, ctx.block_slot, false};
-  wait_for_seat(ctx, seat, me, done, arg);
-  return true;
-}
-
-void Spares::prepare_to_wait(ThreadContext& ctx) {
   TaskLifecycle& tasks = rt_.tasks();
   if (ctx.searching) tasks.end_search(ctx, true);
   tasks.flush_held(ctx);
   tasks.flush_private(ctx);  // nothing waits in this thread while it waits
   if (!ctx.block_slot) ctx.block_slot = private_slot();
+  {
+    std::lock_guard guard(seat_mutex_);
+    Waiter* w = pick_locked(seat, true);
+    if (!w) return;  // served by a hand-over meanwhile
+    grant_locked(seat, w);
+  }
+  Waiter me{ctx.spare, ctx.block_slot, false};
+  wait_for_seat(ctx, seat, me, done, arg);
 }
 
 // Waits as `me` until the seat is handed to it. A waiter that is not
@@ -182,7 +166,7 @@ bool Spares::leave_seat(ThreadContext& ctx, int seat) {
   if (ctx.searching) tasks.end_search(ctx, true);
   tasks.flush_private(ctx);
   std::lock_guard guard(seat_mutex_);
-  Waiter* w = pick_locked(seat);
+  Waiter* w = pick_locked(seat, false);
   if (!w) return false;
   grant_locked(seat, w);
   return true;
@@ -194,16 +178,18 @@ void Spares::refresh_locked(int seat) {
   Seat& st = seats_[std::size_t(seat)];
   bool urgent = false;
   for (const Waiter* w : st.waiters) urgent = urgent || w->urgent;
+  st.waiting.store(int(st.waiters.size()), std::memory_order_seq_cst);
   wanted(seat).store(urgent, std::memory_order_seq_cst);
 }
 
-// The first urgent waiter, in the order they came. The others wait until
-// their own wait is over: handing them a seat they would only give up
-// again could pass it to and fro.
-Spares::Waiter* Spares::pick_locked(int seat) {
+// An urgent waiter first (a resumed task), in the order they came.
+Spares::Waiter* Spares::pick_locked(int seat, bool urgent_only) {
   std::deque<Waiter*>& q = seats_[std::size_t(seat)].waiters;
   auto it = std::find_if(q.begin(), q.end(), [](const Waiter* w) { return w->urgent; });
-  if (it == q.end()) return nullptr;
+  if (it == q.end()) {
+    if (urgent_only || q.empty()) return nullptr;
+    it = q.begin();
+  }
   Waiter* w = *it;
   q.erase(it);
   refresh_locked(seat);
@@ -274,7 +260,7 @@ void Spares::serve(Spare& s) {
 void Spares::stand_in(int seat, ThreadContext& ctx) {
   if (rt_.settings().bind && !rt_.topology().synthetic())
     rt_.topology().bind_current_thread(rt_.workers().worker(seat)->cpu());
-  const std::atomic<bool>& waiting = wanted(seat);
+  const std::atomic<int>& waiting = seats_[std::size_t(seat)].waiting;
   TaskLifecycle& tasks = rt_.tasks();
   PollingServices& polling = rt_.polling();
   queues::ReadyQueues& queues = rt_.scheduler();
@@ -282,12 +268,12 @@ void Spares::stand_in(int seat, ThreadContext& ctx) {
   ctx.seat_wanted = &wanted(seat);
   ctx.in_loop = true;
   for (;;) {
-    if (waiting.load(std::memory_order_seq_cst) && leave_seat(ctx, seat)) break;
+    if (waiting.load(std::memory_order_seq_cst) > 0 && leave_seat(ctx, seat)) break;
     polling.poll_if_active();
     if (tasks.run_one(ctx)) continue;  // the next check is a task boundary
     const auto deadline = std::chrono::steady_clock::now() + spin.budget();
     if (spin_until(
-            [&] { return queues.probe(-1) || waiting.load(std::memory_order_relaxed); },
+            [&] { return queues.probe(-1) || waiting.load(std::memory_order_relaxed) > 0; },
             deadline, rt_.oversubscribed()))
       continue;
     sleep_on_seat(seat, ctx);
@@ -297,17 +283,17 @@ void Spares::stand_in(int seat, ThreadContext& ctx) {
 }
 
 void Spares::sleep_on_seat(int seat, ThreadContext& ctx) {
-  const std::atomic<bool>& waiting = wanted(seat);
+  const std::atomic<int>& waiting = seats_[std::size_t(seat)].waiting;
   if (ctx.searching) rt_.tasks().end_search(ctx, false);
   TaskPool::flush_remote_frees();
   queues::ReadyQueues& queues = rt_.scheduler();
   const long limit = rt_.lending().lends() ? Idle::kPollNs : Idle::kNoLimit;
-  // A waiter queues under seat_mutex_ (seq_cst flag) before it wakes the
+  // A waiter queues under seat_mutex_ (seq_cst count) before it wakes the
   // seat's slot: Idle's protocol sees one or the other.
   ctx.searching = rt_.idle().sleep_unless(
       rt_.idle().worker_slot(seat),
       [&] {
-        return waiting.load(std::memory_order_seq_cst) || ctx.next ||
+        return waiting.load(std::memory_order_seq_cst) > 0 || ctx.next ||
                queues.available_to(-1) > 0;
       },
       rt_.polling().sleep_cap(limit));

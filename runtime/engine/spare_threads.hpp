@@ -61,10 +61,6 @@ class Spares {
   // asks for the seat at once when that is true, and otherwise only when
   // the seat would go idle.
   void yield_seat(ThreadContext& ctx, bool (*done)(void*), void* arg);
-  // A wait (help_until) with nothing of its own to run: the seat goes to a
-  // spare while the thread waits until done(arg), then it asks for the
-  // seat back. False when the thread holds no seat (an external thread).
-  bool wait_out(ThreadContext& ctx, bool (*done)(void*), void* arg);
   // The seat the calling thread runs on: its worker's index, the seat a
   // spare stands in for, -1 for other threads.
   static int seat_of(const ThreadContext& ctx) noexcept;
@@ -115,13 +111,13 @@ class Spares {
     // The spare that holds the seat now; null while the worker's own
     // thread holds it.
     alignas(64) std::atomic<Spare*> stand_in{nullptr};
+    std::atomic<int> waiting{0};   // waiters.size(), read without the lock
     std::deque<Waiter*> waiters;   // seat_mutex_
   };
   static void futex_wait(core::WaitSlot& s, std::uint32_t seen, long timeout_ns = 0) noexcept;
   std::atomic<bool>& wanted(int seat);  // the seat's worker's flag: an urgent waiter
   void refresh_locked(int seat);
-  Waiter* pick_locked(int seat);
-  void prepare_to_wait(ThreadContext& ctx);
+  Waiter* pick_locked(int seat, bool urgent_only);
   void grant_locked(int seat, Waiter* w);
   void wake_holder(int seat, Spare* holder);
   void wait_for_seat(ThreadContext& ctx, int seat, Waiter& me, bool (*done)(void*), void* arg);

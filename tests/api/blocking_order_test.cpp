@@ -154,56 +154,6 @@ TEST_P(BlockingOrder, BlockedChildrenUnderTaskwaitAndCpuIds) {
   EXPECT_EQ(bad_ids.load(), 0);
 }
 
-// A task blocked on top of a helping taskwait would hold that wait until
-// unblocked: P waits for its child X, whose completion an event holds; C,
-// not P's descendant, blocks until P has passed its taskwait. Were C run
-// on P's stack (a taskwait helping with any ready task), X's release would
-// leave P's wait done beneath a blocked C: a hang at one worker.
-struct HeldWait {
-  std::atomic<alpi_task*> c{nullptr};
-  std::atomic<alpi_task*> x{nullptr};
-  std::atomic<bool> x_released{false};
-  std::atomic<bool> p_passed{false};
-  std::atomic<bool> c_unblocked{false};
-};
-
-int release_in_order(void* data) {
-  HeldWait& h = *static_cast<HeldWait*>(data);
-  if (h.c.load() && h.x.load() && !h.x_released.exchange(true))
-    EXPECT_EQ(alpi_task_events_decrease(h.x.load(), 1), ALPI_SUCCESS);
-  if (h.p_passed.load() && h.c.load() && !h.c_unblocked.exchange(true))
-    EXPECT_EQ(alpi_task_unblock(h.c.load()), ALPI_SUCCESS);
-  return 0;
-}
-
-TEST_P(BlockingOrder, BlockedTaskDoesNotHoldAHelpingTaskwait) {
-  HeldWait h;
-  HangWatchdog dog(20, [&h] {
-    return std::string("held wait: X released ") + (h.x_released ? "yes" : "no") +
-           ", P past its taskwait " + (h.p_passed ? "yes" : "no");
-  });
-  nanos6_register_polling_service("held wait", &release_in_order, &h);
-  joule::spawn({}, [&h] {  // C
-    alpi_task* self = nullptr;
-    ASSERT_EQ(alpi_task_self(&self), ALPI_SUCCESS);
-    h.c.store(self);
-    ASSERT_EQ(alpi_task_block(self), ALPI_SUCCESS);
-  });
-  joule::spawn({}, [&h] {  // P, run first at one worker (the newest task)
-    joule::spawn({}, [&h] {  // X
-      alpi_task* self = nullptr;
-      ASSERT_EQ(alpi_task_self(&self), ALPI_SUCCESS);
-      ASSERT_EQ(alpi_task_events_increase(self, 1), ALPI_SUCCESS);
-      h.x.store(self);
-    });
-    joule::taskwait();
-    h.p_passed.store(true);
-  });
-  joule::taskwait();
-  nanos6_unregister_polling_service("held wait", &release_in_order, &h);
-  EXPECT_TRUE(h.c_unblocked.load());
-}
-
 INSTANTIATE_TEST_SUITE_P(Workers, BlockingOrder, testing::Values(1, 2, 4),
                          [](const testing::TestParamInfo<int>& i) {
                            return std::to_string(i.param) + "w";
