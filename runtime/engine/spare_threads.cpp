@@ -272,9 +272,8 @@ void Spares::stand_in(int seat, ThreadContext& ctx) {
     polling.poll_if_active();
     if (tasks.run_one(ctx)) continue;  // the next check is a task boundary
     const auto deadline = std::chrono::steady_clock::now() + spin.budget();
-    if (spin_until(
-            [&] { return queues.probe(-1) || waiting.load(std::memory_order_relaxed) > 0; },
-            deadline, rt_.oversubscribed()))
+    if (spin_until([&] { return queues.probe(-1) || waiting.load(std::memory_order_relaxed) > 0; },
+                   deadline, rt_.oversubscribed()))
       continue;
     sleep_on_seat(seat, ctx);
   }

@@ -102,17 +102,17 @@ class Spares {
   // gives the seat up at its next task boundary) or a holder that gave it
   // up in a wait (it asks again once its wait is over).
   struct Waiter {
-    Spare* who;             // null: the seat's own worker thread
-    core::WaitSlot* slot;   // where it sleeps (ThreadContext::block_slot)
-    bool urgent;            // seat_mutex_
+    Spare* who;            // null: the seat's own worker thread
+    core::WaitSlot* slot;  // where it sleeps (ThreadContext::block_slot)
+    bool urgent;           // seat_mutex_
     std::atomic<bool> granted{false};
   };
   struct Seat {
     // The spare that holds the seat now; null while the worker's own
     // thread holds it.
     alignas(64) std::atomic<Spare*> stand_in{nullptr};
-    std::atomic<int> waiting{0};   // waiters.size(), read without the lock
-    std::deque<Waiter*> waiters;   // seat_mutex_
+    std::atomic<int> waiting{0};  // waiters.size(), read without the lock
+    std::deque<Waiter*> waiters;  // seat_mutex_
   };
   static void futex_wait(core::WaitSlot& s, std::uint32_t seen, long timeout_ns = 0) noexcept;
   std::atomic<bool>& wanted(int seat);  // the seat's worker's flag: an urgent waiter
