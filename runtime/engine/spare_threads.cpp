@@ -26,7 +26,9 @@ struct Spare {
   core::WaitSlot* slot = nullptr;  // where it sleeps while pooled
   std::atomic<int> seat{-1};       // the seat it was given, -1 while pooled
   std::atomic<bool> exit{false};
-  core::WaitSlot* own_slot = nullptr;  // its ThreadContext::slot (waits in tasks)
+  // Its ThreadContext::slot (waits in tasks), set by the thread itself once
+  // it runs; a holder may be woken before that (wake_holder).
+  std::atomic<core::WaitSlot*> own_slot{nullptr};
 };
 
 Spares::Spares(Runtime& rt) : rt_(rt) {}
@@ -158,7 +160,8 @@ void Spares::wait_for_seat(ThreadContext& ctx, int seat, Waiter& me, bool (*done
 // worker's own thread) or, a spare, on its own (a wait inside a task).
 void Spares::wake_holder(int seat, Spare* holder) {
   rt_.idle().wake(&rt_.idle().worker_slot(seat));
-  if (holder) rt_.idle().wake(holder->own_slot);
+  if (core::WaitSlot* own = holder ? holder->own_slot.load(std::memory_order_acquire) : nullptr)
+    rt_.idle().wake(own);
 }
 
 bool Spares::leave_seat(ThreadContext& ctx, int seat) {
@@ -237,7 +240,7 @@ void* Spares::thread_main(void* self) {
 void Spares::serve(Spare& s) {
   ThreadContext& ctx = rt_.context();
   ctx.spare = &s;
-  s.own_slot = ctx.slot;
+  s.own_slot.store(ctx.slot, std::memory_order_release);
   for (;;) {
     park_until(*s.slot, [&] {
       return s.seat.load(std::memory_order_seq_cst) >= 0 || s.exit.load(std::memory_order_seq_cst);
