@@ -140,7 +140,9 @@ void Spares::wait_for_seat(ThreadContext& ctx, int seat, Waiter& me, bool (*done
     refresh_locked(seat);
     holder = seats_[std::size_t(seat)].stand_in.load(std::memory_order_seq_cst);
   }
-  if (me.urgent) wake_holder(seat, holder);
+  // Always: a spare holder leaves for any waiter, and may have gone to
+  // sleep on the seat just before this one queued.
+  wake_holder(seat, holder);
   const auto granted = [&me] { return me.granted.load(std::memory_order_seq_cst); };
   while (!me.urgent && done && !park_until(*me.slot, granted, kRecheckNs)) {
     if (!done(arg)) continue;
