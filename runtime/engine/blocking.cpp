@@ -91,7 +91,7 @@ void Blocking::sleep_blocked(Task* t, ThreadContext& ctx) {
     Spares::park_until(*ctx.block_slot,
                        [t] { return t->blocking.load(std::memory_order_seq_cst) == kUnblocked; });
   }
-  spares.take_back(seat);
+  spares.take_back(ctx, seat);
 }
 
 void Blocking::unblock(Task* t) {
@@ -139,7 +139,7 @@ void Blocking::wait_for_ns(std::uint64_t ns) {
   Spares& spares = rt_.workers().spares();
   const int seat = spares.hand_over(ctx);
   Spares::park_for(*ctx.block_slot, ns);
-  spares.take_back(seat);
+  spares.take_back(ctx, seat);
 }
 
 namespace {
@@ -182,6 +182,7 @@ void run_spawned(void* p) {
 void Blocking::spawn_independent(void (*body)(void*), void* args, void (*done)(void*),
                                  void* done_args, const char* label) {
   activate();
+  rt_.polling().note_layer();  // the creators' throttle (TaskLifecycle::throttle)
   ThreadContext& ctx = rt_.context();
   // A child of the thread's root, not of the calling task: the caller's
   // completion and taskwait do not wait for it.

@@ -26,6 +26,10 @@ std::vector<core::ConfigKey> engine_config_keys() {
          "tracking)");
   t.integer("JOULE_THROTTLE_TASKS", &S::throttle_tasks, 0, 1000000000,
             "tasks in flight above which creating threads run ready tasks instead", "0: off");
+  t.integer("JOULE_THROTTLE_POLLING_TASKS", &S::throttle_polling_tasks, 0, 1000000000,
+            "the same limit while a polling service is registered (a task-aware layer such as "
+            "TAMPI waits for outside events)",
+            "0: JOULE_THROTTLE_TASKS alone; never above it");
   t.choice("JOULE_OVERSUBSCRIBED", &S::oversubscribed,
            core::Choices<Oversubscription>(kOversubscription),
            "whether waiting workers yield their CPU early; auto = when workers outnumber the "

@@ -29,6 +29,9 @@ struct EngineSettings {
   // and queues altogether.
   bool serial_inline = true;
   std::int64_t throttle_tasks = 100000;  // 0: no throttle
+  // The limit while a polling service is registered (task_submit.cpp,
+  // TaskLifecycle::throttle); 0: throttle_tasks alone.
+  std::int64_t throttle_polling_tasks = 2000;
   // JOULE_OVERSUBSCRIBED, and JOULE_CGROUP_ROOT: the root of the files the
   // CPU quota is read from (a fake tree in tests).
   Oversubscription oversubscribed = Oversubscription::automatic;

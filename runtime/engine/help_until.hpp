@@ -35,15 +35,20 @@ void Waits::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched, l
   Idle& idle = rt_.idle();
   queues::ReadyQueues& queues = rt_.scheduler();
   const PollingServices& polling = rt_.polling();
+  // A resumed task waiting for this thread's seat wakes it (yield_seat).
+  const auto wanted = [&ctx] {
+    return ctx.seat_wanted && ctx.seat_wanted->load(std::memory_order_seq_cst);
+  };
   if (watched) {
     const std::int64_t delta = watched->begin_sleep_wait();
     chosen = idle.sleep_unless(
-        *ctx.slot, [&] { return watched->sleep_wait_done() || queues.available_to(worker) > 0; },
+        *ctx.slot,
+        [&] { return watched->sleep_wait_done() || queues.available_to(worker) > 0 || wanted(); },
         polling.sleep_cap(limit));
     watched->end_sleep_wait(delta);
   } else {
     chosen = idle.sleep_unless(
-        *ctx.slot, [&] { return done() || queues.available_to(worker) > 0; },
+        *ctx.slot, [&] { return done() || queues.available_to(worker) > 0 || wanted(); },
         polling.sleep_cap(limit));
   }
   // A push chose this thread for its task: it looks for work now, and if
@@ -88,6 +93,13 @@ void Waits::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watche
   PollingServices& polling = rt_.polling();
   queues::ReadyQueues& queues = rt_.scheduler();
   while (!done()) {
+    // A resumed task waits for this thread's CPU: it runs first, and this
+    // wait asks for the CPU back once it is over (spare_threads.hpp).
+    if (ctx.seat_wanted && ctx.seat_wanted->load(std::memory_order_relaxed)) [[unlikely]] {
+      rt_.workers().spares().yield_seat(
+          ctx, [](void* d) { return (*static_cast<Done*>(d))(); }, &done);
+      continue;
+    }
     // A waiting thread runs the polling services too: what it waits for may
     // be exactly what a service completes (a task-aware MPI request).
     polling.poll_if_active();

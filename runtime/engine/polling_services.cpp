@@ -19,6 +19,7 @@ void PollingServices::add(const char* name, Fn fn, void* data) {
     services_.push_back(Service{name ? name : "", fn, data, false});
     count_.fetch_add(1, std::memory_order_relaxed);
   }
+  note_layer();
   std::lock_guard ticking(tick_mutex_);
   if (stop_) return;
   if (!ticker_.joinable()) ticker_ = std::thread([this] { tick(); });

@@ -54,6 +54,12 @@ class PollingServices {
   // An idle thread's longest sleep: short while services must keep running.
   long sleep_cap(long limit_ns) const noexcept { return active() ? kPollSleepNs : limit_ns; }
   int count() const noexcept { return count_.load(std::memory_order_relaxed); }
+  // A task-aware layer is present: a service was registered once, or a
+  // layer said so (an independent task spawned through ALPI, which TAMPI's
+  // polling task is). Sticky: between polls a layer may have none
+  // registered (its polling task waits in the ready queue).
+  void note_layer() noexcept { layer_.store(true, std::memory_order_relaxed); }
+  bool layer() const noexcept { return layer_.load(std::memory_order_relaxed); }
   // Calls of poll() that ran the list (tests, reports); of those, the
   // ticker's (every thread that could poll was busy for kPollSleepNs).
   std::uint64_t rounds() const noexcept { return rounds_.load(std::memory_order_relaxed); }
@@ -89,6 +95,7 @@ class PollingServices {
   std::mutex run_mutex_;   // held while one thread polls
   std::vector<Service> services_;
   std::atomic<int> count_{0};
+  std::atomic<bool> layer_{false};
   std::atomic<std::uint64_t> rounds_{0};
   std::atomic<std::uint64_t> last_round_ns_{0};  // when a poll last ran the list
 

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <system_error>
 
@@ -25,11 +26,11 @@ struct Spare {
   core::WaitSlot* slot = nullptr;  // where it sleeps while pooled
   std::atomic<int> seat{-1};       // the seat it was given, -1 while pooled
   std::atomic<bool> exit{false};
-  // Inside its sleep on the seat's slot (or about to be): the worker taking
-  // the seat back waits until this clears (take_back).
-  std::atomic<bool> on_seat{false};
   // Its thread's context, for the state dump (set when the thread starts).
   std::atomic<const ThreadContext*> ctx{nullptr};
+  // Its ThreadContext::slot (waits in tasks), set by the thread itself once
+  // it runs; a holder may be woken before that (wake_holder).
+  std::atomic<core::WaitSlot*> own_slot{nullptr};
 };
 
 Spares::Spares(Runtime& rt) : rt_(rt) {}
@@ -41,9 +42,10 @@ void Spares::reserve(int seats) {
   seats_ = std::make_unique<Seat[]>(std::size_t(seats));
 }
 
-void Spares::futex_wait(core::WaitSlot& s, std::uint32_t seen) noexcept {
-  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&s.word), FUTEX_WAIT_PRIVATE, seen, nullptr,
-          nullptr, 0);
+void Spares::futex_wait(core::WaitSlot& s, std::uint32_t seen, long timeout_ns) noexcept {
+  const timespec ts{timeout_ns / 1'000'000'000, timeout_ns % 1'000'000'000};
+  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&s.word), FUTEX_WAIT_PRIVATE, seen,
+          timeout_ns > 0 ? &ts : nullptr, nullptr, 0);
 }
 
 void Spares::unpark(core::WaitSlot& s) noexcept {
@@ -84,46 +86,132 @@ int Spares::threads() const {
 }
 
 int Spares::hand_over(ThreadContext& ctx) {
-  if (ctx.worker) {
-    const int seat = ctx.worker->index();
-    Spare* s = acquire();
-    // The worker runs, so nobody stands in for it now: a plain store.
-    seats_[std::size_t(seat)].stand_in.store(s, std::memory_order_seq_cst);
-    assign(s, seat);
-    return seat;
+  const int seat = seat_of(ctx);
+  if (seat < 0) return -1;  // an external thread holds no seat
+  handovers_.fetch_add(1, std::memory_order_relaxed);
+  {
+    std::lock_guard guard(seat_mutex_);
+    if (Waiter* w = pick_locked(seat, false)) {
+      grant_locked(seat, w);
+      return seat;
+    }
   }
-  if (!ctx.spare) return -1;  // an external thread holds no seat
-  Spare* me = ctx.spare;
-  const int seat = me->seat.load(std::memory_order_relaxed);
+  // A waiter that comes meanwhile is seen by the spare at its loop's top.
   Spare* s = acquire();
-  // The seat passes on only while this spare still holds it (its worker
-  // may have taken it back meanwhile).
-  if (seats_[std::size_t(seat)].stand_in.compare_exchange_strong(me, s,
-                                                                 std::memory_order_seq_cst)) {
-    assign(s, seat);
-  } else {
-    std::lock_guard guard(mutex_);
-    pool_.push_back(s);
-  }
-  return -1;
+  seats_[std::size_t(seat)].stand_in.store(s, std::memory_order_seq_cst);
+  assign(s, seat);
+  return seat;
 }
 
-void Spares::take_back(int seat) {
+void Spares::take_back(ThreadContext& ctx, int seat) {
   if (seat < 0) return;
-  Spare* s = seats_[std::size_t(seat)].stand_in.exchange(nullptr, std::memory_order_seq_cst);
-  if (!s) return;
-  // The spare may sleep on the seat's slot: wake it and wait until it is
-  // off, so that this thread's own later sleeps there are its alone.
-  core::WaitSlot& slot = rt_.idle().worker_slot(seat);
-  while (s->on_seat.load(std::memory_order_seq_cst)) {
-    rt_.idle().wake(&slot);
-    sched_yield();
+  Waiter me{ctx.spare, ctx.block_slot, true};
+  wait_for_seat(ctx, seat, me, nullptr, nullptr);
+}
+
+void Spares::yield_seat(ThreadContext& ctx, bool (*done)(void*), void* arg) {
+  const int seat = seat_of(ctx);
+  if (seat < 0) return;
+  TaskLifecycle& tasks = rt_.tasks();
+  if (ctx.searching) tasks.end_search(ctx, true);
+  tasks.flush_held(ctx);
+  tasks.flush_private(ctx);  // nothing waits in this thread while it waits
+  if (!ctx.block_slot) ctx.block_slot = private_slot();
+  {
+    std::lock_guard guard(seat_mutex_);
+    Waiter* w = pick_locked(seat, true);
+    if (!w) return;  // served by a hand-over meanwhile
+    grant_locked(seat, w);
   }
+  Waiter me{ctx.spare, ctx.block_slot, false};
+  wait_for_seat(ctx, seat, me, done, arg);
+}
+
+// Waits as `me` until the seat is handed to it. A waiter that is not
+// urgent (it gave the seat up in a wait) asks again every kRecheckNs: once
+// its wait is over it becomes urgent, and the holder gives the seat up.
+void Spares::wait_for_seat(ThreadContext& ctx, int seat, Waiter& me, bool (*done)(void*),
+                           void* arg) {
+  constexpr long kRecheckNs = 200'000;
+  WaitNote note(ctx, "its CPU back (the thread running there yields at a task boundary)",
+                ctx.current);
+  Spare* holder = nullptr;
+  {
+    std::lock_guard guard(seat_mutex_);
+    seats_[std::size_t(seat)].waiters.push_back(&me);
+    refresh_locked(seat);
+    holder = seats_[std::size_t(seat)].stand_in.load(std::memory_order_seq_cst);
+  }
+  // Always: a spare holder leaves for any waiter, and may have gone to
+  // sleep on the seat just before this one queued.
+  wake_holder(seat, holder);
+  const auto granted = [&me] { return me.granted.load(std::memory_order_seq_cst); };
+  while (!me.urgent && done && !park_until(*me.slot, granted, kRecheckNs)) {
+    if (!done(arg)) continue;
+    {
+      std::lock_guard guard(seat_mutex_);
+      if (me.granted.load(std::memory_order_relaxed)) break;
+      me.urgent = true;
+      refresh_locked(seat);
+      holder = seats_[std::size_t(seat)].stand_in.load(std::memory_order_seq_cst);
+    }
+    wake_holder(seat, holder);
+  }
+  park_until(*me.slot, granted);
+}
+
+// The holder may sleep on the seat's slot (idle, or in a wait of the
+// worker's own thread) or, a spare, on its own (a wait inside a task).
+void Spares::wake_holder(int seat, Spare* holder) {
+  rt_.idle().wake(&rt_.idle().worker_slot(seat));
+  if (core::WaitSlot* own = holder ? holder->own_slot.load(std::memory_order_acquire) : nullptr)
+    rt_.idle().wake(own);
+}
+
+bool Spares::leave_seat(ThreadContext& ctx, int seat) {
+  TaskLifecycle& tasks = rt_.tasks();
+  if (ctx.searching) tasks.end_search(ctx, true);
+  tasks.flush_private(ctx);
+  std::lock_guard guard(seat_mutex_);
+  Waiter* w = pick_locked(seat, false);
+  if (!w) return false;
+  grant_locked(seat, w);
+  return true;
+}
+
+std::atomic<bool>& Spares::wanted(int seat) { return rt_.workers().worker(seat)->seat_wanted(); }
+
+void Spares::refresh_locked(int seat) {
+  Seat& st = seats_[std::size_t(seat)];
+  bool urgent = false;
+  for (const Waiter* w : st.waiters) urgent = urgent || w->urgent;
+  st.waiting.store(int(st.waiters.size()), std::memory_order_seq_cst);
+  wanted(seat).store(urgent, std::memory_order_seq_cst);
+}
+
+// An urgent waiter first (a resumed task), in the order they came.
+Spares::Waiter* Spares::pick_locked(int seat, bool urgent_only) {
+  std::deque<Waiter*>& q = seats_[std::size_t(seat)].waiters;
+  auto it = std::find_if(q.begin(), q.end(), [](const Waiter* w) { return w->urgent; });
+  if (it == q.end()) {
+    if (urgent_only || q.empty()) return nullptr;
+    it = q.begin();
+  }
+  Waiter* w = *it;
+  q.erase(it);
+  refresh_locked(seat);
+  return w;
+}
+
+void Spares::grant_locked(int seat, Waiter* w) {
+  seats_[std::size_t(seat)].stand_in.store(w->who, std::memory_order_seq_cst);
+  core::WaitSlot* slot = w->slot;  // w may be gone once granted is seen
+  w->granted.store(true, std::memory_order_seq_cst);
+  unpark(*slot);
 }
 
 Spare* Spares::acquire() {
   std::lock_guard guard(mutex_);
-  handovers_.fetch_add(1, std::memory_order_relaxed);
   if (!pool_.empty()) {
     Spare* s = pool_.back();
     pool_.pop_back();
@@ -157,13 +245,14 @@ void Spares::serve(Spare& s) {
   ThreadContext& ctx = rt_.context();
   ctx.spare = &s;
   s.ctx.store(&ctx, std::memory_order_release);
+  s.own_slot.store(ctx.slot, std::memory_order_release);
   for (;;) {
     park_until(*s.slot, [&] {
       return s.seat.load(std::memory_order_seq_cst) >= 0 || s.exit.load(std::memory_order_seq_cst);
     });
     const int seat = s.seat.load(std::memory_order_acquire);
     if (seat < 0) break;  // stop()
-    stand_in(s, seat, ctx);
+    stand_in(seat, ctx);
     std::lock_guard guard(mutex_);
     s.seat.store(-1, std::memory_order_relaxed);
     pool_.push_back(&s);
@@ -172,49 +261,49 @@ void Spares::serve(Spare& s) {
 }
 
 // A worker's loop, as a thread that is not a worker: run ready tasks and the
-// polling services until the seat is taken back, sleeping on the seat's
-// slot when there is nothing to do.
-void Spares::stand_in(Spare& s, int seat, ThreadContext& ctx) {
+// polling services until a thread waits for the seat (the worker's own, or
+// another resumed task's), sleeping on the seat's slot when there is
+// nothing to do. A task it runs that blocks hands the seat on, and this
+// loop goes on once the seat is handed back.
+void Spares::stand_in(int seat, ThreadContext& ctx) {
   if (rt_.settings().bind && !rt_.topology().synthetic())
     rt_.topology().bind_current_thread(rt_.workers().worker(seat)->cpu());
-  std::atomic<Spare*>& holder = seats_[std::size_t(seat)].stand_in;
+  const std::atomic<int>& waiting = seats_[std::size_t(seat)].waiting;
   TaskLifecycle& tasks = rt_.tasks();
   PollingServices& polling = rt_.polling();
   queues::ReadyQueues& queues = rt_.scheduler();
   const AdaptiveSpin spin(rt_.settings().spin_us, 0);
+  ctx.seat_wanted = &wanted(seat);
   ctx.in_loop = true;
-  while (holder.load(std::memory_order_acquire) == &s) {
+  for (;;) {
+    if (waiting.load(std::memory_order_seq_cst) > 0 && leave_seat(ctx, seat)) break;
     polling.poll_if_active();
     if (tasks.run_one(ctx)) continue;  // the next check is a task boundary
     const auto deadline = std::chrono::steady_clock::now() + spin.budget();
-    if (spin_until([&] { return queues.probe(-1) || holder.load(std::memory_order_relaxed) != &s; },
+    if (spin_until([&] { return queues.probe(-1) || waiting.load(std::memory_order_relaxed) > 0; },
                    deadline, rt_.oversubscribed()))
       continue;
-    sleep_on_seat(s, seat, ctx);
+    sleep_on_seat(seat, ctx);
   }
-  if (ctx.searching) tasks.end_search(ctx, true);
-  tasks.flush_private(ctx);
   ctx.in_loop = false;
+  ctx.seat_wanted = nullptr;
 }
 
-void Spares::sleep_on_seat(Spare& s, int seat, ThreadContext& ctx) {
-  std::atomic<Spare*>& holder = seats_[std::size_t(seat)].stand_in;
+void Spares::sleep_on_seat(int seat, ThreadContext& ctx) {
+  const std::atomic<int>& waiting = seats_[std::size_t(seat)].waiting;
   if (ctx.searching) rt_.tasks().end_search(ctx, false);
   TaskPool::flush_remote_frees();
   queues::ReadyQueues& queues = rt_.scheduler();
   const long limit = rt_.lending().lends() ? Idle::kPollNs : Idle::kNoLimit;
-  // on_seat before the check, the worker's exchange before its read of
-  // on_seat (take_back): one of the two sees the other.
-  s.on_seat.store(true, std::memory_order_seq_cst);
-  if (holder.load(std::memory_order_seq_cst) == &s)
-    ctx.searching = rt_.idle().sleep_unless(
-        rt_.idle().worker_slot(seat),
-        [&] {
-          return holder.load(std::memory_order_seq_cst) != &s || ctx.next ||
-                 queues.available_to(-1) > 0;
-        },
-        rt_.polling().sleep_cap(limit));
-  s.on_seat.store(false, std::memory_order_seq_cst);
+  // A waiter queues under seat_mutex_ (seq_cst count) before it wakes the
+  // seat's slot: Idle's protocol sees one or the other.
+  ctx.searching = rt_.idle().sleep_unless(
+      rt_.idle().worker_slot(seat),
+      [&] {
+        return waiting.load(std::memory_order_seq_cst) > 0 || ctx.next ||
+               queues.available_to(-1) > 0;
+      },
+      rt_.polling().sleep_cap(limit));
 }
 
 bool Spares::view(std::vector<SpareView>& out) const {

@@ -34,6 +34,7 @@ void TaskLifecycle::wire() {
   hook_ = task_hook();
   owned_workers_ = rt_.workers().owned();
   throttle_tasks_ = rt_.settings().throttle_tasks;
+  throttle_polling_ = rt_.settings().throttle_polling_tasks;
   observed_ = rt_.observed();
   lending_ = lending_bridge_->lends();
   follows_data_ = scheduler_->follows_data();

@@ -144,6 +144,7 @@ class TaskLifecycle {
   const TaskHook* hook_ = nullptr;  // null: no layer watches host tasks
   int owned_workers_ = 0;
   int throttle_tasks_ = 0;
+  std::int64_t throttle_polling_ = 0;  // the limit while a polling service runs
   bool observed_ = false;
   bool lending_ = false;
   bool follows_data_ = false;  // the policy queues tasks where their data is (locality)

@@ -229,11 +229,25 @@ std::int64_t TaskLifecycle::in_flight() const noexcept {
 // counters; with room for N more tasks, the next check is N/2 creations
 // away (at least 64), so a creator far below the limit pays it rarely, not
 // every 64 tasks.
+//
+// Once a task-aware layer is present (PollingServices::layer) the limit is
+// lower: what it serves (TAMPI's polling task, the tasks that post and
+// complete MPI requests) runs while the program creates, not after it. With one
+// worker per rank, a main that created its whole run first (100000 tasks)
+// let the other ranks run ahead, and MPI's matching queues grew to tens of
+// thousands of unexpected messages (docs/configuration-core.md).
 void TaskLifecycle::throttle(ThreadContext& ctx) {
   ctx.creations = 0;
-  const std::int64_t limit = throttle_tasks_;
+  std::int64_t limit = throttle_tasks_;
+  // The next check is at most half that limit away: a layer that comes
+  // later is seen in time.
+  std::int64_t most = 1 << 20;
+  if (throttle_polling_ > 0) {
+    most = std::max<std::int64_t>(64, std::min(limit, throttle_polling_) / 2);
+    if (rt_.polling().layer()) limit = std::min(limit, throttle_polling_);
+  }
   const std::int64_t now = in_flight();
-  ctx.throttle_every = std::uint32_t(std::clamp<std::int64_t>((limit - now) / 2, 64, 1 << 20));
+  ctx.throttle_every = std::uint32_t(std::clamp<std::int64_t>((limit - now) / 2, 64, most));
   if (now <= limit) return;
   const bool was_in_loop = ctx.in_loop;
   ctx.in_loop = true;

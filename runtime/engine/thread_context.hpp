@@ -63,6 +63,9 @@ struct ThreadContext {
   // made at the first block (spare_threads.hpp).
   WaitSlot* block_slot = nullptr;
   Spare* spare = nullptr;  // this thread is a spare (spare_threads.hpp)
+  // Set while a resumed task waits for the seat (CPU) this thread runs on:
+  // it gives the seat up at its next task boundary (Spares::yield_seat).
+  const std::atomic<bool>* seat_wanted = nullptr;
   bool in_loop = false;    // inside a scheduling loop: `next` will be run
   bool searching = false;  // counted by Idle as looking for work
   // Finished children of held_parent not yet subtracted from its pending

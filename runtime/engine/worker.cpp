@@ -56,6 +56,7 @@ void Worker::adopt_current_thread(ThreadContext& ctx) {
   ctx.pool = &pool_;
   ctx.next_id = std::uint64_t(index_ + 1) << 40;
   ctx.slot = &rt_.idle().worker_slot(index_);
+  ctx.seat_wanted = &seat_wanted_;
   if (ctx.root) ctx.root->runner = ctx.slot;
   spin_ = AdaptiveSpin(rt_.settings().spin_us, rt_.spin_cap_us());
   if (rt_.settings().bind && !rt_.topology().synthetic() &&
@@ -89,6 +90,11 @@ void Worker::run() {
   const bool lends = lending.lends();
   for (;;) {
     if (must_leave()) {
+      // A resumed task waits for this CPU: it runs first (as in Nanos6).
+      if (seat_wanted_.load(std::memory_order_relaxed)) {
+        rt_.workers().spares().yield_seat(ctx, nullptr, nullptr);
+        continue;
+      }
       park(ctx);
       if (rt_.stopping()) break;
       continue;
@@ -117,7 +123,8 @@ void Worker::run() {
 }
 
 bool Worker::must_leave() {
-  if (retired_.load(std::memory_order_relaxed) || resting_.load(std::memory_order_relaxed))
+  if (retired_.load(std::memory_order_relaxed) || resting_.load(std::memory_order_relaxed) ||
+      seat_wanted_.load(std::memory_order_relaxed))
     return true;
   LendingBridge& lending = rt_.lending();
   return lending.lends() && lending.cpu_manager().must_return(cpu_);
@@ -129,7 +136,10 @@ void Worker::idle_wait(ThreadContext& ctx) {
   auto& sched = rt_.scheduler();
   // A worker the energy policy rests stops spinning at once: idling that
   // core is the point.
-  auto stop_or_rest = [&] { return rt_.stopping() || resting_.load(std::memory_order_relaxed); };
+  auto stop_or_rest = [&] {
+    return rt_.stopping() || resting_.load(std::memory_order_relaxed) ||
+           seat_wanted_.load(std::memory_order_relaxed);
+  };
   LendingBridge& lending = rt_.lending();
   lending.poll_drom();
   if (ctx.next) return;  // a task waits in this thread's own slot

@@ -53,6 +53,9 @@ class Worker {
   void set_resting(bool r) noexcept { resting_.store(r); }
   bool resting() const noexcept { return resting_.load(); }
   int cpu() const noexcept { return cpu_; }
+  // A resumed task waits for this worker's CPU (Spares): whoever runs
+  // there gives it up at its next task boundary.
+  std::atomic<bool>& seat_wanted() noexcept { return seat_wanted_; }
   // The context of the thread running as this worker (null before it
   // starts): the state dump reads its published fields.
   const ThreadContext* context() const noexcept { return context_.load(std::memory_order_acquire); }
@@ -99,6 +102,7 @@ class Worker {
   std::atomic<bool> parked_{false};
   std::atomic<bool> retired_{false};
   std::atomic<bool> resting_{false};
+  std::atomic<bool> seat_wanted_{false};
   std::uint64_t spin_ns_ = 0;
   std::uint64_t sleep_ns_ = 0;
   std::uint64_t folded_ = 0;

@@ -14,15 +14,12 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
-#include <condition_variable>
-#include <cstdio>
-#include <cstdlib>
 #include <mutex>
 #include <random>
-#include <thread>
+#include <string>
 #include <vector>
 
+#include "hang_watchdog.hpp"
 #include "runtime_sweep.hpp"
 
 namespace {
@@ -101,32 +98,10 @@ void block_here(Board& b) {
 }
 
 // A hang fails the test with what it saw, well before ctest's timeout.
-class Watchdog {
- public:
-  Watchdog(const Board& b, int seconds)
-      : thread_([this, &b, seconds] {
-          std::unique_lock lock(mutex_);
-          if (!cv_.wait_for(lock, std::chrono::seconds(seconds), [this] { return done_; })) {
-            std::fprintf(stderr, "blocking_order: hung: %d of %d tasks resumed\n",
-                         b.resumed_count.load(), b.n);
-            std::abort();
-          }
-        }) {}
-  ~Watchdog() {
-    {
-      std::lock_guard guard(mutex_);
-      done_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool done_ = false;
-  std::thread thread_;
-};
+std::string progress(const Board& b) {
+  return "blocking_order: " + std::to_string(b.resumed_count.load()) + " of " +
+         std::to_string(b.n) + " tasks resumed";
+}
 
 class BlockingOrder : public testing::TestWithParam<int> {
  protected:
@@ -136,7 +111,7 @@ class BlockingOrder : public testing::TestWithParam<int> {
     Board b(2 * GetParam() + 3);
     b.api = api;
     b.order = order;
-    Watchdog dog(b, 60);
+    HangWatchdog dog(60, [&b] { return progress(b); });
     nanos6_register_polling_service("blocking_order", &service, &b);
     for (int i = 0; i < b.n; ++i) joule::spawn({}, [&b] { block_here(b); });
     joule::taskwait();
@@ -159,7 +134,7 @@ TEST_P(BlockingOrder, AlpiShuffled) { run(Api::alpi, Order::shuffled); }
 TEST_P(BlockingOrder, BlockedChildrenUnderTaskwaitAndCpuIds) {
   Board b(2 * GetParam() + 3);
   b.order = Order::blocked;
-  Watchdog dog(b, 60);
+  HangWatchdog dog(60, [&b] { return progress(b); });
   std::atomic<int> bad_ids{0};
   nanos6_register_polling_service("blocking_order", &service, &b);
   joule::spawn({}, [&] {
