@@ -49,8 +49,8 @@ std::string CpuBudget::seat_sharing_note() const {
   return "joule: " + std::to_string(workers) + " workers share " + std::to_string(cpus) +
          " runnable CPU(s) and a task-aware layer is present: a layer that spins (TAMPI's "
          "queue locks) waits for the OS to schedule each lock's next holder and can run "
-         "100 times slower; use JOULE_WORKERS=" + std::to_string(cpus) +
-         " or a wider affinity mask (mpirun --bind-to none)\n";
+         "100 times slower; use JOULE_WORKERS=" +
+         std::to_string(cpus) + " or a wider affinity mask (mpirun --bind-to none)\n";
 }
 
 CpuBudget plan_cpu_budget(const EngineSettings& s, int mask_cpus,

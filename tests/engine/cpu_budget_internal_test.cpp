@@ -62,7 +62,8 @@ TEST(CpuBudget, TheSettingForcesIt) {
 // TAMPI's ticket-order spin locks crawl (docs/porting-ompss.md, section 6).
 TEST(CpuBudget, SeatSharingNoteOnlyWhenWorkersOutnumberCpus) {
   const std::string n = plan_cpu_budget(with(4), 1, std::nullopt).seat_sharing_note();
-  for (const char* part : {"4 workers share 1 runnable CPU(s)", "JOULE_WORKERS=1", "--bind-to none"})
+  for (const char* part :
+       {"4 workers share 1 runnable CPU(s)", "JOULE_WORKERS=1", "--bind-to none"})
     EXPECT_NE(n.find(part), std::string::npos) << part << " not in: " << n;
   EXPECT_NE(plan_cpu_budget(with(3), 4, quota(2)).seat_sharing_note(), "");
   EXPECT_EQ(plan_cpu_budget(with(2), 2, std::nullopt).seat_sharing_note(), "");
