@@ -42,7 +42,7 @@ std::string CpuBudget::describe() const {
 // yielding: each thread is assumed to have a CPU, as a Nanos6 worker has
 // (one per CPU of the mask). With more seats than CPUs the next ticket's
 // thread waits for the OS to schedule it while the others spin out their
-// time slices (records/2026-12-02-tampi-3.md).
+// time slices (docs/records/2026-12-02-tampi-2.md).
 std::string CpuBudget::seat_sharing_note() const {
   const int cpus = runnable_cpus();
   if (workers <= cpus) return {};
