@@ -7,6 +7,9 @@
 // extra child in the task's own counters, so the completion path is the
 // ordinary one and nothing on the hot path of host tasks changes.
 #include <algorithm>
+#include <cstdio>
+#include <mutex>
+#include <string>
 
 #include "runtime.hpp"
 
@@ -177,12 +180,23 @@ void run_spawned(void* p) {
   if (s->done) s->done(s->done_args);
 }
 
+// A task-aware layer is present: throttle creators, and say once when the
+// workers outnumber the CPUs (CpuBudget::seat_sharing_note).
+void note_layer(Runtime& rt) {
+  rt.polling().note_layer();
+  static std::once_flag once;
+  std::call_once(once, [&rt] {
+    const std::string note = rt.cpu_budget().seat_sharing_note();
+    if (!note.empty()) std::fputs(note.c_str(), stderr);
+  });
+}
+
 }  // namespace
 
 void Blocking::spawn_independent(void (*body)(void*), void* args, void (*done)(void*),
                                  void* done_args, const char* label) {
   activate();
-  rt_.polling().note_layer();  // the creators' throttle (TaskLifecycle::throttle)
+  note_layer(rt_);  // the creators' throttle (TaskLifecycle::throttle)
   ThreadContext& ctx = rt_.context();
   // A child of the thread's root, not of the calling task: the caller's
   // completion and taskwait do not wait for it.
@@ -215,6 +229,7 @@ void Blocking::release_hold(Task* t, std::exception_ptr error, std::int64_t n) {
 
 void Blocking::add_polling_service(const char* name, PollingServices::Fn fn, void* data) {
   rt_.polling().add(name, fn, data);
+  note_layer(rt_);
   rt_.idle().wake_all();  // sleepers take the short sleep from now on
 }
 

@@ -38,6 +38,21 @@ std::string CpuBudget::describe() const {
   return out;
 }
 
+// TAMPI's spin locks serve waiters in ticket order and spin without
+// yielding: each thread is assumed to have a CPU, as a Nanos6 worker has
+// (one per CPU of the mask). With more seats than CPUs the next ticket's
+// thread waits for the OS to schedule it while the others spin out their
+// time slices (docs/records/2026-12-02-tampi-2.md).
+std::string CpuBudget::seat_sharing_note() const {
+  const int cpus = runnable_cpus();
+  if (workers <= cpus) return {};
+  return "joule: " + std::to_string(workers) + " workers share " + std::to_string(cpus) +
+         " runnable CPU(s) and a task-aware layer is present: a layer that spins (TAMPI's "
+         "queue locks) waits for the OS to schedule each lock's next holder and can run "
+         "100 times slower; use JOULE_WORKERS=" +
+         std::to_string(cpus) + " or a wider affinity mask (mpirun --bind-to none)\n";
+}
+
 CpuBudget plan_cpu_budget(const EngineSettings& s, int mask_cpus,
                           std::optional<core::CpuQuota> quota) {
   CpuBudget b;

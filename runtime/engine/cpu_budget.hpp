@@ -36,6 +36,10 @@ struct CpuBudget {
   // One line for the configuration dump and the report: the counts, where
   // the quota came from, and why the workers are as many as they are.
   std::string describe() const;
+  // Empty unless the workers outnumber the runnable CPUs: then why a
+  // task-aware layer that spins per process (TAMPI's queue locks) can
+  // crawl, and what to change (docs/porting-ompss.md, section 6).
+  std::string seat_sharing_note() const;
 };
 
 // The decision, from the settings, the CPU count and the quota (pure: the

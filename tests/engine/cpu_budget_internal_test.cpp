@@ -58,6 +58,18 @@ TEST(CpuBudget, TheSettingForcesIt) {
   EXPECT_FALSE(plan_cpu_budget(with(64, Oversubscription::no), 8, quota(2)).oversubscribed);
 }
 
+// Said once a task-aware layer appears: more workers than CPUs make
+// TAMPI's ticket-order spin locks crawl (docs/porting-ompss.md, section 6).
+TEST(CpuBudget, SeatSharingNoteOnlyWhenWorkersOutnumberCpus) {
+  const std::string n = plan_cpu_budget(with(4), 1, std::nullopt).seat_sharing_note();
+  for (const char* part :
+       {"4 workers share 1 runnable CPU(s)", "JOULE_WORKERS=1", "--bind-to none"})
+    EXPECT_NE(n.find(part), std::string::npos) << part << " not in: " << n;
+  EXPECT_NE(plan_cpu_budget(with(3), 4, quota(2)).seat_sharing_note(), "");
+  EXPECT_EQ(plan_cpu_budget(with(2), 2, std::nullopt).seat_sharing_note(), "");
+  EXPECT_EQ(plan_cpu_budget(with(0), 8, quota(2)).seat_sharing_note(), "");
+}
+
 TEST(CpuBudget, DescribeNamesTheNumbersAndTheirSources) {
   const std::string d = plan_cpu_budget(with(32), 128, quota(16)).describe();
   for (const char* part :
