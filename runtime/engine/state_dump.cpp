@@ -52,11 +52,15 @@ void write_workers(std::ostream& os, Runtime& rt, int sample_ms) {
   for (int i = 0; i < n; ++i) {
     const Worker* w = workers.worker(i);
     const std::uint64_t done = w->completed();
+    // Held while the context is read: a worker leaving its loop does not
+    // reset it meanwhile (Worker::run).
+    g_dump_readers.fetch_add(1, std::memory_order_seq_cst);
     const ThreadContext* ctx = w->context();
     const ThreadView tv = ctx ? view_thread(*ctx) : ThreadView{};
     os << "  worker " << i << " (CPU " << w->cpu() << (i >= workers.owned() ? ", a guest" : "")
        << (i == 0 ? ", the thread that started joule" : "") << "): " << worker_state(rt, i, tv)
        << "\n";
+    g_dump_readers.fetch_sub(1, std::memory_order_release);
     write_outer_waits(os, tv, "    ");
     os << "    " << done << " tasks completed, " << rt.scheduler().size_of(i) << " queued here";
     if (sample_ms > 0)

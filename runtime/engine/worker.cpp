@@ -119,6 +119,10 @@ void Worker::run() {
   for (auto& o : rt_.observers()) o->on_worker_stop(index_);
   TaskPool::flush_remote_frees();
   OverflowGuard::leave_thread();
+  // Unpublished before the reset, and a dump that loaded it first is waited
+  // for (state_dump.cpp holds g_dump_readers while it reads a context).
+  context_.store(nullptr, std::memory_order_seq_cst);
+  while (g_dump_readers.load(std::memory_order_seq_cst) != 0) core::cpu_relax();
   ctx = ThreadContext{};
 }
 
