@@ -19,9 +19,8 @@ using namespace dump_text;
 namespace {
 
 // What worker i's thread is doing now, from what it publishes.
-std::string worker_state(Runtime& rt, int i, const ThreadView& tv) {
+std::string worker_state(Runtime& rt, int i, const ThreadContext* ctx, const ThreadView& tv) {
   const Worker* w = rt.workers().worker(i);
-  const ThreadContext* ctx = w->context();
   if (w->parked()) return "parked (its CPU is lent, retired by DROM or rested)";
   if (!ctx) return "starting";
   if (!tv.waits.empty() || tv.current) return thread_state(tv);
@@ -58,7 +57,7 @@ void write_workers(std::ostream& os, Runtime& rt, int sample_ms) {
     const ThreadContext* ctx = w->context();
     const ThreadView tv = ctx ? view_thread(*ctx) : ThreadView{};
     os << "  worker " << i << " (CPU " << w->cpu() << (i >= workers.owned() ? ", a guest" : "")
-       << (i == 0 ? ", the thread that started joule" : "") << "): " << worker_state(rt, i, tv)
+       << (i == 0 ? ", the thread that started joule" : "") << "): " << worker_state(rt, i, ctx, tv)
        << "\n";
     g_dump_readers.fetch_sub(1, std::memory_order_release);
     write_outer_waits(os, tv, "    ");
