@@ -6,8 +6,14 @@
 //    bulk of task programs) is decided at __kmpc_omp_task, by the throttle
 //    (task_throttle.cpp) as GOMP_task decides: run at once as a plain call
 //    between inline_enter and inline_leave (task_inline.hpp), or deferred;
-//  - the others are decided at the allocation (task_alloc): an included
-//    task or one the throttle runs at once runs through run_inline;
+//  - the others (task_alloc) are decided at the allocation when included
+//    or with a priority or detach (never run at once by the throttle),
+//    else by the throttle at their start; those run at once go through
+//    run_inline;
+//  - a task with dependencies (__kmpc_omp_task_with_deps) is deferred
+//    unless included, without asking the throttle, as GOMP_task: asked, it
+//    would spend the inline budget that later tasks without dependencies
+//    run on;
 //  - a deferred task becomes, at __kmpc_omp_task (once its priority is
 //    written), a joule task that holds a pointer to the block: task.cpp's
 //    header and that pointer fit joule's pooled task blocks, which a
@@ -124,12 +130,16 @@ Prefix* task_alloc(std::int32_t flags, std::size_t task_size, std::size_t shared
   const std::size_t size = sizeof(Prefix) + task_bytes + shareds_size;
   if ((task_bytes | shareds_size) >> 32) [[unlikely]]
     unsupported("__kmpc_omp_task_alloc of 4 GiB or more");
-  // Run at once: if(0) taskloop chunks, included tasks, and what the
-  // throttle says (never a detachable task: its creator goes on).
-  const bool at_once =
-      now || s.in_final || (!(flags & (kPriority | kDetachable)) && should_run_inline(true));
-  return task_fill(block_alloc(size), at_once ? Mode::kInline : Mode::kDeferred, flags, task_bytes,
-                   shareds_size, entry);
+  // Run at once: if(0) taskloop chunks and included tasks. The throttle
+  // decides at the start (kOpen: a task with dependencies never asks it),
+  // never for a task with a priority (deferred, so that it counts) or
+  // detach (its creator goes on).
+  Mode mode = Mode::kOpen;
+  if (now || s.in_final)
+    mode = Mode::kInline;
+  else if (flags & (kPriority | kDetachable))
+    mode = Mode::kDeferred;
+  return task_fill(block_alloc(size), mode, flags, task_bytes, shareds_size, entry);
 }
 
 namespace {
@@ -164,7 +174,7 @@ namespace {
 
 }  // namespace
 
-// A kPlain task decides now: at once, or a joule task.
+// A kPlain or kOpen task decides now: at once, or a joule task.
 bool resolve_now(Prefix* p) {
   const bool now = self().in_final || should_run_inline(true);
   p->mode = now ? Mode::kInline : Mode::kDeferred;
@@ -177,6 +187,7 @@ void task_start(Prefix* p) {
     p->again = true;
     return;
   }
+  if (p->mode == Mode::kOpen) resolve_now(p);
   if (p->mode == Mode::kInline)
     run_now(p);
   else

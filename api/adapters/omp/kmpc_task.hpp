@@ -10,8 +10,10 @@
 
 namespace joule::omp::kmp {
 
-// kPlain: task_alloc_plain's; task_start decides.
-enum class Mode : std::uint8_t { kInline, kDeferred, kPlain };
+// Undecided until the task starts (task_start, or __kmpc_omp_task_with_deps,
+// which defers a task with dependencies without asking the throttle, as
+// GOMP_task): kPlain, task_alloc_plain's block; kOpen, task_alloc's.
+enum class Mode : std::uint8_t { kInline, kDeferred, kPlain, kOpen };
 
 struct BlockCache;
 
@@ -72,8 +74,8 @@ inline Prefix* task_fill(void* block, Mode mode, std::int32_t flags, std::size_t
 // A tied task without priority or detach in a recycled block (the bulk of
 // task programs): whether it runs at once is decided at its start (the
 // throttle, as GOMP_task decides; the block is the same either way). The
-// others decide here (task_alloc): a priority is written after the
-// allocation, an untied task passes itself to __kmpc_omp_task again.
+// others go through task_alloc: untied ones (they pass themselves to
+// __kmpc_omp_task again) and those with a priority or detach.
 inline Prefix* task_alloc_plain(std::int32_t flags, std::size_t task_size, std::size_t shareds_size,
                                 Routine entry) {
   constexpr std::int32_t kTied = 0x1, kSpecial = kTied | 0x20 | 0x40;  // priority, detachable
@@ -84,7 +86,7 @@ inline Prefix* task_alloc_plain(std::int32_t flags, std::size_t task_size, std::
     return task_alloc(flags, task_size, shareds_size, entry);
   return task_fill(c.blocks[--c.n], Mode::kPlain, flags, task_bytes, shareds_size, entry);
 }
-// A kPlain task's decision, made by its start (true: it runs at once).
+// A kPlain or kOpen task's decision, made by its start (true: it runs at once).
 bool resolve_now(Prefix* p);
 // Runs it now, or submits it: as task_alloc decided.
 void task_start(Prefix* p);

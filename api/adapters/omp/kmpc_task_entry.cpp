@@ -126,12 +126,17 @@ JOULE_EXPORT std::int32_t __kmpc_omp_task_with_deps(Ident*, std::int32_t, void* 
                                                     std::int32_t n, DependInfo* deps,
                                                     std::int32_t n_noalias, DependInfo* noalias) {
   Prefix* p = prefix_of(task);
-  if (p->mode == Mode::kPlain) resolve_now(p);
-  // The throttle chose before the dependencies were known. Like GOMP_task
-  // (task.cpp), a task with dependencies is deferred unless it is included:
-  // run at once it would wait for its predecessors, and a graph of such
-  // tasks would run one task at a time on its creator.
-  if (p->mode == Mode::kInline && n + n_noalias > 0 && !self().in_final) p->mode = Mode::kDeferred;
+  // Like GOMP_task (task.cpp), a task with dependencies is deferred unless
+  // it is included, and never asks the throttle: run at once it would wait
+  // for its predecessors (a graph of such tasks would run one task at a
+  // time on its creator), and asking would spend the inline budget that the
+  // creator's next tasks without dependencies run on (task_throttle.cpp).
+  if (p->mode == Mode::kPlain || p->mode == Mode::kOpen) {
+    if (n + n_noalias > 0 && !self().in_final)
+      p->mode = Mode::kDeferred;
+    else
+      resolve_now(p);
+  }
   const bool now = p->mode == Mode::kInline;
   const Deps d(n, deps, n_noalias, noalias, now);
   if (now) {

@@ -6,8 +6,9 @@
 # the reference's byte for byte. The reference is the same binary on libomp,
 # or, where libomp itself fails the program's checks (nested locks owned by
 # threads, not tasks; omp_in_final in included tasks; detach, allocator
-# traits), the GCC build on libgomp. tasks.c and jacobi.cpp are built by
-# clang and linked against libjoule-omp alone. Not built by clang 14:
+# traits), the GCC build on libgomp. tasks.c, jacobi.cpp and
+# task_deferral.cpp are built by clang and linked against libjoule-omp
+# alone (they check joule's own behaviour). Not built by clang 14:
 # task_reductions.c (scope), task_udr.c (clang crashes), task_udr.cpp,
 # target*.c, task_inline.c (firstprivate VLA), teams.c (calls GOMP_teams4);
 # lastprivate_cond.c's sections fail on libomp too (clang 14's code).
@@ -91,6 +92,15 @@ else()
   # Linked against libjoule-omp alone; each checks itself.
   kmpc_program(tasks ${KMPC_TEST_CC} tasks.c joule -std=gnu11)
   kmpc_program(jacobi ${KMPC_TEST_CXX} jacobi.cpp joule -std=c++17)
+  # Dependent tasks deferred, the throttle's budget left alone (the GCC
+  # build's twin: gomp_task_deferral_N).
+  kmpc_program(task_deferral ${KMPC_TEST_CXX} task_deferral.cpp joule -std=c++17)
+  foreach(n 1 2 4)
+    add_test(NAME kmpc_task_deferral_joule_${n} COMMAND ${_gomp_bin}/kmpc_task_deferral)
+    set_tests_properties(kmpc_task_deferral_joule_${n} PROPERTIES LABELS "integration;kmpc;omp"
+      TIMEOUT 120 ENVIRONMENT "JOULE_WORKERS=${n};OMP_NUM_THREADS=${n};JOULE_SERIAL_INLINE=0"
+      PASS_REGULAR_EXPRESSION "task_deferral: OK")
+  endforeach()
   foreach(prog tasks jacobi)
     foreach(n 1 2 4 8)
       add_test(NAME kmpc_${prog}_joule_${n} COMMAND ${_gomp_bin}/kmpc_${prog})
