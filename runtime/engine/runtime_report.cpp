@@ -40,7 +40,7 @@ void Runtime::report_queues(std::ostream& os) const {
   // Blocked tasks and waits that yield (JOULE_TASKWAIT) hand CPUs to spares.
   const Spares& spares = workers_.spares();
   if (spares.handovers() > 0)
-    os << "spare threads: " << spares.threads() << " made, " << spares.handovers()
+    os << "spare threads: " << spares.handovers()
        << " CPU hand-overs (blocked tasks, waits that yield)\n";
   os.unsetf(std::ios::fixed);
   os << std::setprecision(6);
