@@ -17,6 +17,11 @@ struct WaitSlot {
   // Bit in Idle's table of sleepers a push may wake (workers); -1: only
   // targeted wakes reach this slot (external threads).
   int index = -1;
+  // A second sleeper a targeted wake of this slot also reaches: the thread
+  // that gave this slot's CPU to a spare while it waits in a task (its
+  // children and predecessors still wake this slot, the one they read when
+  // it was running; Waits::wait_off_seat). Null otherwise.
+  std::atomic<WaitSlot*> forward{nullptr};
 };
 
 }  // namespace joule::core

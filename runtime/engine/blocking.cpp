@@ -26,7 +26,9 @@ constexpr std::uint8_t kUnblocked = 2;
 
 Runtime& Blocking::runtime() {
   Runtime& rt = Runtime::get();
-  rt.blocking().activate();
+  Blocking& b = rt.blocking();
+  b.activate();
+  b.note_api();
   return rt;
 }
 
@@ -42,10 +44,17 @@ void Blocking::activate() noexcept {
 // and waits from there (its root task is the handle).
 Task* Blocking::current_task() {
   activate();
+  note_api();
   if (Runtime::in_task()) return rt_.context().current;
   ThreadContext& ctx = rt_.context();
   if (ctx.root && ctx.worker && ctx.worker->index() == 0) return ctx.root;
   return nullptr;
+}
+
+// A relaxed load first, as in activate: every API call comes here.
+void Blocking::note_api() noexcept {
+  if (!may_block_.load(std::memory_order_relaxed))
+    may_block_.store(true, std::memory_order_relaxed);
 }
 
 int Blocking::current_worker() { return Spares::seat_of(rt_.context()); }
@@ -196,6 +205,7 @@ void note_layer(Runtime& rt) {
 void Blocking::spawn_independent(void (*body)(void*), void* args, void (*done)(void*),
                                  void* done_args, const char* label) {
   activate();
+  note_api();
   note_layer(rt_);  // the creators' throttle (TaskLifecycle::throttle)
   ThreadContext& ctx = rt_.context();
   // A child of the thread's root, not of the calling task: the caller's

@@ -11,6 +11,7 @@
 // resumes at once (docs/internals.md, "Blocked tasks").
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <mutex>
@@ -39,6 +40,10 @@ class Blocking {
   // let others run, so the serial inline mode ends (tasks created from now
   // on are deferred even with one worker; those running inline stay so).
   void activate() noexcept;
+  // Whether the program called the Nanos6 or ALPI API (Blocking::runtime):
+  // from then on a task may block, and JOULE_TASKWAIT=auto waits yield
+  // their CPU instead of running unrelated tasks on their stack.
+  bool tasks_may_block() const noexcept { return may_block_.load(std::memory_order_relaxed); }
   // The task the calling thread runs, or null outside a task; the thread
   // that started the runtime runs its root task at its top level (main()
   // is a task under OmpSs-2).
@@ -106,6 +111,7 @@ class Blocking {
     WaitSlot* slot;  // where its thread sleeps (ThreadContext::block_slot)
   };
   void sleep_blocked(Task* t, ThreadContext& ctx);
+  void note_api() noexcept;
   // Suspended tasks waiting for a time or their events: a polling service
   // runs while any wait and puts the due ones back in the ready queue.
   struct Waiting {
@@ -121,6 +127,7 @@ class Blocking {
   bool polling_waiting_ = false;
 
   Runtime& rt_;
+  std::atomic<bool> may_block_{false};
   mutable std::mutex blocked_mutex_;
   std::vector<Entry> blocked_;
 };

@@ -34,6 +34,13 @@ std::vector<core::ConfigKey> engine_config_keys() {
            core::Choices<Oversubscription>(kOversubscription),
            "whether waiting workers yield their CPU early; auto = when workers outnumber the "
            "CPUs or the CPU quota");
+  t.choice("JOULE_TASKWAIT", &S::taskwait, core::Choices<TaskwaitMode>(kTaskwaitMode),
+           "what a task waiting for its children or an undeferred task's dependencies does: "
+           "help = run any ready task on its stack (fastest for fine-grained tasks, but a task "
+           "run there that blocks holds the wait until it resumes); yield = run only its own "
+           "descendants and otherwise give its CPU to a spare thread, as Nanos6 (a blocked task "
+           "never holds a wait); auto = help until the program uses the Nanos6 or ALPI blocking "
+           "API or a polling service, then yield");
   t.custom(
       "JOULE_WORKER_TOPOLOGY", "text",
       "an hwloc synthetic description, e.g. \"pack:2 numa:2 core:8 pu:2\", at most 65536 PUs "

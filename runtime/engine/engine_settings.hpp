@@ -19,6 +19,18 @@ inline constexpr std::pair<const char*, Oversubscription> kOversubscription[] = 
     {"yes", Oversubscription::yes},
     {"no", Oversubscription::no}};
 
+// What a task does while its taskwait (or an undeferred task's
+// dependencies) keeps it waiting (help_until.hpp): help runs any ready task
+// on its stack; yield runs only its own descendants and otherwise gives its
+// CPU to a spare thread, as Nanos6 does, so that a task which blocks can
+// never sit on top of a wait that is over; auto helps until the program
+// uses the Nanos6/ALPI blocking API, then yields.
+enum class TaskwaitMode { automatic, help, yield };
+inline constexpr std::pair<const char*, TaskwaitMode> kTaskwaitMode[] = {
+    {"auto", TaskwaitMode::automatic},
+    {"help", TaskwaitMode::help},
+    {"yield", TaskwaitMode::yield}};
+
 struct EngineSettings {
   int workers = 0;  // JOULE_WORKERS; 0: one per CPU, at most the CPU quota
   bool bind = true;
@@ -35,6 +47,7 @@ struct EngineSettings {
   // JOULE_OVERSUBSCRIBED, and JOULE_CGROUP_ROOT: the root of the files the
   // CPU quota is read from (a fake tree in tests).
   Oversubscription oversubscribed = Oversubscription::automatic;
+  TaskwaitMode taskwait = TaskwaitMode::automatic;  // JOULE_TASKWAIT
   std::string cgroup_root = "/";
   // JOULE_WORKER_TOPOLOGY: an hwloc synthetic machine instead of this one (tests).
   std::string topology;
@@ -61,7 +74,8 @@ struct EngineSettings {
 // JOULE_WORKERS, JOULE_BIND, JOULE_SPIN_US, JOULE_SPIN_MAX_US,
 // JOULE_SERIAL_INLINE, JOULE_THROTTLE_TASKS, JOULE_OVERSUBSCRIBED,
 // JOULE_CGROUP_ROOT, JOULE_WORKER_TOPOLOGY, JOULE_NUMA_STEAL_DELAY_US,
-// JOULE_STACK_SIZE, JOULE_DUMP, JOULE_WATCHDOG, JOULE_DUMP_SIGNAL, JOULE_PERTURB_SEED.
+// JOULE_STACK_SIZE, JOULE_DUMP, JOULE_WATCHDOG, JOULE_DUMP_SIGNAL, JOULE_PERTURB_SEED,
+// JOULE_TASKWAIT.
 std::vector<core::ConfigKey> engine_config_keys();
 
 }  // namespace joule::engine

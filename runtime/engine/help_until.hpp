@@ -58,6 +58,32 @@ void Waits::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched, l
     for (auto& o : rt_.observers()) o->on_idle(worker, false, now_ns());
 }
 
+// The thread gives its seat (its CPU) to a spare thread, which runs other
+// tasks there, and sleeps until its wait is over; then it takes the seat
+// back at the spare's next task boundary (spare_threads.hpp). Its children
+// and predecessors wake the slot they read as this task's runner, which a
+// spare may be sleeping on now: forward makes that wake reach this thread.
+template <class Done>
+void Waits::wait_off_seat(ThreadContext& ctx, Done& done, Task* watched) {
+  TaskLifecycle& tasks = rt_.tasks();
+  if (ctx.searching) tasks.end_search(ctx, false);
+  tasks.flush_private(ctx);
+  TaskPool::flush_remote_frees();
+  Spares& spares = rt_.workers().spares();
+  if (!ctx.block_slot) ctx.block_slot = spares.private_slot();
+  const int seat = spares.hand_over(ctx);
+  ctx.slot->forward.store(ctx.block_slot, std::memory_order_seq_cst);
+  if (watched) {
+    const std::int64_t delta = watched->begin_sleep_wait();
+    Spares::park_until(*ctx.block_slot, [watched] { return watched->sleep_wait_done(); });
+    watched->end_sleep_wait(delta);
+  } else {
+    Spares::park_until(*ctx.block_slot, done);
+  }
+  ctx.slot->forward.store(nullptr, std::memory_order_relaxed);
+  spares.take_back(ctx, seat);
+}
+
 // Beyond this many nested taskwaits on one stack, a waiting thread runs only
 // the waiting task's own descendants: their dependencies never leave that
 // subtree, so this cannot deadlock, and the stack stays bounded. The same
@@ -75,11 +101,15 @@ void Waits::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watche
   const bool could_hold = ctx.may_hold;
   ctx.may_hold = false;
   if (waiter) ++ctx.help_depth;
-  // The task whose descendants alone may run here, if any: deep on the
-  // stack, or while a language layer asks (a task below holds a lock that
-  // an unrelated task could want, and could then never get).
+  // Yielding (JOULE_TASKWAIT), the waiter's descendants alone run on this
+  // stack, and with none ready the thread leaves its CPU to a spare: a task
+  // that blocks never sits above a wait that is over.
+  const bool yields = waiter && yields_in_waits(ctx);
+  // The task whose descendants alone may run here, if any: yielding, deep
+  // on the stack, or while a language layer asks (a task below holds a lock
+  // that an unrelated task could want, and could then never get).
   const bool asked = ctx.descendants_only && *ctx.descendants_only > 0;
-  Task* const within = waiter && ctx.help_depth > kMaxHelpDepth ? waiter
+  Task* const within = waiter && (yields || ctx.help_depth > kMaxHelpDepth) ? waiter
                        : asked ? (waiter ? waiter : ctx.current.get())
                                : nullptr;
   const bool restricted = within != nullptr;
@@ -114,6 +144,12 @@ void Waits::help_until(ThreadContext& ctx, Done done, Task* waiter, Task* watche
       continue;
     }
     const auto start = std::chrono::steady_clock::now();
+    if (yields) {
+      // Ready tasks that are not the waiter's are the spare's to run.
+      if (!spin_until([&] { return done(); }, start + spin.budget(), rt_.oversubscribed()))
+        wait_off_seat(ctx, done, watched);
+      continue;
+    }
     const bool progress = spin_until([&] { return done() || queues.probe(me); },
                                      start + spin.budget(), rt_.oversubscribed());
     if (!progress) sleep_while_waiting(ctx, done, watched, poll_ns);

@@ -122,10 +122,19 @@ class Idle {
   int searching() const noexcept { return searching_.load(std::memory_order_relaxed); }
   // Wakes the thread sleeping on s, if it sleeps. The caller published what
   // it waits for with a seq_cst operation.
+  // A thread waiting off its seat (WaitSlot::forward) is woken too: the
+  // caller's seq_cst publication precedes this load, and the waiter set
+  // forward before it checked its condition, so one sees the other.
   void wake(core::WaitSlot* s) noexcept {
-    if (s && s->sleeping.load(std::memory_order_seq_cst)) {
+    if (!s) return;
+    if (s->sleeping.load(std::memory_order_seq_cst)) {
       wakes_targeted_.fetch_add(1, std::memory_order_relaxed);
       signal(*s);
+    }
+    core::WaitSlot* f = s->forward.load(std::memory_order_seq_cst);
+    if (f && f->sleeping.load(std::memory_order_seq_cst)) {
+      wakes_targeted_.fetch_add(1, std::memory_order_relaxed);
+      signal(*f);
     }
   }
   // Every sleeper: stopping, and CPU lending (parked workers re-check).

@@ -37,6 +37,11 @@ void Runtime::report_queues(std::ostream& os) const {
      << idle.late << "; futex: " << idle.sleeps << " waits, " << idle.futex_wakes
      << " wakes; idle workers: " << std::setprecision(3) << double(spin_ns) * 1e-9
      << " s spinning, " << double(sleep_ns) * 1e-9 << " s asleep\n";
+  // Blocked tasks and waits that yield (JOULE_TASKWAIT) hand CPUs to spares.
+  const Spares& spares = workers_.spares();
+  if (spares.handovers() > 0)
+    os << "spare threads: " << spares.handovers()
+       << " CPU hand-overs (blocked tasks, waits that yield)\n";
   os.unsetf(std::ios::fixed);
   os << std::setprecision(6);
   numa_.report(os);

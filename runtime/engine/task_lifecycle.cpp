@@ -89,6 +89,10 @@ bool TaskLifecycle::run_one_within(ThreadContext& ctx, Task* waiter, std::vector
   }
   for (Task* p = t->parent; p; p = p->parent) {
     if (p == waiter) {
+      // Others' tasks go back first: t may block or wait for long, and one
+      // of them may be what ends that (TAMPI's polling task, held here
+      // while the task it would unblock slept, hung TAMPI's blocking tests).
+      return_deferred(deferred);
       execute(t, ctx);
       return true;
     }

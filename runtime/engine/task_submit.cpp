@@ -188,9 +188,11 @@ void TaskLifecycle::discard(Task* t) {
 
 void TaskLifecycle::wait_ready_and_run(Task* t, ThreadContext& ctx) {
   if (!drop_guard(t)) {
+    // Its predecessors are the current task's children (siblings of t), so
+    // a wait restricted to the current task's descendants still sees them.
     WaitNote note(ctx, "the dependencies of an undeferred task", t);
     rt_.waits().help_until(
-        ctx, [t] { return t->preds.load(std::memory_order_acquire) == 0; }, nullptr);
+        ctx, [t] { return t->preds.load(std::memory_order_acquire) == 0; }, ctx.current.get());
   }
   if (!t->tokens.empty()) {
     // The creator must run it itself, so it cannot park: retry, helping.

@@ -139,6 +139,19 @@ void Waits::wait_until(int (*done)(void*), void* arg) {
       nullptr);
 }
 
+bool Waits::yields_in_waits(const ThreadContext& ctx) const noexcept {
+  if (Spares::seat_of(ctx) < 0) return false;  // no CPU of its own to give
+  switch (rt_.settings().taskwait) {
+    case TaskwaitMode::help:
+      return false;
+    case TaskwaitMode::yield:
+      return true;
+    case TaskwaitMode::automatic:
+      break;
+  }
+  return rt_.blocking().tasks_may_block();
+}
+
 void Waits::restrict_to_descendants(const int* count) { rt_.context().descendants_only = count; }
 
 WaitSlot* Waits::current_slot() { return rt_.context().slot; }

@@ -56,6 +56,12 @@ class Waits {
  private:
   template <class Done>
   void sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched, long poll_ns);
+  template <class Done>
+  void wait_off_seat(ThreadContext& ctx, Done& done, Task* watched);
+  // A task's wait on this thread yields its CPU (JOULE_TASKWAIT): the
+  // thread holds a seat to hand over, and the mode (or, auto, the program's
+  // use of the blocking API) says so.
+  bool yields_in_waits(const ThreadContext& ctx) const noexcept;
 
   Runtime& rt_;
 };

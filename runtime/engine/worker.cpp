@@ -147,8 +147,14 @@ void Worker::idle_wait(ThreadContext& ctx) {
   LendingBridge& lending = rt_.lending();
   lending.poll_drom();
   if (ctx.next) return;  // a task waits in this thread's own slot
-  // An idle worker runs the polling services; they may make tasks ready.
-  if (rt_.polling().active() && rt_.polling().poll() && sched.probe(index_)) return;
+  // An idle worker runs the polling services; they may make tasks ready,
+  // and complete tasks (an event released) whose parents' counts this
+  // worker then holds: those go out before it sleeps (hold_child).
+  if (rt_.polling().active()) {
+    const bool polled = rt_.polling().poll();
+    rt_.tasks().flush_held(ctx);
+    if (polled && sched.probe(index_)) return;
+  }
   if (!ctx.searching) {  // a push seeing a looker leaves the sleepers alone (Idle)
     ctx.searching = true;
     rt_.idle().begin_search();

@@ -45,6 +45,7 @@ class Workforce {
   void set_victims(int index);
   // Threads that take a blocked task's CPU over (spare_threads.hpp).
   Spares& spares() noexcept { return spares_; }
+  const Spares& spares() const noexcept { return spares_; }
 
  private:
   Runtime& rt_;
