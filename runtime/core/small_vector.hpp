@@ -42,6 +42,18 @@ class SmallVector {
   }
   void pop_back() noexcept { --size_; }
   void clear() noexcept { size_ = 0; }
+  // Moves o's elements into this vector, which must be empty: copied when
+  // they fit (each keeps its storage, a heap block for later), else stolen.
+  void take(SmallVector& o) noexcept {
+    if (o.size_ <= capacity_) {
+      for (std::size_t i = 0; i < o.size_; ++i) data_[i] = o.data_[i];
+      size_ = o.size_;
+      o.size_ = 0;
+      return;
+    }
+    release();
+    steal(o);
+  }
   // Removes element i by moving the last one into its place (order not kept).
   void swap_remove(std::size_t i) noexcept { data_[i] = data_[--size_]; }
 

@@ -22,9 +22,19 @@ namespace joule::engine {
 template <class V>
 class AddressIndex {
  public:
-  V* find(std::uintptr_t key) const noexcept {
+  // The key's bits, mixed: the slot is the top bits of this. A caller that
+  // looks one key up more than once (prefetch, find, insert) mixes it once
+  // and passes it to the _mixed forms.
+  static std::uint64_t mix(std::uintptr_t key) noexcept {
+    std::uint64_t k = key;
+    k = (k ^ (k >> 30)) * 0xbf58476d1ce4e5b9ull;
+    return (k ^ (k >> 27)) * 0x94d049bb133111ebull;
+  }
+
+  V* find(std::uintptr_t key) const noexcept { return find_mixed(key, mix(key)); }
+  V* find_mixed(std::uintptr_t key, std::uint64_t mixed) const noexcept {
     if (slots_.empty()) return nullptr;
-    for (std::size_t i = home(key);; i = (i + 1) & mask_) {
+    for (std::size_t i = home(mixed);; i = (i + 1) & mask_) {
       const Slot& s = slots_[i];
       if (!s.value) return nullptr;
       if (s.key == key) return s.value;
@@ -32,14 +42,16 @@ class AddressIndex {
   }
 
   // Starts loading the slot a lookup of `key` begins at.
-  void prefetch(std::uintptr_t key) const noexcept {
-    if (!slots_.empty()) __builtin_prefetch(&slots_[home(key)]);
+  void prefetch(std::uintptr_t key) const noexcept { prefetch_mixed(mix(key)); }
+  void prefetch_mixed(std::uint64_t mixed) const noexcept {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[home(mixed)]);
   }
 
   // Inserts or replaces.
-  void insert(std::uintptr_t key, V* value) {
+  void insert(std::uintptr_t key, V* value) { insert_mixed(key, mix(key), value); }
+  void insert_mixed(std::uintptr_t key, std::uint64_t mixed, V* value) {
     if ((count_ + 1) * 2 > slots_.size()) grow();
-    for (std::size_t i = home(key);; i = (i + 1) & mask_) {
+    for (std::size_t i = home(mixed);; i = (i + 1) & mask_) {
       Slot& s = slots_[i];
       if (!s.value) {
         s = {key, value};
@@ -67,7 +79,7 @@ class AddressIndex {
   std::size_t probe_length(std::uintptr_t key) const noexcept {
     if (slots_.empty()) return 0;
     std::size_t n = 1;
-    for (std::size_t i = home(key);; i = (i + 1) & mask_, ++n)
+    for (std::size_t i = home(mix(key));; i = (i + 1) & mask_, ++n)
       if (!slots_[i].value || slots_[i].key == key) return n;
   }
 
@@ -77,16 +89,13 @@ class AddressIndex {
     V* value = nullptr;
   };
 
-  // The SplitMix64 finaliser: every key bit reaches every slot bit. A
+  // The SplitMix64 finaliser (mix): every key bit reaches every slot bit. A
   // single Fibonacci multiply is not enough: for strides of 2^s it spreads
   // keys only as well as frac(2^s * phi) is irrational, and 32-byte strides
-  // already cluster.
-  std::size_t home(std::uintptr_t key) const noexcept {
-    std::uint64_t k = key;
-    k = (k ^ (k >> 30)) * 0xbf58476d1ce4e5b9ull;
-    k = (k ^ (k >> 27)) * 0x94d049bb133111ebull;
-    return std::size_t((k ^ (k >> 31)) >> shift_);
-  }
+  // already cluster. Its last step, k ^ (k >> 31), is left out of mix: it
+  // changes no bit above bit 32, and a slot is the top bits (below 2^31
+  // slots, the same slot either way).
+  std::size_t home(std::uint64_t mixed) const noexcept { return std::size_t(mixed >> shift_); }
 
   void grow() {
     std::vector<Slot, HugePageAllocator<Slot>> old = std::move(slots_);

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <mutex>
 #include <new>
+#include <tuple>
+#include <utility>
 
 #include "commutative.hpp"
 #include "reduction_slot.hpp"
@@ -34,25 +36,38 @@ void link(Task* pred, Task* succ, bool same_data = false) {
 }  // namespace
 
 void DepDomain::add(Task* t, DepKind kind, std::uintptr_t start, std::uintptr_t end,
-                    const joule_reduction_op_t* op) {
+                    const joule_reduction_op_t* op, std::uint64_t mixed) {
   if (start >= end) return;  // an empty region orders nothing
   std::lock_guard guard(lock_);
   if (kind == DepKind::out) kind = DepKind::inout;  // both are exclusive writers
-  Access a{kind};
-  if (kind == DepKind::reduction) a.slot = reduction_group(t, start, end, op);
+  // Most accesses name a region a sibling named exactly (one fragment).
+  Fragment* at_start = by_start_.find_mixed(start, mixed);
+  if (at_start && at_start->end == end && kind != DepKind::reduction) {
+    Access a{kind};
+    apply(*at_start, t, a);
+    if (a.token) a.token->unref();  // the fragment and t hold their own refs
+    return;
+  }
+  add_locked(t, kind, start, end, op, at_start, mixed);
+}
 
-  Fragment* exact = by_start_.find(start);
-  if (exact && exact->end == end) {
-    apply(*exact, t, a);
+// Any region: the fragments it covers, cut at its ends, and the gaps
+// between them filled with new ones.
+// at_start: the fragment that starts at `start`, if any; mixed: mix(start).
+void DepDomain::add_locked(Task* t, DepKind kind, std::uintptr_t start, std::uintptr_t end,
+                           const joule_reduction_op_t* op, Fragment* at_start,
+                           std::uint64_t mixed) {
+  Access a{kind};
+  if (kind == DepKind::reduction) a.slot = reduction_group(t, start, end, op, at_start);
+  if (at_start && at_start->end == end) {
+    apply(*at_start, t, a);
   } else {
     std::uintptr_t pos = start;
     auto it = first_at_or_after(start);
     for (;;) {
       if (it == frags_.end() || it->first > pos) {  // a gap nobody touched yet
-        Fragment gap;
-        gap.end = it == frags_.end() ? end : std::min(end, it->first);
-        gap.epoch = epoch_;
-        it = emplace(it, pos, std::move(gap));
+        it = emplace(it, pos, it == frags_.end() ? end : std::min(end, it->first),
+                     pos == start ? mixed : mix(pos));
       } else if (it->second.end > end) {
         split(it, end);
       }
@@ -76,8 +91,7 @@ void DepDomain::add(Task* t, DepKind kind, std::uintptr_t start, std::uintptr_t 
 // is the current group of every fragment of its region (any other access
 // there closes it), so looking at the first fragment is enough.
 ReductionSlot* DepDomain::reduction_group(Task* t, std::uintptr_t start, std::uintptr_t end,
-                                          const joule_reduction_op_t* op) {
-  const Fragment* first = by_start_.find(start);
+                                          const joule_reduction_op_t* op, const Fragment* first) {
   if (first && first->kind == DepKind::reduction && first->cur.slot &&
       first->cur.slot->joinable(start, end, op))
     return first->cur.slot;
@@ -111,33 +125,39 @@ DepDomain::Map::iterator DepDomain::first_at_or_after(std::uintptr_t start) {
   return std::next(before);
 }
 
-DepDomain::Map::iterator DepDomain::emplace(Map::iterator hint, std::uintptr_t start, Fragment f) {
+// A new fragment [start, end) without history, built in its node: a
+// Fragment is 160 bytes, and moving one in costs as much as making it.
+DepDomain::Map::iterator DepDomain::emplace(Map::iterator hint, std::uintptr_t start,
+                                            std::uintptr_t end, std::uint64_t mixed) {
   make_room_to_track();  // nothing can throw once the fragment exists
-  auto it = frags_.emplace_hint(hint, start, std::move(f));
-  by_start_.insert(start, &it->second);
-  touched_.push_back(&it->second);
+  auto it = frags_.emplace_hint(hint, std::piecewise_construct, std::forward_as_tuple(start),
+                                std::forward_as_tuple());
+  Fragment& f = it->second;
+  f.end = end;
+  f.epoch = epoch_;
+  by_start_.insert_mixed(start, mixed, &f);
+  touched_.push_back(&f);
   return it;
 }
 
-// Cuts the fragment at `at`; both halves keep the same history.
+// Cuts the fragment at `at`; both halves keep the same history. The copies
+// come first: they may throw, and then nothing has changed.
 void DepDomain::split(Map::iterator it, std::uintptr_t at) {
   Fragment& f = it->second;
   refresh(f);
-  Fragment tail;
-  tail.end = f.end;
-  tail.epoch = epoch_;
+  Group cur = copy(f.cur);
+  Group prev = copy(f.prev);
+  Fragment& tail = emplace(std::next(it), at, f.end, mix(at))->second;
   tail.kind = f.kind;
   tail.prev_kind = f.prev_kind;
-  tail.cur = copy(f.cur);
-  tail.prev = copy(f.prev);
+  tail.cur = std::move(cur);
+  tail.prev = std::move(prev);
   f.end = at;
-  emplace(std::next(it), at, std::move(tail));
 }
 
 // A fragment last used before the latest reset() was emptied there: it
-// joins this epoch.
-void DepDomain::refresh(Fragment& f) {
-  if (f.epoch == epoch_) return;
+// joins this epoch (refresh). Out of line: the common case is one compare.
+[[gnu::noinline]] void DepDomain::rejoin(Fragment& f) {
   make_room_to_track();  // may throw before anything changes
   touched_.push_back(&f);
   f.epoch = epoch_;
@@ -173,32 +193,13 @@ void DepDomain::drop_touched() noexcept {
   touched_.clear();
 }
 
-void DepDomain::apply(Fragment& f, Task* t, Access& a) {
-  refresh(f);
-  const DepKind kind = a.kind;
-  const bool joins = kind == DepKind::reduction ? f.kind == kind && f.cur.slot == a.slot
-                                                : is_group_kind(kind) && f.kind == kind;
-  if (joins) {
-    for (Task* p : f.prev.tasks) link(p, t);
-    append(f.cur, t);
-    if (kind == DepKind::commutative) hold_token(t, f.cur.token);
-    return;
-  }
-  // A writer after a writer: the data t updates was last written by p.
-  const bool same_data = kind == DepKind::inout && f.kind == DepKind::inout;
-  for (Task* p : f.cur.tasks) link(p, t, same_data);
-  // Closed only now that t follows the members: if they have all completed
-  // the fold runs here, before t is even submitted; otherwise the last of
-  // them folds before it releases t (reduction_slot.hpp).
-  if (f.kind == DepKind::reduction && f.cur.slot) f.cur.slot->close();
-  drop(f.prev);
-  f.prev = std::move(f.cur);
-  f.cur = Group{};
-  f.prev_kind = f.kind;
-  f.kind = kind;
-  append(f.cur, t);
+// t starts the fragment's current group, which is empty.
+[[gnu::always_inline]] inline void DepDomain::start_group(Fragment& f, Task* t, Access& a) {
+  f.kind = a.kind;
+  domain_retain(t);
+  f.cur.tasks.push_back(t);
   f.cur.slot = a.slot;
-  if (kind == DepKind::commutative) {
+  if (a.kind == DepKind::commutative) {
     // One token per access, shared by all its fragments: overlapping
     // commutative tasks meet on at least one of them.
     if (!a.token) a.token = new CommutativeToken();
@@ -208,21 +209,63 @@ void DepDomain::apply(Fragment& f, Task* t, Access& a) {
   }
 }
 
-void DepDomain::append(Group& g, Task* t) {
+// Small on purpose: the three cases are functions of their own (tail
+// calls), so the common ones do not pay for the others' registers.
+void DepDomain::apply(Fragment& f, Task* t, Access& a) {
+  refresh(f);
+  // New, or emptied by reset(): both groups are empty, nothing to follow.
+  if (f.kind == DepKind::none) return start_group(f, t, a);
+  const DepKind kind = a.kind;
+  const bool joins = kind == DepKind::reduction ? f.kind == kind && f.cur.slot == a.slot
+                                                : is_group_kind(kind) && f.kind == kind;
+  if (joins) return join_group(f, t, a);
+  follow_group(f, t, a);
+}
+
+// t joins the current group: it follows the group before, as the others did.
+void DepDomain::join_group(Fragment& f, Task* t, Access& a) {
+  for (Task* p : f.prev.tasks) link(p, t);
+  append(f.cur, t);
+  if (a.kind == DepKind::commutative) hold_token(t, f.cur.token);
+}
+
+// t follows every task of the current group, which becomes the previous
+// one, and starts a new group.
+void DepDomain::follow_group(Fragment& f, Task* t, Access& a) {
+  // A writer after a writer: the data t updates was last written by p.
+  const bool same_data = a.kind == DepKind::inout && f.kind == DepKind::inout;
+  for (Task* p : f.cur.tasks) link(p, t, same_data);
+  // Closed only now that t follows the members: if they have all completed
+  // the fold runs here, before t is even submitted; otherwise the last of
+  // them folds before it releases t (reduction_slot.hpp).
+  if (f.kind == DepKind::reduction && f.cur.slot) f.cur.slot->close();
+  // cur becomes prev; the old prev's tasks are released, its storage kept.
+  drop(f.prev);
+  f.prev.tasks.take(f.cur.tasks);
+  f.prev.token = std::exchange(f.cur.token, nullptr);
+  f.prev.slot = std::exchange(f.cur.slot, nullptr);
+  f.prev_kind = f.kind;
+  start_group(f, t, a);
+}
+
+inline void DepDomain::append(Group& g, Task* t) {
   // Prune finished tasks now and then so long reader groups stay short.
   const std::size_t n = g.tasks.size();
-  if (n >= 8 && (n & (n - 1)) == 0) {
-    for (std::size_t i = g.tasks.size(); i-- > 0;) {
-      Task* old = g.tasks[i];
-      if (old->finished.load(std::memory_order_acquire)) {
-        g.tasks.swap_remove(i);
-        domain_release(old);
-      }
-    }
-  }
+  if (n >= 8 && (n & (n - 1)) == 0) [[unlikely]]
+    prune(g);
   if (!g.tasks.empty() && g.tasks.back() == t) return;
   domain_retain(t);
   g.tasks.push_back(t);
+}
+
+[[gnu::noinline]] void DepDomain::prune(Group& g) noexcept {
+  for (std::size_t i = g.tasks.size(); i-- > 0;) {
+    Task* old = g.tasks[i];
+    if (old->finished.load(std::memory_order_acquire)) {
+      g.tasks.swap_remove(i);
+      domain_release(old);
+    }
+  }
 }
 
 DepDomain::Group DepDomain::copy(const Group& g) {
@@ -235,7 +278,7 @@ DepDomain::Group DepDomain::copy(const Group& g) {
   return out;
 }
 
-void DepDomain::drop(Group& g) noexcept {
+inline void DepDomain::drop(Group& g) noexcept {
   for (Task* t : g.tasks) domain_release(t);
   g.tasks.clear();
   if (g.token) g.token->unref();

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "address_index.hpp"
+#include "block_pool.hpp"
 #include "reduction_slot.hpp"
 #include "small_vector.hpp"
 #include "task.hpp"
@@ -46,10 +47,19 @@ class DepDomain {
   // follow and, for commutative accesses, the tokens it must hold to run;
   // a reduction (with its operator `op`) joins or starts a reduction group.
   void add(Task* t, DepKind kind, std::uintptr_t start, std::uintptr_t end,
-           const joule_reduction_op_t* op = nullptr);
+           const joule_reduction_op_t* op = nullptr) {
+    add(t, kind, start, end, op, mix(start));
+  }
+  // The same, with start already mixed (mix(start)).
+  void add(Task* t, DepKind kind, std::uintptr_t start, std::uintptr_t end,
+           const joule_reduction_op_t* op, std::uint64_t mixed);
+  static std::uint64_t mix(std::uintptr_t start) noexcept {
+    return AddressIndex<Fragment>::mix(start);
+  }
   // Starts loading what add() of a region at `start` reads first, so that
   // a task's accesses miss in parallel rather than one after another.
   void prefetch(std::uintptr_t start) const noexcept { by_start_.prefetch(start); }
+  void prefetch_mixed(std::uint64_t mixed) const noexcept { by_start_.prefetch_mixed(mixed); }
   // Forgets everything (all children have finished).
   void clear() noexcept;
   // The same, but keeps the fragments when there are few, so an iterative
@@ -65,7 +75,9 @@ class DepDomain {
 
  private:
   struct Group {
-    SmallVector<Task*, 2> tasks;
+    // Four inline: a cell read by up to three tasks before its next writer
+    // (a stencil's neighbours) needs no heap block.
+    SmallVector<Task*, 4> tasks;
     CommutativeToken* token = nullptr;
     ReductionSlot* slot = nullptr;  // owned by slots_
   };
@@ -82,24 +94,37 @@ class DepDomain {
     Group cur;
     Group prev;
   };
-  using Map = std::pmr::map<std::uintptr_t, Fragment>;
+  using Map = std::map<std::uintptr_t, Fragment, std::less<std::uintptr_t>,
+                       BlockAllocator<std::pair<const std::uintptr_t, Fragment>>>;
 
   Map::iterator first_at_or_after(std::uintptr_t start);
-  Map::iterator emplace(Map::iterator hint, std::uintptr_t start, Fragment f);
+  Map::iterator emplace(Map::iterator hint, std::uintptr_t start, std::uintptr_t end,
+                        std::uint64_t mixed);
   void split(Map::iterator it, std::uintptr_t at);
-  void refresh(Fragment& f);
+  void refresh(Fragment& f) {
+    if (f.epoch != epoch_) [[unlikely]]
+      rejoin(f);
+  }
+  void rejoin(Fragment& f);
   void make_room_to_track();
   void drop_touched() noexcept;
+  void add_locked(Task* t, DepKind kind, std::uintptr_t start, std::uintptr_t end,
+                  const joule_reduction_op_t* op, Fragment* at_start, std::uint64_t mixed);
   void apply(Fragment& f, Task* t, Access& a);
+  void start_group(Fragment& f, Task* t, Access& a);
+  void join_group(Fragment& f, Task* t, Access& a);
+  void follow_group(Fragment& f, Task* t, Access& a);
   ReductionSlot* reduction_group(Task* t, std::uintptr_t start, std::uintptr_t end,
-                                 const joule_reduction_op_t* op);
+                                 const joule_reduction_op_t* op, const Fragment* first);
   void end_reductions() noexcept;
   static void append(Group& g, Task* t);
+  static void prune(Group& g) noexcept;
   static Group copy(const Group& g);
   static void drop(Group& g) noexcept;
 
-  std::pmr::unsynchronized_pool_resource pool_;
-  Map frags_{&pool_};
+  std::pmr::unsynchronized_pool_resource pool_;  // ReductionMember nodes
+  BlockPool nodes_;                              // frags_'s nodes
+  Map frags_{Map::allocator_type(&nodes_)};
   AddressIndex<Fragment> by_start_;  // start -> fragment, for the exact fast path
   std::uint32_t epoch_ = 0;          // bumped by reset()
   // Fragments used in this epoch: the only ones holding tasks.

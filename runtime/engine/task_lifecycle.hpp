@@ -49,13 +49,12 @@ class TaskLifecycle {
   // op: a reduction's operator (kind reduction only; null: commutative).
   void add_dep(Task* t, int kind, const void* addr, std::size_t bytes,
                const joule_reduction_op_t* op = nullptr);
-  // A task's dependencies at once: their index lookups overlap.
+  // A task's dependencies at once: their index lookups overlap. Dep:
+  // joule::dep or joule_dep_t (add_dep_list is instantiated for both in
+  // task_submit.cpp). A task without any costs no call.
   template <class Dep>
   void add_deps(Task* t, const Dep* deps, std::size_t n) {
-    if (n > 1)
-      for (std::size_t i = 0; i < n; ++i) prefetch_dep(t, deps[i].addr);
-    for (std::size_t i = 0; i < n; ++i)
-      add_dep(t, static_cast<int>(deps[i].kind), deps[i].addr, deps[i].bytes, deps[i].reduction);
+    if (n != 0) add_dep_list(t, deps, n);
   }
   void submit(Task* t);
   // Team members (libjoule-omp): each on another worker's queue.
@@ -115,7 +114,12 @@ class TaskLifecycle {
   }
 
  private:
-  void prefetch_dep(const Task* t, const void* addr) const noexcept;
+  template <class Dep>
+  void add_dep_list(Task* t, const Dep* deps, std::size_t n);
+  void vet(Task* t, int kind, const void* addr, std::size_t bytes, const joule_reduction_op_t* op,
+           bool watched);
+  void track(Task* t, int kind, const void* addr, std::size_t bytes, const joule_reduction_op_t* op,
+             std::uint64_t mixed);
   void note_submitted(Task* t, ThreadContext& ctx);
   void wait_ready_and_run(Task* t, ThreadContext& ctx);
   void throttle(ThreadContext& ctx);

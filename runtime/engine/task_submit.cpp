@@ -65,12 +65,16 @@ Task* TaskLifecycle::create(joule_task_fn_t fn, std::size_t args_size, std::size
   return t;
 }
 
-void TaskLifecycle::add_dep(Task* t, int kind, const void* addr, std::size_t bytes,
-                            const joule_reduction_op_t* op) {
+namespace {
+
+// The checks of one dependency, in order, with their messages: off the hot
+// path (add_one tests them all at once first, and a reduction with an
+// operator comes here too), so that add_one stays small.
+[[gnu::cold, gnu::noinline]] void check_dep(const Task* t, int kind, std::uintptr_t start,
+                                            std::size_t bytes, const joule_reduction_op_t* op) {
   if (kind < JOULE_DEP_IN || kind > JOULE_DEP_REDUCTION)
     invalid("joule: unknown dependency kind " + std::to_string(kind) +
             "; allowed: in, out, inout, commutative, concurrent, reduction");
-  const auto start = reinterpret_cast<std::uintptr_t>(addr);
   if (bytes > std::numeric_limits<std::uintptr_t>::max() - start)
     invalid("joule: dependency region at " + std::to_string(start) + " of " +
             std::to_string(bytes) + " bytes overflows the address space");
@@ -82,9 +86,31 @@ void TaskLifecycle::add_dep(Task* t, int kind, const void* addr, std::size_t byt
       bytes > std::size_t(std::numeric_limits<std::ptrdiff_t>::max()))
     invalid("joule: a reduction region of " + std::to_string(bytes) +
             " bytes is larger than any object can be");
-  // A layer above may watch what host tasks name (inline ones too).
-  if (hook_ && hook_->engaged()) hook_->on_dependency(*t, kind, addr, bytes);
-  if (included(t)) return;  // run inline, in order: nothing to track
+}
+
+}  // namespace
+
+// One dependency's checks (they throw), then the layer that watches what
+// host tasks name, if one does (TaskHook), inline tasks too.
+[[gnu::always_inline]] inline void TaskLifecycle::vet(Task* t, int kind, const void* addr,
+                                                      std::size_t bytes,
+                                                      const joule_reduction_op_t* op,
+                                                      bool watched) {
+  const auto start = reinterpret_cast<std::uintptr_t>(addr);
+  if (unsigned(kind - JOULE_DEP_IN) > unsigned(JOULE_DEP_REDUCTION - JOULE_DEP_IN) ||
+      bytes > std::numeric_limits<std::uintptr_t>::max() - start || t->has(task_flag::submitted) ||
+      (kind == JOULE_DEP_REDUCTION && op)) [[unlikely]]
+    check_dep(t, kind, start, bytes, op);
+  if (watched) hook_->on_dependency(*t, kind, addr, bytes);
+}
+
+// Registers a vetted dependency of a task that is not included. mixed:
+// DepDomain::mix(addr), or 0 when not computed yet (the mix of address 0
+// is 0 too).
+[[gnu::always_inline]] inline void TaskLifecycle::track(Task* t, int kind, const void* addr,
+                                                        std::size_t bytes,
+                                                        const joule_reduction_op_t* op,
+                                                        std::uint64_t mixed) {
   // A reduction without an operator updates in place, in any order: commutative.
   auto k = static_cast<DepKind>(kind);
   if (k == DepKind::reduction && !op) k = DepKind::commutative;
@@ -93,12 +119,51 @@ void TaskLifecycle::add_dep(Task* t, int kind, const void* addr, std::size_t byt
   t->flags |= task_flag::tracked;
   if (numa_active_ && t->data_home.load(std::memory_order_relaxed) == -1)
     numa_->prefer_data_node(t, addr);
-  parent->domain->add(t, k, start, start + bytes, k == DepKind::reduction ? op : nullptr);
+  const auto start = reinterpret_cast<std::uintptr_t>(addr);
+  if (mixed == 0) mixed = DepDomain::mix(start);
+  parent->domain->add(t, k, start, start + bytes, k == DepKind::reduction ? op : nullptr, mixed);
 }
 
-void TaskLifecycle::prefetch_dep(const Task* t, const void* addr) const noexcept {
-  if (const DepDomain* d = t->parent->domain) d->prefetch(reinterpret_cast<std::uintptr_t>(addr));
+void TaskLifecycle::add_dep(Task* t, int kind, const void* addr, std::size_t bytes,
+                            const joule_reduction_op_t* op) {
+  vet(t, kind, addr, bytes, op, hook_ && hook_->engaged());
+  if (included(t)) return;  // run inline, in order: nothing to track
+  track(t, kind, addr, bytes, op, 0);
 }
+
+// A task's dependencies at once: whether a layer watches them and whether
+// the task runs inline are asked once, their index lookups overlap
+// (prefetch), and each address is mixed once for the prefetch and the
+// lookup. Each is vetted and registered before the next, as by add_dep.
+template <class Dep>
+void TaskLifecycle::add_dep_list(Task* t, const Dep* deps, std::size_t n) {
+  const bool watched = hook_ && hook_->engaged();
+  if (included(t)) {  // run inline, in order: nothing to track
+    for (std::size_t i = 0; i < n; ++i)
+      vet(t, static_cast<int>(deps[i].kind), deps[i].addr, deps[i].bytes, deps[i].reduction,
+          watched);
+    return;
+  }
+  constexpr std::size_t kBatch = 8;  // longer lists mix twice
+  std::uint64_t mixed[kBatch];
+  const DepDomain* d = t->parent->domain;
+  const bool batch = n > 1 && n <= kBatch && d;
+  if (batch) {
+    for (std::size_t i = 0; i < n; ++i) {
+      mixed[i] = DepDomain::mix(reinterpret_cast<std::uintptr_t>(deps[i].addr));
+      d->prefetch_mixed(mixed[i]);
+    }
+  } else if (n > 1 && d) {
+    for (std::size_t i = 0; i < n; ++i) d->prefetch(reinterpret_cast<std::uintptr_t>(deps[i].addr));
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const int kind = static_cast<int>(deps[i].kind);
+    vet(t, kind, deps[i].addr, deps[i].bytes, deps[i].reduction, watched);
+    track(t, kind, deps[i].addr, deps[i].bytes, deps[i].reduction, batch ? mixed[i] : 0);
+  }
+}
+template void TaskLifecycle::add_dep_list(Task*, const joule::dep*, std::size_t);
+template void TaskLifecycle::add_dep_list(Task*, const joule_dep_t*, std::size_t);
 
 // What every submission path records: the flag, the parent's child count,
 // the creation count and the observers. Inlined on this file's hot paths

@@ -235,5 +235,41 @@ TEST_F(DepDomainTest, EveryEpochReleasesWhatItHeld) {
   }
 }
 
+// More fragments than the node pool's first 60 chunks hold (a shift by the
+// chunk count once overflowed there), every one still ordered.
+TEST_F(DepDomainTest, ManyFragmentsKeepTheirHistory) {
+  constexpr std::uintptr_t kCells = 70000;
+  std::vector<Task*> writers, readers;
+  for (std::uintptr_t i = 0; i < kCells; ++i)
+    writers.push_back(access(DepKind::out, 8 * i, 8 * i + 8));
+  for (std::uintptr_t i = 0; i < kCells; ++i)
+    readers.push_back(access(DepKind::in, 8 * i, 8 * i + 8));
+  EXPECT_EQ(domain_.fragment_count(), kCells);
+  for (std::uintptr_t i = 0; i < kCells; ++i) {
+    ASSERT_TRUE(follows(readers[i], writers[i])) << "cell " << i;
+    ASSERT_EQ(preds(readers[i]), 1) << "cell " << i;
+  }
+}
+
+// Reader groups larger than the inline room, passed on from current to
+// previous group and back: each writer follows exactly the readers before it,
+// each reader exactly the writer before it.
+TEST_F(DepDomainTest, LargeReaderGroupsRotate) {
+  for (int round = 0; round < 4; ++round) {
+    Task* w = access(DepKind::inout, 0, 64);
+    std::vector<Task*> group;
+    const int n = round % 2 ? 2 : 7;
+    for (int i = 0; i < n; ++i) group.push_back(access(DepKind::in, 0, 64));
+    for (Task* r : group) {
+      EXPECT_TRUE(follows(r, w));
+      EXPECT_EQ(preds(r), 1);
+    }
+    Task* next = access(DepKind::inout, 0, 64);
+    EXPECT_EQ(preds(next), n);
+    for (Task* r : group) EXPECT_TRUE(follows(next, r));
+    EXPECT_FALSE(follows(next, w));
+  }
+}
+
 }  // namespace
 }  // namespace joule::engine
