@@ -73,9 +73,10 @@ void Blocking::resubmit(Task* t, ThreadContext& ctx) {
   bool start = false;
   {
     std::lock_guard guard(suspend_mutex_);
+    const std::uint64_t now = now_ns();
     const std::uint64_t due =
-        mode == SuspendMode::event_submit ? 0 : std::max<std::uint64_t>(now_ns() + args, 1);
-    waiting_.push_back({t, due});
+        mode == SuspendMode::event_submit ? 0 : std::max<std::uint64_t>(now + args, 1);
+    waiting_.push_back({t, due, now});
     start = !polling_waiting_;
     polling_waiting_ = true;
   }
@@ -116,6 +117,17 @@ int Blocking::poll_suspended(void* p) {
   ThreadContext& ctx = self->rt_.context();
   for (Task* t : due) self->rt_.tasks().requeue(t, ctx);
   return done ? 1 : 0;
+}
+
+// A task in the list is alive: its pending count stays open until its
+// body runs again and returns without suspending (resubmit).
+bool Blocking::suspended_now(std::vector<Suspended>& out) const {
+  std::unique_lock guard(suspend_mutex_, std::defer_lock);
+  if (!lock_for_dump(guard)) return false;
+  for (const Waiting& w : waiting_)
+    out.push_back({note_of(w.task, w.since_ns, -1), w.due_ns,
+                   w.task->events.load(std::memory_order_relaxed)});
+  return true;
 }
 
 }  // namespace joule::engine

@@ -52,6 +52,7 @@ void Worker::join() {
 
 void Worker::adopt_current_thread(ThreadContext& ctx) {
   ctx.worker = this;
+  ctx.tid = os_thread_id();  // before it is published: the dump names it
   context_.store(&ctx, std::memory_order_release);
   ctx.pool = &pool_;
   ctx.next_id = std::uint64_t(index_ + 1) << 40;
