@@ -126,7 +126,7 @@ class Blocking {
   struct Waiting {
     Task* task;
     std::uint64_t due_ns;  // 0: when its events are 0
-    std::uint64_t since_ns;
+    Blocked info;          // for the dump, copied by the task's own thread
   };
   static int poll_suspended(void* self);
 

@@ -76,7 +76,7 @@ void Blocking::resubmit(Task* t, ThreadContext& ctx) {
     const std::uint64_t now = now_ns();
     const std::uint64_t due =
         mode == SuspendMode::event_submit ? 0 : std::max<std::uint64_t>(now + args, 1);
-    waiting_.push_back({t, due, now});
+    waiting_.push_back({t, due, note_of(t, now, -1)});
     start = !polling_waiting_;
     polling_waiting_ = true;
   }
@@ -120,13 +120,13 @@ int Blocking::poll_suspended(void* p) {
 }
 
 // A task in the list is alive: its pending count stays open until its
-// body runs again and returns without suspending (resubmit).
+// body runs again and returns without suspending (resubmit). Its events
+// are read there; the rest was copied when it was listed.
 bool Blocking::suspended_now(std::vector<Suspended>& out) const {
   std::unique_lock guard(suspend_mutex_, std::defer_lock);
   if (!lock_for_dump(guard)) return false;
   for (const Waiting& w : waiting_)
-    out.push_back({note_of(w.task, w.since_ns, -1), w.due_ns,
-                   w.task->events.load(std::memory_order_relaxed)});
+    out.push_back({w.info, w.due_ns, w.task->events.load(std::memory_order_relaxed)});
   return true;
 }
 
