@@ -45,6 +45,7 @@ BlockResult Blocking::suspend(Task* t) {
 
 void Blocking::resubmit(Task* t, ThreadContext& ctx) {
   t->suspended = false;
+  t->resumed = true;  // only read when its body runs again (Task::runner)
   SuspendMode mode = SuspendMode::none;
   std::uint64_t args = 0;
   {

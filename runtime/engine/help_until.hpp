@@ -31,7 +31,10 @@ void Waits::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched, l
   // looking before sleeping, or pushes would go on leaving sleepers alone.
   if (ctx.searching) rt_.tasks().end_search(ctx, false);
   bool chosen = false;
-  const long limit = rt_.lending().lends() ? Idle::kPollNs : poll_ns;
+  // A resumed task's last child may wake its earlier run's thread instead
+  // (Task::runner): its waits look again after a while.
+  const long limit =
+      rt_.lending().lends() || (watched && watched->resumed) ? Idle::kPollNs : poll_ns;
   Idle& idle = rt_.idle();
   queues::ReadyQueues& queues = rt_.scheduler();
   const PollingServices& polling = rt_.polling();

@@ -327,7 +327,7 @@ void Runtime::attach_external(ThreadContext& ctx) {
   ctx.next_id = next_thread_slot_.fetch_add(1) << 40;
   ctx.tid = os_thread_id();
   ctx.slot = idle_->external_slot();
-  root->runner = ctx.slot;
+  root->runner.store(ctx.slot, std::memory_order_relaxed);
   external_pools_.push_back(std::move(pool));
   external_roots_.push_back(root);
 }
@@ -341,7 +341,7 @@ Task* Runtime::spawn_root(ThreadContext& ctx) {
   // waits for its children and frees it.
   std::lock_guard guard(external_mutex_);
   Task* root = make_root(tasks_.serial_inline());
-  root->runner = ctx.slot;
+  root->runner.store(ctx.slot, std::memory_order_relaxed);
   external_roots_.push_back(root);
   ctx.spawn_root = root;
   return root;
