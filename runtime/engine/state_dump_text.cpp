@@ -94,11 +94,13 @@ std::string suspended_text(const Blocking::Suspended& s, std::uint64_t now) {
 
 namespace {
 
-// The running task's id and label. Not pinned: it may finish, and its
-// block be reused, between the load of ctx.current and these reads; the
-// text may then name the task created next in that block. Pool blocks stay
-// mapped while the runtime runs, so the read itself is safe; left out of
-// TSan's view for that reason (docs/hang-dump.md, "How consistent it is").
+// The running task's id and label, read while the dump readers' count is
+// up. Not pinned: it may finish, and its pool block be reused, between the
+// load of ctx.current and these reads; the text may then name the task
+// created next in that block. Pool blocks stay mapped while the runtime
+// runs, and a task from malloc is freed only once no dump reads
+// (TaskPool::destroy_task), so the read itself is safe; the reuse is left
+// out of TSan's view (docs/hang-dump.md, "How consistent it is").
 [[gnu::no_sanitize_thread]] void read_running(const Task* t, ThreadView& v) {
   v.current_id = t->id;
   v.current_label = t->label;
@@ -131,13 +133,13 @@ ThreadView view_thread(const ThreadContext& ctx) {
     }
     if (w.what) v.waits.push_back(w);
   }
-  g_dump_readers.fetch_sub(1, std::memory_order_release);
-  v.tid = ctx.tid.get();
   const Task* current = ctx.current.get();
   if (current && current != ctx.root) {
     v.current = current;
     read_running(current, v);
   }
+  g_dump_readers.fetch_sub(1, std::memory_order_release);
+  v.tid = ctx.tid.get();
   return v;
 }
 
