@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <sstream>
@@ -79,8 +80,8 @@ void write_blocked(std::ostream& os, Runtime& rt, std::uint64_t now) {
   os << "blocked tasks (Nanos6 / ALPI): " << blocked.size() << "\n";
   for (std::size_t k = 0; k < blocked.size() && k < kListed; ++k) {
     const Blocking::Blocked& b = blocked[k];
-    os << "  " << listed_task(b) << ", blocked for " << seconds(now - b.since_ns) << " on "
-       << (b.worker >= 0 ? "worker " + std::to_string(b.worker) : std::string("a thread"))
+    os << "  " << listed_task(b) << ", blocked for " << seconds(now - std::min(now, b.since_ns))
+       << " on " << (b.worker >= 0 ? "worker " + std::to_string(b.worker) : std::string("a thread"))
        << "; it waits for nanos6_unblock_task / alpi_task_unblock\n";
   }
   if (blocked.size() > kListed) os << "  ... and " << blocked.size() - kListed << " more\n";

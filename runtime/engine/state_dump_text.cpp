@@ -198,7 +198,7 @@ Whereabouts gather(Runtime& rt) {
   rt.blocking().blocked_now(blocked);
   for (const Blocking::Blocked& b : blocked)
     w.blocked.emplace_back(
-        b.id, "blocked for " + seconds(now - b.since_ns) +
+        b.id, "blocked for " + seconds(now - std::min(now, b.since_ns)) +
                   " (nanos6_block_current_task / alpi_task_block): waits for its unblock" +
                   (b.worker >= 0 ? ", its thread asleep, a spare on worker " +
                                        std::to_string(b.worker) + "'s CPU"
