@@ -97,6 +97,8 @@ struct Task {
   // ALPI's suspend: the body runs again instead of completing when it
   // returns (engine Blocking::resubmit). Only the body's thread touches it.
   bool suspended = false;
+  // Its body ran again after a suspend: see `runner`.
+  bool resumed = false;
 
   // Line 1: what other threads update (completing children, predecessors).
   alignas(64) std::atomic<std::int64_t> pending{kBodyBias};
@@ -106,7 +108,11 @@ struct Task {
   // set before any child or predecessor can read it, so the child that
   // completes last, or the predecessor that makes an undeferred task ready,
   // wakes that thread alone. Read before their decrement, never after.
-  WaitSlot* runner = nullptr;
+  // A suspended task's next run (ALPI) sets it again while children of an
+  // earlier run may be reading it: atomic (relaxed, the plain moves), and
+  // such a child may wake the earlier run's thread, so a resumed task's
+  // waits sleep with a time limit (help_until.hpp).
+  std::atomic<WaitSlot*> runner{nullptr};
   std::int32_t pred_edges = 0;   // edges added; only the creating thread
   std::int32_t domain_refs = 0;  // fragments naming it; only the parent's thread
   std::atomic<std::int32_t> refs{1};

@@ -6,6 +6,8 @@
 // released, parent told) only when the device reports back. The hold is one
 // extra child in the task's own counters, so the completion path is the
 // ordinary one and nothing on the hot path of host tasks changes.
+#include <sched.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <mutex>
@@ -69,7 +71,7 @@ BlockResult Blocking::block(Task* t) {
   // finds where it sleeps here (unblock).
   {
     std::lock_guard guard(blocked_mutex_);
-    blocked_.push_back({t, {t->id, t->label, now_ns(), Spares::seat_of(ctx)}, ctx.block_slot});
+    blocked_.push_back({t, note_of(t, now_ns(), Spares::seat_of(ctx)), ctx.block_slot});
   }
   std::uint8_t state = kRunning;
   if (t->blocking.compare_exchange_strong(state, kBlocked, std::memory_order_seq_cst)) {
@@ -247,11 +249,23 @@ bool Blocking::remove_polling_service(PollingServices::Fn fn, void* data) {
   return rt_.polling().remove(fn, data);
 }
 
-std::vector<Blocking::Blocked> Blocking::blocked_now() const {
-  std::lock_guard guard(blocked_mutex_);
-  std::vector<Blocked> out;
+Blocking::Blocked Blocking::note_of(const Task* t, std::uint64_t since_ns, int worker) {
+  // The parent outlives t (t's completion is one of its pending children).
+  const Task* p = t->parent;
+  const bool top = !p || p->has(task_flag::root);
+  return {t->id, t->label, since_ns, worker, top ? 0 : p->id, top ? nullptr : p->label};
+}
+
+bool Blocking::lock_for_dump(std::unique_lock<std::mutex>& guard) {
+  for (int i = 0; i < 1000 && !guard.try_lock(); ++i) sched_yield();
+  return guard.owns_lock();
+}
+
+bool Blocking::blocked_now(std::vector<Blocked>& out) const {
+  std::unique_lock guard(blocked_mutex_, std::defer_lock);
+  if (!lock_for_dump(guard)) return false;
   for (const Entry& e : blocked_) out.push_back(e.info);
-  return out;
+  return true;
 }
 
 }  // namespace joule::engine

@@ -93,16 +93,28 @@ class Blocking {
   void add_polling_service(const char* name, PollingServices::Fn fn, void* data);
   bool remove_polling_service(PollingServices::Fn fn, void* data);
 
-  // The tasks blocked now, for the state dump (state_dump.cpp). A task
-  // listed may be unblocked and gone by the time the caller reads it: only
-  // the copied fields are safe.
+  // ---- for the state dump (state_dump.cpp) ----
+  // Copies of the listed tasks' fields: a task listed may be resumed and
+  // gone by the time the caller reads them. Each list is read under a
+  // try-lock (a dump never waits for a task's thread): false, nothing
+  // copied, when the lock stayed taken.
   struct Blocked {
     std::uint64_t id;
     const char* label;
     std::uint64_t since_ns;
     int worker;  // the seat it blocked on (Spares::seat_of); -1: none
+    // Its parent (0: a thread's top level): the taskwait that waits for it.
+    std::uint64_t parent_id;
+    const char* parent_label;
   };
-  std::vector<Blocked> blocked_now() const;
+  bool blocked_now(std::vector<Blocked>& out) const;
+  // Suspended tasks waiting for a time or their events (ALPI).
+  struct Suspended {
+    Blocked task;          // worker: -1
+    std::uint64_t due_ns;  // 0: waits for its events
+    std::int32_t events;   // outstanding now
+  };
+  bool suspended_now(std::vector<Suspended>& out) const;
 
  private:
   struct Entry {
@@ -112,15 +124,19 @@ class Blocking {
   };
   void sleep_blocked(Task* t, ThreadContext& ctx);
   void note_api() noexcept;
+  static Blocked note_of(const Task* t, std::uint64_t since_ns, int worker);
+  // A dump's try-lock: a bounded number of tries, yielding between them.
+  static bool lock_for_dump(std::unique_lock<std::mutex>& guard);
   // Suspended tasks waiting for a time or their events: a polling service
   // runs while any wait and puts the due ones back in the ready queue.
   struct Waiting {
     Task* task;
     std::uint64_t due_ns;  // 0: when its events are 0
+    Blocked info;          // for the dump, copied by the task's own thread
   };
   static int poll_suspended(void* self);
 
-  std::mutex suspend_mutex_;
+  mutable std::mutex suspend_mutex_;
   // Modes set and not used yet, by task id (ids are never reused in a run).
   std::vector<std::pair<std::uint64_t, std::pair<SuspendMode, std::uint64_t>>> modes_;
   std::vector<Waiting> waiting_;

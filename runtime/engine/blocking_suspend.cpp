@@ -45,6 +45,7 @@ BlockResult Blocking::suspend(Task* t) {
 
 void Blocking::resubmit(Task* t, ThreadContext& ctx) {
   t->suspended = false;
+  t->resumed = true;  // only read when its body runs again (Task::runner)
   SuspendMode mode = SuspendMode::none;
   std::uint64_t args = 0;
   {
@@ -73,9 +74,10 @@ void Blocking::resubmit(Task* t, ThreadContext& ctx) {
   bool start = false;
   {
     std::lock_guard guard(suspend_mutex_);
+    const std::uint64_t now = now_ns();
     const std::uint64_t due =
-        mode == SuspendMode::event_submit ? 0 : std::max<std::uint64_t>(now_ns() + args, 1);
-    waiting_.push_back({t, due});
+        mode == SuspendMode::event_submit ? 0 : std::max<std::uint64_t>(now + args, 1);
+    waiting_.push_back({t, due, note_of(t, now, -1)});
     start = !polling_waiting_;
     polling_waiting_ = true;
   }
@@ -116,6 +118,17 @@ int Blocking::poll_suspended(void* p) {
   ThreadContext& ctx = self->rt_.context();
   for (Task* t : due) self->rt_.tasks().requeue(t, ctx);
   return done ? 1 : 0;
+}
+
+// A task in the list is alive: its pending count stays open until its
+// body runs again and returns without suspending (resubmit). Its events
+// are read there; the rest was copied when it was listed.
+bool Blocking::suspended_now(std::vector<Suspended>& out) const {
+  std::unique_lock guard(suspend_mutex_, std::defer_lock);
+  if (!lock_for_dump(guard)) return false;
+  for (const Waiting& w : waiting_)
+    out.push_back({w.info, w.due_ns, w.task->events.load(std::memory_order_relaxed)});
+  return true;
 }
 
 }  // namespace joule::engine

@@ -31,7 +31,10 @@ void Waits::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched, l
   // looking before sleeping, or pushes would go on leaving sleepers alone.
   if (ctx.searching) rt_.tasks().end_search(ctx, false);
   bool chosen = false;
-  const long limit = rt_.lending().lends() ? Idle::kPollNs : poll_ns;
+  // A resumed task's last child may wake its earlier run's thread instead
+  // (Task::runner): its waits look again after a while.
+  const long limit =
+      rt_.lending().lends() || (watched && watched->resumed) ? Idle::kPollNs : poll_ns;
   Idle& idle = rt_.idle();
   queues::ReadyQueues& queues = rt_.scheduler();
   const PollingServices& polling = rt_.polling();
@@ -75,7 +78,12 @@ void Waits::wait_off_seat(ThreadContext& ctx, Done& done, Task* watched) {
   ctx.slot->forward.store(ctx.block_slot, std::memory_order_seq_cst);
   if (watched) {
     const std::int64_t delta = watched->begin_sleep_wait();
-    Spares::park_until(*ctx.block_slot, [watched] { return watched->sleep_wait_done(); });
+    // A resumed task's last child may wake its earlier run's slot instead
+    // (Task::runner): look again after a while, as sleep_while_waiting does.
+    const long limit = watched->resumed ? Idle::kPollNs : 0;
+    while (!Spares::park_until(
+        *ctx.block_slot, [watched] { return watched->sleep_wait_done(); }, limit)) {
+    }
     watched->end_sleep_wait(delta);
   } else {
     Spares::park_until(*ctx.block_slot, done);

@@ -6,6 +6,8 @@
 #include "stack_segments.hpp"
 
 #include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -109,6 +111,8 @@ queues::ShardMemory worker_state_memory() {
 }  // namespace
 
 ThreadContext& thread_context() noexcept { return tls_ctx; }
+
+int os_thread_id() noexcept { return int(::syscall(SYS_gettid)); }
 
 TaskPool* current_pool() noexcept {
   return tls_ctx.generation == g_generation.load(std::memory_order_relaxed) ? tls_ctx.pool
@@ -221,6 +225,11 @@ Runtime::Runtime(Config cfg)
   // With lending, any CPU of the machine may be borrowed and get a worker.
   const int max_workers = lending_->lends() ? std::max(n, topology_->machine_cpus() + n) : n;
   workers_.reserve(n, max_workers, topology_->machine_cpus());
+  // Task ids carry their creating thread's slot: worker i's is i + 1, so
+  // other threads (spares, the program's own) count from above the last
+  // worker's, or their tasks' ids would repeat a worker's (the dump names
+  // tasks by id; suspend modes are kept by id).
+  next_thread_slot_.store(std::uint64_t(max_workers) + 1, std::memory_order_relaxed);
   // Owned workers' wait slots on their CPUs' nodes (add gives worker i
   // cpus[i % size]); guests' slots are placed by first touch.
   std::vector<int> slot_nodes;
@@ -316,8 +325,9 @@ void Runtime::attach_external(ThreadContext& ctx) {
   ctx.pool = pool.get();
   ctx.root = ctx.current = root;
   ctx.next_id = next_thread_slot_.fetch_add(1) << 40;
+  ctx.tid = os_thread_id();
   ctx.slot = idle_->external_slot();
-  root->runner = ctx.slot;
+  root->runner.store(ctx.slot, std::memory_order_relaxed);
   external_pools_.push_back(std::move(pool));
   external_roots_.push_back(root);
 }
@@ -331,7 +341,7 @@ Task* Runtime::spawn_root(ThreadContext& ctx) {
   // waits for its children and frees it.
   std::lock_guard guard(external_mutex_);
   Task* root = make_root(tasks_.serial_inline());
-  root->runner = ctx.slot;
+  root->runner.store(ctx.slot, std::memory_order_relaxed);
   external_roots_.push_back(root);
   ctx.spawn_root = root;
   return root;

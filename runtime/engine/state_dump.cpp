@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <sstream>
@@ -56,7 +57,8 @@ void write_workers(std::ostream& os, Runtime& rt, int sample_ms) {
     g_dump_readers.fetch_add(1, std::memory_order_seq_cst);
     const ThreadContext* ctx = w->context();
     const ThreadView tv = ctx ? view_thread(*ctx) : ThreadView{};
-    os << "  worker " << i << " (CPU " << w->cpu() << (i >= workers.owned() ? ", a guest" : "")
+    os << "  worker " << i << " (CPU " << w->cpu() << tid_text(tv.tid)
+       << (i >= workers.owned() ? ", a guest" : "")
        << (i == 0 ? ", the thread that started joule" : "") << "): " << worker_state(rt, i, ctx, tv)
        << "\n";
     g_dump_readers.fetch_sub(1, std::memory_order_release);
@@ -69,15 +71,35 @@ void write_workers(std::ostream& os, Runtime& rt, int sample_ms) {
   }
 }
 
-void write_blocked(std::ostream& os, Runtime& rt) {
-  const std::vector<Blocking::Blocked> blocked = rt.blocking().blocked_now();
+void write_blocked(std::ostream& os, Runtime& rt, std::uint64_t now) {
+  std::vector<Blocking::Blocked> blocked;
+  if (!rt.blocking().blocked_now(blocked)) {
+    os << "blocked tasks (Nanos6 / ALPI): (busy) the list was being changed; not read\n";
+    return;
+  }
   os << "blocked tasks (Nanos6 / ALPI): " << blocked.size() << "\n";
-  const std::uint64_t now = now_ns();
-  for (const Blocking::Blocked& b : blocked) {
-    os << "  " << task_id(b.id, b.label) << ", blocked for " << seconds(now - b.since_ns) << " on "
-       << (b.worker >= 0 ? "worker " + std::to_string(b.worker) : std::string("a thread"))
+  for (std::size_t k = 0; k < blocked.size() && k < kListed; ++k) {
+    const Blocking::Blocked& b = blocked[k];
+    os << "  " << listed_task(b) << ", blocked for " << seconds(now - std::min(now, b.since_ns))
+       << " on " << (b.worker >= 0 ? "worker " + std::to_string(b.worker) : std::string("a thread"))
        << "; it waits for nanos6_unblock_task / alpi_task_unblock\n";
   }
+  if (blocked.size() > kListed) os << "  ... and " << blocked.size() - kListed << " more\n";
+}
+
+// Suspended through ALPI until a time or their events: no thread holds
+// them, a polling service puts them back (Blocking::poll_suspended).
+void write_suspended(std::ostream& os, Runtime& rt, std::uint64_t now) {
+  std::vector<Blocking::Suspended> suspended;
+  if (!rt.blocking().suspended_now(suspended)) {
+    os << "suspended tasks (ALPI): (busy) the list was being changed; not read\n";
+    return;
+  }
+  os << "suspended tasks (ALPI), waiting for a time or their events: " << suspended.size() << "\n";
+  for (std::size_t k = 0; k < suspended.size() && k < kListed; ++k)
+    os << "  " << listed_task(suspended[k].task) << ": " << suspended_text(suspended[k], now)
+       << "\n";
+  if (suspended.size() > kListed) os << "  ... and " << suspended.size() - kListed << " more\n";
 }
 
 }  // namespace
@@ -93,7 +115,9 @@ std::string state_dump(Runtime& rt, int sample_ms) {
   os << "idle: " << rt.idle().sleepers() << " threads asleep, " << rt.idle().searching()
      << " workers looking for work\n";
   write_workers(os, rt, sample_ms);
-  write_blocked(os, rt);
+  const std::uint64_t now = now_ns();
+  write_blocked(os, rt, now);
+  write_suspended(os, rt, now);
   write_dependencies(os, gather(rt));
   write_spares(os, rt);
   LendingBridge& lending = rt.lending();

@@ -95,15 +95,18 @@ void write_spares(std::ostream& os, Runtime& rt) {
      << " made, " << workers.spares().handovers() << " hand-overs\n";
   for (std::size_t k = 0; k < spares.size(); ++k) {
     const Spares::SpareView& s = spares[k];
-    os << "  spare thread " << k << ": ";
+    const ThreadView tv = s.ctx ? view_thread(*s.ctx) : ThreadView{};
+    os << "  spare thread " << k;
+    if (tv.tid > 0) os << " (tid " << tv.tid << ")";
+    os << ": ";
     if (s.seat < 0 || s.seat >= workers.count()) {
       os << "in the pool, holds no CPU\n";
       continue;
     }
     os << (s.holds ? "stands in for worker " : "stood in for worker ") << s.seat << " on CPU "
        << workers.worker(s.seat)->cpu() << (s.holds ? "" : " until its own task blocked") << ": "
-       << (s.ctx ? thread_state(view_thread(*s.ctx)) : "starting") << "\n";
-    if (s.ctx) write_outer_waits(os, view_thread(*s.ctx), "    ");
+       << (s.ctx ? thread_state(tv) : "starting") << "\n";
+    if (s.ctx) write_outer_waits(os, tv, "    ");
   }
 }
 

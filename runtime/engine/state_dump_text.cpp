@@ -19,6 +19,19 @@ std::string seconds(std::uint64_t ns) {
   return buf;
 }
 
+std::string tid_text(int tid) { return tid > 0 ? ", tid " + std::to_string(tid) : std::string(); }
+
+std::string duration(std::uint64_t ns) {
+  char buf[32];
+  if (ns < 1'000'000)
+    std::snprintf(buf, sizeof buf, "%lu us", static_cast<unsigned long>(ns / 1000));
+  else if (ns < 1'000'000'000)
+    std::snprintf(buf, sizeof buf, "%.1f ms", double(ns) * 1e-6);
+  else
+    return seconds(ns);
+  return buf;
+}
+
 std::string task_id(std::uint64_t id, const char* label) {
   std::string s = "task " + std::to_string(id >> 40) + "." +
                   std::to_string(id & ((std::uint64_t(1) << 40) - 1));
@@ -56,13 +69,38 @@ std::string code_of(joule_task_fn_t fn) {
   return s + buf;
 }
 
+std::string listed_task(const Blocking::Blocked& b) {
+  std::string s = task_id(b.id, b.label);
+  if (b.parent_id) s += " (a child of " + task_id(b.parent_id, b.parent_label) + ")";
+  return s;
+}
+
+std::string suspended_text(const Blocking::Suspended& s, std::uint64_t now) {
+  std::string text =
+      "suspended for " + duration(now - std::min(now, s.task.since_ns)) + " (alpi_task_suspend): ";
+  if (s.due_ns == 0) {
+    if (s.events <= 0) return text + "its events are 0: it runs again at the next polling round";
+    return text + "runs again once its " + std::to_string(s.events) +
+           " outstanding event(s) are decreased (ALPI_SUSPEND_EVENT_SUBMIT, "
+           "alpi_task_events_decrease)";
+  }
+  if (s.due_ns > now)
+    return text + "runs again in " + duration(s.due_ns - now) + " (ALPI_SUSPEND_TIMEOUT_SUBMIT)";
+  // Put back by a polling round (Blocking::poll_suspended): a late one
+  // means the polling services do not run (see their last round).
+  return text + "its time came " + duration(now - s.due_ns) +
+         " ago (ALPI_SUSPEND_TIMEOUT_SUBMIT): it runs again at the next polling round";
+}
+
 namespace {
 
-// The running task's id and label. Not pinned: it may finish, and its
-// block be reused, between the load of ctx.current and these reads; the
-// text may then name the task created next in that block. Pool blocks stay
-// mapped while the runtime runs, so the read itself is safe; left out of
-// TSan's view for that reason (docs/hang-dump.md, "How consistent it is").
+// The running task's id and label, read while the dump readers' count is
+// up. Not pinned: it may finish, and its pool block be reused, between the
+// load of ctx.current and these reads; the text may then name the task
+// created next in that block. Pool blocks stay mapped while the runtime
+// runs, and a task from malloc is freed only once no dump reads
+// (TaskPool::destroy_task), so the read itself is safe; the reuse is left
+// out of TSan's view (docs/hang-dump.md, "How consistent it is").
 [[gnu::no_sanitize_thread]] void read_running(const Task* t, ThreadView& v) {
   v.current_id = t->id;
   v.current_label = t->label;
@@ -95,12 +133,13 @@ ThreadView view_thread(const ThreadContext& ctx) {
     }
     if (w.what) v.waits.push_back(w);
   }
-  g_dump_readers.fetch_sub(1, std::memory_order_release);
   const Task* current = ctx.current.get();
   if (current && current != ctx.root) {
     v.current = current;
     read_running(current, v);
   }
+  g_dump_readers.fetch_sub(1, std::memory_order_release);
+  v.tid = ctx.tid.get();
   return v;
 }
 
@@ -155,13 +194,19 @@ Whereabouts gather(Runtime& rt) {
     for (std::size_t k = 0; k < spares.size(); ++k)
       note_thread(w, spares[k].ctx, "spare thread " + std::to_string(k));
   const std::uint64_t now = now_ns();
-  for (const Blocking::Blocked& b : rt.blocking().blocked_now())
+  std::vector<Blocking::Blocked> blocked;
+  rt.blocking().blocked_now(blocked);
+  for (const Blocking::Blocked& b : blocked)
     w.blocked.emplace_back(
-        b.id, "blocked for " + seconds(now - b.since_ns) +
+        b.id, "blocked for " + seconds(now - std::min(now, b.since_ns)) +
                   " (nanos6_block_current_task / alpi_task_block): waits for its unblock" +
                   (b.worker >= 0 ? ", its thread asleep, a spare on worker " +
                                        std::to_string(b.worker) + "'s CPU"
                                  : std::string()));
+  std::vector<Blocking::Suspended> suspended;
+  rt.blocking().suspended_now(suspended);
+  for (const Blocking::Suspended& s : suspended)
+    w.blocked.emplace_back(s.task.id, suspended_text(s, now));
   return w;
 }
 

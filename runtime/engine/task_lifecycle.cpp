@@ -139,7 +139,8 @@ void TaskLifecycle::execute(Task* t, ThreadContext& ctx) {
   }
   Task* saved = ctx.current;
   ctx.current = t;
-  t->runner = ctx.slot;  // before any child exists: see Task::runner
+  t->runner.store(ctx.slot,
+                  std::memory_order_relaxed);  // before any child exists: see Task::runner
   if (observed_) {
     run_observed(t, ctx);
   } else if (t->fn) {
@@ -233,7 +234,7 @@ Task* TaskLifecycle::finish(Task* t, ThreadContext& ctx) {
 Task* TaskLifecycle::settle_children(Task* parent, std::int64_t n) noexcept {
   // After the decrement the parent may finish and be freed on another
   // thread: it is not touched again unless this was its last reference.
-  WaitSlot* waiter = parent->runner;
+  WaitSlot* waiter = parent->runner.load(std::memory_order_relaxed);
   JOULE_PERTURB_POINT(complete);
   const std::int64_t left = parent->pending.fetch_sub(n, std::memory_order_seq_cst) - n;
   if (left == 0) return parent;
@@ -298,7 +299,7 @@ void TaskLifecycle::release_successors(Task* t, ThreadContext& ctx) {
     // Published to whoever queues s by the acq_rel decrement below.
     if (tagged != s && me >= 0) s->data_home.store(std::int16_t(me), std::memory_order_relaxed);
     const bool creator_runs = s->creator_runs;  // s is not ours to touch after the decrement
-    WaitSlot* creator = s->runner;
+    WaitSlot* creator = s->runner.load(std::memory_order_relaxed);
     if (s->preds.fetch_sub(1, std::memory_order_seq_cst) != 1) continue;
     if (creator_runs) {
       idle_->wake(creator);  // its creator is waiting for it (and may free it at once)

@@ -53,6 +53,15 @@ Task* TaskPool::make_task(TaskPool* pool, std::size_t args_size, std::size_t arg
 
 void TaskPool::destroy_task(Task* t) noexcept {
   TaskPool* home = t->home;
+  if (!home) {
+    // A state dump may be reading this task's id and label as a thread's
+    // running task (state_dump_text.cpp, read_running). Pool blocks stay
+    // mapped; this memory goes back to malloc, so a dump that may have
+    // loaded it is waited for (its count rises before that load): a cost
+    // only tasks too large for a block, and sanitizer builds, pay.
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    while (g_dump_readers.load(std::memory_order_acquire) != 0) core::cpu_relax();
+  }
   t->~Task();
   if (home)
     home->free_block(t);

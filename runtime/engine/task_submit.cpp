@@ -60,7 +60,8 @@ Task* TaskLifecycle::create(joule_task_fn_t fn, std::size_t args_size, std::size
   if (!opts.if_) {
     t->flags |= task_flag::undeferred;
     t->creator_runs = true;
-    t->runner = ctx.slot;  // the predecessor that makes it ready wakes us
+    t->runner.store(ctx.slot,
+                    std::memory_order_relaxed);  // the predecessor that makes it ready wakes us
   }
   return t;
 }

@@ -83,6 +83,10 @@ struct ThreadContext {
   // a lock). The count is the layer's thread_local: it lives as long as this.
   const int* descendants_only = nullptr;
   std::uint64_t next_id = 0;  // task ids: thread slot << 40 | sequence
+  // The kernel's id of this thread (gettid), set when it becomes a worker or
+  // attaches (spares do): the dump names it so that a user can find the
+  // thread in gdb ("LWP"), `top -H` or perf.
+  Published<int> tid = 0;
   // What this thread waits for while it helps (WaitNote), for the state
   // dump: a short text and the task concerned; null when not waiting.
   Published<const char*> waiting_for = nullptr;
@@ -148,5 +152,7 @@ class WaitNote {
 
 ThreadContext& thread_context() noexcept;
 TaskPool* current_pool() noexcept;
+// gettid(2) of the calling thread.
+int os_thread_id() noexcept;
 
 }  // namespace joule::engine

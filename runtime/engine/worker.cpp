@@ -52,12 +52,13 @@ void Worker::join() {
 
 void Worker::adopt_current_thread(ThreadContext& ctx) {
   ctx.worker = this;
+  ctx.tid = os_thread_id();  // before it is published: the dump names it
   context_.store(&ctx, std::memory_order_release);
   ctx.pool = &pool_;
   ctx.next_id = std::uint64_t(index_ + 1) << 40;
   ctx.slot = &rt_.idle().worker_slot(index_);
   ctx.seat_wanted = &seat_wanted_;
-  if (ctx.root) ctx.root->runner = ctx.slot;
+  if (ctx.root) ctx.root->runner.store(ctx.slot, std::memory_order_relaxed);
   spin_ = AdaptiveSpin(rt_.settings().spin_us, rt_.spin_cap_us());
   if (rt_.settings().bind && !rt_.topology().synthetic() &&
       !rt_.topology().bind_current_thread(cpu_)) {

@@ -5,16 +5,23 @@
 // taskwait for a child that blocks too. The dump must show the region's
 // address, the holder (label, code, state), the waiter, the taskwait with
 // its unfinished child, and the spare threads standing in for the blocked
-// workers; at 1, 2, 4 workers and more workers than CPUs.
+// workers; at 1, 2, 4 workers and more workers than CPUs. Tasks suspended
+// through ALPI for a time and for their events are listed with what they
+// wait for, and every worker and spare thread with its kernel thread id.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
+#include <regex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "joule/alpi.h"
 #include "joule/joule.hpp"
 #include "joule/nanos6/nanos6.h"
 #include "run_command.hpp"
@@ -81,8 +88,10 @@ void check_dump(const std::string& out, const long* data) {
       taskwait.find(", 1 of its children unfinished") != std::string::npos ||
       (innermost.find("\"in taskwait\", 1 of its children unfinished") != std::string::npos))
       << out;
-  EXPECT_NE(out.find("\"blocked child\", blocked for"), std::string::npos) << out;
-  EXPECT_NE(out.find("spare thread 0: st"), std::string::npos) << out;
+  // The blocked child names its parent: the taskwait it holds up.
+  const std::string child = line_with(out, "\"blocked child\" (a child of task ");
+  EXPECT_NE(child.find("\"in taskwait\"), blocked for"), std::string::npos) << out;
+  EXPECT_TRUE(std::regex_search(out, std::regex(R"(spare thread 0 \(tid \d+\): st)"))) << out;
   EXPECT_NE(out.find("stands in for worker "), std::string::npos) << out;
   EXPECT_NE(out.find("[exit 0]"), std::string::npos) << out;
 }
@@ -120,7 +129,8 @@ TEST_P(DumpRegions, TheDumpNamesTheRegionItsHolderTheWaiterAndTheSpares) {
         [&] {
           out = dump_of_this_process();
           return out.find("blocked tasks (Nanos6 / ALPI): 2") != std::string::npos &&
-                 out.find("\"in taskwait\"") != std::string::npos;
+                 out.find("\"in taskwait\"") != std::string::npos &&
+                 out.find("spare thread 0 (tid ") != std::string::npos;
         },
         20000))
         << out;
@@ -134,6 +144,114 @@ TEST_P(DumpRegions, TheDumpNamesTheRegionItsHolderTheWaiterAndTheSpares) {
   joule::taskwait();
   observer.join();
   EXPECT_TRUE(waiter_ran.load());
+}
+
+// The tids the dump prints after `prefix` ("worker 0 (CPU 3, tid 4711"),
+// by the number that follows `prefix`.
+std::vector<std::pair<int, int>> tids_of(const std::string& out, const std::string& pattern) {
+  std::vector<std::pair<int, int>> found;
+  const std::regex re(pattern);
+  for (auto it = std::sregex_iterator(out.begin(), out.end(), re); it != std::sregex_iterator();
+       ++it)
+    found.emplace_back(std::stoi((*it)[1]), std::stoi((*it)[2]));
+  return found;
+}
+
+bool is_thread_of_this_process(int tid) {
+  struct stat st {};
+  return ::stat(("/proc/self/task/" + std::to_string(tid)).c_str(), &st) == 0;
+}
+
+void check_thread_ids(const std::string& out, int workers, int main_tid) {
+  const auto worker_tids = tids_of(out, R"(\n  worker (\d+) \(CPU \d+, tid (\d+)[,)])");
+  ASSERT_EQ(worker_tids.size(), std::size_t(workers)) << out;
+  std::set<int> distinct;
+  for (const auto& [index, tid] : worker_tids) {
+    EXPECT_TRUE(is_thread_of_this_process(tid)) << "worker " << index << " tid " << tid << out;
+    distinct.insert(tid);
+    if (index == 0) EXPECT_EQ(tid, main_tid) << out;  // the thread that started joule
+  }
+  for (const auto& [index, tid] : tids_of(out, R"(\n  spare thread (\d+) \(tid (\d+)\): )")) {
+    EXPECT_TRUE(is_thread_of_this_process(tid)) << "spare " << index << " tid " << tid << out;
+    distinct.insert(tid);
+  }
+  EXPECT_GE(distinct.size(), std::size_t(workers)) << out;
+}
+
+// A task that suspends with a timeout until `stop`, each run 1 s later.
+void suspend_for_a_time(const std::atomic<bool>& stop) {
+  if (stop.load()) return;
+  alpi_task* self = nullptr;
+  ASSERT_EQ(alpi_task_self(&self), ALPI_SUCCESS);
+  ASSERT_EQ(alpi_task_suspend_mode_set(self, ALPI_SUSPEND_TIMEOUT_SUBMIT, 1'000'000'000),
+            ALPI_SUCCESS);
+  ASSERT_EQ(alpi_task_suspend(self), ALPI_SUCCESS);
+}
+
+// A task that suspends once until its event is decreased (`self` is where
+// the decreaser finds it).
+void suspend_for_an_event(std::atomic<alpi_task*>& self) {
+  if (self.load()) return;  // the second run
+  alpi_task* me = nullptr;
+  ASSERT_EQ(alpi_task_self(&me), ALPI_SUCCESS);
+  ASSERT_EQ(alpi_task_events_increase(me, 1), ALPI_SUCCESS);
+  ASSERT_EQ(alpi_task_suspend_mode_set(me, ALPI_SUSPEND_EVENT_SUBMIT, 0), ALPI_SUCCESS);
+  ASSERT_EQ(alpi_task_suspend(me), ALPI_SUCCESS);
+  self.store(me);
+}
+
+void check_suspended(const std::string& out) {
+  const std::string timed = line_with(out, "\"waits for a time\" (a child of task ");
+  EXPECT_NE(timed.find("\"suspender\"): suspended for "), std::string::npos) << out;
+  EXPECT_NE(timed.find("(ALPI_SUSPEND_TIMEOUT_SUBMIT)"), std::string::npos) << out;
+  const std::string evented = line_with(out, "\"waits for its event\" (a child of task ");
+  EXPECT_NE(evented.find("runs again once its 1 outstanding event(s) are decreased"),
+            std::string::npos)
+      << out;
+}
+
+// A hang in a task-aware layer (TAMPI) is a task suspended for its events
+// that nobody decreases: the dump lists it, with the parent whose taskwait
+// it holds up, and names each thread as gdb and `top -H` do.
+TEST_P(DumpRegions, SuspendedTasksAndThreadIdsAreListed) {
+  joule::runtime rt({{"JOULE_WORKERS", std::to_string(GetParam())}});
+  (void)nanos6_get_current_blocking_context();
+  const int main_tid = int(::syscall(SYS_gettid));
+  std::atomic<bool> stop{false};
+  std::atomic<alpi_task*> evented{nullptr};
+  joule::task_options parent_opts, timed_opts, evented_opts;
+  parent_opts.label = "suspender";
+  timed_opts.label = "waits for a time";
+  evented_opts.label = "waits for its event";
+  joule::spawn(
+      [&] {
+        joule::spawn([&] { suspend_for_a_time(stop); }, timed_opts);
+        joule::spawn([&] { suspend_for_an_event(evented); }, evented_opts);
+        joule::taskwait();
+      },
+      parent_opts);
+  std::thread observer([&] {
+    std::string out;
+    EXPECT_TRUE(joule::test::eventually(
+        [&] {
+          out = dump_of_this_process();
+          return out.find("suspended tasks (ALPI), waiting for a time or their events: 2") !=
+                     std::string::npos &&
+                 out.find("(ALPI_SUSPEND_TIMEOUT_SUBMIT)") != std::string::npos &&
+                 tids_of(out, R"(\n  worker (\d+) \(CPU \d+, tid (\d+)[,)])").size() ==
+                     std::size_t(GetParam());
+        },
+        20000))
+        << out;
+    check_suspended(out);
+    check_thread_ids(out, GetParam(), main_tid);
+    std::printf("%s\n", out.c_str());
+    stop = true;
+    EXPECT_TRUE(joule::test::eventually([&] { return evented.load() != nullptr; }, 20000));
+    alpi_task_events_decrease(evented.load(), 1);
+  });
+  joule::taskwait();
+  observer.join();
 }
 
 INSTANTIATE_TEST_SUITE_P(Workers, DumpRegions,

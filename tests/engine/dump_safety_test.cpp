@@ -1,7 +1,8 @@
 // The state dump taken while the engine changes under it: a thread dumps
 // again and again while the workers create, order and finish tasks with
 // dependencies, taskwaits reset the domains, tasks block and are unblocked,
-// and a polling service registers and leaves. No dump may crash, hang or
+// tasks suspend through ALPI for a time and for an event, and a polling
+// service registers and leaves. No dump may crash, hang or
 // race (this test runs under the tsan preset too), and each must stay
 // bounded in size. 1, 2, 4 workers and more workers than CPUs.
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "joule/alpi.h"
 #include "joule/joule.hpp"
 #include "joule/nanos6/nanos6.h"
 #include "runtime.hpp"
@@ -19,6 +21,16 @@
 namespace {
 
 int quiet_service(void* flag) { return static_cast<std::atomic<bool>*>(flag)->load() ? 1 : 0; }
+
+// The calling task runs again by `mode` once its body returns.
+alpi_task* suspend_self(alpi_suspend_mode_t mode, std::uint64_t args, std::uint64_t events) {
+  alpi_task* self = nullptr;
+  EXPECT_EQ(alpi_task_self(&self), ALPI_SUCCESS);
+  if (events > 0) EXPECT_EQ(alpi_task_events_increase(self, events), ALPI_SUCCESS);
+  EXPECT_EQ(alpi_task_suspend_mode_set(self, mode, args), ALPI_SUCCESS);
+  EXPECT_EQ(alpi_task_suspend(self), ALPI_SUCCESS);
+  return self;
+}
 
 // Chains and fans of tasks over a few cells, with nested children that have
 // dependencies of their own (a domain per parent), ended by a taskwait.
@@ -41,13 +53,27 @@ void one_round(long* cells, int n) {
     ctx.store(c);
     nanos6_block_current_task(c);
   });
-  std::thread unblocker([&ctx] {
+  // Suspended once for 100 us, and once until the thread outside joule
+  // decreases its event (ALPI).
+  std::atomic<int> timed_runs{0};
+  std::atomic<alpi_task*> evented{nullptr};
+  joule::spawn([&timed_runs] {
+    if (timed_runs.fetch_add(1) == 0) suspend_self(ALPI_SUSPEND_TIMEOUT_SUBMIT, 100'000, 0);
+  });
+  joule::spawn([&evented] {
+    if (!evented.load()) evented.store(suspend_self(ALPI_SUSPEND_EVENT_SUBMIT, 0, 1));
+  });
+  std::thread unblocker([&ctx, &evented] {
     void* c;
     while (!(c = ctx.load())) std::this_thread::yield();
     nanos6_unblock_task(c);
+    alpi_task* e;
+    while (!(e = evented.load())) std::this_thread::yield();
+    alpi_task_events_decrease(e, 1);
   });
   joule::taskwait();
   unblocker.join();
+  EXPECT_EQ(timed_runs.load(), 2);
 }
 
 class DumpSafety : public ::testing::TestWithParam<int> {};

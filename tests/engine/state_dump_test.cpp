@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <thread>
 
@@ -76,6 +77,38 @@ TEST(StateDump, JouleCtlDumpShowsTheWorkersAndTheBlockedTask) {
   EXPECT_NE(out.find("  worker 1 (CPU "), std::string::npos) << out;
   EXPECT_NE(out.find("completed in the last 200 ms"), std::string::npos) << out;
   EXPECT_NE(out.find("[exit 0]"), std::string::npos) << out;
+}
+
+// "task 2.17" from the line of `out` naming `label` ("" when none).
+std::string id_of(const std::string& out, const std::string& label) {
+  const auto at = out.find("\"" + label + "\", blocked for");
+  if (at == std::string::npos) return "";
+  const auto begin = out.rfind("task ", at);
+  return out.substr(begin, at - 1 - begin);
+}
+
+// Task ids carry the creating thread's slot: a thread of the program that
+// is not a worker (and a spare thread) has one of its own, above every
+// worker's, so its tasks' ids never repeat a worker's.
+TEST(StateDump, TasksOfOtherThreadsHaveIdsOfTheirOwn) {
+  joule::runtime rt({{"JOULE_WORKERS", "2"}});
+  StuckTask by_main("made by main");
+  std::unique_ptr<StuckTask> by_other;
+  std::thread([&] { by_other = std::make_unique<StuckTask>("made by another thread"); }).join();
+  std::string out;
+  ASSERT_TRUE(joule::test::eventually(
+      [&] {
+        out = dump_of_this_process();
+        return out.find("blocked tasks (Nanos6 / ALPI): 2") != std::string::npos;
+      },
+      5000))
+      << out;
+  const std::string main_id = id_of(out, "made by main");
+  const std::string other_id = id_of(out, "made by another thread");
+  EXPECT_EQ(main_id.rfind("task 1.", 0), 0u) << out;  // worker 0's slot
+  ASSERT_EQ(other_id.rfind("task ", 0), 0u) << out;
+  EXPECT_GT(std::stoi(other_id.substr(5)), 2) << out;  // above both workers' slots
+  by_main.unblock();  // first: main's taskwait (in unblock) waits for it
 }
 
 TEST(StateDump, AProcessWithoutTheEndpointIsReportedNotHung) {
