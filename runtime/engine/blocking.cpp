@@ -28,9 +28,7 @@ constexpr std::uint8_t kUnblocked = 2;
 
 Runtime& Blocking::runtime() {
   Runtime& rt = Runtime::get();
-  Blocking& b = rt.blocking();
-  b.activate();
-  b.note_api();
+  rt.blocking().enter_api();
   return rt;
 }
 
@@ -45,8 +43,7 @@ void Blocking::activate() noexcept {
 // at its top level too: under OmpSs-2 main() is a task, and TAMPI blocks
 // and waits from there (its root task is the handle).
 Task* Blocking::current_task() {
-  activate();
-  note_api();
+  enter_api();
   if (Runtime::in_task()) return rt_.context().current;
   ThreadContext& ctx = rt_.context();
   if (ctx.root && ctx.worker && ctx.worker->index() == 0) return ctx.root;
@@ -54,7 +51,8 @@ Task* Blocking::current_task() {
 }
 
 // A relaxed load first, as in activate: every API call comes here.
-void Blocking::note_api() noexcept {
+void Blocking::enter_api() noexcept {
+  activate();
   if (!may_block_.load(std::memory_order_relaxed))
     may_block_.store(true, std::memory_order_relaxed);
 }
@@ -94,18 +92,11 @@ BlockResult Blocking::block(Task* t) {
 // for later may wait with it: its immediate successor and its held child
 // counts go out first.
 void Blocking::sleep_blocked(Task* t, ThreadContext& ctx) {
-  TaskLifecycle& tasks = rt_.tasks();
-  tasks.flush_held(ctx);
-  tasks.flush_private(ctx);
-  TaskPool::flush_remote_frees();
-  Spares& spares = rt_.workers().spares();
-  const int seat = spares.hand_over(ctx);
-  {
+  rt_.workers().spares().sleep_off_seat(ctx, [&] {
     WaitNote note(ctx, "an unblock (the task blocked through Nanos6 or ALPI)", t);
     Spares::park_until(*ctx.block_slot,
                        [t] { return t->blocking.load(std::memory_order_seq_cst) == kUnblocked; });
-  }
-  spares.take_back(ctx, seat);
+  });
 }
 
 void Blocking::unblock(Task* t) {
@@ -145,15 +136,8 @@ bool Blocking::decrease_events(Task* t, std::int64_t n) {
 // polling task waits here between polls).
 void Blocking::wait_for_ns(std::uint64_t ns) {
   ThreadContext& ctx = rt_.context();
-  if (!ctx.block_slot) ctx.block_slot = rt_.workers().spares().private_slot();
   WaitNote note(ctx, "a time (alpi_task_waitfor_ns)", ctx.current);
-  TaskLifecycle& tasks = rt_.tasks();
-  tasks.flush_held(ctx);
-  tasks.flush_private(ctx);
-  Spares& spares = rt_.workers().spares();
-  const int seat = spares.hand_over(ctx);
-  Spares::park_for(*ctx.block_slot, ns);
-  spares.take_back(ctx, seat);
+  rt_.workers().spares().sleep_off_seat(ctx, [&] { Spares::park_for(*ctx.block_slot, ns); });
 }
 
 namespace {
@@ -206,8 +190,7 @@ void note_layer(Runtime& rt) {
 
 void Blocking::spawn_independent(void (*body)(void*), void* args, void (*done)(void*),
                                  void* done_args, const char* label) {
-  activate();
-  note_api();
+  enter_api();
   note_layer(rt_);  // the creators' throttle (TaskLifecycle::throttle)
   ThreadContext& ctx = rt_.context();
   // A child of the thread's root, not of the calling task: the caller's

@@ -123,7 +123,7 @@ class Blocking {
     WaitSlot* slot;  // where its thread sleeps (ThreadContext::block_slot)
   };
   void sleep_blocked(Task* t, ThreadContext& ctx);
-  void note_api() noexcept;
+  void enter_api() noexcept;  // activate, and note that a task may block
   static Blocked note_of(const Task* t, std::uint64_t since_ns, int worker);
   // A dump's try-lock: a bounded number of tries, yielding between them.
   static bool lock_for_dump(std::unique_lock<std::mutex>& guard);

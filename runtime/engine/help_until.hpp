@@ -68,28 +68,22 @@ void Waits::sleep_while_waiting(ThreadContext& ctx, Done& done, Task* watched, l
 // spare may be sleeping on now: forward makes that wake reach this thread.
 template <class Done>
 void Waits::wait_off_seat(ThreadContext& ctx, Done& done, Task* watched) {
-  TaskLifecycle& tasks = rt_.tasks();
-  if (ctx.searching) tasks.end_search(ctx, false);
-  tasks.flush_private(ctx);
-  TaskPool::flush_remote_frees();
-  Spares& spares = rt_.workers().spares();
-  if (!ctx.block_slot) ctx.block_slot = spares.private_slot();
-  const int seat = spares.hand_over(ctx);
-  ctx.slot->forward.store(ctx.block_slot, std::memory_order_seq_cst);
-  if (watched) {
-    const std::int64_t delta = watched->begin_sleep_wait();
-    // A resumed task's last child may wake its earlier run's slot instead
-    // (Task::runner): look again after a while, as sleep_while_waiting does.
-    const long limit = watched->resumed ? Idle::kPollNs : 0;
-    while (!Spares::park_until(
-        *ctx.block_slot, [watched] { return watched->sleep_wait_done(); }, limit)) {
+  rt_.workers().spares().sleep_off_seat(ctx, [&] {
+    ctx.slot->forward.store(ctx.block_slot, std::memory_order_seq_cst);
+    if (watched) {
+      const std::int64_t delta = watched->begin_sleep_wait();
+      // A resumed task's last child may wake its earlier run's slot instead
+      // (Task::runner): look again after a while, as sleep_while_waiting does.
+      const long limit = watched->resumed ? Idle::kPollNs : 0;
+      while (!Spares::park_until(
+          *ctx.block_slot, [watched] { return watched->sleep_wait_done(); }, limit)) {
+      }
+      watched->end_sleep_wait(delta);
+    } else {
+      Spares::park_until(*ctx.block_slot, done);
     }
-    watched->end_sleep_wait(delta);
-  } else {
-    Spares::park_until(*ctx.block_slot, done);
-  }
-  ctx.slot->forward.store(nullptr, std::memory_order_relaxed);
-  spares.take_back(ctx, seat);
+    ctx.slot->forward.store(nullptr, std::memory_order_relaxed);
+  });
 }
 
 // Beyond this many nested taskwaits on one stack, a waiting thread runs only

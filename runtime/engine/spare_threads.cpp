@@ -103,6 +103,16 @@ int Spares::hand_over(ThreadContext& ctx) {
   return seat;
 }
 
+int Spares::leave_to_sleep(ThreadContext& ctx) {
+  TaskLifecycle& tasks = rt_.tasks();
+  if (ctx.searching) tasks.end_search(ctx, false);
+  tasks.flush_held(ctx);
+  tasks.flush_private(ctx);
+  TaskPool::flush_remote_frees();
+  if (!ctx.block_slot) ctx.block_slot = private_slot();
+  return hand_over(ctx);
+}
+
 void Spares::take_back(ThreadContext& ctx, int seat) {
   if (seat < 0) return;
   Waiter me{ctx.spare, ctx.block_slot, true};

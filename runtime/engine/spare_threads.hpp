@@ -52,6 +52,17 @@ class Spares {
   // holds goes to a thread waiting for it, else to a spare. Returns the
   // seat to take back (-1: none, the calling thread holds no seat).
   int hand_over(ThreadContext& ctx);
+  // The calling thread sleeps off its seat (a blocked task, a timed block,
+  // a wait that yields): what it holds for later goes out first (held
+  // child counts, its immediate successor, remote frees), the seat is handed
+  // over, park() sleeps on ctx.block_slot, and the seat comes back at its
+  // holder's next task boundary.
+  template <class Park>
+  void sleep_off_seat(ThreadContext& ctx, Park park) {
+    const int seat = leave_to_sleep(ctx);
+    park();
+    take_back(ctx, seat);
+  }
   // The blocked task was unblocked: its thread waits until the seat's
   // holder hands the seat back (at its next task boundary).
   void take_back(ThreadContext& ctx, int seat);
@@ -124,7 +135,8 @@ class Spares {
     std::deque<Waiter*> waiters;  // seat_mutex_
   };
   static void futex_wait(core::WaitSlot& s, std::uint32_t seen, long timeout_ns = 0) noexcept;
-  std::atomic<bool>& wanted(int seat);  // the seat's worker's flag: an urgent waiter
+  int leave_to_sleep(ThreadContext& ctx);  // sleep_off_seat's flushes and hand-over
+  std::atomic<bool>& wanted(int seat);     // the seat's worker's flag: an urgent waiter
   void refresh_locked(int seat);
   Waiter* pick_locked(int seat, bool urgent_only);
   void grant_locked(int seat, Waiter* w);
