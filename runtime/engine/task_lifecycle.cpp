@@ -344,7 +344,9 @@ void TaskLifecycle::make_ready(Task** tasks, int n, ThreadContext& ctx, bool rel
     tasks[first + pushed++] = tasks[i];
   }
   if (pushed == 0) return;
-  push_and_wake(tasks + first, pushed, ctx.worker ? ctx.worker->index() : -1);
+  const int me = ctx.worker ? ctx.worker->index() : -1;
+  scheduler_->note_creating(me, !released);
+  push_and_wake(tasks + first, pushed, me);
   if (lending_) lending_bridge_->maybe_acquire();
 }
 

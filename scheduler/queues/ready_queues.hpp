@@ -72,6 +72,16 @@ class ReadyQueues {
   // first touch of memory meant for its NUMA node. Sharded policies only.
   void push_pinned(Task* t, int worker);
   bool sharded() const noexcept { return sharded_; }
+  // `worker`'s thread says where its next pushes come from: creating tasks
+  // (a spawn loop) or releasing successors. A thief waits a moment for a
+  // creator's lone task only (steal_from). Written only when it changes, so
+  // a worker that only releases never touches the line.
+  void note_creating(int worker, bool creating) noexcept {
+    if (worker < 0 || worker >= shard_count_) return;
+    std::atomic<bool>& f = shards_[worker].creating;
+    if (f.load(std::memory_order_relaxed) != creating)
+      f.store(creating, std::memory_order_relaxed);
+  }
   // Called by `worker`'s own thread when it starts: its deque's ring is
   // made again there (OwnerDeque::rehome), on that thread's memory node.
   void rehome(int worker) {
@@ -138,6 +148,8 @@ class ReadyQueues {
     std::unique_ptr<ReadyQueue> queue;
     // Polled by idle workers: off the lock's line.
     alignas(64) std::atomic<std::int64_t> size{0};
+    // The owner pushes tasks it creates (note_creating), not released ones.
+    std::atomic<bool> creating{false};
     // Pinned keyed tasks (see set_affinity_map): only the owner takes them.
     std::atomic<std::int64_t> pinned_size{0};
     TaskList pinned;
@@ -182,7 +194,7 @@ class ReadyQueues {
   // Most tasks one steal takes: the thief runs one and queues the rest at
   // home, visible to other thieves.
   static constexpr int kStealShare = 16;
-  // Pauses a thief waits for a one-task shard to grow (steal_from).
+  // Pauses a thief waits for a creator's one-task shard to grow (steal_from).
   static constexpr int kStealPatience = 64;
   int shard_of(const Task* t, int worker);
   Task* take_own(Shard& s, int worker);

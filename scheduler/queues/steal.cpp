@@ -103,10 +103,14 @@ Task* ReadyQueues::steal_from(int victim, int worker, StealDistance d, StealStat
   if (stats) ++stats->probes;
   Shard& s = shards_[victim];
   if (s.ready() == 0) return nullptr;
-  // A lone task: wait a moment for the shard to grow. A producer streaming
-  // tasks then stays ahead of its thief, whose tasks arrive as its own
-  // releases (the immediate successor) instead of one steal per task.
-  for (int spin = 0; spin < kStealPatience && s.ready() < 2; ++spin) core::cpu_relax();
+  // A creator's lone task: wait a moment for the shard to grow. A producer
+  // streaming tasks then stays ahead of its thief, whose tasks arrive as its
+  // own releases (the immediate successor) instead of one steal per task.
+  // A task a completion released is taken at once: there the wait is pure
+  // latency (a stencil row hands one task to the other worker per row,
+  // and 64 pauses are 2-4 us on current x86 cores).
+  if (s.creating.load(std::memory_order_relaxed))
+    for (int spin = 0; spin < kStealPatience && s.ready() < 2; ++spin) core::cpu_relax();
   const bool share = owner_deque_ && stats != nullptr;
   Task* got[kStealShare];
   int n = 0;
