@@ -94,14 +94,18 @@ Icv& icv() {
   return g_icv;
 }
 
+std::atomic<bool> g_started{false};
+
 // OMP_DISPLAY_ENV prints once the ICVs are set (the printing reads them,
-// and so comes back here: the flag is taken before).
-void ensure_init() {
+// and so comes back here: the flag is taken before). g_started is set
+// after both, as before the fast path (team.hpp) every call took this way.
+void ensure_init_slow() {
   std::call_once(g_once, load);
   if (g_display_env) [[unlikely]] {
     static std::atomic<bool> shown{false};
     if (!shown.exchange(true)) display_env(g_display_env == 2);
   }
+  g_started.store(true, std::memory_order_release);
 }
 
 void fail_start(const char* what) {

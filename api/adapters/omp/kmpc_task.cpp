@@ -58,6 +58,20 @@ Prefix* next_of(const Prefix* p) { return reinterpret_cast<Prefix*>(p->event); }
   return p;
 }
 
+}  // namespace
+
+[[gnu::noinline]] bool cache_refill(BlockCache& c) {
+  if (!c.spare) c.spare = c.returned.exchange(nullptr, std::memory_order_acquire);
+  while (c.spare && c.n < BlockCache::kDepth) {
+    Prefix* p = c.spare;
+    c.spare = next_of(p);
+    c.blocks[c.n++] = p;
+  }
+  return c.n > 0;
+}
+
+namespace {
+
 inline void* block_alloc(std::size_t size) {
   BlockCache& c = t_cache;
   if (size <= kCachedBlock && c.n > 0) [[likely]]

@@ -53,6 +53,12 @@ struct BlockCache {
 };
 [[gnu::tls_model("initial-exec")]] extern constinit thread_local BlockCache t_cache;
 
+// Moves up to kDepth blocks from `spare`, else from `returned`, to `blocks`:
+// when the tasks run on other threads (their blocks come back through
+// `returned`) the creator takes the fast path of task_alloc_plain for
+// kDepth tasks a refill. False: none to move (task_alloc makes one).
+bool cache_refill(BlockCache& c);
+
 // A new task's prefix and kmp_task_t in `block` (task_bytes: kmp_task_t
 // and privates, rounded up to 8).
 inline Prefix* task_fill(void* block, Mode mode, std::int32_t flags, std::size_t task_bytes,
@@ -82,7 +88,8 @@ inline Prefix* task_alloc_plain(std::int32_t flags, std::size_t task_size, std::
   const std::size_t task_bytes = (task_size + 7) & ~std::size_t(7);
   const std::size_t size = sizeof(Prefix) + task_bytes + shareds_size;
   BlockCache& c = t_cache;
-  if ((flags & kSpecial) != kTied || size > kCachedBlock || c.n == 0) [[unlikely]]
+  if ((flags & kSpecial) != kTied || size > kCachedBlock || (c.n == 0 && !cache_refill(c)))
+      [[unlikely]]
     return task_alloc(flags, task_size, shareds_size, entry);
   return task_fill(c.blocks[--c.n], Mode::kPlain, flags, task_bytes, shareds_size, entry);
 }

@@ -294,7 +294,15 @@ struct Icv {
 };
 Icv& icv();
 // Reads the OMP_* settings (starting joule) once; exits with the message on a bad value.
-void ensure_init();
+// Once that is done (g_started, icv.cpp) a call is one load: std::call_once
+// alone costs ~80 instructions (thread-local bookkeeping, pthread_once), and
+// clang's code calls __kmpc_global_thread_num, hence this, once per task.
+extern std::atomic<bool> g_started;
+void ensure_init_slow();
+inline void ensure_init() {
+  if (!g_started.load(std::memory_order_acquire)) [[unlikely]]
+    ensure_init_slow();
+}
 // OMP_DISPLAY_ENV / omp_display_env: the ICVs on stderr (display_env.cpp).
 void display_env(bool verbose);
 
