@@ -58,20 +58,6 @@ Prefix* next_of(const Prefix* p) { return reinterpret_cast<Prefix*>(p->event); }
   return p;
 }
 
-}  // namespace
-
-[[gnu::noinline]] bool cache_refill(BlockCache& c) {
-  if (!c.spare) c.spare = c.returned.exchange(nullptr, std::memory_order_acquire);
-  while (c.spare && c.n < BlockCache::kDepth) {
-    Prefix* p = c.spare;
-    c.spare = next_of(p);
-    c.blocks[c.n++] = p;
-  }
-  return c.n > 0;
-}
-
-namespace {
-
 inline void* block_alloc(std::size_t size) {
   BlockCache& c = t_cache;
   if (size <= kCachedBlock && c.n > 0) [[likely]]
@@ -154,6 +140,18 @@ Prefix* task_alloc(std::int32_t flags, std::size_t task_size, std::size_t shared
   else if (flags & (kPriority | kDetachable))
     mode = Mode::kDeferred;
   return task_fill(block_alloc(size), mode, flags, task_bytes, shareds_size, entry);
+}
+
+Task* task_alloc_other(std::int32_t flags, std::size_t task_size, std::size_t shareds_size,
+                       Routine entry) {
+  BlockCache& c = t_cache;
+  if ((flags & kPlainMask) == kTiedFlag && block_size(task_size, shareds_size) <= kCachedBlock) {
+    if (!c.spare) c.spare = c.returned.exchange(nullptr, std::memory_order_acquire);
+    if (void* block = cached_block(c))
+      return task_of(task_fill(block, Mode::kPlain, flags, (task_size + 7) & ~std::size_t(7),
+                               shareds_size, entry));
+  }
+  return task_of(task_alloc(flags, task_size, shareds_size, entry));
 }
 
 namespace {
@@ -240,7 +238,12 @@ void task_submit(Prefix* p, const joule_dep_t* deps, std::size_t n) {
   joule_task_t* jt = create_task(
       GompTask{deferred_body, &p, nullptr, sizeof p, alignof(Prefix*), p->event, n != 0},
       options(p), nullptr);
-  if (n) add_deps(jt, deps, n);
+  if (n) {  // add_deps (task_depend.cpp) without the call where no tool listens
+    if (ompt::on()) [[unlikely]]
+      add_deps(jt, deps, n);
+    else
+      joule_task_add_deps(jt, deps, n);
+  }
   joule_task_submit(jt);
 }
 

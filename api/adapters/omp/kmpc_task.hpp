@@ -53,12 +53,6 @@ struct BlockCache {
 };
 [[gnu::tls_model("initial-exec")]] extern constinit thread_local BlockCache t_cache;
 
-// Moves up to kDepth blocks from `spare`, else from `returned`, to `blocks`:
-// when the tasks run on other threads (their blocks come back through
-// `returned`) the creator takes the fast path of task_alloc_plain for
-// kDepth tasks a refill. False: none to move (task_alloc makes one).
-bool cache_refill(BlockCache& c);
-
 // A new task's prefix and kmp_task_t in `block` (task_bytes: kmp_task_t
 // and privates, rounded up to 8).
 inline Prefix* task_fill(void* block, Mode mode, std::int32_t flags, std::size_t task_bytes,
@@ -82,16 +76,32 @@ inline Prefix* task_fill(void* block, Mode mode, std::int32_t flags, std::size_t
 // throttle, as GOMP_task decides; the block is the same either way). The
 // others go through task_alloc: untied ones (they pass themselves to
 // __kmpc_omp_task again) and those with a priority or detach.
-inline Prefix* task_alloc_plain(std::int32_t flags, std::size_t task_size, std::size_t shareds_size,
-                                Routine entry) {
-  constexpr std::int32_t kTied = 0x1, kSpecial = kTied | 0x20 | 0x40;  // priority, detachable
-  const std::size_t task_bytes = (task_size + 7) & ~std::size_t(7);
-  const std::size_t size = sizeof(Prefix) + task_bytes + shareds_size;
-  BlockCache& c = t_cache;
-  if ((flags & kSpecial) != kTied || size > kCachedBlock || (c.n == 0 && !cache_refill(c)))
-      [[unlikely]]
-    return task_alloc(flags, task_size, shareds_size, entry);
-  return task_fill(c.blocks[--c.n], Mode::kPlain, flags, task_bytes, shareds_size, entry);
+constexpr std::int32_t kTiedFlag = 0x1, kPlainMask = kTiedFlag | 0x20 | 0x40;  // priority, detach
+inline std::size_t block_size(std::size_t task_size, std::size_t shareds_size) {
+  return sizeof(Prefix) + ((task_size + 7) & ~std::size_t(7)) + shareds_size;
+}
+// One of the thread's blocks at hand: its array's, else its spare list's
+// (where the blocks that other threads gave back go); null: none.
+inline void* cached_block(BlockCache& c) {
+  if (c.n > 0) [[likely]]
+    return c.blocks[--c.n];
+  Prefix* p = c.spare;
+  if (p) c.spare = reinterpret_cast<Prefix*>(p->event);
+  return p;
+}
+// task_alloc_plain's way when no block is at hand (it takes those other
+// threads gave back: kmpc_task.cpp) or the task is not plain; the kmp_task_t.
+Task* task_alloc_other(std::int32_t flags, std::size_t task_size, std::size_t shareds_size,
+                       Routine entry);
+// The kmp_task_t. Its other way is a tail call: the fast one saves no registers.
+inline Task* task_alloc_plain(std::int32_t flags, std::size_t task_size, std::size_t shareds_size,
+                              Routine entry) {
+  void* block = nullptr;
+  if ((flags & kPlainMask) != kTiedFlag || block_size(task_size, shareds_size) > kCachedBlock ||
+      !(block = cached_block(t_cache))) [[unlikely]]
+    return task_alloc_other(flags, task_size, shareds_size, entry);
+  return task_of(task_fill(block, Mode::kPlain, flags, (task_size + 7) & ~std::size_t(7),
+                           shareds_size, entry));
 }
 // A kPlain or kOpen task's decision, made by its start (true: it runs at once).
 bool resolve_now(Prefix* p);

@@ -1,6 +1,7 @@
 // The task entry points of the LLVM runtime ABI (kmpc_task.cpp holds the
 // blocks): creation, dependencies, if(0) tasks, waits, taskgroups, detach.
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <vector>
 
@@ -12,12 +13,26 @@
 namespace joule::omp::kmp {
 namespace {
 
-// kmp_depend_info flags: in 1, out 2 (inout: both), mutexinoutset 4, inoutset 8.
-int dep_kind(std::uint8_t f) {
-  if (f & 4) return JOULE_DEP_COMMUTATIVE;
-  if (f & 8) return JOULE_DEP_CONCURRENT;
-  if (f & 2) return JOULE_DEP_INOUT;
-  return JOULE_DEP_IN;
+// kmp_depend_info flags: in 1, out 2 (inout: both), mutexinoutset 4, inoutset 8;
+// the first of mutexinoutset, inoutset, out that is set decides, else in.
+// A table: one load per dependency, and a loop the compiler leaves scalar.
+constexpr std::array<std::uint8_t, 16> kKinds = [] {
+  std::array<std::uint8_t, 16> k{};
+  for (unsigned f = 0; f < 16; ++f)
+    k[f] = (f & 4)   ? JOULE_DEP_COMMUTATIVE
+           : (f & 8) ? JOULE_DEP_CONCURRENT
+           : (f & 2) ? JOULE_DEP_INOUT
+                     : JOULE_DEP_IN;
+  return k;
+}();
+inline int dep_kind(std::uint8_t f) { return kKinds[f & 15]; }
+
+// The dependencies of a deferred task: by address, as GOMP's (task_depend.cpp).
+inline std::size_t to_joule(std::int32_t count, const DependInfo* d, joule_dep_t* out) {
+  for (std::int32_t i = 0; i < count; ++i)
+    out[i] = joule_dep_t{dep_kind(d[i].flags), reinterpret_cast<const void*>(d[i].base_addr), 1,
+                         nullptr};
+  return count > 0 ? std::size_t(count) : 0;
 }
 
 // Both lists as joule dependencies, by address as GOMP's (task_depend.cpp);
@@ -97,35 +112,11 @@ void wait_on(const Deps& d) {
   joule_taskwait_on(d.list, d.n);
 }
 
-}  // namespace
-}  // namespace joule::omp::kmp
-
-using namespace joule::omp;
-using namespace joule::omp::kmp;
-
-extern "C" {
-
-JOULE_EXPORT void* __kmpc_omp_task_alloc(Ident*, std::int32_t, std::int32_t flags,
-                                         std::size_t task_size, std::size_t shareds_size,
-                                         Routine entry) {
-  t_if0_deps.n = 0;
-  return task_of(task_alloc_plain(flags, task_size, shareds_size, entry));
-}
-
-// A target task without a device runs on the host: an ordinary task.
-JOULE_EXPORT void* __kmpc_omp_target_task_alloc(Ident*, std::int32_t, std::int32_t flags,
-                                                std::size_t task_size, std::size_t shareds_size,
-                                                Routine entry, std::int64_t) {
-  return task_of(task_alloc(flags, task_size, shareds_size, entry));
-}
-
 // A task run at once waits for its dependencies first (as an if(0) task),
 // with every kind but in as inout: nothing created before it that it
 // depends on is still running, and what comes later finds it done.
-JOULE_EXPORT std::int32_t __kmpc_omp_task_with_deps(Ident*, std::int32_t, void* task,
-                                                    std::int32_t n, DependInfo* deps,
-                                                    std::int32_t n_noalias, DependInfo* noalias) {
-  Prefix* p = prefix_of(task);
+[[gnu::noinline]] void task_with_deps(Prefix* p, std::int32_t n, DependInfo* deps,
+                                      std::int32_t n_noalias, DependInfo* noalias) {
   // Like GOMP_task (task.cpp), a task with dependencies is deferred unless
   // it is included, and never asks the throttle: run at once it would wait
   // for its predecessors (a graph of such tasks would run one task at a
@@ -146,6 +137,49 @@ JOULE_EXPORT std::int32_t __kmpc_omp_task_with_deps(Ident*, std::int32_t, void* 
   } else {
     task_submit(p, d.list, d.n);
   }
+}
+
+// Dependencies a deferred task's list takes without a vector (the bulk).
+constexpr std::int32_t kFewDeps = 16;
+
+}  // namespace
+}  // namespace joule::omp::kmp
+
+using namespace joule::omp;
+using namespace joule::omp::kmp;
+
+extern "C" {
+
+JOULE_EXPORT void* __kmpc_omp_task_alloc(Ident*, std::int32_t, std::int32_t flags,
+                                         std::size_t task_size, std::size_t shareds_size,
+                                         Routine entry) {
+  t_if0_deps.n = 0;
+  return task_alloc_plain(flags, task_size, shareds_size, entry);
+}
+
+// A target task without a device runs on the host: an ordinary task.
+JOULE_EXPORT void* __kmpc_omp_target_task_alloc(Ident*, std::int32_t, std::int32_t flags,
+                                                std::size_t task_size, std::size_t shareds_size,
+                                                Routine entry, std::int64_t) {
+  return task_of(task_alloc(flags, task_size, shareds_size, entry));
+}
+
+// The bulk, a task deferred for its few dependencies (outside a final
+// task), goes straight to task_submit: task_with_deps's decision and list.
+JOULE_EXPORT std::int32_t __kmpc_omp_task_with_deps(Ident*, std::int32_t, void* task,
+                                                    std::int32_t n, DependInfo* deps,
+                                                    std::int32_t n_noalias, DependInfo* noalias) {
+  Prefix* p = prefix_of(task);
+  const std::int32_t total = std::max(n, 0) + std::max(n_noalias, 0);
+  if ((p->mode == Mode::kPlain || p->mode == Mode::kOpen) && total > 0 && total <= kFewDeps &&
+      !self().in_final) [[likely]] {
+    p->mode = Mode::kDeferred;
+    joule_dep_t list[kFewDeps];
+    const std::size_t k = to_joule(n, deps, list);
+    task_submit(p, list, k + to_joule(n_noalias, noalias, list + k));
+    return 0;
+  }
+  task_with_deps(p, n, deps, n_noalias, noalias);
   return 0;
 }
 
