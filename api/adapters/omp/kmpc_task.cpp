@@ -37,34 +37,6 @@ constexpr std::int32_t kFinal = 0x2, kDestructors = 0x8, kPriority = 0x20, kDeta
 
 Prefix* next_of(const Prefix* p) { return reinterpret_cast<Prefix*>(p->event); }
 
-// The thread's cache is empty: its spare blocks, else those other threads
-// gave back, else a new one. A block lives as long as the program: a
-// thread that ends keeps its blocks (its tasks ended before it).
-[[gnu::noinline]] void* block_refill_or_new(std::size_t size) {
-  BlockCache& c = t_cache;
-  if (size <= kCachedBlock) {
-    if (!c.spare) c.spare = c.returned.exchange(nullptr, std::memory_order_acquire);
-    if (Prefix* p = c.spare) {
-      c.spare = next_of(p);
-      return p;
-    }
-  }
-  auto* p = static_cast<Prefix*>(
-      std::aligned_alloc(16, (std::max(size, kCachedBlock) + 15) & ~std::size_t(15)));
-  if (!p) unsupported("__kmpc_omp_task_alloc (out of memory)");
-  // With a tool attached a block is freed, never recycled: a data-race
-  // detector (Archer) sees a block's reuse only through malloc and free.
-  p->owner = size <= kCachedBlock && !ompt::on() ? &c : nullptr;
-  return p;
-}
-
-inline void* block_alloc(std::size_t size) {
-  BlockCache& c = t_cache;
-  if (size <= kCachedBlock && c.n > 0) [[likely]]
-    return c.blocks[--c.n];
-  return block_refill_or_new(size);
-}
-
 // A block of the calling thread's.
 inline void keep_own(BlockCache& c, Prefix* p) {
   if (c.n < BlockCache::kDepth) {
@@ -73,6 +45,45 @@ inline void keep_own(BlockCache& c, Prefix* p) {
     p->event = reinterpret_cast<std::uint64_t>(c.spare);
     c.spare = p;
   }
+}
+
+// Cached blocks come kSlab at a time: a creator that runs ahead of its
+// tasks (Task Bench's stencil from one `single`: all its blocks in flight)
+// pays one allocation per kSlab tasks, not a malloc each.
+constexpr std::size_t kSlab = 16;
+
+// The thread's cache is empty: its spare blocks, else those other threads
+// gave back, else new ones. A block lives as long as the program: a
+// thread that ends keeps its blocks (its tasks ended before it).
+[[gnu::noinline]] void* block_refill_or_new(std::size_t size) {
+  BlockCache& c = t_cache;
+  const bool cached = size <= kCachedBlock && !ompt::on();
+  if (size <= kCachedBlock) {
+    if (!c.spare) c.spare = c.returned.exchange(nullptr, std::memory_order_acquire);
+    if (Prefix* p = c.spare) {
+      c.spare = next_of(p);
+      return p;
+    }
+  }
+  const std::size_t bytes = cached ? kSlab * kCachedBlock : (size + 15) & ~std::size_t(15);
+  auto* p = static_cast<Prefix*>(std::aligned_alloc(16, std::max(bytes, kCachedBlock)));
+  if (!p) unsupported("__kmpc_omp_task_alloc (out of memory)");
+  // With a tool attached a block is freed, never recycled: a data-race
+  // detector (Archer) sees a block's reuse only through malloc and free.
+  p->owner = cached ? &c : nullptr;
+  for (std::size_t i = 1; cached && i < kSlab; ++i) {
+    auto* q = reinterpret_cast<Prefix*>(reinterpret_cast<char*>(p) + i * kCachedBlock);
+    q->owner = &c;
+    keep_own(c, q);
+  }
+  return p;
+}
+
+inline void* block_alloc(std::size_t size) {
+  BlockCache& c = t_cache;
+  if (size <= kCachedBlock && c.n > 0) [[likely]]
+    return c.blocks[--c.n];
+  return block_refill_or_new(size);
 }
 
 void block_free(Prefix* p) {
