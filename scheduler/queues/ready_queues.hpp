@@ -204,6 +204,8 @@ class ReadyQueues {
   bool may_go_far(Shard* me) noexcept;
   void push_locked_counted(int shard, Task* t, int worker);
   void push_own(int shard, Task* t);
+  // n tasks at once, tasks[n - 1] the next pop (OwnerDeque::push_many).
+  void push_own_many(int shard, Task* const* tasks, int n);
   // A plain deque keeps an unkeyed task with the worker that made it ready
   // (ReadyQueue::owner_deque): the common case, decided without asking.
   bool stays_with(const Task* t, int worker) const noexcept {
