@@ -79,8 +79,7 @@ class ReadyQueues {
   void note_creating(int worker, bool creating) noexcept {
     if (worker < 0 || worker >= shard_count_) return;
     std::atomic<bool>& f = shards_[worker].creating;
-    if (f.load(std::memory_order_relaxed) != creating)
-      f.store(creating, std::memory_order_relaxed);
+    if (f.load(std::memory_order_relaxed) != creating) f.store(creating, std::memory_order_relaxed);
   }
   // Called by `worker`'s own thread when it starts: its deque's ring is
   // made again there (OwnerDeque::rehome), on that thread's memory node.
