@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -92,19 +93,22 @@ class SmallVector {
     capacity_ = N;
   }
   void grow() {
-    std::size_t cap = capacity_ * 2;
+    const std::size_t cap = std::size_t(capacity_) * 2;
+    if (cap > UINT32_MAX) throw std::bad_alloc();
     T* mem = static_cast<T*>(std::malloc(cap * sizeof(T)));
     if (!mem) throw std::bad_alloc();
     std::memcpy(mem, data_, size_ * sizeof(T));
     if (!is_inline()) std::free(data_);
     data_ = mem;
-    capacity_ = cap;
+    capacity_ = std::uint32_t(cap);
   }
 
   alignas(T) unsigned char inline_[N * sizeof(T)];
   T* data_ = reinterpret_cast<T*>(inline_);
-  std::size_t size_ = 0;
-  std::size_t capacity_ = N;
+  // 32-bit counts: a Task holds two of these, and 16 bytes less keep it
+  // within four cache lines (runtime/core/task.hpp).
+  std::uint32_t size_ = 0;
+  std::uint32_t capacity_ = N;
 };
 
 }  // namespace joule::core

@@ -167,6 +167,12 @@ struct Task {
   }
 };
 
+// Four cache lines: the creator writes each line of a new task and the
+// worker that runs it reads each one (a thief from another core), so a
+// fifth line is one more transfer per task, and a pool block of 384 bytes
+// (task_pool.hpp) instead of 448.
+static_assert(sizeof(Task) <= 256, "Task outgrew four cache lines");
+
 // A successor edge carries a tag in the pointer's low bit (tasks are 64-byte
 // aligned) when the successor writes data the predecessor wrote: the data a
 // locality policy wants to find in the cache of the worker that ran pred.

@@ -25,18 +25,18 @@
 namespace joule::engine {
 
 using namespace joule::core;
+
+// thread_context.hpp says why initial-exec and constinit.
+[[gnu::tls_model("initial-exec")]] constinit thread_local ThreadContext contexts::t_context;
+std::atomic<std::uint64_t> contexts::g_generation{0};
+using contexts::g_generation;
+
 namespace {
 
 std::mutex g_lifecycle;
 std::atomic<Runtime*> g_instance{nullptr};
-std::atomic<std::uint64_t> g_generation{0};
 // exit() was called from inside a task: the runtime was given up (abandon).
 std::atomic<bool> g_abandoned{false};
-// initial-exec: the runtime is linked at start-up, and the default model
-// would make every access a call to __tls_get_addr. constinit: a context
-// that needed dynamic initialisation would put a guard call on every
-// access (about 40 instructions per task on path_costs).
-[[gnu::tls_model("initial-exec")]] constinit thread_local ThreadContext tls_ctx;
 
 // on_exit, not atexit: ending the process needs exit()'s status when it
 // was called inside a task and the runtime was given up. The workers still
@@ -110,14 +110,7 @@ queues::ShardMemory worker_state_memory() {
 
 }  // namespace
 
-ThreadContext& thread_context() noexcept { return tls_ctx; }
-
 int os_thread_id() noexcept { return int(::syscall(SYS_gettid)); }
-
-TaskPool* current_pool() noexcept {
-  return tls_ctx.generation == g_generation.load(std::memory_order_relaxed) ? tls_ctx.pool
-                                                                            : nullptr;
-}
 
 std::uint64_t Runtime::generation() noexcept { return g_generation.load(); }
 bool Runtime::running() noexcept { return g_instance.load() != nullptr; }
@@ -176,7 +169,7 @@ bool Runtime::stop_at_exit() {
 }
 
 bool Runtime::in_task() noexcept {
-  const ThreadContext& ctx = tls_ctx;
+  const ThreadContext& ctx = contexts::t_context;
   return g_instance.load(std::memory_order_acquire) &&
          ctx.generation == g_generation.load(std::memory_order_relaxed) && ctx.current &&
          ctx.current != ctx.root;
@@ -287,7 +280,7 @@ void Runtime::launch() {
   perturb::start(std::uint64_t(settings_.perturb_seed));
   start_ns_ = now_ns();
   const std::uint64_t gen = g_generation.fetch_add(1) + 1;
-  ThreadContext& ctx = tls_ctx;
+  ThreadContext& ctx = contexts::t_context;
   ctx = ThreadContext{};
   ctx.generation = gen;
   main_root_ = make_root(tasks_.serial_inline());
@@ -345,12 +338,6 @@ Task* Runtime::spawn_root(ThreadContext& ctx) {
   external_roots_.push_back(root);
   ctx.spawn_root = root;
   return root;
-}
-
-ThreadContext& Runtime::context() {
-  ThreadContext& ctx = tls_ctx;
-  if (ctx.generation != g_generation.load(std::memory_order_relaxed)) attach_external(ctx);
-  return ctx;
 }
 
 void Runtime::shutdown() {

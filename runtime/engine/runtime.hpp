@@ -106,7 +106,12 @@ class Runtime {
 
   // ---- threads ----
   // The calling thread's context, set up on first use by an external thread.
-  ThreadContext& context();
+  ThreadContext& context() {
+    ThreadContext& ctx = contexts::t_context;
+    if (ctx.generation != contexts::g_generation.load(std::memory_order_relaxed)) [[unlikely]]
+      attach_external(ctx);
+    return ctx;
+  }
   // The parent of the tasks the calling thread spawns independent of
   // whatever it runs (ALPI spawn): a root of its own, made at first use,
   // that no taskwait of the thread waits for.

@@ -58,16 +58,32 @@ struct ThreadStacks {
 };
 thread_local ThreadStacks t_stacks;
 
+// The reserve's top on the stack this thread runs on now: a frame at or
+// above it is not low, whatever stack it is on, so low() answers most
+// calls (every task body) with one compare against a static-TLS word
+// instead of a lookup of t_stacks (a call to __tls_get_addr in a shared
+// library). The maximum until the thread's stack is known: the first call
+// takes the full path; 0 once known to be unknowable (never low).
+[[gnu::tls_model("initial-exec")]] constinit thread_local std::uintptr_t t_floor = UINTPTR_MAX;
+
+std::size_t reserve_of(const ThreadStacks& s) {
+  return std::min<std::size_t>(256u << 10, std::size_t(s.hi - s.lo) / 4);
+}
+
+void set_stack(ThreadStacks& s, char* lo, char* hi) {
+  s.lo = lo, s.hi = hi;
+  t_floor = lo ? reinterpret_cast<std::uintptr_t>(lo) + reserve_of(s) : 0;
+}
+
 void learn_thread_stack(ThreadStacks& s) {
   s.known = true;
+  set_stack(s, nullptr, nullptr);
   pthread_attr_t attr;
   if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
   void* addr = nullptr;
   std::size_t size = 0;
-  if (pthread_attr_getstack(&attr, &addr, &size) == 0 && addr) {
-    s.lo = static_cast<char*>(addr);
-    s.hi = s.lo + size;
-  }
+  if (pthread_attr_getstack(&attr, &addr, &size) == 0 && addr)
+    set_stack(s, static_cast<char*>(addr), static_cast<char*>(addr) + size);
   pthread_attr_destroy(&attr);
 }
 
@@ -159,17 +175,21 @@ bool StackSegments::in_guard(const void* addr, std::size_t* stack_bytes) noexcep
 }
 
 // The frame address, not a local's: under ASan locals may live elsewhere.
+// Below the floor: the stack may be unknown yet, or the frame on another
+// stack (a fiber of the program's own), which is never low.
 bool StackSegments::low() noexcept {
+  const char* sp = static_cast<const char*>(__builtin_frame_address(0));
+  if (reinterpret_cast<std::uintptr_t>(sp) >= t_floor) [[likely]]
+    return false;
   ThreadStacks& s = t_stacks;
   if (!s.known) learn_thread_stack(s);
-  const char* sp = static_cast<const char*>(__builtin_frame_address(0));
   if (!s.lo || sp < s.lo || sp > s.hi) return false;
-  const std::size_t reserve = std::min<std::size_t>(256u << 10, std::size_t(s.hi - s.lo) / 4);
-  return std::size_t(sp - s.lo) < reserve;
+  return std::size_t(sp - s.lo) < reserve_of(s);
 }
 
 void StackSegments::run(void (*fn)(void*), void* arg) {
   ThreadStacks& t = t_stacks;
+  if (!t.known) learn_thread_stack(t);  // the way back restores it
   if (t.depth >= kMaxSegments) too_deep(t.depth, "the limit");
   const Segment seg = take_segment(t);
   if (!seg.map) too_deep(t.depth, "no memory for another");
@@ -184,7 +204,7 @@ void StackSegments::run(void (*fn)(void*), void* arg) {
   char* lo = t.lo;
   char* hi = t.hi;
   t_call = &call;
-  t.lo = seg.map + page_bytes(), t.hi = seg.map + seg.bytes;
+  set_stack(t, seg.map + page_bytes(), seg.map + seg.bytes);
   ++t.depth;
 #ifdef JOULE_FIBER_TSAN
   call.back_fiber = __tsan_get_current_fiber();
@@ -203,7 +223,7 @@ void StackSegments::run(void (*fn)(void*), void* arg) {
   __tsan_destroy_fiber(fiber);
 #endif
   --t.depth;
-  t.lo = lo, t.hi = hi;
+  set_stack(t, lo, hi);
   t_call = outer;
   give_back(t, seg);
 }

@@ -40,18 +40,19 @@ class OwnerDeque {
   // for sleeping workers (Idle::wake_after_publish).
   void push(core::Task* t) {
     const std::int64_t tail = tail_.load(std::memory_order_relaxed);
-    // The front only moves forward (beyond a thief's own claim, which the
-    // margin covers), so a stale copy errs on the side of "full" and the
-    // thieves' line is read only when the deque looks nearly full.
-    if (tail - head_seen_ + kMaxSteal >= capacity_) {
-      head_seen_ = head_.load(std::memory_order_acquire);
-      if (tail - head_seen_ + kMaxSteal >= capacity_) {
-        std::lock_guard guard(lock_);
-        grow(capacity_ * 2);
-      }
-    }
+    make_room(tail, 1);
     slot(tail).store(t, std::memory_order_relaxed);
     tail_.store(tail + 1, std::memory_order_seq_cst);
+  }
+
+  // Owner only: n tasks, tasks[n - 1] the newest (the next pop), published
+  // by one store of the back: what a thief brings home from a steal costs
+  // one locked instruction, not one per task.
+  void push_many(core::Task* const* tasks, int n) {
+    const std::int64_t tail = tail_.load(std::memory_order_relaxed);
+    make_room(tail, n);
+    for (int i = 0; i < n; ++i) slot(tail + i).store(tasks[i], std::memory_order_relaxed);
+    tail_.store(tail + n, std::memory_order_seq_cst);
   }
 
   // Owner only: the newest task, or nullptr.
@@ -108,14 +109,34 @@ class OwnerDeque {
     return slot(tail).load(std::memory_order_relaxed);
   }
 
-  // Under the lock (or before any thief can see the deque).
+  // Room for n more tasks above `tail`. The front only moves forward
+  // (beyond a thief's own claim, which the margin covers), so a stale copy
+  // errs on the side of "full" and the thieves' line is read only when the
+  // deque looks nearly full.
+  void make_room(std::int64_t tail, std::int64_t n) {
+    if (tail + n - head_seen_ + kMaxSteal <= capacity_) [[likely]]
+      return;
+    head_seen_ = head_.load(std::memory_order_acquire);
+    const std::int64_t need = tail + n - head_seen_ + kMaxSteal;
+    if (need <= capacity_) return;
+    std::int64_t capacity = capacity_ * 2;
+    while (capacity < need) capacity *= 2;
+    std::lock_guard guard(lock_);
+    grow(capacity);
+  }
+
+  // Under the lock (or before any thief can see the deque). The copy works
+  // on locals: through the members every slot would reload the ring.
   void grow(std::int64_t capacity) {
     auto bigger = std::make_unique<std::atomic<core::Task*>[]>(std::size_t(capacity));
     const std::int64_t head = head_.load(std::memory_order_relaxed);
     const std::int64_t tail = tail_.load(std::memory_order_relaxed);
+    const std::atomic<core::Task*>* from = slots_.get();
+    const std::int64_t from_mask = capacity_ - 1;
+    const std::int64_t to_mask = capacity - 1;
     for (std::int64_t i = head; i < tail; ++i)
-      bigger[i & (capacity - 1)].store(slot(i).load(std::memory_order_relaxed),
-                                       std::memory_order_relaxed);
+      bigger[std::size_t(i & to_mask)].store(from[i & from_mask].load(std::memory_order_relaxed),
+                                             std::memory_order_relaxed);
     slots_ = std::move(bigger);
     capacity_ = capacity;
   }

@@ -125,6 +125,11 @@ void ReadyQueues::push_own(int shard, Task* t) {
   summary_.mark(shard);
 }
 
+void ReadyQueues::push_own_many(int shard, Task* const* tasks, int n) {
+  shards_[shard].own->push_many(tasks, n);
+  summary_.mark(shard);
+}
+
 void ReadyQueues::push_for(Task* t, int worker) {
   push_locked_counted(shard_of(t, worker), t, worker);
 }
@@ -161,7 +166,11 @@ void ReadyQueues::push_pinned(Task* t, int worker) {
 void ReadyQueues::push_many(Task* const* tasks, int n, int worker) {
   for (int i = 0; i < n;) {
     if (stays_with(tasks[i], worker)) {
-      push_own(worker, tasks[i++]);
+      // A run of them in one publication (a completion releasing several).
+      int end = i + 1;
+      while (end < n && stays_with(tasks[end], worker)) ++end;
+      push_own_many(worker, tasks + i, end - i);
+      i = end;
       continue;
     }
     const int home = shard_of(tasks[i], worker);

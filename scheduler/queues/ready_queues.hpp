@@ -79,8 +79,7 @@ class ReadyQueues {
   void note_creating(int worker, bool creating) noexcept {
     if (worker < 0 || worker >= shard_count_) return;
     std::atomic<bool>& f = shards_[worker].creating;
-    if (f.load(std::memory_order_relaxed) != creating)
-      f.store(creating, std::memory_order_relaxed);
+    if (f.load(std::memory_order_relaxed) != creating) f.store(creating, std::memory_order_relaxed);
   }
   // Called by `worker`'s own thread when it starts: its deque's ring is
   // made again there (OwnerDeque::rehome), on that thread's memory node.
@@ -204,6 +203,8 @@ class ReadyQueues {
   bool may_go_far(Shard* me) noexcept;
   void push_locked_counted(int shard, Task* t, int worker);
   void push_own(int shard, Task* t);
+  // n tasks at once, tasks[n - 1] the next pop (OwnerDeque::push_many).
+  void push_own_many(int shard, Task* const* tasks, int n);
   // A plain deque keeps an unkeyed task with the worker that made it ready
   // (ReadyQueue::owner_deque): the common case, decided without asking.
   bool stays_with(const Task* t, int worker) const noexcept {

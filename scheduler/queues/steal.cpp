@@ -131,7 +131,11 @@ Task* ReadyQueues::steal_from(int victim, int worker, StealDistance d, StealStat
     stats->tasks += std::uint64_t(n);
     ++stats->by_distance[std::size_t(d)];
   }
-  for (int i = n - 1; i >= 1; --i) push_own(worker, got[i]);
+  // The rest newest first into the deque, so that got[1] is the next pop.
+  if (n > 1) {
+    std::reverse(got + 1, got + n);
+    push_own_many(worker, got + 1, n - 1);
+  }
   return got[0];
 }
 

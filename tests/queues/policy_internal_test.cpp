@@ -151,6 +151,29 @@ TEST(ReadyQueues, OwnerPopsNewestThiefTakesHalfOfTheOldestIntoItsOwnDeque) {
   EXPECT_TRUE(got == left_on_thief || got == pushed[3]);
 }
 
+// A batch larger than the ring (it grows several times over in one push)
+// keeps its order among single pushes: newest first for the owner, oldest
+// first for a thief.
+TEST(ReadyQueues, OwnBatchesGrowTheDequeAndKeepTheirOrder) {
+  Tasks ts;
+  auto s = sharded(2, 2);
+  std::vector<Task*> pushed;
+  for (int i = 0; i < 1200; ++i) pushed.push_back(ts.make());
+  s.push(pushed[0], 0);
+  s.push_many(pushed.data() + 1, 1100, 0);
+  for (int i = 1101; i < 1200; ++i) s.push(pushed[std::size_t(i)], 0);
+  EXPECT_EQ(s.size_of(0), 1200);
+  bool stole = false;
+  EXPECT_EQ(s.pop(1, &stole), pushed[0]);
+  EXPECT_TRUE(stole);
+  // The thief's share after the one it runs: the next oldest, in order.
+  const auto share = s.steal_stats(1).tasks - 1;
+  for (std::size_t i = 1; i <= share; ++i) EXPECT_EQ(s.pop(1), pushed[i]) << i;
+  for (std::size_t i = 1200; i-- > share + 1;) EXPECT_EQ(s.pop(0), pushed[i]) << i;
+  EXPECT_EQ(s.pop(0), nullptr);
+  EXPECT_EQ(s.size(), 0);
+}
+
 TEST(ReadyQueues, AffinityKeysPickTheShardAndAnyoneCanSteal) {
   Tasks ts;
   auto s = sharded(4, 2);

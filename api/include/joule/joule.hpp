@@ -73,12 +73,15 @@ void submit_callable(std::span<const dep> deps, F&& body, const task_options& op
     task_discard(t);
     throw;
   }
-  try {
-    task_add_deps(t, deps.data(), deps.size());
-  } catch (...) {
-    static_cast<Body*>(args)->~Body();  // never runs, but must not leak
-    task_discard(t);
-    throw;
+  // A task without dependencies has nothing to register: no call.
+  if (!deps.empty()) {
+    try {
+      task_add_deps(t, deps.data(), deps.size());
+    } catch (...) {
+      static_cast<Body*>(args)->~Body();  // never runs, but must not leak
+      task_discard(t);
+      throw;
+    }
   }
   task_submit(t);
 }
