@@ -38,12 +38,7 @@ class OwnerDeque {
 
   // Owner only. The seq_cst store orders the push before the caller's check
   // for sleeping workers (Idle::wake_after_publish).
-  void push(core::Task* t) {
-    const std::int64_t tail = tail_.load(std::memory_order_relaxed);
-    make_room(tail, 1);
-    slot(tail).store(t, std::memory_order_relaxed);
-    tail_.store(tail + 1, std::memory_order_seq_cst);
-  }
+  void push(core::Task* t) { push_many(&t, 1); }
 
   // Owner only: n tasks, tasks[n - 1] the newest (the next pop), published
   // by one store of the back: what a thief brings home from a steal costs

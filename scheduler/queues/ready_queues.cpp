@@ -120,10 +120,7 @@ void ReadyQueues::push(Task* t, int worker) {
   push_locked_counted(home, t, worker);
 }
 
-void ReadyQueues::push_own(int shard, Task* t) {
-  shards_[shard].own->push(t);
-  summary_.mark(shard);
-}
+void ReadyQueues::push_own(int shard, Task* t) { push_own_many(shard, &t, 1); }
 
 void ReadyQueues::push_own_many(int shard, Task* const* tasks, int n) {
   shards_[shard].own->push_many(tasks, n);
