@@ -135,6 +135,7 @@ DepDomain::Map::iterator DepDomain::emplace(Map::iterator hint, std::uintptr_t s
   Fragment& f = it->second;
   f.end = end;
   f.epoch = epoch_;
+  ++made_;
   by_start_.insert_mixed(start, mixed, &f);
   touched_.push_back(&f);
   return it;
@@ -161,6 +162,7 @@ void DepDomain::split(Map::iterator it, std::uintptr_t at) {
   make_room_to_track();  // may throw before anything changes
   touched_.push_back(&f);
   f.epoch = epoch_;
+  ++reused_;
 }
 
 // Geometric growth: reserve(size + 1) would copy the list on every call.
@@ -299,8 +301,12 @@ void DepDomain::end_reductions() noexcept {
 }
 
 void DepDomain::reset() noexcept {
-  constexpr std::size_t kKeepFragments = std::size_t(1) << 16;
   std::lock_guard guard(lock_);
+  reset_unlocked();
+}
+
+void DepDomain::reset_unlocked() noexcept {
+  made_ = reused_ = 0;
   if (frags_.size() > kKeepFragments) return clear_unlocked();
   end_reductions();
   drop_touched();

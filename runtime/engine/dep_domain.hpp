@@ -71,6 +71,18 @@ class DepDomain {
   void reset() noexcept;
   std::size_t fragment_count() const noexcept { return frags_.size(); }
 
+  // Recycling (DomainCache): the owner finished, so every child has. retire()
+  // empties the domain as reset() does, keeping the fragments unless they
+  // proved useless (below), and takes it out of the dump's registry;
+  // adopt() gives it to a new owner. A domain handed on with fragments
+  // keeps them at its next retire() only if its new owner found at least
+  // one of them again for every two it had to make: a code whose successive
+  // parents order different data stops paying for a larger tree.
+  void retire() noexcept;
+  void adopt(Task* owner) noexcept;
+  // reset() keeps at most this many fragments (more: it clears).
+  static constexpr std::size_t kKeepFragments = std::size_t(1) << 16;
+
   Task* owner() const noexcept { return owner_; }
 
  private:
@@ -127,6 +139,11 @@ class DepDomain {
   Map frags_{Map::allocator_type(&nodes_)};
   AddressIndex<Fragment> by_start_;  // start -> fragment, for the exact fast path
   std::uint32_t epoch_ = 0;          // bumped by reset()
+  // Since the last reset: fragments made, and older ones used again.
+  std::uint32_t made_ = 0;
+  std::uint32_t reused_ = 0;
+  bool inherited_ = false;   // adopted with fragments from an earlier owner
+  bool registered_ = false;  // listed in the dump's registry
   // Fragments used in this epoch: the only ones holding tasks.
   std::vector<Fragment*> touched_;
   // Reduction groups since the last reset: folded (if still open) and
@@ -135,6 +152,7 @@ class DepDomain {
   ReductionMember* members_ = nullptr;  // Task::reductions nodes, from pool_
 
   void clear_unlocked() noexcept;
+  void reset_unlocked() noexcept;
   Task* owner_ = nullptr;
   mutable SpinLock lock_;  // the owner's changes vs the dump's view
   // The registry's links (dep_domain_view.cpp), guarded by its shard's lock.

@@ -35,6 +35,7 @@ struct DomainRegistry {
   static void add(DepDomain* d) noexcept {
     Shard& s = of(d);
     std::lock_guard guard(s.lock);
+    d->reg_prev_ = nullptr;  // a recycled domain's links are an earlier listing's
     d->reg_next_ = s.head;
     if (s.head) s.head->reg_prev_ = d;
     s.head = d;
@@ -52,11 +53,38 @@ struct DomainRegistry {
   }
 };
 
-DepDomain::DepDomain(Task* owner) : owner_(owner) { DomainRegistry::add(this); }
+DepDomain::DepDomain(Task* owner) : owner_(owner) {
+  DomainRegistry::add(this);
+  registered_ = true;
+}
 
 DepDomain::~DepDomain() {
-  DomainRegistry::remove(this);  // waits for a dump reading it
+  if (registered_) DomainRegistry::remove(this);  // waits for a dump reading it
   clear_unlocked();
+}
+
+// Out of the registry while nobody owns it: the dump lists the domains of
+// tasks, and a recycled one has neither task nor history.
+void DepDomain::retire() noexcept {
+  {
+    std::lock_guard guard(lock_);
+    if (inherited_ && 2 * std::uint64_t(reused_) < made_) {
+      made_ = reused_ = 0;
+      clear_unlocked();
+    } else {
+      reset_unlocked();
+    }
+    owner_ = nullptr;
+  }
+  if (registered_) DomainRegistry::remove(this);
+  registered_ = false;
+}
+
+void DepDomain::adopt(Task* owner) noexcept {
+  owner_ = owner;
+  inherited_ = !frags_.empty();
+  if (!registered_) DomainRegistry::add(this);
+  registered_ = true;
 }
 
 void dep_registry_after_fork_in_child() noexcept {

@@ -1,6 +1,7 @@
 // Running and completing tasks, and making them ready: the hot path of
 // the task lifecycle room (task_lifecycle.hpp). Creation and submission
 // are in task_submit.cpp.
+#include <utility>
 #include <vector>
 
 #include "commutative.hpp"
@@ -213,9 +214,13 @@ Task* TaskLifecycle::finish(Task* t, ThreadContext& ctx) {
     release_tokens(t, wake);
     if (!wake.empty()) make_ready(wake.data(), int(wake.size()), ctx, true);
   }
-  if (t->domain) {
-    delete t->domain;  // folds the children's open reductions
-    t->domain = nullptr;
+  // Folds the children's open reductions, and is kept for this worker's
+  // next parent (domain_cache.hpp).
+  if (DepDomain* d = std::exchange(t->domain, nullptr)) {
+    if (ctx.worker)
+      ctx.worker->domains().give(d);
+    else
+      delete d;
   }
   // Before the successors: the last member of a closed group folds it.
   for (ReductionMember* m = t->reductions; m; m = m->next) m->slot->leave();

@@ -34,6 +34,7 @@ using namespace joule::core;
 
 class Runtime;
 class Idle;
+class DepDomain;
 class NumaPlacement;
 class LendingBridge;
 
@@ -118,6 +119,7 @@ class TaskLifecycle {
   void add_dep_list(Task* t, const Dep* deps, std::size_t n);
   void vet(Task* t, int kind, const void* addr, std::size_t bytes, const joule_reduction_op_t* op,
            bool watched);
+  DepDomain* new_domain(Task* parent);
   void track(Task* t, int kind, const void* addr, std::size_t bytes, const joule_reduction_op_t* op,
              std::uint64_t mixed);
   void note_submitted(Task* t, ThreadContext& ctx);

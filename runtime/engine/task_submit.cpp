@@ -105,6 +105,13 @@ namespace {
   if (watched) hook_->on_dependency(*t, kind, addr, bytes);
 }
 
+// The domain of a parent's first child with dependencies: the one this
+// worker kept from its last parent (domain_cache.hpp), or a new one.
+[[gnu::noinline]] DepDomain* TaskLifecycle::new_domain(Task* parent) {
+  Worker* w = rt_.context().worker;
+  return w ? w->domains().take(parent) : new DepDomain(parent);
+}
+
 // Registers a vetted dependency of a task that is not included. mixed:
 // DepDomain::mix(addr), or 0 when not computed yet (the mix of address 0
 // is 0 too).
@@ -116,7 +123,8 @@ namespace {
   auto k = static_cast<DepKind>(kind);
   if (k == DepKind::reduction && !op) k = DepKind::commutative;
   Task* parent = t->parent;
-  if (!parent->domain) parent->domain = new DepDomain(parent);
+  if (!parent->domain) [[unlikely]]
+    parent->domain = new_domain(parent);
   t->flags |= task_flag::tracked;
   if (numa_active_ && t->data_home.load(std::memory_order_relaxed) == -1)
     numa_->prefer_data_node(t, addr);

@@ -10,6 +10,7 @@
 #include <new>
 
 #include "adaptive_spin.hpp"
+#include "domain_cache.hpp"
 #include "task_pool.hpp"
 
 namespace joule::engine {
@@ -61,6 +62,8 @@ class Worker {
   const ThreadContext* context() const noexcept { return context_.load(std::memory_order_acquire); }
   int node() const noexcept { return node_; }
   TaskPool& pool() noexcept { return pool_; }
+  // The dependency domain kept for the next task that orders children here.
+  DomainCache& domains() noexcept { return domains_; }
   // This worker's idle spin, learned from its idle gaps (only its thread
   // uses it: the dispatch loop, or worker 0's thread in taskwait).
   AdaptiveSpin& spin() noexcept { return spin_; }
@@ -97,6 +100,7 @@ class Worker {
   pthread_t thread_{};
   bool started_ = false;
   TaskPool pool_;
+  DomainCache domains_;
   AdaptiveSpin spin_;
   std::atomic<const ThreadContext*> context_{nullptr};
   std::atomic<bool> parked_{false};
