@@ -6,12 +6,10 @@ namespace joule::engine {
 
 DomainCache::~DomainCache() { delete kept_.load(std::memory_order_relaxed); }
 
-DepDomain* DomainCache::take(core::Task* owner) {
-  if (DepDomain* d = kept_.exchange(nullptr, std::memory_order_acquire)) {
-    d->adopt(owner);
-    return d;
-  }
-  return new DepDomain(owner);
+DepDomain* DomainCache::take(core::Task* owner) noexcept {
+  DepDomain* d = kept_.exchange(nullptr, std::memory_order_acquire);
+  if (d) d->adopt(owner);
+  return d;
 }
 
 void DomainCache::give(DepDomain* d) noexcept {

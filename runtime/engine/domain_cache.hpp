@@ -24,8 +24,8 @@ class DomainCache {
   DomainCache& operator=(const DomainCache&) = delete;
   ~DomainCache();
 
-  // The kept domain, adopted by owner, or a new one.
-  DepDomain* take(core::Task* owner);
+  // The kept domain, adopted by owner; null when none is kept.
+  DepDomain* take(core::Task* owner) noexcept;
   // Retires d (its owner finished) and keeps it in place of the one kept.
   void give(DepDomain* d) noexcept;
 

@@ -106,10 +106,20 @@ namespace {
 }
 
 // The domain of a parent's first child with dependencies: the one this
-// worker kept from its last parent (domain_cache.hpp), or a new one.
+// worker kept from its last parent (domain_cache.hpp), else one another
+// worker kept (a thread may run as another worker than last time: it took
+// a spare's seat, or handed its own over), else a new one.
 [[gnu::noinline]] DepDomain* TaskLifecycle::new_domain(Task* parent) {
-  Worker* w = rt_.context().worker;
-  return w ? w->domains().take(parent) : new DepDomain(parent);
+  Worker* const mine = rt_.context().worker;
+  if (!mine) return new DepDomain(parent);
+  if (DepDomain* d = mine->domains().take(parent)) return d;
+  const Workforce& all = rt_.workers();
+  for (int i = 0, n = all.count(); i < n; ++i) {
+    Worker* w = all.worker(i);
+    if (w && w != mine)
+      if (DepDomain* d = w->domains().take(parent)) return d;
+  }
+  return new DepDomain(parent);
 }
 
 // Registers a vetted dependency of a task that is not included. mixed:
