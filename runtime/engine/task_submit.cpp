@@ -107,8 +107,8 @@ namespace {
 
 // The domain of a parent's first child with dependencies: the one this
 // worker kept from its last parent (domain_cache.hpp), else one another
-// worker kept (a thread may run as another worker than last time: it took
-// a spare's seat, or handed its own over), else a new one.
+// worker kept (the next parent may run elsewhere: an OpenMP `single` goes
+// to whichever member arrives first), else a new one.
 [[gnu::noinline]] DepDomain* TaskLifecycle::new_domain(Task* parent) {
   Worker* const mine = rt_.context().worker;
   if (!mine) return new DepDomain(parent);
