@@ -68,12 +68,8 @@ DepDomain::~DepDomain() {
 void DepDomain::retire() noexcept {
   {
     std::lock_guard guard(lock_);
-    if (inherited_ && 2 * std::uint64_t(reused_) < made_) {
-      made_ = reused_ = 0;
-      clear_unlocked();
-    } else {
-      reset_unlocked();
-    }
+    if (inherited_ && 2 * std::uint64_t(reused_) < made_) clear_unlocked();
+    reset_unlocked();  // (after a clear: only the counts and the epoch change)
     owner_ = nullptr;
   }
   if (registered_) DomainRegistry::remove(this);
