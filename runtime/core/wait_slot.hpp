@@ -17,6 +17,9 @@ struct WaitSlot {
   // Bit in Idle's table of sleepers a push may wake (workers); -1: only
   // targeted wakes reach this slot (external threads).
   int index = -1;
+  // External threads' counterpart of that bit: set while the thread sleeps
+  // and no push has chosen it yet (Idle::wake_external claims it).
+  std::atomic<bool> unclaimed{false};
   // A second sleeper a targeted wake of this slot also reaches: the thread
   // that gave this slot's CPU to a spare while it waits in a task (its
   // children and predecessors still wake this slot, the one they read when

@@ -65,19 +65,23 @@ void Idle::enter(core::WaitSlot& s) noexcept {
   if (s.index >= 0)
     words_[std::size_t(s.index / 64)].fetch_or(std::uint64_t(1) << (s.index % 64),
                                                std::memory_order_seq_cst);
-  else
+  else {
+    s.unclaimed.store(true, std::memory_order_seq_cst);
     external_sleepers_.fetch_add(1, std::memory_order_seq_cst);
+  }
   sleepers_.fetch_add(1, std::memory_order_seq_cst);
   JOULE_PERTURB_POINT(sleep);  // published, the condition not yet re-checked
 }
 
-// True when a wake_one took this slot's bit before we did: that wake was
-// meant for work.
+// True when a wake_one took this slot's bit (an external thread's claim)
+// before we did: that wake was meant for work.
 bool Idle::leave(core::WaitSlot& s) noexcept {
   sleepers_.fetch_sub(1, std::memory_order_relaxed);
-  if (s.index < 0) external_sleepers_.fetch_sub(1, std::memory_order_relaxed);
   bool chosen = false;
-  if (s.index >= 0) {
+  if (s.index < 0) {
+    external_sleepers_.fetch_sub(1, std::memory_order_relaxed);
+    chosen = !s.unclaimed.exchange(false, std::memory_order_acq_rel);
+  } else {
     const std::uint64_t bit = std::uint64_t(1) << (s.index % 64);
     chosen =
         (words_[std::size_t(s.index / 64)].fetch_and(~bit, std::memory_order_acq_rel) & bit) == 0;
@@ -142,14 +146,20 @@ bool Idle::wake_worker(int w) noexcept {
   return true;
 }
 
-// No worker sleeps: the first sleeping external thread (rare: the lock is
-// taken only while one sleeps and no worker does).
+// No worker sleeps: the first sleeping external thread that no push has
+// chosen yet (rare: the lock is taken only while one sleeps and no worker
+// does). It is claimed and counted as looking, as a worker woken by
+// wake_one_slow is: its own wait may be over when it wakes, and it then
+// passes the wake on (TaskLifecycle::end_search) instead of leaving the
+// task to threads that sleep with no time limit.
 bool Idle::wake_external() noexcept {
   if (external_sleepers_.load(std::memory_order_seq_cst) == 0) return false;
   std::lock_guard guard(external_mutex_);
   for (core::WaitSlot& s : externals_) {
     if (!s.sleeping.load(std::memory_order_seq_cst)) continue;
+    if (!s.unclaimed.exchange(false, std::memory_order_acq_rel)) continue;
     wakes_targeted_.fetch_add(1, std::memory_order_relaxed);
+    begin_search();  // on the woken thread's behalf, before it runs
     signal(s);
     return true;
   }

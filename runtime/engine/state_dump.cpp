@@ -113,7 +113,7 @@ std::string state_dump(Runtime& rt, int sample_ms) {
      << "workers: " << rt.workers().owned() << " on the process's CPUs, "
      << rt.workers().count() - rt.workers().owned() << " on borrowed CPUs\n";
   os << "idle: " << rt.idle().sleepers() << " threads asleep, " << rt.idle().searching()
-     << " workers looking for work\n";
+     << " threads looking for work\n";
   write_workers(os, rt, sample_ms);
   const std::uint64_t now = now_ns();
   write_blocked(os, rt, now);

@@ -234,6 +234,34 @@ TEST_P(Taskwait, ForeignThreadsSpawnAndWait) {
   }
 }
 
+// Many short rounds of the case above: the only worker (this thread, with
+// one worker) often finishes its own wait while it holds a foreign chain's
+// next task and one foreign thread's wait has just ended. The push of that
+// task must reach a thread that still waits for it, or the round hangs
+// (docs/internals-scheduling.md, "Checking the sleep/wake protocol").
+TEST_P(Taskwait, ForeignThreadsRoundsOfShortChains) {
+  constexpr int threads = 4, rounds = 60, chain = 16;
+  for (int r = 0; r < rounds; ++r) {
+    std::vector<long> results(threads, 0);
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) {
+      pool.emplace_back([&, t] {
+        long x = 0;
+        for (int i = 0; i < chain + t; ++i) joule::spawn({joule::inout(x)}, [&x] { ++x; });
+        joule::taskwait();
+        results[t] = x;
+      });
+    }
+    long mine = 0;
+    for (int i = 0; i < chain / 2; ++i) joule::spawn({joule::inout(mine)}, [&mine] { ++mine; });
+    joule::taskwait();
+    for (auto& th : pool) th.join();
+    ASSERT_EQ(mine, chain / 2) << "round " << r;
+    for (int t = 0; t < threads; ++t)
+      ASSERT_EQ(results[t], chain + t) << "round " << r << ", thread " << t;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Sweep, Taskwait, testing::ValuesIn(scheduler_sweep()), config_namer{});
 
 }  // namespace

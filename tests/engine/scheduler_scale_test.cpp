@@ -339,6 +339,44 @@ TEST(IdleSearch, AClaimedSleeperIsNotWokenTwice) {
   EXPECT_EQ(idle.stats().futex_wakes, 1u);
 }
 
+// With no worker asleep, a push wakes a thread that is not a worker (one
+// waiting in a taskwait runs any ready task). That thread's own wait may be
+// over when it wakes; it must then pass the wake on, so it is claimed and
+// counted as looking like a woken worker. Unclaimed, a second push signalled
+// the same thread again, and a thread that left its wait at once left the
+// task queued beside sleepers that nothing else would wake (a hang of
+// perturb_foreign_taskwait: docs/internals-scheduling.md).
+TEST(IdleSearch, AnExternalThreadWokenForWorkIsClaimedAndLooks) {
+  Idle idle(1);
+  std::atomic<bool> work{false};
+  std::atomic<int> chosen{0};
+  std::vector<std::thread> sleepers;
+  for (int i = 0; i < 2; ++i) {
+    core::WaitSlot* slot = idle.external_slot();
+    sleepers.emplace_back([&, slot] {
+      bool mine = false;
+      while (!work.load() && !mine) mine = idle.sleep_unless(*slot, [&] { return false; });
+      if (mine) chosen.fetch_add(1);
+    });
+  }
+  while (idle.sleepers() < 2) std::this_thread::yield();
+  // Two pushes: each wakes a different thread, which then counts as looking.
+  EXPECT_TRUE(idle.wake_one(0));
+  EXPECT_TRUE(idle.wake_one(0));
+  EXPECT_EQ(idle.searching(), 2);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (chosen.load() < 2 && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_EQ(chosen.load(), 2) << "a push's wake reached a thread already chosen";
+  work = true;
+  idle.wake_all();  // whoever still sleeps (only when the test failed)
+  for (auto& t : sleepers) t.join();
+  EXPECT_FALSE(idle.wake_one(0));  // nobody sleeps: no wake, nobody counted
+  EXPECT_FALSE(idle.end_search());
+  EXPECT_TRUE(idle.end_search());
+  EXPECT_EQ(idle.searching(), 0);
+}
+
 // A thief probes a bounded random window per attempt (no topology here):
 // it may need a few attempts to meet the one busy worker of 16.
 Task* pop_soon(queues::ReadyQueues& s, int worker, bool* stole = nullptr) {
