@@ -47,22 +47,27 @@ void masked_end() {
 // KMP_IDENT_ATOMIC_REDUCE flag of the call's ident_t (the LLVM runtime's
 // kmp.h); clang 14 sets it unless a reduction has no atomic form (a
 // user-defined one), and emits native atomics or libatomic calls, never the
-// runtime's __kmpc_atomic_*. A team of one folds with no lock (method 1).
+// runtime's __kmpc_atomic_*. A team of one folds with no lock (method 1),
+// unless it is one team of a league (teams.cpp): a teams construct's
+// reduction folds every team's value into the same originals, and the
+// league's teams run at once on different workers.
 constexpr std::int32_t kCriticalReduce = 1, kAtomicReduce = 2;
 constexpr std::int32_t kIdentAtomicReduce = 0x10;
 
 bool atomic_reduce(const Ident* loc) { return loc && (loc->flags & kIdentAtomicReduce); }
 
+bool folds_alone(const Team* t) { return t->n == 1 && !(t->level == 0 && t->num_teams > 1); }
+
 std::int32_t reduce_begin(const Ident* loc, void* lock) {
-  if (current_team()->n == 1) return kCriticalReduce;
+  if (folds_alone(current_team())) return kCriticalReduce;
   if (atomic_reduce(loc)) return kAtomicReduce;
   critical_enter(lock);
   return kCriticalReduce;
 }
 
-// The same ident as reduce_begin's: the same decision.
+// The same ident and team as reduce_begin's: the same decision.
 void reduce_end(const Ident* loc, void* lock) {
-  if (current_team()->n > 1 && !atomic_reduce(loc)) critical_leave(lock);
+  if (!folds_alone(current_team()) && !atomic_reduce(loc)) critical_leave(lock);
 }
 
 }  // namespace

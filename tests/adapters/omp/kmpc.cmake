@@ -58,6 +58,7 @@ else()
     "allocators|gomp_allocators_libgomp|allocators: OK\n.*|omp_semantics"
     "affinity_display|gomp_affinity_display_libgomp|affinity_display: OK\n.*|omp_semantics"
     "dist_reductions|libomp|dist_reductions: OK\n.*|omp_reduction"
+    "teams_fold|libomp|teams_fold: OK\n.*|omp_reduction"
     "bots_tasks|libomp|bots_tasks: OK\n.*|omp"
     "kmp_routines|libomp|kmp_routines: OK\n.*|omp_semantics")
   foreach(run ${_kmpc_runs})
