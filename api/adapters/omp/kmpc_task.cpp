@@ -29,7 +29,7 @@
 
 namespace joule::omp::kmp {
 
-constinit thread_local BlockCache t_cache;
+constinit thread_local BlockCache t_small, t_large;
 
 namespace {
 
@@ -47,16 +47,16 @@ inline void keep_own(BlockCache& c, Prefix* p) {
   }
 }
 
-// Cached blocks come kSlab at a time: a creator that runs ahead of its
-// tasks (Task Bench's stencil from one `single`: all its blocks in flight)
-// pays one allocation per kSlab tasks, not a malloc each.
-constexpr std::size_t kSlab = 16;
+// Cached blocks come a slab of kSlabBytes at a time: a creator that runs
+// ahead of its tasks (Task Bench's stencil from one `single`: all its blocks
+// in flight) pays one allocation per slab, not a malloc each.
+constexpr std::size_t kSlabBytes = 8192;
 
-// The thread's cache is empty: its spare blocks, else those other threads
-// gave back, else new ones. A block lives as long as the program: a
-// thread that ends keeps its blocks (its tasks ended before it).
+// The thread's cache of that size is empty: its spare blocks, else those
+// other threads gave back, else new ones. A block lives as long as the
+// program: a thread that ends keeps its blocks (its tasks ended before it).
 [[gnu::noinline]] void* block_refill_or_new(std::size_t size) {
-  BlockCache& c = t_cache;
+  BlockCache& c = cache_for(size);
   const bool cached = size <= kCachedBlock && !ompt::on();
   if (size <= kCachedBlock) {
     if (!c.spare) c.spare = c.returned.exchange(nullptr, std::memory_order_acquire);
@@ -65,32 +65,41 @@ constexpr std::size_t kSlab = 16;
       return p;
     }
   }
-  const std::size_t bytes = cached ? kSlab * kCachedBlock : (size + 15) & ~std::size_t(15);
-  auto* p = static_cast<Prefix*>(std::aligned_alloc(16, std::max(bytes, kCachedBlock)));
+  const std::size_t stride = size <= kSmallBlock ? kSmallBlock : kCachedBlock;
+  const std::size_t bytes = cached ? kSlabBytes : std::max((size + 63) & ~std::size_t(63), stride);
+  // Line-aligned: a small block is exactly two cache lines.
+  auto* p = static_cast<Prefix*>(std::aligned_alloc(64, bytes));
   if (!p) unsupported("__kmpc_omp_task_alloc (out of memory)");
   // With a tool attached a block is freed, never recycled: a data-race
   // detector (Archer) sees a block's reuse only through malloc and free.
   p->owner = cached ? &c : nullptr;
-  for (std::size_t i = 1; cached && i < kSlab; ++i) {
-    auto* q = reinterpret_cast<Prefix*>(reinterpret_cast<char*>(p) + i * kCachedBlock);
+  if (!cached) return p;
+  // The rest of the slab goes to `spare` (empty here), in address order.
+  char* const base = reinterpret_cast<char*>(p);
+  Prefix* next = c.spare;
+  for (std::size_t at = kSlabBytes - stride; at >= stride; at -= stride) {
+    auto* q = reinterpret_cast<Prefix*>(base + at);
     q->owner = &c;
-    keep_own(c, q);
+    q->event = reinterpret_cast<std::uint64_t>(next);
+    next = q;
   }
+  c.spare = next;
   return p;
 }
 
 inline void* block_alloc(std::size_t size) {
-  BlockCache& c = t_cache;
+  BlockCache& c = cache_for(size);
   if (size <= kCachedBlock && c.n > 0) [[likely]]
     return c.blocks[--c.n];
   return block_refill_or_new(size);
 }
 
 void block_free(Prefix* p) {
-  BlockCache& c = t_cache;
   BlockCache* owner = p->owner;
   if (!owner) return std::free(p);
-  if (owner == &c) return keep_own(c, p);
+  if (owner == &t_small) [[likely]]
+    return keep_own(t_small, p);
+  if (owner == &t_large) return keep_own(t_large, p);
   Prefix* head = owner->returned.load(std::memory_order_relaxed);
   do {
     p->event = reinterpret_cast<std::uint64_t>(head);
@@ -155,8 +164,9 @@ Prefix* task_alloc(std::int32_t flags, std::size_t task_size, std::size_t shared
 
 Task* task_alloc_other(std::int32_t flags, std::size_t task_size, std::size_t shareds_size,
                        Routine entry) {
-  BlockCache& c = t_cache;
-  if ((flags & kPlainMask) == kTiedFlag && block_size(task_size, shareds_size) <= kCachedBlock) {
+  const std::size_t size = block_size(task_size, shareds_size);
+  BlockCache& c = cache_for(size);
+  if ((flags & kPlainMask) == kTiedFlag && size <= kCachedBlock) {
     if (!c.spare) c.spare = c.returned.exchange(nullptr, std::memory_order_acquire);
     if (void* block = cached_block(c))
       return task_of(task_fill(block, Mode::kPlain, flags, (task_size + 7) & ~std::size_t(7),
@@ -181,7 +191,7 @@ namespace {
   t->routine(s.id, t);
   if (p->flags & kDestructors) t->data1(s.id, t);
   inline_leave(saved);
-  keep_own(t_cache, p);  // a kPlain block is one of this thread's cache
+  keep_own(*p->owner, p);  // a kPlain block is one of this thread's caches
 }
 
 [[gnu::noinline]] void submit_plain(Prefix* p) {

@@ -37,13 +37,18 @@ inline Prefix* prefix_of(void* task) { return static_cast<Prefix*>(task) - 1; }
 Prefix* task_alloc(std::int32_t flags, std::size_t task_size, std::size_t shareds_size,
                    Routine entry, bool now = false);
 
-// Each thread recycles the blocks of kCachedBlock bytes it allocated
+// Each thread recycles the blocks it allocated, in two sizes
 // (kmpc_task.cpp): a few at hand, the rest in `spare`; a block a deferred
 // task frees on another thread goes back to its owner's `returned` (pushed
 // there; the owner takes the whole list at once), so that a thread that
-// creates the tasks others run does not allocate one block each.
+// creates the tasks others run does not allocate one block each. Most
+// tasks (prefix, kmp_task_t and up to 56 bytes of privates and shareds)
+// take a small block, two cache lines: a creator running ahead of its
+// tasks hands out consecutive blocks, which the runners then read in the
+// same order, and four times as many of them share a page and stay in the
+// caches as at the large size (docs/openmp-llvm-abi.md, "Cost per task").
 // Initial-exec (as team.hpp's state): no __tls_get_addr call per task.
-constexpr std::size_t kCachedBlock = 512;
+constexpr std::size_t kSmallBlock = 128, kCachedBlock = 512;
 struct BlockCache {
   static constexpr int kDepth = 8;
   void* blocks[kDepth]{};
@@ -51,7 +56,10 @@ struct BlockCache {
   Prefix* spare = nullptr;                 // linked through `event`
   std::atomic<Prefix*> returned{nullptr};  // linked through `event`
 };
-[[gnu::tls_model("initial-exec")]] extern constinit thread_local BlockCache t_cache;
+// Two variables, not an array: each access is one fixed offset from the
+// thread pointer.
+[[gnu::tls_model("initial-exec")]] extern constinit thread_local BlockCache t_small, t_large;
+inline BlockCache& cache_for(std::size_t size) { return size <= kSmallBlock ? t_small : t_large; }
 
 // A new task's prefix and kmp_task_t in `block` (task_bytes: kmp_task_t
 // and privates, rounded up to 8).
@@ -96,9 +104,15 @@ Task* task_alloc_other(std::int32_t flags, std::size_t task_size, std::size_t sh
 // The kmp_task_t. Its other way is a tail call: the fast one saves no registers.
 inline Task* task_alloc_plain(std::int32_t flags, std::size_t task_size, std::size_t shareds_size,
                               Routine entry) {
+  const std::size_t size = block_size(task_size, shareds_size);
+  if ((flags & kPlainMask) != kTiedFlag) [[unlikely]]
+    return task_alloc_other(flags, task_size, shareds_size, entry);
   void* block = nullptr;
-  if ((flags & kPlainMask) != kTiedFlag || block_size(task_size, shareds_size) > kCachedBlock ||
-      !(block = cached_block(t_cache))) [[unlikely]]
+  if (size <= kSmallBlock) [[likely]]
+    block = cached_block(t_small);
+  else if (size <= kCachedBlock)
+    block = cached_block(t_large);
+  if (!block) [[unlikely]]
     return task_alloc_other(flags, task_size, shareds_size, entry);
   return task_of(task_fill(block, Mode::kPlain, flags, (task_size + 7) & ~std::size_t(7),
                            shareds_size, entry));
