@@ -6,6 +6,7 @@
 // Counts and orders only, never time.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -18,6 +19,7 @@
 #include "policy_registry.hpp"
 #include "ready_queues.hpp"
 #include "runtime.hpp"
+#include "test_support.hpp"
 #include "topology.hpp"
 
 namespace joule::engine {
@@ -139,7 +141,14 @@ TEST_P(Oversubscribed, CreatorWakesFewWorkersFindTheRest) {
   const IdleStats st = idle.stats();
   // One wake per task pushed was the old rule: kBursts * min(kTasks, workers - 1).
   // The creator pays a wake only when nobody is looking; generous bound.
-  EXPECT_LE(st.wakes_by_push, std::uint64_t(kBursts * 8)) << "targeted " << st.wakes_targeted;
+  // Under a sanitizer a woken worker takes many times longer to start
+  // looking, so the creator finds nobody looking more often (84-141 wakes
+  // at 32 workers under TSan): half the old rule still tells them apart.
+  const std::uint64_t bound =
+      joule_test::under_sanitizer()
+          ? std::uint64_t(std::max(kBursts * 8, kBursts * (workers - 1) / 2))
+          : std::uint64_t(kBursts * 8);
+  EXPECT_LE(st.wakes_by_push, bound) << "targeted " << st.wakes_targeted;
   if (workers > 2) EXPECT_GT(st.wakes_targeted, st.wakes_by_push);  // workers woke workers
 }
 
