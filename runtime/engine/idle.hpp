@@ -98,7 +98,7 @@ class Idle {
   // taskwait runs any ready task) unless `externals` is false: a push no
   // worker would ever see otherwise, when the only worker is the main thread
   // and it has gone back to its own code, found by the perturbation sweep
-  // (docs/internals-scheduling.md, "Checking the sleep/wake protocol"). That
+  // (docs/internals-sleep-wake-checks.md). That
   // thread is claimed and counts as looking too, since its own wait may end
   // before it finds the task. The caller published its work with a seq_cst
   // operation (the ready queue's count or tail). False when nobody could be

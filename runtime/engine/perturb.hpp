@@ -1,7 +1,7 @@
 // Schedule perturbation: a check of the sleep/wake protocol (idle.hpp) that
 // does not rely on luck. In the test variant of libjoule (CMake option
-// JOULE_PERTURB: build/<preset>/perturb/libjoule.so, docs/internals-scheduling.md,
-// "Checking the sleep/wake protocol") every synchronization point of the
+// JOULE_PERTURB: build/<preset>/perturb/libjoule.so, docs/internals-sleep-wake-checks.md)
+// every synchronization point of the
 // engine may yield its CPU or sleep a few microseconds, chosen by a seeded
 // random stream (JOULE_PERTURB_SEED), so that the windows between publishing
 // work and looking for sleepers, or between publishing a sleep and

@@ -248,7 +248,7 @@ void TaskLifecycle::submit_spread(Task* const* tasks, int n) {
     // would wait forever. Each member needs a worker of its own, so a wake
     // must bring one more: a sleeper another wake already claimed comes
     // once for both (the hang the perturbation sweep found at 32 workers,
-    // docs/internals-scheduling.md, "Checking the sleep/wake protocol").
+    // docs/internals-sleep-wake-checks.md).
     if (target >= 64 || !(woken & (std::uint64_t(1) << target))) {
       if (target < 64) woken |= std::uint64_t(1) << target;
       if (!idle_->wake_worker(target)) idle_->wake_one(target);

@@ -238,7 +238,7 @@ TEST_P(Taskwait, ForeignThreadsSpawnAndWait) {
 // one worker) often finishes its own wait while it holds a foreign chain's
 // next task and one foreign thread's wait has just ended. The push of that
 // task must reach a thread that still waits for it, or the round hangs
-// (docs/internals-scheduling.md, "Checking the sleep/wake protocol").
+// (docs/internals-sleep-wake-checks.md).
 TEST_P(Taskwait, ForeignThreadsRoundsOfShortChains) {
   constexpr int threads = 4, rounds = 60, chain = 16;
   for (int r = 0; r < rounds; ++r) {

@@ -1,5 +1,5 @@
 // The shapes whose wake-ups matter, for the schedule-perturbation sweep
-// (perturb_runs.sh, docs/internals-scheduling.md "Checking the sleep/wake protocol"):
+// (perturb_runs.sh, docs/internals-sleep-wake-checks.md):
 // bursts from one creator into sleeping workers, dependency chains,
 // nested taskwaits, undeferred tasks waiting for a predecessor, OpenMP team
 // spawns with barriers (libjoule-omp) and taskloops. Each case checks its
