@@ -1,6 +1,7 @@
 // Running and completing tasks, and making them ready: the hot path of
 // the task lifecycle room (task_lifecycle.hpp). Creation and submission
 // are in task_submit.cpp.
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -39,6 +40,7 @@ void TaskLifecycle::wire() {
   observed_ = rt_.observed();
   lending_ = lending_bridge_->lends();
   follows_data_ = scheduler_->follows_data();
+  newest_first_ = scheduler_->newest_first();
   oversubscribed_ = rt_.oversubscribed();
   immediate_successor_ = rt_.queue_settings().immediate_successor;
   numa_active_ = numa_->active();
@@ -294,8 +296,7 @@ void TaskLifecycle::release_successors(Task* t, ThreadContext& ctx) {
   SmallVector<Task*, 4> successors(std::move(t->successors));
   t->lock.unlock();
 
-  Task* ready[kBatch];
-  int n = 0;
+  SmallVector<Task*, kBatch> ready;
   // Only a policy that follows data reads data_home: the others are spared
   // the store to another line of the successor.
   const int me = follows_data_ && ctx.worker ? ctx.worker->index() : -1;
@@ -311,13 +312,9 @@ void TaskLifecycle::release_successors(Task* t, ThreadContext& ctx) {
       continue;
     }
     if (numa_active_ && numa_->routed_to_node(s, ctx)) continue;
-    ready[n++] = s;
-    if (n == kBatch) {
-      make_ready(ready, n, ctx, true);
-      n = 0;
-    }
+    ready.push_back(s);
   }
-  if (n) make_ready(ready, n, ctx, true);
+  if (ready.size()) make_ready(ready.begin(), int(ready.size()), ctx, true);
 }
 
 // A pinned keyed task (iterative energy policy) belongs to its key's worker;
@@ -349,6 +346,10 @@ void TaskLifecycle::make_ready(Task** tasks, int n, ThreadContext& ctx, bool rel
     tasks[first + pushed++] = tasks[i];
   }
   if (pushed == 0) return;
+  // Successors run in the order they were registered, the first one here
+  // (the immediate successor): a program registers its critical path first
+  // as a rule (a factorization's next panel before the trailing updates).
+  if (released && newest_first_ && pushed > 1) std::reverse(tasks + first, tasks + first + pushed);
   const int me = ctx.worker ? ctx.worker->index() : -1;
   scheduler_->note_creating(me, !released);
   push_and_wake(tasks + first, pushed, me);

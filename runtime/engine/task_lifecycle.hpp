@@ -154,6 +154,7 @@ class TaskLifecycle {
   bool observed_ = false;
   bool lending_ = false;
   bool follows_data_ = false;  // the policy queues tasks where their data is (locality)
+  bool newest_first_ = false;  // a worker takes its own newest task first (work-stealing)
   bool oversubscribed_ = false;
   bool immediate_successor_ = false;
   bool numa_active_ = false;  // data-node preference (NumaPlacement)

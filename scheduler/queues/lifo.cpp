@@ -9,6 +9,7 @@ class Lifo final : public ReadyQueue {
  public:
   void push(Task* t, int) override { list_.push_back(t); }
   Task* pop(int) override { return list_.pop_back(); }
+  bool newest_first() const override { return true; }
 
  private:
   TaskList list_;

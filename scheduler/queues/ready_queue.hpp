@@ -37,6 +37,10 @@ class ReadyQueue {
   // Tasks go where their data is (Task::data_home): the engine then keeps a
   // released task as its immediate successor only when it is home.
   virtual bool follows_data() const { return false; }
+  // A worker takes its own newest task first (a stack or the owner's end
+  // of a deque): the engine then pushes the successors one completion
+  // releases in reverse, so they run in the order they were registered.
+  virtual bool newest_first() const { return false; }
   // The shard a task pushed by `worker` goes to (sharded policies only).
   // key_home: where the task's affinity key places it (AffinityMap::spread),
   // or -1 without a key.

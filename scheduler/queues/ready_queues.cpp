@@ -31,6 +31,7 @@ ReadyQueues::ReadyQueues(const std::function<std::unique_ptr<ReadyQueue>()>& mak
   sharded_ = first->sharded();
   batchable_ = first->batchable();
   follows_data_ = first->follows_data();
+  newest_first_ = first->newest_first();
   owner_deque_ = sharded_ && first->owner_deque();
   shard_count_ = sharded_ ? std::max(shards, 1) : 1;
   if (sharded_) {

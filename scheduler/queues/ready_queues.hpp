@@ -134,6 +134,8 @@ class ReadyQueues {
   bool order_matters() const noexcept { return !batchable_; }
   // The policy queues tasks where their data is (ReadyQueue::follows_data).
   bool follows_data() const noexcept { return follows_data_; }
+  // A worker takes its own newest task first (ReadyQueue::newest_first).
+  bool newest_first() const noexcept { return newest_first_; }
   // The worker that must run t when it is pinned (-1: anyone may).
   int pinned_owner(const Task* t) const noexcept;
   // Where `worker`'s shard header lives (the shared one for a plain
@@ -228,6 +230,7 @@ class ReadyQueues {
   bool sharded_ = false;
   bool batchable_ = true;
   bool follows_data_ = false;
+  bool newest_first_ = false;
   bool owner_deque_ = false;
   const int workers_;
   std::atomic<int> active_{1};

@@ -18,6 +18,7 @@ class WorkStealing final : public ReadyQueue {
   Task* steal(int) override { return deque_.pop_front(); }
   bool sharded() const override { return true; }
   bool owner_deque() const override { return true; }
+  bool newest_first() const override { return true; }
   int home_shard(const Task*, int worker, int, int key_home) const override {
     return key_home >= 0 ? key_home : worker;
   }

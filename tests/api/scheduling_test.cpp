@@ -1,4 +1,5 @@
-// Scheduling: worker identity, the priority policy's order on one worker, the
+// Scheduling: worker identity, the priority policy's order on one worker,
+// released successors in registration order, the
 // throttle (a small JOULE_THROTTLE_TASKS still completes 100000 tasks
 // correctly), and every policy running a mixed workload to completion.
 #include "runtime_sweep.hpp"
@@ -178,6 +179,45 @@ TEST(PriorityReleased, HigherFirstAfterRelease) {
 
 std::string is_name(const testing::TestParamInfo<bool>& p) { return p.param ? "is" : "nois"; }
 INSTANTIATE_TEST_SUITE_P(Sweep, Priority, testing::Bool(), is_name);
+
+// ---- released successors --------------------------------------------------
+
+// The successors one completion makes ready run in the order they were
+// registered, whichever end of its queue a policy serves first (a program
+// registers its critical path first as a rule: a factorization's next
+// panel before the trailing updates).
+class ReleasedOrder : public testing::TestWithParam<sweep_config> {};
+
+TEST_P(ReleasedOrder, RegistrationOrderOnOneWorker) {
+  auto rt = start_runtime(GetParam());
+  for (int n : {2, 5, 40}) {  // 40: more than the release loop keeps on the stack
+    long gate = 0;
+    std::mutex m;
+    std::vector<int> order;
+    joule::spawn({joule::out(gate)}, [&gate] { gate = 1; });
+    for (int i = 0; i < n; ++i) {
+      joule::spawn({joule::in(gate)}, [&, i] {
+        std::lock_guard lock(m);
+        order.push_back(i);
+      });
+    }
+    joule::taskwait();
+    ASSERT_EQ(order.size(), std::size_t(n));
+    for (int i = 0; i < n; ++i) EXPECT_EQ(order[i], i) << n << " successors, position " << i;
+  }
+}
+
+std::vector<sweep_config> released_order_configs() {
+  std::vector<sweep_config> v;
+  for (const char* q : {"work-stealing", "lifo", "fifo"})
+    for (bool is : {true, false}) v.push_back({1, q, is});
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(Policies, ReleasedOrder, testing::ValuesIn(released_order_configs()),
+                         [](const testing::TestParamInfo<sweep_config>& p) {
+                           return config_name(p.param);
+                         });
 
 // ---- throttle -------------------------------------------------------------
 
