@@ -6,10 +6,14 @@
 function(blocked_external_object compiler tag source out_var)
   get_filename_component(_name ${source} NAME_WE)
   set(_obj ${CMAKE_CURRENT_BINARY_DIR}/${tag}/${_name}.o)
+  set(_extra)
+  if(source IN_LIST _blk_kernels)
+    set(_extra ${_blk_kernel_flags})
+  endif()
   add_custom_command(
     OUTPUT ${_obj}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/${tag}
-    COMMAND ${compiler} ${_blk_flags} -std=c++20 -Wall -Wextra -fPIC -I${_blk_lub_dir} -c
+    COMMAND ${compiler} ${_blk_flags} ${_extra} -std=c++20 -Wall -Wextra -fPIC -I${_blk_lub_dir} -c
             ${_blk_dir}/${source} -o ${_obj}
     DEPENDS ${_blk_dir}/${source} ${_blk_headers}
     COMMENT "Compiling blocked/${source} with ${compiler}"

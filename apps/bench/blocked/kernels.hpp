@@ -1,8 +1,9 @@
 // The block kernels of the application benchmarks. They live in their own
 // translation units (the LU ones are apps/lub's) and are never inlined, so
 // that every runtime built by one compiler calls the same machine code: differences in task-body
-// time then come from execution order (cache reuse), not from code generation. Blocks are bs x bs
-// doubles, row-major and contiguous.
+// time then come from execution order (cache reuse), not from code generation or from where a
+// runtime's threads got their memory (see kPage). Blocks are bs x bs doubles, row-major and
+// contiguous.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +11,10 @@
 #include "lu_kernels.hpp"  // apps/lub
 
 namespace blocked {
+
+// The matrix's tiles and each thread's scratch tile start on a page of this
+// size, so every runtime's threads see one layout (chol_kernels.cpp).
+inline constexpr std::size_t kPage = 4096;
 
 // ---- LU without pivoting: apps/lub's kernels (lu0, fwd, bdiv, bmod) ------
 using lub::bdiv;

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "kernels.hpp"
+
 namespace blocked {
 namespace {
 
@@ -63,7 +65,9 @@ double llt_product(const std::vector<double>& f, std::size_t n, std::size_t r, s
 TiledMatrix::TiledMatrix(std::size_t n, std::size_t bs) : n_(n), bs_(bs), nb_(bs ? n / bs : 0) {
   if (bs == 0 || n == 0 || n % bs != 0) throw std::invalid_argument("n must be a multiple of bs");
   const std::size_t bytes = n * n * sizeof(double);
-  data_.reset(static_cast<double*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64)));
+  // Tiles start on a page, so their place relative to the kernels' scratch
+  // tile is fixed (chol_kernels.cpp, scratch).
+  data_.reset(static_cast<double*>(std::aligned_alloc(kPage, (bytes + kPage - 1) / kPage * kPage)));
   if (!data_) throw std::bad_alloc();
 }
 
