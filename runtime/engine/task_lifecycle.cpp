@@ -18,7 +18,7 @@ namespace joule::engine {
 using namespace joule::core;
 namespace {
 
-constexpr int kBatch = 16;
+constexpr int kBatch = 16;  // tasks one release or push keeps on the stack
 const TaskHook* g_hook = nullptr;
 
 }  // namespace
@@ -314,7 +314,7 @@ void TaskLifecycle::release_successors(Task* t, ThreadContext& ctx) {
     if (numa_active_ && numa_->routed_to_node(s, ctx)) continue;
     ready.push_back(s);
   }
-  if (ready.size()) make_ready(ready.begin(), int(ready.size()), ctx, true);
+  if (!ready.empty()) make_ready(ready.begin(), int(ready.size()), ctx, true);
 }
 
 // A pinned keyed task (iterative energy policy) belongs to its key's worker;
@@ -336,23 +336,22 @@ bool TaskLifecycle::elsewhere(const Task* t, const ThreadContext& ctx) const noe
 // predecessor that makes one ready wakes the creator (release_successors);
 // they never park on a commutative token (acquire_tokens without parking).
 void TaskLifecycle::make_ready(Task** tasks, int n, ThreadContext& ctx, bool released) {
-  int first = 0;
   int pushed = 0;
   for (int i = 0; i < n; ++i) {
     if (released && ctx.in_loop && !ctx.next && immediate_successor_ && !elsewhere(tasks[i], ctx)) {
       ctx.next = tasks[i];
       continue;
     }
-    tasks[first + pushed++] = tasks[i];
+    tasks[pushed++] = tasks[i];
   }
   if (pushed == 0) return;
   // Successors run in the order they were registered, the first one here
   // (the immediate successor): a program registers its critical path first
   // as a rule (a factorization's next panel before the trailing updates).
-  if (released && newest_first_ && pushed > 1) std::reverse(tasks + first, tasks + first + pushed);
+  if (released && newest_first_ && pushed > 1) std::reverse(tasks, tasks + pushed);
   const int me = ctx.worker ? ctx.worker->index() : -1;
   scheduler_->note_creating(me, !released);
-  push_and_wake(tasks + first, pushed, me);
+  push_and_wake(tasks, pushed, me);
   if (lending_) lending_bridge_->maybe_acquire();
 }
 
